@@ -1,0 +1,83 @@
+/**
+ * The one interface behind which every piece of state that outlives a request lives:
+ * carts, checkout sessions, idempotency records, the webhook outbox.
+ *
+ * Values are JSON-serializable and are copied on the way in and out (no shared references),
+ * so the memory store behaves like Redis. Every key carries a TTL.
+ * Failures to reach the backing service throw `StoreUnavailableError`; callers fail closed (503).
+ */
+
+export interface Versioned<T> {
+  value: T;
+  /** Starts at 1 on creation and grows by one on every write. */
+  version: number;
+}
+
+export interface StateStore {
+  get<T>(key: string): Promise<Versioned<T> | null>;
+  /** Unconditional write; returns the new version. */
+  set<T>(key: string, value: T, ttlMs: number): Promise<number>;
+  /** Writes only when the key is absent; true when written. */
+  setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean>;
+  /**
+   * Writes only when the current version equals `expectedVersion` (0: the key must be absent).
+   * Returns the new version, or null on conflict. Atomic across replicas.
+   */
+  compareAndSet<T>(key: string, expectedVersion: number, value: T, ttlMs: number): Promise<number | null>;
+  delete(key: string): Promise<void>;
+  /** A durable queue; every key of one queue shares one Redis Cluster slot. */
+  queue<T>(name: string): DurableQueue<T>;
+  /** Throws StoreUnavailableError when the backing service does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Job<T> {
+  id: string;
+  group: string;
+  payload: T;
+  /** Deliveries tried so far (0 on first claim). */
+  attempts: number;
+  /** Fencing token of this claim: ack/retry/deadLetter with a stale token are no-ops. */
+  token: string;
+}
+
+export interface DeadJob<T> {
+  id: string;
+  group: string;
+  payload: T;
+  attempts: number;
+  reason: string;
+  diedAt: number;
+}
+
+/**
+ * At-least-once queue with delayed retry and a dead-letter list.
+ * Jobs of one `group` are handed out one at a time in enqueue order (a group's head
+ * blocks the rest until acked or dead-lettered); groups are independent.
+ * A claim is a lease: if not acked, retried or dead-lettered within `leaseMs`, the job
+ * becomes claimable again (by any replica).
+ */
+export interface DurableQueue<T> {
+  /** Idempotent by `id`: enqueueing an id that is queued or dead does nothing. */
+  enqueue(job: { id: string; group?: string; payload: T; availableAt?: number }): Promise<void>;
+  /** Up to `max` due group heads, leased for `leaseMs`. */
+  claim(max: number, leaseMs: number): Promise<Array<Job<T>>>;
+  /** Done: removes the job and releases the group's next job. */
+  ack(job: Job<T>): Promise<void>;
+  /** Failed for now: attempts + 1, claimable again at `availableAt`. */
+  retry(job: Job<T>, availableAt: number): Promise<void>;
+  /** Given up: moves the job to the dead-letter list and releases the group's next job. */
+  deadLetter(job: Job<T>, reason: string): Promise<void>;
+  listDead(): Promise<Array<DeadJob<T>>>;
+  /** Moves a dead job back to its group's queue with attempts reset; false when unknown. */
+  replay(id: string): Promise<boolean>;
+  depth(): Promise<{ queued: number; dead: number }>;
+}
+
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
