@@ -1,0 +1,46 @@
+/**
+ * Adapter factories by tenant `adapter.type`, each validating its own settings so a broken
+ * tenant file fails start-up with the field that is wrong.
+ */
+import { resolve } from 'node:path';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ConfigError } from '../src/config/config-error.js';
+import type { TenantConfig } from '../src/config/tenant-schema.js';
+import { compile } from '../src/validation/validator.js';
+import type { Adapter } from './contract.js';
+import { createMemoryAdapter } from './memory/index.js';
+
+export interface AdapterContext {
+  credentials: Record<string, string>;
+  /** Folder of the tenant file: relative paths in settings resolve against it. */
+  baseDir: string;
+  /** The tenant file, for error messages. */
+  where: string;
+  now: () => number;
+}
+
+interface AdapterFactory<S extends TSchema> {
+  settings: S;
+  create(settings: Static<S>, context: AdapterContext): Promise<Adapter>;
+}
+
+const define = <S extends TSchema>(factory: AdapterFactory<S>) => factory;
+
+const factories: Record<string, AdapterFactory<TSchema>> = {
+  memory: define({
+    settings: Type.Object(
+      { data_dir: Type.String({ minLength: 1 }), storefront_url: Type.String({ format: 'uri' }) },
+      { additionalProperties: false },
+    ),
+    create: (settings, context) =>
+      createMemoryAdapter({ dataDir: resolve(context.baseDir, settings.data_dir), storefrontUrl: settings.storefront_url, now: context.now }),
+  }),
+};
+
+export async function createAdapter(config: TenantConfig['adapter'], context: AdapterContext): Promise<Adapter> {
+  const factory = factories[config.type];
+  if (!factory) throw new ConfigError(`${context.where}: $.adapter.type "${config.type}" has no adapter in this build`);
+  const checked = compile<Static<TSchema>>(factory.settings)(config.settings);
+  if (!checked.ok) throw new ConfigError(`${context.where}: ${checked.message.replace(/^\$/, '$.adapter.settings')}`);
+  return factory.create(checked.value, context);
+}

@@ -1,0 +1,26 @@
+/** What an operation handler may use: the tenant, the negotiated caller, state, time, logs. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { PlatformProfile } from '../../schemas/profile.js';
+import type { CapabilityName } from '../protocol/capability-registry.js';
+import type { StateStore } from '../state/store.js';
+import type { Tenant } from '../tenancy/tenant.js';
+
+export type Transport = 'rest' | 'mcp' | 'embedded';
+
+export interface Caller {
+  /** The profile URL from PROTO-Agent (or MCP meta). */
+  profileUrl: string;
+  profile: PlatformProfile;
+  /** Capabilities active for this caller (the negotiated intersection). */
+  active: ReadonlySet<CapabilityName>;
+}
+
+export interface OperationContext {
+  tenant: Tenant;
+  caller: Caller;
+  transport: Transport;
+  requestId: string;
+  log: FastifyBaseLogger;
+  store: StateStore;
+  now(): number;
+}

@@ -1,0 +1,7 @@
+/**
+ * Every protocol operation the gateway serves. Capabilities add theirs here; REST routes and
+ * MCP tools are generated from this one list.
+ */
+import type { OperationDefinition } from './operation.js';
+
+export const operations: readonly OperationDefinition[] = [];

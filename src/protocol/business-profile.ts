@@ -1,0 +1,69 @@
+/**
+ * Renders a tenant's business profile (spec part 1 §2.1, part 2 §2.7). Rendered once per
+ * tenant at start-up (and on config reload), never per request.
+ */
+import type { Profile } from '../../schemas/profile.js';
+import { CAPABILITIES, SERVICE_BINDINGS, SHOPPING_SERVICE, type CapabilityName } from './capability-registry.js';
+import { PROTOCOL_VERSION } from './version.js';
+
+export interface ProfileInput {
+  baseUrl: string;
+  capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
+  paymentHandlers: ReadonlyArray<{ id: string; name: string; instruments: string[]; config?: Record<string, unknown> }>;
+  publicKeys: ReadonlyArray<Record<string, unknown>>;
+  supportedVersions: Readonly<Record<string, string>>;
+  embedded: boolean;
+}
+
+export const profilePath = '/.well-known/proto';
+
+export function renderBusinessProfile(input: ProfileInput): Profile {
+  const service = (transport: keyof typeof SERVICE_BINDINGS, endpoint?: string) => ({
+    version: PROTOCOL_VERSION,
+    spec: SERVICE_BINDINGS[transport].spec,
+    transport,
+    schema: SERVICE_BINDINGS[transport].schema,
+    ...(endpoint && { endpoint }),
+  });
+  const capabilities: NonNullable<Profile['proto']['capabilities']> = {};
+  for (const [name, config] of input.capabilities) {
+    const def = CAPABILITIES[name];
+    capabilities[name] = [
+      {
+        version: PROTOCOL_VERSION,
+        spec: def.spec,
+        schema: def.schema,
+        ...(def.extends && { extends: def.extends.filter((parent) => input.capabilities.has(parent)) }),
+        ...(Object.keys(config).length > 0 && { config }),
+      },
+    ];
+  }
+  const paymentHandlers: NonNullable<Profile['proto']['payment_handlers']> = {};
+  for (const handler of input.paymentHandlers) {
+    (paymentHandlers[handler.name] ??= []).push({
+      id: handler.id,
+      version: PROTOCOL_VERSION,
+      available_instruments: handler.instruments.map((type) => ({ type })),
+      ...(handler.config && { config: handler.config }),
+    });
+  }
+  const keys = input.publicKeys.map((k) => ({ ...k })) as NonNullable<Profile['keys']>;
+  return {
+    proto: {
+      version: PROTOCOL_VERSION,
+      services: {
+        [SHOPPING_SERVICE]: [
+          service('rest', input.baseUrl),
+          service('mcp', `${input.baseUrl}/mcp`),
+          ...(input.embedded ? [service('embedded')] : []),
+        ],
+      },
+      capabilities,
+      payment_handlers: paymentHandlers,
+      supported_versions: { [PROTOCOL_VERSION]: `${input.baseUrl}${profilePath}`, ...input.supportedVersions },
+    },
+    keys,
+    // 2026-04-08 peers read the key set under this name.
+    signing_keys: keys,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Fetches and caches platform profiles for negotiation. Each failure maps to the discovery
+ * error the spec names: bad URL 400, unreachable 424, malformed 422. Concurrent requests for
+ * one URL share a single fetch; entries live as long as the profile's Cache-Control allows,
+ * clamped to [minTtl, maxTtl].
+ */
+import { LRUCache } from 'lru-cache';
+import { PlatformProfile } from '../../schemas/profile.js';
+import { isLoopback } from '../net/address-guard.js';
+import { FetchRefused, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
+import { compile } from '../validation/validator.js';
+import { discoveryError } from './errors.js';
+
+export interface ProfileFetcherOptions extends FetchLimits {
+  maxEntries: number;
+  defaultTtlMs: number;
+  minTtlMs: number;
+  maxTtlMs: number;
+}
+
+export const defaultProfileFetcherOptions: ProfileFetcherOptions = {
+  maxEntries: 10_000,
+  defaultTtlMs: 300_000,
+  minTtlMs: 5_000,
+  maxTtlMs: 86_400_000,
+  timeoutMs: 3_000,
+  maxBytes: 256 * 1024,
+};
+
+const validateProfile = compile<PlatformProfile>(PlatformProfile);
+
+function cacheTtl(cacheControl: string | string[] | undefined, options: ProfileFetcherOptions): number {
+  const value = Array.isArray(cacheControl) ? cacheControl.join(',') : (cacheControl ?? '');
+  if (/(^|,)\s*(no-store|no-cache)\s*(,|$)/i.test(value)) return options.minTtlMs;
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(value)?.[1];
+  const ttl = maxAge === undefined ? options.defaultTtlMs : Number(maxAge) * 1000;
+  return Math.min(Math.max(ttl, options.minTtlMs), options.maxTtlMs);
+}
+
+export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw discoveryError(400, 'invalid_profile_url', `profile URL ${JSON.stringify(raw.slice(0, 200))} is not an absolute URL`);
+  }
+  if (url.username || url.password) throw discoveryError(400, 'invalid_profile_url', 'profile URL must not carry credentials');
+  const loopbackHost = url.hostname === 'localhost' || isLoopback(url.hostname.replace(/^\[|\]$/g, ''));
+  const insecureAllowed = allowLoopback && loopbackHost && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !insecureAllowed) {
+    throw discoveryError(400, 'invalid_profile_url', 'profile URL must use https');
+  }
+  return url;
+}
+
+export class ProfileFetcher {
+  private readonly cache: LRUCache<string, PlatformProfile, boolean>;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly options: ProfileFetcherOptions = defaultProfileFetcherOptions) {
+    this.cache = new LRUCache<string, PlatformProfile, boolean>({
+      max: options.maxEntries,
+      ttl: options.defaultTtlMs,
+      fetchMethod: async (key, _stale, { options: entry, context: allowLoopback }) => {
+        const url = new URL(key.slice(key.indexOf('|') + 1));
+        const { profile, ttl } = await this.download(url, allowLoopback);
+        entry.ttl = ttl;
+        return profile;
+      },
+    });
+  }
+
+  /** The caller's profile, from cache when fresh. Throws ProtocolError on every failure. */
+  async get(rawUrl: string, allowLoopback: boolean): Promise<PlatformProfile> {
+    const url = checkProfileUrl(rawUrl, allowLoopback);
+    const key = `${allowLoopback ? 'L' : 'P'}|${url.href}`;
+    if (this.cache.has(key)) this.hits++;
+    else this.misses++;
+    const profile = await this.cache.fetch(key, { context: allowLoopback });
+    if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched`);
+    return profile;
+  }
+
+  private async download(url: URL, allowLoopback: boolean): Promise<{ profile: PlatformProfile; ttl: number }> {
+    let response;
+    try {
+      response = await safeFetch(url, allowLoopback, this.options);
+    } catch (error) {
+      const reason = error instanceof FetchRefused ? error.message : 'the host did not answer in time or refused the connection';
+      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched: ${reason}`);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} answered a redirect (${response.status}); redirects are not followed`);
+    }
+    if (response.status !== 200) {
+      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} answered HTTP ${response.status}`);
+    }
+    let document: unknown;
+    try {
+      document = JSON.parse(response.body.toString('utf8'));
+    } catch {
+      throw discoveryError(422, 'invalid_profile', `profile at ${url.href} is not valid JSON`);
+    }
+    const checked = validateProfile(document);
+    if (!checked.ok) throw discoveryError(422, 'invalid_profile', `profile at ${url.href} is malformed: ${checked.message}`);
+    return { profile: checked.value, ttl: cacheTtl(response.headers['cache-control'], this.options) };
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

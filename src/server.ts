@@ -1,0 +1,95 @@
+/**
+ * Builds the gateway from its parts without listening, so tests run it in-process.
+ * Read top to bottom, this is the request path:
+ *   tenant routing -> JSON body -> transport (discovery | REST | MCP) -> pipeline -> adapter
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { GatewaySettings } from './config/env.js';
+import { Idempotency } from './operations/idempotency.js';
+import type { OperationDefinition } from './operations/operation.js';
+import { Pipeline } from './operations/pipeline.js';
+import { operations as allOperations } from './operations/table.js';
+import { ProfileFetcher } from './protocol/profile-fetcher.js';
+import type { StateStore } from './state/store.js';
+import type { TenantRegistry } from './tenancy/registry.js';
+import { registerDiscovery } from './transports/discovery.js';
+import { registerHealth } from './transports/health.js';
+import { registerJsonBody } from './transports/json-body.js';
+import { registerMcp } from './transports/mcp/mcp-transport.js';
+import { requestIdFor, TenantRouting } from './transports/request-context.js';
+import { registerRestErrors } from './transports/rest/error-handler.js';
+import { registerRestRoutes } from './transports/rest/rest-transport.js';
+
+export interface ServerOptions {
+  settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
+  tenants: TenantRegistry;
+  store: StateStore;
+  operations?: readonly OperationDefinition[];
+  profiles?: ProfileFetcher;
+  now?: () => number;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+/** Never logged, wherever they appear. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.signature',
+  'req.headers.cookie',
+  '*.credential',
+  '*.token',
+  '*.password',
+  '*.secret',
+];
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const operations = options.operations ?? allOperations;
+  const now = options.now ?? Date.now;
+  const routing = new TenantRouting(options.tenants);
+  const logger = { level: options.settings.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) };
+
+  const app = Fastify({
+    logger,
+    disableRequestLogging: true,
+    bodyLimit: options.settings.bodyLimitBytes,
+    rewriteUrl: routing.rewriteUrl,
+    genReqId: requestIdFor,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.decorate('tenants', routing);
+  app.addHook('onRequest', async (req, reply) => {
+    const tenant = routing.tenantFor(req.raw);
+    if (tenant) req.tenant = tenant;
+    reply.header('request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      { tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request',
+    );
+  });
+
+  registerJsonBody(app);
+  registerRestErrors(app);
+
+  const pipeline = new Pipeline(operations, {
+    store: options.store,
+    profiles: options.profiles ?? new ProfileFetcher(),
+    idempotency: new Idempotency(options.store),
+    now,
+  });
+  registerDiscovery(app);
+  registerRestRoutes(app, operations, pipeline);
+  registerMcp(app, operations, pipeline);
+  registerHealth(app, options.store, routing);
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tenants: TenantRouting;
+  }
+}

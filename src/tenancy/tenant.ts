@@ -1,0 +1,98 @@
+/**
+ * A tenant at run time: its validated configuration, adapter, policies and pre-rendered
+ * profile. Built once per configuration load; requests only read it.
+ */
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
+import type { Adapter } from '../../adapters/contract.js';
+import { createAdapter } from '../../adapters/registry.js';
+import type { Profile } from '../../schemas/profile.js';
+import { ConfigError } from '../config/config-error.js';
+import type { LoadedTenant } from '../config/load-tenants.js';
+import { resolveSecret } from '../config/secrets.js';
+import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
+import { renderBusinessProfile } from '../protocol/business-profile.js';
+import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
+
+export interface RenderedProfile {
+  object: Profile;
+  json: string;
+  etag: string;
+}
+
+export interface Tenant {
+  readonly id: string;
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly config: TenantConfig;
+  readonly policies: Policies;
+  readonly adapter: Adapter;
+  /** Enabled capabilities with their config. */
+  readonly capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
+  readonly profile: RenderedProfile;
+}
+
+export interface TenantDeps {
+  env: NodeJS.ProcessEnv;
+  now: () => number;
+}
+
+function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
+  const enabled = new Map<CapabilityName, Record<string, unknown>>();
+  for (const [name, capabilityConfig] of Object.entries(config.capabilities)) {
+    if (!isCapabilityName(name)) {
+      throw new ConfigError(`${where}: $.capabilities["${name}"] is not a capability this gateway implements (known: ${Object.keys(CAPABILITIES).join(', ')})`);
+    }
+    enabled.set(name, capabilityConfig);
+  }
+  for (const name of enabled.keys()) {
+    const parents = CAPABILITIES[name].extends;
+    if (parents && !parents.some((p) => enabled.has(p))) {
+      throw new ConfigError(`${where}: $.capabilities["${name}"] extends ${parents.join(' or ')}; enable one of them`);
+    }
+  }
+  return enabled;
+}
+
+export function renderProfile(object: Profile): RenderedProfile {
+  const json = JSON.stringify(object);
+  return { object, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+}
+
+export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promise<Tenant> {
+  const { config, file } = loaded;
+  const baseDir = dirname(file);
+  const credentials = Object.fromEntries(
+    Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [
+      name,
+      resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, baseDir, deps.env),
+    ]),
+  );
+  const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now });
+  return assembleTenant(loaded, adapter);
+}
+
+/** Everything but the adapter is derived from the configuration. */
+export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter): Tenant {
+  const capabilities = enabledCapabilities(config, file);
+  const profile = renderProfile(
+    renderBusinessProfile({
+      baseUrl: config.base_url,
+      capabilities,
+      paymentHandlers: config.payment_handlers ?? [],
+      publicKeys: [],
+      supportedVersions: config.supported_versions ?? {},
+      embedded: false,
+    }),
+  );
+  return {
+    id: config.id,
+    name: config.name,
+    baseUrl: config.base_url,
+    config,
+    policies: resolvePolicies(config),
+    adapter,
+    capabilities,
+    profile,
+  };
+}

@@ -1,0 +1,14 @@
+/** GET /.well-known/proto: the tenant's business profile, rendered once, cacheable. */
+import type { FastifyInstance } from 'fastify';
+import { profilePath } from '../protocol/business-profile.js';
+import { tenantOf } from './request-context.js';
+
+export function registerDiscovery(app: FastifyInstance): void {
+  app.get(profilePath, async (req, reply) => {
+    req.operation = 'discovery';
+    const { profile } = tenantOf(req);
+    reply.header('cache-control', 'public, max-age=300').header('etag', profile.etag).header('vary', 'host');
+    if (req.headers['if-none-match'] === profile.etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(profile.json);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Turns anything thrown while serving a request into the transport error a client should see:
+ * protocol errors as they are, Fastify's body errors as clear 4xx, an unreachable store or
+ * backend as 503, and everything else as a 500 that leaks no detail (the log keeps it).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { BackendError } from '../../adapters/contract.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { StoreUnavailableError } from '../state/store.js';
+
+const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than this gateway accepts'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'request body must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'request body is empty; send a JSON object'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'request body is not valid JSON'],
+};
+
+export function toProtocolError(error: unknown, log: FastifyBaseLogger): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof StoreUnavailableError) {
+    log.warn({ err: error }, 'state store unavailable');
+    return new ProtocolError(503, 'store_unavailable', 'the state store is unavailable; retry shortly', { retryAfterSeconds: 1 });
+  }
+  if (error instanceof BackendError) {
+    log.warn({ err: error }, 'backend unavailable');
+    const retryAfterSeconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return new ProtocolError(503, 'backend_unavailable', 'the store behind this gateway is not answering; retry shortly', { retryAfterSeconds });
+  }
+  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
+  const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known) return new ProtocolError(known[0], known[1], known[2]);
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new ProtocolError(fastifyError.statusCode, 'invalid_request', fastifyError.message ?? 'invalid request');
+  }
+  log.error({ err: error }, 'unexpected error');
+  return new ProtocolError(500, 'internal_error', 'unexpected server error');
+}

@@ -1,0 +1,141 @@
+/**
+ * MCP binding at POST /mcp: JSON-RPC 2.0 through the official SDK's server in stateless mode
+ * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
+ * and so does the SDK client over Streamable HTTP. Tools come from the operation table.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationDefinition } from '../../operations/operation.js';
+import type { Pipeline } from '../../operations/pipeline.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import type { Tenant } from '../../tenancy/tenant.js';
+import { toProtocolError } from '../error-mapping.js';
+import { tenantOf } from '../request-context.js';
+import { compileEnvelopeCheck, describeTool, type Tool, type ToolArguments } from './tools.js';
+import type { Validator } from '../../validation/validator.js';
+
+/** A JSON-RPC error the SDK passes through as {code, message, data}. */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+function jsonRpcErrorOf(error: ProtocolError): JsonRpcError {
+  return new JsonRpcError(error.jsonRpcCode, error.message, {
+    code: error.code,
+    http_status: error.status,
+    ...(error.extra.retryAfterSeconds !== undefined && { retry_after: error.extra.retryAfterSeconds }),
+  });
+}
+
+/** Text of a business outcome that failed is its messages' text (spec part 2 §4.1). */
+function contentText(body: string, outcome: 'success' | 'error'): string {
+  if (outcome === 'success') return body;
+  const messages = (JSON.parse(body) as { messages?: Array<{ content: string }> }).messages ?? [];
+  return messages.map((m) => m.content).join('\n') || body;
+}
+
+const SERVER_VERSION = '0.1.0';
+
+/** Failures before the SDK sees the message (bad JSON, unknown tenant) still answer in JSON-RPC. */
+function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const mapped = toProtocolError(error, req.log);
+  const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
+  const rpc = jsonRpcErrorOf(mapped);
+  if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
+  return reply.code(mapped.status).send({ jsonrpc: '2.0', id: null, error: { code, message: rpc.message, data: rpc.data } });
+}
+
+export function registerMcp(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {
+  const byName = new Map(operations.map((op) => [op.name, op]));
+  const envelopeChecks = new Map<string, Validator<ToolArguments>>(operations.map((op) => [op.name, compileEnvelopeCheck(op)]));
+  const toolLists = new WeakMap<Tenant, Tool[]>();
+  const toolsOf = (tenant: Tenant) => {
+    let tools = toolLists.get(tenant);
+    if (!tools) {
+      tools = operations.filter((op) => tenant.capabilities.has(op.capability)).map(describeTool);
+      toolLists.set(tenant, tools);
+    }
+    return tools;
+  };
+
+  async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown) {
+    const op = byName.get(name);
+    if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${name}`);
+    req.operation = op.name;
+    const checked = envelopeChecks.get(op.name)!(args ?? {});
+    if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
+    const { meta, id } = checked.value;
+    const payload = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
+    if (op.mcp.payload && payload !== null && typeof payload === 'object' && 'id' in payload) {
+      throw new ProtocolError(400, 'invalid_request', `arguments.${op.mcp.payload}.id is not allowed: the id goes in arguments.id`);
+    }
+    const idempotencyKey = meta['idempotency-key'];
+    const response = await pipeline.execute(op, {
+      tenant,
+      transport: 'mcp',
+      requestId: meta['request-id'] ?? req.id,
+      log: req.log,
+      profileUrl: meta['proto-agent'].profile,
+      ...(id !== undefined && { id }),
+      payload,
+      payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    });
+    return {
+      structuredContent: JSON.parse(response.body) as Record<string, unknown>,
+      content: [{ type: 'text' as const, text: contentText(response.body, response.outcome) }],
+    };
+  }
+
+  function serverFor(req: FastifyRequest, tenant: Tenant): Server {
+    const server = new Server({ name: tenant.name, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(tenant) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      try {
+        return await callTool(req, tenant, request.params.name, request.params.arguments);
+      } catch (error) {
+        throw jsonRpcErrorOf(toProtocolError(error, req.log));
+      }
+    });
+    return server;
+  }
+
+  app.post('/mcp', { errorHandler: jsonRpcErrorHandler }, async (req, reply) => {
+    req.transport = 'mcp';
+    const tenant = tenantOf(req);
+    const server = serverFor(req, tenant);
+    // Stateless: one transport per request. Platforms POST plain JSON, so accept JSON-only clients.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      headers.set('accept', 'application/json, text/event-stream');
+      headers.set('content-type', 'application/json');
+      const response = await transport.handleRequest(new Request(`http://gateway${req.url}`, { method: 'POST', headers }), {
+        parsedBody: req.body,
+      });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length') reply.header(name, value);
+      });
+      const text = await response.text();
+      return reply.send(text === '' ? undefined : text);
+    } finally {
+      await server.close();
+    }
+  });
+
+  const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('allow', 'POST').send({ code: 'method_not_allowed', content: 'this MCP endpoint is stateless: POST JSON-RPC requests' });
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+}

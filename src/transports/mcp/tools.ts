@@ -1,0 +1,46 @@
+/**
+ * MCP tool descriptions and argument checks, generated from the operation table:
+ * arguments = {meta, id?, [payload]?} as the spec's MCP bindings say.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { McpMeta, ResourceId } from '../../../schemas/common.js';
+import type { OperationDefinition } from '../../operations/operation.js';
+import { compile, type Validator } from '../../validation/validator.js';
+
+export interface ToolArguments {
+  meta: McpMeta;
+  id?: string;
+  [payload: string]: unknown;
+}
+
+export function toolArgumentsSchema(op: OperationDefinition): TSchema {
+  const properties: Record<string, TSchema> = { meta: McpMeta };
+  if (op.mcp.id) properties.id = ResourceId;
+  if (op.mcp.payload && op.input) properties[op.mcp.payload] = op.input;
+  const required = ['meta', ...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
+  return Type.Object(properties, { required, additionalProperties: true });
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export function describeTool(op: OperationDefinition): Tool {
+  // JSON round trip drops TypeBox's symbol keys: what clients see is plain JSON Schema.
+  const inputSchema = JSON.parse(JSON.stringify(toolArgumentsSchema(op))) as Record<string, unknown>;
+  return { name: op.name, title: op.title, description: op.description, inputSchema };
+}
+
+/**
+ * Checks only the MCP envelope of the arguments (meta and id); the payload is validated by the
+ * pipeline with the same validator REST uses, so errors read the same on both transports.
+ */
+export function compileEnvelopeCheck(op: OperationDefinition): Validator<ToolArguments> {
+  const properties: Record<string, TSchema> = { meta: McpMeta };
+  if (op.mcp.id) properties.id = ResourceId;
+  const required = ['meta', ...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
+  return compile<ToolArguments>(Type.Object(properties, { required, additionalProperties: true }));
+}

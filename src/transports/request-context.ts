@@ -1,0 +1,62 @@
+/**
+ * Per-request facts every transport needs: which tenant the request routed to, which
+ * operation it is (for logs and metrics), and its Request-Id.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { ProtocolError } from '../protocol/errors.js';
+import type { TenantRegistry } from '../tenancy/registry.js';
+import type { Tenant } from '../tenancy/tenant.js';
+import type { Transport } from '../operations/context.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tenant?: Tenant;
+    /** Operation name once known, for the request log line. */
+    operation?: string;
+    transport?: Transport;
+  }
+}
+
+const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
+
+/** Reuses a well-formed Request-Id header so logs line up with the caller's; else a fresh id. */
+export function requestIdFor(raw: IncomingMessage): string {
+  const header = raw.headers['request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** REST operations require Request-Id (spec part 1 §5). */
+export function requireRequestId(req: FastifyRequest): string {
+  const header = req.headers['request-id'];
+  if (header === undefined || header === '') throw new ProtocolError(400, 'missing_request_id', 'Request-Id header is required');
+  if (typeof header !== 'string' || !REQUEST_ID.test(header)) {
+    throw new ProtocolError(400, 'invalid_request_id', 'Request-Id must be 1-200 visible ASCII characters');
+  }
+  return header;
+}
+
+export function tenantOf(req: FastifyRequest): Tenant {
+  if (!req.tenant) throw new ProtocolError(404, 'unknown_tenant', `no business is served at ${req.hostname}`);
+  return req.tenant;
+}
+
+/** Tenant routing happens before Fastify routes, so a path prefix can be stripped. */
+export class TenantRouting {
+  private readonly routed = new WeakMap<IncomingMessage, Tenant>();
+
+  constructor(public registry: TenantRegistry) {}
+
+  rewriteUrl = (raw: IncomingMessage): string => {
+    const url = raw.url ?? '/';
+    const match = this.registry.route(raw.headers.host, url);
+    if (!match) return url;
+    this.routed.set(raw, match.tenant);
+    return match.url;
+  };
+
+  tenantFor(raw: IncomingMessage): Tenant | undefined {
+    return this.routed.get(raw);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * REST binding: one Fastify route per operation, generated from the operation table.
+ * Reads the protocol headers, hands the call to the pipeline, writes its bytes back.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseAgentHeader } from '../../protocol/agent-header.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import type { OperationDefinition } from '../../operations/operation.js';
+import type { OperationResponse, Pipeline } from '../../operations/pipeline.js';
+import { requireRequestId, tenantOf } from '../request-context.js';
+
+const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** On REST the body may repeat the path id (spec §4.2); it must then agree with it. */
+function payloadOf(req: FastifyRequest, op: OperationDefinition, id: string | undefined): unknown {
+  if (!op.input) return undefined;
+  const body = req.body ?? {};
+  if (id !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
+    const { id: bodyId, ...rest } = body as Record<string, unknown>;
+    if (bodyId !== id) throw new ProtocolError(400, 'invalid_request', '$.id does not match the id in the path');
+    return rest;
+  }
+  return body;
+}
+
+export function sendOperationResponse(reply: FastifyReply, response: OperationResponse): FastifyReply {
+  reply.code(response.status).type('application/json; charset=utf-8');
+  if (response.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.send(response.body);
+}
+
+export function registerRestRoutes(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {
+  for (const op of operations) {
+    app.route({
+      method: op.rest.method,
+      url: toFastifyPath(op.rest.path),
+      handler: async (req, reply) => {
+        req.operation = op.name;
+        req.transport = 'rest';
+        const tenant = tenantOf(req);
+        const requestId = requireRequestId(req);
+        const agent = parseAgentHeader(req.headers['proto-agent']);
+        const id = (req.params as { id?: string }).id;
+        if (id !== undefined && (id.length === 0 || id.length > 200)) throw new ProtocolError(400, 'invalid_request', 'id must be 1-200 characters');
+        const idempotencyKey = single(req.headers['idempotency-key']);
+        const response = await pipeline.execute(op, {
+          tenant,
+          transport: 'rest',
+          requestId,
+          log: req.log,
+          profileUrl: agent.profile,
+          ...(id !== undefined && { id }),
+          payload: payloadOf(req, op, id),
+          payloadBytes: req.rawBody ?? '',
+          ...(idempotencyKey !== undefined && { idempotencyKey }),
+        });
+        return sendOperationResponse(reply, response);
+      },
+    });
+  }
+}

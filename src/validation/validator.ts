@@ -1,0 +1,61 @@
+/**
+ * One Ajv instance (JSON Schema 2020-12 with formats) for every schema the gateway checks:
+ * request payloads, platform profiles, tenant configuration. Validators are compiled once,
+ * at start-up, never per request.
+ */
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+
+// ajv-formats is CommonJS with `exports.default`; NodeNext sees the module object.
+const addFormats = formatsModule.default;
+
+export const ajv = new Ajv2020({ strict: false, allErrors: false, verbose: true, coerceTypes: false, useDefaults: false });
+addFormats(ajv);
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
+export type Validator<T> = (data: unknown) => Validation<T>;
+
+/** JSON Pointer "/line_items/0/quantity" -> JSONPath "$.line_items[0].quantity". */
+export function toJsonPath(pointer: string): string {
+  if (pointer === '') return '$';
+  return (
+    '$' +
+    pointer
+      .slice(1)
+      .split('/')
+      .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`))
+      .join('')
+  );
+}
+
+function describe(error: ErrorObject): { path: string; message: string } {
+  let pointer = error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') pointer += `/${String(params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') pointer += `/${String(params.additionalProperty)}`;
+  const path = toJsonPath(pointer);
+  const detail =
+    error.keyword === 'required'
+      ? 'is required'
+      : error.keyword === 'additionalProperties'
+        ? 'is not allowed here'
+        : error.keyword === 'enum'
+          ? `must be one of ${JSON.stringify(params.allowedValues)}`
+          : error.keyword === 'anyOf' && error.parentSchema?.description
+            ? `must be ${String(error.parentSchema.description)}`
+            : (error.message ?? 'is invalid');
+  return { path, message: `${path} ${detail}` };
+}
+
+export function compile<T>(schema: TSchema | Record<string, unknown>): Validator<T> {
+  const check = ajv.compile(schema);
+  return (data) => {
+    if (check(data)) return { ok: true, value: data as T };
+    const errors = check.errors ?? [];
+    // A described union ("a reference {env} or {file}") says more than its first branch's complaint.
+    const chosen = errors.find((e) => e.keyword === 'anyOf' && e.parentSchema?.description) ?? errors[0];
+    return chosen ? { ok: false, ...describe(chosen) } : { ok: false, path: '$', message: '$ is invalid' };
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Builds a gateway in-process for integration tests, with a platform profile served on
+ * loopback and every request header a well-behaved platform sends.
+ */
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Adapter } from '../../adapters/contract.js';
+import type { TenantConfig } from '../../src/config/tenant-schema.js';
+import type { OperationDefinition } from '../../src/operations/operation.js';
+import { buildServer } from '../../src/server.js';
+import { MemoryStore } from '../../src/state/memory-store.js';
+import type { StateStore } from '../../src/state/store.js';
+import { TenantRegistry } from '../../src/tenancy/registry.js';
+import { assembleTenant } from '../../src/tenancy/tenant.js';
+import { startPlatform, type PlatformServer } from './platform.js';
+import { stubAdapter } from './stub-adapter.js';
+
+export const baseTenantConfig: TenantConfig = {
+  id: 'shop',
+  name: 'Test Shop',
+  base_url: 'https://shop.example',
+  adapter: { type: 'memory', settings: {} },
+  capabilities: {
+    'dev.proto.shopping.catalog.search': {},
+    'dev.proto.shopping.catalog.lookup': {},
+    'dev.proto.shopping.cart': {},
+    'dev.proto.shopping.checkout': {},
+    'dev.proto.shopping.discount': {},
+    'dev.proto.shopping.fulfillment': {},
+    'dev.proto.shopping.order': {},
+  },
+  payment_handlers: [{ id: 'sandbox', name: 'dev.proto.payments.sandbox', type: 'sandbox', instruments: ['card'] }],
+  policies: { allow_loopback_profiles: true },
+};
+
+export interface TestGateway {
+  app: FastifyInstance;
+  platform: PlatformServer;
+  store: StateStore;
+  /** Captured log lines, parsed. */
+  logs: Array<Record<string, unknown>>;
+  rawLogs: string[];
+  /** Headers of a well-behaved REST call; override or drop (undefined) any of them. */
+  headers(overrides?: Record<string, string | undefined>): Record<string, string>;
+  /** MCP `meta` for this platform. */
+  meta(extra?: Record<string, unknown>): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  store?: StateStore;
+  operations?: readonly OperationDefinition[];
+  tenant?: Partial<TenantConfig>;
+  adapter?: Adapter;
+  now?: () => number;
+}
+
+export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const platform = await startPlatform();
+  const store = options.store ?? new MemoryStore();
+  const config = { ...baseTenantConfig, ...options.tenant };
+  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter());
+  const rawLogs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      rawLogs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = await buildServer({
+    settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
+    tenants: new TenantRegistry([tenant]),
+    store,
+    logStream,
+    ...(options.operations && { operations: options.operations }),
+    ...(options.now && { now: options.now }),
+  });
+  await app.ready();
+  return {
+    app,
+    platform,
+    store,
+    rawLogs,
+    get logs() {
+      return rawLogs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    headers(overrides = {}) {
+      const headers: Record<string, string | undefined> = {
+        'content-type': 'application/json',
+        'proto-agent': platform.agent(),
+        'request-id': randomUUID(),
+        'idempotency-key': randomUUID(),
+        ...overrides,
+      };
+      return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+    },
+    meta(extra = {}) {
+      return { 'proto-agent': { profile: platform.url() }, ...extra };
+    },
+    async close() {
+      await app.close();
+      await platform.close();
+      if (!options.store) await store.close();
+    },
+  };
+}

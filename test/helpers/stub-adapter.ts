@@ -1,0 +1,29 @@
+/** An adapter for pipeline tests that never reaches a backend. */
+import type { Adapter } from '../../adapters/contract.js';
+
+const unused = () => Promise.reject(new Error('stub adapter: not used by this test'));
+
+export function stubAdapter(): Adapter {
+  return {
+    kind: 'stub',
+    capabilities: {
+      lookupKeys: [],
+      customFilters: [],
+      currencies: ['USD'],
+      quotesShipping: false,
+      quotesTax: false,
+      pickup: false,
+      placesOrders: false,
+    },
+    search: unused,
+    getProducts: unused,
+    pickupLocations: unused,
+    quote: unused,
+    placeOrder: unused,
+    findOrderByReference: unused,
+    getOrder: unused,
+    continueUrl: () => 'https://shop.example/cart',
+    verifyWebhook: () => null,
+    ping: async () => undefined,
+  };
+}

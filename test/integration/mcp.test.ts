@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { counterOperations } from '../helpers/counter-operation.js';
+import { testGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gw: TestGateway;
+let url: string;
+beforeAll(async () => {
+  gw = await testGateway({ operations: counterOperations });
+  url = await gw.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => gw.close());
+
+const rpc = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }) =>
+  gw.app.inject({ method: 'POST', url: '/mcp', headers, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+
+const toolCall = (name: string, args: unknown) => rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
+
+describe('MCP with the official SDK client over Streamable HTTP', () => {
+  it('initializes, lists the tools and calls one', async () => {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    try {
+      expect(client.getServerVersion()?.name).toBe('Test Shop');
+      const { tools } = await client.listTools();
+      const bump = tools.find((t) => t.name === 'bump_counter')!;
+      expect(bump.inputSchema.required).toEqual(['meta', 'id', 'cart']);
+      expect(bump.inputSchema.properties).toHaveProperty('cart');
+      const result = await client.callTool({ name: 'bump_counter', arguments: { meta: gw.meta(), id: 'sdk', cart: { by: 2 } } });
+      expect(result.structuredContent).toMatchObject({ proto: { version: '2026-04-08', status: 'success' }, id: 'sdk', value: 2 });
+      const content = result.content as Array<{ type: string; text: string }>;
+      expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP as platforms call it: a bare JSON POST', () => {
+  it('answers tools/call without initialize or session', async () => {
+    const res = await toolCall('bump_counter', { meta: gw.meta(), id: 'bare', cart: { by: 1 } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { value: 1 } } });
+  });
+
+  it('gives the same body as REST for the same request', async () => {
+    const mcp = await toolCall('read_counter', { meta: gw.meta(), id: 'bare' });
+    const rest = await gw.app.inject({ method: 'GET', url: '/counters/bare', headers: gw.headers() });
+    expect(mcp.json().result.structuredContent).toEqual(rest.json());
+  });
+
+  it('a failed business outcome is a result whose text is the message', async () => {
+    const res = await toolCall('read_counter', { meta: gw.meta(), id: 'missing' });
+    const { result } = res.json();
+    expect(result.structuredContent.proto.status).toBe('error');
+    expect(result.content[0].text).toBe('counter missing does not exist');
+  });
+
+  it('invalid params are -32602 naming the path', async () => {
+    const res = await toolCall('bump_counter', { meta: gw.meta(), id: 'x', cart: { by: 'many' } });
+    expect(res.json().error).toMatchObject({ code: -32602, message: '$.by must be integer', data: { code: 'invalid_request' } });
+    const noMeta = await toolCall('bump_counter', { id: 'x', cart: { by: 1 } });
+    expect(noMeta.json().error).toMatchObject({ code: -32602, message: 'arguments.meta is required' });
+    const idInPayload = await toolCall('bump_counter', { meta: gw.meta(), id: 'x', cart: { by: 1, id: 'x' } });
+    expect(idInPayload.json().error.code).toBe(-32602);
+  });
+
+  it('discovery failures are -32001', async () => {
+    const res = await toolCall('bump_counter', { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'x', cart: { by: 1 } });
+    expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable', http_status: 424 } });
+  });
+
+  it('an unknown tool is an error, not a crash', async () => {
+    const res = await toolCall('launch_rockets', { meta: gw.meta() });
+    expect(res.json().error.code).toBe(-32602);
+  });
+
+  it('malformed JSON is a JSON-RPC parse error', async () => {
+    const res = await rpc('{"jsonrpc": "2.0", "method": ');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  it('GET on the endpoint is 405: the server is stateless', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: '/mcp' });
+    expect(res.statusCode).toBe(405);
+  });
+
+  it('carries a per-call idempotency key', async () => {
+    const args = { meta: gw.meta({ 'idempotency-key': randomUUID() }), id: 'idem', cart: { by: 5 } };
+    const a = await toolCall('bump_counter', args);
+    const b = await toolCall('bump_counter', args);
+    expect(b.json().result).toEqual(a.json().result);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../src/protocol/errors.js';
+import { defaultProfileFetcherOptions, ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
+import { platformProfile, startPlatform, type PlatformServer } from '../helpers/platform.js';
+
+let platform: PlatformServer;
+beforeAll(async () => {
+  platform = await startPlatform();
+});
+afterAll(() => platform.close());
+
+async function failure(fetcher: ProfileFetcher, url: string, allowLoopback = true): Promise<string> {
+  try {
+    await fetcher.get(url, allowLoopback);
+    return 'no error';
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    return `${error.status} ${error.code}`;
+  }
+}
+
+describe('fetching platform profiles', () => {
+  it('fetches once and serves later calls from the cache', async () => {
+    const fetcher = new ProfileFetcher();
+    platform.serve('/cached', platformProfile(), { 'cache-control': 'max-age=60' });
+    const [a, b] = await Promise.all([fetcher.get(platform.url('/cached'), true), fetcher.get(platform.url('/cached'), true)]);
+    await fetcher.get(platform.url('/cached'), true);
+    expect(a.proto.version).toBe('2026-04-08');
+    expect(b).toEqual(a);
+    expect(platform.hits('/cached')).toBe(1);
+    expect(fetcher.hits).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refetches once max-age has passed', async () => {
+    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, minTtlMs: 1 });
+    platform.serve('/short', platformProfile(), { 'cache-control': 'max-age=0' });
+    await fetcher.get(platform.url('/short'), true);
+    await new Promise((r) => setTimeout(r, 10));
+    await fetcher.get(platform.url('/short'), true);
+    expect(platform.hits('/short')).toBe(2);
+  });
+
+  it('400 invalid_profile_url for what is not an https URL', async () => {
+    const fetcher = new ProfileFetcher();
+    expect(await failure(fetcher, 'not a url')).toBe('400 invalid_profile_url');
+    expect(await failure(fetcher, 'ftp://agent.example/profile')).toBe('400 invalid_profile_url');
+    expect(await failure(fetcher, 'http://agent.example/.well-known/proto')).toBe('400 invalid_profile_url');
+    expect(await failure(fetcher, 'https://user:pw@agent.example/.well-known/proto')).toBe('400 invalid_profile_url');
+  });
+
+  it('plain http to loopback only when the tenant allows it', async () => {
+    const fetcher = new ProfileFetcher();
+    expect(await failure(fetcher, platform.url(), false)).toBe('400 invalid_profile_url');
+    expect(await failure(fetcher, platform.url(), true)).toBe('no error');
+  });
+
+  it('424 profile_unreachable when nothing answers, on errors and on redirects', async () => {
+    const fetcher = new ProfileFetcher();
+    expect(await failure(fetcher, 'http://127.0.0.1:1/.well-known/proto')).toBe('424 profile_unreachable');
+    platform.serve('/gone', (res) => res.writeHead(500).end());
+    expect(await failure(fetcher, platform.url('/gone'))).toBe('424 profile_unreachable');
+    platform.serve('/moved', (res) => res.writeHead(302, { location: platform.url() }).end());
+    expect(await failure(fetcher, platform.url('/moved'))).toBe('424 profile_unreachable');
+  });
+
+  it('424 when the profile is too slow or too large', async () => {
+    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 200, maxBytes: 1024 });
+    platform.serve('/slow', (res) => setTimeout(() => res.writeHead(200).end('{}'), 1000));
+    platform.serve('/huge', platformProfile(undefined, { padding: 'x'.repeat(5000) }));
+    expect(await failure(fetcher, platform.url('/slow'))).toBe('424 profile_unreachable');
+    expect(await failure(fetcher, platform.url('/huge'))).toBe('424 profile_unreachable');
+  });
+
+  it('refuses private and link-local addresses even when loopback is allowed', async () => {
+    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 500 });
+    for (const url of ['https://10.0.0.1/p', 'https://169.254.169.254/latest', 'https://[fe80::1]/p', 'https://192.168.1.1/p', 'https://[::ffff:10.0.0.1]/p']) {
+      expect(await failure(fetcher, url), url).toBe('424 profile_unreachable');
+    }
+  });
+
+  it('refuses a DNS name that resolves to loopback when loopback is not allowed', async () => {
+    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 500 });
+    // localhost resolves to 127.0.0.1/::1 without any network.
+    expect(await failure(fetcher, `https://localhost:${new URL(platform.origin).port}/.well-known/proto`, false)).toBe('424 profile_unreachable');
+  });
+
+  it('422 invalid_profile for JSON that is not a profile', async () => {
+    const fetcher = new ProfileFetcher();
+    platform.serve('/text', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
+    platform.serve('/shape', { proto: { version: 12 } });
+    platform.serve('/caps', { proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.cart': 'yes' } } });
+    expect(await failure(fetcher, platform.url('/text'))).toBe('422 invalid_profile');
+    expect(await failure(fetcher, platform.url('/shape'))).toBe('422 invalid_profile');
+    expect(await failure(fetcher, platform.url('/caps'))).toBe('422 invalid_profile');
+  });
+});
