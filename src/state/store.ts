@@ -3,8 +3,10 @@
  * carts, checkout sessions, idempotency records, the webhook outbox.
  *
  * Values are JSON-serializable and are copied on the way in and out (no shared references),
- * so the memory store behaves like Redis. Every key carries a TTL.
- * Failures to reach the backing service throw `StoreUnavailableError`; callers fail closed (503).
+ * so the memory store behaves like Redis. Every key carries a TTL (a positive number of
+ * milliseconds); queues live until their jobs are acked or dead-lettered.
+ * Failures to reach the backing service (or a closed store) throw `StoreUnavailableError`;
+ * callers fail closed (503).
  */
 
 export interface Versioned<T> {
@@ -36,7 +38,7 @@ export interface Job<T> {
   id: string;
   group: string;
   payload: T;
-  /** Deliveries tried so far (0 on first claim). */
+  /** Deliveries that failed so far (0 on first claim): retries, plus leases that expired unacked. */
   attempts: number;
   /** Fencing token of this claim: ack/retry/deadLetter with a stale token are no-ops. */
   token: string;
@@ -46,6 +48,7 @@ export interface DeadJob<T> {
   id: string;
   group: string;
   payload: T;
+  /** Failed deliveries, counting the one that gave up. */
   attempts: number;
   reason: string;
   diedAt: number;
@@ -59,19 +62,28 @@ export interface DeadJob<T> {
  * becomes claimable again (by any replica).
  */
 export interface DurableQueue<T> {
-  /** Idempotent by `id`: enqueueing an id that is queued or dead does nothing. */
+  /**
+   * Idempotent by `id`: enqueueing an id that is queued or dead does nothing. `group` defaults
+   * to the id (a job ordered after nothing); `availableAt` (epoch ms) defaults to now.
+   */
   enqueue(job: { id: string; group?: string; payload: T; availableAt?: number }): Promise<void>;
   /** Up to `max` due group heads, leased for `leaseMs`. */
   claim(max: number, leaseMs: number): Promise<Array<Job<T>>>;
-  /** Done: removes the job and releases the group's next job. */
-  ack(job: Job<T>): Promise<void>;
-  /** Failed for now: attempts + 1, claimable again at `availableAt`. */
-  retry(job: Job<T>, availableAt: number): Promise<void>;
+  /**
+   * Done: removes the job and releases the group's next job.
+   * This and the next two return false (and change nothing) when `job.token` is stale:
+   * the lease was lost to another claim, or the job was already settled.
+   */
+  ack(job: Job<T>): Promise<boolean>;
+  /** Failed for now: attempts + 1, claimable again at `availableAt`; still blocks its group. */
+  retry(job: Job<T>, availableAt: number): Promise<boolean>;
   /** Given up: moves the job to the dead-letter list and releases the group's next job. */
-  deadLetter(job: Job<T>, reason: string): Promise<void>;
+  deadLetter(job: Job<T>, reason: string): Promise<boolean>;
+  /** Dead jobs, oldest death first. */
   listDead(): Promise<Array<DeadJob<T>>>;
-  /** Moves a dead job back to its group's queue with attempts reset; false when unknown. */
+  /** Moves a dead job to the end of its group's queue, due now, attempts reset; false when unknown. */
   replay(id: string): Promise<boolean>;
+  /** `queued` counts every job not dead (waiting, leased or waiting for a retry). */
   depth(): Promise<{ queued: number; dead: number }>;
 }
 
