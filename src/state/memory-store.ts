@@ -1,0 +1,119 @@
+/**
+ * The default state store, for one process: values are kept as JSON text (copied in and out,
+ * as Redis would), keys expire on the injected clock, and every method finishes its work before
+ * its first await, so each is atomic within the process.
+ */
+import { MemoryQueue } from './memory-queue.js';
+import { StoreUnavailableError, type DurableQueue, type StateStore, type Versioned } from './store.js';
+import { checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
+
+export interface MemoryStoreOptions {
+  /** Clock for TTLs and queue times (tests move it by hand). */
+  now?: () => number;
+  /** How often expired keys nobody reads again are dropped (read keys are dropped on the spot). */
+  sweepIntervalMs?: number;
+}
+
+interface Entry {
+  json: string;
+  version: number;
+  expiresAt: number;
+}
+
+export class MemoryStore implements StateStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly queues = new Map<string, MemoryQueue<unknown>>();
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    // unref: a forgotten store never keeps the process alive.
+    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000).unref();
+  }
+
+  async get<T>(key: string): Promise<Versioned<T> | null> {
+    this.checkOpen();
+    const entry = this.live(key);
+    return entry ? { value: decodeJson<T>(entry.json), version: entry.version } : null;
+  }
+
+  async set<T>(key: string, value: T, ttlMs: number): Promise<number> {
+    this.checkOpen();
+    return this.write(key, encodeJson(value), durationMillis(ttlMs), this.live(key)?.version ?? 0);
+  }
+
+  async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {
+    this.checkOpen();
+    const json = encodeJson(value);
+    const ttl = durationMillis(ttlMs);
+    if (this.live(key)) return false;
+    this.write(key, json, ttl, 0);
+    return true;
+  }
+
+  async compareAndSet<T>(key: string, expectedVersion: number, value: T, ttlMs: number): Promise<number | null> {
+    this.checkOpen();
+    checkVersion(expectedVersion);
+    const json = encodeJson(value);
+    const ttl = durationMillis(ttlMs);
+    const current = this.live(key)?.version ?? 0;
+    return current === expectedVersion ? this.write(key, json, ttl, current) : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.checkOpen();
+    this.entries.delete(key);
+  }
+
+  queue<T>(name: string): DurableQueue<T> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new MemoryQueue<unknown>(this.now, () => this.checkOpen());
+      this.queues.set(name, queue);
+    }
+    return queue as MemoryQueue<T>;
+  }
+
+  async ping(): Promise<void> {
+    this.checkOpen();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+  }
+
+  /** Drops every expired key; returns how many were dropped. */
+  sweep(): number {
+    const now = this.now();
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.entries.delete(key);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private write(key: string, json: string, ttl: number, previousVersion: number): number {
+    const version = previousVersion + 1;
+    this.entries.set(key, { json, version, expiresAt: this.now() + ttl });
+    return version;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new StoreUnavailableError('the memory store is closed');
+  }
+}
