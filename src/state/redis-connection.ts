@@ -12,7 +12,7 @@ import { StoreUnavailableError } from './store.js';
 export interface RedisConnectionOptions {
   /** How long one command may take before it fails with StoreUnavailableError. Default 1000. */
   commandTimeoutMs?: number;
-  /** Cluster start-up nodes; when given, the URL only supplies credentials. */
+  /** Cluster start-up nodes instead of those in a `redis+cluster://` URL; the URL still supplies credentials. */
   clusterNodes?: Array<{ host: string; port: number }>;
 }
 
@@ -38,10 +38,9 @@ export function openRedisClient(url: string, options: RedisConnectionOptions = {
 
 function connectClient(url: string, options: RedisConnectionOptions, common: RedisOptions): RedisClient {
   if (url.startsWith(CLUSTER_SCHEME) || options.clusterNodes) {
-    const { nodes, username, password } = parseClusterUrl(url);
-    const startNodes = options.clusterNodes ?? nodes;
-    if (startNodes.length === 0) throw new ConfigError('a Redis Cluster store needs at least one node: redis+cluster://host:port,host:port');
-    return new Cluster(startNodes, {
+    const { nodes, username, password } = parseClusterUrl(url, options.clusterNodes);
+    if (nodes.length === 0) throw new ConfigError('a Redis Cluster store needs at least one node: redis+cluster://host:port,host:port');
+    return new Cluster(nodes, {
       enableOfflineQueue: false,
       clusterRetryStrategy: backoff,
       // Node connections come back on their own after a restart without a slot change.
@@ -56,22 +55,22 @@ function connectClient(url: string, options: RedisConnectionOptions, common: Red
   return new Redis(url, { ...common, enableOfflineQueue: false, retryStrategy: backoff, scripts: SCRIPTS });
 }
 
-/** `redis+cluster://[user:password@]host:port,host:port[/]` */
-function parseClusterUrl(url: string): { nodes: Array<{ host: string; port: number }>; username?: string; password?: string } {
-  const rest = url.startsWith(CLUSTER_SCHEME) ? url.slice(CLUSTER_SCHEME.length).replace(/\/$/, '') : '';
-  const at = rest.lastIndexOf('@');
-  const userinfo = at < 0 ? '' : rest.slice(0, at);
+/** `redis+cluster://[user:password@]host:port,host:port[/]`; with `clusterNodes` given, any Redis URL for its credentials. */
+function parseClusterUrl(url: string, givenNodes?: Array<{ host: string; port: number }>) {
+  const [, userinfo = '', hosts = ''] = /^[a-z+]+:\/\/(?:([^@/]*)@)?([^/]*)/.exec(url) ?? [];
   const colon = userinfo.indexOf(':');
   const username = decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon));
   const password = colon < 0 ? '' : decodeURIComponent(userinfo.slice(colon + 1));
-  const nodes = (at < 0 ? rest : rest.slice(at + 1))
-    .split(',')
-    .filter(Boolean)
-    .map((node) => {
-      const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(node.trim());
-      if (!match) throw new ConfigError(`Redis Cluster node ${JSON.stringify(node)} must be host:port`);
-      return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
-    });
+  const nodes =
+    givenNodes ??
+    hosts
+      .split(',')
+      .filter(Boolean)
+      .map((node) => {
+        const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(node.trim());
+        if (!match) throw new ConfigError(`Redis Cluster node ${JSON.stringify(node)} must be host:port`);
+        return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+      });
   return { nodes, ...(username && { username }), ...(password && { password }) };
 }
 

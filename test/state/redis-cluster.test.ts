@@ -19,6 +19,16 @@ describeWhenAvailable('RedisStore on a three-node Redis Cluster', redisBinariesP
     return { open: (now) => RedisStore.connect(cluster.url, { keyPrefix, now }) };
   }, serverKeyTime);
 
+  it('finds the whole cluster from one start-up node given as an option', async () => {
+    const store = await RedisStore.connect('redis+cluster://', { keyPrefix: randomPrefix(), clusterNodes: [{ host: '127.0.0.1', port: cluster.ports[1]! }] });
+    try {
+      for (let i = 0; i < 10; i += 1) expect(await store.set(`k${i}`, i, 60_000)).toBe(1);
+      expect(await store.get('k7')).toEqual({ value: 7, version: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('spreads records over the nodes and keeps each queue on one node', async () => {
     const keyPrefix = randomPrefix();
     const store = await RedisStore.connect(cluster.url, { keyPrefix });
