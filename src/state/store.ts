@@ -64,7 +64,7 @@ export interface DeadJob<T> {
 export interface DurableQueue<T> {
   /**
    * Idempotent by `id`: enqueueing an id that is queued or dead does nothing. `group` defaults
-   * to the id (a job ordered after nothing); `availableAt` (epoch ms) defaults to now.
+   * to the id (a job independent of all others); `availableAt` (epoch ms) defaults to now.
    */
   enqueue(job: { id: string; group?: string; payload: T; availableAt?: number }): Promise<void>;
   /** Up to `max` due group heads, leased for `leaseMs`. */
