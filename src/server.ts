@@ -54,6 +54,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logger,
     disableRequestLogging: true,
     bodyLimit: options.settings.bodyLimitBytes,
+    // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
+    maxParamLength: 1024,
     rewriteUrl: routing.rewriteUrl,
     genReqId: requestIdFor,
     forceCloseConnections: 'idle',
