@@ -55,12 +55,12 @@ function passesFilters(product: CatalogProduct, query: SearchQuery): boolean {
     if (!product.categories.some((c) => wanted.has(c.value.toLowerCase()))) return false;
   }
   const { price, custom } = query;
-  return product.variants.some(
-    (v) =>
-      (price?.min === undefined || v.price.amount >= price.min) &&
-      (price?.max === undefined || v.price.amount <= price.max) &&
-      (custom?.available === undefined || v.availability.available === custom.available),
-  );
+  const inRange = product.variants.filter((v) => (price?.min === undefined || v.price.amount >= price.min) && (price?.max === undefined || v.price.amount <= price.max));
+  if (inRange.length === 0) return false;
+  // available: true wants a buyable variant in range; false wants none.
+  if (custom?.available === true) return inRange.some((v) => v.availability.available);
+  if (custom?.available === false) return inRange.every((v) => !v.availability.available);
+  return true;
 }
 
 /** Ties a page token to its query, so a token from another query is refused rather than misread. */
