@@ -35,7 +35,7 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
     settings: Type.Object(
       {
         data_dir: Type.String({ minLength: 1 }),
-        storefront_url: Type.String({ format: 'uri', pattern: '[^/]$' }),
+        storefront_url: Type.String({ format: 'uri' }),
         /** How long placed orders are kept in the state store. */
         order_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
       },
@@ -44,7 +44,7 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
     create: (settings, context) =>
       createMemoryAdapter({
         dataDir: resolve(context.baseDir, settings.data_dir),
-        storefrontUrl: settings.storefront_url,
+        storefrontUrl: settings.storefront_url.replace(/\/+$/, ''),
         now: context.now,
         store: context.store,
         tenantId: context.tenantId,

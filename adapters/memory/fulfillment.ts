@@ -126,7 +126,7 @@ export function quoteFulfillment(data: StoreData, request: NonNullable<QuoteRequ
   return { methods, groups };
 }
 
-/** True when some location can hand over `quantity` units (or the stock is untracked). */
+/** The locations that can hand over `quantity` units (all of them for untracked stock). */
 function pickable(data: StoreData, source: StoreVariant, quantity: number): Location[] {
   if (source.stock === null) return data.locations;
   return data.locations.filter((l) => (l.stock.get(source.variant.id) ?? 0) >= quantity);

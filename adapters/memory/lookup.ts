@@ -1,5 +1,5 @@
 /**
- * Lookup by variant id, product id, SKU or handle (tried in that order). An id naming a variant
+ * Lookup by variant id, SKU (any case), product id or handle, tried in that order. An id naming a variant
  * matches it `exact`; one naming a product matches its featured variant `featured`.
  */
 import type { LookupResult } from '../contract.js';
