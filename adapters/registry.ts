@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ConfigError } from '../src/config/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
+import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
 import type { Adapter } from './contract.js';
 import { createMemoryAdapter } from './memory/index.js';
@@ -17,6 +18,9 @@ export interface AdapterContext {
   /** The tenant file, for error messages. */
   where: string;
   now: () => number;
+  /** The gateway's state store: adapters keep what every replica must see there (namespaced by tenant). */
+  store: StateStore;
+  tenantId: string;
 }
 
 interface AdapterFactory<S extends TSchema> {
@@ -29,11 +33,23 @@ const define = <S extends TSchema>(factory: AdapterFactory<S>) => factory;
 const factories: Record<string, AdapterFactory<TSchema>> = {
   memory: define({
     settings: Type.Object(
-      { data_dir: Type.String({ minLength: 1 }), storefront_url: Type.String({ format: 'uri' }) },
+      {
+        data_dir: Type.String({ minLength: 1 }),
+        storefront_url: Type.String({ format: 'uri' }),
+        /** How long placed orders are kept in the state store. */
+        order_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+      },
       { additionalProperties: false },
     ),
     create: (settings, context) =>
-      createMemoryAdapter({ dataDir: resolve(context.baseDir, settings.data_dir), storefrontUrl: settings.storefront_url, now: context.now }),
+      createMemoryAdapter({
+        dataDir: resolve(context.baseDir, settings.data_dir),
+        storefrontUrl: settings.storefront_url.replace(/\/+$/, ''),
+        now: context.now,
+        store: context.store,
+        tenantId: context.tenantId,
+        ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
+      }),
   }),
 };
 

@@ -7,8 +7,8 @@ import { loadTenants } from './tenancy/load.js';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
-  const tenants = await loadTenants(settings.configDir, { env: process.env, now: Date.now });
   const store = await createStore(settings.store);
+  const tenants = await loadTenants(settings.configDir, { env: process.env, now: Date.now, store });
   const app = await buildServer({ settings, tenants, store });
 
   let stopping = false;

@@ -13,6 +13,7 @@ import { resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { renderBusinessProfile } from '../protocol/business-profile.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
+import type { StateStore } from '../state/store.js';
 
 export interface RenderedProfile {
   object: Profile;
@@ -35,6 +36,8 @@ export interface Tenant {
 export interface TenantDeps {
   env: NodeJS.ProcessEnv;
   now: () => number;
+  /** Handed to adapters that keep shared state (the demo store's orders). */
+  store: StateStore;
 }
 
 function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
@@ -68,7 +71,7 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
       resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, baseDir, deps.env),
     ]),
   );
-  const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now });
+  const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
   return assembleTenant(loaded, adapter);
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { loadTenantFiles } from '../../src/config/load-tenants.js';
+import { MemoryStore } from '../../src/state/memory-store.js';
 import { loadTenants } from '../../src/tenancy/load.js';
 
 function configDir(files: Record<string, string>): string {
@@ -78,23 +79,23 @@ describe('tenant files', () => {
 
   it('refuse an unknown capability and an extension without its parent', async () => {
     const unknown = configDir({ 'shop.yaml': valid.replace('dev.proto.shopping.cart: {}', 'dev.proto.shopping.teleport: {}') });
-    await expect(loadTenants(unknown, { env: {}, now: Date.now })).rejects.toThrow(/\$\.capabilities\["dev\.proto\.shopping\.teleport"\] is not a capability/);
+    await expect(loadTenants(unknown, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/\$\.capabilities\["dev\.proto\.shopping\.teleport"\] is not a capability/);
     const orphan = configDir({ 'shop.yaml': valid.replace('dev.proto.shopping.cart: {}', 'dev.proto.shopping.discount: {}') });
-    await expect(loadTenants(orphan, { env: {}, now: Date.now })).rejects.toThrow(/extends dev\.proto\.shopping\.cart or dev\.proto\.shopping\.checkout; enable one of them/);
+    await expect(loadTenants(orphan, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/extends dev\.proto\.shopping\.cart or dev\.proto\.shopping\.checkout; enable one of them/);
   });
 
   it('refuse adapter settings the adapter does not accept', async () => {
     const dir = configDir({ 'shop.yaml': valid.replace('storefront_url: https://shop.example/store', 'storefront: x') });
-    await expect(loadTenants(dir, { env: {}, now: Date.now })).rejects.toThrow(/shop\.yaml: \$\.adapter\.settings\.storefront_url is required/);
+    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/shop\.yaml: \$\.adapter\.settings\.storefront_url is required/);
   });
 
   it('name a missing environment variable behind a credential reference', async () => {
     const dir = configDir({ 'shop.yaml': valid.replace('storefront_url: https://shop.example/store }', 'storefront_url: https://shop.example/store }, credentials: { token: { env: SHOP_TOKEN } }') });
-    await expect(loadTenants(dir, { env: {}, now: Date.now })).rejects.toThrow(/shop\.yaml: \$\.adapter\.credentials\.token: environment variable SHOP_TOKEN is not set/);
+    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/shop\.yaml: \$\.adapter\.credentials\.token: environment variable SHOP_TOKEN is not set/);
   });
 
   it('the shipped demo configuration loads', async () => {
-    const registry = await loadTenants('config', { env: {}, now: Date.now });
+    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore() });
     expect(registry.tenants.map((t) => t.id)).toEqual(['demo']);
     expect(registry.route('anything.example', '/x')?.tenant.id).toBe('demo');
   });

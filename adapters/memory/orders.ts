@@ -1,0 +1,188 @@
+/**
+ * Orders of the demo store, kept in the gateway's state store (namespaced by tenant) so that every
+ * replica sees the same orders. An order is placed once per reference: the order is written under
+ * its own key first, then the reference is claimed with setIfAbsent; a caller that loses the race
+ * removes its copy and answers with the winner's order.
+ */
+import { randomBytes } from 'node:crypto';
+import type {
+  FulfillmentExpectation,
+  OrderSnapshot,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  Quote,
+} from '../contract.js';
+import type { StateStore } from '../../src/state/store.js';
+import type { StoreData } from './model.js';
+import { quote } from './quote.js';
+
+/** What the store keeps per order: the snapshot plus what only the simulation needs. */
+export interface StoredOrder {
+  snapshot: OrderSnapshot;
+  /** Carrier of the selected shipping option, for simulated shipments. */
+  carrier?: string;
+  /** Ids of return adjustments that were received. */
+  completedReturns: string[];
+}
+
+export interface OrderBookOptions {
+  store: StateStore;
+  tenantId: string;
+  retentionMs: number;
+  storefrontUrl: string;
+  now: () => number;
+}
+
+const CAS_ATTEMPTS = 20;
+
+export class OrderBook {
+  constructor(private readonly options: OrderBookOptions) {}
+
+  private key(kind: 'order' | 'ref', id: string): string {
+    return `adapter:memory:${this.options.tenantId}:${kind}:${id}`;
+  }
+
+  permalink(orderId: string): string {
+    return `${this.options.storefrontUrl}/orders/${orderId}`;
+  }
+
+  async findByReference(reference: string): Promise<{ orderId: string; permalinkUrl: string } | null> {
+    const ref = await this.options.store.get<{ orderId: string }>(this.key('ref', reference));
+    return ref ? { orderId: ref.value.orderId, permalinkUrl: this.permalink(ref.value.orderId) } : null;
+  }
+
+  async get(orderId: string): Promise<StoredOrder | null> {
+    return (await this.options.store.get<StoredOrder>(this.key('order', orderId)))?.value ?? null;
+  }
+
+  async place(data: StoreData, request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const existing = await this.findByReference(request.reference);
+    if (existing) return { status: 'placed', ...existing };
+
+    const now = this.options.now();
+    const q = quote(data, request.quote, now);
+    const refused = refusal(q, request);
+    if (refused) return refused;
+
+    const orderId = `ord_${randomBytes(8).toString('hex')}`;
+    const { store, retentionMs } = this.options;
+    await store.set(this.key('order', orderId), this.build(data, orderId, q, request, now), retentionMs);
+    if (!(await store.setIfAbsent(this.key('ref', request.reference), { orderId }, retentionMs))) {
+      await store.delete(this.key('order', orderId));
+      const winner = await this.findByReference(request.reference);
+      if (!winner) throw new Error(`order reference ${request.reference} vanished while placing`);
+      return { status: 'placed', ...winner };
+    }
+    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId) };
+  }
+
+  /** Applies `change` atomically (compare-and-set, retried on conflict) and returns the new order. */
+  async update(orderId: string, change: (order: StoredOrder) => StoredOrder): Promise<StoredOrder | null> {
+    const { store, retentionMs } = this.options;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
+      const current = await store.get<StoredOrder>(this.key('order', orderId));
+      if (!current) return null;
+      const next = change(current.value);
+      if ((await store.compareAndSet(this.key('order', orderId), current.version, next, retentionMs)) !== null) return next;
+    }
+    throw new Error(`order ${orderId} is changing too fast to update`);
+  }
+
+  private build(data: StoreData, orderId: string, q: Quote, request: PlaceOrderRequest, now: number): StoredOrder {
+    const lineDiscount = new Map<string, number>();
+    for (const a of q.discounts.applied.flatMap((d) => d.allocations)) {
+      if (a.target.kind === 'line') lineDiscount.set(a.target.lineId, (lineDiscount.get(a.target.lineId) ?? 0) + a.amount);
+    }
+    const { expectations, carrier } = expectationsOf(data, q, request);
+    const { subtotal, itemsDiscount, discount, shipping, tax, total } = q.totals;
+    return {
+      snapshot: {
+        id: orderId,
+        reference: request.reference,
+        currency: q.currency,
+        createdAt: new Date(now).toISOString(),
+        permalinkUrl: this.permalink(orderId),
+        lines: q.lines.map((l) => ({
+          id: l.lineId,
+          variantId: l.variantId,
+          productId: l.productId,
+          title: l.variantTitle ? `${l.title} (${l.variantTitle})` : l.title,
+          ...(l.sku && { sku: l.sku }),
+          unitPrice: l.unitPrice,
+          ...(l.imageUrl && { imageUrl: l.imageUrl }),
+          quantity: { original: l.quantity, current: l.quantity, fulfilled: 0 },
+          subtotal: l.subtotal,
+          discount: lineDiscount.get(l.lineId) ?? 0,
+        })),
+        expectations,
+        events: [],
+        adjustments: [],
+        totals: { subtotal, itemsDiscount, discount, shipping: shipping ?? 0, tax: tax ?? 0, total },
+      },
+      ...(carrier && { carrier }),
+      completedReturns: [],
+    };
+  }
+}
+
+/** Why the store will not place this quote, or null. */
+function refusal(q: Quote, request: PlaceOrderRequest): PlaceOrderResult | null {
+  const reject = (reason: 'price_changed' | 'out_of_stock' | 'incomplete', detail: string) => ({ status: 'rejected' as const, reason, detail });
+  const unknown = q.lineProblems.filter((p) => p.code === 'not_found' || p.code === 'invalid_quantity');
+  if (unknown.length) return reject('incomplete', `lines ${unknown.map((p) => p.lineId).join(', ')} cannot be sold (${unknown.map((p) => p.code).join(', ')})`);
+  if (q.lineProblems.length) return reject('out_of_stock', `not enough stock for lines ${q.lineProblems.map((p) => p.lineId).join(', ')}`);
+  if (q.lines.length === 0) return reject('incomplete', 'the order has no lines');
+  const covered = new Set((q.fulfillment ?? []).flatMap((m) => m.groups.filter((g) => g.selectedOptionId).flatMap((g) => g.lineIds)));
+  const uncovered = q.lines.filter((l) => l.requiresShipping && !covered.has(l.lineId));
+  if (uncovered.length) return reject('incomplete', `no fulfillment option selected for lines ${uncovered.map((l) => l.lineId).join(', ')}`);
+  if (q.totals.total !== request.expectedTotal) {
+    return { ...reject('price_changed', `the total is now ${q.totals.total}, not ${request.expectedTotal}`), actualTotal: q.totals.total };
+  }
+  if (request.payment.amount !== q.totals.total) return reject('incomplete', `the payment of ${request.payment.amount} does not cover the total of ${q.totals.total}`);
+  return null;
+}
+
+/** `now`, the latest preorder date, or null when some line's date is unknown. */
+function latestFulfillable(dates: Array<string | null>): string | null {
+  if (dates.includes(null)) return null;
+  const days = dates.filter((d): d is string => d !== 'now').sort();
+  return days.at(-1) ?? 'now';
+}
+
+function expectationsOf(data: StoreData, q: Quote, request: PlaceOrderRequest): { expectations: FulfillmentExpectation[]; carrier?: string } {
+  const lines = new Map(q.lines.map((l) => [l.lineId, l]));
+  const requested = new Map((request.quote.fulfillment?.methods ?? []).map((m) => [m.methodId, m]));
+  const expectations: FulfillmentExpectation[] = [];
+  let carrier: string | undefined;
+  for (const method of q.fulfillment ?? []) {
+    for (const group of method.groups) {
+      const option = group.options.find((o) => o.id === group.selectedOptionId)!;
+      const requestedDestination = requested.get(method.methodId)?.destination;
+      const destination = !requestedDestination
+        ? undefined
+        : 'address' in requestedDestination
+          ? requestedDestination.address
+          : data.locations.find((l) => l.location.id === requestedDestination.locationId)?.location.address;
+      carrier ??= option.carrier;
+      expectations.push({
+        id: `exp_${expectations.length + 1}`,
+        lines: group.lineIds.map((id) => ({ id, quantity: lines.get(id)!.quantity })),
+        method: method.type,
+        ...(destination && { destination }),
+        description: [option.title, option.description].filter(Boolean).join(': '),
+        fulfillableOn: latestFulfillable(group.lineIds.map((id) => lines.get(id)!.fulfillableOn)),
+      });
+    }
+  }
+  const digital = q.lines.filter((l) => !l.requiresShipping);
+  if (digital.length) {
+    expectations.push({
+      id: `exp_${expectations.length + 1}`,
+      lines: digital.map((l) => ({ id: l.lineId, quantity: l.quantity })),
+      method: 'digital',
+      description: `Sent by email to ${request.buyer.email}`,
+      fulfillableOn: 'now',
+    });
+  }
+  return { expectations, ...(carrier && { carrier }) };
+}
