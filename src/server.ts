@@ -55,7 +55,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     disableRequestLogging: true,
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     rewriteUrl: routing.rewriteUrl,
     genReqId: requestIdFor,
     forceCloseConnections: 'idle',
