@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
+import { defaultBackendPolicy, type BackendPolicy } from '../tenancy/resilient-adapter.js';
 
 export const SecretRef = Type.Union(
   [
@@ -85,6 +86,13 @@ export const TenantConfig = Type.Object(
           rate_limits: Type.Optional(
             Type.Object({ per_caller: Type.Optional(RateLimit), per_tenant: Type.Optional(RateLimit) }, { additionalProperties: false }),
           ),
+          /** Backend calls: deadline of one attempt and attempts in all for calls that may be repeated. */
+          backend: Type.Optional(
+            Type.Object(
+              { timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })), attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })) },
+              { additionalProperties: false },
+            ),
+          ),
           /** Currency conversion rates for price filters: { "EUR": 1.08 } = 1 EUR is 1.08 of the store currency. */
           exchange_rates: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.Number({ exclusiveMinimum: 0 }))),
         },
@@ -109,6 +117,7 @@ export interface Policies {
   allowLoopbackProfiles: boolean;
   rateLimits: { perCaller?: { max: number; windowMs: number }; perTenant?: { max: number; windowMs: number } };
   exchangeRates: Record<string, number>;
+  backend: BackendPolicy;
 }
 
 export function resolvePolicies(config: TenantConfig): Policies {
@@ -126,5 +135,10 @@ export function resolvePolicies(config: TenantConfig): Policies {
     allowLoopbackProfiles: p.allow_loopback_profiles ?? false,
     rateLimits: { ...(perCaller && { perCaller }), ...(perTenant && { perTenant }) },
     exchangeRates: p.exchange_rates ?? {},
+    backend: {
+      ...defaultBackendPolicy,
+      ...(p.backend?.timeout_ms !== undefined && { timeoutMs: p.backend.timeout_ms }),
+      ...(p.backend?.attempts !== undefined && { attempts: p.backend.attempts }),
+    },
   };
 }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
 import { createAdapter } from '../../adapters/registry.js';
+import { resilientAdapter } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
@@ -75,8 +76,10 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   return assembleTenant(loaded, adapter);
 }
 
-/** Everything but the adapter is derived from the configuration. */
-export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter): Tenant {
+/** Everything but the adapter is derived from the configuration; the adapter gets the backend policy. */
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter): Tenant {
+  const policies = resolvePolicies(config);
+  const adapter = resilientAdapter(backend, policies.backend);
   const capabilities = enabledCapabilities(config, file);
   const profile = renderProfile(
     renderBusinessProfile({
@@ -93,7 +96,7 @@ export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter)
     name: config.name,
     baseUrl: config.base_url,
     config,
-    policies: resolvePolicies(config),
+    policies,
     adapter,
     capabilities,
     profile,

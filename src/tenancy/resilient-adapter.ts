@@ -1,0 +1,93 @@
+/**
+ * Every backend call goes through here: a deadline per attempt, bounded retries with
+ * exponential backoff and full jitter for failures the adapter marks retryable (honouring a
+ * throttled backend's Retry-After), and a timeout surfaced as a retryable BackendError, which
+ * the transports answer with 503. `placeOrder` is tried once: whether a timed-out placement
+ * happened is for the checkout to find out (findOrderByReference), never for a blind retry.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BackendError, type Adapter } from '../../adapters/contract.js';
+
+export interface BackendPolicy {
+  /** Deadline of one attempt. */
+  timeoutMs: number;
+  /** Attempts in all (1 = no retry) for calls that may be repeated. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const defaultBackendPolicy: BackendPolicy = { timeoutMs: 8_000, attempts: 3, baseDelayMs: 100, maxDelayMs: 2_000 };
+
+/** What a metrics or log sink learns about each attempt. */
+export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;
+
+type AsyncMethod = 'search' | 'lookup' | 'pickupLocations' | 'discoverFulfillment' | 'quote' | 'placeOrder' | 'findOrderByReference' | 'getOrder' | 'ping';
+
+const REPEATABLE: ReadonlySet<AsyncMethod> = new Set(['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'findOrderByReference', 'getOrder', 'ping']);
+
+class AttemptTimeout extends BackendError {
+  constructor(method: string, ms: number) {
+    super(`backend ${method} did not answer within ${ms} ms`, true);
+  }
+}
+
+/** One attempt: the adapter's own promise against the deadline, its signal aborted at the deadline. */
+async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
+  const deadline = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      deadline.abort();
+      reject(new AttemptTimeout(method, timeoutMs));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([run(signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendError): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failedAttempts - 1));
+  const jittered = Math.random() * ceiling;
+  return Math.min(policy.maxDelayMs, Math.max(jittered, error.retryAfterMs ?? 0));
+}
+
+export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defaultBackendPolicy, observe: BackendObserver = () => undefined): Adapter {
+  async function call<T>(method: AsyncMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+    const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
+    for (let n = 1; ; n++) {
+      const started = performance.now();
+      try {
+        const result = await attempt(method, run, policy.timeoutMs, outer);
+        observe({ method, durationMs: performance.now() - started, outcome: 'ok' });
+        return result;
+      } catch (error) {
+        observe({ method, durationMs: performance.now() - started, outcome: error instanceof AttemptTimeout ? 'timeout' : 'error' });
+        const retry = error instanceof BackendError && error.retryable && n < attempts && !outer?.aborted;
+        if (!retry) throw error;
+        await sleep(backoff(policy, n, error), undefined, outer ? { signal: outer } : undefined);
+      }
+    }
+  }
+
+  return {
+    kind: adapter.kind,
+    capabilities: adapter.capabilities,
+    search: (query, signal) => call('search', (s) => adapter.search(query, s), signal),
+    lookup: (ids, signal) => call('lookup', (s) => adapter.lookup(ids, s), signal),
+    pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
+    discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => adapter.discoverFulfillment(query, s), signal),
+    quote: (request, signal) => call('quote', (s) => adapter.quote(request, s), signal),
+    placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
+    findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
+    getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
+    continueUrl: (lines, options) => adapter.continueUrl(lines, options),
+    verifyWebhook: (headers, rawBody) => adapter.verifyWebhook(headers, rawBody),
+    ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
+    ...(adapter.close && { close: () => adapter.close!() }),
+  };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { BackendError, type Adapter, type LookupResult } from '../../adapters/contract.js';
+import { resilientAdapter, type BackendPolicy } from '../../src/tenancy/resilient-adapter.js';
+import { stubAdapter } from '../helpers/stub-adapter.js';
+
+const policy: BackendPolicy = { timeoutMs: 100, attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
+
+/** An adapter whose lookup answers with the scripted outcomes in turn, counting calls. */
+function scripted(outcomes: Array<Error | 'hang' | LookupResult[]>, overrides: Partial<Adapter> = {}) {
+  let calls = 0;
+  const adapter: Adapter = {
+    ...stubAdapter(),
+    lookup: async () => {
+      const outcome = outcomes[Math.min(calls++, outcomes.length - 1)]!;
+      if (outcome === 'hang') return new Promise<never>(() => undefined);
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
+    ...overrides,
+  };
+  return { adapter: resilientAdapter(adapter, policy), calls: () => calls };
+}
+
+describe('backend calls through the resilient adapter', () => {
+  it('retries a retryable failure and returns the answer that follows', async () => {
+    const backend = scripted([new BackendError('throttled', true), []]);
+    await expect(backend.adapter.lookup(['x'])).resolves.toEqual([]);
+    expect(backend.calls()).toBe(2);
+  });
+
+  it('gives up after the configured attempts with the last error', async () => {
+    const backend = scripted([new BackendError('down', true)]);
+    await expect(backend.adapter.lookup(['x'])).rejects.toThrow('down');
+    expect(backend.calls()).toBe(3);
+  });
+
+  it('does not retry a failure the adapter marks final', async () => {
+    const backend = scripted([new BackendError('bad credentials', false), []]);
+    await expect(backend.adapter.lookup(['x'])).rejects.toThrow('bad credentials');
+    expect(backend.calls()).toBe(1);
+  });
+
+  it('turns a backend that never answers into a retryable BackendError after each deadline', async () => {
+    const backend = scripted(['hang']);
+    const error = await backend.adapter.lookup(['x']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendError);
+    expect((error as BackendError).message).toMatch(/did not answer within 100 ms/);
+    expect(backend.calls()).toBe(3);
+  });
+
+  it('aborts the signal it gave the adapter when the deadline passes', async () => {
+    let seen: AbortSignal | undefined;
+    const adapter = resilientAdapter(
+      { ...stubAdapter(), getOrder: (_id, signal) => ((seen = signal), new Promise<never>(() => undefined)) },
+      { ...policy, attempts: 1 },
+    );
+    await expect(adapter.getOrder('o1')).rejects.toBeInstanceOf(BackendError);
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('places an order once, even when the attempt fails in a retryable way', async () => {
+    let calls = 0;
+    const adapter = resilientAdapter(
+      {
+        ...stubAdapter(),
+        placeOrder: async () => {
+          calls++;
+          throw new BackendError('gateway timeout', true);
+        },
+      },
+      policy,
+    );
+    await expect(adapter.placeOrder({} as never)).rejects.toThrow('gateway timeout');
+    expect(calls).toBe(1);
+  });
+});
