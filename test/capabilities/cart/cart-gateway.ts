@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { Adapter } from '../../../adapters/contract.js';
 import { createMemoryAdapter } from '../../../adapters/memory/index.js';
 import { Cart, CartFailure } from '../../../schemas/cart.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
@@ -32,17 +33,26 @@ export interface CartGateway extends TestGateway {
 }
 
 /** `store` defaults to a MemoryStore on the test's clock (closed with the gateway). */
-export async function cartGateway(options: { store?: StateStore; platform?: PlatformServer; tenant?: Partial<TenantConfig> } = {}): Promise<CartGateway> {
+export interface CartGatewayOptions {
+  store?: StateStore;
+  platform?: PlatformServer;
+  tenant?: Partial<TenantConfig>;
+  /** Wraps the demo store adapter (to slow it down or count its calls). */
+  wrapAdapter?: (adapter: Adapter) => Adapter;
+}
+
+export async function cartGateway(options: CartGatewayOptions = {}): Promise<CartGateway> {
   const clock = { now: NOW };
   const now = () => clock.now;
   const ownStore = options.store ? undefined : new MemoryStore({ now });
+  const wrap = options.wrapAdapter ?? ((adapter: Adapter) => adapter);
   const store = options.store ?? ownStore!;
   const gw = await testGateway({
     now,
     store,
     ...(options.platform && { platform: options.platform }),
     tenant: { links: LINKS, policies: { allow_loopback_profiles: true, cart_ttl_seconds: CART_TTL_SECONDS }, ...options.tenant },
-    adapter: await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: 'shop' }),
+    adapter: wrap(await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: 'shop' })),
   });
   gw.platform.serve(NO_DISCOUNT, platformProfile(ALL_CAPABILITIES.filter((c) => c !== 'dev.proto.shopping.discount')));
   const close = gw.close;
