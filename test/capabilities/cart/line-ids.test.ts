@@ -40,7 +40,7 @@ describe('line ids', () => {
         const ids = assignLineIds(requested, existing);
         expect(ids).toHaveLength(requested.length);
         expect(new Set(ids).size).toBe(ids.length);
-        const known = new Set(existing.map((l) => l.id));
+        const known = new Set<string>(existing.map((l) => l.id));
         for (const id of ids) expect(known.has(id) || id.startsWith('li_')).toBe(true);
         const firstNaming = new Map<string, number>();
         requested.forEach((l, i) => l.id !== undefined && known.has(l.id) && !firstNaming.has(l.id) && firstNaming.set(l.id, i));
