@@ -6,13 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Attribution, Buyer, Context, Signals } from '../../../schemas/common.js';
+import type { PricedLineInput } from '../pricing/quote-request.js';
 
-export interface CartLine {
-  id: string;
-  /** The store's variant id. */
-  itemId: string;
-  quantity: number;
-}
+/** A line as priced: gateway line id, the store's variant id, quantity. */
+export type CartLine = PricedLineInput;
 
 export interface ActiveCart {
   state: 'active';

@@ -6,18 +6,16 @@
  * `out_of_stock`, unrecoverable); a cart that is missing, expired, canceled or another caller's
  * is `not_found`, unrecoverable. Both come with a `continue_url` to the store.
  */
-import type { Quote } from '../../../adapters/contract.js';
 import type { CartCreateRequest, CartUpdateRequest } from '../../../schemas/cart.js';
-import type { LineItemRequest } from '../../../schemas/line-item.js';
 import type { OperationContext } from '../../operations/context.js';
 import { failure, success, type OperationResult } from '../../operations/operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { discountActive } from '../../extensions/discount/active.js';
 import { submittedCodes } from '../../extensions/discount/discounts-member.js';
-import { assignLineIds } from '../pricing/line-ids.js';
+import { identifyLines } from '../pricing/line-ids.js';
 import { isStockProblem, lineProblemMessages } from '../pricing/line-messages.js';
 import { keepPricedLines, priceCart, type PricedCart } from './cart-pricing.js';
-import { isLive, newCartId, type ActiveCart, type CanceledCart, type CartLine } from './cart-record.js';
+import { isLive, newCartId, type ActiveCart, type CanceledCart } from './cart-record.js';
 import { CartRepository } from './cart-repository.js';
 import { renderCart } from './cart-shape.js';
 import { cartOwner, ownsCart } from './ownership.js';
@@ -25,14 +23,6 @@ import { cartOwner, ownsCart } from './ownership.js';
 type CartRequest = CartCreateRequest | CartUpdateRequest;
 
 const repository = (ctx: OperationContext) => new CartRepository(ctx.store, ctx.tenant.id, ctx.now);
-
-const storeLines = (lines: ReadonlyArray<{ itemId: string; quantity: number }>) =>
-  lines.map((line) => ({ variantId: line.itemId, quantity: line.quantity }));
-
-function cartLines(requested: readonly LineItemRequest[], existing: readonly CartLine[]): CartLine[] {
-  const ids = assignLineIds(requested, existing);
-  return requested.map((line, i) => ({ id: ids[i]!, itemId: line.item.id, quantity: line.quantity ?? 1 }));
-}
 
 /** Members a request may leave out: present ones replace, absent ones keep the stored value. */
 function carriedInputs(request: CartRequest, stored?: ActiveCart): Pick<ActiveCart, 'context' | 'buyer' | 'signals' | 'attribution'> {
@@ -44,7 +34,7 @@ function carriedInputs(request: CartRequest, stored?: ActiveCart): Pick<ActiveCa
 }
 
 /** Codes are read only with the discount extension; without it the stored ones stay untouched. */
-function codes(ctx: OperationContext, request: CartRequest, stored: readonly string[]): string[] {
+function codesFor(ctx: OperationContext, request: CartRequest, stored: readonly string[]): string[] {
   return discountActive(ctx.caller) ? submittedCodes(request.discounts, stored) : [...stored];
 }
 
@@ -60,12 +50,11 @@ function nothingToBuy(ctx: OperationContext, draft: ActiveCart, priced: PricedCa
   const problems = priced.quote.lineProblems;
   const soldOut = problems.every(isStockProblem);
   const soldOutLines = new Set(problems.filter(isStockProblem).map((p) => p.lineId));
+  const handoff = draft.lines.filter((line) => soldOutLines.has(line.id)).map((line) => ({ variantId: line.itemId, quantity: line.quantity }));
   return failure(lineProblemMessages(priced.quote, priced.refs, soldOut ? 'unrecoverable' : 'recoverable'), {
-    continue_url: ctx.tenant.adapter.continueUrl(storeLines(draft.lines.filter((line) => soldOutLines.has(line.id)))),
+    continue_url: ctx.tenant.adapter.continueUrl(handoff),
   });
 }
-
-const nothingPriced = (quote: Quote) => quote.lines.length === 0;
 
 export async function createCart(ctx: OperationContext, request: CartCreateRequest): Promise<OperationResult> {
   const draft: ActiveCart = {
@@ -73,12 +62,12 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
     id: newCartId(),
     owner: cartOwner(ctx),
     expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
-    lines: cartLines(request.line_items, []),
+    lines: identifyLines(request.line_items, []),
     ...carriedInputs(request),
-    discountCodes: codes(ctx, request, []),
+    discountCodes: codesFor(ctx, request, []),
   };
   const priced = await priceCart(ctx, draft);
-  if (nothingPriced(priced.quote)) return nothingToBuy(ctx, draft, priced);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft, priced);
   const cart = keepPricedLines(draft, priced.quote);
   if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
   return success(renderCart(ctx, cart, priced), 201);
@@ -99,9 +88,9 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
       id: current.id,
       owner: current.owner,
       expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
-      lines: cartLines(request.line_items, current.lines),
+      lines: identifyLines(request.line_items, current.lines),
       ...carriedInputs(request, current),
-      discountCodes: codes(ctx, request, current.discountCodes),
+      discountCodes: codesFor(ctx, request, current.discountCodes),
     };
     const priced = await priceCart(ctx, draft);
     const cart = keepPricedLines(draft, priced.quote);

@@ -7,6 +7,8 @@
  * line with the same item; anything else gets a new id.
  */
 import { randomBytes } from 'node:crypto';
+import type { LineItemRequest } from '../../../schemas/line-item.js';
+import type { PricedLineInput } from './quote-request.js';
 
 export const newLineId = () => `li_${randomBytes(16).toString('base64url')}`;
 
@@ -24,7 +26,7 @@ export interface RequestedLine {
 export function assignLineIds(requested: readonly RequestedLine[], existing: readonly ExistingLine[]): string[] {
   const known = new Set(existing.map((line) => line.id));
   const claimed = new Set<string>();
-  // Explicit ids first, so a later line matched by item cannot take an id an earlier one named.
+  // Named ids first, so a line matched by item never takes an id another line (even a later one) names.
   const named = requested.map((line) => {
     if (line.id === undefined || !known.has(line.id) || claimed.has(line.id)) return undefined;
     claimed.add(line.id);
@@ -37,4 +39,10 @@ export function assignLineIds(requested: readonly RequestedLine[], existing: rea
     claimed.add(assigned);
     return assigned;
   });
+}
+
+/** Request lines with their ids, ready to price (an absent quantity is 1). */
+export function identifyLines(requested: readonly LineItemRequest[], existing: readonly ExistingLine[]): PricedLineInput[] {
+  const ids = assignLineIds(requested, existing);
+  return requested.map((line, i) => ({ id: ids[i]!, itemId: line.item.id, quantity: line.quantity ?? 1 }));
 }
