@@ -68,7 +68,9 @@ export type Context = Static<typeof Context>;
 
 /** Platform-observed signals; every key is reverse-domain named. */
 export const Signals = Type.Record(Type.String({ pattern: '^[a-z0-9-]+(\\.[a-z0-9_-]+)+$' }), Type.Unknown());
+export type Signals = Static<typeof Signals>;
 export const Attribution = Type.Record(Type.String(), Type.Unknown());
+export type Attribution = Static<typeof Attribution>;
 
 export const Buyer = Type.Object(
   {

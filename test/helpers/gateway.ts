@@ -54,10 +54,12 @@ export interface TestGatewayOptions {
   tenant?: Partial<TenantConfig>;
   adapter?: Adapter;
   now?: () => number;
+  /** Reuse a running platform (same profile URL, e.g. across a gateway restart); not closed by close(). */
+  platform?: PlatformServer;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const platform = await startPlatform();
+  const platform = options.platform ?? (await startPlatform());
   const store = options.store ?? new MemoryStore();
   const config = { ...baseTenantConfig, ...options.tenant };
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter());
@@ -100,7 +102,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     },
     async close() {
       await app.close();
-      await platform.close();
+      if (!options.platform) await platform.close();
       if (!options.store) await store.close();
     },
   };

@@ -1,0 +1,44 @@
+/**
+ * A cart as the state store keeps it: the caller's inputs (lines with their gateway ids, context,
+ * buyer, codes), who owns it and until when. Prices are not stored: every response is priced
+ * afresh by the store. A canceled cart leaves a tombstone without any buyer data until its
+ * expiry, so a late update finds it canceled instead of recreating it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Attribution, Buyer, Context, Signals } from '../../../schemas/common.js';
+import type { PricedLineInput } from '../pricing/quote-request.js';
+
+/** A line as priced: gateway line id, the store's variant id, quantity. */
+export type CartLine = PricedLineInput;
+
+export interface ActiveCart {
+  state: 'active';
+  id: string;
+  /** See ownership.ts. */
+  owner: string;
+  /** Epoch ms; the cart is gone from then on, whatever the store's TTL says. */
+  expiresAt: number;
+  lines: CartLine[];
+  context?: Context;
+  buyer?: Buyer;
+  signals?: Signals;
+  attribution?: Attribution;
+  /** As submitted (discount extension); kept until replaced. */
+  discountCodes: string[];
+}
+
+export interface CanceledCart {
+  state: 'canceled';
+  id: string;
+  owner: string;
+  expiresAt: number;
+  canceledAt: number;
+}
+
+export type CartRecord = ActiveCart | CanceledCart;
+
+/** 128 random bits: a cart id cannot be guessed. */
+export const newCartId = () => `cart_${randomBytes(16).toString('base64url')}`;
+
+/** Still usable at `now`: neither canceled nor past its expiry. */
+export const isLive = (cart: CartRecord | null, now: number): cart is ActiveCart => cart?.state === 'active' && now < cart.expiresAt;

@@ -1,0 +1,110 @@
+/**
+ * The cart capability (spec part 1 §2.5, §4.2): create, read, replace and cancel carts kept in
+ * the state store, each answer priced afresh by the store.
+ *
+ * Business outcomes: a create where nothing can be bought makes no cart (all sold out:
+ * `out_of_stock`, unrecoverable); a cart that is missing, expired, canceled or another caller's
+ * is `not_found`, unrecoverable. Both come with a `continue_url` to the store.
+ */
+import type { CartCreateRequest, CartUpdateRequest } from '../../../schemas/cart.js';
+import type { OperationContext } from '../../operations/context.js';
+import { failure, success, type OperationResult } from '../../operations/operation.js';
+import { errorMessage } from '../../protocol/messages.js';
+import { discountActive } from '../../extensions/discount/active.js';
+import { submittedCodes } from '../../extensions/discount/discounts-member.js';
+import { identifyLines } from '../pricing/line-ids.js';
+import { isStockProblem, lineProblemMessages } from '../pricing/line-messages.js';
+import { keepPricedLines, priceCart, type PricedCart } from './cart-pricing.js';
+import { isLive, newCartId, type ActiveCart, type CanceledCart } from './cart-record.js';
+import { CartRepository } from './cart-repository.js';
+import { renderCart } from './cart-shape.js';
+import { cartOwner, ownsCart } from './ownership.js';
+
+type CartRequest = CartCreateRequest | CartUpdateRequest;
+
+const repository = (ctx: OperationContext) => new CartRepository(ctx.store, ctx.tenant.id, ctx.now);
+
+/** Members a request may leave out: present ones replace, absent ones keep the stored value. */
+function carriedInputs(request: CartRequest, stored?: ActiveCart): Pick<ActiveCart, 'context' | 'buyer' | 'signals' | 'attribution'> {
+  const context = request.context ?? stored?.context;
+  const buyer = request.buyer ?? stored?.buyer;
+  const signals = request.signals ?? stored?.signals;
+  const attribution = request.attribution ?? stored?.attribution;
+  return { ...(context && { context }), ...(buyer && { buyer }), ...(signals && { signals }), ...(attribution && { attribution }) };
+}
+
+/** Codes are read only with the discount extension; without it the stored ones stay untouched. */
+function codesFor(ctx: OperationContext, request: CartRequest, stored: readonly string[]): string[] {
+  return discountActive(ctx.caller) ? submittedCodes(request.discounts, stored) : [...stored];
+}
+
+/** The same answer whether the cart never existed, expired, was canceled or is someone else's. */
+function cartNotFound(ctx: OperationContext): OperationResult {
+  return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable')], {
+    continue_url: ctx.tenant.adapter.continueUrl([]),
+  });
+}
+
+/** No line can be bought: no cart. All sold out is the spec's `out_of_stock` outcome. */
+function nothingToBuy(ctx: OperationContext, draft: ActiveCart, priced: PricedCart): OperationResult {
+  const problems = priced.quote.lineProblems;
+  const soldOut = problems.every(isStockProblem);
+  const soldOutLines = new Set(problems.filter(isStockProblem).map((p) => p.lineId));
+  const handoff = draft.lines.filter((line) => soldOutLines.has(line.id)).map((line) => ({ variantId: line.itemId, quantity: line.quantity }));
+  return failure(lineProblemMessages(priced.quote, priced.refs, soldOut ? 'unrecoverable' : 'recoverable'), {
+    continue_url: ctx.tenant.adapter.continueUrl(handoff),
+  });
+}
+
+export async function createCart(ctx: OperationContext, request: CartCreateRequest): Promise<OperationResult> {
+  const draft: ActiveCart = {
+    state: 'active',
+    id: newCartId(),
+    owner: cartOwner(ctx),
+    expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
+    lines: identifyLines(request.line_items, []),
+    ...carriedInputs(request),
+    discountCodes: codesFor(ctx, request, []),
+  };
+  const priced = await priceCart(ctx, draft);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft, priced);
+  const cart = keepPricedLines(draft, priced.quote);
+  if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
+  return success(renderCart(ctx, cart, priced), 201);
+}
+
+export async function getCart(ctx: OperationContext, id: string): Promise<OperationResult> {
+  const cart = await repository(ctx).find(id);
+  if (!isLive(cart, ctx.now()) || !ownsCart(ctx, cart)) return cartNotFound(ctx);
+  return success(renderCart(ctx, cart, await priceCart(ctx, cart)));
+}
+
+/** Replaces the lines (ids kept where they match) and refreshes the expiry; a canceled cart stays canceled. */
+export async function updateCart(ctx: OperationContext, id: string, request: CartUpdateRequest): Promise<OperationResult> {
+  return repository(ctx).change(id, async (current) => {
+    if (!isLive(current, ctx.now()) || !ownsCart(ctx, current)) return { result: cartNotFound(ctx) };
+    const draft: ActiveCart = {
+      state: 'active',
+      id: current.id,
+      owner: current.owner,
+      expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
+      lines: identifyLines(request.line_items, current.lines),
+      ...carriedInputs(request, current),
+      discountCodes: codesFor(ctx, request, current.discountCodes),
+    };
+    const priced = await priceCart(ctx, draft);
+    const cart = keepPricedLines(draft, priced.quote);
+    return { result: success(renderCart(ctx, cart, priced)), write: cart };
+  });
+}
+
+/** Answers with the cart as it was, ending now; leaves a tombstone without buyer data until its expiry. */
+export async function cancelCart(ctx: OperationContext, id: string): Promise<OperationResult> {
+  return repository(ctx).change(id, async (current) => {
+    if (!isLive(current, ctx.now()) || !ownsCart(ctx, current)) return { result: cartNotFound(ctx) };
+    const priced = await priceCart(ctx, current);
+    const canceledAt = ctx.now();
+    const tombstone: CanceledCart = { state: 'canceled', id: current.id, owner: current.owner, expiresAt: current.expiresAt, canceledAt };
+    return { result: success(renderCart(ctx, current, priced, canceledAt)), write: tombstone };
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The protocol cart object (spec part 1 §2.5) from a stored cart and its fresh price. The same
+ * object is what cart change notifications carry (part 2 §6.2).
+ */
+import type { Cart } from '../../../schemas/cart.js';
+import type { Message } from '../../../schemas/common.js';
+import type { OperationContext } from '../../operations/context.js';
+import { discountActive } from '../../extensions/discount/active.js';
+import { lineAllocationPath } from '../../extensions/discount/applied.js';
+import { appliedCodes, renderDiscounts } from '../../extensions/discount/discounts-member.js';
+import { rejectionMessages } from '../../extensions/discount/rejections.js';
+import { lineProblemMessages } from '../pricing/line-messages.js';
+import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
+import { partialTotalsMessage, renderTotals } from '../pricing/totals.js';
+import type { PricedCart } from './cart-pricing.js';
+import type { ActiveCart } from './cart-record.js';
+
+export type CartBody = Omit<Cart, 'proto'>;
+
+/** `expiresAt` overrides the cart's own (a canceled cart ends now). */
+export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: PricedCart, expiresAt = cart.expiresAt): CartBody {
+  const { quote } = priced;
+  const discounts = discountActive(ctx.caller);
+  const lineItems = renderLineItems(quote);
+  const { totals, pending } = renderTotals(quote);
+  const messages: Message[] = [
+    ...lineProblemMessages(quote, priced.refs),
+    ...(discounts ? rejectionMessages(quote.discounts.rejected) : []),
+    ...priced.notices,
+    ...(pending.length > 0 ? [partialTotalsMessage(pending)] : []),
+  ];
+  const links = ctx.tenant.config.links;
+  const continueUrl = ctx.tenant.adapter.continueUrl(
+    quote.lines.map((line) => ({ variantId: line.variantId, quantity: line.quantity })),
+    { discountCodes: appliedCodes(quote) },
+  );
+  return {
+    id: cart.id,
+    line_items: lineItems,
+    ...(cart.context && { context: cart.context }),
+    ...(cart.signals && { signals: cart.signals }),
+    ...(cart.attribution && { attribution: cart.attribution }),
+    ...(cart.buyer && { buyer: cart.buyer }),
+    currency: quote.currency,
+    totals,
+    ...(discounts && { discounts: renderDiscounts(cart.discountCodes, quote, lineAllocationPath(lineItemPaths(lineItems))) }),
+    ...(messages.length > 0 && { messages }),
+    ...(links?.length && { links }),
+    continue_url: continueUrl,
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The `discounts` member of cart and checkout (spec part 1 §2.7): codes submitted replace the
+ * stored ones (`[]` clears them, absent keeps them), and the response echoes every submitted code
+ * (rejected ones too) next to every active discount.
+ */
+import type { Quote } from '../../../adapters/contract.js';
+import type { Discounts, DiscountsRequest } from '../../../schemas/discount.js';
+import { renderApplied, type AllocationPath } from './applied.js';
+
+export function submittedCodes(request: DiscountsRequest | undefined, stored: readonly string[]): string[] {
+  return [...(request?.codes ?? stored)];
+}
+
+export function renderDiscounts(codes: readonly string[], quote: Quote, pathOf: AllocationPath): Discounts {
+  return { codes: [...codes], applied: renderApplied(quote.discounts.applied, pathOf) };
+}
+
+/** The codes the store accepted (for a handoff URL). */
+export const appliedCodes = (quote: Quote): string[] => quote.discounts.applied.flatMap((d) => (d.code === undefined ? [] : [d.code]));
