@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Adapter } from '../../adapters/contract.js';
+import type { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import { buildServer } from '../../src/server.js';
@@ -54,6 +55,8 @@ export interface TestGatewayOptions {
   tenant?: Partial<TenantConfig>;
   adapter?: Adapter;
   now?: () => number;
+  /** Replicas sharing one secret accept each other's signed tokens (cursors). */
+  secret?: GatewaySecret;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -75,6 +78,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     logStream,
     ...(options.operations && { operations: options.operations }),
     ...(options.now && { now: options.now }),
+    ...(options.secret && { secret: options.secret }),
   });
   await app.ready();
   return {
