@@ -2,6 +2,7 @@
  * Every protocol operation the gateway serves. Capabilities add theirs here; REST routes and
  * MCP tools are generated from this one list.
  */
+import { catalogOperations } from '../capabilities/catalog/operations.js';
 import type { OperationDefinition } from './operation.js';
 
-export const operations: readonly OperationDefinition[] = [];
+export const operations: readonly OperationDefinition[] = [...catalogOperations];
