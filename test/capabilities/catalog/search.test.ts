@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidPageTokenError, type Adapter } from '../../../adapters/contract.js';
 import { catalogGateway, productIds, type Body, type CatalogGateway } from './catalog-gateway.js';
 
 let c: CatalogGateway;
@@ -219,6 +220,27 @@ describe('pagination (§2.6, §8)', () => {
         code: 'invalid_cursor',
         content: '$.pagination.cursor belongs to another search: send the same query, filters, context.currency and limit as the request that returned it',
       });
+    }
+  });
+});
+
+describe("the store's own page tokens", () => {
+  it('a token the store no longer accepts is 400 invalid_cursor, not a server error', async () => {
+    // A store that expires its tokens (as real backends do) between the two requests.
+    const expiring = await catalogGateway({
+      wrap: (adapter) => {
+        const wrapped: Adapter = Object.create(adapter);
+        wrapped.search = (query) => (query.pageToken ? Promise.reject(new InvalidPageTokenError()) : adapter.search(query));
+        return wrapped;
+      },
+    });
+    try {
+      const first = await expiring.call('search_catalog', { query: 'bouquet', pagination: { limit: 1 } });
+      const res = await expiring.call('search_catalog', { query: 'bouquet', pagination: { limit: 1, cursor: first.body.pagination.cursor } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_cursor', content: '$.pagination.cursor is no longer valid for this search; start again without a cursor' });
+    } finally {
+      await expiring.close();
     }
   });
 });
