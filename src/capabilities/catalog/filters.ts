@@ -89,10 +89,10 @@ export async function readFilters(
     messages.push(...planned.messages);
   } else if (fulfills_to || methods) {
     const field = fulfills_to ? 'fulfills_to' : 'methods';
-    throw badRequest(
-      'invalid_request',
-      `$.filters.${field} belongs to the fulfillment extension (${CAPABILITY.fulfillment}), which is not active for your profile: declare it there to filter by fulfillment`,
-    );
+    const why = ctx.tenant.capabilities.has(CAPABILITY.fulfillment)
+      ? 'which is not active for your profile: declare it there to filter by fulfillment'
+      : 'which this store does not offer';
+    throw badRequest('invalid_request', `$.filters.${field} belongs to the fulfillment extension (${CAPABILITY.fulfillment}), ${why}`);
   }
 
   return {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Adapter } from '../../../adapters/contract.js';
 import { catalogGateway, NO_FULFILLMENT, productIds, type Body, type CatalogGateway } from './catalog-gateway.js';
 
 let c: CatalogGateway;
@@ -28,6 +29,39 @@ describe('only for callers that negotiated the fulfillment extension', () => {
     const res = await c.call('search_catalog', { query: 'roses', filters: { fulfills_to: { address_country: 'US' } } }, { profile: NO_FULFILLMENT });
     expect(res.status).toBe(400);
     expect(res.body.content).toMatch(/^\$\.filters\.fulfills_to belongs to the fulfillment extension \(dev\.proto\.shopping\.fulfillment\)/);
+  });
+
+  it('refuses them, saying so, where the store does not offer the extension', async () => {
+    const capabilities = { 'dev.proto.shopping.catalog.search': {}, 'dev.proto.shopping.catalog.lookup': {} };
+    const plain = await catalogGateway({ tenant: { capabilities } });
+    try {
+      const res = await plain.call('search_catalog', { filters: { methods: ['pickup'] } });
+      expect(res.status).toBe(400);
+      expect(res.body.content).toBe('$.filters.methods belongs to the fulfillment extension (dev.proto.shopping.fulfillment), which this store does not offer');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('a store that cannot tell fulfillment per product reports none and says its filters were not applied', async () => {
+    const blind = await catalogGateway({
+      wrap: (adapter) => Object.assign(Object.create(adapter) as Adapter, { capabilities: { ...adapter.capabilities, fulfillmentDiscovery: false } }),
+    });
+    try {
+      const res = await blind.call('search_catalog', { filters: { categories: ['Bouquets'], fulfills_to: { address_country: 'FR' } } });
+      expect(productIds(res.body)).toEqual(['bouquet_roses', 'bouquet_sunflowers', 'bouquet_tulips', 'bouquet_peonies']);
+      expect(res.body.products[0].variants[0].fulfillment).toBeUndefined();
+      expect(res.body.messages).toEqual([
+        {
+          type: 'warning',
+          code: 'filter_ignored',
+          content: 'this store cannot tell fulfillment per product, so filters.fulfills_to and filters.methods were not applied',
+          path: '$.filters',
+        },
+      ]);
+    } finally {
+      await blind.close();
+    }
   });
 
   it('reports every method per variant to a caller with it', async () => {
