@@ -38,7 +38,10 @@ function chooseVariants(result: LookupResult, screen: VariantScreen): { variants
 }
 
 export async function lookupCatalog(ctx: OperationContext, request: LookupRequest): Promise<OperationResult> {
-  const ids = [...new Set(request.ids)];
+  // Distinct ids with the position each first appears at (for the not_found message path).
+  const firstIndex = new Map<string, number>();
+  request.ids.forEach((id, i) => firstIndex.has(id) || firstIndex.set(id, i));
+  const ids = [...firstIndex.keys()];
   const limit = ctx.tenant.policies.lookupBatchLimit;
   if (ids.length > limit) {
     throw new ProtocolError(400, 'request_too_large', `$.ids has ${ids.length} distinct ids; this store looks up at most ${limit} per request: split the batch`);
@@ -48,7 +51,7 @@ export async function lookupCatalog(ctx: OperationContext, request: LookupReques
   const results = await reader.lookup(ids);
 
   const resolved = new Set(results.flatMap((r) => r.inputs.map((i) => i.id)));
-  const notFound: Message[] = ids.filter((id) => !resolved.has(id)).map((id) => infoMessage('not_found', id, `$.ids[${request.ids.indexOf(id)}]`));
+  const notFound: Message[] = ids.filter((id) => !resolved.has(id)).map((id) => infoMessage('not_found', id, `$.ids[${firstIndex.get(id)}]`));
 
   const screen = await VariantScreen.of(filters, reader, results.map((r) => r.product));
   const shown = results.map((r) => ({ product: r.product, ...chooseVariants(r, screen) })).filter((s) => s.variants.length > 0);
