@@ -199,6 +199,12 @@ export interface VariantFulfillment {
   }>;
 }
 
+/**
+ * Catalog data that changed in the store (a backend product webhook, a sync job), so the
+ * gateway drops its cached reads of it before their TTL: some products, or everything.
+ */
+export type CatalogChange = { productIds: string[] } | { all: true };
+
 // ---------------------------------------------------------------- pricing
 
 export interface PostalAddress {
@@ -565,6 +571,12 @@ export interface Adapter {
   pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]>;
   /** Per variant and method: can it reach this destination, and how (catalog `fulfills_to`). */
   discoverFulfillment(query: FulfillmentDiscoveryQuery, signal?: AbortSignal): Promise<VariantFulfillment[]>;
+  /**
+   * Optional: the adapter calls `listener` when catalog data changed, and the gateway's catalog
+   * cache drops what it holds of it. Without it, cached reads live for the tenant's
+   * `catalog_cache_ttl_seconds`. Returns a function that stops the notifications.
+   */
+  onCatalogChange?(listener: (change: CatalogChange) => void): () => void;
 
   /** Prices lines, discounts, fulfillment and tax exactly as the store's own checkout would. */
   quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote>;

@@ -1,6 +1,7 @@
 /** Starts the gateway: settings from the environment, tenants from CONFIG_DIR, graceful stop. */
 import { ConfigError } from './config/config-error.js';
 import { settingsFromEnv } from './config/env.js';
+import { GatewaySecret } from './config/gateway-secret.js';
 import { buildServer } from './server.js';
 import { createStore } from './state/create-store.js';
 import { loadTenants } from './tenancy/load.js';
@@ -9,7 +10,11 @@ async function main(): Promise<void> {
   const settings = settingsFromEnv();
   const store = await createStore(settings.store);
   const tenants = await loadTenants(settings.configDir, { env: process.env, now: Date.now, store });
-  const app = await buildServer({ settings, tenants, store });
+  const secret = GatewaySecret.from(settings.gatewaySecret);
+  const app = await buildServer({ settings, tenants, store, secret });
+  if (secret.ephemeral && settings.store !== 'memory') {
+    app.log.warn('GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor from one replica is refused by another; set the same GATEWAY_SECRET on every replica');
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewaySettings } from './config/env.js';
+import { GatewaySecret } from './config/gateway-secret.js';
 import { Idempotency } from './operations/idempotency.js';
 import type { OperationDefinition } from './operations/operation.js';
 import { Pipeline } from './operations/pipeline.js';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   operations?: readonly OperationDefinition[];
   profiles?: ProfileFetcher;
   now?: () => number;
+  /** Signs the gateway's opaque tokens; a random per-process secret when absent. */
+  secret?: GatewaySecret;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
@@ -81,6 +84,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     store: options.store,
     profiles: options.profiles ?? new ProfileFetcher(),
     idempotency: new Idempotency(options.store),
+    secret: options.secret ?? GatewaySecret.from(undefined),
     now,
   });
   registerDiscovery(app);

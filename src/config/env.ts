@@ -12,6 +12,8 @@ export interface GatewaySettings {
   bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   shutdownGraceMs: number;
+  /** GATEWAY_SECRET: signs opaque tokens (catalog cursors); the same on every replica. Never logged. */
+  gatewaySecret?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,6 +35,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const gatewaySecret = env.GATEWAY_SECRET || undefined;
+  // The message never repeats the value: it is a secret.
+  if (gatewaySecret !== undefined && gatewaySecret.length < 32) throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -41,5 +46,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     configDir: resolve(env.CONFIG_DIR || 'config'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    ...(gatewaySecret !== undefined && { gatewaySecret }),
   };
 }

@@ -1,6 +1,7 @@
 /** What an operation handler may use: the tenant, the negotiated caller, state, time, logs. */
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformProfile } from '../../schemas/profile.js';
+import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -22,5 +23,7 @@ export interface OperationContext {
   requestId: string;
   log: FastifyBaseLogger;
   store: StateStore;
+  /** Keys for the tokens the gateway signs (the same on every replica). */
+  secret: GatewaySecret;
   now(): number;
 }

@@ -4,6 +4,7 @@
  * REST and MCP both end here, so an operation behaves the same over either.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { GatewaySecret } from '../config/gateway-secret.js';
 import { capabilityRegistry, checkVersion, negotiate } from '../protocol/negotiation.js';
 import { JSONRPC, ProtocolError } from '../protocol/errors.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
@@ -36,6 +37,7 @@ export interface PipelineDeps {
   store: StateStore;
   profiles: ProfileFetcher;
   idempotency: Idempotency;
+  secret: GatewaySecret;
   now: () => number;
 }
 
@@ -105,6 +107,7 @@ export class Pipeline {
       requestId: call.requestId,
       log: call.log,
       store: this.deps.store,
+      secret: this.deps.secret,
       now: this.deps.now,
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });

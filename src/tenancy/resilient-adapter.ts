@@ -81,6 +81,7 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     lookup: (ids, signal) => call('lookup', (s) => adapter.lookup(ids, s), signal),
     pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
     discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => adapter.discoverFulfillment(query, s), signal),
+    ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
     quote: (request, signal) => call('quote', (s) => adapter.quote(request, s), signal),
     placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Adapter } from '../../adapters/contract.js';
+import type { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import { buildServer } from '../../src/server.js';
@@ -56,6 +57,8 @@ export interface TestGatewayOptions {
   now?: () => number;
   /** Reuse a running platform (same profile URL, e.g. across a gateway restart); not closed by close(). */
   platform?: PlatformServer;
+  /** Replicas sharing one secret accept each other's signed tokens (cursors). */
+  secret?: GatewaySecret;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -77,6 +80,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     logStream,
     ...(options.operations && { operations: options.operations }),
     ...(options.now && { now: options.now }),
+    ...(options.secret && { secret: options.secret }),
   });
   await app.ready();
   return {

@@ -74,7 +74,8 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
     const { meta, id } = checked.value;
     const payload = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
-    if (op.mcp.payload && payload !== null && typeof payload === 'object' && 'id' in payload) {
+    // The cart and checkout payloads never carry their own id (spec §4.2); a catalog payload names products by id.
+    if (op.mcp.payload && op.mcp.payload !== 'catalog' && payload !== null && typeof payload === 'object' && 'id' in payload) {
       throw new ProtocolError(400, 'invalid_request', `arguments.${op.mcp.payload}.id is not allowed: the id goes in arguments.id`);
     }
     const idempotencyKey = meta['idempotency-key'];

@@ -1,0 +1,131 @@
+/**
+ * Catalog reads through a per-tenant LRU cache (TTL = the tenant's `catalog_cache_ttl_seconds`,
+ * 0 = no cache), so repeated searches, lookups and fulfillment answers do not reach the backend.
+ * Lookups are cached per request id (its resolution, or that it is unknown) and per product, so
+ * a batch only asks the backend for the ids it has not seen. An adapter with `onCatalogChange`
+ * drops entries early: the changed products, what resolves to them, unknown ids, every search
+ * page and every fulfillment answer (any of which the change may alter).
+ */
+import { LRUCache } from 'lru-cache';
+import type {
+  Adapter,
+  CatalogChange,
+  CatalogProduct,
+  FulfillmentDiscoveryQuery,
+  LookupResult,
+  PickupLocation,
+  SearchPage,
+  SearchQuery,
+  VariantFulfillment,
+} from '../../../adapters/contract.js';
+import type { Tenant } from '../../tenancy/tenant.js';
+
+/** The catalog calls of an adapter that capabilities use. */
+export type CatalogReader = Pick<Adapter, 'search' | 'lookup' | 'discoverFulfillment' | 'pickupLocations'>;
+
+type Resolution = { productId: string; variantId: string; match: LookupResult['inputs'][number]['match'] } | { unknown: true };
+type Entry = SearchPage | Resolution | CatalogProduct | VariantFulfillment | PickupLocation[];
+
+/** Entries per tenant; a catalog bigger than this simply gets fewer hits. */
+const MAX_ENTRIES = 5000;
+
+const key = {
+  search: (query: SearchQuery) => `s:${JSON.stringify(query)}`,
+  id: (id: string) => `i:${id}`,
+  product: (id: string) => `p:${id}`,
+  fulfillment: (variantId: string, query: FulfillmentDiscoveryQuery) => `f:${JSON.stringify([variantId, query.destination, query.methods ?? null])}`,
+  locations: 'l',
+};
+
+function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): CatalogReader {
+  const cache = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, perf: { now } });
+
+  adapter.onCatalogChange?.((change: CatalogChange) => {
+    if ('all' in change) return cache.clear();
+    const changed = new Set(change.productIds);
+    const stale = [...cache.entries()].flatMap(([k, value]) => {
+      const kind = k.slice(0, 2);
+      if (kind === 'p:') return changed.has(k.slice(2)) ? [k] : [];
+      if (kind === 'i:') return 'unknown' in value || changed.has((value as { productId: string }).productId) ? [k] : [];
+      return kind === 's:' || kind === 'f:' ? [k] : [];
+    });
+    for (const k of stale) cache.delete(k);
+  });
+
+  return {
+    async search(query, signal) {
+      const k = key.search(query);
+      const hit = cache.get(k) as SearchPage | undefined;
+      if (hit) return hit;
+      const page = await adapter.search(query, signal);
+      cache.set(k, page);
+      return page;
+    },
+
+    async lookup(ids, signal) {
+      const found = new Map<string, LookupResult>();
+      const add = (product: CatalogProduct, input: LookupResult['inputs'][number]) => {
+        const result = found.get(product.id) ?? { product, inputs: [] };
+        result.inputs.push(input);
+        found.set(product.id, result);
+      };
+      const misses: string[] = [];
+      for (const id of ids) {
+        const resolution = cache.get(key.id(id)) as Resolution | undefined;
+        if (resolution && 'unknown' in resolution) continue;
+        const product = resolution && (cache.get(key.product(resolution.productId)) as CatalogProduct | undefined);
+        if (resolution && product) add(product, { id, variantId: resolution.variantId, match: resolution.match });
+        else misses.push(id);
+      }
+      if (misses.length === 0) return [...found.values()];
+      const resolved = new Set<string>();
+      for (const result of await adapter.lookup(misses, signal)) {
+        cache.set(key.product(result.product.id), result.product);
+        for (const input of result.inputs) {
+          cache.set(key.id(input.id), { productId: result.product.id, variantId: input.variantId, match: input.match });
+          resolved.add(input.id);
+          add(result.product, input);
+        }
+      }
+      for (const id of misses) if (!resolved.has(id)) cache.set(key.id(id), { unknown: true });
+      return [...found.values()];
+    },
+
+    async discoverFulfillment(query, signal) {
+      const answers = new Map<string, VariantFulfillment>();
+      for (const id of query.variantIds) {
+        const hit = cache.get(key.fulfillment(id, query)) as VariantFulfillment | undefined;
+        if (hit) answers.set(id, hit);
+      }
+      const misses = query.variantIds.filter((id) => !answers.has(id));
+      if (misses.length > 0) {
+        for (const answer of await adapter.discoverFulfillment({ ...query, variantIds: misses }, signal)) {
+          cache.set(key.fulfillment(answer.variantId, query), answer);
+          answers.set(answer.variantId, answer);
+        }
+      }
+      return query.variantIds.flatMap((id) => answers.get(id) ?? []);
+    },
+
+    async pickupLocations(signal) {
+      const hit = cache.get(key.locations) as PickupLocation[] | undefined;
+      if (hit) return hit;
+      const locations = await adapter.pickupLocations(signal);
+      cache.set(key.locations, locations);
+      return locations;
+    },
+  };
+}
+
+const readers = new WeakMap<Tenant, CatalogReader>();
+
+/** The tenant's catalog reader: cached unless its TTL is 0. One per tenant object (a reload starts afresh). */
+export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
+  let reader = readers.get(tenant);
+  if (!reader) {
+    const ttlMs = tenant.policies.catalogCacheTtlMs;
+    reader = ttlMs > 0 ? cachedReader(tenant.adapter, ttlMs, now) : tenant.adapter;
+    readers.set(tenant, reader);
+  }
+  return reader;
+}

@@ -1,0 +1,106 @@
+/**
+ * A catalog request's `filters`, read once into what each layer applies: categories, price
+ * (in a store currency) and the store's declared custom filters go to the adapter's search;
+ * price and fulfillment also screen variants in the gateway (lookups, get_product, search pages).
+ * A filter the store does not declare, or a fulfillment filter without the fulfillment extension
+ * negotiated, is a 400: silently ignoring it would return what the caller ruled out.
+ */
+import type { CustomFilter } from '../../../adapters/contract.js';
+import type { CatalogFilters } from '../../../schemas/catalog.js';
+import type { Context, Message } from '../../../schemas/common.js';
+import { planDiscovery, type DiscoveryPlan } from '../../extensions/fulfillment/catalog-discovery.js';
+import type { OperationContext } from '../../operations/context.js';
+import { CAPABILITY } from '../../protocol/capability-registry.js';
+import { badRequest } from '../../protocol/errors.js';
+import { warningMessage } from '../../protocol/messages.js';
+import { compile, toJsonPath, type Validator } from '../../validation/validator.js';
+import type { CatalogReader } from './catalog-cache.js';
+import { priceBounds, type PriceBounds } from './price-filter.js';
+
+export interface CatalogFilterSet {
+  categories?: string[];
+  price?: PriceBounds;
+  /** Declared custom filters (applied by search only). */
+  custom?: Record<string, unknown>;
+  /** Fulfillment discovery, when the extension is active for the caller and the store supports it. */
+  discovery?: DiscoveryPlan;
+  messages: Message[];
+  /** The request named at least one filter (a recognized search input). */
+  given: boolean;
+}
+
+/** Where the filters are read: search passes custom filters to the store; lookups cannot apply them. */
+export type FilterScope = 'search' | 'lookup';
+
+const validators = new WeakMap<CustomFilter, Validator<unknown>>();
+
+function checkCustom(filter: CustomFilter, value: unknown): void {
+  let validate = validators.get(filter);
+  if (!validate) {
+    validate = compile(filter.schema);
+    validators.set(filter, validate);
+  }
+  const result = validate(value);
+  if (!result.ok) throw badRequest('invalid_request', `${toJsonPath(`/filters/${filter.name}`)}${result.message.slice(1)}`);
+}
+
+export async function readFilters(
+  ctx: OperationContext,
+  reader: CatalogReader,
+  request: { filters?: CatalogFilters; context?: Context },
+  scope: FilterScope,
+): Promise<CatalogFilterSet> {
+  const { categories, price, fulfills_to, methods, ...others } = (request.filters ?? {}) as CatalogFilters & Record<string, unknown>;
+  const { capabilities } = ctx.tenant.adapter;
+  const messages: Message[] = [];
+
+  const custom: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(others)) {
+    const filter = capabilities.customFilters.find((f) => f.name === name);
+    if (!filter) {
+      const supported = ['categories', 'price', ...capabilities.customFilters.map((f) => f.name)];
+      throw badRequest('invalid_request', `${toJsonPath(`/filters/${name}`)} is not a filter of this store (it supports ${supported.join(', ')})`);
+    }
+    checkCustom(filter, value);
+    if (scope === 'search') custom[name] = value;
+    else messages.push(warningMessage('filter_ignored', `filters.${name} only narrows search_catalog; it was not applied here`, toJsonPath(`/filters/${name}`)));
+  }
+
+  let bounds: PriceBounds | undefined;
+  if (price) {
+    if (price.min !== undefined && price.max !== undefined && price.min > price.max) {
+      throw badRequest('invalid_request', '$.filters.price.min must not be greater than $.filters.price.max');
+    }
+    const converted = priceBounds(price, request.context?.currency, capabilities.currencies, ctx.tenant.policies.exchangeRates);
+    bounds = converted.bounds;
+    if (converted.message) messages.push(converted.message);
+  }
+
+  let discovery: DiscoveryPlan | undefined;
+  if (ctx.caller.active.has(CAPABILITY.fulfillment)) {
+    const planned = await planDiscovery({
+      supported: capabilities.fulfillmentDiscovery,
+      ...(fulfills_to && { fulfillsTo: fulfills_to }),
+      ...(methods && { methods }),
+      ...(request.context && { context: request.context }),
+      locations: () => reader.pickupLocations(),
+    });
+    discovery = planned.plan;
+    messages.push(...planned.messages);
+  } else if (fulfills_to || methods) {
+    const field = fulfills_to ? 'fulfills_to' : 'methods';
+    const why = ctx.tenant.capabilities.has(CAPABILITY.fulfillment)
+      ? 'which is not active for your profile: declare it there to filter by fulfillment'
+      : 'which this store does not offer';
+    throw badRequest('invalid_request', `$.filters.${field} belongs to the fulfillment extension (${CAPABILITY.fulfillment}), ${why}`);
+  }
+
+  return {
+    ...(categories && { categories }),
+    ...(bounds && { price: bounds }),
+    ...(Object.keys(custom).length > 0 && { custom }),
+    ...(discovery && { discovery }),
+    messages,
+    given: Boolean(categories || price || fulfills_to || methods || Object.keys(others).length > 0),
+  };
+}
