@@ -2,14 +2,8 @@
  * Every protocol operation the gateway serves. Capabilities add theirs here; REST routes and
  * MCP tools are generated from this one list.
  */
-<<<<<<< HEAD
 import { cartOperations } from '../capabilities/cart/operations.js';
-import type { OperationDefinition } from './operation.js';
-
-export const operations: readonly OperationDefinition[] = [...cartOperations];
-=======
 import { catalogOperations } from '../capabilities/catalog/operations.js';
 import type { OperationDefinition } from './operation.js';
 
-export const operations: readonly OperationDefinition[] = [...catalogOperations];
->>>>>>> catalog
+export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations];
