@@ -11,7 +11,8 @@ import type { TenantConfig } from '../config/tenant-schema.js';
 import { ALGORITHMS, algorithmOf, describeKeyType, signBytes, verifyBytes, type AlgorithmName, type SignatureAlgorithm } from './algorithms.js';
 import { importPublicKey, KeySet, publicMembers, type JwkLike } from './key-set.js';
 
-export interface PublicJwk {
+/** A type alias, not an interface, so it is a plain JSON object to the profile renderer. */
+export type PublicJwk = {
   kty: string;
   crv: string;
   x: string;
@@ -19,7 +20,7 @@ export interface PublicJwk {
   kid: string;
   use: 'sig';
   alg: AlgorithmName;
-}
+};
 
 export interface SigningKey {
   kid: string;

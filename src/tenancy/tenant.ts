@@ -12,6 +12,8 @@ import type { LoadedTenant } from '../config/load-tenants.js';
 import { resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { renderBusinessProfile } from '../protocol/business-profile.js';
+import { Keyring, loadKeyring } from '../security/keyring.js';
+import { TenantSecurity } from '../security/tenant-security.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
 
 export interface RenderedProfile {
@@ -30,6 +32,8 @@ export interface Tenant {
   /** Enabled capabilities with their config. */
   readonly capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
   readonly profile: RenderedProfile;
+  /** Signing keys, signature policies and caller authentication. */
+  readonly security: TenantSecurity;
 }
 
 export interface TenantDeps {
@@ -69,18 +73,19 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
     ]),
   );
   const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now });
-  return assembleTenant(loaded, adapter);
+  return assembleTenant(loaded, adapter, await loadKeyring(config.signing, file, baseDir, deps.env));
 }
 
-/** Everything but the adapter is derived from the configuration. */
-export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter): Tenant {
+/** Everything but the adapter and the signing keys is derived from the configuration. */
+export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter, keyring: Keyring = Keyring.none): Tenant {
   const capabilities = enabledCapabilities(config, file);
+  const security = new TenantSecurity(config, keyring, file);
   const profile = renderProfile(
     renderBusinessProfile({
       baseUrl: config.base_url,
       capabilities,
       paymentHandlers: config.payment_handlers ?? [],
-      publicKeys: [],
+      publicKeys: keyring.publicJwks,
       supportedVersions: config.supported_versions ?? {},
       embedded: false,
     }),
@@ -94,5 +99,6 @@ export function assembleTenant({ config, file }: LoadedTenant, adapter: Adapter)
     adapter,
     capabilities,
     profile,
+    security,
   };
 }

@@ -1,0 +1,125 @@
+/**
+ * An in-process gateway for the security tests: a tenant with signing keys, a platform whose
+ * profile publishes its own keys, and helpers that send REST or MCP requests signed the way a
+ * platform would. Built like test/helpers/gateway.ts, plus the tenant's keyring.
+ */
+import { randomUUID } from 'node:crypto';
+import { vi } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { TenantConfig } from '../../../src/config/tenant-schema.js';
+import type { OperationDefinition } from '../../../src/operations/operation.js';
+import { Keyring, generatePrivateJwk, signingKeyFromJwk, type SigningKey } from '../../../src/security/keyring.js';
+import { signRequest, type SignRequestOptions } from '../../../src/security/sign.js';
+import { buildServer } from '../../../src/server.js';
+import { TenantRegistry } from '../../../src/tenancy/registry.js';
+import { assembleTenant } from '../../../src/tenancy/tenant.js';
+import { counterOperations } from '../../helpers/counter-operation.js';
+import { platformProfile, startPlatform, type PlatformServer } from '../../helpers/platform.js';
+import { stubAdapter } from '../../helpers/stub-adapter.js';
+import { MapStore } from './map-store.js';
+import { orderProbe, whoAmI } from './probe-operations.js';
+
+// TEMPORARY: adapters/registry.ts imports adapters/memory, which another branch is writing.
+// These tests never create an adapter (they use the stub), so the registry is replaced.
+vi.mock('../../../adapters/registry.js', () => ({ createAdapter: () => Promise.reject(new Error('no adapters in security tests')) }));
+
+export const HOST = 'shop.example';
+
+export const securityTenantConfig: TenantConfig = {
+  id: 'shop',
+  name: 'Test Shop',
+  base_url: `https://${HOST}`,
+  adapter: { type: 'memory', settings: {} },
+  capabilities: { 'dev.proto.shopping.cart': {}, 'dev.proto.shopping.order': {} },
+  policies: { allow_loopback_profiles: true },
+};
+
+export async function newSigningKey(alg: 'ES256' | 'ES384' | 'EdDSA' = 'ES256'): Promise<SigningKey> {
+  return signingKeyFromJwk(await generatePrivateJwk(alg), 'test key');
+}
+
+export interface SecureGatewayOptions {
+  tenant?: Partial<TenantConfig>;
+  keyring?: Keyring;
+  operations?: readonly OperationDefinition[];
+  now?: () => number;
+}
+
+export interface SignedCall {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** Extra headers (undefined drops a default one). */
+  headers?: Record<string, string | undefined>;
+  /** Signing options; omit `sign` to send the request unsigned. */
+  sign?: Partial<SignRequestOptions> | false;
+  /** Profile path the PROTO-Agent header points at. */
+  profile?: string;
+}
+
+export interface SecureGateway {
+  app: FastifyInstance;
+  platform: PlatformServer;
+  /** The platform's signing key, published in its default profile. */
+  platformKey: SigningKey;
+  now: () => number;
+  headers(profile?: string, overrides?: Record<string, string | undefined>): Record<string, string>;
+  /** Sends a REST request, signed with the platform key unless `sign` is false. */
+  call(call: SignedCall): ReturnType<FastifyInstance['inject']>;
+  /** Publishes a profile carrying `keys` at `path`. */
+  publish(path: string, keys: unknown[]): void;
+  close(): Promise<void>;
+}
+
+const text = (body: unknown) => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+
+export async function secureGateway(options: SecureGatewayOptions = {}): Promise<SecureGateway> {
+  const platformKey = await newSigningKey();
+  const platform = await startPlatform(platformProfile(undefined, {}));
+  const publish = (path: string, keys: unknown[]) => platform.serve(path, { ...platformProfile(), keys });
+  publish('/.well-known/proto', [platformKey.publicJwk]);
+  const now = options.now ?? Date.now;
+  const config = { ...securityTenantConfig, ...options.tenant };
+  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), options.keyring);
+  const app = await buildServer({
+    settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
+    tenants: new TenantRegistry([tenant]),
+    store: new MapStore(),
+    operations: options.operations ?? [...counterOperations, whoAmI, orderProbe],
+    now,
+  });
+  await app.ready();
+
+  const headers = (profile = '/.well-known/proto', overrides: Record<string, string | undefined> = {}) => {
+    const all: Record<string, string | undefined> = {
+      host: HOST,
+      'content-type': 'application/json',
+      'proto-agent': platform.agent(profile),
+      'request-id': randomUUID(),
+      'idempotency-key': randomUUID(),
+      ...overrides,
+    };
+    return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
+  };
+
+  return {
+    app,
+    platform,
+    platformKey,
+    now,
+    headers,
+    publish,
+    call({ method, path, body, headers: extra, sign, profile }) {
+      const payload = text(body);
+      let sent = headers(profile, { ...(method === 'GET' && { 'content-type': undefined, 'idempotency-key': undefined }), ...extra });
+      if (sign !== false) {
+        sent = signRequest({ method, url: `https://${HOST}${path}`, headers: sent, ...(payload !== undefined && { body: payload }) }, { key: platformKey, now, ...sign });
+      }
+      return app.inject({ method, url: path, headers: sent, ...(payload !== undefined && { payload }) });
+    },
+    async close() {
+      await app.close();
+      await platform.close();
+    },
+  };
+}
