@@ -28,7 +28,7 @@ export function publicMembers(jwk: JwkLike): JWK {
 }
 
 /** Imports the public half of a JWK; throws when the material is not a valid key of `algorithm`. */
-export async function importPublicKey(jwk: JwkLike, algorithm: SignatureAlgorithm): Promise<KeyObject> {
+async function importPublicKey(jwk: JwkLike, algorithm: SignatureAlgorithm): Promise<KeyObject> {
   const imported = await importJWK(publicMembers(jwk), algorithm.name);
   if (imported instanceof Uint8Array) throw new Error('not an asymmetric key');
   const publicKey = KeyObject.from(imported as webcrypto.CryptoKey);

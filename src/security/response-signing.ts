@@ -14,13 +14,11 @@ export function registerResponseSigning(app: FastifyInstance, now: () => number)
     const key = security?.signResponses ? security.keyring.active : undefined;
     const body = payload ?? undefined;
     // Only operation responses (a transport took the request) with bytes in hand; streams are not signed.
-    if (!key || req.transport === undefined || (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body))) {
-      done(null, payload);
-      return;
+    if (key && req.transport !== undefined && (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))) {
+      let contentType = reply.getHeader('content-type');
+      if (body !== undefined && body.length > 0 && contentType === undefined) reply.header('content-type', (contentType = DEFAULT_TYPE));
+      reply.headers(signResponse({ status: reply.statusCode, ...(contentType !== undefined && { contentType: String(contentType) }), body }, { key, now }));
     }
-    let contentType = reply.getHeader('content-type');
-    if (body !== undefined && body.length > 0 && contentType === undefined) reply.header('content-type', (contentType = DEFAULT_TYPE));
-    reply.headers(signResponse({ status: reply.statusCode, ...(contentType !== undefined && { contentType: String(contentType) }), body }, { key, now }));
     done(null, payload);
   });
 }

@@ -44,12 +44,9 @@ export function signatureParamsList(components: readonly ComponentId[], params: 
 
 export const serializeParams = (list: InnerList): string => serializeInnerList(list);
 
-export function signatureFields(label: string, list: InnerList, signature: Buffer): { 'signature-input': string; signature: string } {
-  return {
-    'signature-input': serializeDictionary(new Map([[label, list]])),
-    signature: serializeDictionary(new Map([[label, [signature, new Map()]]])),
-  };
-}
+export const signatureInputField = (label: string, list: InnerList): string => serializeDictionary(new Map([[label, list]]));
+
+export const signatureField = (label: string, signature: Buffer): string => serializeDictionary(new Map([[label, [signature, new Map()]]]));
 
 function parseField(name: string, value: string): Dictionary {
   try {

@@ -65,11 +65,7 @@ export class Authenticator {
       if ((auth.oauth.jwks_url === undefined) === (auth.oauth.jwks === undefined)) {
         throw new ConfigError(`${where}: $.auth.oauth needs exactly one of jwks_url or jwks`);
       }
-      try {
-        this.bearer = new BearerTokens(auth.oauth);
-      } catch {
-        throw new ConfigError(`${where}: $.auth.oauth.jwks is not a valid JWK Set`);
-      }
+      this.bearer = new BearerTokens(auth.oauth);
     }
   }
 

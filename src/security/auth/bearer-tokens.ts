@@ -51,7 +51,6 @@ function rejection(error: unknown): Error {
 export class BearerTokens {
   private readonly keys: JWTVerifyGetKey;
 
-  /** Throws on an inline JWKS that is not a JWK Set (start-up). */
   constructor(private readonly config: OAuthConfig) {
     this.keys = config.jwks_url ? createRemoteJWKSet(new URL(config.jwks_url)) : createLocalJWKSet(config.jwks as unknown as JSONWebKeySet);
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { vi } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
 import type { OperationDefinition } from '../../../src/operations/operation.js';
 import { Keyring, generatePrivateJwk, signingKeyFromJwk, type SigningKey } from '../../../src/security/keyring.js';
@@ -39,7 +39,8 @@ export async function newSigningKey(alg: 'ES256' | 'ES384' | 'EdDSA' = 'ES256'):
 }
 
 export interface SecureGatewayOptions {
-  tenant?: Partial<TenantConfig>;
+  /** Tenant overrides; a function gets the platform, for config naming its profile URL. */
+  tenant?: Partial<TenantConfig> | ((platform: PlatformServer) => Partial<TenantConfig>);
   keyring?: Keyring;
   operations?: readonly OperationDefinition[];
   now?: () => number;
@@ -57,15 +58,27 @@ export interface SignedCall {
   profile?: string;
 }
 
+export interface Outgoing {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
 export interface SecureGateway {
   app: FastifyInstance;
   platform: PlatformServer;
   /** The platform's signing key, published in its default profile. */
   platformKey: SigningKey;
   now: () => number;
+  /** Every log line the gateway wrote. */
+  logs: string[];
   headers(profile?: string, overrides?: Record<string, string | undefined>): Record<string, string>;
-  /** Sends a REST request, signed with the platform key unless `sign` is false. */
-  call(call: SignedCall): ReturnType<FastifyInstance['inject']>;
+  /** A REST request as a platform sends it, signed with the platform key unless `sign` is false. */
+  request(call: SignedCall): Outgoing;
+  send(request: Outgoing): Promise<LightMyRequestResponse>;
+  /** request + send. */
+  call(call: SignedCall): Promise<LightMyRequestResponse>;
   /** Publishes a profile carrying `keys` at `path`. */
   publish(path: string, keys: unknown[]): void;
   close(): Promise<void>;
@@ -79,10 +92,12 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
   const publish = (path: string, keys: unknown[]) => platform.serve(path, { ...platformProfile(), keys });
   publish('/.well-known/proto', [platformKey.publicJwk]);
   const now = options.now ?? Date.now;
-  const config = { ...securityTenantConfig, ...options.tenant };
+  const logs: string[] = [];
+  const config = { ...securityTenantConfig, ...(typeof options.tenant === 'function' ? options.tenant(platform) : options.tenant) };
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), options.keyring);
   const app = await buildServer({
-    settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
+    settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
+    logStream: { write: (line: string) => void logs.push(line) },
     tenants: new TenantRegistry([tenant]),
     store: new MapStore(),
     operations: options.operations ?? [...counterOperations, whoAmI, orderProbe],
@@ -102,21 +117,27 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
   };
 
+  const request = ({ method, path, body, headers: extra, sign, profile }: SignedCall): Outgoing => {
+    const payload = text(body);
+    let sent = headers(profile, { ...(method === 'GET' && { 'content-type': undefined, 'idempotency-key': undefined }), ...extra });
+    if (sign !== false) {
+      sent = signRequest({ method, url: `https://${HOST}${path}`, headers: sent, ...(payload !== undefined && { body: payload }) }, { key: platformKey, now, ...sign });
+    }
+    return { method, url: path, headers: sent, ...(payload !== undefined && { payload }) };
+  };
+  const send = (outgoing: Outgoing) => app.inject(outgoing);
+
   return {
     app,
     platform,
     platformKey,
     now,
+    logs,
     headers,
     publish,
-    call({ method, path, body, headers: extra, sign, profile }) {
-      const payload = text(body);
-      let sent = headers(profile, { ...(method === 'GET' && { 'content-type': undefined, 'idempotency-key': undefined }), ...extra });
-      if (sign !== false) {
-        sent = signRequest({ method, url: `https://${HOST}${path}`, headers: sent, ...(payload !== undefined && { body: payload }) }, { key: platformKey, now, ...sign });
-      }
-      return app.inject({ method, url: path, headers: sent, ...(payload !== undefined && { payload }) });
-    },
+    request,
+    send,
+    call: (call) => send(request(call)),
     async close() {
       await app.close();
       await platform.close();
