@@ -72,8 +72,10 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
       resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, baseDir, deps.env),
     ]),
   );
+  // Keys first: a broken key fails start-up before any backend connection is opened.
+  const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now });
-  return assembleTenant(loaded, adapter, await loadKeyring(config.signing, file, baseDir, deps.env));
+  return assembleTenant(loaded, adapter, keyring);
 }
 
 /** Everything but the adapter and the signing keys is derived from the configuration. */

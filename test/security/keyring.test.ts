@@ -1,13 +1,15 @@
 /** Start-up checks of the business's signing keys and of the security configuration. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+// First: the helper replaces adapters/registry (see there) before load.js imports it.
+import { securityTenantConfig } from './helpers/secure-gateway.js';
 import { loadTenantFiles } from '../../src/config/load-tenants.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { generatePrivateJwk, Keyring, loadKeyring } from '../../src/security/keyring.js';
+import { loadTenants } from '../../src/tenancy/load.js';
 import { TenantSecurity } from '../../src/security/tenant-security.js';
-import { securityTenantConfig } from './helpers/secure-gateway.js';
 
 type Jwk = Awaited<ReturnType<typeof generatePrivateJwk>>;
 let a: Jwk;
@@ -87,6 +89,18 @@ describe('loading signing keys', () => {
     const keyring = await loadKeyring(demo.config.signing, demo.file, dir, {});
     expect(keyring.ephemeral).toBe(true);
     expect(new TenantSecurity(demo.config, keyring, demo.file).signResponses).toBe(true);
+  });
+});
+
+describe('start-up', () => {
+  it('fails with the tenant file and field of a bad key, before any backend is touched', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'proto-config-'));
+    mkdirSync(join(configDir, 'tenants', 'keys'), { recursive: true });
+    writeFileSync(join(configDir, 'tenants', 'shop.json'), JSON.stringify({ ...securityTenantConfig, signing: { keys: [{ file: 'keys/a.json' }], active_kid: 'not-a-kid' } }));
+    writeFileSync(join(configDir, 'tenants', 'keys', 'a.json'), JSON.stringify(a));
+    await expect(loadTenants(configDir, { env: {}, now: Date.now })).rejects.toThrow(
+      `${join(configDir, 'tenants', 'shop.json')}: $.signing.active_kid "not-a-kid" is not the kid of any key in $.signing.keys (${a.kid})`,
+    );
   });
 });
 
