@@ -13,7 +13,7 @@ import { signatureMissing } from './errors.js';
 import type { HttpRequestDescriptor } from './http-request.js';
 import { keySetOfProfile } from './key-set.js';
 import type { Keyring } from './keyring.js';
-import { verifyRequest, type VerifiedSignature, type VerifyOptions } from './verify.js';
+import { DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_AGE_SECONDS, verifyRequest, type VerifiedSignature, type VerifyOptions } from './verify.js';
 
 export type VerifyMode = 'off' | 'optional' | 'required';
 
@@ -47,7 +47,10 @@ export class TenantSecurity {
     }
     this.signResponses = signing.sign_responses ?? keyring.active !== undefined;
     this.verifyMode = signing.verify_requests ?? 'optional';
-    this.verifyOptions = { clockSkewSeconds: signing.clock_skew_seconds ?? 60, maxAgeSeconds: signing.max_age_seconds ?? 300 };
+    this.verifyOptions = {
+      clockSkewSeconds: signing.clock_skew_seconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
+      maxAgeSeconds: signing.max_age_seconds ?? DEFAULT_MAX_AGE_SECONDS,
+    };
     this.authenticator = new Authenticator(config.auth, this.verifyMode !== 'off', where);
   }
 

@@ -15,6 +15,10 @@ import { signatureBase } from './signature-base.js';
 import { parseSignatures, type ParsedSignature } from './signature-fields.js';
 import { WEB_BOT_AUTH_TAG } from './web-bot-auth.js';
 
+/** Defaults of the validity window; tenants set their own (`signing.clock_skew_seconds`, `max_age_seconds`). */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
+export const DEFAULT_MAX_AGE_SECONDS = 300;
+
 export interface VerifyOptions {
   now: () => number;
   /** Tolerated difference between the signer's clock and ours. */
@@ -31,13 +35,13 @@ export interface VerifiedSignature {
 
 function checkTimes(sig: ParsedSignature, options: VerifyOptions): void {
   const now = options.now() / 1000;
-  const skew = options.clockSkewSeconds ?? 60;
+  const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
   const { created, expires } = sig.params;
   if (created !== undefined && expires !== undefined && expires < created) throw signatureInvalid(sig.label, 'expires is before created');
   if (expires !== undefined && now > expires + skew) throw signatureExpired(sig.label, 'the signature has expired');
   if (created === undefined) return;
   if (created > now + skew) throw signatureInvalid(sig.label, 'created is in the future');
-  if (now - created > (options.maxAgeSeconds ?? 300) + skew) throw signatureExpired(sig.label, 'created is older than this business accepts');
+  if (now - created > (options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) + skew) throw signatureExpired(sig.label, 'created is older than this business accepts');
 }
 
 async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature> {
