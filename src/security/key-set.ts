@@ -63,10 +63,6 @@ export class KeySet {
   get(kid: string): VerificationKey | undefined {
     return this.keys.get(kid);
   }
-
-  get size(): number {
-    return this.keys.size;
-  }
 }
 
 const profileKeySets = new WeakMap<object, Promise<KeySet>>();
