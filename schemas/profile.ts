@@ -76,6 +76,8 @@ export const Profile = Type.Object(
 );
 export type Profile = Static<typeof Profile>;
 
+const PlatformKey = Type.Object({ kid: Type.Optional(Type.String()) }, { additionalProperties: true });
+
 /**
  * What a platform profile must hold for negotiation. Platforms often publish no services
  * and no payment handlers, so only `proto.version` and well-formed registries are required.
@@ -90,8 +92,9 @@ export const PlatformProfile = Type.Object(
       },
       { additionalProperties: true },
     ),
-    keys: Type.Optional(Type.Array(Type.Object({ kid: Type.String() }, { additionalProperties: true }))),
-    signing_keys: Type.Optional(Type.Array(Type.Object({ kid: Type.String() }, { additionalProperties: true }))),
+    // Loose on purpose: one key the verifier cannot use must not reject the profile (spec part 2 §5.1).
+    keys: Type.Optional(Type.Array(PlatformKey)),
+    signing_keys: Type.Optional(Type.Array(PlatformKey)),
   },
   { additionalProperties: true },
 );

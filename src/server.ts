@@ -12,6 +12,7 @@ import type { OperationDefinition } from './operations/operation.js';
 import { Pipeline } from './operations/pipeline.js';
 import { operations as allOperations } from './operations/table.js';
 import { ProfileFetcher } from './protocol/profile-fetcher.js';
+import { registerResponseSigning } from './security/response-signing.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
 import { registerDiscovery } from './transports/discovery.js';
@@ -79,6 +80,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   registerJsonBody(app);
   registerRestErrors(app);
+  registerResponseSigning(app, now);
+  for (const tenant of options.tenants.tenants) {
+    if (tenant.security.keyring.ephemeral) {
+      app.log.warn({ tenant: tenant.id, kid: tenant.security.keyring.active?.kid }, 'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas');
+    }
+  }
 
   const pipeline = new Pipeline(operations, {
     store: options.store,

@@ -15,6 +15,68 @@ export const SecretRef = Type.Union(
 );
 export type SecretRef = Static<typeof SecretRef>;
 
+const ProfileUrl = Type.String({ format: 'uri', description: 'the platform profile URL the credential was issued to' });
+
+/** Caller authentication (spec part 1 §5, part 2 §5). Credentials are stored only as hashes or public keys. */
+export const TenantAuth = Type.Object(
+  {
+    /** Every operation needs an authenticated caller. Order operations always do. */
+    required: Type.Optional(Type.Boolean()),
+    /** Capabilities whose operations need an authenticated caller even when `required` is false. */
+    required_capabilities: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }))),
+    /** Accepted mechanisms; default: every configured one, and signature unless verify_requests is off. */
+    accept: Type.Optional(Type.Array(StringEnum(['api_key', 'oauth', 'signature', 'mtls']), { uniqueItems: true })),
+    api_keys: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            /** Hex SHA-256 of the key; the key itself never appears in configuration. */
+            sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+            profile: ProfileUrl,
+            name: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    oauth: Type.Optional(
+      Type.Object(
+        {
+          issuer: Type.String({ minLength: 1 }),
+          audience: Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
+          /** The authorization server's JWKS, fetched and cached; or `jwks` inline. */
+          jwks_url: Type.Optional(Type.String({ format: 'uri' })),
+          jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })),
+          algorithms: Type.Optional(Type.Array(StringEnum(['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA']), { minItems: 1 })),
+          /** OAuth client_id to the platform profile it belongs to; an https client_id is its own profile URL. */
+          clients: Type.Optional(Type.Record(Type.String({ minLength: 1 }), ProfileUrl)),
+          clock_tolerance_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    mtls: Type.Optional(
+      Type.Object(
+        {
+          clients: Type.Array(
+            Type.Object(
+              {
+                /** SHA-256 fingerprint of the client certificate, hex with or without colons. */
+                sha256: Type.String({ pattern: '^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$' }),
+                profile: ProfileUrl,
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TenantAuth = Static<typeof TenantAuth>;
+
 const Seconds = (min: number, dflt: number) => Type.Integer({ minimum: min, default: dflt });
 
 const RateLimit = Type.Object(
@@ -59,16 +121,23 @@ export const TenantConfig = Type.Object(
     signing: Type.Optional(
       Type.Object(
         {
-          /** Private JWKs; the public halves are published in the profile. */
-          keys: Type.Array(SecretRef),
-          /** kid of the key that signs; the others only verify (rotation). */
-          active_kid: Type.String(),
+          /** Private JWKs (kid = RFC 7638 thumbprint); the public halves are published in the profile. */
+          keys: Type.Optional(Type.Array(SecretRef)),
+          /** kid of the key that signs; the others only verify (rotation). Required with keys. */
+          active_kid: Type.Optional(Type.String({ minLength: 1 })),
+          /** No keys: sign with a throw-away ES256 key generated at start-up (demo, local runs). */
+          ephemeral_key: Type.Optional(Type.Boolean()),
+          /** Default: true when the tenant has a signing key. */
           sign_responses: Type.Optional(Type.Boolean()),
+          /** Default: optional (verify a signature when present). */
           verify_requests: Type.Optional(StringEnum(['off', 'optional', 'required'])),
+          clock_skew_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 600, default: 60 })),
+          max_age_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, default: 300 })),
         },
         { additionalProperties: false },
       ),
     ),
+    auth: Type.Optional(TenantAuth),
     links: Type.Optional(
       Type.Array(Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }), title: Type.Optional(Type.String()) }, { additionalProperties: false })),
     ),

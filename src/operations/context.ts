@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
+import type { Principal } from '../security/auth/principal.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
@@ -14,6 +15,8 @@ export interface Caller {
   profile: PlatformProfile;
   /** Capabilities active for this caller (the negotiated intersection). */
   active: ReadonlySet<CapabilityName>;
+  /** Who authenticated: anonymous, the platform itself, or a buyer acting through it. */
+  principal: Principal;
 }
 
 export interface OperationContext {

@@ -8,6 +8,7 @@ import type { GatewaySecret } from '../config/gateway-secret.js';
 import { capabilityRegistry, checkVersion, negotiate } from '../protocol/negotiation.js';
 import { JSONRPC, ProtocolError } from '../protocol/errors.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
+import type { HttpRequestDescriptor } from '../security/http-request.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -27,6 +28,8 @@ export interface OperationCall {
   /** The payload exactly as sent, for the idempotency fingerprint. */
   payloadBytes: Buffer | string;
   idempotencyKey?: string;
+  /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
+  http?: HttpRequestDescriptor;
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -56,7 +59,15 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    const caller = await this.negotiate(tenant, call.profileUrl);
+    const negotiated = await this.negotiate(tenant, call.profileUrl);
+    const principal = await tenant.security.admit({
+      capability: op.capability,
+      profileUrl: call.profileUrl,
+      profile: negotiated.profile,
+      now: this.deps.now,
+      ...(call.http && { http: call.http }),
+    });
+    const caller: Caller = { ...negotiated, principal };
     if (!caller.active.has(op.capability)) {
       throw new ProtocolError(422, 'capability_not_negotiated', `${op.capability} is not in the caller's profile, so ${op.name} is not available to it`, {
         jsonRpcCode: JSONRPC.discovery,
@@ -85,7 +96,7 @@ export class Pipeline {
     return { ...response, replayed };
   }
 
-  private async negotiate(tenant: Tenant, profileUrl: string): Promise<Caller> {
+  private async negotiate(tenant: Tenant, profileUrl: string): Promise<Omit<Caller, 'principal'>> {
     const profile = await this.deps.profiles.get(profileUrl, tenant.policies.allowLoopbackProfiles);
     checkVersion(profile, tenant.config.supported_versions ?? {});
     return { profileUrl, profile, active: negotiate(tenant.capabilities.keys(), profile) };

@@ -13,6 +13,8 @@ import type { LoadedTenant } from '../config/load-tenants.js';
 import { resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { renderBusinessProfile } from '../protocol/business-profile.js';
+import { Keyring, loadKeyring } from '../security/keyring.js';
+import { TenantSecurity } from '../security/tenant-security.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
 import type { StateStore } from '../state/store.js';
 
@@ -32,6 +34,8 @@ export interface Tenant {
   /** Enabled capabilities with their config. */
   readonly capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
   readonly profile: RenderedProfile;
+  /** Signing keys, signature policies and caller authentication. */
+  readonly security: TenantSecurity;
 }
 
 export interface TenantDeps {
@@ -72,21 +76,24 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
       resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, baseDir, deps.env),
     ]),
   );
+  // Keys first: a broken key fails start-up before any backend connection is opened.
+  const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
-  return assembleTenant(loaded, adapter);
+  return assembleTenant(loaded, adapter, keyring);
 }
 
-/** Everything but the adapter is derived from the configuration; the adapter gets the backend policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter): Tenant {
+/** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, keyring: Keyring = Keyring.none): Tenant {
   const policies = resolvePolicies(config);
   const adapter = resilientAdapter(backend, policies.backend);
   const capabilities = enabledCapabilities(config, file);
+  const security = new TenantSecurity(config, keyring, file);
   const profile = renderProfile(
     renderBusinessProfile({
       baseUrl: config.base_url,
       capabilities,
       paymentHandlers: config.payment_handlers ?? [],
-      publicKeys: [],
+      publicKeys: keyring.publicJwks,
       supportedVersions: config.supported_versions ?? {},
       embedded: false,
     }),
@@ -100,5 +107,6 @@ export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter)
     adapter,
     capabilities,
     profile,
+    security,
   };
 }

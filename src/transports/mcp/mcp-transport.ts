@@ -11,6 +11,7 @@ import type { OperationDefinition } from '../../operations/operation.js';
 import type { Pipeline } from '../../operations/pipeline.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
+import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
 import { tenantOf } from '../request-context.js';
 import { compileEnvelopeCheck, describeTool, type Tool, type ToolArguments } from './tools.js';
@@ -89,6 +90,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       payload,
       payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
       ...(idempotencyKey !== undefined && { idempotencyKey }),
+      http: describeHttpRequest(req, tenant.baseUrl),
     });
     return {
       structuredContent: JSON.parse(response.body) as Record<string, unknown>,

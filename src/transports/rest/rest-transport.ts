@@ -7,6 +7,7 @@ import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { OperationDefinition } from '../../operations/operation.js';
 import type { OperationResponse, Pipeline } from '../../operations/pipeline.js';
+import { describeHttpRequest } from '../../security/http-request.js';
 import { requireRequestId, tenantOf } from '../request-context.js';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -57,6 +58,7 @@ export function registerRestRoutes(app: FastifyInstance, operations: readonly Op
           payload: payloadOf(req, op, id),
           payloadBytes: req.rawBody ?? '',
           ...(idempotencyKey !== undefined && { idempotencyKey }),
+          http: describeHttpRequest(req, tenant.baseUrl),
         });
         return sendOperationResponse(reply, response);
       },

@@ -1,0 +1,46 @@
+/**
+ * The signing-key tool: `npm run keys -- generate [--alg ES256|ES384|EdDSA]` prints a new
+ * private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant file
+ * references it. The private key is printed once and never written anywhere by this tool.
+ */
+import { pathToFileURL } from 'node:url';
+import { isAlgorithmName } from '../src/security/algorithms.js';
+import { generatePrivateJwk, signingKeyFromJwk } from '../src/security/keyring.js';
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = 'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA]   (default ES256)';
+
+function algorithmArg(args: readonly string[]): string | undefined {
+  const at = args.findIndex((a) => a === '--alg' || a.startsWith('--alg='));
+  if (at < 0) return 'ES256';
+  const arg = args[at]!;
+  return arg.includes('=') ? arg.slice('--alg='.length) : args[at + 1];
+}
+
+export async function run(args: readonly string[], io: Io): Promise<number> {
+  const [command, ...options] = args;
+  const alg = algorithmArg(options);
+  if (command !== 'generate' || alg === undefined || !isAlgorithmName(alg)) {
+    io.err(USAGE);
+    return 2;
+  }
+  const privateJwk = await generatePrivateJwk(alg);
+  // Loading it back the way the gateway does proves the pair before anyone deploys it.
+  const { kid, publicJwk } = await signingKeyFromJwk(privateJwk, 'generated key');
+  io.out('# Private signing key: keep it secret; save it alone in a file (chmod 600) or an environment variable.');
+  io.out(JSON.stringify(privateJwk));
+  io.out('# Public key: the gateway publishes it in the profile `keys` by itself.');
+  io.out(JSON.stringify(publicJwk));
+  io.out(`# Tenant file: signing: { keys: [{ file: keys/${kid}.json }], active_kid: "${kid}" }   (or { env: SIGNING_KEY } instead of file)`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }).then(
+    (code) => (process.exitCode = code),
+  );
+}

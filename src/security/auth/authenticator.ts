@@ -1,0 +1,112 @@
+/**
+ * Caller authentication per tenant policy (spec part 1 §5, part 2 §5): API key, OAuth bearer
+ * token, HTTP message signature, mutual TLS. Every credential presented must be valid and
+ * issued to the platform named in PROTO-Agent; the result is the caller's principal. Then
+ * authorization: is a principal needed for this capability, and does a buyer hold its scope?
+ */
+import { ConfigError } from '../../config/config-error.js';
+import type { TenantAuth } from '../../config/tenant-schema.js';
+import { isCapabilityName, type CapabilityName } from '../../protocol/capability-registry.js';
+import { authenticationRequired, credentialNotAccepted, credentialProfileMismatch, insufficientScope, invalidCredentials } from '../errors.js';
+import { fieldValue } from '../http-message.js';
+import type { HttpRequestDescriptor } from '../http-request.js';
+import type { VerifiedSignature } from '../verify.js';
+import { ApiKeys } from './api-keys.js';
+import { BearerTokens, type Authenticated } from './bearer-tokens.js';
+import { ClientCertificates } from './client-certificates.js';
+import { ANONYMOUS, sameProfile, type AuthMechanism, type Principal } from './principal.js';
+import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
+
+export interface CallCredentials {
+  /** The profile URL from PROTO-Agent (or MCP meta). */
+  agentProfile: string;
+  http?: HttpRequestDescriptor;
+  /** Signatures already verified with keys from that profile. */
+  signatures: readonly VerifiedSignature[];
+  now: number;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+
+export class Authenticator {
+  private readonly accept: ReadonlySet<AuthMechanism>;
+  private readonly apiKeys?: ApiKeys;
+  private readonly bearer?: BearerTokens;
+  private readonly certificates?: ClientCertificates;
+  private readonly requiredFor: ReadonlySet<string>;
+
+  /** Checks the `auth` section at start-up; `signaturesVerified` is false when verify_requests is off. */
+  constructor(
+    private readonly auth: TenantAuth = {},
+    signaturesVerified: boolean,
+    where: string,
+  ) {
+    const configured: Record<AuthMechanism, boolean> = {
+      api_key: (auth.api_keys?.length ?? 0) > 0,
+      oauth: auth.oauth !== undefined,
+      signature: signaturesVerified,
+      mtls: auth.mtls !== undefined,
+    };
+    const accept = auth.accept ?? (Object.keys(configured) as AuthMechanism[]).filter((m) => configured[m]);
+    for (const mechanism of accept) {
+      if (!configured[mechanism]) {
+        const need = { api_key: '$.auth.api_keys', oauth: '$.auth.oauth', signature: '$.signing.verify_requests other than off', mtls: '$.auth.mtls' }[mechanism];
+        throw new ConfigError(`${where}: $.auth.accept lists ${mechanism}, which needs ${need}`);
+      }
+    }
+    this.accept = new Set(accept);
+    for (const name of auth.required_capabilities ?? []) {
+      if (!isCapabilityName(name)) throw new ConfigError(`${where}: $.auth.required_capabilities: ${name} is not a capability this gateway implements`);
+    }
+    this.requiredFor = new Set(auth.required_capabilities ?? []);
+    if (this.accept.has('api_key')) this.apiKeys = new ApiKeys(auth.api_keys ?? []);
+    if (this.accept.has('mtls')) this.certificates = new ClientCertificates(auth.mtls?.clients ?? []);
+    if (this.accept.has('oauth') && auth.oauth) {
+      if ((auth.oauth.jwks_url === undefined) === (auth.oauth.jwks === undefined)) {
+        throw new ConfigError(`${where}: $.auth.oauth needs exactly one of jwks_url or jwks`);
+      }
+      this.bearer = new BearerTokens(auth.oauth);
+    }
+  }
+
+  async authenticate(call: CallCredentials): Promise<Principal> {
+    const headers = call.http?.headers ?? {};
+    const found: Authenticated[] = [];
+    const apiKey = fieldValue(headers, 'x-api-key');
+    if (apiKey !== undefined) {
+      if (!this.apiKeys) throw credentialNotAccepted('X-API-Key');
+      const profileUrl = this.apiKeys.identify(apiKey);
+      if (profileUrl === undefined) throw invalidCredentials('the API key is not valid');
+      found.push({ kind: 'platform', profileUrl, via: 'api_key' });
+    }
+    const authorization = fieldValue(headers, 'authorization');
+    if (authorization !== undefined) {
+      if (!this.bearer) throw credentialNotAccepted('Authorization');
+      const token = BEARER.exec(authorization)?.[1];
+      if (token === undefined) throw invalidCredentials('Authorization must be "Bearer <token>"', { 'www-authenticate': 'Bearer' });
+      found.push(await this.bearer.authenticate(token, call.now));
+    }
+    const certificate = call.http?.clientCertificateSha256;
+    const certificateProfile = certificate === undefined ? undefined : this.certificates?.identify(certificate);
+    if (certificateProfile !== undefined) found.push({ kind: 'platform', profileUrl: certificateProfile, via: 'mtls' });
+    // The keys that verified come from the PROTO-Agent profile: the signature names that platform.
+    if (this.accept.has('signature') && call.signatures.length > 0) found.push({ kind: 'platform', profileUrl: call.agentProfile, via: 'signature' });
+
+    for (const principal of found) {
+      if (!sameProfile(principal.profileUrl, call.agentProfile)) throw credentialProfileMismatch(principal.kind === 'buyer' ? 'oauth' : principal.via);
+    }
+    return found.find((p) => p.kind === 'buyer') ?? found[0] ?? ANONYMOUS;
+  }
+
+  authorize(principal: Principal, capability: CapabilityName): void {
+    if (principal.kind === 'anonymous') {
+      if (this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability)) {
+        const how = [...this.accept].join(', ') || 'none configured';
+        throw authenticationRequired(`${capability} needs an authenticated caller (accepted: ${how})`, this.bearer ? { 'www-authenticate': 'Bearer' } : undefined);
+      }
+      return;
+    }
+    const scope = principal.kind === 'buyer' ? BUYER_SCOPES[capability] : undefined;
+    if (principal.kind === 'buyer' && scope !== undefined && !principal.scopes.includes(scope)) throw insufficientScope(scope);
+  }
+}

@@ -1,0 +1,21 @@
+/** Who is calling, as established by authentication (spec part 1 §5, part 2 §4.1 access table). */
+
+export type AuthMechanism = 'api_key' | 'oauth' | 'signature' | 'mtls';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  /** The platform itself: API key, client-credentials token, its own signature or client certificate. */
+  | { kind: 'platform'; profileUrl: string; via: AuthMechanism }
+  /** A buyer who linked their identity to the platform (authorization-code token). */
+  | { kind: 'buyer'; buyerId: string; scopes: readonly string[]; profileUrl: string };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** Profile URLs compare as parsed URLs, so case in the host or a default port does not matter. */
+export function sameProfile(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}

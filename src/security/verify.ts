@@ -1,0 +1,106 @@
+/**
+ * Verification of RFC 9421 signatures against the signer's published keys (spec part 2 §5):
+ * Content-Digest first, then every labelled signature. Each must cover the required components,
+ * be within its validity window and verify; a signature whose key this gateway cannot use is
+ * skipped when another one verifies.
+ */
+import { ProtocolError } from '../protocol/errors.js';
+import { verifyBytes } from './algorithms.js';
+import { checkContentDigest } from './content-digest.js';
+import { requestComponents, responseComponents, uncovered } from './covered-components.js';
+import { algorithmUnsupported, signatureExpired, signatureInvalid, unknownKey } from './errors.js';
+import { fieldValue, isRequest, type HttpMessage, type HttpRequestMessage, type HttpResponseMessage } from './http-message.js';
+import type { KeySet } from './key-set.js';
+import { signatureBase } from './signature-base.js';
+import { parseSignatures, type ParsedSignature } from './signature-fields.js';
+import { WEB_BOT_AUTH_TAG } from './web-bot-auth.js';
+
+/** Defaults of the validity window; tenants set their own (`signing.clock_skew_seconds`, `max_age_seconds`). */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
+export const DEFAULT_MAX_AGE_SECONDS = 300;
+
+export interface VerifyOptions {
+  now: () => number;
+  /** Tolerated difference between the signer's clock and ours. */
+  clockSkewSeconds?: number;
+  /** Oldest `created` accepted. */
+  maxAgeSeconds?: number;
+}
+
+export interface VerifiedSignature {
+  label: string;
+  kid: string;
+  tag?: string;
+}
+
+function checkTimes(sig: ParsedSignature, options: VerifyOptions): void {
+  const now = options.now() / 1000;
+  const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  const { created, expires } = sig.params;
+  if (created !== undefined && expires !== undefined && expires < created) throw signatureInvalid(sig.label, 'expires is before created');
+  if (expires !== undefined && now > expires + skew) throw signatureExpired(sig.label, 'the signature has expired');
+  if (created === undefined) return;
+  if (created > now + skew) throw signatureInvalid(sig.label, 'created is in the future');
+  if (now - created > (options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) + skew) throw signatureExpired(sig.label, 'created is older than this business accepts');
+}
+
+async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature> {
+  const { label, params } = sig;
+  if (params.keyid === undefined) throw signatureInvalid(label, 'has no keyid');
+  const key = keys.get(params.keyid);
+  if (!key) throw unknownKey(label, params.keyid);
+  if (!key.usable) throw algorithmUnsupported(label, key.unusable ?? 'unusable key');
+  const { algorithm, publicKey } = key.usable;
+  if (params.alg !== undefined && params.alg !== algorithm.httpName) {
+    throw signatureInvalid(label, `alg ${JSON.stringify(params.alg)} does not match the key (${algorithm.httpName})`);
+  }
+  const missing = uncovered(isRequest(message) ? requestComponents(message, label) : responseComponents(message), sig.components);
+  if (missing.length > 0) throw signatureInvalid(label, `does not cover the required components ${missing.join(', ')}`);
+  checkTimes(sig, options);
+  if (params.tag === WEB_BOT_AUTH_TAG) {
+    if (params.created === undefined || params.expires === undefined) throw signatureInvalid(label, 'web-bot-auth signatures need created and expires');
+    if (params.keyid !== (await key.thumbprint())) throw signatureInvalid(label, 'web-bot-auth signatures need keyid = the key\'s RFC 7638 thumbprint');
+  }
+  if (!verifyBytes(algorithm, publicKey, signatureBase(message, sig.components, sig.serializedParams, label), sig.signature)) {
+    throw signatureInvalid(label, 'does not verify');
+  }
+  return { label, kid: params.keyid, ...(params.tag !== undefined && { tag: params.tag }) };
+}
+
+async function verifyMessage(message: HttpMessage, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature[]> {
+  const input = fieldValue(message.headers, 'signature-input');
+  const signature = fieldValue(message.headers, 'signature');
+  if (input === undefined && signature === undefined) return [];
+  if (input === undefined || signature === undefined) throw signatureInvalid('*', 'Signature-Input and Signature must be sent together');
+  const signatures = parseSignatures(input, signature);
+  const digest = fieldValue(message.headers, 'content-digest');
+  if (digest !== undefined) checkContentDigest(digest, message.body);
+
+  const verified: VerifiedSignature[] = [];
+  const failures: ProtocolError[] = [];
+  for (const sig of signatures) {
+    try {
+      verified.push(await verifyOne(message, sig, keys, options));
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      failures.push(error);
+    }
+  }
+  const blocking = failures.find((f) => f.code !== 'algorithm_unsupported');
+  if (blocking) throw blocking;
+  if (verified.length === 0) throw failures[0]!;
+  return verified;
+}
+
+/**
+ * Verifies the signatures on a request as received. Returns [] when it carries none (the caller
+ * decides whether that is acceptable); throws a ProtocolError (400/401) on any bad signature.
+ */
+export function verifyRequest(message: HttpRequestMessage, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature[]> {
+  return verifyMessage(message, keys, options);
+}
+
+/** The same for a response, e.g. a platform checking what the gateway sent. */
+export function verifyResponse(message: HttpResponseMessage, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature[]> {
+  return verifyMessage(message, keys, options);
+}
