@@ -1,12 +1,13 @@
 /**
- * Who the buyer is, for discounts that need a login (`QuoteRequest.identity`). It may only come
- * from a verified buyer token (identity linking), never from the typed `buyer` contact. Nothing
- * in the request context carries one yet, so every buyer is a guest: codes that need a login
- * are rejected `user_not_logged_in`. The security layer's authenticated principal plugs in here.
+ * Who the buyer is, for discounts that need a login (`QuoteRequest.identity`). It only comes
+ * from a verified buyer token (identity linking: the token's subject is the store's customer id),
+ * never from the typed `buyer` contact; anyone else is a guest, so codes that need a login are
+ * rejected `user_not_logged_in`.
  */
 import type { BuyerIdentity } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
 
-export function buyerIdentity(_ctx: OperationContext): BuyerIdentity | undefined {
-  return undefined;
+export function buyerIdentity(ctx: OperationContext): BuyerIdentity | undefined {
+  const { principal } = ctx.caller;
+  return principal.kind === 'buyer' ? { customerId: principal.buyerId } : undefined;
 }
