@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
 import { createAdapter } from '../../adapters/registry.js';
-import { resilientAdapter } from './resilient-adapter.js';
+import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
@@ -39,6 +39,8 @@ export interface TenantDeps {
   now: () => number;
   /** Handed to adapters that keep shared state (the demo store's orders). */
   store: StateStore;
+  /** Where each tenant's backend calls are reported (metrics). */
+  observeBackend?: (tenantId: string) => BackendObserver;
 }
 
 function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
@@ -73,13 +75,13 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
     ]),
   );
   const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
-  return assembleTenant(loaded, adapter);
+  return assembleTenant(loaded, adapter, deps.observeBackend?.(config.id));
 }
 
 /** Everything but the adapter is derived from the configuration; the adapter gets the backend policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter): Tenant {
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, observe?: BackendObserver): Tenant {
   const policies = resolvePolicies(config);
-  const adapter = resilientAdapter(backend, policies.backend);
+  const adapter = resilientAdapter(backend, policies.backend, observe);
   const capabilities = enabledCapabilities(config, file);
   const profile = renderProfile(
     renderBusinessProfile({
