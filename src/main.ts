@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     }
     void reloader.reload();
   };
-  const watcher = settings.configWatch ? watchTenantFiles(settings.configDir, () => void reloader.reload()) : undefined;
+  const watcher = settings.configWatch ? watchTenantFiles(settings.configDir, () => void reloader.reload(), app.log) : undefined;
 
   const stop = async (signal: string) => {
     if (stopping) return;

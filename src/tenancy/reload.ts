@@ -76,13 +76,18 @@ export class TenantReloader {
 
 /**
  * Calls `onChange` once the tenants folder has been quiet for `debounceMs` after a change
- * (editors and deploy tools write several events per save).
+ * (editors and deploy tools write several events per save). If the folder cannot be watched any
+ * more, says so and stops: SIGHUP still reloads.
  */
-export function watchTenantFiles(configDir: string, onChange: () => void, debounceMs = 500): FSWatcher {
+export function watchTenantFiles(configDir: string, onChange: () => void, log: FastifyBaseLogger, debounceMs = 500): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
   const watcher = watch(join(configDir, 'tenants'), () => {
     clearTimeout(timer);
     timer = setTimeout(onChange, debounceMs);
+  });
+  watcher.on('error', (error) => {
+    log.error({ err: error }, 'stopped watching the tenant files; reload with SIGHUP');
+    watcher.close();
   });
   watcher.on('close', () => clearTimeout(timer));
   return watcher;

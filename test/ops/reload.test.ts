@@ -135,7 +135,7 @@ describe('tenant configuration reload', () => {
   });
 
   it('reloads when a tenant file changes, with CONFIG_WATCH', async () => {
-    const watcher = watchTenantFiles(dir, () => void reloader.reload(), 50);
+    const watcher = watchTenantFiles(dir, () => void reloader.reload(), app.log, 50);
     try {
       writeTenant(tenantYaml('Watched'));
       await vi.waitFor(async () => expect(await servedName()).toBe('Watched'), { timeout: 5_000, interval: 50 });
