@@ -7,7 +7,7 @@ import type { StateStore } from '../../src/state/store.js';
 import { platformProfile } from '../helpers/platform.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
 import { deleteKeys, describeWhenAvailable, describeWithRedis, REDIS_URL } from '../helpers/redis.js';
-import { redisBinariesProblem, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { redisBinariesProblem, startRedisCluster, startRedisServer, type RedisCluster, type RedisServer } from '../helpers/redis-server.js';
 import { echo } from './helpers/echo-operation.js';
 import { sample, scrape } from './helpers/prometheus.js';
 
@@ -174,5 +174,31 @@ describeWhenAvailable('rate limits while Redis is down', redisBinariesProblem(),
     expect((await call(gw)).statusCode).toBe(200);
     expect(gw.logs.some((l) => l.msg === 'rate-limit counters answer again')).toBe(true);
     expect((await call(gw)).statusCode).toBe(429);
+  });
+});
+
+describeWhenAvailable('rate limits on Redis Cluster', redisBinariesProblem(), () => {
+  let cluster: RedisCluster;
+  let store: RedisStore;
+  const replicas: TestGateway[] = [];
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    store = await RedisStore.connect(cluster.url, { keyPrefix: `test:${randomUUID()}:` });
+    for (let i = 0; i < 2; i++) replicas.push(await limited({ per_caller: { max: 2, window_seconds: 60 }, per_tenant: { max: 100, window_seconds: 60 } }, store));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((gw) => gw.close()));
+    await store?.close();
+    await cluster?.remove();
+  });
+
+  it('count callers and tenants across replicas through the cluster', async () => {
+    const [a, b] = replicas as [TestGateway, TestGateway];
+    const headers = { 'proto-agent': a.platform.agent() };
+    expect((await call(a, headers)).statusCode).toBe(200);
+    expect((await call(b, headers)).statusCode).toBe(200);
+    expect((await call(a, headers)).statusCode).toBe(429);
+    expect((await call(b, { 'proto-agent': otherCaller(b) })).statusCode).toBe(200);
+    expect(sample(await scrape(a.app), 'proto_rate_limiter_errors_total')).toBe(0);
   });
 });
