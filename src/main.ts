@@ -1,22 +1,51 @@
-/** Starts the gateway: settings from the environment, tenants from CONFIG_DIR, graceful stop. */
+/**
+ * Starts the gateway: settings from the environment, tenants from CONFIG_DIR, HTTPS when a
+ * certificate is configured. SIGHUP reloads the tenant files (and the certificate); SIGTERM
+ * stops accepting connections, finishes in-flight requests, then closes adapters and Redis.
+ */
+import type { Server as TlsServer } from 'node:tls';
 import { ConfigError } from './config/config-error.js';
 import { settingsFromEnv } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
+import { Metrics } from './observability/metrics.js';
 import { buildServer } from './server.js';
 import { createStore } from './state/create-store.js';
 import { loadTenants } from './tenancy/load.js';
+import { TenantReloader, watchTenantFiles } from './tenancy/reload.js';
+import type { TenantDeps } from './tenancy/tenant.js';
+import { httpsOptions } from './transports/tls.js';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
+  const https = settings.tls && httpsOptions(settings.tls);
+  const metrics = new Metrics();
   const store = await createStore(settings.store);
-  const tenants = await loadTenants(settings.configDir, { env: process.env, now: Date.now, store });
+  const deps: TenantDeps = { env: process.env, now: Date.now, store, observeBackend: (tenant) => metrics.backendObserver(tenant) };
+  const tenants = await loadTenants(settings.configDir, deps);
   const secret = GatewaySecret.from(settings.gatewaySecret);
-  const app = await buildServer({ settings, tenants, store, secret });
+  const app = await buildServer({ settings, tenants, store, secret, metrics, trustProxy: settings.trustProxy, ...(https && { https }) });
   if (secret.ephemeral && settings.store !== 'memory') {
     app.log.warn('GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor from one replica is refused by another; set the same GATEWAY_SECRET on every replica');
   }
 
+  const reloader = new TenantReloader(app.tenants, settings.configDir, deps, app.log, {
+    drainMs: settings.shutdownGraceMs,
+    onReload: (outcome) => metrics.configReload(outcome),
+  });
   let stopping = false;
+  const reload = () => {
+    if (stopping) return; // keep the listener: without one, SIGHUP would end the process
+    if (settings.tls) {
+      try {
+        (app.server as unknown as TlsServer).setSecureContext(httpsOptions(settings.tls));
+      } catch (error) {
+        app.log.error({ reason: (error as Error).message }, 'TLS certificate reload refused; the previous certificate keeps serving');
+      }
+    }
+    void reloader.reload();
+  };
+  const watcher = settings.configWatch ? watchTenantFiles(settings.configDir, () => void reloader.reload(), app.log) : undefined;
+
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -25,16 +54,19 @@ async function main(): Promise<void> {
       app.log.error('shutdown grace period over; exiting with requests still in flight');
       process.exit(1);
     }, settings.shutdownGraceMs).unref();
+    watcher?.close();
     await app.close();
-    await Promise.allSettled([store.close(), tenants.close()]);
+    await reloader.settle();
+    await Promise.allSettled([store.close(), app.tenants.registry.close()]);
     clearTimeout(force);
     app.log.info('stopped');
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', reload);
 
   await app.listen({ port: settings.port, host: settings.host });
-  for (const tenant of tenants.tenants) {
+  for (const tenant of app.tenants.registry.tenants) {
     app.log.info({ tenant: tenant.id, profile: `${tenant.baseUrl}/.well-known/proto` }, `serving ${tenant.name}`);
   }
 }

@@ -3,10 +3,12 @@
  * Read top to bottom, this is the request path:
  *   tenant routing -> JSON body -> transport (discovery | REST | MCP) -> pipeline -> adapter
  */
+import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { GatewaySettings } from './config/env.js';
+import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
+import { Metrics } from './observability/metrics.js';
 import { Idempotency } from './operations/idempotency.js';
 import type { OperationDefinition } from './operations/operation.js';
 import { Pipeline } from './operations/pipeline.js';
@@ -19,6 +21,7 @@ import { registerDiscovery } from './transports/discovery.js';
 import { registerHealth } from './transports/health.js';
 import { registerJsonBody } from './transports/json-body.js';
 import { registerMcp } from './transports/mcp/mcp-transport.js';
+import { registerRateLimits } from './transports/rate-limit.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
@@ -34,6 +37,12 @@ export interface ServerOptions {
   secret?: GatewaySecret;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** Created before the tenants so their adapters report to it; one per app by default. */
+  metrics?: Metrics;
+  /** Serve HTTPS with these options (see transports/tls.ts). */
+  https?: HttpsOptions;
+  /** Which proxies' X-Forwarded-* headers to believe; none by default. */
+  trustProxy?: TrustProxy;
 }
 
 /** Never logged, wherever they appear. */
@@ -51,6 +60,7 @@ const REDACT = [
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const operations = options.operations ?? allOperations;
   const now = options.now ?? Date.now;
+  const metrics = options.metrics ?? new Metrics();
   const routing = new TenantRouting(options.tenants);
   const logger = { level: options.settings.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) };
 
@@ -64,10 +74,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     genReqId: requestIdFor,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-  });
+    trustProxy: options.trustProxy ?? false,
+    ...(options.https && { https: options.https }),
+  }) as unknown as FastifyInstance; // the HTTPS instance serves the same routes and hooks
+  app.decorate('metrics', metrics);
   app.decorate('tenants', routing);
   app.addHook('onRequest', async (req, reply) => {
-    const tenant = routing.tenantFor(req.raw);
+    const tenant = routing.tenantFor(req.raw, reply.raw);
     if (tenant) req.tenant = tenant;
     reply.header('request-id', req.id);
   });
@@ -76,6 +89,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       { tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request',
     );
+    metrics.observeRequest(req, reply);
   });
 
   registerJsonBody(app);
@@ -87,22 +101,28 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   }
 
+  await registerRateLimits(app, options.store, metrics);
+
+  const profiles = options.profiles ?? new ProfileFetcher();
+  metrics.profileCache(profiles);
   const pipeline = new Pipeline(operations, {
     store: options.store,
-    profiles: options.profiles ?? new ProfileFetcher(),
+    profiles,
     idempotency: new Idempotency(options.store),
     secret: options.secret ?? GatewaySecret.from(undefined),
     now,
+    observeIdempotency: metrics.idempotency,
   });
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
-  registerHealth(app, options.store, routing);
+  registerHealth(app, options.store, routing, metrics);
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
+    metrics: Metrics;
   }
 }

@@ -1,6 +1,19 @@
 /** Gateway-wide settings from the environment, each with a safe default for local use. */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+
+/** Serve HTTPS (TLS 1.3 minimum); with `caFile`, ask clients for certificates signed by it (mutual TLS). */
+export interface TlsSettings {
+  certFile: string;
+  keyFile: string;
+  caFile?: string;
+  /** `request`: a client certificate is optional and checked later; `require`: the handshake fails without a valid one. */
+  clientCert?: 'request' | 'require';
+}
+
+/** Fastify `trustProxy`: false, true (trust every hop), or the proxies' addresses / CIDRs. */
+export type TrustProxy = boolean | string[];
 
 export interface GatewaySettings {
   port: number;
@@ -14,6 +27,10 @@ export interface GatewaySettings {
   shutdownGraceMs: number;
   /** GATEWAY_SECRET: signs opaque tokens (catalog cursors); the same on every replica. Never logged. */
   gatewaySecret?: string;
+  tls?: TlsSettings;
+  trustProxy: TrustProxy;
+  /** Reload tenant files when they change (SIGHUP always reloads). */
+  configWatch: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -28,6 +45,46 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** Names proxy-addr understands besides addresses and CIDRs. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    // Fastify 5 trusts nothing for a hop count: it cannot tell a proxy from a client that forges hops.
+    throw new ConfigError('TRUST_PROXY: hop counts are not supported; list the proxies\' addresses or CIDRs (e.g. 10.0.0.0/8), or true behind a proxy that every request must pass');
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.has(entry) && (family === 0 || !bitsOk || rest.length > 0)) {
+      throw new ConfigError(`TRUST_PROXY: ${JSON.stringify(entry)} is not an address, a CIDR or one of ${[...PROXY_NAMES].join(', ')}; use true or a comma-separated list`);
+    }
+  }
+  return entries;
+}
+
+function tls(env: NodeJS.ProcessEnv): TlsSettings | undefined {
+  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, TLS_CA_FILE: caFile, TLS_CLIENT_CERT: clientCert } = env;
+  if (!certFile !== !keyFile) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both to serve HTTPS, or neither');
+  if (clientCert && clientCert !== 'request' && clientCert !== 'require') throw new ConfigError('TLS_CLIENT_CERT must be "request" or "require"');
+  if (!certFile || !keyFile) {
+    if (caFile || clientCert) throw new ConfigError('TLS_CA_FILE and TLS_CLIENT_CERT need TLS_CERT_FILE and TLS_KEY_FILE');
+    return undefined;
+  }
+  if (clientCert && !caFile) throw new ConfigError('TLS_CLIENT_CERT needs TLS_CA_FILE: the CA that signs client certificates');
+  return {
+    certFile: resolve(certFile),
+    keyFile: resolve(keyFile),
+    ...(caFile && { caFile: resolve(caFile) }),
+    ...(caFile && { clientCert: (clientCert as TlsSettings['clientCert']) ?? 'request' }),
+  };
+}
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   const store = env.STORE || 'memory';
   if (!/^(memory|rediss?:\/\/.+|redis\+cluster:\/\/.+)$/.test(store)) {
@@ -38,6 +95,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   const gatewaySecret = env.GATEWAY_SECRET || undefined;
   // The message never repeats the value: it is a secret.
   if (gatewaySecret !== undefined && gatewaySecret.length < 32) throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
+  if (env.CONFIG_WATCH && env.CONFIG_WATCH !== 'true' && env.CONFIG_WATCH !== 'false') throw new ConfigError('CONFIG_WATCH must be "true" or "false"');
+  const tlsSettings = tls(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -47,5 +106,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
     ...(gatewaySecret !== undefined && { gatewaySecret }),
+    ...(tlsSettings && { tls: tlsSettings }),
+    trustProxy: trustProxy(env),
+    configWatch: env.CONFIG_WATCH === 'true',
   };
 }

@@ -16,6 +16,9 @@ export interface StoredResponse {
   outcome: 'success' | 'error';
 }
 
+/** What became of a keyed request: run for the first time, answered from the record, or refused with 409. */
+export type IdempotencyOutcome = 'executed' | 'replayed' | 'conflict' | 'in_progress';
+
 type IdempotencyRecord = { state: 'pending'; fingerprint: string } | ({ state: 'done'; fingerprint: string } & StoredResponse);
 
 export interface IdempotencyOptions {
@@ -50,23 +53,28 @@ export class Idempotency {
     requestFingerprint: string,
     retentionMs: number,
     execute: () => Promise<StoredResponse>,
+    observe: (outcome: IdempotencyOutcome) => void = () => undefined,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
     const deadline = Date.now() + this.options.waitMs;
     for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
       const pending: IdempotencyRecord = { state: 'pending', fingerprint: requestFingerprint };
       if (await this.store.setIfAbsent(key, pending, this.options.pendingTtlMs)) {
+        observe('executed');
         return { response: await this.execute(key, requestFingerprint, retentionMs, execute), replayed: false };
       }
       const existing = await this.store.get<IdempotencyRecord>(key);
       if (!existing) continue; // expired between the two calls: try to reserve again
       if (existing.value.fingerprint !== requestFingerprint) {
+        observe('conflict');
         throw new ProtocolError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request');
       }
       if (existing.value.state === 'done') {
         const { status, body, outcome } = existing.value;
+        observe('replayed');
         return { response: { status, body, outcome }, replayed: true };
       }
       if (Date.now() >= deadline) {
+        observe('in_progress');
         throw new ProtocolError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {
           retryAfterSeconds: 1,
         });

@@ -14,7 +14,7 @@ import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../validation/validator.js';
 import type { Caller, Transport } from './context.js';
-import { checkIdempotencyKey, fingerprint, Idempotency, type StoredResponse } from './idempotency.js';
+import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
 
 export interface OperationCall {
@@ -36,12 +36,20 @@ export interface OperationResponse extends StoredResponse {
   replayed: boolean;
 }
 
+export interface IdempotencyEvent {
+  tenant: string;
+  operation: string;
+  outcome: IdempotencyOutcome;
+}
+
 export interface PipelineDeps {
   store: StateStore;
   profiles: ProfileFetcher;
   idempotency: Idempotency;
   secret: GatewaySecret;
   now: () => number;
+  /** Told what became of each keyed request (metrics). */
+  observeIdempotency?: (event: IdempotencyEvent) => void;
 }
 
 export class Pipeline {
@@ -92,6 +100,7 @@ export class Pipeline {
       fingerprint([op.name, call.id ?? '', call.payloadBytes]),
       tenant.policies.idempotencyRetentionMs,
       run,
+      (outcome) => this.deps.observeIdempotency?.({ tenant: tenant.id, operation: op.name, outcome }),
     );
     return { ...response, replayed };
   }

@@ -35,6 +35,11 @@ export class RedisStore implements StateStore {
     return new RedisStore(client, options.keyPrefix ?? '', options.now ?? Date.now);
   }
 
+  /** The client and this store's key prefix, for parts that keep their own keys in the same Redis (the shared rate limiter). */
+  get connection(): { client: RedisClient; keyPrefix: string } {
+    return { client: this.client, keyPrefix: this.prefix };
+  }
+
   async get<T>(key: string): Promise<Versioned<T> | null> {
     const [version, data] = await this.run(() => this.client.hmget(this.record(key), 'v', 'd'));
     return data == null ? null : { value: decodeJson<T>(data), version: Number(version) };

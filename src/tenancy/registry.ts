@@ -1,6 +1,8 @@
 /**
  * Routes a request to its tenant: the longest matching path prefix first, then the Host
- * header, then the only tenant when there is just one.
+ * header, then the only tenant when there is just one. A configuration reload replaces the
+ * whole registry; the old one counts the requests still using it and closes its adapters
+ * only when they are done.
  */
 import type { Tenant } from './tenant.js';
 
@@ -35,6 +37,37 @@ export class TenantRegistry {
     }
     const only = this.tenants.length === 1 ? this.tenants[0] : undefined;
     return only ? { tenant: only, url } : null;
+  }
+
+  private inFlight = 0;
+  private drained?: () => void;
+
+  /** Marks a request as using this registry; call the returned function once when it ends. */
+  hold(): () => void {
+    this.inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.inFlight === 0) this.drained?.();
+    };
+  }
+
+  /**
+   * Closes the adapters once no request holds this registry, or after `graceMs` at the latest
+   * (the same bound as a shutdown). Resolves to whether the requests drained in time.
+   */
+  async retire(graceMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const drained =
+      this.inFlight === 0 ||
+      (await new Promise<boolean>((resolve) => {
+        this.drained = () => resolve(true);
+        timer = setTimeout(() => resolve(false), graceMs);
+      }));
+    clearTimeout(timer);
+    await this.close();
+    return drained;
   }
 
   async close(): Promise<void> {

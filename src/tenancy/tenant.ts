@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
 import { createAdapter } from '../../adapters/registry.js';
-import { resilientAdapter } from './resilient-adapter.js';
+import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
@@ -43,6 +43,8 @@ export interface TenantDeps {
   now: () => number;
   /** Handed to adapters that keep shared state (the demo store's orders). */
   store: StateStore;
+  /** Where each tenant's backend calls are reported (metrics). */
+  observeBackend?: (tenantId: string) => BackendObserver;
 }
 
 function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
@@ -79,13 +81,13 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   // Keys first: a broken key fails start-up before any backend connection is opened.
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
-  return assembleTenant(loaded, adapter, keyring);
+  return assembleTenant(loaded, adapter, { keyring, ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }) });
 }
 
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, keyring: Keyring = Keyring.none): Tenant {
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe }: { keyring?: Keyring; observe?: BackendObserver } = {}): Tenant {
   const policies = resolvePolicies(config);
-  const adapter = resilientAdapter(backend, policies.backend);
+  const adapter = resilientAdapter(backend, policies.backend, observe);
   const capabilities = enabledCapabilities(config, file);
   const security = new TenantSecurity(config, keyring, file);
   const profile = renderProfile(

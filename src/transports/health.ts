@@ -1,25 +1,36 @@
-/** Liveness and readiness for orchestrators and load balancers. */
+/**
+ * Liveness, readiness and metrics for orchestrators, load balancers and Prometheus.
+ * Readiness follows the state store only: every replica shares it, so a replica that cannot
+ * reach it should get no traffic. A merchant backend that does not answer is reported but does
+ * not make the replica unready: it is down for every replica alike, and pulling replicas out
+ * of the load balancer would take every other tenant down with it.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from './request-context.js';
 
-export function registerHealth(app: FastifyInstance, store: StateStore, routing: TenantRouting): void {
+/** A probe must answer well inside a load balancer's check timeout, whatever the backends do. */
+const CHECK_DEADLINE_MS = 2000;
+
+async function check(run: (signal: AbortSignal) => Promise<unknown>): Promise<'ok' | 'unavailable'> {
+  const signal = AbortSignal.timeout(CHECK_DEADLINE_MS);
+  const deadline = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  return Promise.race([run(signal), deadline]).then(
+    () => 'ok' as const,
+    () => 'unavailable' as const,
+  );
+}
+
+export function registerHealth(app: FastifyInstance, store: StateStore, routing: TenantRouting, metrics: Metrics): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    const checks: Record<string, string> = {};
-    await store.ping().then(
-      () => (checks.store = 'ok'),
-      () => (checks.store = 'unavailable'),
-    );
-    await Promise.all(
-      routing.registry.tenants.map((t) =>
-        t.adapter.ping(AbortSignal.timeout(2000)).then(
-          () => (checks[`adapter:${t.id}`] = 'ok'),
-          () => (checks[`adapter:${t.id}`] = 'unavailable'),
-        ),
-      ),
-    );
-    const ready = Object.values(checks).every((v) => v === 'ok');
-    return reply.code(ready ? 200 : 503).send({ ready, checks });
+    const tenants = routing.registry.tenants;
+    const [storeState, ...adapters] = await Promise.all([check(() => store.ping()), ...tenants.map((t) => check((signal) => t.adapter.ping(signal)))]);
+    const checks: Record<string, string> = { store: storeState! };
+    tenants.forEach((t, i) => (checks[`adapter:${t.id}`] = adapters[i]!));
+    const ready = storeState === 'ok';
+    return reply.code(ready ? 200 : 503).send({ ready, degraded: adapters.includes('unavailable'), checks });
   });
+  app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
 }

@@ -3,7 +3,7 @@
  * operation it is (for logs and metrics), and its Request-Id.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { ProtocolError } from '../protocol/errors.js';
 import type { TenantRegistry } from '../tenancy/registry.js';
@@ -42,21 +42,32 @@ export function tenantOf(req: FastifyRequest): Tenant {
   return req.tenant;
 }
 
-/** Tenant routing happens before Fastify routes, so a path prefix can be stripped. */
+/**
+ * Tenant routing happens before Fastify routes, so a path prefix can be stripped. `registry`
+ * is replaced whole on a configuration reload; each request keeps the registry that routed it.
+ */
 export class TenantRouting {
-  private readonly routed = new WeakMap<IncomingMessage, Tenant>();
+  private readonly routed = new WeakMap<IncomingMessage, { tenant: Tenant; registry: TenantRegistry }>();
 
   constructor(public registry: TenantRegistry) {}
 
   rewriteUrl = (raw: IncomingMessage): string => {
     const url = raw.url ?? '/';
-    const match = this.registry.route(raw.headers.host, url);
+    const registry = this.registry;
+    const match = registry.route(raw.headers.host, url);
     if (!match) return url;
-    this.routed.set(raw, match.tenant);
+    this.routed.set(raw, { tenant: match.tenant, registry });
     return match.url;
   };
 
-  tenantFor(raw: IncomingMessage): Tenant | undefined {
-    return this.routed.get(raw);
+  /**
+   * The request's tenant, holding its registry open until the response ends. Called from the
+   * first onRequest hook, in the same tick as rewriteUrl, so a reload cannot slip in between.
+   */
+  tenantFor(raw: IncomingMessage, res: ServerResponse): Tenant | undefined {
+    const routed = this.routed.get(raw);
+    if (!routed) return undefined;
+    res.once('close', routed.registry.hold());
+    return routed.tenant;
   }
 }

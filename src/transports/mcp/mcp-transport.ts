@@ -45,13 +45,19 @@ function contentText(body: string, outcome: 'success' | 'error'): string {
 
 const SERVER_VERSION = '0.1.0';
 
-/** Failures before the SDK sees the message (bad JSON, unknown tenant) still answer in JSON-RPC. */
+/** The request's JSON-RPC id when the body was parsed (a rate-limited call), else null. */
+function requestIdOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Failures before the SDK sees the message (bad JSON, unknown tenant, rate limit) still answer in JSON-RPC. */
 function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   const mapped = toProtocolError(error, req.log);
   const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
   const rpc = jsonRpcErrorOf(mapped);
   if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
-  return reply.code(mapped.status).send({ jsonrpc: '2.0', id: null, error: { code, message: rpc.message, data: rpc.data } });
+  return reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
 }
 
 export function registerMcp(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {

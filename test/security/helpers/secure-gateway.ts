@@ -89,7 +89,7 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
   const now = options.now ?? Date.now;
   const logs: string[] = [];
   const config = { ...securityTenantConfig, ...(typeof options.tenant === 'function' ? options.tenant(platform) : options.tenant) };
-  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), options.keyring);
+  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), { ...(options.keyring && { keyring: options.keyring }) });
   const app = await buildServer({
     settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
     logStream: { write: (line: string) => void logs.push(line) },

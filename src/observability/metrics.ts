@@ -1,0 +1,179 @@
+/**
+ * Every Prometheus metric of the gateway, in one per-app registry (tests build many apps in one
+ * process). Domain code never imports prom-client: it reports through small observer hooks
+ * (BackendObserver, the pipeline's idempotency observer) that this module implements.
+ * Labels are bounded: tenant ids come from configuration, operations from the operation table
+ * or the route pattern, and a request that matched no route is `operation="unknown"`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { IdempotencyEvent } from '../operations/pipeline.js';
+import type { DurableQueue } from '../state/store.js';
+import type { BackendObserver } from '../tenancy/resilient-adapter.js';
+
+/** Seconds; from a cached read to a slow backend behind retries. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** What the profile cache exposes (ProfileFetcher keeps running counts). */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+export type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
+
+/** Handed to the webhook outbox worker: it reports each delivery attempt; depth is read on scrape. */
+export interface OutboxMetrics {
+  attempt(outcome: OutboxOutcome): void;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'tenant' | 'operation' | 'transport' | 'status'>;
+  private readonly requestSeconds: Histogram<'tenant' | 'operation' | 'transport'>;
+  private readonly backendSeconds: Histogram<'tenant' | 'method' | 'outcome'>;
+  private readonly idempotencyOutcomes: Counter<'tenant' | 'operation' | 'outcome'>;
+  private readonly limited: Counter<'tenant' | 'scope'>;
+  private readonly limiterErrors: Counter;
+  private readonly reloads: Counter<'outcome'>;
+  private readonly outboxAttempts: Counter<'queue' | 'outcome'>;
+  private readonly profileCaches: CacheCounts[] = [];
+  private readonly outboxQueues = new Map<string, Pick<DurableQueue<unknown>, 'depth'>>();
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'proto_requests_total',
+      help: 'Requests answered, by tenant, operation, transport and HTTP status.',
+      labelNames: ['tenant', 'operation', 'transport', 'status'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'proto_request_duration_seconds',
+      help: 'Time from receiving a request to finishing its response.',
+      labelNames: ['tenant', 'operation', 'transport'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.backendSeconds = new Histogram({
+      name: 'proto_backend_call_duration_seconds',
+      help: 'One attempt of a call to a merchant backend (adapter), by outcome: ok, error or timeout.',
+      labelNames: ['tenant', 'method', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.idempotencyOutcomes = new Counter({
+      name: 'proto_idempotency_requests_total',
+      help: 'Requests carrying an idempotency key: executed, replayed, conflict (key reused with another request) or in_progress (gave up waiting for the first).',
+      labelNames: ['tenant', 'operation', 'outcome'],
+      registers,
+    });
+    this.limited = new Counter({
+      name: 'proto_rate_limited_total',
+      help: 'Requests refused with 429, by the limit that refused them (caller or tenant).',
+      labelNames: ['tenant', 'scope'],
+      registers,
+    });
+    this.limiterErrors = new Counter({
+      name: 'proto_rate_limiter_errors_total',
+      help: 'Requests let through unlimited because the rate-limit counters could not be reached (fail open).',
+      registers,
+    });
+    this.reloads = new Counter({
+      name: 'proto_config_reloads_total',
+      help: 'Tenant configuration reloads: ok, or failed (the previous configuration kept serving).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const caches = this.profileCaches;
+    new Counter({
+      name: 'proto_profile_cache_lookups_total',
+      help: 'Platform profile lookups during negotiation: hit (served from cache) or miss (fetched).',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        this.reset();
+        this.inc({ result: 'hit' }, caches.reduce((sum, c) => sum + c.hits, 0));
+        this.inc({ result: 'miss' }, caches.reduce((sum, c) => sum + c.misses, 0));
+      },
+    });
+    const queues = this.outboxQueues;
+    new Gauge({
+      name: 'proto_outbox_jobs',
+      help: 'Jobs in an outbox queue (shared by every replica): queued (waiting, leased or retrying) or dead (dead-lettered).',
+      labelNames: ['queue', 'state'],
+      registers,
+      async collect() {
+        this.reset();
+        await Promise.all(
+          [...queues].map(async ([queue, source]) => {
+            // An unreachable store leaves the queue out of this scrape rather than failing it.
+            const depth = await source.depth().catch(() => undefined);
+            if (!depth) return;
+            this.set({ queue, state: 'queued' }, depth.queued);
+            this.set({ queue, state: 'dead' }, depth.dead);
+          }),
+        );
+      },
+    });
+    this.outboxAttempts = new Counter({
+      name: 'proto_outbox_delivery_attempts_total',
+      help: 'Outbox delivery attempts: delivered, retried (failed, scheduled again) or dead_lettered (given up).',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    });
+  }
+
+  /** Called once per response (the server's onResponse hook). */
+  observeRequest(req: FastifyRequest, reply: FastifyReply): void {
+    const tenant = req.tenant?.id ?? 'none';
+    const operation = req.operation ?? req.routeOptions.url ?? 'unknown';
+    const transport = req.transport ?? 'http';
+    this.requests.inc({ tenant, operation, transport, status: String(reply.statusCode) });
+    this.requestSeconds.observe({ tenant, operation, transport }, reply.elapsedTime / 1000);
+  }
+
+  /** The observer a tenant's resilient adapter reports each backend attempt to. */
+  backendObserver(tenant: string): BackendObserver {
+    return ({ method, durationMs, outcome }) => this.backendSeconds.observe({ tenant, method, outcome }, durationMs / 1000);
+  }
+
+  idempotency = (event: IdempotencyEvent): void => {
+    this.idempotencyOutcomes.inc({ tenant: event.tenant, operation: event.operation, outcome: event.outcome });
+  };
+
+  rateLimited(tenant: string, scope: 'caller' | 'tenant'): void {
+    this.limited.inc({ tenant, scope });
+  }
+
+  rateLimiterFailed(): void {
+    this.limiterErrors.inc();
+  }
+
+  configReload(outcome: 'ok' | 'failed'): void {
+    this.reloads.inc({ outcome });
+  }
+
+  /** Counts of a profile cache, read on every scrape. */
+  profileCache(counts: CacheCounts): void {
+    this.profileCaches.push(counts);
+  }
+
+  /**
+   * Registers an outbox queue: its depth is read on every scrape, and the returned recorder
+   * counts delivery attempts. Every replica reports the same shared depth: aggregate with max().
+   */
+  outbox(queue: string, source: Pick<DurableQueue<unknown>, 'depth'>): OutboxMetrics {
+    this.outboxQueues.set(queue, source);
+    return { attempt: (outcome) => this.outboxAttempts.inc({ queue, outcome }) };
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
