@@ -9,6 +9,7 @@ import type { Adapter } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import type { OperationDefinition } from '../../src/operations/operation.js';
+import type { ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { buildServer } from '../../src/server.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
@@ -59,6 +60,10 @@ export interface TestGatewayOptions {
   platform?: PlatformServer;
   /** Replicas sharing one secret accept each other's signed tokens (cursors). */
   secret?: GatewaySecret;
+  /** The profile fetcher (its limits); a default one when absent. */
+  profiles?: ProfileFetcher;
+  /** Default info. */
+  logLevel?: string;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -74,13 +79,14 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     },
   });
   const app = await buildServer({
-    settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
+    settings: { bodyLimitBytes: 65_536, logLevel: options.logLevel ?? 'info' },
     tenants: new TenantRegistry([tenant]),
     store,
     logStream,
     ...(options.operations && { operations: options.operations }),
     ...(options.now && { now: options.now }),
     ...(options.secret && { secret: options.secret }),
+    ...(options.profiles && { profiles: options.profiles }),
   });
   await app.ready();
   return {

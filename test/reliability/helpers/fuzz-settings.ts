@@ -1,0 +1,27 @@
+/**
+ * How long the fuzz suites run: a fixed seed and a few runs per property in `npm test`;
+ * `npm run fuzz` sets FUZZ_RUNS high and FUZZ_SEED=random (the seed is printed so any failure
+ * can be replayed with FUZZ_SEED=<seed>).
+ */
+import { randomInt } from 'node:crypto';
+
+const FIXED_SEED = 20_260_408;
+
+function seedFromEnv(): number {
+  const raw = process.env.FUZZ_SEED;
+  if (raw === undefined || raw === '') return FIXED_SEED;
+  if (raw === 'random') return randomInt(2 ** 31 - 1);
+  const seed = Number(raw);
+  if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be an integer or "random", not ${raw}`);
+  return seed;
+}
+
+export const fuzz = {
+  seed: seedFromEnv(),
+  /** Runs per property; `scale` shrinks it for the costlier properties. */
+  runs(scale = 1): number {
+    const base = Number(process.env.FUZZ_RUNS ?? 40);
+    return Math.max(1, Math.round(base * scale));
+  },
+  long: process.env.FUZZ_RUNS !== undefined,
+};
