@@ -4,9 +4,12 @@
  * throttled backend's Retry-After), and a timeout surfaced as a retryable BackendError, which
  * the transports answer with 503. `placeOrder` is tried once: whether a timed-out placement
  * happened is for the checkout to find out (findOrderByReference), never for a blind retry.
+ * Every answer is checked for the shape the gateway relies on (adapter-answers.ts) before it
+ * is handed on: garbage is a final BackendError, never a crash further in.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BackendError, type Adapter } from '../../adapters/contract.js';
+import { checkAnswer } from './adapter-answers.js';
 
 export interface BackendPolicy {
   /** Deadline of one attempt. */
@@ -62,7 +65,8 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     for (let n = 1; ; n++) {
       const started = performance.now();
       try {
-        const result = await attempt(method, run, policy.timeoutMs, outer);
+        const answer = await attempt(method, run, policy.timeoutMs, outer);
+        const result = method === 'ping' ? answer : checkAnswer(method, answer);
         observe({ method, durationMs: performance.now() - started, outcome: 'ok' });
         return result;
       } catch (error) {
@@ -86,8 +90,8 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
-    continueUrl: (lines, options) => adapter.continueUrl(lines, options),
-    verifyWebhook: (headers, rawBody) => adapter.verifyWebhook(headers, rawBody),
+    continueUrl: (lines, options) => checkAnswer('continueUrl', adapter.continueUrl(lines, options)),
+    verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
     ...(adapter.close && { close: () => adapter.close!() }),
   };

@@ -1,12 +1,13 @@
 /**
  * Turns anything thrown while serving a request into the transport error a client should see:
  * protocol errors as they are, Fastify's body errors as clear 4xx, an unreachable store or
- * backend as 503, and everything else as a 500 that leaks no detail (the log keeps it).
+ * backend (or one answering garbage) as 503, and everything else as a 500 that leaks no detail (the log keeps it).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError } from '../../adapters/contract.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { StoreUnavailableError } from '../state/store.js';
+import { InvalidBackendAnswer } from '../tenancy/adapter-answers.js';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than this gateway accepts'],
@@ -21,6 +22,10 @@ export function toProtocolError(error: unknown, log: FastifyBaseLogger): Protoco
   if (error instanceof StoreUnavailableError) {
     log.warn({ err: error }, 'state store unavailable');
     return new ProtocolError(503, 'store_unavailable', 'the state store is unavailable; retry shortly', { retryAfterSeconds: 1 });
+  }
+  if (error instanceof InvalidBackendAnswer) {
+    log.error({ err: error }, 'backend answered an invalid shape');
+    return new ProtocolError(503, 'backend_invalid_response', 'the store behind this gateway gave an answer this gateway cannot use; retry later', { retryAfterSeconds: 30 });
   }
   if (error instanceof BackendError) {
     log.warn({ err: error }, 'backend unavailable');
