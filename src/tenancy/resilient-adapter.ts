@@ -5,10 +5,11 @@
  * the transports answer with 503. `placeOrder` is tried once: whether a timed-out placement
  * happened is for the checkout to find out (findOrderByReference), never for a blind retry.
  * Every answer is checked for the shape the gateway relies on (adapter-answers.ts) before it
- * is handed on: garbage is a final BackendError, never a crash further in.
+ * is handed on: garbage is a final BackendError, never a crash further in. So is anything an
+ * adapter throws that the contract does not name (an adapter bug, an unwrapped socket error).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BackendError, type Adapter } from '../../adapters/contract.js';
+import { BackendError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
 import { checkAnswer } from './adapter-answers.js';
 
 export interface BackendPolicy {
@@ -53,6 +54,13 @@ async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<
   }
 }
 
+/** What the contract lets an adapter throw passes as it is; anything else is a final BackendError keeping the original as its cause (logged, never shown). */
+function asBackendError(method: string, error: unknown): unknown {
+  if (error instanceof BackendError || error instanceof InvalidPageTokenError) return error;
+  const name = error instanceof Error ? error.name : typeof error;
+  return Object.assign(new BackendError(`backend ${method} failed unexpectedly (${name})`, false), { cause: error });
+}
+
 function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendError): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failedAttempts - 1));
   const jittered = Math.random() * ceiling;
@@ -69,8 +77,9 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
         const result = method === 'ping' ? answer : checkAnswer(method, answer);
         observe({ method, durationMs: performance.now() - started, outcome: 'ok' });
         return result;
-      } catch (error) {
-        observe({ method, durationMs: performance.now() - started, outcome: error instanceof AttemptTimeout ? 'timeout' : 'error' });
+      } catch (thrown) {
+        observe({ method, durationMs: performance.now() - started, outcome: thrown instanceof AttemptTimeout ? 'timeout' : 'error' });
+        const error = outer?.aborted ? thrown : asBackendError(method, thrown);
         const retry = error instanceof BackendError && error.retryable && n < attempts && !outer?.aborted;
         if (!retry) throw error;
         await sleep(backoff(policy, n, error), undefined, outer ? { signal: outer } : undefined);
