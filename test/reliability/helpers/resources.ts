@@ -44,3 +44,23 @@ export async function snapshot(app: FastifyInstance, kind: ResourceKind, profile
   const answer: Answer = await send(app, { op: kind.read, transport: 'rest', profile, id });
   return JSON.stringify([answer.status, answer.kind, answer.body]);
 }
+
+/**
+ * Example values of request members, by member name: enough for every operation's required
+ * members to make a request the store can serve. An operation with a required member missing
+ * here gets a 400 in the suites that use `goodPayload`, which then say so.
+ */
+const EXAMPLES: Record<string, unknown> = {
+  line_items: SEED_LINES,
+  ids: ['bouquet_roses', 'florist_tee_m_green'],
+  id: 'florist_tee',
+  query: 'roses',
+};
+
+/** A request body the operation accepts and the demo store serves (its required members, and a query when it takes one). */
+export function goodPayload(op: OperationDefinition): Record<string, unknown> | undefined {
+  const schema = op.input as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  if (!schema) return undefined;
+  const wanted = new Set([...(schema.required ?? []), ...('query' in (schema.properties ?? {}) ? ['query'] : [])]);
+  return Object.fromEntries([...wanted].map((name) => [name, EXAMPLES[name]]));
+}
