@@ -11,9 +11,11 @@ export class Tally {
 
   constructor(readonly scenario: string) {}
 
-  record(answer: Pick<Answer, 'status' | 'kind'>): void {
+  /** By the HTTP status the answer stands for (a JSON-RPC error's `http_status`); failed outcomes apart. */
+  record(answer: Pick<Answer, 'status' | 'kind'> & { body?: any }): void {
     this.requests++;
-    const key = answer.kind === 'outcome' ? 'outcome' : `${Math.floor(answer.status / 100)}xx`;
+    const status = answer.kind === 'transport' ? (answer.body?.data?.http_status ?? answer.status) : answer.status;
+    const key = answer.kind === 'outcome' ? 'outcome' : `${Math.floor(status / 100)}xx`;
     this.byClass[key] = (this.byClass[key] ?? 0) + 1;
   }
 
