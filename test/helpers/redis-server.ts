@@ -56,8 +56,10 @@ export interface RedisServer {
   url: string;
   /** Of the running process. */
   readonly pid: number;
-  /** Stops the process (the data is gone: nothing is saved). */
+  /** Stops the process (the data is gone: nothing is saved, unless `extra` turned persistence on). */
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL: no shutdown, no last save. */
+  kill(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
   /** Stops it for good and removes its dir. */
@@ -83,10 +85,11 @@ async function terminate(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** `extra` arguments override the defaults (e.g. `--appendonly yes --appendfsync always` to keep every write across a kill). */
+export async function startRedisServer(extra: string[] = []): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'proto-redis-'));
   const [port] = await freePorts(1);
-  let child = await launch(port!, dir, []);
+  let child = await launch(port!, dir, extra);
   return {
     port: port!,
     url: `redis://127.0.0.1:${port}`,
@@ -94,8 +97,14 @@ export async function startRedisServer(): Promise<RedisServer> {
       return child.pid!;
     },
     stop: () => terminate(child),
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async start() {
-      child = await launch(port!, dir, []);
+      child = await launch(port!, dir, extra);
     },
     async remove() {
       await terminate(child);

@@ -12,6 +12,8 @@ export interface ResourceKind {
   capability: string;
   create: OperationDefinition;
   read: OperationDefinition;
+  /** The full replacement of the resource (REST PUT), when it has one. */
+  update?: OperationDefinition;
   /** Operations that take this resource's id. */
   byId: OperationDefinition[];
 }
@@ -26,7 +28,8 @@ export function resourceKinds(operations: readonly OperationDefinition[]): Resou
   for (const create of operations.filter((op) => op.rest.status === 201 && takesLineItems(op))) {
     const same = operations.filter((op) => op.capability === create.capability && op.mcp.id);
     const read = same.find((op) => op.rest.method === 'GET');
-    if (read) kinds.push({ capability: create.capability, create, read, byId: same });
+    const update = same.find((op) => op.rest.method === 'PUT');
+    if (read) kinds.push({ capability: create.capability, create, read, ...(update && { update }), byId: same });
   }
   return kinds;
 }
