@@ -88,7 +88,8 @@ function tls(env: NodeJS.ProcessEnv): TlsSettings | undefined {
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   const store = env.STORE || 'memory';
   if (!/^(memory|rediss?:\/\/.+|redis\+cluster:\/\/.+)$/.test(store)) {
-    throw new ConfigError(`STORE=${JSON.stringify(store)} must be "memory", a redis:// URL or redis+cluster://host:port,...`);
+    // Not echoed: a mistyped URL may still carry the Redis password.
+    throw new ConfigError('STORE must be "memory", a redis:// or rediss:// URL, or redis+cluster://host:port,...');
   }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);

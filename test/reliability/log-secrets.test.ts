@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { settingsFromEnv } from '../../src/config/env.js';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
 import { operations } from '../../src/operations/table.js';
 import { generatePrivateJwk, signingKeyFromJwk, type SigningKey } from '../../src/security/keyring.js';
@@ -138,4 +139,17 @@ it('no secret appears in any log line or error answer, whatever the request and 
   expect(codes).toContain('invalid_credentials');
   expect(codes).toContain('backend_unavailable');
   for (const transport of TRANSPORTS) expect(answers.some((a) => a.transport === transport && a.kind === 'success'), transport).toBe(true);
+});
+
+it('a mistyped STORE setting is refused without echoing the Redis password it carries', () => {
+  for (const store of ['redis:/admin:LOGLEAK_redis_pw@10.0.0.5:6379', 'redis//admin:LOGLEAK_redis_pw@cache:6379', 'LOGLEAK_redis_pw']) {
+    let message = '';
+    try {
+      settingsFromEnv({ STORE: store });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^STORE must be/);
+    expect(message).not.toContain('LOGLEAK_redis_pw');
+  }
 });
