@@ -6,7 +6,7 @@
  * created webhook).
  */
 import { join } from 'node:path';
-import type { QuoteRequest } from '../../adapters/contract.js';
+import type { Adapter, QuoteRequest } from '../../adapters/contract.js';
 import { createMemoryAdapter, type MemoryAdapter } from '../../adapters/memory/index.js';
 import { saveOrderRecord, type OrderRecord } from '../../src/capabilities/order/order-record.js';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
@@ -66,6 +66,8 @@ export interface OrderGatewayOptions {
   keyring?: Keyring;
   clock?: { now: number };
   webhooks?: Partial<WebhookSettings>;
+  /** Wraps the demo store as the tenant's adapter (a webhook verifier, failures); the simulator stays the store itself. */
+  wrapAdapter?: (adapter: Adapter) => Adapter;
 }
 
 const DEFAULT_LINES: Array<[string, number]> = [
@@ -89,7 +91,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
     store,
     secret,
     keyring,
-    adapter,
+    adapter: options.wrapAdapter ? options.wrapAdapter(adapter) : adapter,
     ...(options.platform && { platform: options.platform }),
     tenant: { simulation: { secret: { env: 'SIMULATION_SECRET' } }, ...options.tenant },
     assembly: { extras: { simulator: adapter }, simulationSecret: SIMULATION_SECRET },
