@@ -102,9 +102,9 @@ export interface AssemblyOptions {
   simulationSecret?: string;
 }
 
-function simulationAccess(config: TenantConfig, file: string, extras: AdapterExtras, secret: string | undefined): SimulationAccess | undefined {
+function simulationAccess(config: TenantConfig, file: string, kind: string, extras: AdapterExtras, secret: string | undefined): SimulationAccess | undefined {
   if (!config.simulation) return undefined;
-  if (!extras.simulator) throw new ConfigError(`${file}: $.simulation: the ${config.adapter.type} adapter has no order simulation; remove the section`);
+  if (!extras.simulator) throw new ConfigError(`${file}: $.simulation: the ${kind} adapter has no order simulation; remove the section`);
   if (secret === undefined) throw new ConfigError(`${file}: $.simulation.secret was not resolved`);
   return new SimulationAccess(extras.simulator, secret);
 }
@@ -112,7 +112,7 @@ function simulationAccess(config: TenantConfig, file: string, extras: AdapterExt
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
 export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret }: AssemblyOptions = {}): Tenant {
   const policies = resolvePolicies(config);
-  const simulation = simulationAccess(config, file, extras, simulationSecret);
+  const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe);
   const capabilities = enabledCapabilities(config, file);
   const security = new TenantSecurity(config, keyring, file);

@@ -33,7 +33,7 @@ export interface DeliveryDeps {
   timeoutMs: number;
 }
 
-export interface SignedWebhook {
+interface SignedWebhook {
   url: URL;
   headers: Record<string, string>;
   body: string;
@@ -57,7 +57,7 @@ function webhookTarget(raw: string, allowLoopback: boolean): URL {
 }
 
 /** The request a platform receives for `event`, signed now. */
-export function signedWebhook(event: OrderEvent, tenant: Tenant, secret: GatewaySecret, now: () => number): SignedWebhook {
+function signedWebhook(event: OrderEvent, tenant: Tenant, secret: GatewaySecret, now: () => number): SignedWebhook {
   const key = tenant.security.keyring.active;
   if (!key) throw new Undeliverable(`tenant ${tenant.id} has no signing key, and order webhooks must be signed`);
   const url = webhookTarget(event.webhookUrl, tenant.policies.allowLoopbackProfiles);

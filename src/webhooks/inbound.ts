@@ -15,10 +15,10 @@ import { tenantOf } from '../transports/request-context.js';
 import { backendEventId } from './order-event.js';
 import { enqueueOrderEvent } from './outbox.js';
 
-export const BACKEND_WEBHOOK_PATH = '/webhooks/backend';
+const BACKEND_WEBHOOK_PATH = '/webhooks/backend';
 
 /** Longer than the stores retry (Shopify: 48 hours), so a redelivery is always recognized. */
-export const BACKEND_EVENT_DEDUPE_MS = 7 * 86_400_000;
+const BACKEND_EVENT_DEDUPE_MS = 7 * 86_400_000;
 
 export interface InboundDeps {
   store: StateStore;

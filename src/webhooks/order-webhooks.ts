@@ -25,7 +25,7 @@ export interface WebhookSettings {
   schedule: RetrySchedule;
 }
 
-export const defaultWebhookSettings = (): WebhookSettings => ({ concurrency: 4, pollMs: 1000, timeoutMs: DELIVERY_TIMEOUT_MS, schedule: backoffSchedule() });
+const defaultWebhookSettings = (): WebhookSettings => ({ concurrency: 4, pollMs: 1000, timeoutMs: DELIVERY_TIMEOUT_MS, schedule: backoffSchedule() });
 
 export interface OrderWebhookDeps {
   store: StateStore;

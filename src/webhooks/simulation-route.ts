@@ -19,7 +19,7 @@ import { newEventId } from './order-event.js';
 import { enqueueOrderEvent } from './outbox.js';
 import type { SimulationAccess } from './simulation-access.js';
 
-export const SIMULATION_PATH = '/simulate/orders/:id/:action';
+const SIMULATION_PATH = '/simulate/orders/:id/:action';
 
 const validators = new Map<string, Validator<object>>(Object.entries(SimulationParams).map(([action, schema]) => [action, compile<object>(schema)]));
 
