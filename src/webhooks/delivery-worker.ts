@@ -39,6 +39,8 @@ export class DeliveryWorker {
   private running = false;
   /** The last claim filled every free slot, so more events may be due right now. */
   private backlog = false;
+  /** The outbox did not answer the last claim (warned once per outage). */
+  private unreachable = false;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -76,8 +78,11 @@ export class DeliveryWorker {
     let claimed: Array<Job<OrderEvent>> = [];
     try {
       if (free > 0) claimed = await this.deps.queue.claim(free, this.settings.leaseMs);
+      if (this.unreachable) this.deps.log.info('order webhooks: the outbox answers again');
+      this.unreachable = false;
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'order webhooks: cannot reach the outbox; trying again');
+      if (!this.unreachable) this.deps.log.warn({ err: error }, 'order webhooks: cannot reach the outbox; trying again every poll');
+      this.unreachable = true;
     }
     this.backlog = free > 0 && claimed.length === free;
     for (const job of claimed) {

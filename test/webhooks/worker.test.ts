@@ -6,7 +6,11 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StoreUnavailableError, type DurableQueue } from '../../src/state/store.js';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import type { OrderEvent } from '../../src/webhooks/order-event.js';
 import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
 import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/webhooks/retry-schedule.js';
 import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
@@ -68,7 +72,7 @@ afterEach(async () => {
 });
 
 describe('the delivery worker', () => {
-  it('gives up on an attempt at its deadline and tries again later', async () => {
+  it('gives up on an attempt at its deadline, as on any failed attempt', async () => {
     const platform = await holdingReceiver();
     try {
       gw = await orderGateway({ webhooks: { timeoutMs: 100, schedule: { maxAttempts: 1, delayMs: () => 1000 } } });
@@ -123,5 +127,28 @@ describe('the delivery worker', () => {
     } finally {
       await platform.close();
     }
+  });
+});
+
+describe('a worker whose store is down', () => {
+  it('warns once per outage, not on every poll, and says when the outbox answers again', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    let claims = 0;
+    const queue = {
+      claim: async () => {
+        claims += 1;
+        if (claims <= 5) throw new StoreUnavailableError('Redis did not answer');
+        return [];
+      },
+    } as unknown as DurableQueue<OrderEvent>;
+    const worker = new DeliveryWorker(
+      { queue, deliver: () => Promise.reject(new Error('nothing to deliver')), schedule: backoffSchedule(), metrics: { attempt: () => undefined }, log, now: Date.now },
+      { concurrency: 2, pollMs: 1, leaseMs: 60_000, drainMs: 1000 },
+    );
+    worker.start();
+    await vi.waitFor(() => expect(claims).toBeGreaterThan(7));
+    await worker.stop();
+    expect(lines.map((l) => l.msg)).toEqual(['order webhooks: cannot reach the outbox; trying again every poll', 'order webhooks: the outbox answers again']);
   });
 });
