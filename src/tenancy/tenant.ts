@@ -85,12 +85,17 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
   const { adapter, extras } = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
-  return assembleTenant(loaded, adapter, {
-    keyring,
-    extras,
-    ...(simulationSecret !== undefined && { simulationSecret }),
-    ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
-  });
+  try {
+    return assembleTenant(loaded, adapter, {
+      keyring,
+      extras,
+      ...(simulationSecret !== undefined && { simulationSecret }),
+      ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
+    });
+  } catch (error) {
+    await adapter.close?.(); // a tenant that fails to assemble must not leak its backend connection
+    throw error;
+  }
 }
 
 export interface AssemblyOptions {
