@@ -8,8 +8,8 @@ import { ConfigError } from '../src/config/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
-import type { Adapter } from './contract.js';
-import { createMemoryAdapter } from './memory/index.js';
+import type { Adapter, OrderSnapshot } from './contract.js';
+import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -23,12 +23,31 @@ export interface AdapterContext {
   tenantId: string;
 }
 
-interface AdapterFactory<S extends TSchema> {
-  settings: S;
-  create(settings: Static<S>, context: AdapterContext): Promise<Adapter>;
+/** Moves orders along (ship, deliver, refund, ...) for demos and tests; returns the fresh snapshot. */
+export interface OrderSimulator {
+  simulate(orderId: string, action: SimulationAction): Promise<OrderSnapshot>;
 }
 
-const define = <S extends TSchema>(factory: AdapterFactory<S>) => factory;
+/**
+ * What an adapter offers beyond the contract. The tenant keeps these next to its adapter, which
+ * it only reaches through the contract (the resilient wrapper).
+ */
+export interface AdapterExtras {
+  simulator?: OrderSimulator;
+}
+
+export interface BuiltAdapter {
+  adapter: Adapter;
+  extras: AdapterExtras;
+}
+
+interface AdapterFactory<S extends TSchema, A extends Adapter = Adapter> {
+  settings: S;
+  create(settings: Static<S>, context: AdapterContext): Promise<A>;
+  extras?(adapter: A): AdapterExtras;
+}
+
+const define = <S extends TSchema, A extends Adapter>(factory: AdapterFactory<S, A>) => factory;
 
 const factories: Record<string, AdapterFactory<TSchema>> = {
   memory: define({
@@ -50,13 +69,15 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         tenantId: context.tenantId,
         ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
       }),
+    extras: (adapter) => ({ simulator: adapter }),
   }),
 };
 
-export async function createAdapter(config: TenantConfig['adapter'], context: AdapterContext): Promise<Adapter> {
+export async function createAdapter(config: TenantConfig['adapter'], context: AdapterContext): Promise<BuiltAdapter> {
   const factory = factories[config.type];
   if (!factory) throw new ConfigError(`${context.where}: $.adapter.type "${config.type}" has no adapter in this build`);
   const checked = compile<Static<TSchema>>(factory.settings)(config.settings);
   if (!checked.ok) throw new ConfigError(`${context.where}: ${checked.message.replace(/^\$/, '$.adapter.settings')}`);
-  return factory.create(checked.value, context);
+  const adapter = await factory.create(checked.value, context);
+  return { adapter, extras: factory.extras?.(adapter) ?? {} };
 }

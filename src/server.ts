@@ -25,6 +25,8 @@ import { registerRateLimits } from './transports/rate-limit.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
+import { registerOrderPage } from './capabilities/order/order-page.js';
+import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
@@ -43,6 +45,8 @@ export interface ServerOptions {
   https?: HttpsOptions;
   /** Which proxies' X-Forwarded-* headers to believe; none by default. */
   trustProxy?: TrustProxy;
+  /** Order webhook delivery (worker concurrency, polling, timeout, retry schedule). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** Never logged, wherever they appear. */
@@ -60,6 +64,7 @@ const REDACT = [
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const operations = options.operations ?? allOperations;
   const now = options.now ?? Date.now;
+  const secret = options.secret ?? GatewaySecret.from(undefined);
   const metrics = options.metrics ?? new Metrics();
   const routing = new TenantRouting(options.tenants);
   const logger = { level: options.settings.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) };
@@ -109,13 +114,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     store: options.store,
     profiles,
     idempotency: new Idempotency(options.store),
-    secret: options.secret ?? GatewaySecret.from(undefined),
+    secret,
     now,
     observeIdempotency: metrics.idempotency,
   });
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
+  registerOrderPage(app, secret);
+  registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, ...(options.webhooks && { settings: options.webhooks }) });
   registerHealth(app, options.store, routing, metrics);
   return app;
 }

@@ -34,7 +34,10 @@ export { SimulationError, type SimulationAction } from './simulation.js';
 export interface MemoryAdapterOptions {
   /** Folder holding catalog.yaml, discounts.yaml, ... and the flower shop's CSV files. */
   dataDir: string;
-  /** Base URL of the demo storefront (product pages, cart permalinks, order pages); no trailing slash. */
+  /**
+   * Base URL of the demo storefront (product pages, cart permalinks, tracking pages); no trailing
+   * slash. Nothing serves order pages there, so orders carry no permalink: the gateway serves one.
+   */
   storefrontUrl: string;
   now: () => number;
   store: StateStore;
@@ -61,7 +64,6 @@ export class MemoryAdapter implements Adapter {
       store: options.store,
       tenantId: options.tenantId,
       retentionMs: options.orderRetentionMs ?? DEFAULT_RETENTION_MS,
-      storefrontUrl: options.storefrontUrl,
       now: options.now,
     });
     this.capabilities = {
@@ -108,7 +110,7 @@ export class MemoryAdapter implements Adapter {
     return this.orders.place(this.data, request);
   }
 
-  findOrderByReference(reference: string): Promise<{ orderId: string; permalinkUrl?: string } | null> {
+  findOrderByReference(reference: string): Promise<{ orderId: string } | null> {
     return this.orders.findByReference(reference);
   }
 

@@ -29,7 +29,6 @@ export interface OrderBookOptions {
   store: StateStore;
   tenantId: string;
   retentionMs: number;
-  storefrontUrl: string;
   now: () => number;
 }
 
@@ -42,13 +41,8 @@ export class OrderBook {
     return `adapter:memory:${this.options.tenantId}:${kind}:${id}`;
   }
 
-  permalink(orderId: string): string {
-    return `${this.options.storefrontUrl}/orders/${orderId}`;
-  }
-
-  async findByReference(reference: string): Promise<{ orderId: string; permalinkUrl: string } | null> {
-    const ref = await this.options.store.get<{ orderId: string }>(this.key('ref', reference));
-    return ref ? { orderId: ref.value.orderId, permalinkUrl: this.permalink(ref.value.orderId) } : null;
+  async findByReference(reference: string): Promise<{ orderId: string } | null> {
+    return (await this.options.store.get<{ orderId: string }>(this.key('ref', reference)))?.value ?? null;
   }
 
   async get(orderId: string): Promise<StoredOrder | null> {
@@ -73,7 +67,7 @@ export class OrderBook {
       if (!winner) throw new Error(`order reference ${request.reference} vanished while placing`);
       return { status: 'placed', ...winner };
     }
-    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId) };
+    return { status: 'placed', orderId };
   }
 
   /** Applies `change` atomically (compare-and-set, retried on conflict) and returns the new order. */
@@ -101,7 +95,6 @@ export class OrderBook {
         reference: request.reference,
         currency: q.currency,
         createdAt: new Date(now).toISOString(),
-        permalinkUrl: this.permalink(orderId),
         lines: q.lines.map((l) => ({
           id: l.lineId,
           variantId: l.variantId,

@@ -4,26 +4,40 @@
  * cancellations append adjustments. Nothing is ever rewritten: a received return is a second,
  * completed adjustment.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
 import type { StoredOrder } from './orders.js';
 
-export type LineQuantities = Array<{ id: string; quantity: number }>;
+const Lines = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), quantity: Type.Integer() }, { additionalProperties: false }), {
+  minItems: 1,
+  maxItems: 100,
+});
+const Reason = Type.String({ minLength: 1, maxLength: 500 });
+const params = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
-export type SimulationAction =
+/** The parameters of each action (the simulation API validates requests with them). */
+export const SimulationParams = {
   /** Hands over `lines` (default: everything not yet fulfilled); with a part of a line, a partial fulfillment. */
-  | { type: 'ship'; lines?: LineQuantities; trackingNumber?: string; carrier?: string }
+  ship: params({ lines: Type.Optional(Lines), trackingNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
   /** The latest shipment is on its way. */
-  | { type: 'in_transit' }
+  in_transit: params({}),
   /** The latest shipment arrived. */
-  | { type: 'deliver' }
-  /** Money back (positive amount); with `lines`, those unfulfilled units leave the order. */
-  | { type: 'refund'; amount: number; lines?: LineQuantities; reason?: string }
+  deliver: params({}),
+  /** Money back (positive amount, minor units); with `lines`, those unfulfilled units leave the order. */
+  refund: params({ amount: Type.Integer(), lines: Type.Optional(Lines), reason: Type.Optional(Reason) }),
   /** The buyer sends fulfilled units back: a pending return. */
-  | { type: 'return'; lines: LineQuantities; reason?: string }
+  return: params({ lines: Lines, reason: Type.Optional(Reason) }),
   /** The store received the return `returnId`: the units leave the order. */
-  | { type: 'receive_return'; returnId: string }
+  receive_return: params({ returnId: Type.String({ minLength: 1, maxLength: 200 }) }),
   /** Every unfulfilled unit leaves the order. */
-  | { type: 'cancel'; reason?: string };
+  cancel: params({ reason: Type.Optional(Reason) }),
+};
+
+export type SimulationActionType = keyof typeof SimulationParams;
+
+export type SimulationAction = { [K in SimulationActionType]: { type: K } & Static<(typeof SimulationParams)[K]> }[SimulationActionType];
+
+export type LineQuantities = Array<{ id: string; quantity: number }>;
 
 export class SimulationError extends Error {
   constructor(

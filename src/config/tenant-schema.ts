@@ -168,6 +168,11 @@ export const TenantConfig = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * The order simulation API (POST /simulate/orders/{id}/{action}) for adapters that offer one
+     * (the demo store): enabled only with a secret, which callers send as a bearer token.
+     */
+    simulation: Type.Optional(Type.Object({ secret: SecretRef }, { additionalProperties: false })),
     /** Extra protocol versions served, to their version-specific profile URLs. */
     supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
   },

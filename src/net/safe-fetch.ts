@@ -47,13 +47,21 @@ function guardedAgent(allowLoopback: boolean): Agent {
 
 const agents = { loopback: guardedAgent(true), public: guardedAgent(false) };
 
-export async function safeFetch(url: URL, allowLoopback: boolean, limits: FetchLimits): Promise<FetchedDocument> {
+/**
+ * The guarded dispatcher for a request to `url` (profiles, outgoing webhooks). An IP literal is
+ * judged here, since it never goes through the DNS lookup the agents check.
+ */
+export function guardedDispatcher(url: URL, allowLoopback: boolean): Dispatcher {
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal)) {
     const reason = refusal(literal, allowLoopback);
     if (reason) throw new FetchRefused(reason);
   }
-  const dispatcher: Dispatcher = allowLoopback ? agents.loopback : agents.public;
+  return allowLoopback ? agents.loopback : agents.public;
+}
+
+export async function safeFetch(url: URL, allowLoopback: boolean, limits: FetchLimits): Promise<FetchedDocument> {
+  const dispatcher = guardedDispatcher(url, allowLoopback);
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const response = await request(url, {
     method: 'GET',

@@ -2,7 +2,7 @@
  * The `PROTO-Agent` request header: an RFC 8941 dictionary carrying `profile="<url>"`
  * (spec part 1 §5). Parsed with a structured-fields library, never by hand.
  */
-import { parseDictionary } from 'structured-headers';
+import { parseDictionary, serializeDictionary } from 'structured-headers';
 import { badRequest } from './errors.js';
 
 export interface AgentHeader {
@@ -25,3 +25,6 @@ export function parseAgentHeader(value: string | string[] | undefined): AgentHea
   }
   return { profile };
 }
+
+/** The header the gateway sends as the business (order webhooks): profile="<url>". */
+export const agentHeader = (profileUrl: string): string => serializeDictionary(new Map([['profile', [profileUrl, new Map()]]]));

@@ -36,3 +36,7 @@ export function fromMinorUnits(amount: number, currency: string): string {
   const fraction = digits.slice(digits.length - exponent);
   return `${amount < 0 ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`;
 }
+
+/** 1999 USD -> "$19.99" (en-US), formatted from the exact decimal string, never a float. */
+export const formatAmount = (amount: number, currency: string): string =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(fromMinorUnits(amount, currency) as Intl.StringNumericLiteral);

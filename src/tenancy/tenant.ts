@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
-import { createAdapter } from '../../adapters/registry.js';
+import { createAdapter, type AdapterExtras } from '../../adapters/registry.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
@@ -17,6 +17,7 @@ import { Keyring, loadKeyring } from '../security/keyring.js';
 import { TenantSecurity } from '../security/tenant-security.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
 import type { StateStore } from '../state/store.js';
+import { SimulationAccess } from '../webhooks/simulation-access.js';
 
 export interface RenderedProfile {
   object: Profile;
@@ -36,6 +37,8 @@ export interface Tenant {
   readonly profile: RenderedProfile;
   /** Signing keys, signature policies and caller authentication. */
   readonly security: TenantSecurity;
+  /** The order simulation API: present when the adapter offers one and the tenant file sets its secret. */
+  readonly simulation?: SimulationAccess;
 }
 
 export interface TenantDeps {
@@ -80,13 +83,41 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   );
   // Keys first: a broken key fails start-up before any backend connection is opened.
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
-  const adapter = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
-  return assembleTenant(loaded, adapter, { keyring, ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }) });
+  const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
+  const { adapter, extras } = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
+  try {
+    return assembleTenant(loaded, adapter, {
+      keyring,
+      extras,
+      ...(simulationSecret !== undefined && { simulationSecret }),
+      ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
+    });
+  } catch (error) {
+    await adapter.close?.(); // a tenant that fails to assemble must not leak its backend connection
+    throw error;
+  }
+}
+
+export interface AssemblyOptions {
+  keyring?: Keyring;
+  observe?: BackendObserver;
+  /** What the adapter offers beyond the contract. */
+  extras?: AdapterExtras;
+  /** The resolved `simulation.secret` of the tenant file. */
+  simulationSecret?: string;
+}
+
+function simulationAccess(config: TenantConfig, file: string, kind: string, extras: AdapterExtras, secret: string | undefined): SimulationAccess | undefined {
+  if (!config.simulation) return undefined;
+  if (!extras.simulator) throw new ConfigError(`${file}: $.simulation: the ${kind} adapter has no order simulation; remove the section`);
+  if (secret === undefined) throw new ConfigError(`${file}: $.simulation.secret was not resolved`);
+  return new SimulationAccess(extras.simulator, secret);
 }
 
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe }: { keyring?: Keyring; observe?: BackendObserver } = {}): Tenant {
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret }: AssemblyOptions = {}): Tenant {
   const policies = resolvePolicies(config);
+  const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe);
   const capabilities = enabledCapabilities(config, file);
   const security = new TenantSecurity(config, keyring, file);
@@ -110,5 +141,6 @@ export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter,
     capabilities,
     profile,
     security,
+    ...(simulation && { simulation }),
   };
 }

@@ -8,13 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Adapter } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
+import type { Keyring } from '../../src/security/keyring.js';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import type { ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { buildServer } from '../../src/server.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
 import { TenantRegistry } from '../../src/tenancy/registry.js';
-import { assembleTenant } from '../../src/tenancy/tenant.js';
+import { assembleTenant, type AssemblyOptions } from '../../src/tenancy/tenant.js';
+import type { WebhookSettings } from '../../src/webhooks/order-webhooks.js';
 import { startPlatform, type PlatformServer } from './platform.js';
 import { stubAdapter } from './stub-adapter.js';
 
@@ -64,13 +66,21 @@ export interface TestGatewayOptions {
   profiles?: ProfileFetcher;
   /** Default info. */
   logLevel?: string;
+  /** The tenant's signing keys. */
+  keyring?: Keyring;
+  /** Adapter extras (the order simulator) and the resolved simulation secret. */
+  assembly?: Pick<AssemblyOptions, 'extras' | 'simulationSecret'>;
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const platform = options.platform ?? (await startPlatform());
   const store = options.store ?? new MemoryStore();
   const config = { ...baseTenantConfig, ...options.tenant };
-  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter());
+  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter(), {
+    ...options.assembly,
+    ...(options.keyring && { keyring: options.keyring }),
+  });
   const rawLogs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -87,6 +97,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     ...(options.now && { now: options.now }),
     ...(options.secret && { secret: options.secret }),
     ...(options.profiles && { profiles: options.profiles }),
+    ...(options.webhooks && { webhooks: options.webhooks }),
   });
   await app.ready();
   return {

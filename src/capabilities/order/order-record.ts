@@ -2,9 +2,12 @@
  * What the gateway itself knows about an order the backend placed: which checkout produced it
  * and for whom. The backend owns the order; this record decides who may read it (the platform
  * that originated it, or the buyer) and where its webhooks go. Written once, by checkout
- * completion, before the order is announced to anyone.
+ * completion, together with the order's one "Order created" webhook event.
  */
+import { BackendError } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
+import { createdEventId } from '../../webhooks/order-event.js';
+import { enqueueOrderEvent } from '../../webhooks/outbox.js';
 
 export interface OrderRecord {
   orderId: string;
@@ -24,8 +27,21 @@ export const ORDER_RECORD_TTL_MS = 400 * 86_400_000;
 
 export const orderRecordKey = (tenantId: string, orderId: string) => `order:${tenantId}:${orderId}`;
 
+/**
+ * Saves a new order's record and queues its Order created event (the order as the store has it
+ * now), once per order however often it is called. The event is queued before the record is
+ * written: a crash in between leaves no record, so the checkout's retry queues the event again
+ * under the same id (a no-op while it is queued) instead of losing it.
+ */
 export async function saveOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, record: OrderRecord): Promise<void> {
-  await ctx.store.setIfAbsent(orderRecordKey(ctx.tenant.id, record.orderId), record, ORDER_RECORD_TTL_MS);
+  const key = orderRecordKey(ctx.tenant.id, record.orderId);
+  if (await ctx.store.get(key)) return;
+  if (record.webhookUrl) {
+    const order = await ctx.tenant.adapter.getOrder(record.orderId);
+    if (!order) throw new BackendError(`the store does not return order ${record.orderId} it has just placed`, true);
+    await enqueueOrderEvent(ctx.store, ctx.tenant, record, order, { id: createdEventId(ctx.tenant.id, record.orderId), kind: 'order_created', occurredAt: record.placedAt });
+  }
+  await ctx.store.setIfAbsent(key, record, ORDER_RECORD_TTL_MS);
 }
 
 export async function loadOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, orderId: string): Promise<OrderRecord | null> {

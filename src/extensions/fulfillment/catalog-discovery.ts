@@ -18,7 +18,7 @@ import type { CatalogFulfillment, FulfillsTo } from '../../../schemas/catalog.js
 import type { Context, Message } from '../../../schemas/common.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
-import { fromMinorUnits } from '../../protocol/money.js';
+import { formatAmount } from '../../protocol/money.js';
 import { regionCode, toAlpha2 } from './country-code.js';
 
 export interface DiscoveryPlan {
@@ -101,8 +101,7 @@ export function fulfills(variant: CatalogVariant, answer: VariantFulfillment | u
   return answer?.methods.some((m) => m.available && (plan.methods === undefined || plan.methods.includes(m.type))) ?? false;
 }
 
-const money = (amount: number, currency: string) =>
-  amount === 0 ? 'Free' : new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(fromMinorUnits(amount, currency) as Intl.StringNumericLiteral);
+const money = (amount: number, currency: string) => (amount === 0 ? 'Free' : formatAmount(amount, currency));
 
 /**
  * The protocol shape. Catalog options carry no amount field, so the price leads the option's

@@ -1,0 +1,107 @@
+/**
+ * The outbox tool: order webhooks that exhausted their retries, in the state store the gateway
+ * uses (STORE, read from the environment as the gateway reads it).
+ *
+ *   npm run outbox -- list [--tenant <id>]
+ *   npm run outbox -- replay <event id> | --all [--tenant <id>]
+ *
+ * A replayed event goes to the end of its order's queue, due at once, with its retries reset;
+ * it carries the order as it was when the event happened (its `created_time` says when).
+ */
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../src/config/config-error.js';
+import { settingsFromEnv } from '../src/config/env.js';
+import { createStore } from '../src/state/create-store.js';
+import type { DeadJob, StateStore } from '../src/state/store.js';
+import type { OrderEvent } from '../src/webhooks/order-event.js';
+import { orderWebhookQueue } from '../src/webhooks/outbox.js';
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = 'usage: npm run outbox -- list [--tenant <id>]\n       npm run outbox -- replay <event id>|--all [--tenant <id>]';
+
+/** Where it went, without a query string (platforms may put tokens there). */
+function destination(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+const describe = (job: DeadJob<OrderEvent>) =>
+  [
+    job.id,
+    `tenant=${job.payload.tenantId}`,
+    `order=${job.payload.order.id}`,
+    `kind=${job.payload.kind}`,
+    `attempts=${job.attempts}`,
+    `died=${new Date(job.diedAt).toISOString()}`,
+    `to=${destination(job.payload.webhookUrl)}`,
+    `reason=${JSON.stringify(job.reason)}`,
+  ].join('  ');
+
+/** `args` without `--tenant <id>`, and that id. */
+function tenantOption(args: readonly string[]): { rest: string[]; tenant?: string } | null {
+  const at = args.indexOf('--tenant');
+  if (at < 0) return { rest: [...args] };
+  const tenant = args[at + 1];
+  if (tenant === undefined || tenant.startsWith('--')) return null;
+  return { rest: args.filter((_, i) => i !== at && i !== at + 1), tenant };
+}
+
+export async function run(args: readonly string[], io: Io, store: StateStore): Promise<number> {
+  const parsed = tenantOption(args);
+  const [command, target, ...extra] = parsed?.rest ?? [];
+  const valid = parsed !== null && extra.length === 0 && ((command === 'list' && target === undefined) || (command === 'replay' && target !== undefined));
+  if (!valid) {
+    io.err(USAGE);
+    return 2;
+  }
+  const queue = orderWebhookQueue(store);
+  const dead = (await queue.listDead()).filter((job) => parsed.tenant === undefined || job.payload.tenantId === parsed.tenant);
+  if (command === 'list') {
+    for (const job of dead) io.out(describe(job));
+    io.err(`${dead.length} dead-lettered order webhook${dead.length === 1 ? '' : 's'}`);
+    return 0;
+  }
+  const chosen = target === '--all' ? dead : dead.filter((job) => job.id === target);
+  if (chosen.length === 0 && target !== '--all') {
+    io.err(`no dead-lettered order webhook ${target}${parsed.tenant === undefined ? '' : ` of tenant ${parsed.tenant}`}`);
+    return 1;
+  }
+  // Oldest death first, so events of one order go back in their original order.
+  for (const job of chosen) {
+    if (await queue.replay(job.id)) io.out(`replayed ${job.id} (order ${job.payload.order.id})`);
+  }
+  io.err(`${chosen.length} order webhook${chosen.length === 1 ? '' : 's'} queued again`);
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const { store: setting } = settingsFromEnv();
+  if (setting === 'memory') {
+    process.stderr.write('STORE is memory: dead letters live inside the gateway process. Set STORE to the Redis the gateway uses.\n');
+    return 2;
+  }
+  const store = await createStore(setting);
+  try {
+    return await run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }, store);
+  } finally {
+    await store.close();
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof ConfigError ? 'configuration error' : 'failed'}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

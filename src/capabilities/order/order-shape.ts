@@ -1,0 +1,135 @@
+/**
+ * The protocol order (spec part 2 §2.1-2.5) from the store's snapshot: every line that ever
+ * existed with its derived status, delivery promises, the append-only event and adjustment
+ * logs, and the totals as charged at checkout (adjustments carry what changed since). A pure
+ * function of its inputs, so a webhook retry renders the same bytes.
+ */
+import type { FulfillmentExpectation, FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot, PostalAddress } from '../../../adapters/contract.js';
+import type { Message, Total } from '../../../schemas/common.js';
+import type * as Proto from '../../../schemas/order.js';
+import type { OperationContext } from '../../operations/context.js';
+import { infoMessage } from '../../protocol/messages.js';
+import type { OrderRecord } from './order-record.js';
+import { permalinkFor } from './permalink.js';
+
+/** Line status, evaluated in the order of §3. More fulfilled than the current total (a return not yet netted out) counts as fulfilled. */
+export function lineStatus(quantity: Proto.OrderLineQuantity): Proto.LineStatus {
+  if (quantity.total === 0) return 'removed';
+  if (quantity.fulfilled >= quantity.total) return 'fulfilled';
+  if (quantity.fulfilled > 0) return 'partial';
+  return 'processing';
+}
+
+const ADDRESS_FIELDS = [
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['streetAddress', 'street_address'],
+  ['extendedAddress', 'extended_address'],
+  ['locality', 'address_locality'],
+  ['region', 'address_region'],
+  ['country', 'address_country'],
+  ['postalCode', 'postal_code'],
+  ['phone', 'phone_number'],
+] as const satisfies ReadonlyArray<readonly [keyof PostalAddress, keyof Proto.PostalAddress]>;
+
+export function renderAddress(address: PostalAddress): Proto.PostalAddress {
+  const rendered: Proto.PostalAddress = {};
+  for (const [from, to] of ADDRESS_FIELDS) if (address[from]) rendered[to] = address[from];
+  return rendered;
+}
+
+/** Subtotal, the discount allocated at checkout, what is left. */
+function amountTotals(subtotal: number, itemsDiscount: number): Total[] {
+  return [{ type: 'subtotal', amount: subtotal }, ...(itemsDiscount > 0 ? [{ type: 'items_discount', amount: -itemsDiscount }] : [])];
+}
+
+function renderLine(line: OrderLine): Proto.OrderLineItem {
+  const quantity = { original: line.quantity.original, total: line.quantity.current, fulfilled: line.quantity.fulfilled };
+  return {
+    id: line.id,
+    item: { id: line.variantId, title: line.title, price: line.unitPrice, ...(line.imageUrl && { image_url: line.imageUrl }) },
+    quantity,
+    totals: [...amountTotals(line.subtotal, line.discount), { type: 'total', amount: line.subtotal - line.discount }],
+    status: lineStatus(quantity),
+  };
+}
+
+/**
+ * A digital delivery has no postal address, yet `destination` is required: it is then an empty
+ * address and the description says where the goods go.
+ */
+function renderExpectation(expectation: FulfillmentExpectation): Proto.Expectation {
+  return {
+    id: expectation.id,
+    line_items: expectation.lines.map(({ id, quantity }) => ({ id, quantity })),
+    method_type: expectation.method,
+    destination: expectation.destination ? renderAddress(expectation.destination) : {},
+    ...(expectation.description && { description: expectation.description }),
+    ...(expectation.fulfillableOn && { fulfillable_on: expectation.fulfillableOn }),
+  };
+}
+
+function renderEvent(event: FulfillmentEvent): Proto.FulfillmentEvent {
+  return {
+    id: event.id,
+    occurred_at: event.occurredAt,
+    type: event.type,
+    line_items: event.lines.map(({ id, quantity }) => ({ id, quantity })),
+    ...(event.trackingNumber && { tracking_number: event.trackingNumber }),
+    ...(event.trackingUrl && { tracking_url: event.trackingUrl }),
+    ...(event.carrier && { carrier: event.carrier }),
+    ...(event.description && { description: event.description }),
+  };
+}
+
+function renderAdjustment(adjustment: OrderAdjustment): Proto.Adjustment {
+  return {
+    id: adjustment.id,
+    type: adjustment.type,
+    occurred_at: adjustment.occurredAt,
+    status: adjustment.status,
+    ...(adjustment.lines && { line_items: adjustment.lines.map(({ id, quantity }) => ({ id, quantity })) }),
+    ...(adjustment.amount !== undefined && { totals: [{ type: 'total', amount: adjustment.amount }] }),
+    ...(adjustment.description && { description: adjustment.description }),
+  };
+}
+
+function orderTotals({ subtotal, itemsDiscount, discount, shipping, tax, total }: OrderSnapshot['totals']): Total[] {
+  return [
+    ...amountTotals(subtotal, itemsDiscount),
+    ...(discount > 0 ? [{ type: 'discount', amount: -discount }] : []),
+    { type: 'fulfillment', amount: shipping },
+    { type: 'tax', amount: tax },
+    { type: 'total', amount: total },
+  ];
+}
+
+export interface OrderRefs {
+  /** The checkout that placed the order (from the gateway's order record). */
+  checkoutId: string;
+  /** The store's own order page, or the gateway's when the store has none. */
+  permalinkUrl: string;
+}
+
+/**
+ * The checkout from the gateway's record (the store's own reference when there is no record),
+ * and the store's permalink, else the gateway's order page.
+ */
+export function orderRefs(ctx: Pick<OperationContext, 'tenant' | 'secret'>, order: OrderSnapshot, record: Pick<OrderRecord, 'checkoutId'> | null): OrderRefs {
+  return { checkoutId: record?.checkoutId ?? order.reference ?? '', permalinkUrl: order.permalinkUrl ?? permalinkFor(ctx, order.id) };
+}
+
+export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderBody {
+  const messages: Message[] = order.canceled ? [infoMessage('order_canceled', 'The store canceled this order; items not yet fulfilled will not ship.')] : [];
+  return {
+    id: order.id,
+    checkout_id: refs.checkoutId,
+    permalink_url: refs.permalinkUrl,
+    line_items: order.lines.map(renderLine),
+    fulfillment: { expectations: order.expectations.map(renderExpectation), events: order.events.map(renderEvent) },
+    adjustments: order.adjustments.map(renderAdjustment),
+    currency: order.currency,
+    totals: orderTotals(order.totals),
+    ...(messages.length > 0 && { messages }),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The order webhook outbox: a durable queue in the state store (spec part 2 §6.1 "MUST retry
+ * failed deliveries"). Events of one order share a group, so they are delivered one at a time
+ * in the order they were enqueued; orders are independent of each other.
+ */
+import type { OrderSnapshot } from '../../adapters/contract.js';
+import type { OrderRecord } from '../capabilities/order/order-record.js';
+import { profilePath } from '../protocol/business-profile.js';
+import type { DurableQueue, StateStore } from '../state/store.js';
+import type { Tenant } from '../tenancy/tenant.js';
+import type { OrderEvent, OrderEventKind } from './order-event.js';
+
+export const ORDER_WEBHOOK_QUEUE = 'order-webhooks';
+
+export const orderWebhookQueue = (store: StateStore): DurableQueue<OrderEvent> => store.queue<OrderEvent>(ORDER_WEBHOOK_QUEUE);
+
+export interface EventFacts {
+  id: string;
+  kind: OrderEventKind;
+  /** Epoch ms. */
+  occurredAt: number;
+}
+
+/**
+ * Queues an event of `order` for the platform that placed it. Returns false (nothing queued)
+ * when that platform's profile gave no webhook URL. Enqueueing an id already queued does nothing.
+ */
+export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 'id' | 'baseUrl'>, record: OrderRecord, order: OrderSnapshot, facts: EventFacts): Promise<boolean> {
+  if (!record.webhookUrl) return false;
+  const event: OrderEvent = {
+    ...facts,
+    tenantId: tenant.id,
+    webhookUrl: record.webhookUrl,
+    businessProfile: `${tenant.baseUrl}${profilePath}`,
+    checkoutId: record.checkoutId,
+    order,
+  };
+  await orderWebhookQueue(store).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
+  return true;
+}

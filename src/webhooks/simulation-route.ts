@@ -1,0 +1,62 @@
+/**
+ * The order simulation API of stores that have one (the demo store):
+ * `POST /simulate/orders/{id}/{action}` with the action's parameters as the JSON body, e.g.
+ * `ship` {lines?, trackingNumber?, carrier?}, `deliver` {}, `refund` {amount, lines?, reason?}.
+ * Enabled per tenant by a simulation secret (sent as a bearer token); elsewhere the path does
+ * not exist. Each change is a fresh snapshot and an order-updated webhook to the platform.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { OrderSnapshot } from '../../adapters/contract.js';
+import { SimulationError, SimulationParams, type SimulationAction } from '../../adapters/memory/simulation.js';
+import { loadOrderRecord } from '../capabilities/order/order-record.js';
+import { orderRefs, renderOrder } from '../capabilities/order/order-shape.js';
+import type { GatewaySecret } from '../config/gateway-secret.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { StateStore } from '../state/store.js';
+import { tenantOf } from '../transports/request-context.js';
+import { compile, type Validator } from '../validation/validator.js';
+import { newEventId } from './order-event.js';
+import { enqueueOrderEvent } from './outbox.js';
+import type { SimulationAccess } from './simulation-access.js';
+
+const SIMULATION_PATH = '/simulate/orders/:id/:action';
+
+const validators = new Map<string, Validator<object>>(Object.entries(SimulationParams).map(([action, schema]) => [action, compile<object>(schema)]));
+
+export interface SimulationDeps {
+  store: StateStore;
+  secret: GatewaySecret;
+  now: () => number;
+}
+
+async function simulate(access: SimulationAccess, orderId: string, action: SimulationAction): Promise<OrderSnapshot> {
+  try {
+    return await access.simulator.simulate(orderId, action);
+  } catch (error) {
+    if (!(error instanceof SimulationError)) throw error;
+    throw error.code === 'not_found' ? new ProtocolError(404, 'not_found', error.message) : new ProtocolError(400, 'invalid_request', error.message);
+  }
+}
+
+export function registerOrderSimulation(app: FastifyInstance, deps: SimulationDeps): void {
+  app.post(SIMULATION_PATH, async (req, reply) => {
+    req.operation = 'simulate_order';
+    const tenant = tenantOf(req);
+    const access = tenant.simulation;
+    if (!access) return reply.callNotFound();
+    if (!access.admits(req.headers.authorization)) {
+      throw new ProtocolError(401, 'invalid_credentials', 'the order simulation needs Authorization: Bearer <the tenant\'s simulation secret>', { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    const { id, action } = req.params as { id: string; action: string };
+    const validate = validators.get(action);
+    if (!validate) throw new ProtocolError(400, 'invalid_request', `action must be one of ${[...validators.keys()].join(', ')}`);
+    const checked = validate(req.body ?? {});
+    if (!checked.ok) throw new ProtocolError(400, 'invalid_request', checked.message);
+
+    const order = await simulate(access, id, { type: action, ...checked.value } as SimulationAction);
+    const record = await loadOrderRecord({ store: deps.store, tenant }, order.id);
+    const eventId = newEventId();
+    const queued = record !== null && (await enqueueOrderEvent(deps.store, tenant, record, order, { id: eventId, kind: 'order_updated', occurredAt: deps.now() }));
+    return reply.send({ order: renderOrder(order, orderRefs({ tenant, secret: deps.secret }, order, record)), ...(queued && { event_id: eventId }) });
+  });
+}
