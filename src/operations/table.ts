@@ -4,6 +4,7 @@
  */
 import { cartOperations } from '../capabilities/cart/operations.js';
 import { catalogOperations } from '../capabilities/catalog/operations.js';
+import { checkoutOperations } from '../capabilities/checkout/operations.js';
 import type { OperationDefinition } from './operation.js';
 
-export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations];
+export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations, ...checkoutOperations];
