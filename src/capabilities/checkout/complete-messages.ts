@@ -4,7 +4,7 @@ import type { Message, Total } from '../../../schemas/common.js';
 import { errorMessage, warningMessage } from '../../protocol/messages.js';
 import { fromMinorUnits } from '../../protocol/money.js';
 
-const TO_CONTINUE = 'review it with the buyer, then update the checkout to continue';
+const TO_CONTINUE = 'review the checkout with the buyer, then update it to continue';
 
 /** The totals differ from those the buyer last saw: which ones, from what to what. */
 export function totalsChanged(before: readonly Total[], after: readonly Total[], currency: string): Message {

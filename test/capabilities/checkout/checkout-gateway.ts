@@ -152,3 +152,30 @@ export async function walkToReady(client: CheckoutClient, lineItems: unknown[], 
   const ready = (await client.update(created.id, chosen)).body;
   return { created, withBuyer, withDestination, ready, payload: chosen };
 }
+
+const amount = (totals: Array<{ type: string; amount: number }>, type: string) => totals.filter((t) => t.type === type).reduce((s, t) => s + t.amount, 0);
+
+/**
+ * Every totals invariant of the discount and fulfillment extensions: the total adds up, the
+ * `items_discount` total is the lines' sum, allocations sum to their discount, the `discount`
+ * total is what is not allocated to lines, `fulfillment` is the selected options' price and their
+ * discounts are the shipping allocations.
+ */
+export function expectConsistentTotals(body: any): void {
+  const { totals } = body;
+  const parts = totals.filter((t: any) => t.type !== 'total').reduce((s: number, t: any) => s + t.amount, 0);
+  expect(amount(totals, 'total')).toBe(parts);
+  const lineDiscounts = body.line_items.reduce((s: number, l: any) => s + amount(l.totals, 'items_discount'), 0);
+  expect(amount(totals, 'items_discount')).toBe(lineDiscounts);
+  const applied = body.discounts?.applied ?? [];
+  for (const d of applied) if (d.allocations) expect(d.allocations.reduce((s: number, a: any) => s + a.amount, 0)).toBe(d.amount);
+  const toLines = applied.flatMap((d: any) => d.allocations ?? []).filter((a: any) => a.path.startsWith('$.line_items['));
+  const sum = (entries: any[]) => entries.reduce((s: number, e: any) => s + e.amount, 0);
+  // Discounts are negative totals: each one and what it answers for add up to zero.
+  expect(amount(totals, 'items_discount') + sum(toLines)).toBe(0);
+  expect(amount(totals, 'discount') + amount(totals, 'items_discount') + sum(applied)).toBe(0);
+  const selected = (body.fulfillment?.methods ?? []).flatMap((m: any) => m.groups.flatMap((g: any) => g.options.filter((o: any) => o.id === g.selected_option_id)));
+  if (selected.length > 0) expect(amount(totals, 'fulfillment')).toBe(selected.reduce((s: number, o: any) => s + amount(o.totals, 'subtotal'), 0));
+  const toShipping = applied.flatMap((d: any) => d.allocations ?? []).filter((a: any) => a.path.startsWith('$.fulfillment.'));
+  expect(selected.reduce((s: number, o: any) => s + amount(o.totals, 'discount'), 0) + sum(toShipping)).toBe(0);
+}
