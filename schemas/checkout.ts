@@ -10,7 +10,7 @@ import { Fulfillment, FulfillmentRequest } from './fulfillment.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
 import { Payment, PaymentRequest } from './payment.js';
 
-export const CHECKOUT_STATUSES = ['incomplete', 'requires_escalation', 'ready_for_complete', 'complete_in_progress', 'completed', 'canceled'] as const;
+const CHECKOUT_STATUSES = ['incomplete', 'requires_escalation', 'ready_for_complete', 'complete_in_progress', 'completed', 'canceled'] as const;
 export const CheckoutStatus = StringEnum(CHECKOUT_STATUSES);
 export type CheckoutStatus = Static<typeof CheckoutStatus>;
 

@@ -14,12 +14,12 @@ import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 import { evaluate, type StatusRules } from './status.js';
 
-export const OPEN_STATUSES: ReadonlySet<string> = new Set(['incomplete', 'requires_escalation', 'ready_for_complete']);
+const OPEN_STATUSES: ReadonlySet<string> = new Set(['incomplete', 'requires_escalation', 'ready_for_complete']);
 
 export const isOpen = (session: CheckoutSession) => OPEN_STATUSES.has(session.status);
 
-export function checkoutNotFound(ctx: OperationContext, path?: string, what = 'checkout'): OperationResult {
-  return failure([errorMessage('not_found', `This ${what} does not exist or has expired.`, 'unrecoverable', path)], {
+export function checkoutNotFound(ctx: OperationContext): OperationResult {
+  return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
     continue_url: ctx.tenant.adapter.continueUrl([]),
   });
 }

@@ -25,7 +25,7 @@ export interface CheckoutState {
 }
 
 /** The store's checkout page for the priced lines and accepted codes. */
-export function storeCheckoutUrl(ctx: OperationContext, priced: PricedCheckout): string {
+function storeCheckoutUrl(ctx: OperationContext, priced: PricedCheckout): string {
   const lines = priced.quote.lines.map((line) => ({ variantId: line.variantId, quantity: line.quantity }));
   return ctx.tenant.adapter.continueUrl(lines, { discountCodes: appliedCodes(priced.quote) });
 }
