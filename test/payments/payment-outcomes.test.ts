@@ -25,22 +25,20 @@ class RecordingStore extends MemoryStore {
   }
 }
 
-let gw: CheckoutGateway;
-const clock = { now: NOW };
-const store = new RecordingStore({ now: () => clock.now });
+let gw: CheckoutGateway | undefined;
+const store = new RecordingStore({ now: () => gw?.clock.now ?? NOW });
 beforeAll(async () => {
   gw = await checkoutGateway({ store });
-  gw.clock = clock;
 });
 afterAll(async () => {
-  await gw.close();
+  await gw!.close();
   await store.close();
 });
 
 const outcome = (body: any) => [body.proto.status, body.status, body.messages?.map((m: any) => [m.code, m.severity, m.path ?? null]) ?? []];
 
 describe.each<Transport>(['rest', 'mcp'])('payment outcomes over %s', (transport) => {
-  const client = () => gw.client(transport);
+  const client = () => gw!.client(transport);
 
   it('declined: payment_failed, the checkout stays ready_for_complete, and another instrument completes it', async () => {
     const { ready } = await walkToReady(client(), [line('pot_ceramic')]);
@@ -96,7 +94,7 @@ describe.each<Transport>(['rest', 'mcp'])('payment outcomes over %s', (transport
 describe('the credential', () => {
   it('never reaches the state store, a log line or a response, whatever the outcome', async () => {
     const secret = 'success_token';
-    const rest = gw.client('rest');
+    const rest = gw!.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('pot_ceramic')]);
     const replies = [
       // Instruments sent with an update are shown without their credential.
@@ -108,7 +106,7 @@ describe('the credential', () => {
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 400]);
     expect(replies[0]!.body.payment.instruments).toEqual([{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' } }]);
     expect(replies[2]!.body.status).toBe('completed');
-    for (const text of [...store.written, ...gw.rawLogs, ...replies.map((r) => JSON.stringify(r.body))]) {
+    for (const text of [...store.written, ...gw!.rawLogs, ...replies.map((r) => JSON.stringify(r.body))]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain('fail_token');
       expect(text).not.toContain('xxxxxxxx');

@@ -119,8 +119,16 @@ describe('pickup', () => {
     ]);
     expect(codes(asked)).toEqual([['missing', '$.fulfillment.methods[0].selected_destination_id']]);
 
-    // What catalog discovery gave: location "loop" and its option "pickup-loop", no group id yet.
-    const discovered = { type: 'pickup', selected_destination_id: 'loop', groups: [{ selected_option_id: 'pickup-loop' }] };
+    // What catalog discovery gives for the Loop Studio: its location id and option id, no group id yet.
+    const product = await gw.app.inject({
+      method: 'POST',
+      url: '/catalog/product',
+      headers: gw.headers(),
+      payload: { id: 'bouquet_roses', filters: { fulfills_to: { location: 'loop' }, methods: ['pickup'] } },
+    });
+    const pickup = product.json().product.variants[0].fulfillment.methods[0];
+    expect([pickup.location, pickup.options[0].id]).toEqual(['loop', 'pickup-loop']);
+    const discovered = { type: 'pickup', selected_destination_id: pickup.location, groups: [{ selected_option_id: pickup.options[0].id }] };
     const ready = (await client.update(id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [discovered] } })).body;
     expect(ready.status).toBe('ready_for_complete');
     const group = ready.fulfillment.methods[0].groups[0];
