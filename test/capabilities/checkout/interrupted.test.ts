@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { StoreUnavailableError } from '../../../src/state/store.js';
-import { adapterControl, controlled, type AdapterControl } from './adapter-control.js';
+import { adapterControl, ATTEMPT_LEASE_MS, controlled, type AdapterControl } from './adapter-control.js';
 import { checkoutGateway, line, NOW, pay, walkToReady, type CheckoutGateway } from './checkout-gateway.js';
 
 /** Fails the next write of a key starting with `prefix`, once. */
@@ -27,7 +27,6 @@ class FlakyStore extends MemoryStore {
   }
 }
 
-const ATTEMPT_LEASE_MS = 16_000;
 let gw: CheckoutGateway | undefined;
 const store = new FlakyStore({ now: () => gw?.clock.now ?? NOW });
 let control: AdapterControl;

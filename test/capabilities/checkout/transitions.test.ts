@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adapterControl, controlled, type AdapterControl } from './adapter-control.js';
+import { adapterControl, ATTEMPT_LEASE_MS, controlled, type AdapterControl } from './adapter-control.js';
 import { BUYER, checkoutGateway, codes, line, pay, total, walkToReady, type CheckoutGateway } from './checkout-gateway.js';
 
 let gw: CheckoutGateway;
@@ -19,9 +19,6 @@ afterAll(() => gw.close());
 beforeEach(() => {
   Object.assign(control, adapterControl());
 });
-
-/** Twice the default backend deadline (8 s): the attempt of a complete is surely over. */
-const ATTEMPT_LEASE_MS = 16_000;
 
 const refusal = (body: any) => [body.proto.status, body.messages.map((m: any) => [m.code, m.severity])];
 
