@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CurrencyCode, Message, ResponseEnvelope, StringEnum, Total } from './common.js';
+import { PostalAddress } from './fulfillment.js';
 import { Item } from './line-item.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -35,19 +36,6 @@ export const OrderLineItem = Type.Object({
 });
 export type OrderLineItem = Static<typeof OrderLineItem>;
 
-/** A postal address as the protocol writes it (part 1 §2.8 shipping destination fields). */
-export const PostalAddress = Type.Object({
-  first_name: Type.Optional(Type.String()),
-  last_name: Type.Optional(Type.String()),
-  street_address: Type.Optional(Type.String()),
-  extended_address: Type.Optional(Type.String()),
-  address_locality: Type.Optional(Type.String()),
-  address_region: Type.Optional(Type.String()),
-  address_country: Type.Optional(Type.String()),
-  postal_code: Type.Optional(Type.String()),
-  phone_number: Type.Optional(Type.String()),
-});
-export type PostalAddress = Static<typeof PostalAddress>;
 
 export const Expectation = Type.Object({
   id: Type.String(),

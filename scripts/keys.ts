@@ -1,7 +1,7 @@
 /**
- * The signing-key tool: `npm run keys -- generate [--alg ES256|ES384|EdDSA]` prints a new
- * private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant file
- * references it. The private key is printed once and never written anywhere by this tool.
+ * The signing-key tool: `npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]`
+ * prints a new private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant
+ * file references it; `--private-only` prints the private JWK alone, for scripts. The private key is printed once and never written anywhere by this tool.
  */
 import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';
@@ -12,7 +12,7 @@ export interface Io {
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA]   (default ES256)';
+const USAGE = 'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)';
 
 function algorithmArg(args: readonly string[]): string | undefined {
   const at = args.findIndex((a) => a === '--alg' || a.startsWith('--alg='));
@@ -31,6 +31,10 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
   const privateJwk = await generatePrivateJwk(alg);
   // Loading it back the way the gateway does proves the pair before anyone deploys it.
   const { kid, publicJwk } = await signingKeyFromJwk(privateJwk, 'generated key');
+  if (options.includes('--private-only')) {
+    io.out(JSON.stringify(privateJwk));
+    return 0;
+  }
   io.out('# Private signing key: keep it secret; save it alone in a file (chmod 600) or an environment variable.');
   io.out(JSON.stringify(privateJwk));
   io.out('# Public key: the gateway publishes it in the profile `keys` by itself.');

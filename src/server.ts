@@ -4,7 +4,7 @@
  *   tenant routing -> JSON body -> transport (discovery | REST | MCP) -> pipeline -> adapter
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
@@ -71,7 +71,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const app = Fastify({
     logger,
-    disableRequestLogging: true,
+    // One log line per request, written in onResponse below.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
     routerOptions: { maxParamLength: 1024 },

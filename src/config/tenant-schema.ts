@@ -77,6 +77,10 @@ export const TenantAuth = Type.Object(
 );
 export type TenantAuth = Static<typeof TenantAuth>;
 
+/** Buyer fields a store may require at checkout. */
+export const BUYER_FIELDS = ['email', 'first_name', 'last_name', 'phone_number'] as const;
+export type BuyerField = (typeof BUYER_FIELDS)[number];
+
 const Seconds = (min: number, dflt: number) => Type.Integer({ minimum: min, default: dflt });
 
 const RateLimit = Type.Object(
@@ -138,6 +142,16 @@ export const TenantConfig = Type.Object(
       ),
     ),
     auth: Type.Optional(TenantAuth),
+    /** Checkout rules of this store. */
+    checkout: Type.Optional(
+      Type.Object(
+        {
+          /** Buyer fields needed before an order is placed (default and minimum: email, which every order needs). */
+          required_buyer_fields: Type.Optional(Type.Array(StringEnum(BUYER_FIELDS), { uniqueItems: true })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     links: Type.Optional(
       Type.Array(Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }), title: Type.Optional(Type.String()) }, { additionalProperties: false })),
     ),
@@ -184,6 +198,8 @@ export type TenantConfig = Static<typeof TenantConfig>;
 export interface Policies {
   cartTtlMs: number;
   checkoutTtlMs: number;
+  /** Always includes email. */
+  requiredBuyerFields: BuyerField[];
   idempotencyRetentionMs: number;
   lookupBatchLimit: number;
   searchPageLimit: number;
@@ -202,6 +218,7 @@ export function resolvePolicies(config: TenantConfig): Policies {
   return {
     cartTtlMs: (p.cart_ttl_seconds ?? 86_400) * 1000,
     checkoutTtlMs: (p.checkout_ttl_seconds ?? 21_600) * 1000,
+    requiredBuyerFields: ['email', ...(config.checkout?.required_buyer_fields ?? []).filter((field) => field !== 'email')],
     idempotencyRetentionMs: (p.idempotency_retention_seconds ?? 172_800) * 1000,
     lookupBatchLimit: p.lookup_batch_limit ?? 50,
     searchPageLimit: p.search_page_limit ?? 50,

@@ -24,6 +24,8 @@ export interface OperationContext {
   caller: Caller;
   transport: Transport;
   requestId: string;
+  /** The request's idempotency key, when it carries one (a checkout completion is tied to it). */
+  idempotencyKey?: string;
   log: FastifyBaseLogger;
   store: StateStore;
   /** Keys for the tokens the gateway signs (the same on every replica). */

@@ -125,6 +125,7 @@ export class Pipeline {
       caller,
       transport: call.transport,
       requestId: call.requestId,
+      ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
       log: call.log,
       store: this.deps.store,
       secret: this.deps.secret,

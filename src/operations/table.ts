@@ -4,7 +4,8 @@
  */
 import { cartOperations } from '../capabilities/cart/operations.js';
 import { catalogOperations } from '../capabilities/catalog/operations.js';
+import { checkoutOperations } from '../capabilities/checkout/operations.js';
 import { orderOperations } from '../capabilities/order/operations.js';
 import type { OperationDefinition } from './operation.js';
 
-export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations, ...orderOperations];
+export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations, ...checkoutOperations, ...orderOperations];

@@ -117,6 +117,8 @@ export async function loadKeyring(signing: SigningConfig | undefined, where: str
     if (activeKid !== undefined) throw new ConfigError(`${where}: $.signing.active_kid is set but $.signing.keys is empty`);
     return Keyring.none;
   }
+  // With one key there is nothing to choose; with several (rotation) the tenant file says which signs.
+  if (activeKid === undefined && keys.length === 1) return new Keyring(keys, keys[0]!, false);
   if (activeKid === undefined) throw new ConfigError(`${where}: $.signing.active_kid is required: the kid of the key that signs (one of ${keys.map((k) => k.kid).join(', ')})`);
   const active = keys.find((k) => k.kid === activeKid);
   if (!active) throw new ConfigError(`${where}: $.signing.active_kid "${activeKid}" is not the kid of any key in $.signing.keys (${keys.map((k) => k.kid).join(', ')})`);

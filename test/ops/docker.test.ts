@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadTenantFiles } from '../../src/config/load-tenants.js';
+import { generatePrivateJwk, loadKeyring } from '../../src/security/keyring.js';
 import { testGateway } from '../helpers/gateway.js';
 
 const run = promisify(execFile);
@@ -77,6 +79,22 @@ describe('docker/docker-compose.yml', () => {
       expect(gateway.depends_on?.redis?.condition).toBe('service_healthy');
       expect(Number.parseInt(gateway.stop_grace_period!, 10) * 1000).toBeGreaterThan(Number(gateway.environment!.SHUTDOWN_GRACE_MS));
     }
+  });
+
+  it('gives every replica the same signing key through the docker tenant files, which load and sign with it', async () => {
+    for (const [, gateway] of gateways) {
+      expect(gateway.environment!.DEMO_SIGNING_KEY).toMatch(/^\$\{DEMO_SIGNING_KEY:\?.+\}$/);
+      expect(gateway.environment!.CONFIG_DIR).toBe('/app/docker-config');
+      expect(gateway.volumes).toContain('./config:/app/docker-config:ro');
+    }
+    const jwk = await generatePrivateJwk('ES256');
+    const [demo] = loadTenantFiles(resolve('docker/config'));
+    const keyring = await loadKeyring(demo!.config.signing, demo!.file, resolve('docker/config/tenants'), { DEMO_SIGNING_KEY: JSON.stringify(jwk) });
+    expect(keyring.ephemeral).toBe(false);
+    expect(keyring.active?.kid).toBe(jwk.kid);
+    // The image holds config/demo at /app/config/demo, where the docker tenant reads its data.
+    expect(demo!.config.adapter.settings.data_dir).toBe('/app/config/demo');
+    expect(stage('runtime')).toContain('COPY config ./config');
   });
 
   it('puts a load balancer in front that checks /readyz on every replica and is the only proxy the replicas trust', () => {

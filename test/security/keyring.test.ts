@@ -67,11 +67,12 @@ describe('loading signing keys', () => {
     expect(await failure({ keys: [{ env: 'K' }], active_kid: a.kid }, { K: JSON.stringify(noKid) })).toMatch(/has no kid; its kid must be/);
   });
 
-  it('requires active_kid to name one of the keys, and each key once', async () => {
+  it('requires active_kid to name one of the keys when there are several, and each key once', async () => {
     expect(await failure({ keys: [{ file: 'a.json' }], active_kid: b.kid })).toBe(
       `${FILE}: $.signing.active_kid "${b.kid}" is not the kid of any key in $.signing.keys (${a.kid})`,
     );
-    expect(await failure({ keys: [{ file: 'a.json' }] })).toMatch(/\$\.signing\.active_kid is required/);
+    expect((await load({ keys: [{ file: 'a.json' }] })).active?.kid).toBe(a.kid);
+    expect(await failure({ keys: [{ file: 'a.json' }, { env: 'B' }] }, { B: JSON.stringify(b) })).toMatch(/\$\.signing\.active_kid is required/);
     expect(await failure({ keys: [{ file: 'a.json' }, { env: 'A' }], active_kid: a.kid }, { A: JSON.stringify(a) })).toMatch(/keys\[1\]: is the same key as \$\.signing\.keys\[0\]/);
     expect(await failure({ keys: [{ file: 'missing.json' }], active_kid: a.kid })).toMatch(/keys\[0\]: cannot read secret file .*missing\.json \(ENOENT\)/);
   });

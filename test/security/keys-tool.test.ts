@@ -34,6 +34,14 @@ describe('the key tool', () => {
     });
   }
 
+  it('--private-only prints the private JWK alone, ready for an environment variable', async () => {
+    const { code, out } = await generate('--private-only');
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    const keyring = await loadKeyring({ keys: [{ env: 'KEY' }] }, 'tenant.yaml', '.', { KEY: out[0]! });
+    expect(keyring.active?.kid).toBe((JSON.parse(out[0]!) as { kid: string }).kid);
+  });
+
   it('defaults to ES256 and refuses unknown commands or algorithms with usage', async () => {
     expect(JSON.parse((await generate()).out[1]!)).toMatchObject({ kty: 'EC', crv: 'P-256' });
     const bad = await generate('--alg', 'RS256');

@@ -12,13 +12,13 @@ import { failure, success, type OperationResult } from '../../operations/operati
 import { errorMessage } from '../../protocol/messages.js';
 import { discountActive } from '../../extensions/discount/active.js';
 import { submittedCodes } from '../../extensions/discount/discounts-member.js';
-import { identifyLines } from '../pricing/line-ids.js';
-import { isStockProblem, lineProblemMessages } from '../pricing/line-messages.js';
-import { keepPricedLines, priceCart, type PricedCart } from './cart-pricing.js';
+import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
+import { nothingToBuy } from '../pricing/nothing-to-buy.js';
+import { priceCart } from './cart-pricing.js';
 import { isLive, newCartId, type ActiveCart, type CanceledCart } from './cart-record.js';
 import { CartRepository } from './cart-repository.js';
 import { renderCart } from './cart-shape.js';
-import { cartOwner, ownsCart } from './ownership.js';
+import { callerOwner, ownedByCaller } from './ownership.js';
 
 type CartRequest = CartCreateRequest | CartUpdateRequest;
 
@@ -45,29 +45,18 @@ function cartNotFound(ctx: OperationContext): OperationResult {
   });
 }
 
-/** No line can be bought: no cart. All sold out is the spec's `out_of_stock` outcome. */
-function nothingToBuy(ctx: OperationContext, draft: ActiveCart, priced: PricedCart): OperationResult {
-  const problems = priced.quote.lineProblems;
-  const soldOut = problems.every(isStockProblem);
-  const soldOutLines = new Set(problems.filter(isStockProblem).map((p) => p.lineId));
-  const handoff = draft.lines.filter((line) => soldOutLines.has(line.id)).map((line) => ({ variantId: line.itemId, quantity: line.quantity }));
-  return failure(lineProblemMessages(priced.quote, priced.refs, soldOut ? 'unrecoverable' : 'recoverable'), {
-    continue_url: ctx.tenant.adapter.continueUrl(handoff),
-  });
-}
-
 export async function createCart(ctx: OperationContext, request: CartCreateRequest): Promise<OperationResult> {
   const draft: ActiveCart = {
     state: 'active',
     id: newCartId(),
-    owner: cartOwner(ctx),
+    owner: callerOwner(ctx),
     expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
     lines: identifyLines(request.line_items, []),
     ...carriedInputs(request),
     discountCodes: codesFor(ctx, request, []),
   };
   const priced = await priceCart(ctx, draft);
-  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft, priced);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft.lines, priced.quote, priced.refs);
   const cart = keepPricedLines(draft, priced.quote);
   if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
   return success(renderCart(ctx, cart, priced), 201);
@@ -75,14 +64,14 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
 
 export async function getCart(ctx: OperationContext, id: string): Promise<OperationResult> {
   const cart = await repository(ctx).find(id);
-  if (!isLive(cart, ctx.now()) || !ownsCart(ctx, cart)) return cartNotFound(ctx);
+  if (!isLive(cart, ctx.now()) || !ownedByCaller(ctx, cart)) return cartNotFound(ctx);
   return success(renderCart(ctx, cart, await priceCart(ctx, cart)));
 }
 
 /** Replaces the lines (ids kept where they match) and refreshes the expiry; a canceled cart stays canceled. */
 export async function updateCart(ctx: OperationContext, id: string, request: CartUpdateRequest): Promise<OperationResult> {
   return repository(ctx).change(id, async (current) => {
-    if (!isLive(current, ctx.now()) || !ownsCart(ctx, current)) return { result: cartNotFound(ctx) };
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
     const draft: ActiveCart = {
       state: 'active',
       id: current.id,
@@ -101,7 +90,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
 /** Answers with the cart as it was, ending now; leaves a tombstone without buyer data until its expiry. */
 export async function cancelCart(ctx: OperationContext, id: string): Promise<OperationResult> {
   return repository(ctx).change(id, async (current) => {
-    if (!isLive(current, ctx.now()) || !ownsCart(ctx, current)) return { result: cartNotFound(ctx) };
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
     const priced = await priceCart(ctx, current);
     const canceledAt = ctx.now();
     const tombstone: CanceledCart = { state: 'canceled', id: current.id, owner: current.owner, expiresAt: current.expiresAt, canceledAt };

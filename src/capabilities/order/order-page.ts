@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OrderSnapshot } from '../../../adapters/contract.js';
-import type { OrderBody, PostalAddress } from '../../../schemas/order.js';
+import type { PostalAddress } from '../../../schemas/fulfillment.js';
+import type { OrderBody } from '../../../schemas/order.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { formatAmount } from '../../protocol/money.js';

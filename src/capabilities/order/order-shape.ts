@@ -4,11 +4,12 @@
  * logs, and the totals as charged at checkout (adjustments carry what changed since). A pure
  * function of its inputs, so a webhook retry renders the same bytes.
  */
-import type { FulfillmentExpectation, FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot, PostalAddress } from '../../../adapters/contract.js';
+import type { FulfillmentExpectation, FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../../../adapters/contract.js';
 import type { Message, Total } from '../../../schemas/common.js';
 import type * as Proto from '../../../schemas/order.js';
 import type { OperationContext } from '../../operations/context.js';
 import { infoMessage } from '../../protocol/messages.js';
+import { fromStoreAddress } from '../../extensions/fulfillment/address.js';
 import type { OrderRecord } from './order-record.js';
 import { permalinkFor } from './permalink.js';
 
@@ -18,24 +19,6 @@ export function lineStatus(quantity: Proto.OrderLineQuantity): Proto.LineStatus 
   if (quantity.fulfilled >= quantity.total) return 'fulfilled';
   if (quantity.fulfilled > 0) return 'partial';
   return 'processing';
-}
-
-const ADDRESS_FIELDS = [
-  ['firstName', 'first_name'],
-  ['lastName', 'last_name'],
-  ['streetAddress', 'street_address'],
-  ['extendedAddress', 'extended_address'],
-  ['locality', 'address_locality'],
-  ['region', 'address_region'],
-  ['country', 'address_country'],
-  ['postalCode', 'postal_code'],
-  ['phone', 'phone_number'],
-] as const satisfies ReadonlyArray<readonly [keyof PostalAddress, keyof Proto.PostalAddress]>;
-
-export function renderAddress(address: PostalAddress): Proto.PostalAddress {
-  const rendered: Proto.PostalAddress = {};
-  for (const [from, to] of ADDRESS_FIELDS) if (address[from]) rendered[to] = address[from];
-  return rendered;
 }
 
 /** Subtotal, the discount allocated at checkout, what is left. */
@@ -63,7 +46,7 @@ function renderExpectation(expectation: FulfillmentExpectation): Proto.Expectati
     id: expectation.id,
     line_items: expectation.lines.map(({ id, quantity }) => ({ id, quantity })),
     method_type: expectation.method,
-    destination: expectation.destination ? renderAddress(expectation.destination) : {},
+    destination: expectation.destination ? fromStoreAddress(expectation.destination) : {},
     ...(expectation.description && { description: expectation.description }),
     ...(expectation.fulfillableOn && { fulfillable_on: expectation.fulfillableOn }),
   };

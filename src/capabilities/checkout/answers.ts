@@ -1,0 +1,66 @@
+/**
+ * Answers shared by the checkout operations: the same `not_found` for a session that never
+ * existed, expired or is another caller's; refused transitions as business outcomes with the
+ * session as it is (completed and canceled never change again; while an order is being placed
+ * only the request that started it may go on); a checkout body as a failed outcome.
+ */
+import type { Message } from '../../../schemas/common.js';
+import type { OperationContext } from '../../operations/context.js';
+import { failure, type OperationResult } from '../../operations/operation.js';
+import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
+import { errorMessage } from '../../protocol/messages.js';
+import type { PricedCheckout } from './checkout-pricing.js';
+import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
+import { renderCheckout, storedView } from './checkout-shape.js';
+import { evaluate, type StatusRules } from './status.js';
+
+const OPEN_STATUSES: ReadonlySet<string> = new Set(['incomplete', 'requires_escalation', 'ready_for_complete']);
+
+export const isOpen = (session: CheckoutSession) => OPEN_STATUSES.has(session.status);
+
+export function checkoutNotFound(ctx: OperationContext): OperationResult {
+  return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
+    continue_url: ctx.tenant.adapter.continueUrl([]),
+  });
+}
+
+/** A checkout that failed as a business outcome: HTTP 200, proto.status error, the checkout with its messages. */
+export const failed = (body: CheckoutBody): OperationResult => ({ outcome: 'error', body: { ...body, messages: body.messages ?? [] } });
+
+function refusal(session: CheckoutSession): Message {
+  switch (session.status) {
+    case 'completed':
+      return errorMessage('checkout_completed', `This checkout is completed (order ${session.order?.id}); it does not change any more.`, 'unrecoverable');
+    case 'canceled':
+      return errorMessage('checkout_canceled', 'This checkout was canceled; it does not change any more.', 'unrecoverable');
+    default:
+      return errorMessage(
+        'checkout_in_progress',
+        'The order is being placed: get the checkout until it is completed. Meanwhile only a retry of the same complete request (same idempotency key and body) is accepted.',
+        'recoverable',
+      );
+  }
+}
+
+/** An update, cancel or complete the session's status does not allow. */
+export const refused = (session: CheckoutSession): OperationResult => failed({ ...storedView(session), messages: [refusal(session)] });
+
+export const statusRules = (ctx: OperationContext, atComplete: boolean): StatusRules => ({
+  requiredBuyerFields: ctx.tenant.policies.requiredBuyerFields,
+  fulfillment: fulfillmentActive(ctx.caller),
+  atComplete,
+});
+
+/** Totals compare by value: type, amount and label, in order. */
+export const sameTotals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export const expiryFrom = (ctx: OperationContext) => ctx.now() + ctx.tenant.policies.checkoutTtlMs;
+
+/** Decides the status of an open session from its fresh price and renders the answer. */
+export function present(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, messages: readonly Message[] = []): { session: CheckoutSession; body: CheckoutBody } {
+  const evaluation = evaluate(session, priced.quote, statusRules(ctx, false));
+  const decided = { ...session, status: evaluation.status };
+  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...evaluation.messages] });
+  return { session: { ...decided, seenTotals: body.totals }, body };
+}
+

@@ -1,0 +1,73 @@
+/**
+ * A checkout session as the state store keeps it: the platform's inputs (lines with their ids,
+ * context, buyer, codes, fulfillment choices, instruments without credentials), its status, and
+ * what the status machine needs to remember: the totals last shown (price changes are detected
+ * against them at complete), a pending review or escalation, the completion claim while an order
+ * is being placed, and the final view once nothing changes any more.
+ */
+import { randomBytes } from 'node:crypto';
+import type { PlaceOrderRequest } from '../../../adapters/contract.js';
+import type { Checkout, CheckoutStatus } from '../../../schemas/checkout.js';
+import type { Attribution, Buyer, Context, Message, Signals, Total } from '../../../schemas/common.js';
+import type { PaymentInstrument } from '../../../schemas/payment.js';
+import type { StoredMethod } from '../../extensions/fulfillment/method-record.js';
+import type { HandlerEntry } from '../../payments/choose.js';
+import type { PricedLineInput } from '../pricing/quote-request.js';
+
+export type CheckoutBody = Omit<Checkout, 'proto'>;
+
+/** What the platform sent (update replaces all of it). */
+export interface CheckoutInputs {
+  lines: PricedLineInput[];
+  context?: Context;
+  buyer?: Buyer;
+  signals?: Signals;
+  attribution?: Attribution;
+  /** As submitted (discount extension); kept unused while the extension is not active. */
+  discountCodes: string[];
+  /** Fulfillment extension; kept unused while it is not active. */
+  fulfillment: StoredMethod[];
+  /** Display fields only. */
+  instruments: PaymentInstrument[];
+}
+
+/** The buyer has to continue on the store's page; lasts until the next update. */
+export interface Escalation {
+  message: Message;
+  continueUrl: string;
+}
+
+/** While `complete_in_progress`: who claimed the session and how to finish placing its order. */
+export interface Completion {
+  /** Hash of the claiming request's idempotency key and body: only that request may resume it. */
+  claim: string;
+  /** When the latest attempt to charge and place started (epoch ms), see complete.ts. */
+  attemptAt: number;
+  handler: Pick<HandlerEntry, 'id' | 'type'>;
+  /** Everything `placeOrder` needs but the payment; no credential. */
+  placement: Omit<PlaceOrderRequest, 'payment'>;
+}
+
+export interface CheckoutSession extends CheckoutInputs {
+  id: string;
+  /** See cart/ownership.ts. */
+  owner: string;
+  /** Epoch ms; the session is gone (not_found) from then on. */
+  expiresAt: number;
+  status: CheckoutStatus;
+  /** The totals of the last answer: what the buyer saw. */
+  seenTotals: Total[];
+  /** Something changed at complete (price, stock); lasts until the next update. */
+  review?: Message[];
+  escalation?: Escalation;
+  completion?: Completion;
+  order?: { id: string; permalinkUrl: string };
+  /** The answer of a session that is being completed, completed or canceled: it no longer changes. */
+  view?: CheckoutBody;
+}
+
+/** 128 random bits: a checkout id cannot be guessed. */
+export const newCheckoutId = () => `chk_${randomBytes(16).toString('base64url')}`;
+
+/** Usable at `now`: not past its expiry. */
+export const isLive = (session: CheckoutSession | null, now: number): session is CheckoutSession => session !== null && now < session.expiresAt;

@@ -1,0 +1,7 @@
+/** Checkout sessions in the state store under `checkout:{tenant}:{id}` (see state/session-repository.ts). */
+import type { OperationContext } from '../../operations/context.js';
+import { SessionRepository } from '../../state/session-repository.js';
+import type { CheckoutSession } from './checkout-record.js';
+
+export const checkoutRepository = (ctx: OperationContext) =>
+  new SessionRepository<CheckoutSession>({ store: ctx.store, kind: 'checkout', tenantId: ctx.tenant.id, now: ctx.now, conflictCode: 'checkout_update_conflict' });

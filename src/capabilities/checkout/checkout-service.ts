@@ -1,0 +1,88 @@
+/**
+ * The checkout capability's create, get, update and cancel (spec part 1 §2.9, §3, §4.3); complete
+ * is in complete.ts. Every open session is priced afresh by the store on each of them, and its
+ * status decided by status.ts; what the answer showed is remembered (`seenTotals`), so complete
+ * can tell whether prices changed since.
+ *
+ * Transitions: incomplete <-> ready_for_complete as things are supplied or change; an update
+ * clears a pending escalation or review (requires_escalation -> incomplete or ready); cancel from
+ * any open status. A session being completed, completed or canceled refuses update and cancel.
+ */
+import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../schemas/checkout.js';
+import type { OperationContext } from '../../operations/context.js';
+import { failure, success, type OperationResult } from '../../operations/operation.js';
+import { errorMessage } from '../../protocol/messages.js';
+import { callerOwner, ownedByCaller } from '../cart/ownership.js';
+import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
+import { nothingToBuy } from '../pricing/nothing-to-buy.js';
+import { checkoutNotFound, expiryFrom, isOpen, present, refused, sameTotals } from './answers.js';
+import { resumeCompletion } from './complete.js';
+import { pickupLocationsOnce, priceCheckout, type Locations } from './checkout-pricing.js';
+import { isLive, newCheckoutId, type CheckoutSession } from './checkout-record.js';
+import { checkoutRepository } from './checkout-repository.js';
+import { cartBasis, readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
+import { renderCheckout, storedView } from './checkout-shape.js';
+
+/** A session from fresh inputs; lines the store could not price are not kept. */
+async function build(ctx: OperationContext, base: Pick<CheckoutSession, 'id' | 'owner'>, read: ReadInputs, locations: Locations) {
+  const draft: CheckoutSession = { ...base, ...read.inputs, expiresAt: expiryFrom(ctx), status: 'incomplete', seenTotals: [] };
+  const priced = await priceCheckout(ctx, draft, locations, read.asked);
+  return { draft, priced, ...present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages) };
+}
+
+export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
+  const locations = pickupLocationsOnce(ctx);
+  const basis: Basis | null =
+    request.cart_id === undefined
+      ? { lines: identifyLines(request.line_items ?? [], []), context: request.context, buyer: request.buyer, carriedCodes: [] }
+      : await cartBasis(ctx, request.cart_id);
+  if (!basis) {
+    return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable', '$.cart_id')], {
+      continue_url: ctx.tenant.adapter.continueUrl([]),
+    });
+  }
+  const read = await readInputs(ctx, request, basis, undefined, locations);
+  const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft.lines, priced.quote, priced.refs);
+  if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
+  return success(body, 201);
+}
+
+export async function getCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
+  const locations = pickupLocationsOnce(ctx);
+  const step = await checkoutRepository(ctx).change<OperationResult | CheckoutSession>(id, async (current) => {
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+    if (current.status === 'complete_in_progress') return { result: current };
+    if (!isOpen(current)) return { result: success(storedView(current)) };
+    const { session, body } = present(ctx, current, await priceCheckout(ctx, current, locations));
+    const changed = session.status !== current.status || !sameTotals(session.seenTotals, current.seenTotals);
+    return { result: success(body), ...(changed && { write: session }) };
+  });
+  return 'outcome' in step ? step : resumeCompletion(ctx, step);
+}
+
+/** Replaces every input (what is not resent is dropped) and refreshes the expiry. */
+export async function updateCheckout(ctx: OperationContext, id: string, request: CheckoutUpdateRequest): Promise<OperationResult> {
+  const locations = pickupLocationsOnce(ctx);
+  return checkoutRepository(ctx).change(id, async (current) => {
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+    if (!isOpen(current)) return { result: refused(current) };
+    const basis: Basis = { lines: identifyLines(request.line_items, current.lines), context: request.context, buyer: request.buyer, carriedCodes: [] };
+    const read = await readInputs(ctx, request, basis, current, locations);
+    const { session, body } = await build(ctx, { id: current.id, owner: current.owner }, read, locations);
+    return { result: success(body), write: session };
+  });
+}
+
+/** Answers with the checkout as it was, now canceled; it keeps that answer until it expires. */
+export async function cancelCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
+  const locations = pickupLocationsOnce(ctx);
+  return checkoutRepository(ctx).change(id, async (current) => {
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+    if (!isOpen(current)) return { result: refused(current) };
+    const priced = await priceCheckout(ctx, current, locations);
+    const view = renderCheckout(ctx, current, priced, { status: 'canceled', messages: [] });
+    const canceled: CheckoutSession = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };
+    return { result: success(storedView(canceled)), write: canceled };
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The checkout status machine's one decision (spec part 1 §3), pure: given the session and the
+ * store's latest quote, is it `ready_for_complete`, still `incomplete`, or `requires_escalation`,
+ * and which messages say why. What the platform can still supply is a `missing` message
+ * (recoverable, with the JSONPath to fill in); it goes away once supplied. Buyer fields still
+ * missing when complete is called need the buyer (`requires_buyer_input`).
+ *
+ * ready_for_complete: at least one line, every line buyable as requested, the required buyer
+ * fields, for every physical line a method with a destination and an option per group (fulfillment
+ * extension), tax known, no pending review. A pending escalation wins over everything else until
+ * the next update; so do physical lines for a platform without the fulfillment extension, which
+ * cannot choose a delivery: the buyer finishes on the store's page.
+ *
+ * The other statuses (complete_in_progress, completed, canceled) are set by complete and cancel.
+ */
+import type { Quote } from '../../../adapters/contract.js';
+import type { Message } from '../../../schemas/common.js';
+import type { BuyerField } from '../../config/tenant-schema.js';
+import { fulfillmentGaps } from '../../extensions/fulfillment/gaps.js';
+import { errorMessage } from '../../protocol/messages.js';
+import type { CheckoutSession } from './checkout-record.js';
+
+export type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
+
+export interface StatusRules {
+  requiredBuyerFields: readonly BuyerField[];
+  /** The fulfillment extension is active for the caller. */
+  fulfillment: boolean;
+  /** Judged for complete: missing buyer fields need the buyer. */
+  atComplete: boolean;
+}
+
+export interface Evaluation {
+  status: OpenStatus;
+  messages: Message[];
+}
+
+const BUYER_FIELD_NAMES: Record<BuyerField, string> = {
+  email: 'email address',
+  first_name: 'first name',
+  last_name: 'last name',
+  phone_number: 'phone number',
+};
+
+export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' | 'review' | 'escalation'>, quote: Quote, rules: StatusRules): Evaluation {
+  const messages: Message[] = [];
+  if (quote.lines.length === 0) messages.push(errorMessage('missing', 'Add at least one item that can be bought.', 'recoverable', '$.line_items'));
+  for (const field of rules.requiredBuyerFields) {
+    if (session.buyer?.[field]) continue;
+    const severity = rules.atComplete ? 'requires_buyer_input' : 'recoverable';
+    messages.push(errorMessage('missing', `The store needs the buyer's ${BUYER_FIELD_NAMES[field]}.`, severity, `$.buyer.${field}`));
+  }
+  const ships = quote.lines.some((line) => line.requiresShipping);
+  const handOff = ships && !rules.fulfillment;
+  if (rules.fulfillment) messages.push(...fulfillmentGaps(session.fulfillment, quote));
+  if (!handOff && messages.length === 0 && quote.lines.length > 0 && quote.totals.tax === null) {
+    messages.push(errorMessage('missing', "Tax needs the buyer's country and region: send context.address_country and context.address_region.", 'recoverable', '$.context.address_country'));
+  }
+  messages.push(...(session.review ?? []));
+  const blocked = messages.length > 0 || quote.lineProblems.length > 0;
+  if (session.escalation) return { status: 'requires_escalation', messages: [...messages, session.escalation.message] };
+  if (handOff) {
+    const content = "These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: continue on the store's checkout page (continue_url).";
+    return { status: 'requires_escalation', messages: [...messages, errorMessage('fulfillment_unsupported', content, 'requires_buyer_input')] };
+  }
+  return { status: blocked ? 'incomplete' : 'ready_for_complete', messages };
+}
