@@ -8,7 +8,7 @@ import { createMemoryAdapter } from '../../adapters/memory/index.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
-import { testGateway, type TestGateway } from './gateway.js';
+import { testGateway, type TestGateway, type TestGatewayOptions } from './gateway.js';
 import type { PlatformServer } from './platform.js';
 
 /** 2026-03-10T12:00:00Z: after SPRING2025 ended, before the peonies ship. */
@@ -30,6 +30,8 @@ export interface DemoGatewayOptions {
   tenant?: Partial<TenantConfig>;
   /** Wraps the demo store adapter (to slow it down, count its calls or make it fail). */
   wrapAdapter?: (adapter: Adapter) => Adapter;
+  /** Passed on to the gateway as they are. */
+  gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks'>;
 }
 
 export async function demoGateway(options: DemoGatewayOptions = {}): Promise<DemoGateway> {
@@ -39,6 +41,7 @@ export async function demoGateway(options: DemoGatewayOptions = {}): Promise<Dem
   const wrap = options.wrapAdapter ?? ((adapter: Adapter) => adapter);
   const store = options.store ?? ownStore!;
   const gw = await testGateway({
+    ...options.gateway,
     now,
     store,
     ...(options.platform && { platform: options.platform }),

@@ -9,10 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import { operations } from '../../src/operations/table.js';
-import { demoGateway, type DemoGateway } from './helpers/demo-gateway.js';
+import { checkoutOps, completeCheckout, readyCheckout } from './helpers/checkout-flow.js';
+import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { everywhere, faulty, FAULTS, type Fault, type FaultyAdapter } from './helpers/faulty.js';
 import { problemWith, send, TRANSPORTS, type Answer, type Call, type Transport } from './helpers/operation-client.js';
-import { createResource, goodPayload, kindOf, resourceKinds, snapshot } from './helpers/resources.js';
+import { goodPayload, kindOf, resourceKinds, snapshot } from './helpers/resources.js';
 import { Tally } from './helpers/tally.js';
 
 /** Three attempts of at most 100 ms each for calls that may be repeated (placeOrder: one). */
@@ -21,12 +22,12 @@ const BACKEND_CODES = ['backend_unavailable', 'backend_invalid_response'];
 const kinds = resourceKinds(operations);
 const tally = new Tally('backend faults');
 
-let gw: DemoGateway;
+let gw: ReliabilityGateway;
 let backend: FaultyAdapter;
 let agent: string;
 
 beforeAll(async () => {
-  gw = await demoGateway({
+  gw = await reliabilityGateway({
     wrapAdapter: (adapter) => (backend = faulty(adapter)),
     tenant: { policies: { allow_loopback_profiles: true, backend: { timeout_ms: 100, attempts: ATTEMPTS } } },
   });
@@ -41,13 +42,13 @@ afterAll(async () => {
 /** A good request of `op` as `agent`, on a fresh resource of its own when it takes an id. */
 async function goodCall(op: OperationDefinition, transport: Transport): Promise<Call> {
   const kind = kindOf(kinds, op);
-  const id = kind ? await createResource(gw.app, kind, agent) : op.mcp.id ? 'unknown-id' : undefined;
+  const id = kind ? await kind.produce(gw, agent) : op.mcp.id ? 'unknown-id' : undefined;
   const payload = goodPayload(op);
   return { op, transport, profile: agent, ...(id !== undefined && { id }), ...(payload && { payload }) };
 }
 
 async function exchange(call: Call): Promise<Answer> {
-  const answer = await send(gw.app, call);
+  const answer = await send(gw, call);
   tally.record(answer);
   return answer;
 }
@@ -94,7 +95,7 @@ describe.each(FAULTS)('every operation with a backend whose every call faults: %
 /** What the owner sees of the call's resource (undefined when it has none). */
 async function watched(call: Call): Promise<string | undefined> {
   const kind = kindOf(kinds, call.op);
-  return kind && call.id ? snapshot(gw.app, kind, agent, call.id) : undefined;
+  return kind && call.id ? snapshot(gw, kind, agent, call.id) : undefined;
 }
 
 describe('bounded retries', () => {
@@ -130,6 +131,41 @@ describe('garbage from the store', () => {
     expect(backend.injected.garbage).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('never a double order', () => {
+  const readCheckout = operations.find((op) => op.name === 'get_checkout')!;
+
+  it.each(FAULTS)('placing the order fails once (%s): retries of the complete end in exactly one order, the one the store has', async (fault) => {
+    backend.setPlan({});
+    const id = await readyCheckout(gw, agent, [{ item: { id: 'bouquet_roses' }, quantity: 2 }]);
+    const key = `complete-${fault}`;
+    const placedBefore = backend.placed.length;
+    backend.setPlan({ placeOrder: [fault] });
+    const first = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+    expect(problemWith(first, BACKEND_CODES)).toBeUndefined();
+
+    // The platform retries with the same key until the checkout is settled; time passes between tries.
+    let settled = first;
+    for (let attempt = 0; attempt < 10 && settled.body?.status !== 'completed'; attempt++) {
+      gw.clock.now += 1_000;
+      settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+      expect(problemWith(settled, BACKEND_CODES)).toBeUndefined();
+    }
+    // A second client's complete with another key changes nothing either.
+    const other = await completeCheckout(gw, agent, id, `${key}-other`);
+    const read = await exchange({ op: readCheckout, transport: 'rest', profile: agent, id });
+
+    const orderIds = new Set([settled, other, read].map((a) => a.body?.order?.id).filter(Boolean));
+    const stored = await gw.backend.findOrderByReference(id);
+    expect(backend.placed.slice(placedBefore).every((reference) => reference === id), 'every placement carries the checkout as its reference').toBe(true);
+    expect(read.body.status).toBe('completed');
+    expect([...orderIds]).toEqual([stored!.orderId]);
+    tally.count('completes under faults');
+  });
+});
+
+/** The same complete body on every retry (the idempotency fingerprint is over the bytes). */
+const completePayload = () => JSON.parse(JSON.stringify({ payment: { instruments: [{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' }, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } }] } }));
 
 describe('transient faults are invisible to the caller', () => {
   it.each(cases)('$name: two failed attempts, then the same answer as a healthy backend', async ({ op, transport }) => {

@@ -12,15 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import { operations } from '../../src/operations/table.js';
 import { toolArgumentsSchema } from '../../src/transports/mcp/tools.js';
-import { DEMO_WORDS, demoGateway, type DemoGateway } from './helpers/demo-gateway.js';
+import { DEMO_WORDS, reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { fuzz } from './helpers/fuzz-settings.js';
 import { installNetworkTripwire, type Tripwire } from './helpers/network-tripwire.js';
 import { problemWith, send, TRANSPORTS, type Answer, type Call, type Transport } from './helpers/operation-client.js';
-import { createResource, kindOf, resourceKinds, snapshot, type ResourceKind } from './helpers/resources.js';
+import { kindOf, resourceKinds, snapshot, type ResourceKind } from './helpers/resources.js';
 import { hostile, mutated, payloads } from './helpers/schema-arbitrary.js';
 import { Tally } from './helpers/tally.js';
 
-let gw: DemoGateway;
+let gw: ReliabilityGateway;
 let tripwire: Tripwire;
 let owner: string;
 let stranger: string;
@@ -31,7 +31,7 @@ const owned = new Map<ResourceKind, string>();
 
 beforeAll(async () => {
   tripwire = installNetworkTripwire();
-  gw = await demoGateway();
+  gw = await reliabilityGateway();
   owner = gw.agent('owner');
   stranger = gw.agent('stranger');
   console.log(`[reliability] fuzz seed ${fuzz.seed}, ${fuzz.runs()} runs per property (replay: FUZZ_SEED=${fuzz.seed})`);
@@ -50,12 +50,12 @@ const OWN = Symbol('own resource');
 async function liveResource(kind: ResourceKind): Promise<{ id: string; before: string }> {
   const id = owned.get(kind);
   if (id !== undefined) {
-    const before = await snapshot(gw.app, kind, owner, id);
+    const before = await snapshot(gw, kind, owner, id);
     if (JSON.parse(before)[1] === 'success') return { id, before };
   }
-  const fresh = await createResource(gw.app, kind, owner);
+  const fresh = await kind.produce(gw, owner);
   owned.set(kind, fresh);
-  return { id: fresh, before: await snapshot(gw.app, kind, owner, fresh) };
+  return { id: fresh, before: await snapshot(gw, kind, owner, fresh) };
 }
 
 /**
@@ -67,12 +67,14 @@ async function exchange(op: OperationDefinition, build: (target: { id?: string; 
   const profile = target.actor === 'owner' ? owner : stranger;
   const resource = target.own && kind ? await liveResource(kind) : undefined;
   const id = resource?.id ?? target.id;
-  const answer = await send(gw.app, build({ ...(id !== undefined && { id }), profile }));
+  const call = build({ ...(id !== undefined && { id }), profile });
+  // Signed as the agents sign (authenticated platforms), unless the test fuzzes the signature headers themselves.
+  const answer = await send(call.headers ? gw.app : gw, call);
   tally.record(answer);
   const problem = problemWith(answer);
   if (problem) throw new Error(`${op.name} over ${answer.transport}: ${problem}`);
   if (resource && kind) {
-    const after = await snapshot(gw.app, kind, owner, resource.id);
+    const after = await snapshot(gw, kind, owner, resource.id);
     if (target.actor === 'stranger') {
       expect(answer.kind, 'a stranger never succeeds on the owner resource').not.toBe('success');
       expect(after, `a stranger's ${op.name} changed the owner's resource`).toBe(resource.before);

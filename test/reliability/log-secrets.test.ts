@@ -11,13 +11,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
 import { operations } from '../../src/operations/table.js';
-import { generatePrivateJwk, signingKeyFromJwk, type SigningKey } from '../../src/security/keyring.js';
-import { signRequest } from '../../src/security/sign.js';
-import { platformProfile, startPlatform, type PlatformServer } from '../helpers/platform.js';
-import { demoGateway, NOW, type DemoGateway } from './helpers/demo-gateway.js';
+import { startPlatform, type PlatformServer } from '../helpers/platform.js';
+import { agentPath, reliabilityGateway, NOW, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { everywhere, faulty, type FaultyAdapter } from './helpers/faulty.js';
 import { mcpRequest, readAnswer, restRequest, TRANSPORTS, type Answer, type Call } from './helpers/operation-client.js';
-import { createResource, goodPayload, kindOf, resourceKinds } from './helpers/resources.js';
+import { goodPayload, kindOf, resourceKinds } from './helpers/resources.js';
 import { Tally } from './helpers/tally.js';
 
 const API_KEY = 'pk_live_LOGLEAK_4f9a2c7e1b8d3a6f';
@@ -30,11 +28,10 @@ const sha256hex = (text: string) => createHash('sha256').update(text).digest('he
 
 const kinds = resourceKinds(operations);
 const tally = new Tally('log secrets');
-let gw: DemoGateway;
+let gw: ReliabilityGateway;
 let platform: PlatformServer;
 let backend: FaultyAdapter;
 let profile: string;
-let platformKey: SigningKey;
 let issuerKey: CryptoKey;
 const secrets: string[] = [API_KEY, WRONG_API_KEY, GATEWAY_SECRET, CARD_TOKEN];
 const answers: Answer[] = [];
@@ -43,14 +40,11 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   issuerKey = pair.privateKey;
   const issuerJwk = { ...(await exportJWK(pair.publicKey)), kid: 'as-1', alg: 'ES256' };
-  platformKey = await signingKeyFromJwk(await generatePrivateJwk('ES256'), 'test platform key');
   platform = await startPlatform();
-  platform.serve('/signed/.well-known/proto', { ...platformProfile(), keys: [platformKey.publicJwk] });
-  profile = platform.url('/signed/.well-known/proto');
-  gw = await demoGateway({
+  profile = platform.url(agentPath('log-agent'));
+  gw = await reliabilityGateway({
     platform,
-    logLevel: 'trace',
-    secret: GatewaySecret.from(GATEWAY_SECRET),
+    gateway: { logLevel: 'trace', secret: GatewaySecret.from(GATEWAY_SECRET) },
     wrapAdapter: (adapter) => (backend = faulty(adapter)),
     tenant: {
       auth: {
@@ -60,6 +54,7 @@ beforeAll(async () => {
       policies: { allow_loopback_profiles: true, backend: { timeout_ms: 100, attempts: 2 } },
     },
   });
+  gw.agent('log-agent');
 });
 afterAll(async () => {
   tally.set('log lines', gw?.rawLogs.length ?? 0);
@@ -88,15 +83,11 @@ async function credentials(): Promise<Array<Record<string, string>>> {
   ];
 }
 
-/** The REST request, signed by the platform; its Signature value joins the secrets. */
+/** The REST request, signed by the agent; its Signature value joins the secrets. */
 function signedRest(call: Call, headers: Record<string, string>) {
-  const request = restRequest({ ...call, headers });
-  const signed = signRequest(
-    { method: request.method, url: `https://shop.example${request.url}`, headers: request.headers, ...(request.payload !== undefined && { body: request.payload }) },
-    { key: platformKey, now: () => NOW },
-  );
-  secrets.push(signed.signature!.replace(/^sig1=:|:$/g, ''));
-  return { ...request, headers: { ...signed, host: 'shop.example' } };
+  const signed = gw.sign(restRequest({ ...call, headers }));
+  secrets.push(String(signed.headers!.signature).replace(/^sig1=:|:$/g, ''));
+  return signed;
 }
 
 it('no secret appears in any log line or error answer, whatever the request and whatever fails', async () => {
@@ -106,7 +97,7 @@ it('no secret appears in any log line or error answer, whatever the request and 
       for (const op of operations) {
         const kind = kindOf(kinds, op);
         backend.setPlan({});
-        const id = kind ? await createResource(gw.app, kind, profile) : op.mcp.id ? 'unknown' : undefined;
+        const id = kind ? await kind.produce(gw, profile) : op.mcp.id ? 'unknown' : undefined;
         backend.setPlan(fault ? everywhere(fault) : {});
         const payload = { ...goodPayload(op), context: { payment: { credential: { type: 'card', token: CARD_TOKEN } } } };
         for (const transport of TRANSPORTS) {

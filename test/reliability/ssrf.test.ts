@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operations } from '../../src/operations/table.js';
 import { defaultProfileFetcherOptions, ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { platformProfile, startPlatform, type PlatformServer } from '../helpers/platform.js';
-import { demoGateway, type DemoGateway } from './helpers/demo-gateway.js';
+import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { faulty, type FaultyAdapter } from './helpers/faulty.js';
 import { installNetworkTripwire, type Tripwire } from './helpers/network-tripwire.js';
 import { problemWith, send, TRANSPORTS } from './helpers/operation-client.js';
@@ -50,9 +50,9 @@ const tally = new Tally('ssrf');
 let tripwire: Tripwire;
 let platform: PlatformServer;
 /** Loopback profiles allowed (local development), like every test tenant. */
-let loose: DemoGateway;
+let loose: ReliabilityGateway;
 /** Loopback refused, as in production. */
-let strict: DemoGateway;
+let strict: ReliabilityGateway;
 let looseBackend: FaultyAdapter;
 let strictBackend: FaultyAdapter;
 
@@ -61,8 +61,8 @@ const fetcher = () => new ProfileFetcher({ ...defaultProfileFetcherOptions, time
 beforeAll(async () => {
   tripwire = installNetworkTripwire(RESOLVED);
   platform = await startPlatform();
-  loose = await demoGateway({ platform, profiles: fetcher(), wrapAdapter: (a) => (looseBackend = faulty(a)) });
-  strict = await demoGateway({ platform, profiles: fetcher(), wrapAdapter: (a) => (strictBackend = faulty(a)), tenant: { policies: { allow_loopback_profiles: false } } });
+  loose = await reliabilityGateway({ platform, gateway: { profiles: fetcher() }, wrapAdapter: (a) => (looseBackend = faulty(a)) });
+  strict = await reliabilityGateway({ platform, gateway: { profiles: fetcher() }, wrapAdapter: (a) => (strictBackend = faulty(a)), tenant: { policies: { allow_loopback_profiles: false } } });
   serveHostileProfiles(platform);
 });
 afterAll(async () => {
@@ -162,13 +162,13 @@ function drip(res: ServerResponse, everyMs: number, bytes: number): void {
 }
 
 /** `reason`: what the refusal must say (the guard's own reason, not the failure a refused connection would give). */
-async function refusedEverywhere(gw: DemoGateway, backend: FaultyAdapter, profile: string, reason: RegExp = NOT_ALLOWED): Promise<void> {
+async function refusedEverywhere(gw: ReliabilityGateway, backend: FaultyAdapter, profile: string, reason: RegExp = NOT_ALLOWED): Promise<void> {
   const before = platform.hits('/redirect-target');
   const cases = operations.flatMap((op) => TRANSPORTS.map((transport) => ({ op, transport })));
   const answers = await Promise.all(
     cases.map(({ op, transport }) => {
       const payload = goodPayload(op);
-      return send(gw.app, { op, transport, profile, ...(op.mcp.id && { id: 'cart_any' }), ...(payload && { payload }) });
+      return send(gw, { op, transport, profile, ...(op.mcp.id && { id: 'cart_any' }), ...(payload && { payload }) });
     }),
   );
   for (const [i, answer] of answers.entries()) {

@@ -15,7 +15,7 @@ import { RedisStore } from '../../src/state/redis-store.js';
 import { startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { describeWhenAvailable } from '../helpers/redis.js';
 import { redisBinariesProblem, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { demoGateway, type DemoGateway } from './helpers/demo-gateway.js';
+import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { problemWith, send } from './helpers/operation-client.js';
 import { resourceKinds } from './helpers/resources.js';
 import { Tally } from './helpers/tally.js';
@@ -34,7 +34,7 @@ const tally = new Tally('store faults');
 describeWhenAvailable('Redis killed under load and restarted', redisBinariesProblem(), () => {
   let redis: RedisServer;
   let platform: PlatformServer;
-  const replicas: DemoGateway[] = [];
+  const replicas: ReliabilityGateway[] = [];
   const agents: ResourceAgent[] = [];
   const search = operations.find((op) => op.name === 'search_catalog');
 
@@ -45,11 +45,10 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
     const secret = GatewaySecret.from(randomUUID().repeat(2));
     for (let i = 0; i < 2; i++) {
       const store = await RedisStore.connect(redis.url, { keyPrefix: prefix, commandTimeoutMs: 500 });
-      replicas.push(await demoGateway({ store, platform, secret }));
+      replicas.push(await reliabilityGateway({ store, platform, gateway: { secret } }));
     }
-    const apps = replicas.map((r) => r.app);
-    for (const kind of kinds) {
-      for (let a = 0; a < AGENTS_PER_KIND; a++) agents.push(new ResourceAgent(replicas[0]!.agent(`${kind.capability}-${a}`), kind, apps, tally, STORE_DOWN));
+        for (const kind of kinds) {
+      for (let a = 0; a < AGENTS_PER_KIND; a++) agents.push(new ResourceAgent(replicas[0]!.agent(`${kind.capability}-${a}`), kind, replicas, tally, STORE_DOWN));
     }
   });
   afterAll(async () => {
@@ -62,7 +61,7 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
     await redis?.remove();
   });
 
-  const ready = async (replica: DemoGateway) => (await replica.app.inject({ method: 'GET', url: '/readyz' })).json() as { ready: boolean };
+  const ready = async (replica: ReliabilityGateway) => (await replica.app.inject({ method: 'GET', url: '/readyz' })).json() as { ready: boolean };
 
   it('fails closed while Redis is down, recovers without a restart, and loses no acknowledged write', { timeout: 60_000 }, async () => {
     // Every agent has a resource, and a few acknowledged writes to it, through both replicas.
@@ -104,7 +103,7 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
     }
     if (search) {
       for (const replica of replicas) {
-        const answer = await send(replica.app, { op: search, transport: 'rest', profile: agents[0]!.profile, payload: { query: 'roses' } });
+        const answer = await send(replica, { op: search, transport: 'rest', profile: agents[0]!.profile, payload: { query: 'roses' } });
         tally.record(answer);
         expect(problemWith(answer)).toBeUndefined();
         expect(answer.kind, answer.text).toBe('success');

@@ -11,7 +11,7 @@
  * - crash: the adapter throws something that is not a BackendError (an adapter bug);
  * - garbage: answers with a malformed value (null, {}, amounts as decimal strings, text), in turn.
  */
-import { BackendError, type Adapter } from '../../../adapters/contract.js';
+import { BackendError, type Adapter, type PlaceOrderRequest } from '../../../adapters/contract.js';
 
 export type Fault = 'timeout' | 'lost_reply' | 'error' | 'fatal' | 'throttle' | 'crash' | 'garbage';
 export const FAULTS: readonly Fault[] = ['timeout', 'lost_reply', 'error', 'fatal', 'throttle', 'crash', 'garbage'];
@@ -28,6 +28,8 @@ export interface FaultyAdapter extends Adapter {
   readonly calls: Record<string, number>;
   /** Faults injected, per fault. */
   readonly injected: Record<string, number>;
+  /** The reference of every placeOrder call, faulted or not, in order. */
+  readonly placed: string[];
   /** Replaces the plan (e.g. the backend recovers) and restarts the call counts. */
   setPlan(plan: FaultPlan): void;
 }
@@ -57,6 +59,7 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
   let plan = initial;
   const calls: Record<string, number> = {};
   const injected: Record<string, number> = {};
+  const placed: string[] = [];
   let garbageTurn = 0;
 
   function faultFor(method: FaultyMethod, n: number): Fault | undefined {
@@ -70,6 +73,7 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
   function wrap<A extends unknown[], R>(method: FaultyMethod, real: (...args: A) => Promise<R>, signalOf: (args: A) => AbortSignal | undefined) {
     return async (...args: A): Promise<R> => {
       const n = (calls[method] = (calls[method] ?? 0) + 1);
+      if (method === 'placeOrder') placed.push((args[0] as PlaceOrderRequest).reference);
       const fault = faultFor(method, n);
       if (fault === undefined) return real(...args);
       injected[fault] = (injected[fault] ?? 0) + 1;
@@ -110,6 +114,7 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     getOrder: wrap('getOrder', (id, s) => adapter.getOrder(id, s), (a) => a[1]),
     calls,
     injected,
+    placed,
     setPlan(next) {
       plan = next;
       for (const method of Object.keys(calls)) delete calls[method];

@@ -20,7 +20,7 @@ export const fuzz = {
   seed: seedFromEnv(),
   /** Runs per property; `scale` shrinks it for the costlier properties. */
   runs(scale = 1): number {
-    const base = Number(process.env.FUZZ_RUNS ?? 40);
+    const base = Number(process.env.FUZZ_RUNS ?? 25);
     return Math.max(1, Math.round(base * scale));
   },
   long: process.env.FUZZ_RUNS !== undefined,

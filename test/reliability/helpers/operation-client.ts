@@ -4,7 +4,7 @@
  * `problemWith` says what is wrong with an answer a hostile request must never get.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { OperationDefinition } from '../../../src/operations/operation.js';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version.js';
 
@@ -30,6 +30,12 @@ export interface Call {
   args?: unknown;
   /** Host header (tenant routing). */
   host?: string;
+}
+
+/** A gateway to send to, and how its callers sign their requests (unsigned when absent). */
+export interface Target {
+  app: FastifyInstance;
+  sign?(request: InjectOptions): InjectOptions;
 }
 
 export interface Answer {
@@ -73,7 +79,9 @@ export function restRequest(call: Call) {
 
 export function mcpRequest(call: Call) {
   const { op } = call;
-  const meta = call.meta ?? { 'proto-agent': { profile: call.profile }, ...(call.key !== undefined && { 'idempotency-key': call.key }) };
+  // An operation that requires a key on MCP gets a fresh one, like the REST header; `meta` or `args` can still leave it out.
+  const key = call.key ?? (op.idempotency?.mcp === 'required' ? randomUUID() : undefined);
+  const meta = call.meta ?? { 'proto-agent': { profile: call.profile }, ...(key !== undefined && { 'idempotency-key': key }) };
   const args = call.args ?? {
     meta,
     ...(op.mcp.id && { id: call.id }),
@@ -107,8 +115,11 @@ export function readAnswer(transport: Transport, res: LightMyRequestResponse): A
   return { ...common, kind: body?.proto?.status === 'error' ? 'outcome' : 'success', body };
 }
 
-export async function send(app: FastifyInstance, call: Call): Promise<Answer> {
-  const res = await app.inject(call.transport === 'rest' ? restRequest(call) : mcpRequest(call));
+/** Sends `call` to a bare app (unsigned), or to a target that signs it as the caller. */
+export async function send(target: FastifyInstance | Target, call: Call): Promise<Answer> {
+  const { app, sign } = 'app' in target ? target : { app: target, sign: undefined };
+  const request: InjectOptions = call.transport === 'rest' ? restRequest(call) : mcpRequest(call);
+  const res = await app.inject(sign ? sign(request) : request);
   return readAnswer(call.transport, res);
 }
 

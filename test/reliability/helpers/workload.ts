@@ -5,8 +5,7 @@
  * must show the last acknowledged write, or a later one whose answer was lost: never older.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { problemWith, send, type Answer, type Transport } from './operation-client.js';
+import { problemWith, send, type Answer, type Target, type Transport } from './operation-client.js';
 import type { ResourceKind } from './resources.js';
 import type { Tally } from './tally.js';
 
@@ -45,7 +44,7 @@ export class ResourceAgent {
   constructor(
     readonly profile: string,
     readonly kind: ResourceKind,
-    private readonly replicas: readonly FastifyInstance[],
+    private readonly replicas: readonly Target[],
     private readonly tally: Tally,
     /** 503 codes this scenario expects (an outage); any other 5xx fails it. */
     private readonly allow5xx: readonly string[] = [],
@@ -62,7 +61,7 @@ export class ResourceAgent {
   async create(replica: number, transport: Transport = 'rest'): Promise<Answer> {
     const n = ++this.writes;
     const key = randomUUID();
-    const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create, transport, profile: this.profile, key, payload: { line_items: linesFor(n) } }));
+    const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create!, transport, profile: this.profile, key, payload: { line_items: linesFor(n) } }));
     if (answer.kind === 'success') {
       this.creates.push({ key, id: answer.body.id, write: n });
       if (this.id === undefined) {
@@ -102,7 +101,7 @@ export class ResourceAgent {
   /** Why an acknowledged create is not replayed from its idempotency record (undefined when all are). */
   async lostCreate(replica: number): Promise<string | undefined> {
     for (const created of this.creates) {
-      const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create, transport: 'rest', profile: this.profile, key: created.key, payload: { line_items: linesFor(created.write) } }));
+      const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create!, transport: 'rest', profile: this.profile, key: created.key, payload: { line_items: linesFor(created.write) } }));
       if (!answer.replayed || answer.body?.id !== created.id) return `create ${created.key} (${created.id}) was not replayed: ${answer.text.slice(0, 200)}`;
     }
     return undefined;
