@@ -104,9 +104,9 @@ describe.each(operations.map((op) => [op.name, op] as const))('%s', (_name, op) 
       fc.asyncProperty(payloads(op.input, words), idArb, actorArb, keyArb, async (payload, id, actor, key) => {
         await exchange(op, (t) => ({ op, transport, ...t, payload, ...(key !== undefined && { key }) }), targetOf(op, id, actor));
       }),
-      { seed: fuzz.seed, numRuns: fuzz.runs() },
+      fuzz.params(),
     );
-  });
+  }, fuzz.testTimeout());
 
   it('answers malformed protocol headers (REST) with a 4xx or an outcome', async () => {
     const headers = fc.record(
@@ -127,9 +127,9 @@ describe.each(operations.map((op) => [op.name, op] as const))('%s', (_name, op) 
       fc.asyncProperty(headers, fc.option(mutated(op.input ?? {}, words), { nil: undefined }), actorArb, async (overrides, payload, actor) => {
         await exchange(op, (t) => ({ op, transport: 'rest', ...t, headers: overrides, ...(payload !== undefined && { payload }) }), targetOf(op, OWN, actor));
       }),
-      { seed: fuzz.seed, numRuns: fuzz.runs() },
+      fuzz.params(),
     );
-  });
+  }, fuzz.testTimeout());
 
   it('answers broken MCP arguments and meta with a JSON-RPC error or an outcome', async () => {
     const args = fc.oneof(
@@ -150,9 +150,9 @@ describe.each(operations.map((op) => [op.name, op] as const))('%s', (_name, op) 
           targetOf(op, OWN, actor),
         );
       }),
-      { seed: fuzz.seed, numRuns: fuzz.runs(0.5) },
+      fuzz.params(0.5),
     );
-  });
+  }, fuzz.testTimeout(0.5));
 });
 
 /** Operations that take a body on REST. */
@@ -165,9 +165,9 @@ describe.each(writes.map((op) => [op.name, op] as const))('%s', (_name, op) => {
         const answer = await exchange(op, (t) => ({ op, transport: 'rest', ...t, rawBody }), targetOf(op, OWN, actor));
         if (answer.kind === 'success' && answer.replayed) throw new Error('a raw body replayed another request');
       }),
-      { seed: fuzz.seed, numRuns: fuzz.runs(0.5) },
+      fuzz.params(0.5),
     );
-  });
+  }, fuzz.testTimeout(0.5));
 
 });
 
@@ -185,9 +185,9 @@ describe('the MCP endpoint itself', () => {
         expect(res.statusCode, res.body).toBeLessThan(500);
         if (res.body !== '') expect(() => JSON.parse(res.body), res.body).not.toThrow();
       }),
-      { seed: fuzz.seed, numRuns: fuzz.runs() },
+      fuzz.params(),
     );
-  });
+  }, fuzz.testTimeout());
 });
 
 describe('nothing leaves loopback', () => {

@@ -16,8 +16,22 @@ function seedFromEnv(): number {
   return seed;
 }
 
+/** A run whose request has not been answered by then has hung: it fails with its counterexample (not a speed check). */
+const HANG_MS = 10_000;
+
 export const fuzz = {
   seed: seedFromEnv(),
+  /**
+   * fast-check parameters of one property: the seed, the runs (scaled), the hang limit per run, and
+   * a stop before Vitest's limit, so a hang is reported with its counterexample even mid-shrink.
+   */
+  params(scale = 1) {
+    return { seed: this.seed, numRuns: this.runs(scale), timeout: HANG_MS, interruptAfterTimeLimit: this.testTimeout(scale) - HANG_MS / 2, markInterruptAsFailure: true };
+  },
+  /** Vitest's limit for a whole property, so long runs are not cut short (a hung run is reported by fast-check first). */
+  testTimeout(scale = 1): number {
+    return 2 * HANG_MS + this.runs(scale) * 200;
+  },
   /** Runs per property; `scale` shrinks it for the costlier properties. */
   runs(scale = 1): number {
     const base = Number(process.env.FUZZ_RUNS ?? 25);
