@@ -59,7 +59,7 @@ export async function reliabilityGateway(options: DemoGatewayOptions = {}): Prom
   });
 }
 
-/** Ids the demo store knows, so generated requests reach past "not found" often. */
+/** Ids and tokens the demo store and its sandbox payments know, so generated requests reach past "not found" often. */
 export const DEMO_WORDS = [
   'bouquet_roses',
   'pot_ceramic',
@@ -90,4 +90,10 @@ export const DEMO_WORDS = [
   'Color',
   'M',
   'Green',
+  'sandbox',
+  'card',
+  'instr_1',
+  'PAYMENT_GATEWAY',
+  'success_token',
+  'fail_token',
 ];

@@ -21,6 +21,8 @@ export interface ResourceKind {
   byId: OperationDefinition[];
   /** Makes a new resource owned by `profile`; returns its id. */
   produce(target: FastifyInstance | Target, profile: string, transport?: Transport): Promise<string>;
+  /** Makes one as far along as it goes before it ends (a checkout ready for complete), when that differs. */
+  produceReady?(target: FastifyInstance | Target, profile: string): Promise<string>;
 }
 
 /** A line the demo store always sells. */
@@ -38,6 +40,11 @@ const PRODUCERS: Record<string, ResourceKind['produce']> = {
   },
 };
 
+/** Resources that have a state worth reaching before fuzzing them, by capability. */
+const READY: Record<string, NonNullable<ResourceKind['produceReady']>> = {
+  'dev.proto.shopping.checkout': (target, profile) => readyCheckout(target, profile, SEED_LINES),
+};
+
 export function resourceKinds(operations: readonly OperationDefinition[]): ResourceKind[] {
   const kinds: ResourceKind[] = [];
   const capabilities = new Set(operations.filter((op) => op.mcp.id && op.rest.method === 'GET').map((op) => op.capability));
@@ -47,7 +54,7 @@ export function resourceKinds(operations: readonly OperationDefinition[]): Resou
     const read = byId.find((op) => op.rest.method === 'GET')!;
     const update = byId.find((op) => op.rest.method === 'PUT');
     const create = same.find((op) => op.rest.status === 201 && takesLineItems(op));
-    const common = { capability, read, byId, ...(update && { update }) };
+    const common = { capability, read, byId, ...(update && { update }), ...(READY[capability] && { produceReady: READY[capability] }) };
     if (create) kinds.push({ ...common, create, produce: (target, profile, transport) => createResource(target, create, profile, transport) });
     else if (PRODUCERS[capability]) kinds.push({ ...common, produce: PRODUCERS[capability] });
   }
