@@ -7,6 +7,9 @@
  * Every answer is checked for the shape the gateway relies on (adapter-answers.ts) before it
  * is handed on: garbage is a final BackendError, never a crash further in. So is anything an
  * adapter throws that the contract does not name (an adapter bug, an unwrapped socket error).
+ * Errors leave here without the tenant's backend credentials in their text, and an unnamed
+ * error keeps only its name, code and (scrubbed) message: HTTP client errors carry request
+ * configs with auth headers, which must never reach a log line.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BackendError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
@@ -54,11 +57,27 @@ async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<
   }
 }
 
-/** What the contract lets an adapter throw passes as it is; anything else is a final BackendError keeping the original as its cause (logged, never shown). */
-function asBackendError(method: string, error: unknown): unknown {
-  if (error instanceof BackendError || error instanceof InvalidPageTokenError) return error;
+/** Replaces every occurrence of a credential in `text`. */
+function scrubber(secrets: readonly string[]): (text: string) => string {
+  // Very short values would redact ordinary words; credentials are never that short.
+  const values = secrets.filter((secret) => secret.length >= 6);
+  return (text) => values.reduce((scrubbed, secret) => scrubbed.split(secret).join('[redacted]'), text);
+}
+
+/**
+ * What the contract lets an adapter throw passes on with its text scrubbed; anything else is a
+ * final BackendError whose cause is a scrubbed summary of the original (logged, never shown).
+ */
+function asBackendError(method: string, error: unknown, scrub: (text: string) => string): unknown {
+  if (error instanceof InvalidPageTokenError) return error;
+  if (error instanceof BackendError) {
+    const message = scrub(error.message);
+    return message === error.message ? error : new BackendError(message, error.retryable, error.retryAfterMs);
+  }
   const name = error instanceof Error ? error.name : typeof error;
-  return Object.assign(new BackendError(`backend ${method} failed unexpectedly (${name})`, false), { cause: error });
+  const code = (error as { code?: unknown } | null)?.code;
+  const cause = { name, message: scrub(error instanceof Error ? error.message : String(error)), ...(typeof code === 'string' && { code }) };
+  return Object.assign(new BackendError(`backend ${method} failed unexpectedly (${name})`, false), { cause });
 }
 
 function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendError): number {
@@ -67,7 +86,9 @@ function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendEr
   return Math.min(policy.maxDelayMs, Math.max(jittered, error.retryAfterMs ?? 0));
 }
 
-export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defaultBackendPolicy, observe: BackendObserver = () => undefined): Adapter {
+/** `secrets`: the tenant's resolved backend credentials, kept out of every error text. */
+export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defaultBackendPolicy, observe: BackendObserver = () => undefined, secrets: readonly string[] = []): Adapter {
+  const scrub = scrubber(secrets);
   async function call<T>(method: AsyncMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
     for (let n = 1; ; n++) {
@@ -79,7 +100,7 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
         return result;
       } catch (thrown) {
         observe({ method, durationMs: performance.now() - started, outcome: thrown instanceof AttemptTimeout ? 'timeout' : 'error' });
-        const error = outer?.aborted ? thrown : asBackendError(method, thrown);
+        const error = outer?.aborted ? thrown : asBackendError(method, thrown, scrub);
         const retry = error instanceof BackendError && error.retryable && n < attempts && !outer?.aborted;
         if (!retry) throw error;
         await sleep(backoff(policy, n, error), undefined, outer ? { signal: outer } : undefined);

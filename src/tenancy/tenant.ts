@@ -89,6 +89,7 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
     return assembleTenant(loaded, adapter, {
       keyring,
       extras,
+      secrets: Object.values(credentials),
       ...(simulationSecret !== undefined && { simulationSecret }),
       ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
     });
@@ -105,6 +106,8 @@ export interface AssemblyOptions {
   extras?: AdapterExtras;
   /** The resolved `simulation.secret` of the tenant file. */
   simulationSecret?: string;
+  /** The resolved backend credentials, scrubbed from adapter errors. */
+  secrets?: readonly string[];
 }
 
 function simulationAccess(config: TenantConfig, file: string, kind: string, extras: AdapterExtras, secret: string | undefined): SimulationAccess | undefined {
@@ -115,10 +118,10 @@ function simulationAccess(config: TenantConfig, file: string, kind: string, extr
 }
 
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret }: AssemblyOptions = {}): Tenant {
+export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {}): Tenant {
   const policies = resolvePolicies(config);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
-  const adapter = resilientAdapter(backend, policies.backend, observe);
+  const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);
   const security = new TenantSecurity(config, keyring, file);
   const profile = renderProfile(

@@ -74,3 +74,26 @@ describe('backend calls through the resilient adapter', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('backend credentials in adapter errors', () => {
+  const SECRET = 'cs_live_4f9a8b7c6d5e';
+
+  it('are scrubbed from the text of a BackendError', async () => {
+    const adapter = resilientAdapter({ ...stubAdapter(), getOrder: async () => Promise.reject(new BackendError(`401 for consumer_secret=${SECRET}`, false)) }, policy, undefined, [SECRET]);
+    const error = (await adapter.getOrder('o1').catch((e: unknown) => e)) as BackendError;
+    expect(error.message).toBe('401 for consumer_secret=[redacted]');
+    expect(error.retryable).toBe(false);
+  });
+
+  it('never travel on as an unnamed error (an HTTP client error with its request config)', async () => {
+    const clientError = Object.assign(new Error(`connect failed for https://ck:${SECRET}@shop.example`), {
+      code: 'ECONNRESET',
+      config: { auth: { username: 'ck', password: SECRET }, headers: { authorization: `Basic ${SECRET}` } },
+    });
+    const adapter = resilientAdapter({ ...stubAdapter(), getOrder: async () => Promise.reject(clientError) }, policy, undefined, [SECRET]);
+    const error = (await adapter.getOrder('o1').catch((e: unknown) => e)) as BackendError & { cause: unknown };
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error.cause).toEqual({ name: 'Error', code: 'ECONNRESET', message: 'connect failed for https://ck:[redacted]@shop.example' });
+    expect(JSON.stringify({ message: error.message, cause: error.cause })).not.toContain(SECRET);
+  });
+});
