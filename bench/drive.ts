@@ -1,0 +1,74 @@
+/**
+ * One autocannon measurement: a warm-up that is thrown away, then the measured run. Writes get a
+ * fresh Request-Id and Idempotency-Key per request, so the gateway executes each one instead of
+ * replaying the first answer.
+ */
+import autocannon from 'autocannon';
+import type { ServerProcess } from './processes.js';
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Each request carries its own Request-Id and Idempotency-Key. */
+  unique?: boolean;
+}
+
+export interface Measurement {
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Non-2xx answers and socket errors: a benchmark of failures measures nothing. */
+  failures: number;
+  /** Server CPU per answered request, in microseconds. */
+  cpuMicros: number;
+}
+
+export interface DriveSettings {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+let sequence = 0;
+
+function run(server: ServerProcess, call: Call, seconds: number, connections: number): Promise<autocannon.Result> {
+  const headers = { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...call.headers };
+  return autocannon({
+    url: server.origin,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: call.method,
+        path: call.path,
+        headers,
+        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+        ...(call.unique && {
+          setupRequest: (request: autocannon.Request) => {
+            const id = `bench-${process.pid}-${++sequence}`;
+            return { ...request, headers: { ...headers, 'request-id': id, 'idempotency-key': id } };
+          },
+        }),
+      },
+    ],
+  });
+}
+
+export async function measure(server: ServerProcess, call: Call, settings: DriveSettings): Promise<Measurement> {
+  await run(server, call, settings.warmupSeconds, settings.connections);
+  const cpuBefore = server.cpuSeconds();
+  const result = await run(server, call, settings.seconds, settings.connections);
+  const cpu = server.cpuSeconds() - cpuBefore;
+  const answered = result.requests.total;
+  return {
+    requests: answered,
+    reqPerSec: answered / settings.seconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    cpuMicros: answered > 0 ? (cpu * 1e6) / answered : 0,
+  };
+}

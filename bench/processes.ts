@@ -1,0 +1,110 @@
+/**
+ * The servers a benchmark drives, each started as its own process: the bare baseline, and the
+ * gateway compiled by `npm run build` with a tenant file written for the run. Their stdout goes to
+ * /dev/null (the gateway still formats its request log at `info`, as operators run it) so that
+ * reading logs costs the load generator nothing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export interface ServerProcess {
+  name: string;
+  origin: string;
+  pid: number;
+  /** CPU seconds (user + system) the process has used so far. */
+  cpuSeconds(): number;
+  /** Resident set size in bytes. */
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+function procStat(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold spaces
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}: ${stderr()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url}: not ready after 30 s: ${stderr()}`);
+}
+
+async function startProcess(name: string, script: string, env: Record<string, string>, readyPath: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), script], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilReady(origin + readyPath, child, () => stderr);
+  const pid = child.pid!;
+  return {
+    name,
+    origin,
+    pid,
+    cpuSeconds: () => {
+      const fields = procStat(pid);
+      return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
+    },
+    rssBytes: () => Number(procStat(pid)[21]) * 4096, // rss in pages
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function startBaseline(): Promise<ServerProcess> {
+  return startProcess('baseline', resolve('dist/bench/baseline-server.js'), {}, '/bare');
+}
+
+export interface GatewayOptions {
+  name: string;
+  /** `memory` or a Redis URL. */
+  store: string;
+  signResponses: boolean;
+  workDir: string;
+}
+
+/** The demo tenant as shipped, its data read from this checkout, response signing as asked. */
+async function writeTenant(configDir: string, signResponses: boolean): Promise<void> {
+  const demo = await readFile(resolve('config/tenants/demo.yaml'), 'utf8');
+  const tenant = demo
+    .replace(/data_dir: .*/, `data_dir: ${resolve('config/demo')}`)
+    .replace(/sign_responses: .*/, `sign_responses: ${signResponses}`);
+  if (tenant === demo) throw new Error('config/tenants/demo.yaml changed shape: the bench cannot set data_dir and sign_responses');
+  await mkdir(join(configDir, 'tenants'), { recursive: true });
+  await writeFile(join(configDir, 'tenants', 'demo.yaml'), tenant);
+}
+
+export async function startGateway(options: GatewayOptions): Promise<ServerProcess> {
+  const configDir = join(options.workDir, options.name);
+  await writeTenant(configDir, options.signResponses);
+  return startProcess(options.name, resolve('dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: 'info' }, '/readyz');
+}

@@ -1,0 +1,186 @@
+/**
+ * `npm run bench`: the gateway (demo tenant) against a bare Fastify baseline, measured in the same
+ * run. Each gateway row is measured right after its own baseline run, so that a machine that
+ * speeds up or slows down during the run moves both sides of a ratio alike.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { serveAgentProfile } from './agent-profile.js';
+import { measure, type Call, type DriveSettings, type Measurement } from './drive.js';
+import { startBaseline, startGateway, type ServerProcess } from './processes.js';
+import { machine, writeSection } from './results-file.js';
+
+const settings: DriveSettings = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+};
+/** A database of its own on the local Redis, emptied before and after the run. */
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const P99_TARGET_MS = 10;
+/** BENCH_ONLY=search_catalog,get_product measures those rows alone (while profiling, say). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+
+const ECHO: Call = { method: 'POST', path: '/echo', body: { padding: 'x'.repeat(1000) } };
+const BARE_GET: Call = { method: 'GET', path: '/bare' };
+
+interface Row {
+  operation: string;
+  gateway: 'memory' | 'redis' | 'signing';
+  baseline: Call;
+  /** Minimum ratio to the baseline, when the issue sets one. */
+  target?: number;
+  call(agent: string, gateway: ServerProcess): Promise<Call>;
+}
+
+const lines = [{ item: { id: 'bouquet_roses' }, quantity: 2 }];
+
+async function newCheckout(agent: string, gateway: ServerProcess): Promise<string> {
+  const id = `bench-setup-${Date.now()}`;
+  const response = await fetch(`${gateway.origin}/checkout-sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'proto-agent': agent, 'request-id': id, 'idempotency-key': id },
+    body: JSON.stringify({ line_items: lines, buyer: { email: 'bench@example.com' } }),
+  });
+  const checkout = (await response.json()) as { id?: string };
+  if (!checkout.id) throw new Error(`could not create the checkout to read: ${JSON.stringify(checkout)}`);
+  return checkout.id;
+}
+
+const rows: Row[] = [
+  { operation: 'discovery', gateway: 'memory', baseline: BARE_GET, target: 0.5, call: async () => ({ method: 'GET', path: '/.well-known/proto' }) },
+  {
+    operation: 'search_catalog',
+    gateway: 'memory',
+    baseline: ECHO,
+    target: 0.4,
+    call: async (agent) => ({ method: 'POST', path: '/catalog/search', headers: { 'proto-agent': agent }, body: { query: 'roses', pagination: { limit: 10 } }, unique: true }),
+  },
+  {
+    operation: 'get_product',
+    gateway: 'memory',
+    baseline: ECHO,
+    target: 0.4,
+    call: async (agent) => ({ method: 'POST', path: '/catalog/product', headers: { 'proto-agent': agent }, body: { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] }, unique: true }),
+  },
+  {
+    operation: 'create_cart',
+    gateway: 'memory',
+    baseline: ECHO,
+    call: async (agent) => ({ method: 'POST', path: '/carts', headers: { 'proto-agent': agent }, body: { line_items: lines }, unique: true }),
+  },
+  ...(['memory', 'redis'] as const).map(
+    (gateway): Row => ({
+      operation: 'create_checkout',
+      gateway,
+      baseline: ECHO,
+      target: gateway === 'memory' ? 0.4 : 0.25,
+      call: async (agent) => ({ method: 'POST', path: '/checkout-sessions', headers: { 'proto-agent': agent }, body: { line_items: lines, buyer: { email: 'bench@example.com' } }, unique: true }),
+    }),
+  ),
+  ...(['memory', 'signing'] as const).map(
+    (gateway): Row => ({
+      operation: 'get_checkout',
+      gateway,
+      baseline: ECHO,
+      call: async (agent, server) => ({ method: 'GET', path: `/checkout-sessions/${await newCheckout(agent, server)}`, headers: { 'proto-agent': agent }, unique: true }),
+    }),
+  ),
+];
+
+/** One request before measuring: a row whose call is refused would only measure the refusal. */
+async function check(server: ServerProcess, call: Call, operation: string): Promise<void> {
+  const id = `bench-check-${Date.now()}`;
+  const response = await fetch(server.origin + call.path, {
+    method: call.method,
+    headers: { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...call.headers, 'request-id': id, 'idempotency-key': id },
+    ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+  });
+  const text = await response.text();
+  if (!response.ok || /"status":\s*"error"/.test(text)) throw new Error(`${operation}: HTTP ${response.status} ${text.slice(0, 500)}`);
+}
+
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
+
+async function main(): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  const workDir = await mkdtemp(join(tmpdir(), 'proto-bench-'));
+  const agent = await serveAgentProfile();
+  const servers: ServerProcess[] = [];
+  try {
+    const baseline = await startBaseline();
+    servers.push(baseline);
+    const gateways = {
+      memory: await startGateway({ name: 'memory', store: 'memory', signResponses: false, workDir }),
+      redis: await startGateway({ name: 'redis', store: REDIS_URL, signResponses: false, workDir }),
+      signing: await startGateway({ name: 'signing', store: 'memory', signResponses: true, workDir }),
+    };
+    servers.push(...Object.values(gateways));
+
+    const results: Array<{ row: Row; base: Measurement; gateway: Measurement }> = [];
+    for (const row of rows.filter((r) => !ONLY || ONLY.includes(r.operation))) {
+      const server = gateways[row.gateway];
+      const call = await row.call(agent.header, server);
+      await check(server, call, row.operation);
+      process.stdout.write(`${row.operation} (${row.gateway}): baseline… `);
+      const base = await measure(baseline, row.baseline, settings);
+      process.stdout.write(`${Math.round(base.reqPerSec)} req/s; gateway… `);
+      const gateway = await measure(server, call, settings);
+      process.stdout.write(`${Math.round(gateway.reqPerSec)} req/s (${gateway.failures} failures)\n`);
+      if (gateway.failures > 0 || base.failures > 0) throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
+      results.push({ row, base, gateway });
+    }
+
+    const verdicts: string[] = [];
+    const table = [
+      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | ratio | target |',
+      '|---|---|---:|---:|---:|---:|---|---:|---:|---|',
+      ...results.map(({ row, base, gateway }) => {
+        const ratio = gateway.reqPerSec / base.reqPerSec;
+        const targets: string[] = [];
+        if (row.target !== undefined) targets.push(`≥ ${row.target} ${ratio >= row.target ? 'met' : '**not met**'}`);
+        targets.push(`p99 ≤ ${P99_TARGET_MS} ms ${gateway.p99Ms <= P99_TARGET_MS ? 'met' : '**not met**'}`);
+        verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation} (${row.gateway}): ${t}`));
+        const store = row.gateway === 'redis' ? 'Redis, off' : row.gateway === 'signing' ? 'memory, **on**' : 'memory, off';
+        const baseName = row.baseline === BARE_GET ? 'bare GET' : '1 KB echo';
+        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${fixed(ratio)} | ${targets.join('; ')} |`;
+      }),
+    ];
+    const [off, on] = ['memory', 'signing'].map((g) => results.find((r) => r.row.operation === 'get_checkout' && r.row.gateway === g));
+    let signingLine = '';
+    if (off && on) {
+      // Each side over its own adjacent baseline, so drift between the two runs does not count as cost.
+      const signingCost = 1 - on.gateway.reqPerSec / on.base.reqPerSec / (off.gateway.reqPerSec / off.base.reqPerSec);
+      signingLine = `Response signing on get_checkout costs ${fixed(signingCost * 100, 1)} % of throughput (target ≤ 15 %: ${signingCost <= 0.15 ? 'met' : '**not met**'}).`;
+      if (signingCost > 0.15) verdicts.push(signingLine);
+    }
+
+    const markdown = [
+      '## Throughput and latency',
+      '',
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row; every server is its own process on the same machine as the load generator. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
+      '',
+      ...table,
+      '',
+      signingLine,
+      '',
+      verdicts.length === 0 ? 'Every target is met.' : `Not met: ${verdicts.map((v) => v.replace(/\*\*/g, '')).join('; ')}`,
+    ].join('\n');
+    if (!ONLY) await writeSection('throughput', markdown);
+    process.stdout.write(`\n${markdown}\n${ONLY ? '' : '\nwritten to bench/results.md\n'}`);
+  } finally {
+    await Promise.allSettled(servers.map((s) => s.stop()));
+    await agent.close();
+    await redis.flushdb().catch(() => undefined);
+    redis.disconnect();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
