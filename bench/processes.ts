@@ -106,5 +106,5 @@ async function writeTenant(configDir: string, signResponses: boolean): Promise<v
 export async function startGateway(options: GatewayOptions): Promise<ServerProcess> {
   const configDir = join(options.workDir, options.name);
   await writeTenant(configDir, options.signResponses);
-  return startProcess(options.name, resolve('dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: 'info' }, '/readyz');
+  return startProcess(options.name, resolve('dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, '/readyz');
 }

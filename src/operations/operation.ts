@@ -6,6 +6,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Message } from '../../schemas/common.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
+import type { Tenant } from '../tenancy/tenant.js';
+import type { AnswerScope } from './answer-cache.js';
 import type { OperationContext } from './context.js';
 
 export interface OperationInput<P> {
@@ -36,6 +38,12 @@ export interface OperationDefinition<S extends TSchema = TSchema> {
    * `optional` (honoured when sent) or `required`.
    */
   idempotency?: { mcp: 'optional' | 'required' };
+  /**
+   * Read operations whose answer depends only on the request, the caller's active capabilities
+   * and data the tenant already caches: for how long (and until which data version) an answer may
+   * be served again. See answer-cache.ts.
+   */
+  answers?(tenant: Tenant, now: () => number): AnswerScope | undefined;
   handler(ctx: OperationContext, input: OperationInput<Static<S>>): Promise<OperationResult>;
 }
 

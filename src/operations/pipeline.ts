@@ -5,14 +5,14 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
-import { capabilityRegistry, checkVersion, negotiate } from '../protocol/negotiation.js';
+import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { JSONRPC, ProtocolError } from '../protocol/errors.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { HttpRequestDescriptor } from '../security/http-request.js';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../validation/validator.js';
+import { AnswerCache } from './answer-cache.js';
 import type { Caller, Transport } from './context.js';
 import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
@@ -54,12 +54,14 @@ export interface PipelineDeps {
 
 export class Pipeline {
   private readonly validators = new Map<string, Validator<unknown>>();
+  private readonly answers: AnswerCache;
 
   constructor(
     operations: readonly OperationDefinition[],
     private readonly deps: PipelineDeps,
   ) {
     for (const op of operations) if (op.input) this.validators.set(op.name, compile(op.input));
+    this.answers = new AnswerCache(deps.now);
   }
 
   async execute(op: OperationDefinition, call: OperationCall): Promise<OperationResponse> {
@@ -67,22 +69,24 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    const negotiated = await this.negotiate(tenant, call.profileUrl);
+    const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
+    const negotiation = negotiated(tenant, profile);
     const principal = await tenant.security.admit({
       capability: op.capability,
       profileUrl: call.profileUrl,
-      profile: negotiated.profile,
+      profile,
       now: this.deps.now,
       ...(call.http && { http: call.http }),
     });
-    const caller: Caller = { ...negotiated, principal };
+    const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) {
       throw new ProtocolError(422, 'capability_not_negotiated', `${op.capability} is not in the caller's profile, so ${op.name} is not available to it`, {
         jsonRpcCode: JSONRPC.discovery,
       });
     }
     const payload = this.validate(op, call.payload);
-    const run = () => this.run(op, call, caller, payload);
+    const run = () => this.run(op, call, caller, negotiation, payload);
+    if (op.answers) return { ...(await this.reuseAnswer(op, call, negotiation, run)), replayed: false };
     if (!op.idempotency) return { ...(await run()), replayed: false };
 
     const key = call.idempotencyKey;
@@ -105,10 +109,15 @@ export class Pipeline {
     return { ...response, replayed };
   }
 
-  private async negotiate(tenant: Tenant, profileUrl: string): Promise<Omit<Caller, 'principal'>> {
-    const profile = await this.deps.profiles.get(profileUrl, tenant.policies.allowLoopbackProfiles);
-    checkVersion(profile, tenant.config.supported_versions ?? {});
-    return { profileUrl, profile, active: negotiate(tenant.capabilities.keys(), profile) };
+  private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
+    const scope = op.answers!(call.tenant, this.deps.now);
+    const key = scope && this.answers.key(scope, { operation: op.name, caller: negotiation.key, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
+    if (!scope || key === undefined) return run();
+    const hit = this.answers.get(call.tenant, key);
+    if (hit) return hit;
+    const answer = await run();
+    this.answers.set(call.tenant, scope, key, answer);
+    return answer;
   }
 
   private validate(op: OperationDefinition, payload: unknown): unknown {
@@ -119,7 +128,7 @@ export class Pipeline {
     return result.value;
   }
 
-  private async run(op: OperationDefinition, call: OperationCall, caller: Caller, payload: unknown): Promise<StoredResponse> {
+  private async run(op: OperationDefinition, call: OperationCall, caller: Caller, negotiation: Negotiated, payload: unknown): Promise<StoredResponse> {
     const ctx = {
       tenant: call.tenant,
       caller,
@@ -132,8 +141,7 @@ export class Pipeline {
       now: this.deps.now,
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
-    const proto = { version: PROTOCOL_VERSION, status: result.outcome, capabilities: capabilityRegistry(caller.active) };
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
-    return { status, outcome: result.outcome, body: JSON.stringify({ proto, ...result.body }) };
+    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, result.body) };
   }
 }

@@ -55,10 +55,12 @@ export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
 
 export class ProfileFetcher {
   private readonly cache: LRUCache<string, PlatformProfile, boolean>;
+  private readonly checkedUrls: LRUCache<string, string>;
   hits = 0;
   misses = 0;
 
   constructor(private readonly options: ProfileFetcherOptions = defaultProfileFetcherOptions) {
+    this.checkedUrls = new LRUCache({ max: options.maxEntries });
     this.cache = new LRUCache<string, PlatformProfile, boolean>({
       max: options.maxEntries,
       ttl: options.defaultTtlMs,
@@ -73,13 +75,27 @@ export class ProfileFetcher {
 
   /** The caller's profile, from cache when fresh. Throws ProtocolError on every failure. */
   async get(rawUrl: string, allowLoopback: boolean): Promise<PlatformProfile> {
-    const url = checkProfileUrl(rawUrl, allowLoopback);
-    const key = `${allowLoopback ? 'L' : 'P'}|${url.href}`;
-    if (this.cache.has(key)) this.hits++;
-    else this.misses++;
+    const key = this.keyOf(rawUrl, allowLoopback);
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.hits++;
+      return cached;
+    }
+    this.misses++;
     const profile = await this.cache.fetch(key, { context: allowLoopback });
-    if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched`);
+    if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${key.slice(2)} could not be fetched`);
     return profile;
+  }
+
+  /** The cache key of a checked URL; each distinct header value is parsed and checked once. */
+  private keyOf(rawUrl: string, allowLoopback: boolean): string {
+    const raw = `${allowLoopback ? 'L' : 'P'}|${rawUrl}`;
+    let key = this.checkedUrls.get(raw);
+    if (key === undefined) {
+      key = `${allowLoopback ? 'L' : 'P'}|${checkProfileUrl(rawUrl, allowLoopback).href}`;
+      this.checkedUrls.set(raw, key);
+    }
+    return key;
   }
 
   private async download(url: URL, allowLoopback: boolean): Promise<{ profile: PlatformProfile; ttl: number }> {
@@ -109,5 +125,6 @@ export class ProfileFetcher {
 
   clear(): void {
     this.cache.clear();
+    this.checkedUrls.clear();
   }
 }

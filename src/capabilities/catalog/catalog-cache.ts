@@ -18,10 +18,16 @@ import type {
   SearchQuery,
   VariantFulfillment,
 } from '../../../adapters/contract.js';
+import type { AnswerScope } from '../../operations/answer-cache.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
 /** The catalog calls of an adapter that capabilities use. */
 export type CatalogReader = Pick<Adapter, 'search' | 'lookup' | 'discoverFulfillment' | 'pickupLocations'>;
+
+/** A cached reader also counts catalog changes, so answers built from its entries can tell they are stale. */
+interface CachedReader extends CatalogReader {
+  readonly generation: number;
+}
 
 type Resolution = { productId: string; variantId: string; match: LookupResult['inputs'][number]['match'] } | { unknown: true };
 type Entry = SearchPage | Resolution | CatalogProduct | VariantFulfillment | PickupLocation[];
@@ -37,10 +43,12 @@ const key = {
   locations: 'l',
 };
 
-function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): CatalogReader {
+function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): CachedReader {
   const cache = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, perf: { now } });
+  let generation = 0;
 
   adapter.onCatalogChange?.((change: CatalogChange) => {
+    generation++;
     if ('all' in change) return cache.clear();
     const changed = new Set(change.productIds);
     const stale = [...cache.entries()].flatMap(([k, value]) => {
@@ -53,6 +61,10 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Catal
   });
 
   return {
+    get generation() {
+      return generation;
+    },
+
     async search(query, signal) {
       const k = key.search(query);
       const hit = cache.get(k) as SearchPage | undefined;
@@ -117,7 +129,7 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Catal
   };
 }
 
-const readers = new WeakMap<Tenant, CatalogReader>();
+const readers = new WeakMap<Tenant, CatalogReader | CachedReader>();
 
 /** The tenant's catalog reader: cached unless its TTL is 0. One per tenant object (a reload starts afresh). */
 export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
@@ -128,4 +140,14 @@ export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
     readers.set(tenant, reader);
   }
   return reader;
+}
+
+/**
+ * How long a catalog answer may be reused: as long as the entries it was built from, and only
+ * until the catalog changes (the version moves). Undefined when the tenant caches nothing.
+ */
+export function catalogAnswerScope(tenant: Tenant, now: () => number): AnswerScope | undefined {
+  const reader = catalogOf(tenant, now);
+  if (!('generation' in reader)) return undefined;
+  return { ttlMs: tenant.policies.catalogCacheTtlMs, version: (reader as CachedReader).generation };
 }

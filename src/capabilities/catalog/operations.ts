@@ -2,6 +2,7 @@
 import { GetProductRequest, LookupRequest, SearchRequest } from '../../../schemas/catalog.js';
 import { defineOperation } from '../../operations/operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
+import { catalogAnswerScope } from './catalog-cache.js';
 import { getProduct } from './get-product.js';
 import { lookupCatalog } from './lookup.js';
 import { searchCatalog } from './search.js';
@@ -14,6 +15,7 @@ export const searchCatalogOperation = defineOperation({
   capability: CAPABILITY.catalogSearch,
   rest: { method: 'POST', path: '/catalog/search', status: 200 },
   mcp: { id: false, payload: 'catalog' },
+  answers: catalogAnswerScope,
   input: SearchRequest,
   handler: (ctx, { payload }) => searchCatalog(ctx, payload),
 });
@@ -26,6 +28,7 @@ export const lookupCatalogOperation = defineOperation({
   capability: CAPABILITY.catalogLookup,
   rest: { method: 'POST', path: '/catalog/lookup', status: 200 },
   mcp: { id: false, payload: 'catalog' },
+  answers: catalogAnswerScope,
   input: LookupRequest,
   handler: (ctx, { payload }) => lookupCatalog(ctx, payload),
 });
@@ -38,6 +41,7 @@ export const getProductOperation = defineOperation({
   capability: CAPABILITY.catalogLookup,
   rest: { method: 'POST', path: '/catalog/product', status: 200 },
   mcp: { id: false, payload: 'catalog' },
+  answers: catalogAnswerScope,
   input: GetProductRequest,
   handler: (ctx, { payload }) => getProduct(ctx, payload),
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, CatalogChange } from '../../../adapters/contract.js';
 import type { MemoryAdapter } from '../../../adapters/memory/index.js';
-import { catalogGateway, productIds, type CatalogGateway } from './catalog-gateway.js';
+import { catalogGateway, NO_FULFILLMENT, productIds, type CatalogGateway } from './catalog-gateway.js';
 
 /** The demo adapter, recording what reaches it, with a catalog-change hook the test can fire. */
 function observed(adapter: MemoryAdapter) {
@@ -64,6 +64,17 @@ describe('catalog cache', () => {
     expect(again.body.products).toEqual(first.body.products);
     expect(spy.calls.search).toBe(1);
     expect(spy.calls.discoverFulfillment).toHaveLength(1);
+  });
+
+  it('a reused answer is never handed to a caller with other capabilities', async () => {
+    const { c } = await setup();
+    const withFulfillment = await c.rest('search_catalog', { query: 'roses' });
+    const without = await c.rest('search_catalog', { query: 'roses' }, { profile: NO_FULFILLMENT });
+    const again = await c.rest('search_catalog', { query: 'roses' });
+    expect(withFulfillment.body.products[0].variants[0].fulfillment).toBeDefined();
+    expect(without.body.products[0].variants[0].fulfillment).toBeUndefined();
+    expect(without.body.proto.capabilities).not.toHaveProperty(['dev.proto.shopping.fulfillment']);
+    expect(again.body).toEqual(withFulfillment.body);
   });
 
   it('entries expire after the tenant TTL, on the injected clock', async () => {

@@ -1,0 +1,51 @@
+/**
+ * Serialized answers of read operations whose answer is a pure function of the tenant's cached
+ * data, the caller's active capabilities and the request (the catalog reads). A popular search
+ * then costs a lookup instead of shaping and serializing the same products again. Answers live no
+ * longer than the data they were built from (the scope's TTL) and are dropped when it changes.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Tenant } from '../tenancy/tenant.js';
+import type { StoredResponse } from './idempotency.js';
+
+export interface AnswerScope {
+  ttlMs: number;
+  /** Changes whenever the underlying data does; part of every key. */
+  version: number;
+}
+
+/** Requests bigger than this are not worth a cache entry (a real search is a few hundred bytes). */
+const MAX_REQUEST_BYTES = 4096;
+/** Bytes of keys and answers kept per tenant. */
+const MAX_BYTES_PER_TENANT = 16 * 1024 * 1024;
+
+export class AnswerCache {
+  private readonly byTenant = new WeakMap<Tenant, LRUCache<string, StoredResponse>>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** The key of a request in this scope, or undefined when it is not cached. */
+  key(scope: AnswerScope, parts: { operation: string; caller: string; id?: string; payload: Buffer | string }): string | undefined {
+    if (parts.payload.length > MAX_REQUEST_BYTES) return undefined;
+    return `${parts.operation}\n${scope.version}\n${parts.caller}\n${parts.id ?? ''}\n${parts.payload.toString()}`;
+  }
+
+  get(tenant: Tenant, key: string): StoredResponse | undefined {
+    return this.byTenant.get(tenant)?.get(key);
+  }
+
+  set(tenant: Tenant, scope: AnswerScope, key: string, response: StoredResponse): void {
+    let cache = this.byTenant.get(tenant);
+    if (!cache) {
+      cache = new LRUCache<string, StoredResponse>({
+        maxSize: MAX_BYTES_PER_TENANT,
+        sizeCalculation: (value, k) => k.length + value.body.length,
+        ttl: scope.ttlMs,
+        ttlResolution: 0,
+        perf: { now: this.now },
+      });
+      this.byTenant.set(tenant, cache);
+    }
+    cache.set(key, response);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Negotiation is a pure function of the business's capabilities and the platform's profile, and
+ * a profile stays cached for minutes, so each (tenant, profile) pair is negotiated once and its
+ * answer envelope prefix serialized once. Keyed weakly: a reloaded tenant or an evicted profile
+ * takes its entries with it.
+ */
+import type { PlatformProfile } from '../../schemas/profile.js';
+import type { OperationResult } from '../operations/operation.js';
+import type { CapabilityName } from './capability-registry.js';
+import { capabilityRegistry, checkVersion, negotiate } from './negotiation.js';
+import { PROTOCOL_VERSION } from './version.js';
+
+type Outcome = OperationResult['outcome'];
+
+export interface Business {
+  capabilities: ReadonlyMap<CapabilityName, unknown>;
+  config: { supported_versions?: Record<string, string> };
+}
+
+export interface Negotiated {
+  active: ReadonlySet<CapabilityName>;
+  /** The active set as one string: callers with equal keys get equal answers. */
+  key: string;
+  /** The answer body: the `proto` envelope for this caller (serialized once), then the body's members. */
+  envelope(outcome: Outcome, body: Record<string, unknown>): string;
+}
+
+const cache = new WeakMap<PlatformProfile, WeakMap<Business, Negotiated>>();
+
+export function negotiated(business: Business, profile: PlatformProfile): Negotiated {
+  let forProfile = cache.get(profile);
+  const hit = forProfile?.get(business);
+  if (hit) return hit;
+  checkVersion(profile, business.config.supported_versions ?? {});
+  const active = negotiate(business.capabilities.keys(), profile);
+  const capabilities = capabilityRegistry(active);
+  const starts = new Map<Outcome, string>();
+  const entry: Negotiated = {
+    active,
+    key: [...active].sort().join(' '),
+    envelope(outcome, body) {
+      let start = starts.get(outcome);
+      if (start === undefined) {
+        start = `{"proto":${JSON.stringify({ version: PROTOCOL_VERSION, status: outcome, capabilities })}`;
+        starts.set(outcome, start);
+      }
+      const members = JSON.stringify(body);
+      return members === '{}' ? `${start}}` : `${start},${members.slice(1)}`;
+    },
+  };
+  if (!forProfile) cache.set(profile, (forProfile = new WeakMap()));
+  forProfile.set(business, entry);
+  return entry;
+}
