@@ -5,7 +5,7 @@
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { Metrics } from './observability/metrics.js';
@@ -67,10 +67,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const secret = options.secret ?? GatewaySecret.from(undefined);
   const metrics = options.metrics ?? new Metrics();
   const routing = new TenantRouting(options.tenants);
-  const logger = { level: options.settings.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) };
+  // Written asynchronously: lines written while a write is under way go out together, one system
+  // call for many requests; pino flushes what is left when the process exits.
+  const destination = options.logStream ?? pino.destination({ dest: 1, sync: false });
+  const level = options.settings.logLevel;
+  const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
+  // The per-request line carries only the fields named below, so it skips the redaction walk.
+  const accessLog = pino({ level }, destination);
 
   const app = Fastify({
-    logger,
+    loggerInstance: logger,
     // One log line per request, written in onResponse below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
@@ -91,8 +97,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.header('request-id', req.id);
   });
   app.addHook('onResponse', async (req, reply) => {
-    req.log.info(
-      { tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
+    accessLog.info(
+      { reqId: req.id, tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request',
     );
     metrics.observeRequest(req, reply);

@@ -38,6 +38,7 @@ export class Metrics {
   private readonly reloads: Counter<'outcome'>;
   private readonly outboxAttempts: Counter<'queue' | 'outcome'>;
   private readonly profileCaches: CacheCounts[] = [];
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
   private readonly outboxQueues = new Map<string, Pick<DurableQueue<unknown>, 'depth'>>();
 
   constructor() {
@@ -130,8 +131,16 @@ export class Metrics {
     const tenant = req.tenant?.id ?? 'none';
     const operation = req.operation ?? req.routeOptions.url ?? 'unknown';
     const transport = req.transport ?? 'http';
-    this.requests.inc({ tenant, operation, transport, status: String(reply.statusCode) });
-    this.requestSeconds.observe({ tenant, operation, transport }, reply.elapsedTime / 1000);
+    const status = reply.statusCode;
+    // prom-client hashes a label object on every call; each series' child is looked up once instead.
+    const key = `${tenant}\n${operation}\n${transport}\n${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = { count: this.requests.labels({ tenant, operation, transport, status: String(status) }), seconds: this.requestSeconds.labels({ tenant, operation, transport }) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(reply.elapsedTime / 1000);
   }
 
   /** The observer a tenant's resilient adapter reports each backend attempt to. */
