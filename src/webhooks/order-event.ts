@@ -4,7 +4,8 @@
  * function, so each retry (and a replay from the dead letters) sends the same bytes with the
  * same Webhook-Id; only the signature is fresh.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomId } from '../security/random-id.js';
 import type { OrderSnapshot } from '../../adapters/contract.js';
 import type { OrderEventBody } from '../../schemas/order.js';
 import { renderOrder, type OrderRefs } from '../capabilities/order/order-shape.js';
@@ -37,7 +38,7 @@ export const createdEventId = (tenantId: string, orderId: string) => `evt_${dige
 /** The event for a backend webhook: a redelivery of that webhook maps to the same id. */
 export const backendEventId = (tenantId: string, backendId: string) => `evt_${digest('backend', tenantId, backendId)}`;
 
-export const newEventId = () => `evt_${randomBytes(24).toString('base64url')}`;
+export const newEventId = () => randomId('evt_', 24);
 
 /** The webhook body: the full order with its envelope, plus the event's id and time. */
 export function renderEventBody(event: OrderEvent, refs: OrderRefs): string {

@@ -4,7 +4,7 @@
  * afresh by the store. A canceled cart leaves a tombstone without any buyer data until its
  * expiry, so a late update finds it canceled instead of recreating it.
  */
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../../security/random-id.js';
 import type { Attribution, Buyer, Context, Signals } from '../../../schemas/common.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 
@@ -38,7 +38,7 @@ export interface CanceledCart {
 export type CartRecord = ActiveCart | CanceledCart;
 
 /** 128 random bits: a cart id cannot be guessed. */
-export const newCartId = () => `cart_${randomBytes(16).toString('base64url')}`;
+export const newCartId = () => randomId('cart_');
 
 /** Still usable at `now`: neither canceled nor past its expiry. */
 export const isLive = (cart: CartRecord | null, now: number): cart is ActiveCart => cart?.state === 'active' && now < cart.expiresAt;

@@ -5,7 +5,7 @@
  * against them at complete), a pending review or escalation, the completion claim while an order
  * is being placed, and the final view once nothing changes any more.
  */
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../../security/random-id.js';
 import type { PlaceOrderRequest } from '../../../adapters/contract.js';
 import type { Checkout, CheckoutStatus } from '../../../schemas/checkout.js';
 import type { Attribution, Buyer, Context, Message, Signals, Total } from '../../../schemas/common.js';
@@ -67,7 +67,7 @@ export interface CheckoutSession extends CheckoutInputs {
 }
 
 /** 128 random bits: a checkout id cannot be guessed. */
-export const newCheckoutId = () => `chk_${randomBytes(16).toString('base64url')}`;
+export const newCheckoutId = () => randomId('chk_');
 
 /** Usable at `now`: not past its expiry. */
 export const isLive = (session: CheckoutSession | null, now: number): session is CheckoutSession => session !== null && now < session.expiresAt;

@@ -7,12 +7,12 @@
  * line with the same item; anything else gets a new id. Checkout assigns its fulfillment method
  * ids by the same rule (`assignIds`), matching by method type instead of item.
  */
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../../security/random-id.js';
 import type { Quote } from '../../../adapters/contract.js';
 import type { LineItemRequest } from '../../../schemas/line-item.js';
 import type { PricedLineInput } from './quote-request.js';
 
-export const newLineId = () => `li_${randomBytes(16).toString('base64url')}`;
+export const newLineId = () => randomId('li_');
 
 /** Something that has an id and a key it can be recognized by without one (a line's item). */
 export interface Keyed {
