@@ -136,8 +136,8 @@ async function main(): Promise<void> {
 
     const verdicts: string[] = [];
     const table = [
-      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | ratio | target |',
-      '|---|---|---:|---:|---:|---:|---|---:|---:|---|',
+      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU µs/req | ratio | target |',
+      '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|',
       ...results.map(({ row, base, gateway }) => {
         const ratio = gateway.reqPerSec / base.reqPerSec;
         const targets: string[] = [];
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
         verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation} (${row.gateway}): ${t}`));
         const store = row.gateway === 'redis' ? 'Redis, off' : row.gateway === 'signing' ? 'memory, **on**' : 'memory, off';
         const baseName = row.baseline === BARE_GET ? 'bare GET' : '1 KB echo';
-        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${fixed(ratio)} | ${targets.join('; ')} |`;
+        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)} | ${targets.join('; ')} |`;
       }),
     ];
     const [off, on] = ['memory', 'signing'].map((g) => results.find((r) => r.row.operation === 'get_checkout' && r.row.gateway === g));
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     const markdown = [
       '## Throughput and latency',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row; every server is its own process on the same machine as the load generator. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
       '',
       ...table,
       '',
