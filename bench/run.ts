@@ -20,6 +20,8 @@ const settings: DriveSettings = {
 /** A database of its own on the local Redis, emptied before and after the run. */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const P99_TARGET_MS = 10;
+/** Rounds of every row; each row reports its median round. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** BENCH_ONLY=search_catalog,get_product measures those rows alone (while profiling, say). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
@@ -105,6 +107,12 @@ async function check(server: ServerProcess, call: Call, operation: string): Prom
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
+interface Pair {
+  base: Measurement;
+  gateway: Measurement;
+}
+const ratioOf = (pair: Pair) => pair.gateway.reqPerSec / pair.base.reqPerSec;
+
 async function main(): Promise<void> {
   const redis = new Redis(REDIS_URL);
   await redis.flushdb();
@@ -121,25 +129,33 @@ async function main(): Promise<void> {
     };
     servers.push(...Object.values(gateways));
 
-    const results: Array<{ row: Row; base: Measurement; gateway: Measurement }> = [];
-    for (const row of rows.filter((r) => !ONLY || ONLY.includes(r.operation))) {
-      const server = gateways[row.gateway];
-      const call = await row.call(agent.header, server);
-      await check(server, call, row.operation);
-      process.stdout.write(`${row.operation} (${row.gateway}): baseline… `);
-      const base = await measure(baseline, row.baseline, settings);
-      process.stdout.write(`${Math.round(base.reqPerSec)} req/s; gateway… `);
-      const gateway = await measure(server, call, settings);
-      process.stdout.write(`${Math.round(gateway.reqPerSec)} req/s (${gateway.failures} failures)\n`);
-      if (gateway.failures > 0 || base.failures > 0) throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
-      results.push({ row, base, gateway });
+    const selected = rows.filter((r) => !ONLY || ONLY.includes(r.operation));
+    const rounds = new Map<Row, Pair[]>(selected.map((row) => [row, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const row of selected) {
+        const server = gateways[row.gateway];
+        const call = await row.call(agent.header, server);
+        await check(server, call, row.operation);
+        process.stdout.write(`${ROUNDS > 1 ? `[${round}/${ROUNDS}] ` : ''}${row.operation} (${row.gateway}): baseline… `);
+        const base = await measure(baseline, row.baseline, settings);
+        process.stdout.write(`${Math.round(base.reqPerSec)} req/s; gateway… `);
+        const gateway = await measure(server, call, settings);
+        process.stdout.write(`${Math.round(gateway.reqPerSec)} req/s (${gateway.failures} failures)\n`);
+        if (gateway.failures > 0 || base.failures > 0) throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
+        rounds.get(row)!.push({ base, gateway });
+      }
     }
+    // Each row reports its median round (by ratio) and the range of its ratios.
+    const results = selected.map((row) => {
+      const pairs = rounds.get(row)!.sort((a, b) => ratioOf(a) - ratioOf(b));
+      return { row, ...pairs[Math.floor((pairs.length - 1) / 2)]!, low: ratioOf(pairs[0]!), high: ratioOf(pairs.at(-1)!) };
+    });
 
     const verdicts: string[] = [];
     const table = [
       '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU µs/req | ratio | target |',
       '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|',
-      ...results.map(({ row, base, gateway }) => {
+      ...results.map(({ row, base, gateway, low, high }) => {
         const ratio = gateway.reqPerSec / base.reqPerSec;
         const targets: string[] = [];
         if (row.target !== undefined) targets.push(`≥ ${row.target} ${ratio >= row.target ? 'met' : '**not met**'}`);
@@ -147,7 +163,7 @@ async function main(): Promise<void> {
         verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation} (${row.gateway}): ${t}`));
         const store = row.gateway === 'redis' ? 'Redis, off' : row.gateway === 'signing' ? 'memory, **on**' : 'memory, off';
         const baseName = row.baseline === BARE_GET ? 'bare GET' : '1 KB echo';
-        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)} | ${targets.join('; ')} |`;
+        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)}${ROUNDS > 1 ? ` (${fixed(low)}–${fixed(high)})` : ''} | ${targets.join('; ')} |`;
       }),
     ];
     const signingLines = ['get_checkout', 'create_checkout'].flatMap((operation) => {
@@ -163,7 +179,7 @@ async function main(): Promise<void> {
     const markdown = [
       '## Throughput and latency',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row${ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : ''}; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
       '',
       ...table,
       '',
