@@ -17,6 +17,7 @@ import { profilePath } from '../protocol/business-profile.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { RedisStore } from '../state/redis-store.js';
 import type { StateStore } from '../state/store.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
 const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz', '/metrics']);
 
@@ -94,8 +95,7 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
   ];
 
   let failing = false;
-  app.addHook('preHandler', async (req) => {
-    if (!req.tenant || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '')) return;
+  const limit = async (req: FastifyRequest, tenant: Tenant) => {
     for (const { scope, check, applies } of scopes) {
       if (!applies(req)) continue;
       let result;
@@ -110,12 +110,18 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
       if (failing) req.log.info('rate-limit counters answer again');
       failing = false;
       if (result.isAllowed || !result.isExceeded) continue;
-      metrics.rateLimited(req.tenant.id, scope);
+      metrics.rateLimited(tenant.id, scope);
       const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
-      const who = scope === 'caller' ? 'this caller' : `all callers of ${req.tenant.name}`;
+      const who = scope === 'caller' ? 'this caller' : `all callers of ${tenant.name}`;
       throw new ProtocolError(429, 'rate_limited', `rate limit reached for ${who}: ${result.max} requests per ${result.timeWindow / 1000} s; retry in ${retryAfterSeconds} s`, {
         retryAfterSeconds,
       });
     }
+  };
+  // Most requests meet no limit: they pass without the promise an async hook would cost.
+  app.addHook('preHandler', (req, _reply, done) => {
+    const { tenant } = req;
+    if (!tenant || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '') || !scopes.some(({ applies }) => applies(req))) return done();
+    limit(req, tenant).then(() => done(), done);
   });
 }
