@@ -112,6 +112,9 @@ interface Pair {
   gateway: Measurement;
 }
 const ratioOf = (pair: Pair) => pair.gateway.reqPerSec / pair.base.reqPerSec;
+/** Baseline CPU per request over the gateway's: the ratio a CPU-bound gateway reaches, steadier than req/s on a busy machine. */
+const cpuRatioOf = (pair: Pair) => pair.base.cpuMicros / pair.gateway.cpuMicros;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 async function main(): Promise<void> {
   const redis = new Redis(REDIS_URL);
@@ -147,14 +150,14 @@ async function main(): Promise<void> {
     }
     // Each row reports its median round (by ratio) and the range of its ratios.
     const results = selected.map((row) => {
-      const pairs = rounds.get(row)!.sort((a, b) => ratioOf(a) - ratioOf(b));
+      const pairs = [...rounds.get(row)!].sort((a, b) => ratioOf(a) - ratioOf(b));
       return { row, ...pairs[Math.floor((pairs.length - 1) / 2)]!, low: ratioOf(pairs[0]!), high: ratioOf(pairs.at(-1)!) };
     });
 
     const verdicts: string[] = [];
     const table = [
-      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU µs/req | ratio | target |',
-      '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|',
+      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU µs/req | ratio | CPU ratio | target |',
+      '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|',
       ...results.map(({ row, base, gateway, low, high }) => {
         const ratio = gateway.reqPerSec / base.reqPerSec;
         const targets: string[] = [];
@@ -163,23 +166,25 @@ async function main(): Promise<void> {
         verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation} (${row.gateway}): ${t}`));
         const store = row.gateway === 'redis' ? 'Redis, off' : row.gateway === 'signing' ? 'memory, **on**' : 'memory, off';
         const baseName = row.baseline === BARE_GET ? 'bare GET' : '1 KB echo';
-        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)}${ROUNDS > 1 ? ` (${fixed(low)}–${fixed(high)})` : ''} | ${targets.join('; ')} |`;
+        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)}${ROUNDS > 1 ? ` (${fixed(low)}–${fixed(high)})` : ''} | ${fixed(median(rounds.get(row)!.map(cpuRatioOf)))} | ${targets.join('; ')} |`;
       }),
     ];
+    // Signing cost per round, each side over its own baseline (the machine's speed drifts between
+    // runs); the median round is reported. CPU per request decides: req/s moves with the load generator.
     const signingLines = ['get_checkout', 'create_checkout'].flatMap((operation) => {
-      const [off, on] = ['memory', 'signing'].map((g) => results.find((r) => r.row.operation === operation && r.row.gateway === g)?.gateway);
+      const [off, on] = ['memory', 'signing'].map((g) => rounds.get(selected.find((r) => r.operation === operation && r.gateway === g)!));
       if (!off || !on) return [];
-      const cost = 1 - on.reqPerSec / off.reqPerSec;
-      const cpu = on.cpuMicros / off.cpuMicros - 1;
-      const line = `Response signing on ${operation} costs ${fixed(cost * 100, 1)} % of throughput and ${fixed(cpu * 100, 1)} % more CPU per request (target ≤ 15 %: ${cost <= 0.15 ? 'met' : '**not met**'}).`;
-      if (cost > 0.15) verdicts.push(line);
+      const cost = median(on.map((pair, i) => 1 - ratioOf(pair) / ratioOf(off[i]!)));
+      const cpu = median(on.map((pair, i) => cpuRatioOf(off[i]!) / cpuRatioOf(pair) - 1));
+      const line = `Response signing on ${operation} costs ${fixed(cpu * 100, 1)} % more CPU per request (target ≤ 15 %: ${cpu <= 0.15 ? 'met' : '**not met**'}) and ${fixed(cost * 100, 1)} % of throughput.`;
+      if (cpu > 0.15) verdicts.push(line);
       return [line];
     });
 
     const markdown = [
       '## Throughput and latency',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row${ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : ''}; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row${ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : ''}; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered; the CPU ratio is the baseline's CPU µs/req over the gateway's (median of the rounds), what the ratio would be if each server had a core to itself. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
       '',
       ...table,
       '',
