@@ -4,7 +4,7 @@
  * the cart object, so unknown request members are tolerated (and ignored).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Attribution, Buyer, Context, CurrencyCode, Link, Message, ResponseEnvelope, Signals, Total } from './common.js';
+import { Attribution, Buyer, Context, CurrencyCode, HandoffFailure, Link, Message, ResponseEnvelope, Signals, Total } from './common.js';
 import { Discounts, DiscountsRequest } from './discount.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
 
@@ -54,12 +54,8 @@ export const Cart = Type.Object({
 export type Cart = Static<typeof Cart>;
 
 /** A cart operation that failed as a business outcome: no cart, messages and a handoff URL. */
-export const CartFailure = Type.Object({
-  proto: ResponseEnvelope,
-  messages: Type.Array(Message, { minItems: 1 }),
-  continue_url: Type.Optional(Type.String({ format: 'uri' })),
-});
-export type CartFailure = Static<typeof CartFailure>;
+export const CartFailure = HandoffFailure;
+export type CartFailure = HandoffFailure;
 
 /** Every body a cart operation answers with (HTTP 200/201, JSON-RPC result). */
 export const CartResponse = Type.Union([Cart, CartFailure]);

@@ -4,7 +4,7 @@
  * whole session: what is not resent is dropped. Unknown request members are tolerated (ignored).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Attribution, Buyer, Context, CurrencyCode, Link, Message, ResponseEnvelope, Signals, StringEnum, Total } from './common.js';
+import { Attribution, Buyer, Context, CurrencyCode, HandoffFailure, Link, Message, ResponseEnvelope, Signals, StringEnum, Total } from './common.js';
 import { Discounts, DiscountsRequest } from './discount.js';
 import { Fulfillment, FulfillmentRequest } from './fulfillment.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
@@ -82,12 +82,8 @@ export const Checkout = Type.Object({
 export type Checkout = Static<typeof Checkout>;
 
 /** A checkout operation that failed without a session to show: messages and a handoff URL. */
-export const CheckoutFailure = Type.Object({
-  proto: ResponseEnvelope,
-  messages: Type.Array(Message, { minItems: 1 }),
-  continue_url: Type.Optional(Type.String({ format: 'uri' })),
-});
-export type CheckoutFailure = Static<typeof CheckoutFailure>;
+export const CheckoutFailure = HandoffFailure;
+export type CheckoutFailure = HandoffFailure;
 
 /** Every body a checkout operation answers with (HTTP 200/201, JSON-RPC result). */
 export const CheckoutResponse = Type.Union([Checkout, CheckoutFailure]);

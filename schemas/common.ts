@@ -52,6 +52,14 @@ export const ResponseEnvelope = Type.Object({
 });
 export type ResponseEnvelope = Static<typeof ResponseEnvelope>;
 
+/** A cart or checkout operation that failed as a business outcome: no resource, messages and a handoff URL. */
+export const HandoffFailure = Type.Object({
+  proto: ResponseEnvelope,
+  messages: Type.Array(Message, { minItems: 1 }),
+  continue_url: Type.Optional(Type.String({ format: 'uri' })),
+});
+export type HandoffFailure = Static<typeof HandoffFailure>;
+
 /** Buyer location and preferences (spec §2.4); unknown members are tolerated. */
 export const Context = Type.Object(
   {
