@@ -49,6 +49,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** Order webhook delivery (worker concurrency, polling, timeout, retry schedule). */
   webhooks?: Partial<WebhookSettings>;
+  /** How often an idle replica looks for due background jobs (completions, order polls); 1 s by default. */
+  jobPollMs?: number;
 }
 
 /** Never logged, wherever they appear. */
@@ -136,7 +138,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerOrderPage(app, secret);
   registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, ...(options.webhooks && { settings: options.webhooks }) });
   const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
-  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant }));
+  const jobPollMs = options.jobPollMs ?? 1000;
+  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);
   return app;
 }
