@@ -14,7 +14,7 @@ import type { Tenant } from '../../tenancy/tenant.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
 import { tenantOf } from '../request-context.js';
-import { compileEnvelopeCheck, describeTool, type Tool, type ToolArguments } from './tools.js';
+import { agentProfile, compileEnvelopeCheck, describeTool, type Tool, type ToolArguments } from './tools.js';
 import type { Validator } from '../../validation/validator.js';
 
 /** A JSON-RPC error the SDK passes through as {code, message, data}. */
@@ -79,7 +79,8 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     req.operation = op.name;
     const checked = envelopeChecks.get(op.name)!(args ?? {});
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
-    const { meta, id } = checked.value;
+    const { meta = {}, id } = checked.value;
+    const profileUrl = agentProfile(meta);
     const payload = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
     // The cart and checkout payloads never carry their own id (spec §4.2); a catalog payload names products by id.
     if (op.mcp.payload && op.mcp.payload !== 'catalog' && payload !== null && typeof payload === 'object' && 'id' in payload) {
@@ -91,7 +92,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       transport: 'mcp',
       requestId: meta['request-id'] ?? req.id,
       log: req.log,
-      profileUrl: meta['proto-agent'].profile,
+      profileUrl,
       ...(id !== undefined && { id }),
       payload,
       payloadBytes: payload === undefined ? '' : JSON.stringify(payload),

@@ -2,13 +2,17 @@
  * MCP tool descriptions and argument checks, generated from the operation table:
  * arguments = {meta, id?, [payload]?} as the spec's MCP bindings say.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { McpMeta, ResourceId } from '../../../schemas/common.js';
 import type { OperationDefinition } from '../../operations/operation.js';
+import { discoveryError } from '../../protocol/errors.js';
 import { compile, type Validator } from '../../validation/validator.js';
 
+/** What the server reads of `meta`; the profile is read apart (agentProfile), so a missing one is a discovery error. */
+const CheckedMeta = Type.Omit(McpMeta, ['proto-agent']);
+
 export interface ToolArguments {
-  meta: McpMeta;
+  meta?: Static<typeof CheckedMeta>;
   id?: string;
   [payload: string]: unknown;
 }
@@ -39,8 +43,18 @@ export function describeTool(op: OperationDefinition): Tool {
  * pipeline with the same validator REST uses, so errors read the same on both transports.
  */
 export function compileEnvelopeCheck(op: OperationDefinition): Validator<ToolArguments> {
-  const properties: Record<string, TSchema> = { meta: McpMeta };
+  const properties: Record<string, TSchema> = { meta: Type.Optional(CheckedMeta) };
   if (op.mcp.id) properties.id = ResourceId;
-  const required = ['meta', ...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
+  const required = [...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
   return compile<ToolArguments>(Type.Object(properties, { required, additionalProperties: true }));
+}
+
+/** The caller's profile URL, `meta["proto-agent"].profile`; missing or unreadable is `invalid_profile_url` (-32001). */
+export function agentProfile(meta: Record<string, unknown> | undefined): string {
+  const agent = meta?.['proto-agent'];
+  const profile = agent !== null && typeof agent === 'object' ? (agent as { profile?: unknown }).profile : undefined;
+  if (typeof profile !== 'string' || profile.length === 0 || profile.length > 2048) {
+    throw discoveryError(400, 'invalid_profile_url', 'meta["proto-agent"].profile is required: the URL of the caller\'s profile (at most 2048 characters)');
+  }
+  return profile;
 }
