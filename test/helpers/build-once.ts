@@ -12,11 +12,17 @@ import type { TestProject } from 'vitest/node';
 
 const run = promisify(execFile);
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** Compiles src/ into a temp folder that resolves packages from this checkout. Returns the folder. */
+export async function compileGateway(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'proto-build-'));
   await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', dir]);
   await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
   await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await compileGateway();
   project.provide('gatewayBuild', dir);
   return () => rm(dir, { recursive: true, force: true });
 }

@@ -3,16 +3,21 @@
  * started as `node src/main.js` in a child process, its JSON log lines collected.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, vi } from 'vitest';
+import { compileGateway } from '../../helpers/build-once.js';
 import { freePorts } from '../../helpers/redis-server.js';
 
 /**
- * The gateway compiled once for this test run (test/helpers/build-once.ts). `remove` is a no-op:
- * the run's teardown removes the folder.
+ * The gateway compiled once for this test run (the `processes` project's global setup,
+ * test/helpers/build-once.ts), or, in a file of another project, compiled for that file.
  */
 export async function buildGateway(): Promise<{ dir: string; remove(): Promise<void> }> {
-  return { dir: inject('gatewayBuild'), remove: async () => {} };
+  const shared = inject('gatewayBuild');
+  if (shared) return { dir: shared, remove: async () => {} };
+  const dir = await compileGateway();
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export interface GatewayProcess {
