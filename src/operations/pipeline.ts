@@ -9,7 +9,6 @@ import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { errorMessage } from '../protocol/messages.js';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { HttpRequestDescriptor } from '../security/http-request.js';
 import type { StateStore } from '../state/store.js';
@@ -59,14 +58,10 @@ export interface PipelineDeps {
  * The operation's capability is not in the negotiated intersection: a negotiation failure, which
  * is a business outcome (HTTP 200, JSON-RPC result) with the store's page to continue on.
  */
-function incompatible(op: OperationDefinition, tenant: Tenant): StoredResponse {
+function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Negotiated): StoredResponse {
   const content = `${op.name} needs ${op.capability}, which is not among the capabilities both this business and the caller's profile declare.`;
-  const body = {
-    proto: { version: PROTOCOL_VERSION, status: 'error', capabilities: {} },
-    messages: [errorMessage('capabilities_incompatible', content, 'unrecoverable')],
-    continue_url: tenant.adapter.continueUrl([]),
-  };
-  return { status: 200, outcome: 'error', body: JSON.stringify(body) };
+  const messages = [errorMessage('capabilities_incompatible', content, 'unrecoverable')];
+  return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, { messages, continue_url: tenant.adapter.continueUrl([]) }) };
 }
 
 export class Pipeline {
@@ -96,7 +91,7 @@ export class Pipeline {
       ...(call.http && { http: call.http }),
     });
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
-    if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant), replayed: false };
+    if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
     if (op.answers) return { ...(await this.reuseAnswer(op, call, negotiation, run)), replayed: false };
@@ -155,6 +150,6 @@ export class Pipeline {
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
-    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, result.body) };
+    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, result.body) };
   }
 }
