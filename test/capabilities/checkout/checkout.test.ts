@@ -47,6 +47,8 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
       ['missing', '$.fulfillment.methods'],
     ]);
     expect(start.fulfillment.methods).toEqual([]);
+    // Free shipping on roses reduces nothing until a shipping option is chosen: not listed yet.
+    expect(start.discounts.applied).toEqual([]);
     // The digital e-book needs no method: the physical lines can ship or be picked up.
     const physical = start.line_items.slice(0, 2).map((l: any) => l.id);
     expect(start.fulfillment.available_methods.map((m: any) => [m.type, m.line_item_ids, m.fulfillable_on])).toEqual([
@@ -67,6 +69,7 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
     expect(method.selected_destination_id).toBe(method.destinations[0].id);
     expect(method.groups.map((g: any) => [g.line_item_ids, g.selected_option_id])).toEqual([[physical, null]]);
     expect(codes(withDestination)).toEqual([['missing', '$.fulfillment.methods[0].groups[0].selected_option_id']]);
+    expect(withDestination.discounts.applied).toEqual([]);
 
     expect(ready.status).toBe('ready_for_complete');
     expect(ready.messages).toBeUndefined();

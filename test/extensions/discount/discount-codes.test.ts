@@ -113,7 +113,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
           { path: '$.line_items[1]', amount: 298 },
         ],
       ],
-      ['Free Shipping on Rose Bouquets', 0, true, 'across', 4, []],
+      // Free shipping on the roses reduces nothing on a cart (no shipping priced): not listed.
     ]);
     expect(body.totals).toEqual([
       { type: 'subtotal', amount: 9500 },
@@ -149,11 +149,16 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     ]);
   });
 
-  it('free shipping applies at 0 on a cart, which prices no shipping; nothing reaches the totals', async () => {
+  it('free shipping reduces nothing on a cart, which prices no shipping: the code is kept without a warning but not listed as applied', async () => {
     const { body } = await client().create({ line_items: [line('pot_ceramic')], discounts: { codes: ['FREESHIP'] } });
-    expect(body.discounts.applied).toEqual([{ code: 'FREESHIP', title: 'Free standard shipping', amount: 0, automatic: false, method: 'across', priority: 1, allocations: [] }]);
+    expect(body.discounts).toEqual({ codes: ['FREESHIP'], applied: [] });
     expect(warnings(body)).toEqual([]);
     expect(body.totals.map((t: any) => t.type)).toEqual(['subtotal', 'total']);
+  });
+
+  it('an automatic promotion that reduces nothing yet is not listed (rose bouquets ship free, but a cart prices no shipping)', async () => {
+    const { body } = await client().create({ line_items: [line('bouquet_roses')] });
+    expect(body.discounts.applied).toEqual([]);
   });
 
   it('without the extension the caller sees no discounts member and its codes and claims are ignored; automatic discounts still count', async () => {
