@@ -38,6 +38,34 @@ describe('MCP with the official SDK client over Streamable HTTP', () => {
   });
 });
 
+describe('MCP request metadata in the standard params._meta', () => {
+  it('takes the agent profile from _meta["proto-agent"] when arguments.meta has none', async () => {
+    const res = await rpc({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'bump_counter', arguments: { id: 'meta-std', cart: { by: 3 } }, _meta: gw.meta() } });
+    expect(res.json().result.structuredContent).toMatchObject({ proto: { status: 'success' }, id: 'meta-std', value: 3 });
+  });
+
+  it('works with a stock SDK client that sends its metadata as _meta', async () => {
+    const client = new Client({ name: 'stock-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'read_counter', arguments: { id: 'meta-std' }, _meta: gw.meta() });
+      expect(result.structuredContent).toMatchObject({ proto: { status: 'success' }, value: 3 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('arguments.meta wins over _meta', async () => {
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'read_counter', arguments: { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'meta-std' }, _meta: gw.meta() },
+    });
+    expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable' } });
+  });
+});
+
 describe('MCP as platforms call it: a bare JSON POST', () => {
   it('answers tools/call without initialize or session', async () => {
     const res = await toolCall('bump_counter', { meta: gw.meta(), id: 'bare', cart: { by: 1 } });

@@ -49,6 +49,18 @@ export function compileEnvelopeCheck(op: OperationDefinition): Validator<ToolArg
   return compile<ToolArguments>(Type.Object(properties, { required, additionalProperties: true }));
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The arguments with `meta` completed from the request's standard `params._meta`, where stock MCP
+ * clients put request metadata: each of its protocol keys counts unless `arguments.meta` has it.
+ */
+export function withStandardMeta(args: unknown, standard: unknown): unknown {
+  if (!isObject(args) || !isObject(standard) || (args.meta !== undefined && !isObject(args.meta))) return args;
+  const known = Object.keys(McpMeta.properties).filter((key) => standard[key] !== undefined);
+  return { ...args, meta: { ...Object.fromEntries(known.map((key) => [key, standard[key]])), ...args.meta } };
+}
+
 /** The caller's profile URL, `meta["proto-agent"].profile`; missing or unreadable is `invalid_profile_url` (-32001). */
 export function agentProfile(meta: Record<string, unknown> | undefined): string {
   const agent = meta?.['proto-agent'];

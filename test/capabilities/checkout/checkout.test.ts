@@ -219,3 +219,30 @@ describe('sessions', () => {
     expect(unkeyed.json().error).toMatchObject({ code: -32602, data: { code: 'missing_idempotency_key' } });
   });
 });
+
+describe('MCP leniency where REST is lenient', () => {
+  const call = (name: string, args: Record<string, unknown>) =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { meta: gw.meta(), ...args } } }),
+    });
+
+  it('a checkout.id in the payload (deprecated in the body) is ignored, as REST ignores the body id', async () => {
+    const created = (await call('create_checkout', { checkout: { id: 'chk_mine', line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
+    expect(created.proto.status).toBe('success');
+    expect(created.id).not.toBe('chk_mine');
+    const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: 2 }));
+    const updated = (await call('update_checkout', { id: created.id, checkout: { id: created.id, line_items: lines } })).json().result.structuredContent;
+    expect([updated.id, updated.line_items[0].quantity]).toEqual([created.id, 2]);
+  });
+
+  it('a checkout.id that contradicts arguments.id is refused, as REST refuses a body id that contradicts the path', async () => {
+    const created = (await call('create_checkout', { checkout: { line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
+    const res = (await call('update_checkout', { id: created.id, checkout: { id: 'chk_other', line_items: [] } })).json();
+    expect(res.error).toMatchObject({ code: -32602, data: { code: 'invalid_request' } });
+    const rest = await gw.app.inject({ method: 'PUT', url: `/checkout-sessions/${created.id}`, headers: gw.headers(), payload: JSON.stringify({ id: 'chk_other', line_items: [] }) });
+    expect([rest.statusCode, rest.json().code]).toEqual([400, 'invalid_request']);
+  });
+});
