@@ -157,6 +157,13 @@ describe('sessions', () => {
     expect(reply.body.continue_url).toBe(`${STOREFRONT}/cart/gardenias:1,wreath_holiday:2`);
   });
 
+  it('an eligibility claim the store does not recognize is ignored with a warning; the checkout goes on', async () => {
+    const created = (await gw.client('rest').create({ line_items: [line('pot_ceramic')], context: { eligibility: ['com.example.student', 'com.example.veteran'] } })).body;
+    expect(created.proto.status).toBe('success');
+    expect(created.messages.filter((m: any) => m.type === 'warning').map((m: any) => [m.code, m.path])).toEqual([['eligibility_not_accepted', '$.context.eligibility[1]']]);
+    expect(created.discounts.applied.map((d: any) => d.eligibility)).toEqual(['com.example.student']);
+  });
+
   it('needs line_items or a cart_id', async () => {
     const reply = await gw.client('rest').create({ buyer: BUYER });
     expect(reply.status).toBe(400);
