@@ -59,9 +59,10 @@ export interface PipelineDeps {
  * is a business outcome (HTTP 200, JSON-RPC result) with the store's page to continue on.
  */
 function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Negotiated): StoredResponse {
-  const content = `${op.name} needs ${op.capability}, which is not among the capabilities both this business and the caller's profile declare.`;
+  const content = `${op.name} needs ${op.capability}, which is not among the capabilities this business and the caller's profile share.`;
   const messages = [errorMessage('capabilities_incompatible', content, 'unrecoverable')];
-  return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, { messages, continue_url: tenant.adapter.continueUrl([]) }) };
+  const body = { messages, continue_url: tenant.adapter.continueUrl([]) };
+  return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
 }
 
 export class Pipeline {

@@ -12,7 +12,8 @@ export interface AgentHeader {
 
 export function parseAgentHeader(value: string | string[] | undefined): AgentHeader {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
-    throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent header is required: PROTO-Agent: profile="https://platform.example/.well-known/proto"');
+    const example = 'PROTO-Agent: profile="https://platform.example/.well-known/proto"';
+    throw discoveryError(400, 'invalid_profile_url', `PROTO-Agent is required: ${example}`);
   }
   const raw = Array.isArray(value) ? value.join(', ') : value;
   let profile: unknown;

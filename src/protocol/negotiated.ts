@@ -47,8 +47,13 @@ export function negotiated(business: Business, profile: PlatformProfile): Negoti
       let start = starts.get(`${outcome} ${root}`);
       if (start === undefined) {
         const relevant = relevantTo(active, root);
-        const handlers = relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers };
-        start = `{"proto":${JSON.stringify({ version: PROTOCOL_VERSION, status: outcome, capabilities: capabilityRegistry(relevant), ...handlers })}`;
+        const proto = {
+          version: PROTOCOL_VERSION,
+          status: outcome,
+          capabilities: capabilityRegistry(relevant),
+          ...(relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers }),
+        };
+        start = `{"proto":${JSON.stringify(proto)}`;
         starts.set(`${outcome} ${root}`, start);
       }
       const members = JSON.stringify(body);

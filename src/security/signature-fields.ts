@@ -86,7 +86,10 @@ function componentsOf(label: string, list: InnerList): ComponentId[] {
   return items;
 }
 
-/** Every labelled signature of a message; throws 401 signature_invalid when the fields are malformed, signature_missing for a label without its Signature. */
+/**
+ * Every labelled signature of a message; throws 401 signature_invalid when the fields are malformed,
+ * signature_missing for a label without its Signature member.
+ */
 export function parseSignatures(signatureInput: string, signature: string): ParsedSignature[] {
   const inputs = parseField('Signature-Input', signatureInput);
   const values = parseField('Signature', signature);
@@ -96,7 +99,9 @@ export function parseSignatures(signatureInput: string, signature: string): Pars
     if (!isInnerList(list)) throw signatureInvalid(label, 'Signature-Input member must be an inner list of components');
     const value = values.get(label);
     if (value === undefined) throw signatureMissing(`signature ${label}: Signature has no member for this label`);
-    if (isInnerList(value) || !(value[0] instanceof ArrayBuffer)) throw signatureInvalid(label, 'Signature has no byte sequence for this label');
+    if (isInnerList(value) || !(value[0] instanceof ArrayBuffer)) {
+      throw signatureInvalid(label, 'Signature has no byte sequence for this label');
+    }
     return {
       label,
       components: componentsOf(label, list),

@@ -23,7 +23,12 @@ export async function findCart(ctx: OperationContext, cartId: string): Promise<A
   return isLiveCart(cart, ctx.now()) && ownedByCaller(ctx, cart) ? cart : null;
 }
 
-export const cartBasis = (cart: ActiveCart): Basis => ({ lines: cart.lines, context: cart.context, buyer: cart.buyer, carriedCodes: cart.discountCodes });
+export const cartBasis = (cart: ActiveCart): Basis => ({
+  lines: cart.lines,
+  context: cart.context,
+  buyer: cart.buyer,
+  carriedCodes: cart.discountCodes,
+});
 
 /** The checkout converted from `cart`, while it is open; complete_in_progress counts (it is not done). */
 export async function openCheckoutOf(ctx: OperationContext, cart: ActiveCart): Promise<string | undefined> {

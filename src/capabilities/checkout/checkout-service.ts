@@ -33,8 +33,14 @@ async function build(ctx: OperationContext, base: Pick<CheckoutSession, 'id' | '
   return { draft, priced, ...present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages) };
 }
 
+/** The answer of a create, and the new session's id (none when the store could price no line). */
+interface Opened {
+  result: OperationResult;
+  id?: string;
+}
+
 /** A new session from `basis` and the request's other members; none when the store can price no line. */
-async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis: Basis): Promise<{ result: OperationResult; id?: string }> {
+async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis: Basis): Promise<Opened> {
   const locations = pickupLocationsOnce(ctx);
   const read = await readInputs(ctx, request, basis, undefined, locations);
   const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
@@ -51,7 +57,8 @@ async function existing(ctx: OperationContext, id: string): Promise<OperationRes
 
 export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
   if (request.cart_id === undefined) {
-    return (await open(ctx, request, { lines: identifyLines(request.line_items ?? [], []), context: request.context, buyer: request.buyer, carriedCodes: [] })).result;
+    const lines = identifyLines(request.line_items ?? [], []);
+    return (await open(ctx, request, { lines, context: request.context, buyer: request.buyer, carriedCodes: [] })).result;
   }
   const cart = await findCart(ctx, request.cart_id);
   if (!cart) {

@@ -85,7 +85,8 @@ async function decide(
   if (!sameTotals(body.totals, current.seenTotals)) {
     const review = [totalsChanged(current.seenTotals, body.totals, body.currency)];
     const changed: CheckoutSession = { ...seen, status: 'requires_escalation', review };
-    return { result: { answer: failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review })) }, write: changed };
+    const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
+    return { result: { answer }, write: changed };
   }
   const { choice, messages } = choosePayment(paymentSetup(ctx), request.payment);
   if (!choice) return { result: { answer: failed({ ...body, messages: [...(body.messages ?? []), ...messages] }) }, ...remember };

@@ -10,9 +10,9 @@ import { warningMessage } from '../../protocol/messages.js';
 
 export function unacceptedClaims(claims: readonly string[] | undefined, accepted: readonly string[], discountActive: boolean): Message[] {
   const why = discountActive ? 'this store does not recognize it' : 'claims are priced only for platforms with dev.proto.shopping.discount';
-  return (claims ?? []).flatMap((claim, i) =>
-    discountActive && accepted.includes(claim)
-      ? []
-      : [warningMessage('eligibility_not_accepted', `Eligibility claim ${JSON.stringify(claim)} changes nothing: ${why}.`, `$.context.eligibility[${i}]`)],
-  );
+  return (claims ?? []).flatMap((claim, i) => {
+    if (discountActive && accepted.includes(claim)) return [];
+    const content = `Eligibility claim ${JSON.stringify(claim)} changes nothing: ${why}.`;
+    return [warningMessage('eligibility_not_accepted', content, `$.context.eligibility[${i}]`)];
+  });
 }

@@ -83,7 +83,8 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     const { meta = {}, id } = checked.value;
     const profileUrl = agentProfile(meta);
     const sent = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
-    // A cart payload never carries its own id (spec §4.2); a checkout one may, deprecated, as on REST; a catalog payload names products by id.
+    // A cart payload never carries its own id (spec §4.2); a checkout one may (deprecated, as on REST);
+    // a catalog payload names products by id.
     if (op.mcp.payload === 'cart' && sent !== null && typeof sent === 'object' && 'id' in sent) {
       throw new ProtocolError(400, 'invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }

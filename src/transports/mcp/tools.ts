@@ -66,7 +66,8 @@ export function agentProfile(meta: Record<string, unknown> | undefined): string 
   const agent = meta?.['proto-agent'];
   const profile = agent !== null && typeof agent === 'object' ? (agent as { profile?: unknown }).profile : undefined;
   if (typeof profile !== 'string' || profile.length === 0 || profile.length > 2048) {
-    throw discoveryError(400, 'invalid_profile_url', 'meta["proto-agent"].profile is required: the URL of the caller\'s profile (at most 2048 characters)');
+    const why = 'meta["proto-agent"].profile is required: the caller\'s profile URL (at most 2048 characters)';
+    throw discoveryError(400, 'invalid_profile_url', why);
   }
   return profile;
 }
