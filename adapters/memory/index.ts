@@ -7,6 +7,7 @@
 import type {
   Adapter,
   AdapterCapabilities,
+  CheckoutUrlRequest,
   FulfillmentDiscoveryQuery,
   LookupResult,
   OrderSnapshot,
@@ -79,10 +80,12 @@ export class MemoryAdapter implements Adapter {
       quotesShipping: true,
       quotesTax: true,
       pickup: data.locations.length > 0,
+      locationStock: data.locations.length > 0,
       multiGroup: true,
       fulfillmentDiscovery: true,
+      rejectionReasons: true,
       acceptedClaims: [...new Set(data.promotions.flatMap((p) => (p.eligibility ? [p.eligibility] : [])))],
-      placesOrders: true,
+      finishing: ['gateway_charged', 'handoff'],
     };
   }
 
@@ -126,11 +129,20 @@ export class MemoryAdapter implements Adapter {
     return updated.snapshot;
   }
 
-  /** Shopify cart-permalink style: {storefront}/cart/{variantId}:{qty},...?discount=A,B */
-  continueUrl(lines: Array<{ variantId: string; quantity: number }>, options: { discountCodes?: string[] } = {}): string {
-    const items = lines.map((l) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
-    const codes = options.discountCodes?.length ? `?discount=${options.discountCodes.map(encodeURIComponent).join(',')}` : '';
-    return `${this.options.storefrontUrl}/cart/${items}${codes}`;
+  get storefrontUrl(): string {
+    return this.options.storefrontUrl;
+  }
+
+  /**
+   * Shopify cart-permalink style, {storefront}/cart/{variantId}:{qty},...?discount=A,B&ref=REF,
+   * with the codes the store accepts; the demo store keeps no cart, so no handle.
+   */
+  async checkoutUrl(request: CheckoutUrlRequest): Promise<{ url: string }> {
+    const priced = quote(this.data, request.quote, this.options.now());
+    const items = priced.lines.map((l) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
+    const codes = priced.discounts.applied.flatMap((d) => (d.code ? [d.code] : []));
+    const query = new URLSearchParams({ ...(codes.length > 0 && { discount: codes.join(',') }), ref: request.reference });
+    return { url: `${this.options.storefrontUrl}/cart/${items}?${query.toString().replace(/%2C/g, ',')}` };
   }
 
   /** The demo store sends no backend webhooks. */

@@ -131,7 +131,9 @@ function refusal(q: Quote, request: PlaceOrderRequest): PlaceOrderResult | null 
   if (q.totals.total !== request.expectedTotal) {
     return { ...reject('price_changed', `the total is now ${q.totals.total}, not ${request.expectedTotal}`), actualTotal: q.totals.total };
   }
-  if (request.payment.amount !== q.totals.total) return reject('incomplete', `the payment of ${request.payment.amount} does not cover the total of ${q.totals.total}`);
+  if (request.payment.mode !== 'gateway_charged') return reject('incomplete', 'the demo store records payments taken by the gateway only');
+  const paid = request.payment.record.amount;
+  if (paid !== q.totals.total) return reject('incomplete', `the payment of ${paid} does not cover the total of ${q.totals.total}`);
   return null;
 }
 

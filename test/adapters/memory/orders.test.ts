@@ -15,7 +15,7 @@ async function placing(reference: string, quote = checkout) {
     quote,
     expectedTotal: total,
     buyer: { email: 'john.doe@example.com', firstName: 'John' },
-    payment: { handlerId: 'sandbox', transactionId: 'tx_1', amount: total },
+    payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx_1', amount: total } },
   };
   return { adapter, store, order, total };
 }
