@@ -112,7 +112,7 @@ export function cartView(cart: CartRecord) {
         order: i + 1,
         split: splits(d),
       })),
-      ...q.discounts.rejected.map((r) => ({ code: r.code, state: 'refused', why: REFUSAL[r.reason] ?? 'unknown', message: r.detail ?? null })),
+      ...q.discounts.rejected.map((r) => ({ code: r.code, state: 'refused', why: (r.reason && REFUSAL[r.reason]) ?? 'unknown', message: r.detail ?? null })),
     ],
     shipping: group
       ? {
