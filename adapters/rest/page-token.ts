@@ -1,0 +1,61 @@
+/**
+ * The adapter's search page token: the store's own position (a cursor, a page number or an item
+ * offset) plus a fingerprint of the query it belongs to, so a token is refused
+ * (InvalidPageTokenError, 400) with any other query. The gateway wraps it in its own signed cursor.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidPageTokenError, type SearchQuery } from '../contract.js';
+
+export type PageStyle = 'cursor' | 'page' | 'offset';
+
+/** What the search request mapping sees of the position: one of these, for the first page too. */
+export interface PagePosition {
+  page?: number;
+  offset?: number;
+  cursor?: string;
+}
+
+/** What the search response mapping says about the next page. */
+export interface NextPage {
+  /** page / offset styles: there are more items. */
+  more?: boolean;
+  /** cursor style: the store's cursor of the next page; absent or null on the last. */
+  cursor?: string | null;
+}
+
+function fingerprint(query: SearchQuery, limit: number): string {
+  const { text, categories, price, custom } = query;
+  return createHash('sha256').update(JSON.stringify([text, categories, price, custom, limit])).digest('base64url').slice(0, 16);
+}
+
+export class PageTokens {
+  constructor(
+    private readonly style: PageStyle,
+    private readonly firstPage: number,
+  ) {}
+
+  /** The position a query asks for: its token's, or the first page. */
+  position(query: SearchQuery, limit: number): PagePosition {
+    if (!query.pageToken) return this.style === 'page' ? { page: this.firstPage } : this.style === 'offset' ? { offset: 0 } : {};
+    let token: { f?: unknown; p?: unknown; o?: unknown; c?: unknown };
+    try {
+      token = JSON.parse(Buffer.from(query.pageToken, 'base64url').toString('utf8')) as typeof token;
+    } catch {
+      throw new InvalidPageTokenError();
+    }
+    if (token?.f !== fingerprint(query, limit)) throw new InvalidPageTokenError();
+    if (this.style === 'page' && Number.isSafeInteger(token.p)) return { page: token.p as number };
+    if (this.style === 'offset' && Number.isSafeInteger(token.o)) return { offset: token.o as number };
+    if (this.style === 'cursor' && typeof token.c === 'string') return { cursor: token.c };
+    throw new InvalidPageTokenError();
+  }
+
+  /** The token of the page after `at`, or undefined on the last page. */
+  next(query: SearchQuery, limit: number, at: PagePosition, answer: NextPage): string | undefined {
+    const f = fingerprint(query, limit);
+    const encode = (token: object) => Buffer.from(JSON.stringify({ f, ...token })).toString('base64url');
+    if (this.style === 'cursor') return typeof answer.cursor === 'string' && answer.cursor !== '' ? encode({ c: answer.cursor }) : undefined;
+    if (answer.more !== true) return undefined;
+    return this.style === 'page' ? encode({ p: (at.page ?? this.firstPage) + 1 }) : encode({ o: (at.offset ?? 0) + limit });
+  }
+}
