@@ -114,7 +114,7 @@ describe('demo store orders', () => {
     const { adapter } = await demoStore();
     expect(await adapter.getOrder('ord_missing')).toBeNull();
     expect(await adapter.findOrderByReference('chk_missing')).toBeNull();
-    expect(adapter.verifyWebhook()).toBeNull();
+    expect(adapter.verifyWebhook({}, Buffer.from('{}'))).toBeNull();
     await expect(adapter.ping()).resolves.toBeUndefined();
   });
 });

@@ -20,7 +20,7 @@ function observed(adapter: MemoryAdapter) {
     findOrderByReference: (reference) => adapter.findOrderByReference(reference),
     getOrder: (id) => adapter.getOrder(id),
     checkoutUrl: (request) => adapter.checkoutUrl(request),
-    verifyWebhook: () => adapter.verifyWebhook(),
+    verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: () => adapter.ping(),
     onCatalogChange(listener) {
       listeners.add(listener);
