@@ -36,7 +36,7 @@ export class PageTokens {
 
   /** The position a query asks for: its token's, or the first page. */
   position(query: SearchQuery, limit: number): PagePosition {
-    if (!query.pageToken) return this.style === 'page' ? { page: this.firstPage } : this.style === 'offset' ? { offset: 0 } : {};
+    if (!query.pageToken) return this.first();
     let token: { f?: unknown; p?: unknown; o?: unknown; c?: unknown };
     try {
       token = JSON.parse(Buffer.from(query.pageToken, 'base64url').toString('utf8')) as typeof token;
@@ -50,12 +50,23 @@ export class PageTokens {
     throw new InvalidPageTokenError();
   }
 
+  /** The position after `at`, or undefined on the last page. */
+  after(at: PagePosition, limit: number, answer: NextPage): PagePosition | undefined {
+    if (this.style === 'cursor') return typeof answer.cursor === 'string' && answer.cursor !== '' ? { cursor: answer.cursor } : undefined;
+    if (answer.more !== true) return undefined;
+    return this.style === 'page' ? { page: (at.page ?? this.firstPage) + 1 } : { offset: (at.offset ?? 0) + limit };
+  }
+
   /** The token of the page after `at`, or undefined on the last page. */
   next(query: SearchQuery, limit: number, at: PagePosition, answer: NextPage): string | undefined {
-    const f = fingerprint(query, limit);
-    const encode = (token: object) => Buffer.from(JSON.stringify({ f, ...token })).toString('base64url');
-    if (this.style === 'cursor') return typeof answer.cursor === 'string' && answer.cursor !== '' ? encode({ c: answer.cursor }) : undefined;
-    if (answer.more !== true) return undefined;
-    return this.style === 'page' ? encode({ p: (at.page ?? this.firstPage) + 1 }) : encode({ o: (at.offset ?? 0) + limit });
+    const next = this.after(at, limit, answer);
+    if (!next) return undefined;
+    const token = { f: fingerprint(query, limit), ...(next.page !== undefined && { p: next.page }), ...(next.offset !== undefined && { o: next.offset }), ...(next.cursor !== undefined && { c: next.cursor }) };
+    return Buffer.from(JSON.stringify(token)).toString('base64url');
+  }
+
+  /** The first page's position. */
+  first(): PagePosition {
+    return this.style === 'page' ? { page: this.firstPage } : this.style === 'offset' ? { offset: 0 } : {};
   }
 }

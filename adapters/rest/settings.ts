@@ -70,7 +70,8 @@ export type AuthSettings = Static<typeof Auth>;
 const Webhooks = Type.Object(
   {
     secret: Credential,
-    signature_header: HeaderName,
+    /** Default X-Store-Signature (the documented store API). */
+    signature_header: Type.Optional(HeaderName),
     /**
      * A regular expression over the header with named groups `signature` (and `timestamp` when the
      * time is signed), e.g. "t=(?<timestamp>\\d+),v1=(?<signature>[0-9a-f]+)". Default: the whole header.
@@ -79,23 +80,26 @@ const Webhooks = Type.Object(
     /** What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}". */
     signed_payload: Type.Optional(Type.String({ minLength: 1 })),
     algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
+    /** Default base64. */
     encoding: Type.Optional(StringEnum(['hex', 'base64'])),
     /** Deliveries older than this (needs a signed timestamp) are refused; default 300. */
     tolerance_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
     /**
-     * Where the event's fields are: a dotted path into the JSON body, or `header:<name>`.
-     * `reference` is optional; `types` says which event types are orders and which are pings.
+     * Where the event's fields are: a dotted path into the JSON body, or `header:<name>`. Event
+     * types other than `order_types` are acknowledged and ignored. Default: the documented API's
+     * {id, type, orderId, reference} with types order.created and order.updated.
      */
-    event: Type.Object(
-      {
-        id: Type.String({ minLength: 1 }),
-        type: Type.String({ minLength: 1 }),
-        order_id: Type.String({ minLength: 1 }),
-        reference: Type.Optional(Type.String({ minLength: 1 })),
-        order_types: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-        ping_types: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-      },
-      { additionalProperties: false },
+    event: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1 }),
+          type: Type.String({ minLength: 1 }),
+          order_id: Type.String({ minLength: 1 }),
+          reference: Type.Optional(Type.String({ minLength: 1 })),
+          order_types: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+        },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -145,6 +149,12 @@ export const RestSettings = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * Shared JSONata functions callable as $name(...) in every mapping, e.g. product: "function($i) {...}",
+     * defined in this order (a later one may call an earlier one). Per-call values ($request, $status)
+     * are not visible inside them: pass what they need as arguments.
+     */
+    functions: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Expression)),
     operations: Type.Optional(
       Type.Object(
         {

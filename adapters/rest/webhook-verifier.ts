@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BackendEvent } from '../contract.js';
 import { fillTemplate } from './auth.js';
-import type { WebhookSettings } from './settings.js';
+import type { ResolvedWebhooks } from './defaults.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -26,11 +26,11 @@ function field(source: string, headers: Headers, body: unknown): string | undefi
 
 export type WebhookVerifier = (headers: Headers, rawBody: Buffer) => BackendEvent | null;
 
-export function webhookVerifier(settings: WebhookSettings, secret: string, now: () => number): WebhookVerifier {
+export function webhookVerifier(settings: ResolvedWebhooks, secret: string, now: () => number): WebhookVerifier {
   const pattern = settings.signature_pattern ? new RegExp(settings.signature_pattern) : undefined;
-  const [before = '', after = ''] = fillTemplate(settings.signed_payload ?? '{body}', {}).split('{body}');
+  const [before = '', after = ''] = fillTemplate(settings.signed_payload, {}).split('{body}');
   const toleranceMs = (settings.tolerance_seconds ?? 300) * 1000;
-  const encoding = settings.encoding ?? 'hex';
+  const encoding = settings.encoding;
 
   return (headers, rawBody) => {
     const value = header(headers, settings.signature_header);
@@ -41,7 +41,7 @@ export function webhookVerifier(settings: WebhookSettings, secret: string, now: 
     const timestamp = parts.timestamp;
     if (timestamp !== undefined && !(Math.abs(now() - Number(timestamp) * 1000) <= toleranceMs)) return null;
     const fill = (text: string) => text.replace(/\{timestamp\}/g, timestamp ?? '');
-    const expected = createHmac(settings.algorithm ?? 'sha256', secret).update(fill(before)).update(rawBody).update(fill(after)).digest();
+    const expected = createHmac(settings.algorithm, secret).update(fill(before)).update(rawBody).update(fill(after)).digest();
     const given = Buffer.from(signature, encoding);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
 

@@ -20,6 +20,8 @@ export function checkoutPage(cart: CartRecord, action: string): string {
     `<h1>Checkout</h1><ul>${rows}</ul><p>Total: <strong>${decimal(q.totals.total, q.currency)} ${q.currency}</strong></p>
 <form method="post" action="${escape(action)}">
 <label>Email <input name="email" type="email" required></label>
+<fieldset><legend>Deliver to</legend><input name="line1" placeholder="Street"> <input name="city" placeholder="City">
+<input name="state" placeholder="State"> <input name="zip" placeholder="ZIP"> <input name="country" placeholder="Country" value="US"></fieldset>
 <label>Card <input name="card_token" value="success_token" required></label>
 <button type="submit">Pay now</button></form>`,
   );

@@ -30,6 +30,7 @@ export interface StoreOrder {
     picture?: string;
     unitPrice: number;
     qty: number;
+    ships: boolean;
     qtyShipped: number;
     qtyCancelled: number;
     discount: number;
@@ -140,6 +141,7 @@ export class OrderBook {
         ...(l.imageUrl && { picture: l.imageUrl }),
         unitPrice: l.unitPrice,
         qty: l.quantity,
+        ships: l.requiresShipping,
         // Digital goods are handed over when paid.
         qtyShipped: l.requiresShipping ? 0 : l.quantity,
         qtyCancelled: 0,

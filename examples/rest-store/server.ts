@@ -311,7 +311,17 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   });
   app.post('/checkout/:token', async (req, reply) => {
     const cart = linkedCart((req.params as { token: string }).token);
-    const form = (req.body ?? {}) as Record<string, string>;
+    const form = (req.body ?? {}) as Record<string, string | undefined>;
+    // The buyer may give (or change) the delivery address and rate on the page.
+    if (form.line1 || cart.input.ship_to) {
+      const ship_to = form.line1
+        ? { line1: form.line1, city: form.city ?? '', state: form.state ?? '', zip: form.zip ?? '', country: (form.country ?? 'US').toUpperCase() }
+        : cart.input.ship_to;
+      const priced = carts.price({ ...cart.input, ...(ship_to && { ship_to }) });
+      const rates = priced.fulfillment?.[0]?.groups[0]?.options ?? [];
+      const rate = form.shipping_rate_id ?? cart.input.shipping_rate_id ?? rates[0]?.id;
+      carts.replace(cart.id, { ...cart.input, ...(ship_to && { ship_to }), ...(rate && { shipping_rate_id: rate }) });
+    }
     const outcome = orders.place(cart, carts.price(cart.input), {
       customer: { email: form.email || cart.input.customer?.email || 'buyer@example.com' },
       payment: { kind: 'card', token: form.card_token ?? '' },

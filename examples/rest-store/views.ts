@@ -112,7 +112,7 @@ export function cartView(cart: CartRecord) {
         order: i + 1,
         split: splits(d),
       })),
-      ...q.discounts.rejected.map((r) => ({ code: r.code, state: 'refused', why: (r.reason && REFUSAL[r.reason]) ?? 'unknown', message: r.detail ?? null })),
+      ...q.discounts.rejected.map((r) => ({ code: r.code, position: r.index, state: 'refused', why: (r.reason && REFUSAL[r.reason]) ?? 'unknown', message: r.detail ?? null })),
     ],
     shipping: group
       ? {
@@ -166,6 +166,7 @@ export function orderView(order: StoreOrder, storeUrl: string) {
       picture: l.picture ?? null,
       unit_price: money(l.unitPrice),
       qty: l.qty,
+      ships: l.ships,
       qty_shipped: l.qtyShipped,
       qty_cancelled: l.qtyCancelled,
       gross: money(l.unitPrice * l.qty),

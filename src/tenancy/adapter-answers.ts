@@ -210,9 +210,15 @@ export type CheckedMethod = keyof typeof shapes;
 
 const validators = Object.fromEntries(Object.entries(shapes).map(([method, shape]) => [method, compile(shape)])) as Record<CheckedMethod, Validator<unknown>>;
 
+/** What is wrong with `answer` for the gateway ("$.lines[0].unitPrice must be integer"), or undefined when nothing is. */
+export function answerProblem(method: CheckedMethod, answer: unknown): string | undefined {
+  const result = validators[method](answer);
+  return result.ok ? undefined : result.message;
+}
+
 /** Returns `answer` when it has the shape the gateway relies on; throws InvalidBackendAnswer otherwise. */
 export function checkAnswer<T>(method: CheckedMethod, answer: T): T {
-  const result = validators[method](answer);
-  if (!result.ok) throw new InvalidBackendAnswer(method, `answer: ${result.message}`);
+  const problem = answerProblem(method, answer);
+  if (problem !== undefined) throw new InvalidBackendAnswer(method, `answer: ${problem}`);
   return answer;
 }

@@ -4,11 +4,18 @@
  * wants (for tests that act as the merchant: ship an order, look at carts).
  */
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { createRestAdapter, type RestAdapter } from '../../adapters/rest/index.js';
+import { RestSettings } from '../../adapters/rest/settings.js';
+import type { TenantConfig } from '../../src/config/tenant-schema.js';
+import { answerProblem, type CheckedMethod } from '../../src/tenancy/adapter-answers.js';
+import { compile } from '../../src/validation/validator.js';
 import { stringToSign } from '../../examples/rest-store/auth.js';
 import { createRestStore, type RestStore, type RestStoreOptions } from '../../examples/rest-store/server.js';
 
-export const STORE_KEY = { id: 'gateway-test', secret: 'store-api-secret-for-tests' };
+export const STORE_KEY = { id: 'flowers-gateway', secret: 'store-api-secret-for-tests' };
 export const STORE_WEBHOOK_SECRET = 'store-webhook-secret-for-tests';
 
 export interface TestRestStore extends RestStore {
@@ -53,4 +60,30 @@ export async function startRestStore(options: Partial<RestStoreOptions> = {}): P
     return response.json();
   };
   return Object.assign(store, { call, control });
+}
+
+/** config/rest-demo/tenants/flowers.yaml, as the gateway would load it, pointed at `store`. */
+export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0.0.1:8080'): TenantConfig {
+  const file = join(process.cwd(), FLOWERS_FILE);
+  const config = parseYaml(readFileSync(file, 'utf8')) as TenantConfig;
+  config.base_url = baseUrl;
+  config.adapter.settings = { ...config.adapter.settings, base_url: `${store.origin}/api/v2`, storefront_url: store.origin };
+  return config;
+}
+
+export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
+export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
+
+/** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */
+export async function flowersAdapter(store: { origin: string }, now: () => number = Date.now, settings: Record<string, unknown> = {}): Promise<RestAdapter> {
+  const config = flowersTenant(store);
+  const checked = compile<RestSettings>(RestSettings)({ ...config.adapter.settings, ...settings });
+  if (!checked.ok) throw new Error(checked.message);
+  return createRestAdapter(checked.value, {
+    credentials: FLOWERS_CREDENTIALS,
+    where: FLOWERS_FILE,
+    tenantId: config.id,
+    now,
+    answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
+  });
 }
