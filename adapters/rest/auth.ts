@@ -23,23 +23,24 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   return template.replace(/\\n/g, '\n').replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-export function signer(auth: AuthSettings | undefined, credential: (name: string) => string): Signer {
+/** `credential(name, field)` resolves the credential a settings field names. */
+export function signer(auth: AuthSettings | undefined, credential: (name: string, field: string) => string): Signer {
   if (!auth || auth.type === 'none') return () => ({});
   switch (auth.type) {
     case 'bearer': {
-      const header = { authorization: `Bearer ${credential(auth.token)}` };
+      const header = { authorization: `Bearer ${credential(auth.token, 'token')}` };
       return () => header;
     }
     case 'basic': {
-      const header = { authorization: `Basic ${Buffer.from(`${credential(auth.username)}:${credential(auth.password)}`).toString('base64')}` };
+      const header = { authorization: `Basic ${Buffer.from(`${credential(auth.username, 'username')}:${credential(auth.password, 'password')}`).toString('base64')}` };
       return () => header;
     }
     case 'api_key': {
-      const header = { [auth.header.toLowerCase()]: `${auth.prefix ?? ''}${credential(auth.key)}` };
+      const header = { [auth.header.toLowerCase()]: `${auth.prefix ?? ''}${credential(auth.key, 'key')}` };
       return () => header;
     }
     case 'hmac': {
-      const secret = credential(auth.secret);
+      const secret = credential(auth.secret, 'secret');
       const template = auth.payload ?? DEFAULT_HMAC_PAYLOAD;
       const fixed = Object.fromEntries(Object.entries(auth.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
       return (request, nowMs) => {

@@ -108,7 +108,7 @@ export class RestAdapter implements Adapter {
     private readonly context: RestAdapterContext,
   ) {
     const { where } = context;
-    const credential = (path: string) => (name: string) => {
+    const credential = (name: string, path: string) => {
       const value = context.credentials[name];
       if (value === undefined) throw new ConfigError(`${where}: ${SETTINGS_PATH}.${path} names the credential "${name}", which $.adapter.credentials does not define`);
       return value;
@@ -116,7 +116,7 @@ export class RestAdapter implements Adapter {
     this.ops = compileOperations(settings, where);
     this.client = new StoreClient({
       baseUrl: settings.base_url,
-      sign: signer(settings.auth, credential('auth')),
+      sign: signer(settings.auth, (name, field) => credential(name, `auth.${field}`)),
       headers: Object.fromEntries(Object.entries(settings.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
       now: context.now,
       tenant: context.tenantId,
@@ -128,7 +128,7 @@ export class RestAdapter implements Adapter {
     const money = moneyFunctions(settings.money, currency);
     this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl };
     if (settings.webhooks) {
-      const secret = credential('webhooks.secret')(settings.webhooks.secret);
+      const secret = credential(settings.webhooks.secret, 'webhooks.secret');
       const event = settings.webhooks.event ?? DEFAULT_WEBHOOKS.event;
       this.verifier = webhookVerifier({ ...DEFAULT_WEBHOOKS, ...settings.webhooks, event }, secret, context.now);
     }
