@@ -26,6 +26,8 @@ import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
+import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
+import type { QueueWorker } from './state/queue-worker.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 
 export interface ServerOptions {
@@ -133,6 +135,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerMcp(app, operations, pipeline);
   registerOrderPage(app, secret);
   registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, ...(options.webhooks && { settings: options.webhooks }) });
+  const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
+  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant }));
   registerHealth(app, options.store, routing, metrics);
   return app;
 }
@@ -141,5 +145,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
     metrics: Metrics;
+    /** Settles interrupted checkout completions (drain() runs the due jobs now). */
+    completions: QueueWorker<unknown>;
   }
 }
