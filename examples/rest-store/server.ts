@@ -11,7 +11,8 @@
  *   GET  /api/v2/orders?reference=   GET /api/v2/orders?updated_since=&page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
  *   GET|POST /checkout/{token}       the hosted checkout page (no API auth: buyers use it)
- *   /_control/...                    latency, faults, call counts, webhook log (when `controls`)
+ *   /_control/...                    latency, faults, call counts, webhook log, the merchant's back office
+ *                                    (POST /_control/orders/{id}/events, unsigned), when `controls`
  *
  * Money is decimal strings ("35.00"); every /api call is HMAC-signed (auth.ts); errors are
  * `{"error": {"code", "message"}}`; order changes go out as signed webhooks (webhooks.ts).
@@ -287,17 +288,19 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   app.get(`${API}/orders/:id`, async (req) => orderView(orderOr404((req.params as { id: string }).id), store.origin));
 
   const parseEvent = validated(OrderEventInput);
-  app.post(`${API}/orders/:id/events`, async (req) => {
+  const orderEvent = async (req: FastifyRequest) => {
     const order = orderOr404((req.params as { id: string }).id);
     try {
       orders.apply(order, parseEvent(req.body), toMinor);
     } catch (error) {
       if (error instanceof OrderEventError) throw new StoreError(409, 'not_possible', error.message);
+      if (error instanceof StoreError) throw error;
       throw new StoreError(400, 'bad_request', (error as Error).message);
     }
     announce('order.updated', order);
     return orderView(order, store.origin);
-  });
+  };
+  app.post(`${API}/orders/:id/events`, orderEvent);
 
   // The hosted checkout page: buyers, no API auth.
   const linkedCart = (token: string) => {
@@ -350,6 +353,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     app.get('/_control/webhooks', async () => webhooks.deliveries);
     app.delete('/_control/carts', async () => (carts.clear(), { ok: true }));
     app.post('/_control/webhooks/ping', async () => webhooks.send('ping', {}));
+    // The merchant's back office (demos): the same order events as the API, without signing.
+    app.post('/_control/orders/:id/events', orderEvent);
   }
 
   return {
