@@ -32,7 +32,16 @@ export class WebhookSender {
   readonly deliveries: Delivery[] = [];
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly options: WebhookOptions) {}
+  private url: string | undefined;
+
+  constructor(private readonly options: WebhookOptions) {
+    this.url = options.url;
+  }
+
+  /** Sends later events to `url` (a receiver that started after the store). */
+  deliverTo(url: string): void {
+    this.url = url;
+  }
 
   /** Signs and records an event, and sends it when a URL is configured. */
   send(type: string, data: Record<string, unknown>): Delivery {
@@ -48,8 +57,8 @@ export class WebhookSender {
     const delivery: Delivery = { id, type, headers, body };
     this.deliveries.push(delivery);
     if (this.deliveries.length > 1000) this.deliveries.shift();
-    if (this.options.url) {
-      const sending = this.deliver(this.options.url, delivery).finally(() => this.pending.delete(sending));
+    if (this.url) {
+      const sending = this.deliver(this.url, delivery).finally(() => this.pending.delete(sending));
       this.pending.add(sending);
     }
     return delivery;
