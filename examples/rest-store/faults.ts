@@ -1,6 +1,7 @@
 /**
  * What tests and benchmarks do to the reference store: a latency added to every API call, faults
- * for the next calls (throttling, errors, garbage, a hang), and a count of API calls per route.
+ * for the next calls (throttling, errors, garbage, a hang), a count of API calls per route, and
+ * the store's own time per call (so a benchmark can tell the gateway's share of a latency).
  */
 import type { FastifyReply } from 'fastify';
 
@@ -17,6 +18,8 @@ export class Faults {
   latencyMs: number;
   private queue: Fault[] = [];
   private readonly calls = new Map<string, number>();
+  /** How long each API call took the store (ms, its latency included), since the last reset. */
+  private timings: number[] = [];
   private readonly hung = new Set<FastifyReply>();
 
   constructor(latencyMs: number) {
@@ -42,6 +45,18 @@ export class Faults {
 
   resetCounts(): void {
     this.calls.clear();
+    this.timings = [];
+  }
+
+  time(ms: number): void {
+    if (this.timings.length < 1_000_000) this.timings.push(ms);
+  }
+
+  /** The store's own latency over the calls since the last reset. */
+  latency(): { calls: number; p50Ms: number; p99Ms: number } {
+    const sorted = [...this.timings].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return { calls: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99) };
   }
 
   /** Answers the call with the next fault, if one is due; true when it did. */

@@ -1,7 +1,7 @@
 /**
  * Runs the reference store as its own process (`npm run demo:rest` starts it, so do the
  * benchmarks). Settings from the environment:
- *   STORE_PORT (default 4010; 0 = any free port), STORE_HOST (127.0.0.1)
+ *   STORE_PORT (else PORT, else 4010; 0 = any free port), STORE_HOST (127.0.0.1)
  *   STORE_KEY_ID, STORE_API_SECRET      the API key clients sign with
  *   STORE_WEBHOOK_SECRET, STORE_WEBHOOK_URL   signed order webhooks (none sent without a URL)
  *   STORE_LATENCY_MS (0)                added to every API call
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     latencyMs: Number(env.STORE_LATENCY_MS ?? 0),
     controls: env.STORE_CONTROLS === 'true',
   });
-  const origin = await store.listen(Number(env.STORE_PORT ?? 4010), env.STORE_HOST ?? '127.0.0.1');
+  const origin = await store.listen(Number(env.STORE_PORT ?? env.PORT ?? 4010), env.STORE_HOST ?? '127.0.0.1');
   process.stdout.write(`${JSON.stringify({ store: origin })}\n`);
   const stop = async () => {
     await store.close();

@@ -2,7 +2,7 @@
  * The reference store: a home-grown shop's REST API serving the demo flower shop (config/demo,
  * the same product ids) in a shape of its own, for the generic REST adapter to be proven against.
  *
- *   GET  /api/v2/health
+ *   GET  /api/v2/health              (GET /health: the same, unsigned, for process managers)
  *   GET  /api/v2/items?q=&kind=&min_price=&max_price=&in_stock=&page=&per_page=   page-based
  *   GET  /api/v2/items/lookup?keys=a,b                    item ids, variant ids, SKUs, slugs
  *   POST /api/v2/carts            PUT|GET /api/v2/carts/{cart_id}      (404 once expired)
@@ -160,7 +160,15 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     return reply.code(status).send({ error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 ? message : 'unexpected error' } });
   });
 
-  // Every API call: counted, delayed by the injected latency, possibly faulted, then authenticated.
+  // Every API call: counted, timed, delayed by the injected latency, possibly faulted, then authenticated.
+  const started = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith(API)) started.set(req, performance.now());
+  });
+  app.addHook('onResponse', async (req) => {
+    const at = started.get(req);
+    if (at !== undefined) faults.time(performance.now() - at);
+  });
   app.addHook('preHandler', async (req: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply) => {
     if (!req.url.startsWith(API)) return;
     faults.count(`${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`);
@@ -183,6 +191,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   const announce = (type: string, order: StoreOrder) => webhooks.send(type, { order_id: order.id, reference: order.reference ?? null, status: order.status });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
+  // Liveness for process managers, outside the signed API.
+  app.get('/health', async () => ({ ok: true }));
 
   app.get(`${API}/items`, async (req) => {
     const q = req.query as Record<string, string | undefined>;
@@ -349,6 +359,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
       return { ms };
     });
     app.get('/_control/calls', async () => faults.counts());
+    app.get('/_control/latency', async () => faults.latency());
     app.delete('/_control/calls', async () => (faults.resetCounts(), { ok: true }));
     app.get('/_control/webhooks', async () => webhooks.deliveries);
     app.delete('/_control/carts', async () => (carts.clear(), { ok: true }));
