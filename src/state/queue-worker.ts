@@ -34,6 +34,8 @@ export interface WorkerSettings {
   leaseMs: number;
   /** How long stopping waits for deliveries in flight. */
   drainMs: number;
+  /** Wait before the first poll after start (default 0: at once). */
+  firstPollMs?: number;
 }
 
 export interface WorkerDeps<T> {
@@ -66,7 +68,7 @@ export class QueueWorker<T> {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.wake(0);
+    this.wake(this.settings.firstPollMs ?? 0);
   }
 
   async stop(): Promise<void> {
@@ -111,11 +113,18 @@ export class QueueWorker<T> {
     this.wake(this.backlog ? 0 : this.settings.pollMs);
   }
 
-  /** Runs every job due now, once, and waits for them (besides the polling, which it does not replace). */
+  /**
+   * Runs the jobs due now until none is left (a retried job is due later), besides the polling,
+   * which it does not replace. Returns how many ran.
+   */
   async drain(): Promise<number> {
-    const claimed = await this.deps.queue.claim(Math.max(1, this.settings.concurrency), this.settings.leaseMs);
-    await Promise.all(claimed.map((job) => this.process(job)));
-    return claimed.length;
+    let ran = 0;
+    for (;;) {
+      const claimed = await this.deps.queue.claim(Math.max(1, this.settings.concurrency), this.settings.leaseMs);
+      if (claimed.length === 0) return ran;
+      await Promise.all(claimed.map((job) => this.process(job)));
+      ran += claimed.length;
+    }
   }
 
   private async process(job: Job<T>): Promise<void> {

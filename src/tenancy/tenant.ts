@@ -133,9 +133,6 @@ function simulationAccess(config: TenantConfig, file: string, kind: string, extr
 export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {}): Tenant {
   const policies = resolvePolicies(config);
   const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
-  if (backend.capabilities.fulfillmentDiscovery !== Boolean(backend.discoverFulfillment)) {
-    throw new ConfigError(`${file}: the ${backend.kind} adapter declares fulfillmentDiscovery ${backend.capabilities.fulfillmentDiscovery} but ${backend.discoverFulfillment ? 'has' : 'lacks'} discoverFulfillment`);
-  }
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);

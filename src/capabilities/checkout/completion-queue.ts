@@ -27,18 +27,20 @@ export interface CompletionJob {
 
 export const completionQueue = (store: StateStore): DurableQueue<CompletionJob> => store.queue<CompletionJob>(COMPLETION_QUEUE);
 
-/** Queues the recovery of `session`'s current attempt, due when the attempt is surely over. */
-export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession): Promise<void> {
+/**
+ * Queues the recovery of `session`'s current attempt: due when the attempt is surely over, or,
+ * with `now` (the placement is known to be unsettled), at once: an order the store placed is
+ * then found by reference without waiting. Jobs are independent (no group): each checks the state.
+ */
+export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
   const { attemptAt } = session.completion!;
-  await completionQueue(ctx.store).enqueue({
-    id: `complete:${ctx.tenant.id}:${session.id}:${attemptAt}`,
-    group: `${ctx.tenant.id}:${session.id}`,
-    payload: { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt },
-    availableAt: attemptAt + attemptLeaseMs(ctx),
-  });
+  const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
+  const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
+  await completionQueue(ctx.store).enqueue({ id, payload, availableAt: now ?? attemptAt + attemptLeaseMs(ctx) });
 }
 
 export interface CompletionWorkerDeps {
+  pollMs: number;
   store: StateStore;
   secret: GatewaySecret;
   now: () => number;
@@ -71,12 +73,15 @@ export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<Comple
       log: deps.log,
       now: deps.now,
     },
-    { concurrency: 2, pollMs: 1000, leaseMs: 120_000, drainMs: 10_000 },
+    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: deps.pollMs },
   );
 }
 
 /** Starts the worker with the app and stops it (after the jobs in flight) when the app closes. */
-export function registerCompletionQueue(app: FastifyInstance, deps: { store: StateStore; secret: GatewaySecret; now: () => number; metrics: Metrics; tenant(id: string): Tenant | undefined }): QueueWorker<CompletionJob> {
+export function registerCompletionQueue(
+  app: FastifyInstance,
+  deps: Omit<CompletionWorkerDeps, 'log' | 'metrics'> & { metrics: Metrics },
+): QueueWorker<CompletionJob> {
   const worker = completionWorker({
     ...deps,
     log: app.log.child({ component: 'checkout-completions' }),

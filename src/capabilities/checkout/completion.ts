@@ -75,12 +75,14 @@ export async function placeOrder(ctx: SettleContext, session: CheckoutSession, h
     // It may have happened: only a later look-up by reference can tell (never a blind second order).
     const level = error instanceof BackendError ? 'warn' : 'error';
     ctx.log[level]({ err: error, checkout: session.id }, 'placing the order failed; the checkout stays complete_in_progress until the queue resolves it');
+    await enqueueRecovery(ctx, session, ctx.now());
     return { kind: 'pending' };
   }
   switch (placed.status) {
     case 'placed':
       return { kind: 'completed', session: await completeWith(ctx, session, placed) };
     case 'pending':
+      await enqueueRecovery(ctx, session, ctx.now());
       return { kind: 'pending' };
     case 'rejected':
       await handler.release(session.id);
