@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../examples/rest-store/webhooks.js';
 import { NOW } from '../helpers/demo-gateway.js';
-import { startRestStore, STORE_WEBHOOK_SECRET, type TestRestStore } from '../helpers/rest-store.js';
+import { startRestStore, STORE_KEY, STORE_WEBHOOK_SECRET, type TestRestStore } from '../helpers/rest-store.js';
 
 let store: TestRestStore;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ describe('reference store', () => {
     const unsigned = await fetch(`${store.origin}/api/v2/items`);
     expect(unsigned.status).toBe(401);
     const forged = await fetch(`${store.origin}/api/v2/items`, {
-      headers: { 'x-shop-key': 'gateway-test', 'x-shop-timestamp': String(Math.floor(NOW / 1000)), 'x-shop-signature': '00'.repeat(32) },
+      headers: { 'x-shop-key': STORE_KEY.id, 'x-shop-timestamp': String(Math.floor(NOW / 1000)), 'x-shop-signature': '00'.repeat(32) },
     });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ error: { code: 'unauthorized', message: 'signature does not match' } });
