@@ -126,7 +126,6 @@ describe.each(FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((
       };
       const ready = await call('update_checkout', { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } }, id);
       expect(ready.body.status).toBe('ready_for_complete');
-      // 70.00 - 7.00 (10OFF) + 5.00 standard shipping (roses ship free: promo_2 frees it) + 6.25 % IL tax on 63.00.
       const total = ready.body.totals.find((t: any) => t.type === 'total').amount as number;
 
       const handler = HANDLERS[mode]?.[0]?.id;
