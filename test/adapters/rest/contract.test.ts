@@ -2,6 +2,7 @@
  * The generic REST adapter, configured by config/rest-demo/tenants/flowers.yaml, through the shared
  * adapter contract suite against the reference store (examples/rest-store) over real HTTP.
  */
+import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault, type SignedDelivery } from '../contract/contract-suite.js';
 import type { FaultMode } from '../../../examples/rest-store/faults.js';
 import type { Delivery } from '../../../examples/rest-store/webhooks.js';
@@ -19,21 +20,9 @@ runAdapterContract('rest (reference store)', async () => {
   return {
     adapter,
     fixtures: {
-      currency: 'USD',
-      searchText: 'flowers',
-      product: { id: 'florist_tee', optionNames: ['Size', 'Color'], variantId: 'florist_tee_m_green' },
-      sku: { value: 'FLW-ROSE-12', variantId: 'bouquet_roses' },
-      handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
-      line: { variantId: 'bouquet_roses', quantity: 2 },
-      codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
-      shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
-      buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+      ...DEMO_SHOP_FIXTURES,
       gatewayHandlerId: 'sandbox',
-      storeCharged: {
-        handlerId: 'sandbox',
-        accepted: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
-        declined: { type: 'PAYMENT_GATEWAY', token: 'fail_token' },
-      },
+      storeCharged: { handlerId: 'sandbox', ...DEMO_CARD_TOKENS },
     },
     controls: {
       failNext: (fault, count = 1) => store.faults.inject({ mode: FAULTS[fault], count, retryAfterSeconds: 1 }),

@@ -7,6 +7,7 @@ import { createRestAdapter } from '../../../adapters/rest/index.js';
 import { RestSettings } from '../../../adapters/rest/settings.js';
 import { answerProblem, type CheckedMethod } from '../../../src/tenancy/adapter-answers.js';
 import { compile } from '../../../src/validation/validator.js';
+import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault } from '../contract/contract-suite.js';
 import { DOCUMENTED_TOKEN, DOCUMENTED_WEBHOOK_SECRET, startDocumentedStore } from '../../helpers/documented-store.js';
 import { NOW } from '../memory/fixtures.js';
@@ -36,17 +37,9 @@ runAdapterContract('rest (documented store API, default mappings)', async () => 
   return {
     adapter,
     fixtures: {
-      currency: 'USD',
-      searchText: 'flowers',
-      product: { id: 'florist_tee', optionNames: ['Size', 'Color'], variantId: 'florist_tee_m_green' },
-      sku: { value: 'FLW-ROSE-12', variantId: 'bouquet_roses' },
-      handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
-      line: { variantId: 'bouquet_roses', quantity: 2 },
-      codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
-      shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
-      buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+      ...DEMO_SHOP_FIXTURES,
       gatewayHandlerId: 'sandbox',
-      storeCharged: { handlerId: 'store', accepted: { type: 'PAYMENT_GATEWAY', token: 'success_token' }, declined: { type: 'PAYMENT_GATEWAY', token: 'fail_token' } },
+      storeCharged: { handlerId: 'store', ...DEMO_CARD_TOKENS },
     },
     controls: {
       failNext: (fault, count = 1) => store.failNext.push(...Array(count).fill(FAULTS[fault])),
