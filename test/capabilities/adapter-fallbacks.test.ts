@@ -57,6 +57,6 @@ describe('store line ids on orders', () => {
     expect(body.line_items.map((l) => l.id)).toEqual(['li_1', 'gid://shop/LineItem/12']);
     expect(body.fulfillment.expectations[0]!.line_items.map((l) => l.id)).toEqual(['li_1', 'gid://shop/LineItem/12']);
     expect(body.fulfillment.events[0]!.line_items).toEqual([{ id: 'li_1', quantity: 1 }]);
-    expect(body.adjustments[0]!.line_items).toEqual([{ id: 'gid://shop/LineItem/12', quantity: -1 }]);
+    expect(body.adjustments![0]!.line_items).toEqual([{ id: 'gid://shop/LineItem/12', quantity: -1 }]);
   });
 });

@@ -12,7 +12,8 @@ import { checkoutGateway, line, NOW, pay, walkToReady, type CheckoutGateway } fr
 
 const STORE_HANDLER = { id: 'store-card', name: 'dev.proto.payments.store_card', type: 'store' as const, instruments: ['card'] };
 const SANDBOX_HANDLER = { id: 'sandbox', name: 'dev.proto.payments.sandbox', type: 'sandbox' as const, instruments: ['card'] };
-const storeTenant = (finishing?: 'gateway_charged' | 'store_charged' | 'handoff', handlers = [STORE_HANDLER]) => ({
+type Handler = typeof STORE_HANDLER | typeof SANDBOX_HANDLER;
+const storeTenant = (finishing?: 'gateway_charged' | 'store_charged' | 'handoff', handlers: Handler[] = [STORE_HANDLER]) => ({
   adapter: { type: 'memory' as const, settings: {}, ...(finishing && { finishing }) },
   payment_handlers: handlers,
 });

@@ -95,6 +95,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
       discountCodes: codesFor(ctx, request, current.discountCodes),
       ...(current.handle !== undefined && { handle: current.handle }),
       ...(current.storePage && { storePage: current.storePage }),
+      ...(current.checkoutId !== undefined && { checkoutId: current.checkoutId }),
     };
     return {
       inputs: cartInputs(ctx, draft),

@@ -92,15 +92,7 @@ export async function priceCheckout(ctx: OperationContext, session: PricedSessio
   }
   request = handle === undefined ? request : { ...request, handle };
   quote = settleVerified(quote, session.verifiedClaims);
-
-  let page: StorePage | undefined;
-  if (!session.escalation && evaluate({ ...session, fulfillment: methods }, quote, statusRules(ctx, false)).status === 'requires_escalation') {
-    const made = await storePage(ctx, session.id, request, session.storePage);
-    page = made.page;
-    handle = made.handle ?? handle;
-    if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx.caller));
-  }
-  return {
+  const priced: PricedCheckout = {
     quote,
     request,
     methods,
@@ -108,8 +100,21 @@ export async function priceCheckout(ctx: OperationContext, session: PricedSessio
     refs: lineRefs(session.lines),
     locations: fulfillmentActive(ctx.caller) && methods.some((m) => m.type === 'pickup') ? await locations() : [],
     ...(handle !== undefined && { handle }),
-    ...(page && { storePage: page }),
   };
+  const escalates = evaluate({ ...session, fulfillment: methods }, quote, statusRules(ctx)).status === 'requires_escalation';
+  return escalates && !session.escalation ? withStorePage(ctx, session, priced) : priced;
+}
+
+/**
+ * The priced checkout with the store's checkout page for it: the answer hands the buyer over
+ * (`requires_escalation`). A page newly made for the session is remembered as a handoff.
+ */
+export async function withStorePage(ctx: OperationContext, session: Pick<CheckoutSession, 'id' | 'storePage'>, priced: PricedCheckout): Promise<PricedCheckout> {
+  if (priced.storePage) return priced;
+  const made = await storePage(ctx, session.id, priced.request, session.storePage);
+  if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx.caller));
+  const handle = made.handle ?? priced.handle;
+  return { ...priced, storePage: made.page, ...(handle !== undefined && { handle }) };
 }
 
 /** The session with the store's cart and page it was priced with. */

@@ -4,8 +4,8 @@
  *
  * 1. Claim. The store prices the session first (outside the compare-and-set; every provisional
  *    discount verified or dropped, provisional.ts). Anything missing keeps it incomplete; totals
- *    that differ from those last shown, or a dropped claim, make it incomplete with a
- *    `requires_buyer_review` message, nothing charged. Otherwise one compare-and-set moves it from
+ *    that differ from those last shown, or a dropped claim, make it requires_escalation with a
+ *    `requires_buyer_review` message (and the store's page), nothing charged. Otherwise one compare-and-set moves it from
  *    ready_for_complete to complete_in_progress, tied to the claiming request (a hash of its
  *    idempotency key and body), and a recovery job is queued (completion-queue.ts). Any other
  *    complete meanwhile is refused; the same key and body is the pipeline's idempotency replay,
@@ -17,7 +17,8 @@
  *    checkout (the order placed there is reconciled later, webhooks/reconcile.ts).
  * 3. Place the order with the checkout id as `reference` (completion.ts). Placed: the order record
  *    is saved, then completed with `order`. Refused by the store: a capture is released, the
- *    session reopens (`payment_failed` for a store's decline, else `requires_buyer_review`).
+ *    session reopens (`payment_failed` for a store's decline, else requires_escalation with
+ *    `requires_buyer_review`).
  *    Pending, failed or timed out: complete_in_progress; the recovery job settles it.
  * 4. Resume (the claiming request retried): completion.ts `recover`; without a capture, the
  *    retried request charges again. A get never settles anything: it shows the session.
@@ -85,7 +86,7 @@ function decide(ctx: OperationContext, current: CheckoutSession, request: Checko
     ...(verified.length > 0 && { verifiedClaims: [...(current.verifiedClaims ?? []), ...verified] }),
     ...(dropped.length > 0 && { rejectedClaims: [...(current.rejectedClaims ?? []), ...dropped.map((d) => d.claim)] }),
   };
-  const evaluation = evaluate(claims, priced.quote, statusRules(ctx, true));
+  const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, claims, priced, evaluation);
   const seen: CheckoutSession = withStoreCart({ ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined }, priced);
   const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};
@@ -93,8 +94,9 @@ function decide(ctx: OperationContext, current: CheckoutSession, request: Checko
 
   if (dropped.length > 0 || !sameTotals(body.totals, current.seenTotals)) {
     const review = [...droppedClaimMessages(dropped, current.context), ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)])];
-    const changed: CheckoutSession = { ...seen, status: 'incomplete', review };
-    return { result: { answer: failed(renderCheckout(ctx, changed, priced, { status: 'incomplete', messages: review })) }, write: changed };
+    const changed: CheckoutSession = { ...seen, status: 'requires_escalation', review };
+    const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
+    return { result: { answer }, write: changed };
   }
   const { choice, messages } = choosePayment(paymentSetup(ctx), request.payment);
   if (!choice) return { result: { answer: failed({ ...body, messages: [...(body.messages ?? []), ...messages] }) }, ...remember };
