@@ -142,7 +142,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   const store = { origin: '' };
   const toMinor = (amount: string) => toMinorUnits(amount, CURRENCY);
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024 });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024, forceCloseConnections: true });
   // The signature covers the exact bytes: parse JSON ourselves from the raw body.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
