@@ -74,11 +74,14 @@ export function retryAfterMs(header: string | null, nowMs: number): number | und
 }
 
 async function readCapped(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
+  const length = response.headers.get('content-length');
+  const declared = Number(length ?? 0);
   if (declared > MAX_BODY_BYTES) {
     await response.body?.cancel();
     throw new Error('too large');
   }
+  // A declared length is enforced by the HTTP client; only a chunked body is read piece by piece.
+  if (length !== null) return response.text();
   if (!response.body) return '';
   const chunks: Buffer[] = [];
   let size = 0;
