@@ -16,8 +16,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const TENANT_FILE = join(root, 'config/rest-demo/tenants/flowers.yaml');
+/** The compiled scripts (dist/, or a test's build folder); configuration comes from the working directory. */
+const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TENANT_FILE = resolve('config/rest-demo/tenants/flowers.yaml');
 const KEY_ID = 'flowers-gateway';
 
 async function freePort(): Promise<number> {
@@ -32,7 +33,7 @@ async function freePort(): Promise<number> {
 
 /** Starts the store and resolves its origin from the JSON line it prints when listening. */
 function startStore(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist/examples/rest-store/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(built, 'examples/rest-store/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the reference store exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => {
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
     STORE_WEBHOOK_SECRET: webhookSecret,
     STORE_WEBHOOK_URL: `${gatewayOrigin}/webhooks/backend`,
     STORE_CONTROLS: 'true',
-    STORE_DATA_DIR: join(root, 'config/demo'),
+    STORE_DATA_DIR: resolve('config/demo'),
   });
   const configDir = mkdtempSync(join(tmpdir(), 'proto-demo-rest-'));
   writeTenant(configDir, gatewayOrigin, store.origin);
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     `reference store: ${store.origin} (API ${store.origin}/api/v2, back office ${store.origin}/_control/orders/{id}/events)\n` +
       `gateway:         ${gatewayOrigin} (tenant flowers, REST adapter)\n`,
   );
-  const gateway = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+  const gateway = spawn(process.execPath, [join(built, 'src/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: host, CONFIG_DIR: configDir, FLOWERS_STORE_API_SECRET: apiSecret, FLOWERS_STORE_WEBHOOK_SECRET: webhookSecret },
     stdio: 'inherit',
   });
