@@ -15,12 +15,13 @@ import { answerProblem, type CheckedMethod } from '../../../src/tenancy/adapter-
 import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
 import { compile } from '../../../src/validation/validator.js';
+import { testGateway } from '../../helpers/gateway.js';
 
 const STORE = 'http://store.test';
 const TOKEN = 'store-bearer-token-secret';
 const log = pino({ level: 'silent' });
 
-async function restAdapter(settings: Record<string, unknown> = {}): Promise<Adapter> {
+async function bareAdapter(settings: Record<string, unknown> = {}): Promise<Adapter> {
   const checked = compile<RestSettings>(RestSettings)({
     base_url: `${STORE}/api`,
     storefront_url: 'https://shop.example',
@@ -30,14 +31,18 @@ async function restAdapter(settings: Record<string, unknown> = {}): Promise<Adap
     ...settings,
   });
   if (!checked.ok) throw new Error(checked.message);
-  const adapter = await createRestAdapter(checked.value, {
+  return createRestAdapter(checked.value, {
     credentials: { api_token: TOKEN },
     where: 'config/tenants/shop.yaml',
     tenantId: 'shop',
     now: Date.now,
     answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
   });
-  return resilientAdapter(adapter, { timeoutMs: 300, attempts: 2, baseDelayMs: 1, maxDelayMs: 20 }, undefined, [TOKEN]);
+}
+
+/** The adapter as the gateway wraps it (short deadline, two attempts). */
+async function restAdapter(settings: Record<string, unknown> = {}): Promise<Adapter> {
+  return resilientAdapter(await bareAdapter(settings), { timeoutMs: 300, attempts: 2, baseDelayMs: 1, maxDelayMs: 20 }, undefined, [TOKEN]);
 }
 
 const product = (price: unknown) => ({
@@ -151,5 +156,24 @@ describe('REST adapter: a store that fails', () => {
       'tenant shop: search: the mapping $.adapter.settings.operations.search.response gave an answer that does not fit: $.products[0].variants[0].price must be object',
     );
     expect(answer.code).toBe('backend_invalid_response');
+  });
+
+  it('answers a gateway caller 503 backend_invalid_response and logs tenant, method and expression, never the credential', async () => {
+    const gw = await testGateway({
+      tenant: { id: 'shop', adapter: { type: 'rest', settings: {}, credentials: { api_token: { env: 'SHOP_TOKEN' } } }, policies: { allow_loopback_profiles: true, backend: { attempts: 1 } } },
+      adapter: await bareAdapter({ money: 'decimal', operations: { search: { response: '{"products": [items.{"id": id, "price": $money(price)}]}' } } }),
+      assembly: {},
+    });
+    try {
+      nock(STORE).get('/api/products').query(true).matchHeader('authorization', `Bearer ${TOKEN}`).reply(200, { items: [{ id: 'p1', price: 'twelve' }] });
+      const res = await gw.app.inject({ method: 'POST', url: '/catalog/search', headers: gw.headers(), payload: JSON.stringify({ query: 'roses' }) });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'backend_invalid_response' });
+      const logged = gw.rawLogs.join('\n');
+      expect(logged).toContain('tenant shop: search: the mapping $.adapter.settings.operations.search.response failed');
+      expect(logged).not.toContain(TOKEN);
+    } finally {
+      await gw.close();
+    }
   });
 });
