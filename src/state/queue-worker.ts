@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxMetrics } from '../observability/metrics.js';
-import type { RetrySchedule } from './retry-schedule.js';
+import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';
 import type { DurableQueue, Job } from './store.js';
 
 /** What running one job came to. */
@@ -162,4 +162,9 @@ export class QueueWorker<T> {
     if (await queue.retry(job, retryAt)) metrics.attempt('retried');
     log.info({ ...about, reason: result.reason, retry_at: new Date(retryAt).toISOString() }, `${names.job} failed; retrying later`);
   }
+}
+
+/** A worker for background jobs (completions, polls): the default backoff, two at a time, first poll after `pollMs`. */
+export function jobWorker<T>(deps: Omit<WorkerDeps<T>, 'schedule'>, pollMs: number): QueueWorker<T> {
+  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs });
 }

@@ -50,14 +50,14 @@ describe.each<Transport>(['rest', 'mcp'])('capabilities listed in answers over %
   });
 });
 
-describe('payment handlers of a store that cannot record orders paid here', () => {
+describe('payment handlers of a store that finishes by handoff', () => {
   it('lists only the handoff handlers', async () => {
     const handoff = { id: 'store_checkout', name: 'dev.proto.payments.handoff', type: 'handoff' as const, instruments: ['redirect'] };
     const sandbox = { id: 'sandbox', name: 'dev.proto.payments.sandbox', type: 'sandbox' as const, instruments: ['card'] };
     const shop = await checkoutGateway({
       tenant: { payment_handlers: [sandbox, handoff] },
       wrapAdapter: (adapter) =>
-        new Proxy(adapter, { get: (target, key) => (key === 'capabilities' ? { ...target.capabilities, placesOrders: false } : Reflect.get(target, key)) }),
+        new Proxy(adapter, { get: (target, key) => (key === 'capabilities' ? { ...target.capabilities, finishing: ['handoff'] } : Reflect.get(target, key)) }),
     });
     try {
       const created = await shop.client('rest').create({ line_items: [line('bouquet_roses', 1)] });

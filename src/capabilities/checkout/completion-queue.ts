@@ -8,8 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { Metrics, OutboxMetrics } from '../../observability/metrics.js';
 import type { OperationContext } from '../../operations/context.js';
-import { QueueWorker, type JobResult } from '../../state/queue-worker.js';
-import { backoffSchedule } from '../../state/retry-schedule.js';
+import { jobWorker, type JobResult, type QueueWorker } from '../../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import type { CheckoutSession } from './checkout-record.js';
@@ -62,19 +61,10 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
 }
 
 export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<CompletionJob> {
-  return new QueueWorker<CompletionJob>(
-    {
-      queue: completionQueue(deps.store),
-      deliver: (job) => runCompletionJob(job, deps),
-      describe: (job) => ({ tenant: job.tenantId, checkout: job.checkoutId }),
-      names: { job: 'completion recovery', queue: 'the completion queue' },
-      schedule: backoffSchedule(),
-      metrics: deps.metrics,
-      log: deps.log,
-      now: deps.now,
-    },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: deps.pollMs },
-  );
+  const names = { job: 'completion recovery', queue: 'the completion queue' };
+  const describe = (job: CompletionJob) => ({ tenant: job.tenantId, checkout: job.checkoutId });
+  const { log, metrics, now } = deps;
+  return jobWorker({ queue: completionQueue(deps.store), deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now }, deps.pollMs);
 }
 
 /** Starts the worker with the app and stops it (after the jobs in flight) when the app closes. */

@@ -33,7 +33,8 @@ describe('provisional discounts at completion', () => {
     const placements = control.placements;
 
     const refused = (await rest.complete(ready.id, pay('success_token'))).body;
-    expect([refused.proto.status, refused.status]).toEqual(['error', 'incomplete']);
+    expect([refused.proto.status, refused.status]).toEqual(['error', 'requires_escalation']);
+    expect(refused.continue_url).toMatch(new RegExp(`ref=${refused.id}$`));
     expect(refused.messages.map((m: any) => [m.type, m.code, m.path ?? null])).toEqual([
       ['warning', 'eligibility_not_verified', '$.context.eligibility[0]'],
       ['error', 'price_changed', '$.totals'],
@@ -75,7 +76,7 @@ describe('a store that cannot verify claims (no verifyEligibility)', () => {
     const rest = plain.client('mcp');
     const { ready } = await walkToReady(rest, [line('pot_ceramic', 2)], { ...STUDENT, buyer: JANE });
     const refused = (await rest.complete(ready.id, pay('success_token'))).body;
-    expect(refused.status).toBe('incomplete');
+    expect(refused.status).toBe('requires_escalation');
     expect(refused.messages.map((m: any) => m.code)).toEqual(['eligibility_not_verified', 'price_changed']);
     expect(provisional(refused)).toEqual([]);
   });
