@@ -50,8 +50,9 @@ it('starts the store and the gateway on PORT, serves the flowers tenant through 
   expect(banner.join('\n')).toContain(`gateway:         http://127.0.0.1:${port} (tenant flowers, REST adapter)`);
 
   const origin = `http://127.0.0.1:${port}`;
+  // Until the gateway listens (bounded generously: a busy machine starts processes slowly).
   let profile: Response | undefined;
-  for (let n = 0; n < 100 && !profile?.ok; n++) {
+  for (let n = 0; n < 600 && !profile?.ok; n++) {
     profile = await fetch(`${origin}/.well-known/proto`).catch(() => undefined);
     if (!profile?.ok) await new Promise((r) => setTimeout(r, 100));
   }
@@ -68,4 +69,4 @@ it('starts the store and the gateway on PORT, serves the flowers tenant through 
   expect(await exited).toBe(0);
   expect(await refuses(port)).toBe(true);
   expect(await refuses(storePort)).toBe(true);
-}, 60_000);
+}, 120_000);
