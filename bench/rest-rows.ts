@@ -9,6 +9,7 @@
  *   operation making n store calls in a row, gateway p50 - n × store p50 (p99 likewise).
  */
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { CALLS, send, type CallMaker } from './calls.js';
 import { measure, type DriveSettings, type Measurement } from './drive.js';
 import { startRestGateway, startRestStore, type ServerProcess } from './processes.js';
@@ -75,8 +76,8 @@ const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
 function render(results: Result[], settings: DriveSettings): { markdown: string; verdicts: string[] } {
   const verdicts: string[] = [];
   const table = [
-    '| operation | store calls per operation | gateway req/s | gateway p50 ms | gateway p99 ms | store p50 ms | store p99 ms | added p50 ms | added p99 ms | targets |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| operation | store calls per operation | gateway req/s | gateway CPU µs/req | gateway p50 ms | gateway p99 ms | store p50 ms | store p99 ms | added p50 ms | added p99 ms | targets |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.map(({ row, storeCalls, gateway, store }) => {
       const calls = Math.round(storeCalls * 100) / 100;
       const inRow = Math.ceil(storeCalls - 1e-9);
@@ -86,7 +87,7 @@ function render(results: Result[], settings: DriveSettings): { markdown: string;
       if (row.maxStoreCalls !== undefined) targets.push(`≤ ${row.maxStoreCalls} store calls ${storeCalls <= row.maxStoreCalls ? 'met' : '**not met**'}`);
       verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation}: ${t.replace(/\*\*/g, '')}`));
       const name = row.note ? `${row.operation} (${row.note})` : row.operation;
-      return `| ${name} | ${calls} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${ms(store.p50Ms)} | ${ms(store.p99Ms)} | ${ms(addedP50)} | ${ms(addedP99)} | ${targets.join('; ')} |`;
+      return `| ${name} | ${calls} | ${Math.round(gateway.reqPerSec)} | ${Math.round(gateway.cpuMicros)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${ms(store.p50Ms)} | ${ms(store.p99Ms)} | ${ms(addedP50)} | ${ms(addedP99)} | ${targets.join('; ')} |`;
     }),
   ];
   const markdown = [
@@ -95,6 +96,8 @@ function render(results: Result[], settings: DriveSettings): { markdown: string;
     `${new Date().toISOString().slice(0, 10)}, ${machine()}. The gateway serves the flowers tenant (config/rest-demo, generic REST adapter, JSONata mappings, HMAC-signed store calls, response signing off) in front of the reference store (examples/rest-store), each its own process, the store adding ${STORE_LATENCY_MS} ms to every API call. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row. Store calls per operation: the store's own count over ${COUNTED} sequential operations, after one that warms the catalog cache. Store p50 / p99: the store's own time per call (its injected latency included), over the measured window. Added: gateway p50 minus the store p50 for each store call the operation makes in a row (p99 likewise), what the gateway itself adds, loopback hops included.`,
     '',
     ...table,
+    '',
+    `Load average of the machine when the run ended: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) on ${cpus().length} cores; gateway CPU µs/req is the gateway process's CPU time over the requests it answered, which depends far less on that load than latency does.`,
     '',
     verdicts.length === 0 ? 'Every target is met.' : `Not met: ${verdicts.join('; ')}.`,
   ].join('\n');
