@@ -764,3 +764,15 @@ export class BackendError extends Error {
     this.name = 'BackendError';
   }
 }
+
+/**
+ * Thrown when the store answered something that cannot be used (a body that is not JSON, a
+ * mapping that fails on it, an answer of the wrong shape): final, since the same call would
+ * answer the same; the gateway answers `503 backend_invalid_response`.
+ */
+export class InvalidAnswerError extends BackendError {
+  constructor(message: string) {
+    super(message, false);
+    this.name = 'InvalidAnswerError';
+  }
+}

@@ -10,6 +10,8 @@ import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
 import type { Adapter, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
+import { createRestAdapter } from './rest/index.js';
+import { RestSettings } from './rest/settings.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -21,6 +23,8 @@ export interface AdapterContext {
   /** The gateway's state store: adapters keep what every replica must see there (namespaced by tenant). */
   store: StateStore;
   tenantId: string;
+  /** The gateway's check of an answer's shape (what is wrong, or undefined), for adapters that map answers. */
+  answerProblem?: (method: string, answer: unknown) => string | undefined;
 }
 
 /** Moves orders along (ship, deliver, refund, ...) for demos and tests; returns the fresh snapshot. */
@@ -72,6 +76,10 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         ...(context.credentials.webhook_secret !== undefined && { webhookSecret: context.credentials.webhook_secret }),
       }),
     extras: (adapter) => ({ simulator: adapter }),
+  }),
+  rest: define({
+    settings: RestSettings,
+    create: (settings, context) => createRestAdapter(settings, context),
   }),
 };
 

@@ -57,8 +57,10 @@ function run(server: ServerProcess, call: Call, seconds: number, connections: nu
   });
 }
 
-export async function measure(server: ServerProcess, call: Call, settings: DriveSettings): Promise<Measurement> {
+/** `beforeMeasured` runs between the warm-up and the measured run (resetting a counter, say). */
+export async function measure(server: ServerProcess, call: Call, settings: DriveSettings, beforeMeasured?: () => Promise<unknown>): Promise<Measurement> {
   await run(server, call, settings.warmupSeconds, settings.connections);
+  await beforeMeasured?.();
   const cpuBefore = server.cpuSeconds();
   const result = await run(server, call, settings.seconds, settings.connections);
   const cpu = server.cpuSeconds() - cpuBefore;

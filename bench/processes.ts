@@ -9,6 +9,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
 
 export interface ServerProcess {
   name: string;
@@ -107,4 +108,50 @@ export async function startGateway(options: GatewayOptions): Promise<ServerProce
   const configDir = join(options.workDir, options.name);
   await writeTenant(configDir, options.signResponses);
   return startProcess(options.name, resolve('dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, '/readyz');
+}
+
+/** Credentials the REST rows' store and gateway share (made up per run). */
+export interface RestSecrets {
+  apiSecret: string;
+  webhookSecret: string;
+}
+
+/** The reference store (examples/rest-store) with `latencyMs` added to every API call, its controls on. */
+export function startRestStore(latencyMs: number, secrets: RestSecrets): Promise<ServerProcess> {
+  return startProcess(
+    'rest-store',
+    resolve('dist/examples/rest-store/main.js'),
+    {
+      STORE_KEY_ID: 'flowers-gateway',
+      STORE_API_SECRET: secrets.apiSecret,
+      STORE_WEBHOOK_SECRET: secrets.webhookSecret,
+      STORE_LATENCY_MS: String(latencyMs),
+      STORE_CONTROLS: 'true',
+      STORE_DATA_DIR: resolve('config/demo'),
+    },
+    '/health',
+  );
+}
+
+/** The flowers tenant (config/rest-demo) in front of `storeOrigin`, response signing off like the memory rows. */
+export async function startRestGateway(workDir: string, storeOrigin: string, secrets: RestSecrets): Promise<ServerProcess> {
+  const configDir = join(workDir, 'rest');
+  const doc = parseDocument(await readFile(resolve('config/rest-demo/tenants/flowers.yaml'), 'utf8'));
+  doc.setIn(['adapter', 'settings', 'base_url'], `${storeOrigin}/api/v2`);
+  doc.setIn(['adapter', 'settings', 'storefront_url'], storeOrigin);
+  doc.setIn(['signing', 'sign_responses'], false);
+  await mkdir(join(configDir, 'tenants'), { recursive: true });
+  await writeFile(join(configDir, 'tenants', 'flowers.yaml'), doc.toString());
+  return startProcess(
+    'rest',
+    resolve('dist/src/main.js'),
+    {
+      CONFIG_DIR: configDir,
+      STORE: 'memory',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      FLOWERS_STORE_API_SECRET: secrets.apiSecret,
+      FLOWERS_STORE_WEBHOOK_SECRET: secrets.webhookSecret,
+    },
+    '/readyz',
+  );
 }

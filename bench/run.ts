@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { serveAgentProfile } from './agent-profile.js';
+import { CALLS, send } from './calls.js';
 import { measure, type Call, type DriveSettings, type Measurement } from './drive.js';
 import { startBaseline, startGateway, type ServerProcess } from './processes.js';
+import { REST_OPERATIONS, restRows } from './rest-rows.js';
 import { machine, writeSection } from './results-file.js';
 
 const settings: DriveSettings = {
@@ -24,6 +26,8 @@ const P99_TARGET_MS = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** BENCH_ONLY=search_catalog,get_product measures those rows alone (while profiling, say). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
+/** BENCH_REST_ONLY=1 measures only the REST adapter rows (bench/rest-rows.ts). */
+const REST_ONLY = process.env.BENCH_REST_ONLY === '1' || process.env.BENCH_REST_ONLY === 'true';
 
 const ECHO: Call = { method: 'POST', path: '/echo', body: { padding: 'x'.repeat(1000) } };
 const BARE_GET: Call = { method: 'GET', path: '/bare' };
@@ -37,42 +41,11 @@ interface Row {
   call(agent: string, gateway: ServerProcess): Promise<Call>;
 }
 
-const lines = [{ item: { id: 'bouquet_roses' }, quantity: 2 }];
-
-async function newCheckout(agent: string, gateway: ServerProcess): Promise<string> {
-  const id = `bench-setup-${Date.now()}`;
-  const response = await fetch(`${gateway.origin}/checkout-sessions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'proto-agent': agent, 'request-id': id, 'idempotency-key': id },
-    body: JSON.stringify({ line_items: lines, buyer: { email: 'bench@example.com' } }),
-  });
-  const checkout = (await response.json()) as { id?: string };
-  if (!checkout.id) throw new Error(`could not create the checkout to read: ${JSON.stringify(checkout)}`);
-  return checkout.id;
-}
-
 const rows: Row[] = [
-  { operation: 'discovery', gateway: 'memory', baseline: BARE_GET, target: 0.5, call: async () => ({ method: 'GET', path: '/.well-known/proto' }) },
-  {
-    operation: 'search_catalog',
-    gateway: 'memory',
-    baseline: ECHO,
-    target: 0.4,
-    call: async (agent) => ({ method: 'POST', path: '/catalog/search', headers: { 'proto-agent': agent }, body: { query: 'roses', pagination: { limit: 10 } }, unique: true }),
-  },
-  {
-    operation: 'get_product',
-    gateway: 'memory',
-    baseline: ECHO,
-    target: 0.4,
-    call: async (agent) => ({ method: 'POST', path: '/catalog/product', headers: { 'proto-agent': agent }, body: { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] }, unique: true }),
-  },
-  {
-    operation: 'create_cart',
-    gateway: 'memory',
-    baseline: ECHO,
-    call: async (agent) => ({ method: 'POST', path: '/carts', headers: { 'proto-agent': agent }, body: { line_items: lines }, unique: true }),
-  },
+  { operation: 'discovery', gateway: 'memory', baseline: BARE_GET, target: 0.5, call: CALLS.discovery },
+  { operation: 'search_catalog', gateway: 'memory', baseline: ECHO, target: 0.4, call: CALLS.search_catalog },
+  { operation: 'get_product', gateway: 'memory', baseline: ECHO, target: 0.4, call: CALLS.get_product },
+  { operation: 'create_cart', gateway: 'memory', baseline: ECHO, call: CALLS.create_cart },
   // Signing on create_checkout too: every answer differs, so each one costs a signature.
   ...(['memory', 'signing', 'redis'] as const).map(
     (gateway): Row => ({
@@ -80,29 +53,15 @@ const rows: Row[] = [
       gateway,
       baseline: ECHO,
       ...(gateway !== 'signing' && { target: gateway === 'memory' ? 0.4 : 0.25 }),
-      call: async (agent) => ({ method: 'POST', path: '/checkout-sessions', headers: { 'proto-agent': agent }, body: { line_items: lines, buyer: { email: 'bench@example.com' } }, unique: true }),
+      call: CALLS.create_checkout,
     }),
   ),
-  ...(['memory', 'signing'] as const).map(
-    (gateway): Row => ({
-      operation: 'get_checkout',
-      gateway,
-      baseline: ECHO,
-      call: async (agent, server) => ({ method: 'GET', path: `/checkout-sessions/${await newCheckout(agent, server)}`, headers: { 'proto-agent': agent }, unique: true }),
-    }),
-  ),
+  ...(['memory', 'signing'] as const).map((gateway): Row => ({ operation: 'get_checkout', gateway, baseline: ECHO, call: CALLS.get_checkout })),
 ];
 
 /** One request before measuring: a row whose call is refused would only measure the refusal. */
 async function check(server: ServerProcess, call: Call, operation: string): Promise<void> {
-  const id = `bench-check-${Date.now()}`;
-  const response = await fetch(server.origin + call.path, {
-    method: call.method,
-    headers: { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...call.headers, 'request-id': id, 'idempotency-key': id },
-    ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
-  });
-  const text = await response.text();
-  if (!response.ok || /"status":\s*"error"/.test(text)) throw new Error(`${operation}: HTTP ${response.status} ${text.slice(0, 500)}`);
+  await send(server, call, operation);
 }
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
@@ -116,7 +75,8 @@ const ratioOf = (pair: Pair) => pair.gateway.reqPerSec / pair.base.reqPerSec;
 const cpuRatioOf = (pair: Pair) => pair.base.cpuMicros / pair.gateway.cpuMicros;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-async function main(): Promise<void> {
+/** The demo-store rows against the bare baseline. */
+async function throughput(): Promise<void> {
   const redis = new Redis(REDIS_URL);
   await redis.flushdb();
   const workDir = await mkdtemp(join(tmpdir(), 'proto-bench-'));
@@ -205,6 +165,26 @@ async function main(): Promise<void> {
     redis.disconnect();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** The REST adapter rows (bench/rest-rows.ts). */
+async function rest(): Promise<void> {
+  if (ONLY && !ONLY.some((operation) => REST_OPERATIONS.includes(operation))) return;
+  const workDir = await mkdtemp(join(tmpdir(), 'proto-bench-rest-'));
+  const agent = await serveAgentProfile();
+  try {
+    const markdown = await restRows(settings, agent.header, workDir, ONLY);
+    if (!ONLY) await writeSection('rest', markdown);
+    process.stdout.write(`\n${markdown}\n${ONLY ? '' : '\nwritten to bench/results.md\n'}`);
+  } finally {
+    await agent.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (!REST_ONLY) await throughput();
+  await rest();
 }
 
 main().catch((error: unknown) => {

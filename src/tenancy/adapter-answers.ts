@@ -10,7 +10,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  BackendError,
+  InvalidAnswerError,
   type BackendEvent,
   type EligibilityVerdict,
   type LookupResult,
@@ -25,9 +25,9 @@ import {
 import { compile, type Validator } from '../validation/validator.js';
 
 /** An adapter answered something the gateway cannot use; not retried (the same call would answer the same). */
-export class InvalidBackendAnswer extends BackendError {
+export class InvalidBackendAnswer extends InvalidAnswerError {
   constructor(method: string, problem: string) {
-    super(`backend ${method} answered an invalid ${problem}`, false);
+    super(`backend ${method} answered an invalid ${problem}`);
     this.name = 'InvalidBackendAnswer';
   }
 }
@@ -212,9 +212,15 @@ export type CheckedMethod = keyof typeof shapes;
 
 const validators = Object.fromEntries(Object.entries(shapes).map(([method, shape]) => [method, compile(shape)])) as Record<CheckedMethod, Validator<unknown>>;
 
+/** What is wrong with `answer` for the gateway ("$.lines[0].unitPrice must be integer"), or undefined when nothing is. */
+export function answerProblem(method: CheckedMethod, answer: unknown): string | undefined {
+  const result = validators[method](answer);
+  return result.ok ? undefined : result.message;
+}
+
 /** Returns `answer` when it has the shape the gateway relies on; throws InvalidBackendAnswer otherwise. */
 export function checkAnswer<T>(method: CheckedMethod, answer: T): T {
-  const result = validators[method](answer);
-  if (!result.ok) throw new InvalidBackendAnswer(method, `answer: ${result.message}`);
+  const problem = answerProblem(method, answer);
+  if (problem !== undefined) throw new InvalidBackendAnswer(method, `answer: ${problem}`);
   return answer;
 }

@@ -12,7 +12,7 @@
  * configs with auth headers, which must never reach a log line.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BackendError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
+import { BackendError, InvalidAnswerError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
 import { checkAnswer } from './adapter-answers.js';
 
 export interface BackendPolicy {
@@ -97,7 +97,8 @@ function asBackendError(method: string, error: unknown, scrub: (text: string) =>
   if (error instanceof InvalidPageTokenError) return error;
   if (error instanceof BackendError) {
     const message = scrub(error.message);
-    return message === error.message ? error : new BackendError(message, error.retryable, error.retryAfterMs);
+    if (message === error.message) return error;
+    return error instanceof InvalidAnswerError ? new InvalidAnswerError(message) : new BackendError(message, error.retryable, error.retryAfterMs);
   }
   const name = error instanceof Error ? error.name : typeof error;
   const code = (error as { code?: unknown } | null)?.code;

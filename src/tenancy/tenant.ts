@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter, FinishingMode } from '../../adapters/contract.js';
 import { createAdapter, type AdapterExtras } from '../../adapters/registry.js';
+import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
@@ -90,7 +91,15 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   // Keys first: a broken key fails start-up before any backend connection is opened.
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
-  const { adapter, extras } = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
+  const { adapter, extras } = await createAdapter(config.adapter, {
+    credentials,
+    baseDir,
+    where: file,
+    now: deps.now,
+    store: deps.store,
+    tenantId: config.id,
+    answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
+  });
   try {
     return assembleTenant(loaded, adapter, {
       keyring,

@@ -22,7 +22,7 @@ export interface Reply {
 export interface CallOptions {
   /** Idempotency key; REST sends a fresh one when absent, MCP none. */
   key?: string;
-  /** REST headers to override (undefined drops one). */
+  /** HTTP headers to override (undefined drops one); on MCP, added to the POST /mcp request (credentials). */
   headers?: Record<string, string | undefined>;
 }
 
@@ -53,7 +53,9 @@ export function protocolCaller(gw: TestGateway, validate: (body: any) => void, p
       const res = await gw.app.inject({
         method: 'POST',
         url: '/mcp',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: Object.fromEntries(
+          Object.entries({ 'content-type': 'application/json', accept: 'application/json', ...options.headers }).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
         payload: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/call', params: { name, arguments: { meta, ...args } } }),
       });
       const { result, error } = res.json();

@@ -1,0 +1,64 @@
+/**
+ * How the adapter proves itself to the store, per call: a bearer token, HTTP basic, an API key
+ * header, or an HMAC signature over the request (the time, method, path and body, as the
+ * tenant file's `payload` template says). Credentials come resolved from the tenant's
+ * `adapter.credentials` references; they only ever go into headers, never into errors or logs.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { AuthSettings } from './settings.js';
+
+export interface OutgoingRequest {
+  method: string;
+  /** Path and query as sent. */
+  target: string;
+  body: string;
+}
+
+export type Signer = (request: OutgoingRequest, nowMs: number) => Record<string, string>;
+
+export const DEFAULT_HMAC_PAYLOAD = '{timestamp}\n{method}\n{path}\n{body_sha256}';
+
+/** Fills a signing template; a literal backslash-n (YAML plain or single-quoted) is a newline too. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\\n/g, '\n').replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** `credential(name, field)` resolves the credential a settings field names. */
+export function signer(auth: AuthSettings | undefined, credential: (name: string, field: string) => string): Signer {
+  if (!auth || auth.type === 'none') return () => ({});
+  switch (auth.type) {
+    case 'bearer': {
+      const header = { authorization: `Bearer ${credential(auth.token, 'token')}` };
+      return () => header;
+    }
+    case 'basic': {
+      const header = { authorization: `Basic ${Buffer.from(`${credential(auth.username, 'username')}:${credential(auth.password, 'password')}`).toString('base64')}` };
+      return () => header;
+    }
+    case 'api_key': {
+      const header = { [auth.header.toLowerCase()]: `${auth.prefix ?? ''}${credential(auth.key, 'key')}` };
+      return () => header;
+    }
+    case 'hmac': {
+      const secret = credential(auth.secret, 'secret');
+      const template = auth.payload ?? DEFAULT_HMAC_PAYLOAD;
+      const fixed = Object.fromEntries(Object.entries(auth.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+      return (request, nowMs) => {
+        const timestamp = auth.timestamp_format === 'iso' ? new Date(nowMs).toISOString() : String(Math.floor(nowMs / 1000));
+        const payload = fillTemplate(template, {
+          timestamp,
+          method: request.method.toUpperCase(),
+          path: request.target,
+          body: request.body,
+          body_sha256: createHash('sha256').update(request.body).digest('hex'),
+        });
+        const signature = createHmac(auth.algorithm ?? 'sha256', secret).update(payload).digest(auth.encoding ?? 'hex');
+        return {
+          ...fixed,
+          ...(auth.timestamp_header && { [auth.timestamp_header.toLowerCase()]: timestamp }),
+          [auth.signature_header.toLowerCase()]: signature,
+        };
+      };
+    }
+  }
+}

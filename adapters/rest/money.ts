@@ -1,0 +1,38 @@
+/**
+ * Money in the mappings: `$money(value[, currency])` turns a store amount into minor units,
+ * `$storeMoney(amount[, currency])` turns minor units into the store's form. The store writes
+ * either decimal strings with the currency's exponent ("35.00" USD, "3500" JPY, "1.250" KWD) or
+ * minor-unit integers; conversion is exact string arithmetic (src/protocol/money.ts), never floats.
+ */
+import { fromMinorUnits, toMinorUnits } from '../../src/protocol/money.js';
+
+export type MoneyFormat = 'decimal' | 'minor';
+
+export interface MoneyFunctions {
+  money(value: unknown, currency?: string): number | undefined;
+  storeMoney(amount: unknown, currency?: string): string | number | undefined;
+}
+
+/** A JSON number written by a store as a decimal ("35.5" parsed to 35.5) back to its digits. */
+function decimalText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value) && !/e/i.test(String(value))) return String(value);
+  throw new Error(`expected a decimal amount, got ${typeof value}`);
+}
+
+export function moneyFunctions(format: MoneyFormat, defaultCurrency: string): MoneyFunctions {
+  return {
+    money(value, currency = defaultCurrency) {
+      if (value === undefined || value === null) return undefined;
+      if (format === 'decimal') return toMinorUnits(decimalText(value), currency);
+      const amount = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new Error(`expected an amount in minor units, got ${JSON.stringify(value)}`);
+      return amount;
+    },
+    storeMoney(amount, currency = defaultCurrency) {
+      if (amount === undefined || amount === null) return undefined;
+      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new Error(`expected an integer amount in minor units, got ${JSON.stringify(amount)}`);
+      return format === 'decimal' ? fromMinorUnits(amount, currency) : amount;
+    },
+  };
+}

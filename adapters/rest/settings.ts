@@ -1,0 +1,185 @@
+/**
+ * The REST adapter's settings (`adapter.settings` of a `type: rest` tenant): where the store is,
+ * how to sign calls to it, how it writes money and pages lists, and per contract method the HTTP
+ * call and the JSONata mappings. Every operation has a default for a store that follows the
+ * gateway's documented store API (docs/adapters/rest-store-api.yaml, defaults.ts); a tenant file
+ * overrides what its store does differently, field by field. Secrets are never here: `secret`,
+ * `token`, `password` and `key` name entries of `adapter.credentials` ({env} / {file} references).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from '../../schemas/common.js';
+
+const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
+const Expression = Type.String({ minLength: 1, description: 'a JSONata expression' });
+const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** One HTTP call to the store and the mapping of its answer. */
+const Operation = Type.Object(
+  {
+    method: Type.Optional(StringEnum(HTTP_METHODS)),
+    /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
+    path: Type.Optional(Type.String({ pattern: '^/' })),
+    /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
+    query: Type.Optional(Expression),
+    /** JSONata over the request input, giving the JSON body. */
+    body: Type.Optional(Expression),
+    /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
+    response: Type.Optional(Expression),
+    /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
+    accept: Type.Optional(Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+export type OperationSettings = Static<typeof Operation>;
+
+const Auth = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('bearer'), token: Credential }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('basic'), username: Credential, password: Credential }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('api_key'), header: HeaderName, key: Credential, prefix: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        type: Type.Literal('hmac'),
+        secret: Credential,
+        /** Header carrying the signature. */
+        signature_header: HeaderName,
+        /** Header carrying the time signed; absent: no timestamp is sent. */
+        timestamp_header: Type.Optional(HeaderName),
+        /** `unix` seconds (default) or `iso` (RFC 3339). */
+        timestamp_format: Type.Optional(StringEnum(['unix', 'iso'])),
+        /**
+         * What is signed, with {timestamp} {method} {path} (path and query as sent) {body} and
+         * {body_sha256} (hex) filled in; `\n` is a newline. Default "{timestamp}\n{method}\n{path}\n{body_sha256}".
+         */
+        payload: Type.Optional(Type.String({ minLength: 1 })),
+        algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
+        encoding: Type.Optional(StringEnum(['hex', 'base64'])),
+        /** Plain headers sent with every call (a key id, an account), not secrets. */
+        headers: Type.Optional(Type.Record(HeaderName, Type.String())),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'one of none, bearer, basic, api_key, hmac with its fields' },
+);
+export type AuthSettings = Static<typeof Auth>;
+
+const Webhooks = Type.Object(
+  {
+    secret: Credential,
+    /** Default X-Store-Signature (the documented store API). */
+    signature_header: Type.Optional(HeaderName),
+    /**
+     * A regular expression over the header with named groups `signature` (and `timestamp` when the
+     * time is signed), e.g. "t=(?<timestamp>\\d+),v1=(?<signature>[0-9a-f]+)". Default: the whole header.
+     */
+    signature_pattern: Type.Optional(Type.String({ minLength: 1 })),
+    /** What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}". */
+    signed_payload: Type.Optional(Type.String({ minLength: 1 })),
+    algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
+    /** Default base64. */
+    encoding: Type.Optional(StringEnum(['hex', 'base64'])),
+    /** Deliveries older than this (needs a signed timestamp) are refused; default 300. */
+    tolerance_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    /**
+     * Where the event's fields are: a dotted path into the JSON body, or `header:<name>`. Event
+     * types other than `order_types` are acknowledged and ignored. Default: the documented API's
+     * {id, type, orderId, reference} with types order.created and order.updated.
+     */
+    event: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1 }),
+          type: Type.String({ minLength: 1 }),
+          order_id: Type.String({ minLength: 1 }),
+          reference: Type.Optional(Type.String({ minLength: 1 })),
+          order_types: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type WebhookSettings = Static<typeof Webhooks>;
+
+export const FINISHING = ['gateway_charged', 'store_charged', 'handoff'] as const;
+
+export const RestSettings = Type.Object(
+  {
+    /** The store API's root, e.g. https://shop.example/api/v2 (no trailing slash needed). */
+    base_url: Type.String({ pattern: '^https?://' }),
+    /** The store's home page (continue_url when there is nothing to hand over). */
+    storefront_url: Type.String({ format: 'uri' }),
+    /** Presentment currencies, the store's default first. */
+    currencies: Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
+    /** How the store writes amounts: `decimal` strings ("35.00", the currency's exponent) or `minor` unit integers. */
+    money: StringEnum(['decimal', 'minor']),
+    auth: Type.Optional(Auth),
+    /** Extra headers on every call (an API version, a shop id); not secrets. */
+    headers: Type.Optional(Type.Record(HeaderName, Type.String())),
+    pagination: Type.Optional(
+      Type.Object(
+        {
+          /** cursor: the store returns an opaque next cursor; page: numbered pages; offset: item offsets. Default cursor. */
+          style: StringEnum(['cursor', 'page', 'offset']),
+          /** Number of the first page (page style): 1 (default) or 0. */
+          first_page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+          /** Most items per page the store serves (the gateway's limit is clamped to it); default 100. */
+          max_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    capabilities: Type.Optional(
+      Type.Object(
+        {
+          lookup_keys: Type.Optional(Type.Array(StringEnum(['sku', 'handle']), { uniqueItems: true })),
+          quotes_shipping: Type.Optional(Type.Boolean()),
+          quotes_tax: Type.Optional(Type.Boolean()),
+          /** The store says why a code is refused (mapped to the contract's reasons). */
+          rejection_reasons: Type.Optional(Type.Boolean()),
+          accepted_claims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          /** Finishing modes the store supports, preferred first; default gateway_charged and handoff. */
+          finishing: Type.Optional(Type.Array(StringEnum(FINISHING), { minItems: 1, uniqueItems: true })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /**
+     * Shared JSONata functions callable as $name(...) in every mapping, e.g. product: "function($i) {...}",
+     * defined in this order (a later one may call an earlier one). Per-call values ($request, $status)
+     * are not visible inside them: pass what they need as arguments.
+     */
+    functions: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Expression)),
+    operations: Type.Optional(
+      Type.Object(
+        {
+          search: Type.Optional(Operation),
+          lookup: Type.Optional(Operation),
+          /** The store's cart: `create` without a handle, `update` with one (404 = expired: created anew). */
+          quote_create: Type.Optional(Operation),
+          quote_update: Type.Optional(Operation),
+          checkout_url: Type.Optional(Operation),
+          place_order: Type.Optional(Operation),
+          find_order: Type.Optional(Operation),
+          get_order: Type.Optional(Operation),
+          orders_changed_since: Type.Optional(Operation),
+          ping: Type.Optional(Operation),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Order webhooks from the store; without them, orders are polled (`orders_changed_since`). */
+    webhooks: Type.Optional(Webhooks),
+    /** Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`. */
+    polling: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type RestSettings = Static<typeof RestSettings>;
+
+export type OperationName = keyof NonNullable<RestSettings['operations']>;

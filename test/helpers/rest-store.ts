@@ -1,0 +1,89 @@
+/**
+ * The reference store (examples/rest-store) for tests: started in-process on 127.0.0.1, port 0,
+ * with test credentials and its controls on, plus a client that signs calls the way the store
+ * wants (for tests that act as the merchant: ship an order, look at carts).
+ */
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { createRestAdapter, type RestAdapter } from '../../adapters/rest/index.js';
+import { RestSettings } from '../../adapters/rest/settings.js';
+import type { TenantConfig } from '../../src/config/tenant-schema.js';
+import { answerProblem, type CheckedMethod } from '../../src/tenancy/adapter-answers.js';
+import { compile } from '../../src/validation/validator.js';
+import { stringToSign } from '../../examples/rest-store/auth.js';
+import { createRestStore, type RestStore, type RestStoreOptions } from '../../examples/rest-store/server.js';
+
+export const STORE_KEY = { id: 'flowers-gateway', secret: 'store-api-secret-for-tests' };
+export const STORE_WEBHOOK_SECRET = 'store-webhook-secret-for-tests';
+
+export interface TestRestStore extends RestStore {
+  /** A signed API call; answers status and parsed body. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  control(method: string, path: string, body?: unknown): Promise<any>;
+}
+
+export async function startRestStore(options: Partial<RestStoreOptions> = {}): Promise<TestRestStore> {
+  const store = await createRestStore({
+    dataDir: join(process.cwd(), 'config/demo'),
+    apiKey: STORE_KEY,
+    webhookSecret: STORE_WEBHOOK_SECRET,
+    controls: true,
+    webhookRetryDelaysMs: [50, 100],
+    ...options,
+  });
+  await store.listen(0);
+  const now = options.now ?? Date.now;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const timestamp = String(Math.floor(now() / 1000));
+    const target = `/api/v2${path}`;
+    const response = await fetch(store.origin + target, {
+      method,
+      headers: {
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        'x-shop-key': STORE_KEY.id,
+        'x-shop-timestamp': timestamp,
+        'x-shop-signature': createHmac('sha256', STORE_KEY.secret).update(stringToSign(timestamp, method, target, text)).digest('hex'),
+      },
+      ...(body !== undefined && { body: text }),
+    });
+    const raw = await response.text();
+    return { status: response.status, body: raw ? JSON.parse(raw) : undefined };
+  };
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${store.origin}/_control${path}`, {
+      method,
+      ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    return response.json();
+  };
+  return Object.assign(store, { call, control });
+}
+
+/** config/rest-demo/tenants/flowers.yaml, as the gateway would load it, pointed at `store`. */
+export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0.0.1:8080'): TenantConfig {
+  const file = join(process.cwd(), FLOWERS_FILE);
+  const config = parseYaml(readFileSync(file, 'utf8')) as TenantConfig;
+  config.base_url = baseUrl;
+  config.adapter.settings = { ...config.adapter.settings, base_url: `${store.origin}/api/v2`, storefront_url: store.origin };
+  return config;
+}
+
+export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
+export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
+
+/** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */
+export async function flowersAdapter(store: { origin: string }, now: () => number = Date.now, settings: Record<string, unknown> = {}): Promise<RestAdapter> {
+  const config = flowersTenant(store);
+  const checked = compile<RestSettings>(RestSettings)({ ...config.adapter.settings, ...settings });
+  if (!checked.ok) throw new Error(checked.message);
+  return createRestAdapter(checked.value, {
+    credentials: FLOWERS_CREDENTIALS,
+    where: FLOWERS_FILE,
+    tenantId: config.id,
+    now,
+    answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
+  });
+}
