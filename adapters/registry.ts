@@ -10,6 +10,8 @@ import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
 import type { Adapter, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
+import { createShopifyAdapter } from './shopify/index.js';
+import { checkCredentials, ShopifySettings, withDefaults } from './shopify/settings.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -70,6 +72,14 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
       }),
     extras: (adapter) => ({ simulator: adapter }),
+  }),
+  shopify: define({
+    settings: ShopifySettings,
+    create: async (settings, context) => {
+      const credentials = checkCredentials(context.credentials);
+      if (!credentials.ok) throw new ConfigError(`${context.where}: ${credentials.message}`);
+      return createShopifyAdapter(withDefaults(settings), credentials.value);
+    },
   }),
 };
 

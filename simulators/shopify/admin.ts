@@ -12,27 +12,37 @@ export interface AdminRequest {
   apiVersion: string;
 }
 
-/** The search syntax the adapter uses: `sku:X`, `tag:'X'`, `updated_at:>'ISO'`, joined with AND. */
-function searchTerms(query: string | null | undefined): Array<{ field: string; op: string; value: string }> {
+type Term = { field: string; op: string; value: string };
+
+/**
+ * The search syntax the adapter uses: `sku:X`, `tag:'X'`, `updated_at:>'ISO'`; clauses joined with
+ * AND, alternatives with OR. Answers the clauses, each a list of alternatives.
+ */
+function searchTerms(query: string | null | undefined): Term[][] {
   return (query ?? '')
     .split(/\s+AND\s+/)
     .filter(Boolean)
-    .map((term) => {
-      const m = /^([a-z_]+):(>=|<=|>|<)?(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\S+))$/.exec(term.trim());
-      if (!m) throw new ArgumentError(`unsupported search term ${term}`);
-      return { field: m[1]!, op: m[2] ?? ':', value: (m[3] ?? m[4] ?? m[5] ?? '').replace(/\\(.)/g, '$1') };
-    });
+    .map((clause) =>
+      clause
+        .replace(/^\((.*)\)$/, '$1')
+        .split(/\s+OR\s+/)
+        .map((term) => {
+          const m = /^([a-z_]+):(>=|<=|>|<)?(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\S+))$/.exec(term.trim());
+          if (!m) throw new ArgumentError(`unsupported search term ${term}`);
+          return { field: m[1]!, op: m[2] ?? ':', value: (m[3] ?? m[4] ?? m[5] ?? '').replace(/\\(.)/g, '$1') };
+        }),
+    );
 }
 
-function matchesRecord(record: { tags: string[]; updatedAt: string }, terms: ReturnType<typeof searchTerms>): boolean {
-  return terms.every((t) => {
-    if (t.field === 'tag') return record.tags.some((tag) => tag.toLowerCase() === t.value.toLowerCase());
-    if (t.field === 'updated_at') {
-      const [a, b] = [Date.parse(record.updatedAt), Date.parse(t.value)];
-      return t.op === '>' ? a > b : t.op === '>=' ? a >= b : t.op === '<' ? a < b : t.op === '<=' ? a <= b : a === b;
-    }
-    throw new ArgumentError(`unsupported search field ${t.field}`);
-  });
+const matches = (clauses: Term[][], test: (t: Term) => boolean) => clauses.every((alternatives) => alternatives.some(test));
+
+function recordTerm(record: { tags: string[]; updatedAt: string }, t: Term): boolean {
+  if (t.field === 'tag') return record.tags.some((tag) => tag.toLowerCase() === t.value.toLowerCase());
+  if (t.field === 'updated_at') {
+    const [a, b] = [Date.parse(record.updatedAt), Date.parse(t.value)];
+    return t.op === '>' ? a > b : t.op === '>=' ? a >= b : t.op === '<' ? a < b : t.op === '<=' ? a <= b : a === b;
+  }
+  throw new ArgumentError(`unsupported search field ${t.field}`);
 }
 
 export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, webhooks: Webhooks, request: AdminRequest) {
@@ -71,7 +81,7 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       const terms = searchTerms(args.query);
       const store = shop.store(shop.markets[0]!).data;
       const found = [...store.variants.values()].filter((v) =>
-        terms.every((t) => {
+        matches(terms, (t) => {
           if (t.field !== 'sku') throw new ArgumentError(`unsupported search field ${t.field}`);
           return v.variant.sku?.toLowerCase() === t.value.toLowerCase();
         }),
@@ -94,7 +104,7 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     order: ({ id }: { id: string }) => order(id),
     orders: (args: ConnectionArgs & { query?: string | null }) => {
       const terms = searchTerms(args.query);
-      return connection(orders.all().filter((o) => matchesRecord(o, terms)).sort(byUpdated).map((o) => order(o.id)), args);
+      return connection(orders.all().filter((o) => matches(terms, (t) => recordTerm(o, t))).sort(byUpdated).map((o) => order(o.id)), args);
     },
     draftOrder: ({ id }: { id: string }) => {
       const draft = drafts.get(id);
@@ -102,7 +112,7 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     },
     draftOrders: (args: ConnectionArgs & { query?: string | null }) => {
       const terms = searchTerms(args.query);
-      const found = drafts.all().filter((d) => matchesRecord({ tags: d.input.tags ?? [], updatedAt: d.updatedAt }, terms));
+      const found = drafts.all().filter((d) => matches(terms, (t) => recordTerm({ tags: d.input.tags ?? [], updatedAt: d.updatedAt }, t)));
       return connection(found.map((d) => drafts.node(d, order, invoiceUrl)), args);
     },
     webhookSubscriptions: (args: ConnectionArgs & { topics?: string[] | null; uri?: string | null }) =>

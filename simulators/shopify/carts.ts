@@ -174,11 +174,12 @@ export class Carts {
   }
 
   /** Adds or merges a line (same merchandise and attributes), capped to what can be sold. */
-  addLine(cart: CartRecord, merchandiseId: string, quantity: number, attributes: Attribute[], warnings: CartWarning[], errors: UserError[]): void {
+  addLine(cart: CartRecord, line: { merchandiseId: string; quantity: number; attributes: Attribute[]; index: number }, warnings: CartWarning[], errors: UserError[]): void {
+    const { merchandiseId, quantity, attributes } = line;
     const variantId = this.shop.ids.demoId('ProductVariant', merchandiseId);
     const source = variantId ? this.shop.base.variants.get(variantId) : undefined;
     if (!source || !visible(source.product)) {
-      errors.push({ field: ['lines', 'merchandiseId'], message: `The merchandise with id ${merchandiseId} does not exist.`, code: 'INVALID' });
+      errors.push({ field: ['lines', String(line.index), 'merchandiseId'], message: `The merchandise with id ${merchandiseId} does not exist.`, code: 'INVALID' });
       return;
     }
     const same = cart.lines.find((l) => l.variantId === variantId && JSON.stringify(l.attributes) === JSON.stringify(attributes));
@@ -241,7 +242,7 @@ export class Carts {
 
   /** Shopify's warnings for codes that do not apply. */
   codeWarnings(cart: CartRecord, priced: PricedCart): CartWarning[] {
-    return priced.quote.discounts.rejected.map((r) => ({ code: REJECTION_WARNING[r.reason], message: `The discount code ${r.code} is not applicable.`, target: cartGid(cart) }));
+    return priced.quote.discounts.rejected.map((r) => ({ code: REJECTION_WARNING[r.reason ?? 'invalid'], message: `The discount code ${r.code} is not applicable.`, target: cartGid(cart) }));
   }
 }
 

@@ -87,14 +87,11 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
   };
 
   const addLines = (cart: CartRecord, lines: CartLineInput[], errors: UserError[], warnings: CartWarning[]) => {
-    for (const line of lines) {
+    lines.forEach((line, index) => {
       const quantity = line.quantity ?? 1;
-      if (quantity < 1) {
-        errors.push({ field: ['lines', 'quantity'], message: 'The quantity must be greater than 0.', code: 'INVALID' });
-        continue;
-      }
-      carts.addLine(cart, line.merchandiseId, quantity, line.attributes ?? [], warnings, errors);
-    }
+      if (quantity < 1) errors.push({ field: ['lines', String(index), 'quantity'], message: 'The quantity must be greater than 0.', code: 'INVALID' });
+      else carts.addLine(cart, { merchandiseId: line.merchandiseId, quantity, attributes: line.attributes ?? [], index }, warnings, errors);
+    });
   };
 
   return {
