@@ -21,7 +21,7 @@ import { DraftOrders } from './draft-orders.js';
 import { Faults, type Fault } from './faults.js';
 import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
-import { shopifySchema, type ShopifyApi } from './schemas.js';
+import { schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
 import { storefrontRoot } from './storefront.js';
 import { Webhooks, topicEnum } from './webhooks.js';
@@ -159,6 +159,8 @@ export class ShopifySimulator {
 
   /** Listens (port 0 = any free port) and answers with the base URL. */
   async listen(): Promise<string> {
+    // Built once per process, before the first call: building the Admin schema takes a while.
+    for (const version of schemaVersions()) for (const api of ['storefront', 'admin'] as const) shopifySchema(api, version);
     await new Promise<void>((done) => this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', done));
     const { port } = this.server.address() as AddressInfo;
     this.origin = `http://${this.options.host ?? '127.0.0.1'}:${port}`;
