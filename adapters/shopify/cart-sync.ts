@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { PostalAddress, QuoteRequest } from '../contract.js';
 import type { SfCart, SfCartPayload, SfUserError } from './cart-types.js';
 import { isGid, LINE_ATTRIBUTE } from './ids.js';
+import type { TaxResult } from './tax.js';
 
 /** What the adapter last sent for one gateway line; `problem` when Shopify did not take it. */
 export interface SentLine {
@@ -30,6 +31,8 @@ export interface CartHandle {
   options: Record<string, string>;
   /** Delivery group id per group key, from the last answer. */
   groups: Record<string, string>;
+  /** Shopify's tax for the cart as it was (tax.ts). */
+  tax?: TaxResult;
 }
 
 export function readHandle(handle: string | undefined): CartHandle | undefined {

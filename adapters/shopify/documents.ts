@@ -136,10 +136,11 @@ export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
   productVariants(first: 10, query: $query) { nodes { id sku product { id } } }
 }`;
 
-const ADMIN_MONEY = `shopMoney { ${MONEY} }`;
+/** The buyer's currency (the order's presentment currency). */
+const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
 
 const ORDER = `
-  id name createdAt updatedAt cancelledAt currencyCode statusPageUrl
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl
   customAttributes { key value }
   tags
   shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }
@@ -185,6 +186,14 @@ export const DRAFT_ORDERS_BY_TAG = `query DraftOrdersByTag($query: String!) {
   draftOrders(first: 5, query: $query) { nodes { ${DRAFT} } }
 }`;
 
+/** Tax as Shopify's checkout will charge it, for a cart's lines, codes, address and shipping. */
+export const DRAFT_ORDER_CALCULATE = `mutation DraftOrderCalculate($input: DraftOrderInput!) {
+  draftOrderCalculate(input: $input) {
+    calculatedDraftOrder { taxLines { title priceSet { ${ADMIN_MONEY} } } totalTaxSet { ${ADMIN_MONEY} } totalPriceSet { ${ADMIN_MONEY} } }
+    userErrors { field message }
+  }
+}`;
+
 export const DRAFT_ORDER_CREATE = `mutation DraftOrderCreate($input: DraftOrderInput!) {
   draftOrderCreate(input: $input) { draftOrder { ${DRAFT} } userErrors { field message } }
 }`;
@@ -207,5 +216,5 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 /** Every document with the API it goes to, for the schema test. */
 export const DOCUMENTS = {
   storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
-  admin: { SHOP, VARIANTS_BY_SKU, ORDER_QUERY, ORDERS_BY_TAG, DRAFT_ORDERS_BY_TAG, DRAFT_ORDER_CREATE, DRAFT_ORDER_COMPLETE, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_SUBSCRIPTION_CREATE },
+  admin: { SHOP, VARIANTS_BY_SKU, ORDER_QUERY, ORDERS_BY_TAG, DRAFT_ORDERS_BY_TAG, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, DRAFT_ORDER_COMPLETE, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_SUBSCRIPTION_CREATE },
 } as const;

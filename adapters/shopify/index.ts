@@ -38,12 +38,13 @@ import {
   type WantedCart,
 } from './cart-sync.js';
 import type { SfCart, SfCartPayload } from './cart-types.js';
-import { toCatalogProduct, type SfProduct } from './catalog.js';
+import { money, toCatalogProduct, type MoneyV2, type SfProduct } from './catalog.js';
 import { ShopifyClient } from './client.js';
 import * as Q from './documents.js';
 import { isGid, orderGid, orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
 import { toOrderSnapshot, type AdminOrder } from './orders.js';
 import { toQuote } from './quote.js';
+import { draftFor, taxKey, withTax, type TaxResult } from './tax.js';
 import { browseQuery, pageToken, productFilters, readPageToken } from './search.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
@@ -73,7 +74,7 @@ export class ShopifyAdapter implements Adapter {
       ],
       currencies: [...new Set(settings.markets.map((m) => m.currency))],
       quotesShipping: true,
-      quotesTax: false,
+      quotesTax: true,
       pickup: false,
       locationStock: false,
       multiGroup: false,
@@ -191,7 +192,21 @@ export class ShopifyAdapter implements Adapter {
     cart ??= await this.create(sendable, problems, context, signal);
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
-    return { ...toQuote(request, handle, cart), handle: writeHandle(handle) };
+    const quote = toQuote(request, handle, cart);
+    const draft = draftFor(cart, quote, wanted.address, wanted.buyer.email);
+    if (draft) {
+      const key = taxKey({ draft, prices: cart.lines.nodes.map((l) => l.cost.subtotalAmount) });
+      handle.tax = old?.tax?.key === key ? old.tax : await this.calculateTax(draft, key, signal);
+    }
+    return { ...withTax(quote, handle.tax), handle: writeHandle(handle) };
+  }
+
+  private async calculateTax(draft: NonNullable<ReturnType<typeof draftFor>>, key: string, signal?: AbortSignal): Promise<TaxResult | undefined> {
+    type Bag = { presentmentMoney: MoneyV2 };
+    type Calculated = { draftOrderCalculate: { calculatedDraftOrder: { taxLines: Array<{ title: string; priceSet: Bag }> } | null } };
+    const { draftOrderCalculate } = await this.client.admin<Calculated>(Q.DRAFT_ORDER_CALCULATE, { input: draft }, signal);
+    const calculated = draftOrderCalculate.calculatedDraftOrder;
+    return calculated ? { key, lines: calculated.taxLines.map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) })).filter((t) => t.amount !== 0) } : undefined;
   }
 
   private remember(cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'>) {

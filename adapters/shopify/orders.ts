@@ -9,7 +9,7 @@ import type { MoneyV2 } from './catalog.js';
 import { money } from './catalog.js';
 import { LINE_ATTRIBUTE, orderIdOf, REFERENCE_ATTRIBUTE } from './ids.js';
 
-type Bag = { shopMoney: MoneyV2 };
+type Bag = { presentmentMoney: MoneyV2 };
 type Attr = { key: string; value: string | null };
 
 export interface AdminOrder {
@@ -18,7 +18,7 @@ export interface AdminOrder {
   createdAt: string;
   updatedAt: string;
   cancelledAt: string | null;
-  currencyCode: string;
+  presentmentCurrencyCode: string;
   statusPageUrl: string;
   customAttributes: Attr[];
   tags: string[];
@@ -60,7 +60,7 @@ export interface AdminOrder {
   totalPriceSet: Bag;
 }
 
-const amount = (bag: Bag | null | undefined) => (bag ? money(bag.shopMoney) : 0);
+const amount = (bag: Bag | null | undefined) => (bag ? money(bag.presentmentMoney) : 0);
 const attribute = (attrs: Attr[], key: string) => attrs.find((a) => a.key === key)?.value ?? undefined;
 const shortId = (gid: string) => orderIdOf(gid);
 
@@ -176,7 +176,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
   return {
     id: shortId(order.id),
     ...(reference && { reference }),
-    currency: order.currencyCode,
+    currency: order.presentmentCurrencyCode,
     createdAt: order.createdAt,
     permalinkUrl: order.statusPageUrl,
     lines,

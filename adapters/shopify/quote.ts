@@ -1,8 +1,9 @@
 /**
  * A Shopify cart as the contract's quote. What Shopify's Cart API says is taken as is (line costs,
  * discount allocations per line and per delivery group, delivery options and the selected one);
- * nothing is re-priced. Tax is left to Shopify's checkout (the Cart API no longer reports it), so
- * it is null. Refused codes carry no reason: Shopify only says `applicable: false`.
+ * nothing is re-priced. The Cart API no longer reports tax: it is null here and added from the
+ * Admin API once it can be known (tax.ts). Refused codes carry no reason: Shopify only says
+ * `applicable: false`.
  */
 import type {
   AppliedDiscount,

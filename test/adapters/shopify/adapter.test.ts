@@ -103,12 +103,16 @@ describe('Shopify adapter: carts', () => {
     ]);
     const chosen = await s.adapter.quote({ ...request, handle: addressed.handle!, buyer: { email: 'ann@example.com' }, fulfillment: shipping({ [group.key]: group.options[1]!.id }) });
     expect(chosen.fulfillment![0]!.groups[0]!.selectedOptionId).toBe(group.options[1]!.id);
-    // Express is freed by the shop's automatic "free shipping on rose bouquets".
-    expect(chosen.totals).toEqual({ subtotal: 7000, itemsDiscount: 700, discount: 1500, shipping: 1500, tax: null, total: 6300 });
-    const page = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: chosen.handle!, quote: request });
-    const again2 = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: chosen.handle!, quote: request });
+    // Express is freed by the shop's automatic "free shipping on rose bouquets"; Illinois tax
+    // (6.25% of 63.00) comes from Shopify's draft order calculation, once an option is chosen.
+    expect(chosen.totals).toEqual({ subtotal: 7000, itemsDiscount: 700, discount: 1500, shipping: 1500, tax: 394, total: 6694 });
+    expect(chosen.taxLines).toEqual([{ title: 'Illinois sales tax', amount: 394 }]);
+    const reread = await s.adapter.quote({ ...request, handle: chosen.handle!, buyer: { email: 'ann@example.com' }, fulfillment: shipping({ [group.key]: group.options[1]!.id }) });
+    expect(reread.totals).toEqual(chosen.totals);
+    const page = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: reread.handle!, quote: request });
+    const again2 = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: reread.handle!, quote: request });
     expect(again2.url).toBe(page.url);
-    expect(operations()).toEqual(['CartCreate', 'Cart', 'CartSync', 'CartSync', 'CartAttributes']);
+    expect(operations()).toEqual(['CartCreate', 'Cart', 'CartSync', 'CartSync', 'DraftOrderCalculate', 'Cart', 'CartAttributes']);
   });
 
   it('reports lines Shopify does not sell, and caps to stock', async () => {
