@@ -318,16 +318,22 @@ export class ShopifyAdapter implements Adapter {
     await this.client.admin(Q.SHOP, {}, signal);
   }
 
-  /** Subscribes `callbackUrl` to every order topic the gateway reads; topics already subscribed are left alone. */
-  async registerWebhooks(callbackUrl: string, signal?: AbortSignal): Promise<{ created: string[]; existing: string[] }> {
-    const subscribed = new Set<string>();
+  /** Every webhook subscription of the app on this shop. */
+  async webhookSubscriptions(signal?: AbortSignal): Promise<Array<{ topic: string; uri: string }>> {
+    const all: Array<{ topic: string; uri: string }> = [];
     let after: string | null = null;
     do {
       type Page = { webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Array<{ topic: string; uri: string }> } };
       const page: Page = await this.client.admin<Page>(Q.WEBHOOK_SUBSCRIPTIONS, { after }, signal);
-      for (const s of page.webhookSubscriptions.nodes) if (s.uri === callbackUrl) subscribed.add(s.topic);
+      all.push(...page.webhookSubscriptions.nodes);
       after = page.webhookSubscriptions.pageInfo.hasNextPage ? page.webhookSubscriptions.pageInfo.endCursor : null;
     } while (after);
+    return all;
+  }
+
+  /** Subscribes `callbackUrl` to every order topic the gateway reads; topics already subscribed are left alone. */
+  async registerWebhooks(callbackUrl: string, signal?: AbortSignal): Promise<{ created: string[]; existing: string[] }> {
+    const subscribed = new Set((await this.webhookSubscriptions(signal)).filter((s) => s.uri === callbackUrl).map((s) => s.topic));
     const created: string[] = [];
     for (const topic of ORDER_TOPICS.filter((t) => !subscribed.has(t))) {
       type Created = { webhookSubscriptionCreate: { userErrors: Array<{ message: string }> } };
