@@ -34,6 +34,8 @@ export interface WorkerSettings {
   leaseMs: number;
   /** How long stopping waits for deliveries in flight. */
   drainMs: number;
+  /** Wait before the first poll after start (default 0: at once). */
+  firstPollMs?: number;
 }
 
 export interface WorkerDeps<T> {
@@ -66,7 +68,7 @@ export class QueueWorker<T> {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.wake(0);
+    this.wake(this.settings.firstPollMs ?? 0);
   }
 
   async stop(): Promise<void> {

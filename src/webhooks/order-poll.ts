@@ -13,7 +13,7 @@ import { QueueWorker, type JobResult } from '../state/queue-worker.js';
 import { backoffSchedule } from '../state/retry-schedule.js';
 import type { DurableQueue, StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import { reconcileOnce } from './reconcile.js';
+import { reconcileOrder } from './reconcile.js';
 
 export const ORDER_POLL_QUEUE = 'order-polls';
 
@@ -57,9 +57,10 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   const changes = await tenant.adapter.ordersChangedSince(since);
   let cursor = since;
   for (const change of changes) {
-    const report = { eventId: `poll:${change.orderId}:${change.updatedAt}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOnce(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
-    if (outcome !== 'duplicate' && outcome !== 'unchanged') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
+    // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
+    const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
+    const outcome = await reconcileOrder(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
+    if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }
   await deps.store.set(cursorKey, cursor, CURSOR_TTL_MS);
@@ -79,6 +80,6 @@ export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollM
       log: deps.log,
       now: deps.now,
     },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: deps.pollMs },
   );
 }

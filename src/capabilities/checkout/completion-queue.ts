@@ -73,7 +73,7 @@ export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<Comple
       log: deps.log,
       now: deps.now,
     },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: deps.pollMs },
   );
 }
 
