@@ -764,3 +764,16 @@ export class BackendError extends Error {
     this.name = 'BackendError';
   }
 }
+
+/**
+ * The backend answered something that is not what its API answers (an HTML page, truncated
+ * JSON, the wrong shape): not retried (the same call would answer the same); the gateway answers
+ * `503 backend_invalid_response`. Adapters throw it for bodies they cannot read; the gateway
+ * throws it for adapter answers without the contract's shape.
+ */
+export class InvalidBackendAnswer extends BackendError {
+  constructor(method: string, problem: string) {
+    super(`backend ${method} answered an invalid ${problem}`, false);
+    this.name = 'InvalidBackendAnswer';
+  }
+}

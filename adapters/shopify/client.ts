@@ -20,7 +20,7 @@ import {
   type Shopify,
 } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
-import { BackendError } from '../contract.js';
+import { BackendError, InvalidBackendAnswer } from '../contract.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 
 /**
@@ -76,7 +76,7 @@ export function backendError(api: string, error: unknown): unknown {
     if (code === 430) return new BackendError(`Shopify ${api} API rejected the call for now (430)`, true, 1_000);
     if (code >= 500) return new BackendError(`Shopify ${api} API failed (${code})`, true);
     if (code === 401 || code === 403) return new BackendError(`Shopify ${api} API refused the credentials (${code})`, false);
-    if (code >= 200 && code < 300) return new BackendError(`Shopify ${api} API answered something that is not GraphQL JSON`, false);
+    if (code >= 200 && code < 300) return new InvalidBackendAnswer(`Shopify ${api} API`, 'body (not GraphQL JSON)');
     return new BackendError(`Shopify ${api} API answered ${code}`, false);
   }
   if (error instanceof HttpRequestError) return new BackendError(`Shopify ${api} API is unreachable`, true);

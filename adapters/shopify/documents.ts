@@ -176,8 +176,14 @@ const ORDER = `
 
 export const ORDER_QUERY = `query Order($id: ID!) { order(id: $id) { ${ORDER} } }`;
 
-export const ORDERS_BY_TAG = `query OrdersByTag($query: String!) {
-  orders(first: 1, query: $query) { nodes { id statusPageUrl } }
+/**
+ * An order by checkout reference: tagged when the gateway placed it (draft orders), else among
+ * the newest orders by the cart attribute a handed-off checkout carried (Admin search has no
+ * filter on custom attributes).
+ */
+export const ORDER_BY_REFERENCE = `query OrderByReference($tag: String!) {
+  tagged: orders(first: 1, query: $tag) { nodes { id statusPageUrl } }
+  recent: orders(first: 100, sortKey: CREATED_AT, reverse: true) { nodes { id statusPageUrl customAttributes { key value } } }
 }`;
 
 const DRAFT = `id name status totalPriceSet { ${ADMIN_MONEY} } order { id statusPageUrl }`;
@@ -216,5 +222,5 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 /** Every document with the API it goes to, for the schema test. */
 export const DOCUMENTS = {
   storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
-  admin: { SHOP, VARIANTS_BY_SKU, ORDER_QUERY, ORDERS_BY_TAG, DRAFT_ORDERS_BY_TAG, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, DRAFT_ORDER_COMPLETE, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_SUBSCRIPTION_CREATE },
+  admin: { SHOP, VARIANTS_BY_SKU, ORDER_QUERY, ORDER_BY_REFERENCE, DRAFT_ORDERS_BY_TAG, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, DRAFT_ORDER_COMPLETE, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_SUBSCRIPTION_CREATE },
 } as const;

@@ -298,9 +298,10 @@ export class ShopifyAdapter implements Adapter {
   }
 
   async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
-    const query = `tag:${JSON.stringify(referenceTag(reference))}`;
-    const { orders } = await this.client.admin<{ orders: { nodes: Array<{ id: string; statusPageUrl: string }> } }>(Q.ORDERS_BY_TAG, { query }, signal);
-    const order = orders.nodes[0];
+    type Found = { id: string; statusPageUrl: string; customAttributes?: Array<{ key: string; value: string | null }> };
+    const tag = `tag:${JSON.stringify(referenceTag(reference))}`;
+    const { tagged, recent } = await this.client.admin<{ tagged: { nodes: Found[] }; recent: { nodes: Found[] } }>(Q.ORDER_BY_REFERENCE, { tag }, signal);
+    const order = tagged.nodes[0] ?? recent.nodes.find((o) => o.customAttributes?.some((a) => a.key === REFERENCE_ATTRIBUTE && a.value === reference));
     return order ? { orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl } : null;
   }
 

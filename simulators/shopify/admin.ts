@@ -62,7 +62,10 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     endpoint: { __typename: 'WebhookHttpEndpoint', callbackUrl: s.uri },
     callbackUrl: s.uri,
   });
-  const byUpdated = (a: OrderRecord, b: OrderRecord) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id);
+  const sorted = (sortKey: string | null | undefined) => (a: OrderRecord, b: OrderRecord) => {
+    const field = sortKey === 'UPDATED_AT' ? 'updatedAt' : sortKey === 'CREATED_AT' || sortKey === 'PROCESSED_AT' ? 'createdAt' : undefined;
+    return (field ? a[field].localeCompare(b[field]) : 0) || Number(a.id.split('/').at(-1)) - Number(b.id.split('/').at(-1));
+  };
 
   return {
     shop: {
@@ -102,9 +105,9 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       );
     },
     order: ({ id }: { id: string }) => order(id),
-    orders: (args: ConnectionArgs & { query?: string | null }) => {
+    orders: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }) => {
       const terms = searchTerms(args.query);
-      return connection(orders.all().filter((o) => matches(terms, (t) => recordTerm(o, t))).sort(byUpdated).map((o) => order(o.id)), args);
+      return connection(orders.all().filter((o) => matches(terms, (t) => recordTerm(o, t))).sort(sorted(args.sortKey)).map((o) => order(o.id)), args);
     },
     draftOrder: ({ id }: { id: string }) => {
       const draft = drafts.get(id);
