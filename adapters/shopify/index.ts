@@ -1,7 +1,8 @@
 /**
- * The Shopify adapter: catalog and carts on the Storefront API (in the buyer's market), orders on
- * the Admin API, finishing by handoff to Shopify's own checkout (the cart's `checkoutUrl`, with the
- * gateway's checkout id as a cart attribute that Shopify copies onto the order), inbound webhooks
+ * The Shopify adapter: catalog and carts on the Storefront API (in the buyer's market), tax and
+ * orders on the Admin API, finishing by handoff to Shopify's own checkout (the cart's
+ * `checkoutUrl`, with the gateway's checkout id as a cart attribute that Shopify copies onto the
+ * order) or, for a gateway payment handler, as a draft order completed paid; inbound webhooks
  * verified with the app secret. All calls go through ShopifyClient (@shopify/shopify-api).
  */
 import { LRUCache } from 'lru-cache';
@@ -81,7 +82,7 @@ export class ShopifyAdapter implements Adapter {
       fulfillmentDiscovery: false,
       rejectionReasons: false,
       acceptedClaims: [],
-      finishing: ['handoff'],
+      finishing: ['handoff', 'gateway_charged'],
     };
   }
 
@@ -178,6 +179,11 @@ export class ShopifyAdapter implements Adapter {
   // ------------------------------------------------------------ carts and checkout
 
   async quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+    return (await this.priceCart(request, signal)).quote;
+  }
+
+  /** The quote, with the Shopify cart it was priced in and the draft order that would charge it. */
+  private async priceCart(request: QuoteRequest, signal?: AbortSignal) {
     const market = this.market(request.currency, request.location?.country);
     const wanted = wantedCart(request, market.country);
     const context = { country: market.country, ...(this.settings.language && { language: this.settings.language }) };
@@ -198,7 +204,7 @@ export class ShopifyAdapter implements Adapter {
       const key = taxKey({ draft, prices: cart.lines.nodes.map((l) => l.cost.subtotalAmount) });
       handle.tax = old?.tax?.key === key ? old.tax : await this.calculateTax(draft, key, signal);
     }
-    return { ...withTax(quote, handle.tax), handle: writeHandle(handle) };
+    return { quote: { ...withTax(quote, handle.tax), handle: writeHandle(handle) }, draft };
   }
 
   private async calculateTax(draft: NonNullable<ReturnType<typeof draftFor>>, key: string, signal?: AbortSignal): Promise<TaxResult | undefined> {
@@ -293,8 +299,47 @@ export class ShopifyAdapter implements Adapter {
 
   // ------------------------------------------------------------ orders
 
-  async placeOrder(_request: PlaceOrderRequest): Promise<PlaceOrderResult> {
-    return { status: 'rejected', reason: 'incomplete', detail: 'This Shopify store finishes checkouts on its own checkout page (handoff).' };
+  /**
+   * gateway_charged: the checkout's cart becomes a draft order (same lines, codes, address and
+   * shipping; tagged and attributed with the reference) completed as paid. Once per reference:
+   * an order or a draft already made for it is reused.
+   */
+  async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
+    if (request.payment.mode !== 'gateway_charged') return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
+    const existing = await this.findOrderByReference(request.reference, signal);
+    if (existing) return { status: 'placed', ...existing };
+    const { quote, draft } = await this.priceCart(request.quote, signal);
+    const unsellable = quote.lineProblems.find((p) => p.code !== 'insufficient_stock' && p.code !== 'invalid_quantity');
+    if (unsellable || quote.lineProblems.length) {
+      return { status: 'rejected', reason: unsellable?.code === 'not_found' ? 'incomplete' : 'out_of_stock', detail: 'A line can no longer be bought as checked out.' };
+    }
+    if (!draft) return { status: 'rejected', reason: 'incomplete', detail: 'A shipping address and an option for every delivery group are needed.' };
+    if (quote.totals.total !== request.expectedTotal) {
+      return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this checkout differently now.', actualTotal: quote.totals.total };
+    }
+    const { record } = request.payment;
+    const input = {
+      ...draft,
+      email: request.buyer.email,
+      tags: [referenceTag(request.reference)],
+      customAttributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }],
+      note: `Paid through ${record.handlerId} (transaction ${record.transactionId}).`,
+    };
+    type Draft = { id: string; status: string; totalPriceSet: { presentmentMoney: MoneyV2 }; order: { id: string; statusPageUrl: string } | null };
+    type Payload<K extends string> = Record<K, { draftOrder: Draft | null; userErrors: Array<{ message: string }> }>;
+    const { draftOrders } = await this.client.admin<{ draftOrders: { nodes: Draft[] } }>(Q.DRAFT_ORDERS_BY_TAG, { query: `tag:${JSON.stringify(referenceTag(request.reference))}` }, signal);
+    let made = draftOrders.nodes.find((d) => d.status !== 'COMPLETED');
+    if (!made) {
+      const { draftOrderCreate } = await this.client.admin<Payload<'draftOrderCreate'>>(Q.DRAFT_ORDER_CREATE, { input }, signal);
+      if (!draftOrderCreate.draftOrder) return { status: 'rejected', reason: 'incomplete', detail: draftOrderCreate.userErrors.map((e) => e.message).join('; ') };
+      made = draftOrderCreate.draftOrder;
+    }
+    const actualTotal = money(made.totalPriceSet.presentmentMoney);
+    if (actualTotal !== request.expectedTotal) return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this order differently.', actualTotal };
+    const { draftOrderComplete } = await this.client.admin<Payload<'draftOrderComplete'>>(Q.DRAFT_ORDER_COMPLETE, { id: made.id }, signal);
+    const order = draftOrderComplete.draftOrder?.order;
+    if (!order) throw new BackendError(`Shopify did not complete the draft order: ${draftOrderComplete.userErrors.map((e) => e.message).join('; ')}`, false);
+    return { status: 'placed', orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl };
   }
 
   async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {

@@ -49,6 +49,7 @@ runAdapterContract('shopify', async () => {
       codes: { accepted: '10OFF', rejected: 'NOSUCHCODE' },
       shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
       buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+      gatewayHandlerId: 'sandbox',
     },
     controls,
     close,
