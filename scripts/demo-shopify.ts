@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startShopifySimulator } from '../simulators/shopify/server.js';
+import { simulatedTenantEnv, simulatedTenantYaml } from '../simulators/shopify/tenant-file.js';
 import { run as shopifyTask } from './shopify.js';
 
 const HOST = '127.0.0.1';
@@ -28,58 +29,14 @@ async function gatewayPort(): Promise<number> {
   });
 }
 
-function tenantFile(port: number, apiOrigin: string, shop: string): string {
-  return `# Written by npm run demo:shopify: a Shopify tenant in front of the local Shopify simulator.
-id: shopify-demo
-name: Petal & Stem (Shopify)
-base_url: http://${HOST}:${port}
-adapter:
-  type: shopify
-  finishing: handoff
-  settings:
-    shop: ${shop}
-    api_origin: ${apiOrigin}
-    markets:
-      - { country: US, currency: USD }
-      - { country: JP, currency: JPY }
-      - { country: KW, currency: KWD }
-  credentials:
-    storefront_token: { env: SHOPIFY_STOREFRONT_TOKEN }
-    client_id: { env: SHOPIFY_CLIENT_ID }
-    client_secret: { env: SHOPIFY_CLIENT_SECRET }
-capabilities:
-  dev.proto.shopping.catalog.search: {}
-  dev.proto.shopping.catalog.lookup: {}
-  dev.proto.shopping.cart: {}
-  dev.proto.shopping.checkout: {}
-  dev.proto.shopping.discount: {}
-  dev.proto.shopping.fulfillment: {}
-  dev.proto.shopping.order: {}
-checkout:
-  required_buyer_fields: [email]
-policies:
-  allow_loopback_profiles: true
-signing:
-  ephemeral_key: true
-  sign_responses: true
-  verify_requests: optional
-`;
-}
-
 async function main(): Promise<void> {
   const simulator = await startShopifySimulator({ port: Number(process.env.SHOPIFY_SIMULATOR_PORT ?? 0) });
   const port = await gatewayPort();
   const configDir = mkdtempSync(join(tmpdir(), 'shopify-demo-'));
   mkdirSync(join(configDir, 'tenants'));
-  writeFileSync(join(configDir, 'tenants', 'shopify-demo.yaml'), tenantFile(port, simulator.url, simulator.shopDomain));
-  const env = {
-    ...process.env,
-    CONFIG_DIR: configDir,
-    PORT: String(port),
-    SHOPIFY_STOREFRONT_TOKEN: simulator.credentials.storefrontToken,
-    SHOPIFY_CLIENT_ID: simulator.credentials.clientId,
-    SHOPIFY_CLIENT_SECRET: simulator.credentials.clientSecret,
-  };
+  const tenant = { id: 'shopify-demo', baseUrl: `http://${HOST}:${port}`, apiOrigin: simulator.url, shop: simulator.shopDomain };
+  writeFileSync(join(configDir, 'tenants', 'shopify-demo.yaml'), simulatedTenantYaml(tenant));
+  const env = { ...process.env, CONFIG_DIR: configDir, PORT: String(port), ...simulatedTenantEnv(simulator.credentials) };
   const gateway = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '../src/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const cleanup = async () => {
     await simulator.close();

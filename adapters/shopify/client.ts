@@ -1,6 +1,6 @@
 /**
  * Shopify calls through @shopify/shopify-api's GraphQL clients: the Storefront client with the
- * private token (and the buyer's IP), the Admin client with a static token or one from the
+ * private token, the Admin client with a static token or one from the
  * client-credentials grant (refreshed a minute before it expires). Every call carries the
  * caller's deadline (AbortSignal) and is tried once: retries and backoff are the gateway's
  * (src/tenancy/resilient-adapter.ts), which this file feeds with retryable BackendErrors and
@@ -110,13 +110,9 @@ export class ShopifyClient {
     this.storefrontClient = new this.shopify.clients.Storefront({ session });
   }
 
-  async storefront<T>(document: string, variables: Record<string, unknown>, options: { signal?: AbortSignal; buyerIp?: string } = {}): Promise<T> {
+  async storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
     try {
-      const response = await this.storefrontClient.request<T>(document, {
-        variables,
-        ...(options.buyerIp && { headers: { 'Shopify-Storefront-Buyer-IP': options.buyerIp } }),
-        ...(options.signal && { signal: options.signal }),
-      });
+      const response = await this.storefrontClient.request<T>(document, { variables, ...(signal && { signal }) });
       return response.data as T;
     } catch (error) {
       throw backendError('Storefront', error);

@@ -97,7 +97,7 @@ export class ShopifyAdapter implements Adapter {
   }
 
   private storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
-    return this.client.storefront<T>(document, variables, signal ? { signal } : {});
+    return this.client.storefront<T>(document, variables, signal);
   }
 
   // ------------------------------------------------------------ catalog
