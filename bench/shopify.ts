@@ -20,7 +20,13 @@ import { machine, writeSection } from './results-file.js';
 
 const LATENCY_MS = Number(process.env.SHOPIFY_LATENCY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
-const CHICAGO = { street_address: '233 S Wacker Dr', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60606' };
+const CHICAGO = {
+  street_address: '233 S Wacker Dr',
+  address_locality: 'Chicago',
+  address_region: 'IL',
+  address_country: 'US',
+  postal_code: '60606',
+};
 const BUYER = { email: 'bench@example.com' };
 
 interface Sample {
@@ -36,7 +42,10 @@ async function main(): Promise<void> {
   const agent = await serveAgentProfile();
   const configDir = await mkdtemp(join(tmpdir(), 'bench-shopify-'));
   await mkdir(join(configDir, 'tenants'));
-  await writeFile(join(configDir, 'tenants', 'shopify.yaml'), simulatedTenantYaml({ id: 'shopify', baseUrl: 'http://127.0.0.1', apiOrigin: sim.url, shop: sim.shopDomain }));
+  await writeFile(
+    join(configDir, 'tenants', 'shopify.yaml'),
+    simulatedTenantYaml({ id: 'shopify', baseUrl: 'http://127.0.0.1', apiOrigin: sim.url, shop: sim.shopDomain }),
+  );
   const spans: number[] = [];
   const store = new MemoryStore();
   const tenants = await loadTenants(configDir, {
@@ -45,7 +54,12 @@ async function main(): Promise<void> {
     store,
     observeBackend: () => (call) => void spans.push(call.durationMs),
   });
-  const app = await buildServer({ settings: { bodyLimitBytes: 1_048_576, logLevel: 'info' }, tenants, store, logStream: new Writable({ write: (_c, _e, done) => done() }) });
+  const app = await buildServer({
+    settings: { bodyLimitBytes: 1_048_576, logLevel: 'info' },
+    tenants,
+    store,
+    logStream: new Writable({ write: (_c, _e, done) => done() }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   let requests = 0;
@@ -77,7 +91,10 @@ async function main(): Promise<void> {
   sim.latencyMs = LATENCY_MS;
 
   for (let i = 0; i < SAMPLES; i++) {
-    record('search_catalog (not cached)', (await call('POST', '/catalog/search', { query: 'bouquet', pagination: { limit: i + 1 } })).sample);
+    record(
+      'search_catalog (not cached)',
+      (await call('POST', '/catalog/search', { query: 'bouquet', pagination: { limit: i + 1 } })).sample,
+    );
     record('search_catalog (cached)', (await call('POST', '/catalog/search', { query: 'roses' })).sample);
     record('get_product', (await call('POST', '/catalog/product', { id: variant, selected: [{ name: 'Size', label: `S${i}` }] })).sample);
     record('create_cart', (await call('POST', '/carts', { line_items: lines, discounts: { codes: ['10OFF'] } })).sample);
@@ -85,11 +102,21 @@ async function main(): Promise<void> {
     record('create_checkout', created.sample);
     const checkout = created.body;
     const ids = checkout.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
-    const update = (fulfillment: unknown) => call('PUT', `/checkout-sessions/${checkout.id}`, { line_items: ids, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment });
+    const update = (fulfillment: unknown) =>
+      call('PUT', `/checkout-sessions/${checkout.id}`, { line_items: ids, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment });
     const asked = await update({ methods: [{ type: 'shipping', destinations: [CHICAGO] }] });
     record('update_checkout (destination)', asked.sample);
     const method = asked.body.fulfillment.methods[0];
-    const chosen = await update({ methods: [{ id: method.id, type: 'shipping', destinations: method.destinations, groups: [{ id: method.groups[0].id, selected_option_id: method.groups[0].options[0].id }] }] });
+    const chosen = await update({
+      methods: [
+        {
+          id: method.id,
+          type: 'shipping',
+          destinations: method.destinations,
+          groups: [{ id: method.groups[0].id, selected_option_id: method.groups[0].options[0].id }],
+        },
+      ],
+    });
     record('update_checkout (option; Shopify tax)', chosen.sample);
     record('get_checkout', (await call('GET', `/checkout-sessions/${checkout.id}`)).sample);
     record('complete_checkout (handoff)', (await call('POST', `/checkout-sessions/${checkout.id}/complete`, {})).sample);
@@ -100,20 +127,41 @@ async function main(): Promise<void> {
     const counts = samples.map((s) => s.calls.length);
     const calls = Math.max(...counts) === Math.min(...counts) ? String(counts[0]) : `${Math.min(...counts)}–${Math.max(...counts)}`;
     const last = samples.at(-1)!.calls;
-    const kinds = [...new Set(last)].map((k) => (last.filter((c) => c === k).length > 1 ? `${k} ×${last.filter((c) => c === k).length}` : k)).join(', ') || '–';
+    const kinds =
+      [...new Set(last)]
+        .map((k) => (last.filter((c) => c === k).length > 1 ? `${k} ×${last.filter((c) => c === k).length}` : k))
+        .join(', ') || '–';
     const target = TARGETS[name];
     const verdict = target === undefined ? '' : `≤ ${target}: ${Math.max(...counts) <= target ? 'met' : '**not met**'}`;
-    return `| ${name} | ${calls} | ${kinds} | ${median(samples.map((s) => s.totalMs)).toFixed(1)} | ${median(samples.map((s) => s.addedMs)).toFixed(1)} | ${verdict} |`;
+    const total = median(samples.map((s) => s.totalMs)).toFixed(1);
+    const added = median(samples.map((s) => s.addedMs)).toFixed(1);
+    return `| ${name} | ${calls} | ${kinds} | ${total} | ${added} | ${verdict} |`;
   });
-  const markdown = `## Shopify adapter against the simulator
-
-${new Date().toISOString().slice(0, 10)}, ${machine()}. \`npm run bench:shopify\`: the gateway (in-process, memory store, response signing on) with a \`shopify\` tenant in front of the Shopify simulator, which answers every Storefront and Admin call after ${LATENCY_MS} ms. Each operation is sent ${SAMPLES} times, one request at a time; columns are medians, *which* lists the calls of the last request. *Shopify calls* are the GraphQL requests the simulator received for one protocol request; *gateway-added* is the end-to-end latency minus the time the adapter spent in its calls (the gateway's backend observer), i.e. what the gateway itself costs on top of Shopify.
-
-| operation | Shopify calls | which | end to end ms | gateway-added ms | calls target |
-|---|---:|---|---:|---:|---|
-${table.join('\n')}
-
-A quote is one Storefront call (a \`Cart\` read when nothing changed, else one \`CartSync\` document); the Admin API's \`DraftOrderCalculate\` adds Shopify's tax once an option is chosen, and is kept with the session while nothing changes. A repeated search is answered from the catalog answer cache, and get_product from the catalog cache after its first read (hence 0–1). create_cart also sets the cart's reference attribute for its \`continue_url\`; complete_checkout (handoff) prices the checkout again before it hands off and sets the checkout's reference on the Shopify cart.`;
+  const intro = [
+    `${new Date().toISOString().slice(0, 10)}, ${machine()}. \`npm run bench:shopify\`: the gateway (in-process, memory store, response`,
+    `signing on) with a \`shopify\` tenant in front of the Shopify simulator, which answers every Storefront and Admin call after`,
+    `${LATENCY_MS} ms. Each operation is sent ${SAMPLES} times, one request at a time; columns are medians, *which* lists the calls of`,
+    'the last request. *Shopify calls* are the GraphQL requests the simulator received for one protocol request; *gateway-added* is',
+    "the end-to-end latency minus the time the adapter spent in its calls (the gateway's backend observer), i.e. what the gateway",
+    'itself costs on top of Shopify.',
+  ].join(' ');
+  const notes = [
+    "A quote is one Storefront call (a `Cart` read when nothing changed, else one `CartSync` document); the Admin API's",
+    "`DraftOrderCalculate` adds Shopify's tax once an option is chosen, and is kept with the session while nothing changes. A repeated",
+    'search is answered from the catalog answer cache, and get_product from the catalog cache after its first read (hence 0–1).',
+    "create_cart also sets the cart's reference attribute for its `continue_url`; complete_checkout (handoff) prices the checkout",
+    "again before it hands off and sets the checkout's reference on the Shopify cart.",
+  ].join(' ');
+  const markdown = [
+    '## Shopify adapter against the simulator',
+    intro,
+    [
+      '| operation | Shopify calls | which | end to end ms | gateway-added ms | calls target |',
+      '|---|---:|---|---:|---:|---|',
+      ...table,
+    ].join('\n'),
+    notes,
+  ].join('\n\n');
   await writeSection('shopify', markdown);
   process.stdout.write(`${markdown}\n`);
   await app.close();

@@ -37,7 +37,10 @@ async function main(): Promise<void> {
   const tenant = { id: 'shopify-demo', baseUrl: `http://${HOST}:${port}`, apiOrigin: simulator.url, shop: simulator.shopDomain };
   writeFileSync(join(configDir, 'tenants', 'shopify-demo.yaml'), simulatedTenantYaml(tenant));
   const env = { ...process.env, CONFIG_DIR: configDir, PORT: String(port), ...simulatedTenantEnv(simulator.credentials) };
-  const gateway = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '../src/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const gateway = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '../src/main.js')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const cleanup = async () => {
     await simulator.close();
     rmSync(configDir, { recursive: true, force: true });
@@ -48,7 +51,13 @@ async function main(): Promise<void> {
   // The merchant's step: subscribe the gateway to the shop's order webhooks (once it answers).
   const base = `http://${HOST}:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/.well-known/proto`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/.well-known/proto`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 200));
   }
   const log = (line: string) => process.stdout.write(`[demo:shopify] ${line}\n`);
@@ -56,7 +65,11 @@ async function main(): Promise<void> {
   log(`Shopify simulator (${simulator.shopDomain}): ${simulator.url}`);
   log(`gateway: ${base}  profile: ${base}/.well-known/proto`);
   log('a checkout completes by handoff: open its continue_url and press "Pay now" (or POST {continue_url path}/pay);');
-  log(`the order then arrives by webhook. Ship it: curl -X POST ${simulator.url}/_simulator/orders/<order id>/fulfill -H 'content-type: application/json' -d '{"tracking":{"company":"UPS","number":"1Z999"}}'`);
+  log(
+    'the order then arrives by webhook. Ship it: ' +
+      `curl -X POST ${simulator.url}/_simulator/orders/<order id>/fulfill -H 'content-type: application/json' ` +
+      `-d '{"tracking":{"company":"UPS","number":"1Z999"}}'`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -25,15 +25,30 @@ export interface Io {
 const USAGE = 'usage: npm run shopify -- webhooks register|list --tenant <id>';
 
 /** The tenant's Shopify adapter, built from its file as the gateway builds it. */
-async function tenantAdapter(configDir: string, tenantId: string, env: NodeJS.ProcessEnv): Promise<{ adapter: ShopifyAdapter; callbackUrl: string }> {
+async function tenantAdapter(
+  configDir: string,
+  tenantId: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ adapter: ShopifyAdapter; callbackUrl: string }> {
   const loaded = loadTenantFiles(configDir).find((t) => t.config.id === tenantId);
   if (!loaded) throw new ConfigError(`no tenant "${tenantId}" in ${configDir}/tenants`);
   const { config, file } = loaded;
-  if (config.adapter.type !== 'shopify') throw new ConfigError(`${file}: tenant "${tenantId}" uses the ${config.adapter.type} adapter, not shopify`);
+  if (config.adapter.type !== 'shopify')
+    throw new ConfigError(`${file}: tenant "${tenantId}" uses the ${config.adapter.type} adapter, not shopify`);
   const credentials = Object.fromEntries(
-    Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [name, resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, dirname(file), env)]),
+    Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [
+      name,
+      resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, dirname(file), env),
+    ]),
   );
-  const { adapter } = await createAdapter(config.adapter, { credentials, baseDir: dirname(file), where: file, now: Date.now, store: new MemoryStore(), tenantId });
+  const { adapter } = await createAdapter(config.adapter, {
+    credentials,
+    baseDir: dirname(file),
+    where: file,
+    now: Date.now,
+    store: new MemoryStore(),
+    tenantId,
+  });
   return { adapter: adapter as ShopifyAdapter, callbackUrl: `${config.base_url}/webhooks/backend` };
 }
 

@@ -67,7 +67,10 @@ function shippingAddress(request: QuoteRequest): PostalAddress | undefined {
 
 export function wantedCart(request: QuoteRequest, countryCode: string): WantedCart {
   const address = shippingAddress(request);
-  const options = Object.assign({}, ...(request.fulfillment?.methods ?? []).filter((m) => m.type === 'shipping').map((m) => m.selectedOptions ?? {})) as Record<string, string>;
+  const options = Object.assign(
+    {},
+    ...(request.fulfillment?.methods ?? []).filter((m) => m.type === 'shipping').map((m) => m.selectedOptions ?? {}),
+  ) as Record<string, string>;
   return {
     buyer: { ...(request.buyer?.email && { email: request.buyer.email }), countryCode },
     lines: request.lines.filter((l) => Number.isSafeInteger(l.quantity) && l.quantity >= 1 && isGid('ProductVariant', l.variantId)),
@@ -91,11 +94,17 @@ export function deliveryAddress(a: PostalAddress) {
   };
 }
 
-const fingerprint = (value: unknown) => (value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16));
+const fingerprint = (value: unknown) =>
+  value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16);
 
-export const lineInput = (l: WantedCart['lines'][number]) => ({ merchandiseId: l.variantId, quantity: l.quantity, attributes: [{ key: LINE_ATTRIBUTE, value: l.lineId }] });
+export const lineInput = (l: WantedCart['lines'][number]) => ({
+  merchandiseId: l.variantId,
+  quantity: l.quantity,
+  attributes: [{ key: LINE_ATTRIBUTE, value: l.lineId }],
+});
 
-export const addressesInput = (address: PostalAddress | undefined) => (address ? [{ address: { deliveryAddress: deliveryAddress(address) }, selected: true }] : []);
+export const addressesInput = (address: PostalAddress | undefined) =>
+  address ? [{ address: { deliveryAddress: deliveryAddress(address) }, selected: true }] : [];
 
 /** The CartCreate input for a new cart in the wanted state (options are selected afterwards). */
 export function createInput(wanted: WantedCart) {
@@ -126,7 +135,8 @@ export function syncVariables(handle: CartHandle, wanted: WantedCart) {
   const doCodes = JSON.stringify(handle.codes) !== JSON.stringify(wanted.codes);
   const doBuyer = handle.buyer !== fingerprint(wanted.buyer);
   const doAddresses = handle.address !== fingerprint(wanted.address);
-  const doOptions = !doAddresses && Object.keys(wanted.options).length > 0 && JSON.stringify(handle.options) !== JSON.stringify(wanted.options);
+  const doOptions =
+    !doAddresses && Object.keys(wanted.options).length > 0 && JSON.stringify(handle.options) !== JSON.stringify(wanted.options);
   const options = doOptions ? optionInputs(handle.groups, wanted.options) : [];
   const variables = {
     cartId: handle.cart,
@@ -145,12 +155,15 @@ export function syncVariables(handle: CartHandle, wanted: WantedCart) {
     options,
     doOptions: options.length > 0,
   };
-  const changed = variables.doBuyer || variables.doRemove || variables.doUpdate || variables.doAdd || doCodes || doAddresses || variables.doOptions;
+  const changed =
+    variables.doBuyer || variables.doRemove || variables.doUpdate || variables.doAdd || doCodes || doAddresses || variables.doOptions;
   return { variables, changed, optionsAfter: doAddresses && Object.keys(wanted.options).length > 0 };
 }
 
 export function optionInputs(groups: Record<string, string>, options: Record<string, string>) {
-  return Object.entries(options).flatMap(([key, handle]) => (groups[key] ? [{ deliveryGroupId: groups[key], deliveryOptionHandle: handle }] : []));
+  return Object.entries(options).flatMap(([key, handle]) =>
+    groups[key] ? [{ deliveryGroupId: groups[key], deliveryOptionHandle: handle }] : [],
+  );
 }
 
 /** Stable group keys: `shipping` for Shopify's usual single group, else one per set of lines. */
@@ -174,7 +187,10 @@ export function nextHandle(cart: SfCart, wanted: WantedCart, problems: Map<strin
       wanted.lines.map((l) => {
         const inCart = byLine.get(l.lineId);
         const problem = problems.get(l.lineId) ?? (inCart ? undefined : 'out_of_stock');
-        return [l.lineId, { ...(inCart && { cartLine: inCart.id }), variantId: l.variantId, quantity: l.quantity, ...(problem && { problem }) }];
+        return [
+          l.lineId,
+          { ...(inCart && { cartLine: inCart.id }), variantId: l.variantId, quantity: l.quantity, ...(problem && { problem }) },
+        ];
       }),
     ),
     codes: wanted.codes,
@@ -186,7 +202,8 @@ export function nextHandle(cart: SfCart, wanted: WantedCart, problems: Map<strin
 }
 
 /** Shopify's "no such cart": the handle is stale and the cart must be made again. */
-export const cartGone = (errors: SfUserError[]) => errors.some((e) => e.field?.[0] === 'cartId' || /cart.*(does not exist|not found)/i.test(e.message));
+export const cartGone = (errors: SfUserError[]) =>
+  errors.some((e) => e.field?.[0] === 'cartId' || /cart.*(does not exist|not found)/i.test(e.message));
 
 /** Indices of lines refused for their merchandise (unknown or unavailable variant). */
 export function refusedLineIndices(errors: SfUserError[]): number[] {

@@ -29,7 +29,14 @@ export interface SfCartLine {
 export interface SfDeliveryGroup {
   id: string;
   cartLines: { nodes: Array<{ id: string }> };
-  deliveryOptions: Array<{ handle: string; code: string | null; title: string | null; description: string | null; deliveryMethodType: string; estimatedCost: MoneyV2 }>;
+  deliveryOptions: Array<{
+    handle: string;
+    code: string | null;
+    title: string | null;
+    description: string | null;
+    deliveryMethodType: string;
+    estimatedCost: MoneyV2;
+  }>;
   selectedDeliveryOption: { handle: string } | null;
   discountAllocations: SfAllocation[];
 }

@@ -48,9 +48,17 @@ export interface SfProduct {
 export const money = (m: MoneyV2) => toMinorUnits(m.amount, m.currencyCode);
 
 /** Shopify's stand-in option of a product without options. */
-const isDefaultOption = (options: SfProduct['options']) => options.length === 1 && options[0]!.name === 'Title' && options[0]!.optionValues.length === 1 && options[0]!.optionValues[0]!.name === 'Default Title';
+const isDefaultOption = (options: SfProduct['options']) =>
+  options.length === 1 &&
+  options[0]!.name === 'Title' &&
+  options[0]!.optionValues.length === 1 &&
+  options[0]!.optionValues[0]!.name === 'Default Title';
 
-const media = (image: { url: string; altText: string | null }): Media => ({ type: 'image', url: image.url, ...(image.altText && { altText: image.altText }) });
+const media = (image: { url: string; altText: string | null }): Media => ({
+  type: 'image',
+  url: image.url,
+  ...(image.altText && { altText: image.altText }),
+});
 
 function status(v: SfVariant, available: boolean): AvailabilityStatus {
   if (!available) return 'out_of_stock';
@@ -67,8 +75,10 @@ function quantityOf(v: SfVariant, available: boolean): number | null {
 export function toCatalogProduct(p: SfProduct, storefrontUrl: string): CatalogProduct {
   const simple = isDefaultOption(p.options);
   const options = simple ? [] : p.options.map((o) => ({ name: o.name, values: o.optionValues.map((v) => v.name) }));
-  const availableCombos = p.encodedVariantAvailability !== null ? new Set(decodeVariants(p.encodedVariantAvailability).map((c) => c.join(':'))) : undefined;
-  const indices = (v: SfVariant) => p.options.map((o) => o.optionValues.findIndex((x) => x.name === v.selectedOptions.find((s) => s.name === o.name)?.value)).join(':');
+  const availableCombos =
+    p.encodedVariantAvailability !== null ? new Set(decodeVariants(p.encodedVariantAvailability).map((c) => c.join(':'))) : undefined;
+  const indices = (v: SfVariant) =>
+    p.options.map((o) => o.optionValues.findIndex((x) => x.name === v.selectedOptions.find((s) => s.name === o.name)?.value)).join(':');
   const url = p.onlineStoreUrl ?? `${storefrontUrl}/products/${p.handle}`;
   const variants = p.variants.nodes.map((v): CatalogVariant => {
     const available = availableCombos ? availableCombos.has(indices(v)) : v.availableForSale;
@@ -90,7 +100,9 @@ export function toCatalogProduct(p: SfProduct, storefrontUrl: string): CatalogPr
     };
   });
   const seen = new Set<string>();
-  const allMedia = [...p.images.nodes, ...p.variants.nodes.flatMap((v) => (v.image ? [v.image] : []))].filter((i) => !seen.has(i.url) && seen.add(i.url));
+  const allMedia = [...p.images.nodes, ...p.variants.nodes.flatMap((v) => (v.image ? [v.image] : []))].filter(
+    (i) => !seen.has(i.url) && seen.add(i.url),
+  );
   return {
     id: p.id,
     handle: p.handle,

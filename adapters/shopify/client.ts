@@ -64,7 +64,8 @@ export function backendError(api: string, error: unknown): unknown {
   if (error instanceof GraphqlQueryError) {
     const body = (error.body ?? {}) as GraphQLErrorBody;
     const errors = body.errors?.graphQLErrors ?? [];
-    if (errors.some((e) => e.extensions?.code === 'THROTTLED')) return new BackendError(`Shopify ${api} API throttled the call (query cost)`, true, throttleWait(body));
+    if (errors.some((e) => e.extensions?.code === 'THROTTLED'))
+      return new BackendError(`Shopify ${api} API throttled the call (query cost)`, true, throttleWait(body));
     return new BackendError(`Shopify ${api} API refused the call: ${errors.map((e) => e.message).join('; ')}`, false);
   }
   if (error instanceof HttpThrottlingError) {
@@ -106,7 +107,13 @@ export class ShopifyClient {
       // The library's own log lines could carry request details: the gateway logs what matters.
       logger: { level: LogSeverity.Error, log: async () => undefined },
     });
-    const session = new Session({ id: 'storefront', shop: settings.shop, state: '', isOnline: false, accessToken: credentials.storefront_token });
+    const session = new Session({
+      id: 'storefront',
+      shop: settings.shop,
+      state: '',
+      isOnline: false,
+      accessToken: credentials.storefront_token,
+    });
     this.storefrontClient = new this.shopify.clients.Storefront({ session });
   }
 
@@ -135,7 +142,13 @@ export class ShopifyClient {
     const current = this.adminClient;
     if (current && (current.expires === undefined || current.expires - REFRESH_MARGIN_MS > Date.now())) return current.client;
     if (this.credentials.admin_token) {
-      const session = new Session({ id: 'admin', shop: this.settings.shop, state: '', isOnline: false, accessToken: this.credentials.admin_token });
+      const session = new Session({
+        id: 'admin',
+        shop: this.settings.shop,
+        state: '',
+        isOnline: false,
+        accessToken: this.credentials.admin_token,
+      });
       this.adminClient = { client: new this.shopify.clients.Graphql({ session }) };
       return this.adminClient.client;
     }
@@ -148,7 +161,10 @@ export class ShopifyClient {
   private async requestToken(): Promise<InstanceType<Shopify['clients']['Graphql']>> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new BackendError('Shopify did not answer the client-credentials grant in time', true)), GRANT_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new BackendError('Shopify did not answer the client-credentials grant in time', true)),
+        GRANT_TIMEOUT_MS,
+      );
     });
     try {
       const { session } = await Promise.race([this.shopify.auth.clientCredentials({ shop: this.settings.shop }), timeout]);

@@ -27,7 +27,9 @@ const PRODUCT = `
 const CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode, $withStock: Boolean!';
 const IN_CONTEXT = '@inContext(country: $country, language: $language)';
 
-export const SEARCH = `query Search($query: String!, $first: Int!, $after: String, $filters: [ProductFilter!], ${CONTEXT_VARS}) ${IN_CONTEXT} {
+export const SEARCH = `query Search(
+  $query: String!, $first: Int!, $after: String, $filters: [ProductFilter!], ${CONTEXT_VARS}
+) ${IN_CONTEXT} {
   search(query: $query, first: $first, after: $after, types: [PRODUCT], productFilters: $filters) {
     totalCount
     pageInfo { hasNextPage endCursor }
@@ -68,12 +70,23 @@ const CART = `
   buyerIdentity { email countryCode }
   attributes { key value }
   discountCodes { code applicable }
-  discountApplications { allocationMethod targetType ... on CartCodeDiscountApplication { code } ... on CartAutomaticDiscountApplication { title } }
+  discountApplications {
+    allocationMethod targetType
+    ... on CartCodeDiscountApplication { code }
+    ... on CartAutomaticDiscountApplication { title }
+  }
   lines(first: 250) {
     nodes {
       id quantity
       attributes { key value }
-      merchandise { ... on ProductVariant { id title sku requiresShipping currentlyNotInStock image { url } product { id title } selectedOptions { name value } } }
+      merchandise {
+        ... on ProductVariant {
+          id title sku requiresShipping currentlyNotInStock
+          image { url }
+          product { id title }
+          selectedOptions { name value }
+        }
+      }
       cost { amountPerQuantity { ${MONEY} } subtotalAmount { ${MONEY} } }
       discountAllocations(lineLevelOnly: false) { ${ALLOCATION} }
     }
@@ -125,7 +138,10 @@ export const CART_SYNC = `mutation CartSync(
 }`;
 
 export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attributes: [AttributeInput!]!) {
-  cartAttributesUpdate(cartId: $cartId, attributes: $attributes) { cart { id checkoutUrl attributes { key value } } userErrors { field message code } }
+  cartAttributesUpdate(cartId: $cartId, attributes: $attributes) {
+    cart { id checkoutUrl attributes { key value } }
+    userErrors { field message code }
+  }
 }`;
 
 // ---------------------------------------------------------------- Admin
@@ -222,5 +238,16 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 /** Every document with the API it goes to, for the schema test. */
 export const DOCUMENTS = {
   storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
-  admin: { SHOP, VARIANTS_BY_SKU, ORDER_QUERY, ORDER_BY_REFERENCE, DRAFT_ORDERS_BY_TAG, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, DRAFT_ORDER_COMPLETE, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_SUBSCRIPTION_CREATE },
+  admin: {
+    SHOP,
+    VARIANTS_BY_SKU,
+    ORDER_QUERY,
+    ORDER_BY_REFERENCE,
+    DRAFT_ORDERS_BY_TAG,
+    DRAFT_ORDER_CALCULATE,
+    DRAFT_ORDER_CREATE,
+    DRAFT_ORDER_COMPLETE,
+    WEBHOOK_SUBSCRIPTIONS,
+    WEBHOOK_SUBSCRIPTION_CREATE,
+  },
 } as const;

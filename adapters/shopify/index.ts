@@ -71,7 +71,11 @@ export class ShopifyAdapter implements Adapter {
     this.capabilities = {
       lookupKeys: ['sku', 'handle'],
       customFilters: [
-        { name: 'available', description: 'true: only products with a variant for sale now; false: only those without.', schema: { type: 'boolean' } },
+        {
+          name: 'available',
+          description: 'true: only products with a variant for sale now; false: only those without.',
+          schema: { type: 'boolean' },
+        },
       ],
       currencies: [...new Set(settings.markets.map((m) => m.currency))],
       quotesShipping: true,
@@ -109,8 +113,15 @@ export class ShopifyAdapter implements Adapter {
     const text = query.text?.trim();
     type Page = { nodes: SfProduct[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount?: number };
     const page = text
-      ? (await this.storefront<{ search: Page }>(Q.SEARCH, { query: text, first, after, filters: productFilters(query), ...this.context(market) }, signal)).search
-      : (await this.storefront<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after, ...this.context(market) }, signal)).products;
+      ? (
+          await this.storefront<{ search: Page }>(
+            Q.SEARCH,
+            { query: text, first, after, filters: productFilters(query), ...this.context(market) },
+            signal,
+          )
+        ).search
+      : (await this.storefront<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after, ...this.context(market) }, signal))
+          .products;
     return {
       products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
       ...(page.pageInfo.hasNextPage && page.pageInfo.endCursor && { nextPageToken: pageToken(query, page.pageInfo.endCursor) }),
@@ -125,13 +136,20 @@ export class ShopifyAdapter implements Adapter {
     const gids = unique.filter((id) => isGid('Product', id) || isGid('ProductVariant', id));
     const others = unique.filter((id) => !gids.includes(id));
     const byHandle = await Promise.all(
-      others.map(async (handle) => ({ handle, product: (await this.storefront<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle, ...context }, signal)).product })),
+      others.map(async (handle) => ({
+        handle,
+        product: (await this.storefront<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle, ...context }, signal)).product,
+      })),
     );
     const skus = byHandle.filter((h) => !h.product).map((h) => h.handle);
     const skuVariants = new Map<string, string>();
     if (skus.length) {
       const query = skus.map((s) => `sku:${JSON.stringify(s)}`).join(' OR ');
-      const found = await this.client.admin<{ productVariants: { nodes: Array<{ id: string; sku: string | null }> } }>(Q.VARIANTS_BY_SKU, { query }, signal);
+      const found = await this.client.admin<{ productVariants: { nodes: Array<{ id: string; sku: string | null }> } }>(
+        Q.VARIANTS_BY_SKU,
+        { query },
+        signal,
+      );
       for (const sku of skus) {
         const variant = found.productVariants.nodes.find((v) => v.sku?.toLowerCase() === sku.toLowerCase());
         if (variant) skuVariants.set(sku, variant.id);
@@ -156,7 +174,9 @@ export class ShopifyAdapter implements Adapter {
       const sf = products.get(productId);
       if (!sf) return;
       const result = results.get(productId) ?? { product: toCatalogProduct(sf, this.storefrontUrl), inputs: [] };
-      result.inputs.push(variantId ? { id, variantId, match: 'exact' } : { id, variantId: result.product.featuredVariantId, match: 'featured' });
+      result.inputs.push(
+        variantId ? { id, variantId, match: 'exact' } : { id, variantId: result.product.featuredVariantId, match: 'featured' },
+      );
       results.set(productId, result);
     };
     for (const id of unique) {
@@ -190,7 +210,9 @@ export class ShopifyAdapter implements Adapter {
     const old = readHandle(request.handle);
     const problems = new Map<string, SentLine['problem']>(
       Object.entries(old?.lines ?? {}).flatMap(([lineId, sent]) =>
-        sent.problem === 'not_found' && wanted.lines.some((l) => l.lineId === lineId && l.variantId === sent.variantId) ? [[lineId, 'not_found' as const]] : [],
+        sent.problem === 'not_found' && wanted.lines.some((l) => l.lineId === lineId && l.variantId === sent.variantId)
+          ? [[lineId, 'not_found' as const]]
+          : [],
       ),
     );
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
@@ -207,12 +229,23 @@ export class ShopifyAdapter implements Adapter {
     return { quote: { ...withTax(quote, handle.tax), handle: writeHandle(handle) }, draft };
   }
 
-  private async calculateTax(draft: NonNullable<ReturnType<typeof draftFor>>, key: string, signal?: AbortSignal): Promise<TaxResult | undefined> {
+  private async calculateTax(
+    draft: NonNullable<ReturnType<typeof draftFor>>,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<TaxResult | undefined> {
     type Bag = { presentmentMoney: MoneyV2 };
     type Calculated = { draftOrderCalculate: { calculatedDraftOrder: { taxLines: Array<{ title: string; priceSet: Bag }> } | null } };
     const { draftOrderCalculate } = await this.client.admin<Calculated>(Q.DRAFT_ORDER_CALCULATE, { input: draft }, signal);
     const calculated = draftOrderCalculate.calculatedDraftOrder;
-    return calculated ? { key, lines: calculated.taxLines.map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) })).filter((t) => t.amount !== 0) } : undefined;
+    return calculated
+      ? {
+          key,
+          lines: calculated.taxLines
+            .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) }))
+            .filter((t) => t.amount !== 0),
+        }
+      : undefined;
   }
 
   private remember(cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'>) {
@@ -227,10 +260,19 @@ export class ShopifyAdapter implements Adapter {
     return lines.filter((l) => !refused.includes(l.lineId));
   }
 
-  private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, context: Record<string, unknown>, signal?: AbortSignal): Promise<SfCart> {
+  private async create(
+    wanted: WantedCart,
+    problems: Map<string, SentLine['problem']>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart> {
     let lines = wanted.lines;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const { cartCreate } = await this.storefront<{ cartCreate: SfCartPayload }>(Q.CART_CREATE, { input: createInput({ ...wanted, lines }), ...context }, signal);
+      const { cartCreate } = await this.storefront<{ cartCreate: SfCartPayload }>(
+        Q.CART_CREATE,
+        { input: createInput({ ...wanted, lines }), ...context },
+        signal,
+      );
       if (cartCreate.cart) {
         if (Object.keys(wanted.options).length === 0 || !wanted.address) return cartCreate.cart;
         const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
@@ -244,22 +286,47 @@ export class ShopifyAdapter implements Adapter {
   }
 
   /** Brings the handle's cart to `wanted`; null when Shopify no longer knows the cart. */
-  private async sync(handle: CartHandle, wanted: WantedCart, problems: Map<string, SentLine['problem']>, context: Record<string, unknown>, signal?: AbortSignal): Promise<SfCart | null> {
+  private async sync(
+    handle: CartHandle,
+    wanted: WantedCart,
+    problems: Map<string, SentLine['problem']>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart | null> {
     const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
     if (!changed) return (await this.storefront<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart, ...context }, signal)).cart;
     const payloads = await this.storefront<SyncPayloads>(Q.CART_SYNC, { ...variables, ...context }, signal);
     const all = Object.values(payloads);
     if (all.some((p) => p && cartGone(p.userErrors))) return null;
-    let cart = lastCart([payloads.buyer, payloads.remove, payloads.update, payloads.add, payloads.codes, payloads.addresses, payloads.options]);
+    let cart = lastCart([
+      payloads.buyer,
+      payloads.remove,
+      payloads.update,
+      payloads.add,
+      payloads.codes,
+      payloads.addresses,
+      payloads.options,
+    ]);
     if (payloads.add && !payloads.add.cart) {
       const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
       const retry = this.refuse(sent, payloads.add.userErrors, problems);
       if (retry.length) {
-        const { add } = await this.storefront<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true, ...context }, signal);
+        const { add } = await this.storefront<SyncPayloads>(
+          Q.CART_SYNC,
+          { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true, ...context },
+          signal,
+        );
         cart = add?.cart ?? cart;
       }
     }
-    if (!cart) throw new BackendError(`Shopify refused the cart update: ${all.flatMap((p) => p?.userErrors ?? []).map((e) => e.message).join('; ')}`, false);
+    if (!cart)
+      throw new BackendError(
+        `Shopify refused the cart update: ${all
+          .flatMap((p) => p?.userErrors ?? [])
+          .map((e) => e.message)
+          .join('; ')}`,
+        false,
+      );
     const needsOptions = optionsAfter || (payloads.options && !payloads.options.cart);
     if (needsOptions && Object.keys(wanted.options).length) {
       cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, context, signal)) ?? cart;
@@ -268,10 +335,19 @@ export class ShopifyAdapter implements Adapter {
   }
 
   /** Selects options once the cart's delivery groups are known; undefined when none applies. */
-  private async selectOptions(handle: CartHandle, options: Record<string, string>, context: Record<string, unknown>, signal?: AbortSignal): Promise<SfCart | undefined> {
+  private async selectOptions(
+    handle: CartHandle,
+    options: Record<string, string>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart | undefined> {
     const inputs = optionInputs(handle.groups, options);
     if (!inputs.length) return undefined;
-    const { options: payload } = await this.storefront<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), options: inputs, doOptions: true, ...context }, signal);
+    const { options: payload } = await this.storefront<SyncPayloads>(
+      Q.CART_SYNC,
+      { ...noSteps(handle.cart), options: inputs, doOptions: true, ...context },
+      signal,
+    );
     return payload?.cart ?? undefined;
   }
 
@@ -284,11 +360,9 @@ export class ShopifyAdapter implements Adapter {
     const cartId = readHandle(handle)!.cart;
     const seen = this.seen.get(cartId);
     if (seen?.reference === request.reference) return { url: seen.url, ...(made && { handle: made }) };
-    const { cartAttributesUpdate: result } = await this.storefront<{ cartAttributesUpdate: { cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'> | null; userErrors: SfCartPayload['userErrors'] } }>(
-      Q.CART_ATTRIBUTES,
-      { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] },
-      signal,
-    );
+    const { cartAttributesUpdate: result } = await this.storefront<{
+      cartAttributesUpdate: { cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'> | null; userErrors: SfCartPayload['userErrors'] };
+    }>(Q.CART_ATTRIBUTES, { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] }, signal);
     if (!result.cart) {
       if (!made && cartGone(result.userErrors)) return this.checkoutUrl({ ...request, handle: undefined }, signal);
       throw new BackendError(`Shopify refused the cart attribute: ${result.userErrors.map((e) => e.message).join('; ')}`, false);
@@ -305,17 +379,28 @@ export class ShopifyAdapter implements Adapter {
    * an order or a draft already made for it is reused.
    */
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
-    if (request.payment.mode !== 'gateway_charged') return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
+    if (request.payment.mode !== 'gateway_charged')
+      return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
     const existing = await this.findOrderByReference(request.reference, signal);
     if (existing) return { status: 'placed', ...existing };
     const { quote, draft } = await this.priceCart(request.quote, signal);
     const unsellable = quote.lineProblems.find((p) => p.code !== 'insufficient_stock' && p.code !== 'invalid_quantity');
     if (unsellable || quote.lineProblems.length) {
-      return { status: 'rejected', reason: unsellable?.code === 'not_found' ? 'incomplete' : 'out_of_stock', detail: 'A line can no longer be bought as checked out.' };
+      return {
+        status: 'rejected',
+        reason: unsellable?.code === 'not_found' ? 'incomplete' : 'out_of_stock',
+        detail: 'A line can no longer be bought as checked out.',
+      };
     }
-    if (!draft) return { status: 'rejected', reason: 'incomplete', detail: 'A shipping address and an option for every delivery group are needed.' };
+    if (!draft)
+      return { status: 'rejected', reason: 'incomplete', detail: 'A shipping address and an option for every delivery group are needed.' };
     if (quote.totals.total !== request.expectedTotal) {
-      return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this checkout differently now.', actualTotal: quote.totals.total };
+      return {
+        status: 'rejected',
+        reason: 'price_changed',
+        detail: 'The store prices this checkout differently now.',
+        actualTotal: quote.totals.total,
+      };
     }
     const { record } = request.payment;
     const input = {
@@ -325,28 +410,48 @@ export class ShopifyAdapter implements Adapter {
       customAttributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }],
       note: `Paid through ${record.handlerId} (transaction ${record.transactionId}).`,
     };
-    type Draft = { id: string; status: string; totalPriceSet: { presentmentMoney: MoneyV2 }; order: { id: string; statusPageUrl: string } | null };
+    type Draft = {
+      id: string;
+      status: string;
+      totalPriceSet: { presentmentMoney: MoneyV2 };
+      order: { id: string; statusPageUrl: string } | null;
+    };
     type Payload<K extends string> = Record<K, { draftOrder: Draft | null; userErrors: Array<{ message: string }> }>;
-    const { draftOrders } = await this.client.admin<{ draftOrders: { nodes: Draft[] } }>(Q.DRAFT_ORDERS_BY_TAG, { query: `tag:${JSON.stringify(referenceTag(request.reference))}` }, signal);
+    const { draftOrders } = await this.client.admin<{ draftOrders: { nodes: Draft[] } }>(
+      Q.DRAFT_ORDERS_BY_TAG,
+      { query: `tag:${JSON.stringify(referenceTag(request.reference))}` },
+      signal,
+    );
     let made = draftOrders.nodes.find((d) => d.status !== 'COMPLETED');
     if (!made) {
       const { draftOrderCreate } = await this.client.admin<Payload<'draftOrderCreate'>>(Q.DRAFT_ORDER_CREATE, { input }, signal);
-      if (!draftOrderCreate.draftOrder) return { status: 'rejected', reason: 'incomplete', detail: draftOrderCreate.userErrors.map((e) => e.message).join('; ') };
+      if (!draftOrderCreate.draftOrder)
+        return { status: 'rejected', reason: 'incomplete', detail: draftOrderCreate.userErrors.map((e) => e.message).join('; ') };
       made = draftOrderCreate.draftOrder;
     }
     const actualTotal = money(made.totalPriceSet.presentmentMoney);
-    if (actualTotal !== request.expectedTotal) return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this order differently.', actualTotal };
+    if (actualTotal !== request.expectedTotal)
+      return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this order differently.', actualTotal };
     const { draftOrderComplete } = await this.client.admin<Payload<'draftOrderComplete'>>(Q.DRAFT_ORDER_COMPLETE, { id: made.id }, signal);
     const order = draftOrderComplete.draftOrder?.order;
-    if (!order) throw new BackendError(`Shopify did not complete the draft order: ${draftOrderComplete.userErrors.map((e) => e.message).join('; ')}`, false);
+    if (!order)
+      throw new BackendError(
+        `Shopify did not complete the draft order: ${draftOrderComplete.userErrors.map((e) => e.message).join('; ')}`,
+        false,
+      );
     return { status: 'placed', orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl };
   }
 
   async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
     type Found = { id: string; statusPageUrl: string; customAttributes?: Array<{ key: string; value: string | null }> };
     const tag = `tag:${JSON.stringify(referenceTag(reference))}`;
-    const { tagged, recent } = await this.client.admin<{ tagged: { nodes: Found[] }; recent: { nodes: Found[] } }>(Q.ORDER_BY_REFERENCE, { tag }, signal);
-    const order = tagged.nodes[0] ?? recent.nodes.find((o) => o.customAttributes?.some((a) => a.key === REFERENCE_ATTRIBUTE && a.value === reference));
+    const { tagged, recent } = await this.client.admin<{ tagged: { nodes: Found[] }; recent: { nodes: Found[] } }>(
+      Q.ORDER_BY_REFERENCE,
+      { tag },
+      signal,
+    );
+    const order =
+      tagged.nodes[0] ?? recent.nodes.find((o) => o.customAttributes?.some((a) => a.key === REFERENCE_ATTRIBUTE && a.value === reference));
     return order ? { orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl } : null;
   }
 
@@ -369,7 +474,12 @@ export class ShopifyAdapter implements Adapter {
     const all: Array<{ topic: string; uri: string }> = [];
     let after: string | null = null;
     do {
-      type Page = { webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Array<{ topic: string; uri: string }> } };
+      type Page = {
+        webhookSubscriptions: {
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+          nodes: Array<{ topic: string; uri: string }>;
+        };
+      };
       const page: Page = await this.client.admin<Page>(Q.WEBHOOK_SUBSCRIPTIONS, { after }, signal);
       all.push(...page.webhookSubscriptions.nodes);
       after = page.webhookSubscriptions.pageInfo.hasNextPage ? page.webhookSubscriptions.pageInfo.endCursor : null;
@@ -383,8 +493,13 @@ export class ShopifyAdapter implements Adapter {
     const created: string[] = [];
     for (const topic of ORDER_TOPICS.filter((t) => !subscribed.has(t))) {
       type Created = { webhookSubscriptionCreate: { userErrors: Array<{ message: string }> } };
-      const { webhookSubscriptionCreate: r } = await this.client.admin<Created>(Q.WEBHOOK_SUBSCRIPTION_CREATE, { topic, uri: callbackUrl }, signal);
-      if (r.userErrors.length) throw new BackendError(`Shopify refused the ${topic} subscription: ${r.userErrors.map((e) => e.message).join('; ')}`, false);
+      const { webhookSubscriptionCreate: r } = await this.client.admin<Created>(
+        Q.WEBHOOK_SUBSCRIPTION_CREATE,
+        { topic, uri: callbackUrl },
+        signal,
+      );
+      if (r.userErrors.length)
+        throw new BackendError(`Shopify refused the ${topic} subscription: ${r.userErrors.map((e) => e.message).join('; ')}`, false);
       created.push(topic);
     }
     return { created, existing: ORDER_TOPICS.filter((t) => subscribed.has(t)) };

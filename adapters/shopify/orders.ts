@@ -22,7 +22,17 @@ export interface AdminOrder {
   statusPageUrl: string;
   customAttributes: Attr[];
   tags: string[];
-  shippingAddress: { firstName: string | null; lastName: string | null; address1: string | null; address2: string | null; city: string | null; provinceCode: string | null; countryCodeV2: string | null; zip: string | null; phone: string | null } | null;
+  shippingAddress: {
+    firstName: string | null;
+    lastName: string | null;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    provinceCode: string | null;
+    countryCodeV2: string | null;
+    zip: string | null;
+    phone: string | null;
+  } | null;
   lineItems: {
     nodes: Array<{
       id: string;
@@ -52,7 +62,13 @@ export interface AdminOrder {
     fulfillmentLineItems: { nodes: Array<{ quantity: number | null; lineItem: { id: string } }> };
     events: { nodes: Array<{ id: string; status: string; happenedAt: string; message: string | null }> };
   }>;
-  refunds: Array<{ id: string; createdAt: string | null; note: string | null; totalRefundedSet: Bag; refundLineItems: { nodes: Array<{ quantity: number; lineItem: { id: string } }> } }>;
+  refunds: Array<{
+    id: string;
+    createdAt: string | null;
+    note: string | null;
+    totalRefundedSet: Bag;
+    refundLineItems: { nodes: Array<{ quantity: number; lineItem: { id: string } }> };
+  }>;
   subtotalPriceSet: Bag | null;
   totalDiscountsSet: Bag | null;
   totalShippingPriceSet: Bag;
@@ -97,9 +113,11 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
   const reference = attribute(order.customAttributes, REFERENCE_ATTRIBUTE);
   const lineId = (gid: string) => shortId(gid);
   const fulfilled = new Map<string, number>();
-  for (const f of order.fulfillments) for (const fl of f.fulfillmentLineItems.nodes) fulfilled.set(fl.lineItem.id, (fulfilled.get(fl.lineItem.id) ?? 0) + (fl.quantity ?? 0));
+  for (const f of order.fulfillments)
+    for (const fl of f.fulfillmentLineItems.nodes) fulfilled.set(fl.lineItem.id, (fulfilled.get(fl.lineItem.id) ?? 0) + (fl.quantity ?? 0));
   const refundedQty = new Map<string, number>();
-  for (const r of order.refunds) for (const rl of r.refundLineItems.nodes) refundedQty.set(rl.lineItem.id, (refundedQty.get(rl.lineItem.id) ?? 0) + rl.quantity);
+  for (const r of order.refunds)
+    for (const rl of r.refundLineItems.nodes) refundedQty.set(rl.lineItem.id, (refundedQty.get(rl.lineItem.id) ?? 0) + rl.quantity);
 
   const lines: OrderLine[] = order.lineItems.nodes.map((l) => {
     const checkoutLineId = attribute(l.customAttributes, LINE_ATTRIBUTE);
@@ -122,16 +140,20 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
   const digital = order.lineItems.nodes.filter((l) => !l.requiresShipping);
   const expectations: FulfillmentExpectation[] = [
     ...(physical.length
-      ? [{
-          id: 'shipping',
-          lines: physical.map((l) => ({ id: lineId(l.id), quantity: l.quantity })),
-          method: 'shipping' as const,
-          ...(order.shippingAddress && { destination: address(order.shippingAddress) }),
-          ...(order.shippingLines.nodes[0] && { description: order.shippingLines.nodes[0].title }),
-          fulfillableOn: 'now',
-        }]
+      ? [
+          {
+            id: 'shipping',
+            lines: physical.map((l) => ({ id: lineId(l.id), quantity: l.quantity })),
+            method: 'shipping' as const,
+            ...(order.shippingAddress && { destination: address(order.shippingAddress) }),
+            ...(order.shippingLines.nodes[0] && { description: order.shippingLines.nodes[0].title }),
+            fulfillableOn: 'now',
+          },
+        ]
       : []),
-    ...(digital.length ? [{ id: 'digital', lines: digital.map((l) => ({ id: lineId(l.id), quantity: l.quantity })), method: 'digital' as const }] : []),
+    ...(digital.length
+      ? [{ id: 'digital', lines: digital.map((l) => ({ id: lineId(l.id), quantity: l.quantity })), method: 'digital' as const }]
+      : []),
   ];
 
   const events: FulfillmentEvent[] = order.fulfillments.flatMap((f) => {
@@ -160,7 +182,9 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     type: 'refund',
     occurredAt: r.createdAt ?? order.updatedAt,
     status: 'completed',
-    ...(r.refundLineItems.nodes.length && { lines: r.refundLineItems.nodes.map((rl) => ({ id: lineId(rl.lineItem.id), quantity: -rl.quantity })) }),
+    ...(r.refundLineItems.nodes.length && {
+      lines: r.refundLineItems.nodes.map((rl) => ({ id: lineId(rl.lineItem.id), quantity: -rl.quantity })),
+    }),
     amount: -amount(r.totalRefundedSet),
     ...(r.note && { description: r.note }),
   }));
@@ -168,7 +192,13 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     const removed = order.lineItems.nodes
       .map((l) => ({ id: lineId(l.id), quantity: -(l.quantity - l.currentQuantity - (refundedQty.get(l.id) ?? 0)) }))
       .filter((l) => l.quantity < 0);
-    adjustments.push({ id: `${shortId(order.id)}-cancellation`, type: 'cancellation', occurredAt: order.cancelledAt, status: 'completed', ...(removed.length && { lines: removed }) });
+    adjustments.push({
+      id: `${shortId(order.id)}-cancellation`,
+      type: 'cancellation',
+      occurredAt: order.cancelledAt,
+      status: 'completed',
+      ...(removed.length && { lines: removed }),
+    });
   }
 
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);

@@ -5,14 +5,7 @@
  * Admin API once it can be known (tax.ts). Refused codes carry no reason: Shopify only says
  * `applicable: false`.
  */
-import type {
-  AppliedDiscount,
-  FulfillmentMethodQuote,
-  LineProblem,
-  Quote,
-  QuotedLine,
-  QuoteRequest,
-} from '../contract.js';
+import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, Quote, QuotedLine, QuoteRequest } from '../contract.js';
 import type { CartHandle } from './cart-sync.js';
 import { groupKeys } from './cart-sync.js';
 import type { SfAllocation, SfCart } from './cart-types.js';
@@ -34,7 +27,12 @@ function lineProblems(request: QuoteRequest, handle: CartHandle, cart: SfCart): 
 }
 
 /** Discounts in Shopify's application order, each with its allocations to lines and delivery groups. */
-function discounts(request: QuoteRequest, cart: SfCart, lineIdOf: Map<string, string>, shippingTarget: (groupId: string) => { methodId: string; groupKey: string } | undefined) {
+function discounts(
+  request: QuoteRequest,
+  cart: SfCart,
+  lineIdOf: Map<string, string>,
+  shippingTarget: (groupId: string) => { methodId: string; groupKey: string } | undefined,
+) {
   const applied = new Map<string, AppliedDiscount>();
   const keyOf = (a: { code?: string; title?: string }) => (a.code ? `code:${a.code.toUpperCase()}` : `auto:${a.title}`);
   cart.discountApplications.forEach((app, i) => {
@@ -58,7 +56,8 @@ function discounts(request: QuoteRequest, cart: SfCart, lineIdOf: Map<string, st
     discount.amount += amount;
     discount.allocations.push({ target, amount });
   };
-  for (const line of cart.lines.nodes) for (const a of line.discountAllocations) allocate(a, { kind: 'line', lineId: lineIdOf.get(line.id)! });
+  for (const line of cart.lines.nodes)
+    for (const a of line.discountAllocations) allocate(a, { kind: 'line', lineId: lineIdOf.get(line.id)! });
   for (const group of cart.deliveryGroups.nodes) {
     const target = shippingTarget(group.id);
     for (const a of group.discountAllocations) allocate(a, target ? { kind: 'shipping', ...target } : { kind: 'order' });
@@ -101,19 +100,32 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
 
   const keys = groupKeys(cart);
   const shippingMethod = request.fulfillment?.methods.find((m) => m.type === 'shipping');
-  const shippingTarget = (groupId: string) => (shippingMethod ? { methodId: shippingMethod.methodId, groupKey: keys.get(groupId)! } : undefined);
+  const shippingTarget = (groupId: string) =>
+    shippingMethod ? { methodId: shippingMethod.methodId, groupKey: keys.get(groupId)! } : undefined;
   const { applied, rejected } = discounts(request, cart, lineIdOf, shippingTarget);
 
   const physical = lines.filter((l) => l.requiresShipping);
   const fulfillment = request.fulfillment?.methods.map((method): FulfillmentMethodQuote => {
     const lineIds = method.lineIds.filter((id) => physical.some((l) => l.lineId === id));
     if (method.type !== 'shipping' || method !== shippingMethod) {
-      return { methodId: method.methodId, type: method.type, lineIds, groups: lineIds.length ? [{ key: method.type, lineIds, options: [], unavailableReason: 'This store offers pickup on its own checkout page.' }] : [] };
+      return {
+        methodId: method.methodId,
+        type: method.type,
+        lineIds,
+        groups: lineIds.length
+          ? [{ key: method.type, lineIds, options: [], unavailableReason: 'This store offers pickup on its own checkout page.' }]
+          : [],
+      };
     }
     const groups = cart.deliveryGroups.nodes.map((g) => {
       const options = g.deliveryOptions
         .filter((o) => o.deliveryMethodType === 'SHIPPING' || o.deliveryMethodType === 'LOCAL')
-        .map((o) => ({ id: o.handle, title: o.title ?? 'Shipping', ...(o.description && { description: o.description }), amount: money(o.estimatedCost) }))
+        .map((o) => ({
+          id: o.handle,
+          title: o.title ?? 'Shipping',
+          ...(o.description && { description: o.description }),
+          amount: money(o.estimatedCost),
+        }))
         .sort((a, b) => a.amount - b.amount);
       const selected = g.selectedDeliveryOption?.handle;
       return {
@@ -125,10 +137,17 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
       };
     });
     // No delivery group yet (no address): one group of every line, waiting for a destination.
-    return { methodId: method.methodId, type: 'shipping', lineIds, groups: groups.length ? groups : lineIds.length ? [{ key: 'shipping', lineIds, options: [] }] : [] };
+    return {
+      methodId: method.methodId,
+      type: 'shipping',
+      lineIds,
+      groups: groups.length ? groups : lineIds.length ? [{ key: 'shipping', lineIds, options: [] }] : [],
+    };
   });
 
-  const selectedAmounts = (fulfillment ?? []).flatMap((m) => m.groups.flatMap((g) => (g.selectedOptionId ? [g.options.find((o) => o.id === g.selectedOptionId)!.amount] : [])));
+  const selectedAmounts = (fulfillment ?? []).flatMap((m) =>
+    m.groups.flatMap((g) => (g.selectedOptionId ? [g.options.find((o) => o.id === g.selectedOptionId)!.amount] : [])),
+  );
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const allocations = applied.flatMap((d) => d.allocations);
   const itemsDiscount = allocations.filter((a) => a.target.kind === 'line').reduce((s, a) => s + a.amount, 0);
@@ -141,7 +160,14 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
     discounts: { applied, rejected },
     ...(fulfillment && { fulfillment }),
     availableMethods: physical.length
-      ? [{ type: 'shipping', lineIds: physical.map((l) => l.lineId), fulfillableOn: physical.some((l) => l.fulfillableOn === null) ? null : 'now', description: 'Shipped by the store.' }]
+      ? [
+          {
+            type: 'shipping',
+            lineIds: physical.map((l) => l.lineId),
+            fulfillableOn: physical.some((l) => l.fulfillableOn === null) ? null : 'now',
+            description: 'Shipped by the store.',
+          },
+        ]
       : [],
     taxLines: [],
     totals: { subtotal, itemsDiscount, discount, shipping, tax: null, total: subtotal - itemsDiscount - discount + (shipping ?? 0) },

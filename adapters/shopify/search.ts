@@ -13,7 +13,8 @@ function fingerprint(query: SearchQuery): string {
   return createHash('sha256').update(JSON.stringify(rest)).digest('base64url').slice(0, 12);
 }
 
-export const pageToken = (query: SearchQuery, cursor: string) => Buffer.from(JSON.stringify({ c: cursor, q: fingerprint(query) })).toString('base64url');
+export const pageToken = (query: SearchQuery, cursor: string) =>
+  Buffer.from(JSON.stringify({ c: cursor, q: fingerprint(query) })).toString('base64url');
 
 /** Shopify's cursor inside a page token of this query. */
 export function readPageToken(query: SearchQuery): string | undefined {
@@ -35,7 +36,9 @@ export function productFilters(query: SearchQuery): Array<Record<string, unknown
   const filters: Array<Record<string, unknown>> = (query.categories ?? []).map((c) => ({ productType: c }));
   if (query.price) {
     const { min, max, currency } = query.price;
-    filters.push({ price: { ...(min !== undefined && { min: major(min, currency) }), ...(max !== undefined && { max: major(max, currency) }) } });
+    filters.push({
+      price: { ...(min !== undefined && { min: major(min, currency) }), ...(max !== undefined && { max: major(max, currency) }) },
+    });
   }
   if (typeof query.custom?.available === 'boolean') filters.push({ available: query.custom.available });
   return filters;

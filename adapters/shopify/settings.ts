@@ -25,9 +25,15 @@ export const ShopifySettings = Type.Object(
      * default; a request in another currency is priced in the market of that currency.
      */
     markets: Type.Optional(
-      Type.Array(Type.Object({ country: Type.String({ pattern: '^[A-Z]{2}$' }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) }, { additionalProperties: false }), {
-        minItems: 1,
-      }),
+      Type.Array(
+        Type.Object(
+          { country: Type.String({ pattern: '^[A-Z]{2}$' }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+        },
+      ),
     ),
     /** Storefront language of product texts (@inContext(language)). */
     language: Type.Optional(Type.String({ pattern: '^[A-Z]{2}(_[A-Z]{2})?$' })),
@@ -40,7 +46,11 @@ type Given = Static<typeof ShopifySettings>;
 export type ShopifyConfig = Omit<Given, 'api_version' | 'markets'> & { api_version: string; markets: NonNullable<Given['markets']> };
 
 export function withDefaults(settings: Given): ShopifyConfig {
-  return { ...settings, api_version: settings.api_version ?? DEFAULT_API_VERSION, markets: settings.markets ?? [{ country: 'US', currency: 'USD' }] };
+  return {
+    ...settings,
+    api_version: settings.api_version ?? DEFAULT_API_VERSION,
+    markets: settings.markets ?? [{ country: 'US', currency: 'USD' }],
+  };
 }
 
 /** Credential names in `adapter.credentials`. */
@@ -57,17 +67,23 @@ export interface ShopifyCredentials {
 }
 
 /** The credentials a tenant must give, with what is wrong when it does not. */
-export function checkCredentials(credentials: Record<string, string>): { ok: true; value: ShopifyCredentials } | { ok: false; message: string } {
+export function checkCredentials(
+  credentials: Record<string, string>,
+): { ok: true; value: ShopifyCredentials } | { ok: false; message: string } {
   const { storefront_token, admin_token, client_id, client_secret } = credentials;
   const known = new Set(['storefront_token', 'admin_token', 'client_id', 'client_secret', 'webhook_secret']);
   const unknown = Object.keys(credentials).find((name) => !known.has(name));
   if (unknown) return { ok: false, message: `$.adapter.credentials.${unknown} is not a Shopify credential (${[...known].join(', ')})` };
-  if (!storefront_token) return { ok: false, message: '$.adapter.credentials.storefront_token is required (the Storefront API private token)' };
+  if (!storefront_token)
+    return { ok: false, message: '$.adapter.credentials.storefront_token is required (the Storefront API private token)' };
   if (!admin_token && !(client_id && client_secret)) {
     return { ok: false, message: '$.adapter.credentials needs admin_token, or client_id and client_secret (client-credentials grant)' };
   }
   if (!credentials.webhook_secret && !client_secret) {
-    return { ok: false, message: '$.adapter.credentials.webhook_secret is required with admin_token (the app secret webhooks are signed with)' };
+    return {
+      ok: false,
+      message: '$.adapter.credentials.webhook_secret is required with admin_token (the app secret webhooks are signed with)',
+    };
   }
   return { ok: true, value: credentials as unknown as ShopifyCredentials };
 }

@@ -26,12 +26,22 @@ export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | un
   const shipping = groups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
   const currency = quote.currency;
   return {
-    lineItems: cart.lines.nodes.map((l) => ({ variantId: l.merchandise.id, quantity: l.quantity, customAttributes: l.attributes.filter((a) => a.key === LINE_ATTRIBUTE) })),
+    lineItems: cart.lines.nodes.map((l) => ({
+      variantId: l.merchandise.id,
+      quantity: l.quantity,
+      customAttributes: l.attributes.filter((a) => a.key === LINE_ATTRIBUTE),
+    })),
     ...(email && { email }),
     shippingAddress: deliveryAddress(address),
     shippingLine: {
       title: shipping.map((o) => o.title).join(' + '),
-      priceWithCurrency: { amount: fromMinorUnits(shipping.reduce((s, o) => s + o.amount, 0), currency), currencyCode: currency },
+      priceWithCurrency: {
+        amount: fromMinorUnits(
+          shipping.reduce((s, o) => s + o.amount, 0),
+          currency,
+        ),
+        currencyCode: currency,
+      },
     },
     discountCodes: cart.discountCodes.filter((c) => c.applicable).map((c) => c.code),
     acceptAutomaticDiscounts: true,

@@ -14,14 +14,25 @@ import type { BackendEvent } from '../contract.js';
 import { REFERENCE_ATTRIBUTE } from './ids.js';
 
 /** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
-export const ORDER_TOPICS = ['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'FULFILLMENTS_CREATE', 'FULFILLMENTS_UPDATE', 'REFUNDS_CREATE'] as const;
+export const ORDER_TOPICS = [
+  'ORDERS_CREATE',
+  'ORDERS_UPDATED',
+  'ORDERS_CANCELLED',
+  'FULFILLMENTS_CREATE',
+  'FULFILLMENTS_UPDATE',
+  'REFUNDS_CREATE',
+] as const;
 
 const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
   const value = headers[name] ?? headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 };
 
-export function verifyShopifyWebhook(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+export function verifyShopifyWebhook(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+): BackendEvent | null {
   const signature = header(headers, 'x-shopify-hmac-sha256');
   const eventId = header(headers, 'x-shopify-webhook-id');
   const topic = header(headers, 'x-shopify-topic');
@@ -36,7 +47,11 @@ export function verifyShopifyWebhook(secret: string, headers: Record<string, str
   } catch {
     return null;
   }
-  const orderId = topic.startsWith('orders/') ? payload.id : topic.startsWith('fulfillments/') || topic.startsWith('refunds/') ? payload.order_id : undefined;
+  const orderId = topic.startsWith('orders/')
+    ? payload.id
+    : topic.startsWith('fulfillments/') || topic.startsWith('refunds/')
+      ? payload.order_id
+      : undefined;
   if (typeof orderId !== 'number' && typeof orderId !== 'string') return { kind: 'ping', eventId };
   const reference = payload.note_attributes?.find((a) => a.name === REFERENCE_ATTRIBUTE)?.value;
   return { kind: 'order', eventId, orderId: String(orderId), topic, ...(typeof reference === 'string' && { reference }) };

@@ -99,7 +99,12 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
           inventoryQuantity: v.stock ?? 0,
           availableForSale: v.variant.availability.available,
           selectedOptions: v.variant.options,
-          product: { id: shop.ids.gid('Product', v.product.id), handle: v.product.handle, title: v.product.title, status: v.discontinued ? 'ARCHIVED' : 'ACTIVE' },
+          product: {
+            id: shop.ids.gid('Product', v.product.id),
+            handle: v.product.handle,
+            title: v.product.title,
+            status: v.discontinued ? 'ARCHIVED' : 'ACTIVE',
+          },
         })),
         args,
       );
@@ -107,7 +112,14 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     order: ({ id }: { id: string }) => order(id),
     orders: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }) => {
       const terms = searchTerms(args.query);
-      return connection(orders.all().filter((o) => matches(terms, (t) => recordTerm(o, t))).sort(sorted(args.sortKey)).map((o) => order(o.id)), args);
+      return connection(
+        orders
+          .all()
+          .filter((o) => matches(terms, (t) => recordTerm(o, t)))
+          .sort(sorted(args.sortKey))
+          .map((o) => order(o.id)),
+        args,
+      );
     },
     draftOrder: ({ id }: { id: string }) => {
       const draft = drafts.get(id);
@@ -116,10 +128,18 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     draftOrders: (args: ConnectionArgs & { query?: string | null }) => {
       const terms = searchTerms(args.query);
       const found = drafts.all().filter((d) => matches(terms, (t) => recordTerm({ tags: d.input.tags ?? [], updatedAt: d.updatedAt }, t)));
-      return connection(found.map((d) => drafts.node(d, order, invoiceUrl)), args);
+      return connection(
+        found.map((d) => drafts.node(d, order, invoiceUrl)),
+        args,
+      );
     },
     webhookSubscriptions: (args: ConnectionArgs & { topics?: string[] | null; uri?: string | null }) =>
-      connection(webhooks.subscriptions.filter((s) => (!args.topics || args.topics.includes(s.topic)) && (!args.uri || args.uri === s.uri)).map(subscriptionNode), args),
+      connection(
+        webhooks.subscriptions
+          .filter((s) => (!args.topics || args.topics.includes(s.topic)) && (!args.uri || args.uri === s.uri))
+          .map(subscriptionNode),
+        args,
+      ),
 
     draftOrderCalculate: ({ input }: { input: DraftOrderInput }) => {
       const { errors } = drafts.price(input);
@@ -133,12 +153,23 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       const { draft, errors } = await drafts.complete(id, sourceName ?? null);
       return { draftOrder: draft ? drafts.node(draft, order, invoiceUrl) : null, userErrors: errors };
     },
-    webhookSubscriptionCreate: ({ topic, webhookSubscription }: { topic: string; webhookSubscription: { uri?: string | null; callbackUrl?: string | null; format?: string | null } }) => {
+    webhookSubscriptionCreate: ({
+      topic,
+      webhookSubscription,
+    }: {
+      topic: string;
+      webhookSubscription: { uri?: string | null; callbackUrl?: string | null; format?: string | null };
+    }) => {
       const uri = webhookSubscription.uri ?? webhookSubscription.callbackUrl ?? '';
       const { subscription, error } = webhooks.subscribe(topic, uri, webhookSubscription.format ?? 'JSON');
-      return { webhookSubscription: subscription ? subscriptionNode(subscription) : null, userErrors: error ? [{ field: ['webhookSubscription', 'callbackUrl'], message: error }] : [] };
+      return {
+        webhookSubscription: subscription ? subscriptionNode(subscription) : null,
+        userErrors: error ? [{ field: ['webhookSubscription', 'callbackUrl'], message: error }] : [],
+      };
     },
     webhookSubscriptionDelete: ({ id }: { id: string }) =>
-      webhooks.unsubscribe(id) ? { deletedWebhookSubscriptionId: id, userErrors: [] } : { deletedWebhookSubscriptionId: null, userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }] },
+      webhooks.unsubscribe(id)
+        ? { deletedWebhookSubscriptionId: id, userErrors: [] }
+        : { deletedWebhookSubscriptionId: null, userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }] },
   };
 }

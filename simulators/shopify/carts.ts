@@ -174,12 +174,21 @@ export class Carts {
   }
 
   /** Adds or merges a line (same merchandise and attributes), capped to what can be sold. */
-  addLine(cart: CartRecord, line: { merchandiseId: string; quantity: number; attributes: Attribute[]; index: number }, warnings: CartWarning[], errors: UserError[]): void {
+  addLine(
+    cart: CartRecord,
+    line: { merchandiseId: string; quantity: number; attributes: Attribute[]; index: number },
+    warnings: CartWarning[],
+    errors: UserError[],
+  ): void {
     const { merchandiseId, quantity, attributes } = line;
     const variantId = this.shop.ids.demoId('ProductVariant', merchandiseId);
     const source = variantId ? this.shop.base.variants.get(variantId) : undefined;
     if (!source || !visible(source.product)) {
-      errors.push({ field: ['lines', String(line.index), 'merchandiseId'], message: `The merchandise with id ${merchandiseId} does not exist.`, code: 'INVALID' });
+      errors.push({
+        field: ['lines', String(line.index), 'merchandiseId'],
+        message: `The merchandise with id ${merchandiseId} does not exist.`,
+        code: 'INVALID',
+      });
       return;
     }
     const same = cart.lines.find((l) => l.variantId === variantId && JSON.stringify(l.attributes) === JSON.stringify(attributes));
@@ -187,7 +196,13 @@ export class Carts {
     const allowed = this.cap(source.variant.id, wanted, merchandiseId, warnings);
     if (allowed === 0) return;
     if (same) same.quantity = allowed;
-    else cart.lines.push({ id: `${gid('CartLine', randomUUID())}?cart=${cart.token}`, variantId: source.variant.id, quantity: allowed, attributes });
+    else
+      cart.lines.push({
+        id: `${gid('CartLine', randomUUID())}?cart=${cart.token}`,
+        variantId: source.variant.id,
+        quantity: allowed,
+        attributes,
+      });
   }
 
   /** The quantity that can be in the cart, with Shopify's stock warnings. */
@@ -199,7 +214,11 @@ export class Carts {
       return 0;
     }
     if (source.stock !== null && !source.backorder && !source.preorderOn && wanted > source.stock) {
-      warnings.push({ code: 'MERCHANDISE_NOT_ENOUGH_STOCK', message: `Only ${source.stock} items were added to your cart due to availability.`, target });
+      warnings.push({
+        code: 'MERCHANDISE_NOT_ENOUGH_STOCK',
+        message: `Only ${source.stock} items were added to your cart due to availability.`,
+        target,
+      });
       return source.stock;
     }
     return wanted;
@@ -242,7 +261,11 @@ export class Carts {
 
   /** Shopify's warnings for codes that do not apply. */
   codeWarnings(cart: CartRecord, priced: PricedCart): CartWarning[] {
-    return priced.quote.discounts.rejected.map((r) => ({ code: REJECTION_WARNING[r.reason ?? 'invalid'], message: `The discount code ${r.code} is not applicable.`, target: cartGid(cart) }));
+    return priced.quote.discounts.rejected.map((r) => ({
+      code: REJECTION_WARNING[r.reason ?? 'invalid'],
+      message: `The discount code ${r.code} is not applicable.`,
+      target: cartGid(cart),
+    }));
   }
 }
 
@@ -308,10 +331,18 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
   const each = (d: AppliedDiscount) => d.method === 'each';
   const lineAllocations = (lineId: string, lineLevelOnly: boolean) =>
     applied.flatMap((d) =>
-      d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId && (!lineLevelOnly || each(d))).map((a) => allocationNode(d, a, currency)),
+      d.allocations
+        .filter((a) => a.target.kind === 'line' && a.target.lineId === lineId && (!lineLevelOnly || each(d)))
+        .map((a) => allocationNode(d, a, currency)),
     );
   const lineTotal = (lineId: string, subtotal: number) =>
-    subtotal - applied.filter(each).reduce((s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0), 0);
+    subtotal -
+    applied
+      .filter(each)
+      .reduce(
+        (s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0),
+        0,
+      );
   const quoted = new Map(q.lines.map((l) => [l.lineId, l]));
   const lines = cart.lines.map((l) => {
     const line = quoted.get(l.id)!;
@@ -335,7 +366,9 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
   });
   const group = q.fulfillment?.[0]?.groups[0];
   const selectedOption = group?.selectedOptionId;
-  const shippingAllocations = applied.flatMap((d) => d.allocations.filter((a) => a.target.kind === 'shipping').map((a) => allocationNode(d, a, currency)));
+  const shippingAllocations = applied.flatMap((d) =>
+    d.allocations.filter((a) => a.target.kind === 'shipping').map((a) => allocationNode(d, a, currency)),
+  );
   const option = (o: NonNullable<typeof group>['options'][number]) => ({
     handle: optionHandle(o.id),
     code: o.id,
@@ -351,7 +384,11 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
           {
             id: priced.groupId,
             groupType: 'ONE_TIME_PURCHASE',
-            cartLines: (args: ConnectionArgs) => connection(lines.filter((l) => group.lineIds.includes(l.id)), args),
+            cartLines: (args: ConnectionArgs) =>
+              connection(
+                lines.filter((l) => group.lineIds.includes(l.id)),
+                args,
+              ),
             deliveryAddress: address(selectedAddress.id, selectedAddress.address),
             deliveryOptions: group.options.map(option),
             selectedDeliveryOption: selectedOption ? option(group.options.find((o) => o.id === selectedOption)!) : null,
@@ -360,7 +397,9 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
         ]
       : [];
   const subtotal = lines.reduce((s, l) => s + lineTotal(l.id, quoted.get(l.id)!.subtotal), 0);
-  const cartLevel = applied.flatMap((d) => d.allocations.filter((a) => a.target.kind !== 'line' || !each(d)).map((a) => allocationNode(d, a, currency)));
+  const cartLevel = applied.flatMap((d) =>
+    d.allocations.filter((a) => a.target.kind !== 'line' || !each(d)).map((a) => allocationNode(d, a, currency)),
+  );
   return {
     __typename: 'Cart',
     id: cartGid(cart),
@@ -382,11 +421,22 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
     },
     delivery: {
       addresses: ({ selected }: { selected?: boolean }) =>
-        cart.addresses.filter((a) => !selected || a.selected).map((a) => ({ id: a.id, selected: a.selected, oneTimeUse: a.oneTimeUse, address: address(a.id, a.address) })),
+        cart.addresses
+          .filter((a) => !selected || a.selected)
+          .map((a) => ({ id: a.id, selected: a.selected, oneTimeUse: a.oneTimeUse, address: address(a.id, a.address) })),
     },
     deliveryGroups: (args: ConnectionArgs) => connection(deliveryGroups, args),
-    discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({ code, applicable: !q.discounts.rejected.some((r) => r.code === code) })),
-    discountApplications: applied.map((d) => application(d, currency, d.allocations.some((a) => a.target.kind === 'shipping'))),
+    discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({
+      code,
+      applicable: !q.discounts.rejected.some((r) => r.code === code),
+    })),
+    discountApplications: applied.map((d) =>
+      application(
+        d,
+        currency,
+        d.allocations.some((a) => a.target.kind === 'shipping'),
+      ),
+    ),
     discountAllocations: cartLevel,
     appliedGiftCards: [],
     lines: (args: ConnectionArgs) => connection(lines, args),

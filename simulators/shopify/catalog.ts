@@ -20,7 +20,8 @@ export interface CatalogContext {
 const DEFAULT_OPTION = { name: 'Title', value: 'Default Title' };
 const EPOCH = '2026-01-05T09:00:00Z';
 
-const image = (m: Media | undefined) => (m && m.type === 'image' ? { id: null, url: () => m.url, altText: m.altText ?? null, width: 1024, height: 1024, thumbhash: null } : null);
+const image = (m: Media | undefined) =>
+  m && m.type === 'image' ? { id: null, url: () => m.url, altText: m.altText ?? null, width: 1024, height: 1024, thumbhash: null } : null;
 
 export const visible = (p: CatalogProduct) => p.variants.some((v) => v.availability.status !== 'discontinued');
 
@@ -104,7 +105,11 @@ function variantByOptions(p: CatalogProduct, wanted: SelectedOption[], ignoreUnk
   if (!ignoreUnknown && known.length !== wanted.length) return undefined;
   return p.variants.find((v) => {
     const options = v.options.length ? v.options : [DEFAULT_OPTION];
-    return known.length > 0 && known.every((w) => options.some((o) => same(o.name, w.name) && same(o.value, w.value))) && known.length === axes.length;
+    return (
+      known.length > 0 &&
+      known.every((w) => options.some((o) => same(o.name, w.name) && same(o.value, w.value))) &&
+      known.length === axes.length
+    );
   });
 }
 
@@ -115,7 +120,10 @@ export function productNode(ctx: CatalogContext, p: CatalogProduct) {
   const prices = variants.map((v) => v.price.amount);
   const merchant = p.categories.filter((c) => c.taxonomy === 'merchant');
   const google = p.categories.find((c) => c.taxonomy === 'google_product_category');
-  const firstAvailable = variants.find((v) => v.id === p.featuredVariantId && v.availability.available) ?? variants.find((v) => v.availability.available) ?? variants[0];
+  const firstAvailable =
+    variants.find((v) => v.id === p.featuredVariantId && v.availability.available) ??
+    variants.find((v) => v.availability.available) ??
+    variants[0];
   const node = (v: CatalogVariant | undefined) => (v ? variantNode(ctx, v) : null);
   const source = ctx.store.data.variants;
   return {
@@ -128,7 +136,13 @@ export function productNode(ctx: CatalogContext, p: CatalogProduct) {
     vendor: p.vendor?.name ?? '',
     productType: merchant[0]?.value ?? '',
     tags: [...p.tags, ...merchant.slice(1).map((c) => c.value)],
-    category: google ? { id: gid('TaxonomyCategory', google.value.toLowerCase().replace(/[^a-z0-9]+/g, '-')), name: google.value.split(' > ').at(-1), ancestors: [] } : null,
+    category: google
+      ? {
+          id: gid('TaxonomyCategory', google.value.toLowerCase().replace(/[^a-z0-9]+/g, '-')),
+          name: google.value.split(' > ').at(-1),
+          ancestors: [],
+        }
+      : null,
     onlineStoreUrl: p.url ?? null,
     availableForSale: variants.some((v) => v.availability.available),
     isGiftCard: false,
@@ -150,19 +164,34 @@ export function productNode(ctx: CatalogContext, p: CatalogProduct) {
           id: gid('ProductOptionValue', `${ctx.shop.ids.gid('Product', p.id).split('/').at(-1)}${i + 1}${j + 1}`),
           name: value,
           swatch: null,
-          firstSelectableVariant: node(variants.find((v) => indices(v)[i] === j && v.availability.available) ?? variants.find((v) => indices(v)[i] === j)),
+          firstSelectableVariant: node(
+            variants.find((v) => indices(v)[i] === j && v.availability.available) ?? variants.find((v) => indices(v)[i] === j),
+          ),
         })),
       })),
-    variants: (args: ConnectionArgs) => connection(variants.map((v) => variantNode(ctx, v)), args),
+    variants: (args: ConnectionArgs) =>
+      connection(
+        variants.map((v) => variantNode(ctx, v)),
+        args,
+      ),
     variantsCount: { count: variants.length, precision: 'EXACT' },
-    priceRange: { minVariantPrice: money(Math.min(...prices), ctx.market.currency), maxVariantPrice: money(Math.max(...prices), ctx.market.currency) },
+    priceRange: {
+      minVariantPrice: money(Math.min(...prices), ctx.market.currency),
+      maxVariantPrice: money(Math.max(...prices), ctx.market.currency),
+    },
     compareAtPriceRange: { minVariantPrice: money(0, ctx.market.currency), maxVariantPrice: money(0, ctx.market.currency) },
     encodedVariantExistence: encodeVariants(variants.map(indices)),
     encodedVariantAvailability: encodeVariants(variants.filter((v) => v.availability.available).map(indices)),
     selectedOrFirstAvailableVariant: (args: { selectedOptions?: SelectedOption[] | null; caseInsensitiveMatch?: boolean }) =>
-      node((args.selectedOptions?.length ? variantByOptions(p, args.selectedOptions, true, !!args.caseInsensitiveMatch) : undefined) ?? firstAvailable),
-    variantBySelectedOptions: (args: { selectedOptions: SelectedOption[]; ignoreUnknownOptions?: boolean; caseInsensitiveMatch?: boolean }) =>
-      node(variantByOptions(p, args.selectedOptions, !!args.ignoreUnknownOptions, !!args.caseInsensitiveMatch)),
+      node(
+        (args.selectedOptions?.length ? variantByOptions(p, args.selectedOptions, true, !!args.caseInsensitiveMatch) : undefined) ??
+          firstAvailable,
+      ),
+    variantBySelectedOptions: (args: {
+      selectedOptions: SelectedOption[];
+      ignoreUnknownOptions?: boolean;
+      caseInsensitiveMatch?: boolean;
+    }) => node(variantByOptions(p, args.selectedOptions, !!args.ignoreUnknownOptions, !!args.caseInsensitiveMatch)),
     collections: (args: ConnectionArgs) => connection([], args),
     metafield: () => null,
     metafields: ({ identifiers }: { identifiers: unknown[] }) => identifiers.map(() => null),
@@ -181,12 +210,20 @@ interface ProductFilterInput {
 }
 
 /** Product filters as Shopify combines them: values of one filter are ORed, filters are ANDed. */
-function filterQuery(ctx: CatalogContext, filters: ProductFilterInput[]): Omit<SearchQuery, 'limit'> & { tags?: string[]; vendors?: string[] } {
+function filterQuery(
+  ctx: CatalogContext,
+  filters: ProductFilterInput[],
+): Omit<SearchQuery, 'limit'> & { tags?: string[]; vendors?: string[] } {
   const currency = ctx.market.currency;
   const query: Omit<SearchQuery, 'limit'> & { tags?: string[]; vendors?: string[] } = {};
   for (const f of filters) {
     if (f.available != null) query.custom = { available: f.available };
-    if (f.price) query.price = { currency, ...(f.price.min != null && { min: minor(f.price.min, currency) }), ...(f.price.max != null && { max: minor(f.price.max, currency) }) };
+    if (f.price)
+      query.price = {
+        currency,
+        ...(f.price.min != null && { min: minor(f.price.min, currency) }),
+        ...(f.price.max != null && { max: minor(f.price.max, currency) }),
+      };
     if (f.productType) query.categories = [...(query.categories ?? []), f.productType];
     if (f.tag) query.tags = [...(query.tags ?? []), f.tag.toLowerCase()];
     if (f.productVendor) query.vendors = [...(query.vendors ?? []), f.productVendor.toLowerCase()];
@@ -199,7 +236,10 @@ function matching(ctx: CatalogContext, query: ReturnType<typeof filterQuery>): C
   const { tags, vendors, ...rest } = query;
   const page = search(ctx.store.data, ctx.store.index, { ...rest, limit: 10_000 });
   return page.products.filter(
-    (p) => visible(p) && (!tags || p.tags.some((t) => tags.includes(t.toLowerCase()))) && (!vendors || vendors.includes((p.vendor?.name ?? '').toLowerCase())),
+    (p) =>
+      visible(p) &&
+      (!tags || p.tags.some((t) => tags.includes(t.toLowerCase()))) &&
+      (!vendors || vendors.includes((p.vendor?.name ?? '').toLowerCase())),
   );
 }
 
@@ -255,9 +295,20 @@ export function catalogQueries(ctx: CatalogContext) {
     search: (args: ConnectionArgs & { query: string; productFilters?: ProductFilterInput[] | null; types?: string[] | null }) => {
       if (args.types && !args.types.includes('PRODUCT')) return { ...connection([], args), totalCount: 0, productFilters: [] };
       const found = matching(ctx, { ...filterQuery(ctx, args.productFilters ?? []), ...(args.query.trim() && { text: args.query }) });
-      return { ...connection(found.map((p) => productNode(ctx, p)), args), totalCount: found.length, productFilters: [] };
+      return {
+        ...connection(
+          found.map((p) => productNode(ctx, p)),
+          args,
+        ),
+        totalCount: found.length,
+        productFilters: [],
+      };
     },
-    products: (args: ConnectionArgs & { query?: string | null }) => connection(matching(ctx, parseProductsQuery(ctx, args.query)).map((p) => productNode(ctx, p)), args),
+    products: (args: ConnectionArgs & { query?: string | null }) =>
+      connection(
+        matching(ctx, parseProductsQuery(ctx, args.query)).map((p) => productNode(ctx, p)),
+        args,
+      ),
     product: (args: { id?: string | null; handle?: string | null }) => {
       if (args.id) {
         const node = byGid(args.id);
@@ -271,6 +322,10 @@ export function catalogQueries(ctx: CatalogContext) {
       return args.ids.map(byGid);
     },
     node: (args: { id: string }) => byGid(args.id),
-    locations: (args: ConnectionArgs) => connection(ctx.store.data.locations.map((l) => locationNode(ctx, l.location.id)), args),
+    locations: (args: ConnectionArgs) =>
+      connection(
+        ctx.store.data.locations.map((l) => locationNode(ctx, l.location.id)),
+        args,
+      ),
   };
 }

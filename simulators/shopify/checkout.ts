@@ -46,7 +46,12 @@ export async function payCheckout(carts: Carts, orders: Orders, token: string, i
   if (cart.lines.length === 0) throw new OrderActionError('Your cart is empty.');
   if (input.shippingAddress || !carts.selectedAddress(cart)) {
     for (const a of cart.addresses) a.selected = false;
-    cart.addresses.push({ id: `checkout-${cart.token}`, address: input.shippingAddress ?? DEFAULT_BUYER_ADDRESS, selected: true, oneTimeUse: true });
+    cart.addresses.push({
+      id: `checkout-${cart.token}`,
+      address: input.shippingAddress ?? DEFAULT_BUYER_ADDRESS,
+      selected: true,
+      oneTimeUse: true,
+    });
     cart.selected.clear();
   }
   let priced = carts.price(cart);
@@ -78,10 +83,15 @@ export function checkoutPage(carts: Carts, token: string): string | undefined {
   if (!cart) return undefined;
   const { quote } = carts.price(cart);
   const amount = (n: number) => `${fromMinorUnits(n, quote.currency)} ${quote.currency}`;
-  const rows = quote.lines.map((l) => `<tr><td>${escape(l.title)}${l.variantTitle ? ` (${escape(l.variantTitle)})` : ''}</td><td>${l.quantity}</td><td>${amount(l.subtotal)}</td></tr>`);
+  const rows = quote.lines.map((l) => {
+    const title = `${escape(l.title)}${l.variantTitle ? ` (${escape(l.variantTitle)})` : ''}`;
+    return `<tr><td>${title}</td><td>${l.quantity}</td><td>${amount(l.subtotal)}</td></tr>`;
+  });
+  const discounts = amount(quote.totals.itemsDiscount + quote.totals.discount);
+  const email = escape(cart.buyer.email ?? '');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Checkout - Petal &amp; Stem (simulated Shopify)</title></head>
 <body><h1>Checkout</h1><p>Simulated Shopify checkout: no money moves.</p>
-<table>${rows.join('')}</table><p>Subtotal ${amount(quote.totals.subtotal)}, discounts ${amount(quote.totals.itemsDiscount + quote.totals.discount)}</p>
-<form method="post" action="/cart/c/${escape(token)}/pay"><label>Email <input name="email" type="email" value="${escape(cart.buyer.email ?? '')}"></label>
+<table>${rows.join('')}</table><p>Subtotal ${amount(quote.totals.subtotal)}, discounts ${discounts}</p>
+<form method="post" action="/cart/c/${escape(token)}/pay"><label>Email <input name="email" type="email" value="${email}"></label>
 <button type="submit">Pay now</button></form></body></html>`;
 }

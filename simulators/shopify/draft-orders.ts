@@ -45,12 +45,14 @@ export class DraftOrders {
 
   /** The engine's quote for a draft, or the userErrors Shopify would give. */
   price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof quote>; request?: QuoteRequest } {
-    const market = this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
+    const market =
+      this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
     const data = this.shop.store(market).data;
     const errors: UserError[] = [];
     const lines = (input.lineItems ?? []).map((item, i) => {
       const variantId = item.variantId ? this.shop.ids.demoId('ProductVariant', item.variantId) : undefined;
-      if (!variantId) errors.push({ field: ['lineItems', String(i), 'variantId'], message: `Product with ID ${item.variantId} is no longer available.` });
+      if (!variantId)
+        errors.push({ field: ['lineItems', String(i), 'variantId'], message: `Product with ID ${item.variantId} is no longer available.` });
       return { lineId: gid('DraftOrderLineItem', i + 1), variantId: variantId ?? '', quantity: item.quantity };
     });
     if (errors.length) return { errors };
@@ -67,7 +69,15 @@ export class DraftOrders {
       ...(input.shippingAddress &&
         physical.length && {
           fulfillment: {
-            methods: [{ methodId: 'shipping', type: 'shipping' as const, lineIds: physical.map((l) => l.lineId), destination: { address: postalAddress(input.shippingAddress) }, ...(rate && { selectedOptions: { all: rate } }) }],
+            methods: [
+              {
+                methodId: 'shipping',
+                type: 'shipping' as const,
+                lineIds: physical.map((l) => l.lineId),
+                destination: { address: postalAddress(input.shippingAddress) },
+                ...(rate && { selectedOptions: { all: rate } }),
+              },
+            ],
             multiGroup: false,
           },
         }),
@@ -80,7 +90,15 @@ export class DraftOrders {
     if (errors.length) return { errors };
     const at = new Date(this.now()).toISOString();
     const n = ++this.sequence;
-    const draft: DraftRecord = { id: gid('DraftOrder', 1_100_000_000_000 + n), name: `#D${n}`, createdAt: at, updatedAt: at, completedAt: null, input, orderId: null };
+    const draft: DraftRecord = {
+      id: gid('DraftOrder', 1_100_000_000_000 + n),
+      name: `#D${n}`,
+      createdAt: at,
+      updatedAt: at,
+      completedAt: null,
+      input,
+      orderId: null,
+    };
     this.drafts.set(draft.id, draft);
     return { draft, errors: [] };
   }
@@ -100,14 +118,17 @@ export class DraftOrders {
     const { priced, errors } = this.price(draft.input);
     if (!priced) return { errors };
     const shippable = priced.lines.some((l) => l.requiresShipping);
-    if (shippable && priced.totals.shipping === null) return { errors: [{ field: ['shippingLine'], message: 'Shipping line is required' }] };
+    if (shippable && priced.totals.shipping === null)
+      return { errors: [{ field: ['shippingLine'], message: 'Shipping line is required' }] };
     const order: OrderRecord = await this.orders.create({
       quote: priced,
       email: draft.input.email ?? null,
       sourceName: sourceName ?? 'shopify_draft_order',
       tags: draft.input.tags ?? [],
       attributes: draft.input.customAttributes ?? [],
-      lineAttributes: new Map((draft.input.lineItems ?? []).map((item, i) => [gid('DraftOrderLineItem', i + 1), item.customAttributes ?? []])),
+      lineAttributes: new Map(
+        (draft.input.lineItems ?? []).map((item, i) => [gid('DraftOrderLineItem', i + 1), item.customAttributes ?? []]),
+      ),
       shippingAddress: draft.input.shippingAddress ?? null,
     });
     draft.completedAt = order.createdAt;
@@ -121,7 +142,11 @@ export class DraftOrders {
     const { priced } = this.price(draft.input);
     const q = priced!;
     const bag = (amount: number) => moneyBag(amount, q.currency);
-    const lineDiscount = (lineId: string) => q.discounts.applied.reduce((s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0), 0);
+    const lineDiscount = (lineId: string) =>
+      q.discounts.applied.reduce(
+        (s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0),
+        0,
+      );
     const group = q.fulfillment?.[0]?.groups[0];
     const selected = group?.options.find((o) => o.id === group.selectedOptionId);
     const discounts = q.totals.itemsDiscount + q.totals.discount;
@@ -167,8 +192,21 @@ export class DraftOrders {
       presentmentCurrencyCode: q.currency,
       taxesIncluded: false,
       discountCodes: q.discounts.applied.flatMap((d) => (d.code ? [d.code.toUpperCase()] : [])),
-      availableShippingRates: (group?.options ?? []).map((o) => ({ handle: optionHandle(o.id), title: o.title, price: money(o.amount, q.currency) })),
-      shippingLine: selected ? { title: selected.title, code: selected.id, shippingRateHandle: optionHandle(selected.id), custom: false, originalPriceSet: bag(selected.amount), discountedPriceSet: bag(selected.amount) } : null,
+      availableShippingRates: (group?.options ?? []).map((o) => ({
+        handle: optionHandle(o.id),
+        title: o.title,
+        price: money(o.amount, q.currency),
+      })),
+      shippingLine: selected
+        ? {
+            title: selected.title,
+            code: selected.id,
+            shippingRateHandle: optionHandle(selected.id),
+            custom: false,
+            originalPriceSet: bag(selected.amount),
+            discountedPriceSet: bag(selected.amount),
+          }
+        : null,
       taxLines: q.taxLines.map((t) => ({ title: t.title, priceSet: bag(t.amount), rate: null, ratePercentage: null })),
       subtotalPriceSet: bag(q.totals.subtotal - q.totals.itemsDiscount),
       totalLineItemsPriceSet: bag(q.totals.subtotal),

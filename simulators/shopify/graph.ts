@@ -60,4 +60,7 @@ export function decimal(amount: number, currencyCode: string): string {
 export const money = (amount: number, currencyCode: string) => ({ amount: decimal(amount, currencyCode), currencyCode });
 
 /** Admin MoneyBag; the simulated shop presents in its own currency. */
-export const moneyBag = (amount: number, currencyCode: string) => ({ shopMoney: money(amount, currencyCode), presentmentMoney: money(amount, currencyCode) });
+export const moneyBag = (amount: number, currencyCode: string) => ({
+  shopMoney: money(amount, currencyCode),
+  presentmentMoney: money(amount, currencyCode),
+});

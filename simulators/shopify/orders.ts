@@ -124,8 +124,14 @@ export class Orders {
     const n = ++this.sequence;
     const at = this.stamp();
     const lineDiscount = (lineId: string) =>
-      q.discounts.applied.reduce((s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0), 0);
-    const shippingDiscount = q.discounts.applied.reduce((s, d) => s + d.allocations.filter((a) => a.target.kind === 'shipping').reduce((t, a) => t + a.amount, 0), 0);
+      q.discounts.applied.reduce(
+        (s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0),
+        0,
+      );
+    const shippingDiscount = q.discounts.applied.reduce(
+      (s, d) => s + d.allocations.filter((a) => a.target.kind === 'shipping').reduce((t, a) => t + a.amount, 0),
+      0,
+    );
     const group = q.fulfillment?.[0]?.groups[0];
     const option = group?.options.find((o) => o.id === group.selectedOptionId);
     const order: OrderRecord = {
@@ -190,15 +196,18 @@ export class Orders {
   }
 
   /** Ships lines (default: everything not yet shipped) with tracking: fulfillments/create. */
-  async fulfill(orderId: string, input: { lines?: Array<{ lineItemId: string; quantity: number }>; tracking?: Partial<FulfillmentRecord['tracking']> }) {
+  async fulfill(
+    orderId: string,
+    input: { lines?: Array<{ lineItemId: string; quantity: number }>; tracking?: Partial<FulfillmentRecord['tracking']> },
+  ) {
     const order = this.need(orderId);
     if (order.cancelledAt) throw new OrderActionError(`order ${order.name} is cancelled`);
-    const wanted = input.lines ?? order.lines.filter((l) => l.requiresShipping).map((l) => ({ lineItemId: l.id, quantity: current(l) - l.fulfilled }));
-    const lines = wanted
-      .map((w) => ({ line: this.lineOf(order, w.lineItemId), quantity: w.quantity }))
-      .filter((w) => w.quantity > 0);
+    const wanted =
+      input.lines ?? order.lines.filter((l) => l.requiresShipping).map((l) => ({ lineItemId: l.id, quantity: current(l) - l.fulfilled }));
+    const lines = wanted.map((w) => ({ line: this.lineOf(order, w.lineItemId), quantity: w.quantity })).filter((w) => w.quantity > 0);
     for (const { line, quantity } of lines) {
-      if (!Number.isSafeInteger(quantity) || quantity > current(line) - line.fulfilled) throw new OrderActionError(`cannot fulfill ${quantity} of ${line.title}`);
+      if (!Number.isSafeInteger(quantity) || quantity > current(line) - line.fulfilled)
+        throw new OrderActionError(`cannot fulfill ${quantity} of ${line.title}`);
     }
     if (lines.length === 0) throw new OrderActionError(`order ${order.name} has nothing left to fulfill`);
     for (const { line, quantity } of lines) line.fulfilled += quantity;
@@ -235,13 +244,16 @@ export class Orders {
     const order = this.need(orderId);
     const lines = (input.lines ?? []).map((w) => {
       const line = this.lineOf(order, w.lineItemId);
-      if (!Number.isSafeInteger(w.quantity) || w.quantity < 1 || w.quantity > current(line)) throw new OrderActionError(`cannot refund ${w.quantity} of ${line.title}`);
+      if (!Number.isSafeInteger(w.quantity) || w.quantity < 1 || w.quantity > current(line))
+        throw new OrderActionError(`cannot refund ${w.quantity} of ${line.title}`);
       // The refund of k units: their share of the discounted line total, largest remainder per unit.
       const perUnit = allocate(line.unitPrice * line.quantity - line.discount, Array(line.quantity).fill(1) as number[]);
       const amount = perUnit.slice(line.refunded, line.refunded + w.quantity).reduce((s, x) => s + x, 0);
       return { line, quantity: w.quantity, amount };
     });
-    const shippingLeft = (order.shippingLine ? order.shippingLine.amount - order.shippingLine.discount : 0) - order.refunds.reduce((s, r) => s + r.shipping, 0);
+    const shippingLeft =
+      (order.shippingLine ? order.shippingLine.amount - order.shippingLine.discount : 0) -
+      order.refunds.reduce((s, r) => s + r.shipping, 0);
     const shipping = input.shipping ? shippingLeft : 0;
     if (lines.length === 0 && shipping === 0) throw new OrderActionError('nothing to refund');
     for (const l of lines) l.line.refunded += l.quantity;
@@ -268,7 +280,14 @@ export class Orders {
     order.cancelReason = reason;
     const refunded = order.refunds.reduce((s, r) => s + r.amount, 0);
     if (order.totals.total - refunded > 0) {
-      order.refunds.push({ id: this.nextId('Refund'), createdAt: order.cancelledAt, note: 'Order cancelled', lines: [], shipping: 0, amount: order.totals.total - refunded });
+      order.refunds.push({
+        id: this.nextId('Refund'),
+        createdAt: order.cancelledAt,
+        note: 'Order cancelled',
+        lines: [],
+        shipping: 0,
+        amount: order.totals.total - refunded,
+      });
     }
     await this.changed(order, { topic: 'orders/cancelled', payload: this.payload(order) });
     return { order };
@@ -337,7 +356,11 @@ export class Orders {
       order_id: numeric(order.id),
       created_at: r.createdAt,
       note: r.note,
-      refund_line_items: r.lines.map((l) => ({ line_item_id: numeric(l.lineId), quantity: l.quantity, subtotal: fromMinorUnits(l.amount, order.currency) })),
+      refund_line_items: r.lines.map((l) => ({
+        line_item_id: numeric(l.lineId),
+        quantity: l.quantity,
+        subtotal: fromMinorUnits(l.amount, order.currency),
+      })),
     };
   }
 }
@@ -429,7 +452,20 @@ export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, or
     shippingLines: (args: ConnectionArgs) =>
       connection(
         shipping
-          ? [{ id: null, title: shipping.title, code: shipping.code, custom: false, isRemoved: false, originalPriceSet: bag(shipping.amount), discountedPriceSet: bag(shipping.amount - shipping.discount), currentDiscountedPriceSet: bag(shipping.amount - shipping.discount), taxLines: [], discountAllocations: [] }]
+          ? [
+              {
+                id: null,
+                title: shipping.title,
+                code: shipping.code,
+                custom: false,
+                isRemoved: false,
+                originalPriceSet: bag(shipping.amount),
+                discountedPriceSet: bag(shipping.amount - shipping.discount),
+                currentDiscountedPriceSet: bag(shipping.amount - shipping.discount),
+                taxLines: [],
+                discountAllocations: [],
+              },
+            ]
           : [],
         args,
       ),
@@ -460,13 +496,22 @@ export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, or
         inTransitAt: f.events.find((e) => e.status === 'IN_TRANSIT')?.happenedAt ?? null,
         estimatedDeliveryAt: null,
         totalQuantity: f.lines.reduce((s, l) => s + l.quantity, 0),
-        trackingInfo: ({ first: n }: { first?: number | null }) => (f.tracking.number || f.tracking.company ? [f.tracking] : []).slice(0, n ?? undefined),
+        trackingInfo: ({ first: n }: { first?: number | null }) =>
+          (f.tracking.number || f.tracking.company ? [f.tracking] : []).slice(0, n ?? undefined),
         fulfillmentLineItems: (args: ConnectionArgs) =>
           connection(
-            f.lines.map((l, i) => ({ id: gid('FulfillmentLineItem', `${numeric(f.id)}${i}`), quantity: l.quantity, lineItem: lineNode(lineById.get(l.lineId)!) })),
+            f.lines.map((l, i) => ({
+              id: gid('FulfillmentLineItem', `${numeric(f.id)}${i}`),
+              quantity: l.quantity,
+              lineItem: lineNode(lineById.get(l.lineId)!),
+            })),
             args,
           ),
-        events: (args: ConnectionArgs) => connection(f.events.map((e) => ({ ...e, createdAt: e.happenedAt, estimatedDeliveryAt: null })), args),
+        events: (args: ConnectionArgs) =>
+          connection(
+            f.events.map((e) => ({ ...e, createdAt: e.happenedAt, estimatedDeliveryAt: null })),
+            args,
+          ),
       })),
     refunds: ({ first }: { first?: number | null }) =>
       order.refunds.slice(0, first ?? undefined).map((r) => ({

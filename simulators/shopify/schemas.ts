@@ -24,9 +24,14 @@ const cache = new Map<string, GraphQLSchema>();
 export function schemaVersions(): string[] {
   const files = readdirSync(schemaDir());
   const versionsOf = (api: ShopifyApi) =>
-    files.filter((f) => f.startsWith(FILE_PREFIX[api]) && f.endsWith('.json.gz')).map((f) => f.slice(FILE_PREFIX[api].length, -'.json.gz'.length));
+    files
+      .filter((f) => f.startsWith(FILE_PREFIX[api]) && f.endsWith('.json.gz'))
+      .map((f) => f.slice(FILE_PREFIX[api].length, -'.json.gz'.length));
   const storefront = new Set(versionsOf('storefront'));
-  return versionsOf('admin').filter((v) => storefront.has(v)).sort().reverse();
+  return versionsOf('admin')
+    .filter((v) => storefront.has(v))
+    .sort()
+    .reverse();
 }
 
 /** The schema of one API version; undefined when this version is not on disk. */

@@ -58,9 +58,19 @@ export interface ApiCall {
   buyerIp?: string;
 }
 
-export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/cancelled', 'fulfillments/create', 'fulfillments/update', 'refunds/create'];
+export const ORDER_TOPICS = [
+  'orders/create',
+  'orders/updated',
+  'orders/cancelled',
+  'fulfillments/create',
+  'fulfillments/update',
+  'refunds/create',
+];
 
-const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)).replace(/([\\/])dist([\\/])simulators/, '$1simulators'), '../../config/demo');
+const DEFAULT_DATA_DIR = resolve(
+  dirname(fileURLToPath(import.meta.url)).replace(/([\\/])dist([\\/])simulators/, '$1simulators'),
+  '../../config/demo',
+);
 const MAX_BODY = 1 << 20;
 const INVALID_TOKEN = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
 
@@ -108,7 +118,11 @@ function parseBody(req: IncomingMessage, raw: Buffer): Record<string, unknown> |
 function queryCost(document: DocumentNode): number {
   let cost = 0;
   const visit = (node: { selectionSet?: { selections: readonly unknown[] } }, multiplier: number) => {
-    for (const selection of (node.selectionSet?.selections ?? []) as Array<{ kind: string; arguments?: readonly { name: { value: string }; value: { kind: string; value?: string } }[]; selectionSet?: { selections: readonly unknown[] } }>) {
+    for (const selection of (node.selectionSet?.selections ?? []) as Array<{
+      kind: string;
+      arguments?: readonly { name: { value: string }; value: { kind: string; value?: string } }[];
+      selectionSet?: { selections: readonly unknown[] };
+    }>) {
       const first = selection.arguments?.find((a) => a.name.value === 'first' && a.value.kind === Kind.INT)?.value.value;
       cost += multiplier;
       visit(selection, first ? Math.min(Number(first), 250) : multiplier);
@@ -146,7 +160,12 @@ export class ShopifySimulator {
     };
     this.latencyMs = options.latencyMs ?? 0;
     this.shop = ShopData.load(options.dataDir ?? DEFAULT_DATA_DIR, 'https://petal-and-stem.example', options.markets ?? DEFAULT_MARKETS);
-    this.webhooks = new Webhooks({ secret: this.credentials.clientSecret, shopDomain: this.shopDomain, apiVersion: '2026-10', now: this.now });
+    this.webhooks = new Webhooks({
+      secret: this.credentials.clientSecret,
+      shopDomain: this.shopDomain,
+      apiVersion: '2026-10',
+      now: this.now,
+    });
     this.carts = new Carts(this.shop, this.now);
     this.orders = new Orders(this.shop, this.webhooks, this.now);
     this.drafts = new DraftOrders(this.shop, this.orders, this.now);
@@ -203,8 +222,10 @@ export class ShopifySimulator {
         return await this.graphql('admin', match[1]!, req, raw, res);
       }
       if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token') return this.grant(parseBody(req, raw), res);
-      if ((match = /^\/cart\/c\/([^/]+)(\/pay)?$/.exec(url.pathname))) return await this.checkout(req, res, match[1]!, !!match[2], parseBody(req, raw));
-      if (req.method === 'POST' && url.pathname.startsWith('/_simulator/')) return await this.control(url.pathname, parseBody(req, raw) ?? {}, res);
+      if ((match = /^\/cart\/c\/([^/]+)(\/pay)?$/.exec(url.pathname)))
+        return await this.checkout(req, res, match[1]!, !!match[2], parseBody(req, raw));
+      if (req.method === 'POST' && url.pathname.startsWith('/_simulator/'))
+        return await this.control(url.pathname, parseBody(req, raw) ?? {}, res);
       return send(res, 404, { errors: 'Not Found' });
     } catch (error) {
       if (error instanceof HttpError) return send(res, error.status, error.body);
@@ -216,12 +237,20 @@ export class ShopifySimulator {
   private grant(body: Record<string, unknown> | undefined, res: ServerResponse) {
     const { clientId, clientSecret } = this.credentials;
     if (body?.grant_type !== 'client_credentials' || body.client_id !== clientId || body.client_secret !== clientSecret) {
-      return send(res, 400, { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' });
+      return send(res, 400, {
+        error: 'invalid_client',
+        error_description:
+          'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+      });
     }
     const token = `shpat_${randomBytes(16).toString('hex')}`;
     const ttl = this.options.tokenTtlSeconds ?? 86_399;
     this.issued.set(token, this.now() + ttl * 1000);
-    send(res, 200, { access_token: token, scope: 'read_products,read_orders,write_orders,write_draft_orders,read_fulfillments', expires_in: ttl });
+    send(res, 200, {
+      access_token: token,
+      scope: 'read_products,read_orders,write_orders,write_draft_orders,read_fulfillments',
+      expires_in: ttl,
+    });
   }
 
   private authorized(api: ShopifyApi, req: IncomingMessage): boolean {
@@ -260,19 +289,40 @@ export class ShopifySimulator {
       ...(typeof req.headers['shopify-storefront-buyer-ip'] === 'string' && { buyerIp: req.headers['shopify-storefront-buyer-ip'] }),
     });
     const cost = queryCost(document);
-    const extensions = api === 'admin' ? { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2000 - cost, restoreRate: 100 } } } : undefined;
+    const extensions =
+      api === 'admin'
+        ? {
+            cost: {
+              requestedQueryCost: cost,
+              actualQueryCost: cost,
+              throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2000 - cost, restoreRate: 100 },
+            },
+          }
+        : undefined;
     if (invalid.length) return send(res, 200, { errors: invalid.map((e) => e.toJSON()), ...(extensions && { extensions }) });
     if (!operation) return send(res, 200, { errors: [{ message: 'An operation name is required' }] });
 
     const contextDirective = schema.getDirective('inContext');
-    const inContext = contextDirective ? (getDirectiveValues(contextDirective, operation, variables) as { country?: string } | undefined) : undefined;
+    const inContext = contextDirective
+      ? (getDirectiveValues(contextDirective, operation, variables) as { country?: string } | undefined)
+      : undefined;
     const rootValue =
       api === 'storefront'
         ? storefrontRoot(this.shop, this.carts, { country: inContext?.country ?? null, checkoutUrl: (cart) => this.checkoutUrl(cart) })
-        : adminRoot(this.shop, this.orders, this.drafts, this.webhooks, { origin: this.origin, shopDomain: this.shopDomain, apiVersion: version });
+        : adminRoot(this.shop, this.orders, this.drafts, this.webhooks, {
+            origin: this.origin,
+            shopDomain: this.shopDomain,
+            apiVersion: version,
+          });
     const result = await execute({ schema, document, rootValue, variableValues: variables, operationName });
-    const errors = result.errors?.map((e) => (e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON()));
-    send(res, 200, { ...(errors && { errors }), ...(result.data !== undefined && { data: result.data }), ...(extensions && { extensions }) });
+    const errors = result.errors?.map((e) =>
+      e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON(),
+    );
+    send(res, 200, {
+      ...(errors && { errors }),
+      ...(result.data !== undefined && { data: result.data }),
+      ...(extensions && { extensions }),
+    });
   }
 
   private fail(api: ShopifyApi, fault: Fault, res: ServerResponse): void {
@@ -287,7 +337,13 @@ export class ShopifySimulator {
         if (api === 'storefront') return this.fail(api, { type: 'status', status: 430 }, res);
         send(res, 200, {
           errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
-          extensions: { cost: { requestedQueryCost: 50, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 10, restoreRate: 100 } } },
+          extensions: {
+            cost: {
+              requestedQueryCost: 50,
+              actualQueryCost: null,
+              throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 10, restoreRate: 100 },
+            },
+          },
         });
         return;
       case 'garbage':
@@ -302,7 +358,13 @@ export class ShopifySimulator {
     }
   }
 
-  private async checkout(req: IncomingMessage, res: ServerResponse, token: string, pay: boolean, body: Record<string, unknown> | undefined): Promise<void> {
+  private async checkout(
+    req: IncomingMessage,
+    res: ServerResponse,
+    token: string,
+    pay: boolean,
+    body: Record<string, unknown> | undefined,
+  ): Promise<void> {
     if (!pay && req.method === 'GET') {
       const page = checkoutPage(this.carts, token);
       if (!page) return send(res, 404, { errors: 'Not Found' });
@@ -313,7 +375,9 @@ export class ShopifySimulator {
     if (!pay || req.method !== 'POST') return send(res, 405, { errors: 'Method Not Allowed' });
     const order = await payCheckout(this.carts, this.orders, token, {
       ...(typeof body?.email === 'string' && body.email && { email: body.email }),
-      ...(body?.shippingAddress && typeof body.shippingAddress === 'object' ? { shippingAddress: body.shippingAddress as PayInput['shippingAddress'] } : {}),
+      ...(body?.shippingAddress && typeof body.shippingAddress === 'object'
+        ? { shippingAddress: body.shippingAddress as PayInput['shippingAddress'] }
+        : {}),
     });
     if ((req.headers['content-type'] ?? '').includes('form-urlencoded')) {
       res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -326,7 +390,10 @@ export class ShopifySimulator {
   /** POST /_simulator/orders/{id}/{fulfill|event|refund|cancel} and /_simulator/faults. */
   private async control(path: string, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
     if (path === '/_simulator/faults') {
-      this.faults.inject(body.fault as Fault, { ...(body.target !== undefined && { target: body.target as 'admin' }), ...(typeof body.times === 'number' && { times: body.times }) });
+      this.faults.inject(body.fault as Fault, {
+        ...(body.target !== undefined && { target: body.target as 'admin' }),
+        ...(typeof body.times === 'number' && { times: body.times }),
+      });
       return send(res, 200, { ok: true });
     }
     const match = /^\/_simulator\/orders\/(\d+)\/(fulfill|event|refund|cancel)$/.exec(path);
@@ -341,7 +408,10 @@ export class ShopifySimulator {
           : action === 'refund'
             ? await this.orders.refund(orderId, body as Parameters<Orders['refund']>[1])
             : await this.orders.cancel(orderId, typeof body.reason === 'string' ? body.reason : undefined);
-    send(res, 200, { order: { id: result.order.id, name: result.order.name }, ...(result.fulfillment && { fulfillment: { id: result.fulfillment.id } }) });
+    send(res, 200, {
+      order: { id: result.order.id, name: result.order.name },
+      ...(result.fulfillment && { fulfillment: { id: result.fulfillment.id } }),
+    });
   }
 }
 

@@ -1,7 +1,15 @@
 /** The Storefront API root: catalog queries and the Cart API mutations. */
 import { catalogQueries, type CatalogContext } from './catalog.js';
 import { randomUUID } from 'node:crypto';
-import { cartNode, type Attribute, type CartRecord, type CartWarning, type Carts, type DeliveryAddressInput, type UserError } from './carts.js';
+import {
+  cartNode,
+  type Attribute,
+  type CartRecord,
+  type CartWarning,
+  type Carts,
+  type DeliveryAddressInput,
+  type UserError,
+} from './carts.js';
 import { gid } from './graph.js';
 import type { ShopData } from './shop-data.js';
 
@@ -49,7 +57,11 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
    * Runs a cart mutation all or nothing and answers with Shopify's payload: the cart, or null
    * with userErrors (nothing changed); warnings for lines capped by stock and codes that do not apply.
    */
-  const mutate = (cartId: string | null, change: (cart: CartRecord, errors: UserError[], warnings: CartWarning[]) => void, create?: () => CartRecord) => {
+  const mutate = (
+    cartId: string | null,
+    change: (cart: CartRecord, errors: UserError[], warnings: CartWarning[]) => void,
+    create?: () => CartRecord,
+  ) => {
     const cart = create ? create() : cartId ? carts.find(cartId) : undefined;
     if (!cart) return { cart: null, userErrors: [NO_CART], warnings: [] };
     const before = structuredClone(cart);
@@ -74,13 +86,24 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         continue;
       }
       if (input.selected) for (const a of cart.addresses) a.selected = false;
-      cart.addresses.push({ id: `${gid('CartSelectableAddress', randomUUID())}?cart=${cart.token}`, address, selected: !!input.selected, oneTimeUse: !!input.oneTimeUse });
+      cart.addresses.push({
+        id: `${gid('CartSelectableAddress', randomUUID())}?cart=${cart.token}`,
+        address,
+        selected: !!input.selected,
+        oneTimeUse: !!input.oneTimeUse,
+      });
     }
-    if (cart.addresses.filter((a) => a.selected).length > 1) errors.push({ field: ['addresses'], message: 'Only one address can be selected.', code: 'ONLY_ONE_DELIVERY_ADDRESS_CAN_BE_SELECTED' });
+    if (cart.addresses.filter((a) => a.selected).length > 1)
+      errors.push({
+        field: ['addresses'],
+        message: 'Only one address can be selected.',
+        code: 'ONLY_ONE_DELIVERY_ADDRESS_CAN_BE_SELECTED',
+      });
   };
 
   const setBuyer = (cart: CartRecord, input: BuyerIdentityInput, errors: UserError[]) => {
-    if (input.customerAccessToken) errors.push({ field: ['buyerIdentity', 'customerAccessToken'], message: 'Customer access token is invalid.', code: 'INVALID' });
+    if (input.customerAccessToken)
+      errors.push({ field: ['buyerIdentity', 'customerAccessToken'], message: 'Customer access token is invalid.', code: 'INVALID' });
     if (input.email !== undefined) cart.buyer.email = input.email;
     if (input.phone !== undefined) cart.buyer.phone = input.phone;
     if (input.countryCode !== undefined) cart.buyer.countryCode = input.countryCode;
@@ -89,7 +112,8 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
   const addLines = (cart: CartRecord, lines: CartLineInput[], errors: UserError[], warnings: CartWarning[]) => {
     lines.forEach((line, index) => {
       const quantity = line.quantity ?? 1;
-      if (quantity < 1) errors.push({ field: ['lines', String(index), 'quantity'], message: 'The quantity must be greater than 0.', code: 'INVALID' });
+      if (quantity < 1)
+        errors.push({ field: ['lines', String(index), 'quantity'], message: 'The quantity must be greater than 0.', code: 'INVALID' });
       else carts.addLine(cart, { merchandiseId: line.merchandiseId, quantity, attributes: line.attributes ?? [], index }, warnings, errors);
     });
   };
@@ -117,8 +141,16 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       },
     },
     localization: {
-      country: { isoCode: market.country, name: market.country, currency: { isoCode: market.currency, name: market.currency, symbol: market.currency } },
-      availableCountries: shop.markets.map((m) => ({ isoCode: m.country, name: m.country, currency: { isoCode: m.currency, name: m.currency, symbol: m.currency } })),
+      country: {
+        isoCode: market.country,
+        name: market.country,
+        currency: { isoCode: market.currency, name: market.currency, symbol: market.currency },
+      },
+      availableCountries: shop.markets.map((m) => ({
+        isoCode: m.country,
+        name: m.country,
+        currency: { isoCode: m.currency, name: m.currency, symbol: m.currency },
+      })),
       language: { isoCode: 'EN', name: 'English', endonymName: 'English' },
       availableLanguages: [{ isoCode: 'EN', name: 'English', endonymName: 'English' }],
     },
@@ -138,13 +170,24 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         () => carts.create(data.buyerIdentity?.countryCode ?? request.country),
       );
     },
-    cartLinesAdd: ({ cartId, lines }: { cartId: string; lines: CartLineInput[] }) => mutate(cartId, (cart, errors, warnings) => addLines(cart, lines, errors, warnings)),
-    cartLinesUpdate: ({ cartId, lines }: { cartId: string; lines: Array<{ id?: string | null; quantity?: number | null; merchandiseId?: string | null; attributes?: Attribute[] | null }> }) =>
+    cartLinesAdd: ({ cartId, lines }: { cartId: string; lines: CartLineInput[] }) =>
+      mutate(cartId, (cart, errors, warnings) => addLines(cart, lines, errors, warnings)),
+    cartLinesUpdate: ({
+      cartId,
+      lines,
+    }: {
+      cartId: string;
+      lines: Array<{ id?: string | null; quantity?: number | null; merchandiseId?: string | null; attributes?: Attribute[] | null }>;
+    }) =>
       mutate(cartId, (cart, errors, warnings) => {
         for (const update of lines) {
           const line = cart.lines.find((l) => l.id === update.id);
           if (!line) {
-            errors.push({ field: ['lines', 'id'], message: `The merchandise line with id ${update.id} does not exist.`, code: 'INVALID_MERCHANDISE_LINE' });
+            errors.push({
+              field: ['lines', 'id'],
+              message: `The merchandise line with id ${update.id} does not exist.`,
+              code: 'INVALID_MERCHANDISE_LINE',
+            });
             continue;
           }
           if (update.attributes) line.attributes = update.attributes;
@@ -160,7 +203,12 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       mutate(cartId, (cart, errors) => {
         for (const id of lineIds) {
           const index = cart.lines.findIndex((l) => l.id === id);
-          if (index < 0) errors.push({ field: ['lineIds'], message: `The merchandise line with id ${id} does not exist.`, code: 'INVALID_MERCHANDISE_LINE' });
+          if (index < 0)
+            errors.push({
+              field: ['lineIds'],
+              message: `The merchandise line with id ${id} does not exist.`,
+              code: 'INVALID_MERCHANDISE_LINE',
+            });
           else cart.lines.splice(index, 1);
         }
       }),
@@ -168,7 +216,8 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       mutate(cartId, (cart) => {
         cart.discountCodes = discountCodes ?? [];
       }),
-    cartBuyerIdentityUpdate: ({ cartId, buyerIdentity }: { cartId: string; buyerIdentity: BuyerIdentityInput }) => mutate(cartId, (cart, errors) => setBuyer(cart, buyerIdentity, errors)),
+    cartBuyerIdentityUpdate: ({ cartId, buyerIdentity }: { cartId: string; buyerIdentity: BuyerIdentityInput }) =>
+      mutate(cartId, (cart, errors) => setBuyer(cart, buyerIdentity, errors)),
     cartAttributesUpdate: ({ cartId, attributes }: { cartId: string; attributes: Attribute[] }) =>
       mutate(cartId, (cart) => {
         const merged = new Map(cart.attributes.map((a) => [a.key, a.value]));
@@ -187,12 +236,22 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         cart.selected.clear();
         addAddresses(cart, addresses, errors);
       }),
-    cartDeliveryAddressesUpdate: ({ cartId, addresses }: { cartId: string; addresses: Array<Partial<SelectableAddressInput> & { id: string }> }) =>
+    cartDeliveryAddressesUpdate: ({
+      cartId,
+      addresses,
+    }: {
+      cartId: string;
+      addresses: Array<Partial<SelectableAddressInput> & { id: string }>;
+    }) =>
       mutate(cartId, (cart, errors) => {
         for (const update of addresses) {
           const existing = cart.addresses.find((a) => a.id === update.id);
           if (!existing) {
-            errors.push({ field: ['addresses', 'id'], message: 'The delivery address does not exist.', code: 'INVALID_DELIVERY_ADDRESS_ID' });
+            errors.push({
+              field: ['addresses', 'id'],
+              message: 'The delivery address does not exist.',
+              code: 'INVALID_DELIVERY_ADDRESS_ID',
+            });
             continue;
           }
           if (update.address?.deliveryAddress) existing.address = update.address.deliveryAddress;
@@ -207,15 +266,29 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         cart.addresses = cart.addresses.filter((a) => !addressIds.includes(a.id));
         cart.selected.clear();
       }),
-    cartSelectedDeliveryOptionsUpdate: ({ cartId, selectedDeliveryOptions }: { cartId: string; selectedDeliveryOptions: Array<{ deliveryGroupId: string; deliveryOptionHandle: string }> }) =>
+    cartSelectedDeliveryOptionsUpdate: ({
+      cartId,
+      selectedDeliveryOptions,
+    }: {
+      cartId: string;
+      selectedDeliveryOptions: Array<{ deliveryGroupId: string; deliveryOptionHandle: string }>;
+    }) =>
       mutate(cartId, (cart, errors) => {
         const priced = carts.price(cart);
         const options = new Set(priced.quote.fulfillment?.[0]?.groups[0]?.options.map((o) => o.id) ?? []);
         for (const s of selectedDeliveryOptions) {
           if (s.deliveryGroupId !== priced.groupId) {
-            errors.push({ field: ['selectedDeliveryOptions', 'deliveryGroupId'], message: 'The delivery group does not exist.', code: 'INVALID_DELIVERY_GROUP' });
+            errors.push({
+              field: ['selectedDeliveryOptions', 'deliveryGroupId'],
+              message: 'The delivery group does not exist.',
+              code: 'INVALID_DELIVERY_GROUP',
+            });
           } else if (!options.has(priced.rateByHandle.get(s.deliveryOptionHandle) ?? '')) {
-            errors.push({ field: ['selectedDeliveryOptions', 'deliveryOptionHandle'], message: 'The delivery option is not available.', code: 'INVALID_DELIVERY_OPTION' });
+            errors.push({
+              field: ['selectedDeliveryOptions', 'deliveryOptionHandle'],
+              message: 'The delivery option is not available.',
+              code: 'INVALID_DELIVERY_OPTION',
+            });
           } else cart.selected.set(s.deliveryGroupId, s.deliveryOptionHandle);
         }
       }),

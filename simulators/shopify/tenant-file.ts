@@ -7,7 +7,11 @@ export interface SimulatedTenant {
 }
 
 /** Credentials are read from these environment variables (set from the simulator's own). */
-export const TENANT_CREDENTIAL_ENV = { storefront_token: 'SHOPIFY_STOREFRONT_TOKEN', client_id: 'SHOPIFY_CLIENT_ID', client_secret: 'SHOPIFY_CLIENT_SECRET' };
+export const TENANT_CREDENTIAL_ENV = {
+  storefront_token: 'SHOPIFY_STOREFRONT_TOKEN',
+  client_id: 'SHOPIFY_CLIENT_ID',
+  client_secret: 'SHOPIFY_CLIENT_SECRET',
+};
 
 export function simulatedTenantYaml(t: SimulatedTenant): string {
   return `# A Shopify tenant in front of the local Shopify simulator.
@@ -48,7 +52,11 @@ signing:
 }
 
 /** The environment the tenant file's credential references read. */
-export function simulatedTenantEnv(credentials: { storefrontToken: string; clientId: string; clientSecret: string }): Record<string, string> {
+export function simulatedTenantEnv(credentials: {
+  storefrontToken: string;
+  clientId: string;
+  clientSecret: string;
+}): Record<string, string> {
   return {
     [TENANT_CREDENTIAL_ENV.storefront_token]: credentials.storefrontToken,
     [TENANT_CREDENTIAL_ENV.client_id]: credentials.clientId,

@@ -8,7 +8,7 @@ type Trie = Map<number, Trie>;
 
 function ranges(indices: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < indices.length; ) {
+  for (let i = 0; i < indices.length;) {
     let j = i;
     while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
     parts.push(i === j ? `${indices[i]}` : `${indices[i]}-${indices[j]}`);

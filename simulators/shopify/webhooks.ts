@@ -40,9 +40,17 @@ export class Webhooks {
 
   subscribe(topic: string, uri: string, format = 'JSON'): { subscription?: Subscription; error?: string } {
     if (!/^https?:\/\//.test(uri)) return { error: 'Address is invalid' };
-    if (this.subscriptions.some((s) => s.topic === topic && s.uri === uri)) return { error: 'Address for this topic has already been taken' };
+    if (this.subscriptions.some((s) => s.topic === topic && s.uri === uri))
+      return { error: 'Address for this topic has already been taken' };
     const at = new Date(this.options.now()).toISOString();
-    const subscription = { id: gid('WebhookSubscription', 1_500_000_000 + ++this.sequence), topic, uri, format, createdAt: at, updatedAt: at };
+    const subscription = {
+      id: gid('WebhookSubscription', 1_500_000_000 + ++this.sequence),
+      topic,
+      uri,
+      format,
+      createdAt: at,
+      updatedAt: at,
+    };
     this.subscriptions.push(subscription);
     return { subscription };
   }
@@ -72,7 +80,12 @@ export class Webhooks {
     for (const s of this.subscriptions.filter((s) => s.topic === topicEnum(topic))) {
       let status = 0;
       try {
-        const response = await fetch(s.uri, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000) });
+        const response = await fetch(s.uri, {
+          method: 'POST',
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
+        });
         status = response.status;
         await response.arrayBuffer();
       } catch {

@@ -8,10 +8,22 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-async function gql(api: 'storefront' | 'admin', query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function gql(
+  api: 'storefront' | 'admin',
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const path = api === 'storefront' ? '/api/2026-10/graphql.json' : '/admin/api/2026-10/graphql.json';
-  const auth: Record<string, string> = api === 'storefront' ? { 'Shopify-Storefront-Private-Token': sim.credentials.storefrontToken } : { 'X-Shopify-Access-Token': sim.credentials.adminToken };
-  const res = await fetch(`${sim.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth, ...headers }, body: JSON.stringify({ query, variables }) });
+  const auth: Record<string, string> =
+    api === 'storefront'
+      ? { 'Shopify-Storefront-Private-Token': sim.credentials.storefrontToken }
+      : { 'X-Shopify-Access-Token': sim.credentials.adminToken };
+  const res = await fetch(`${sim.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth, ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, body: (await res.json()) as { data?: any; errors?: any; extensions?: any } };
 }
 
@@ -38,14 +50,31 @@ describe('Shopify simulator', () => {
   });
 
   it('keeps a cart from search to a paid, fulfilled and refunded order, with signed webhooks', async () => {
-    const found = await gql('storefront', 'query($q: String!) { search(query: $q, first: 5, types: [PRODUCT]) { totalCount nodes { ... on Product { title variants(first: 5) { nodes { id sku } } } } } }', { q: 'roses' });
+    const found = await gql(
+      'storefront',
+      `query($q: String!) {
+        search(query: $q, first: 5, types: [PRODUCT]) {
+          totalCount nodes { ... on Product { title variants(first: 5) { nodes { id sku } } } }
+        }
+      }`,
+      { q: 'roses' },
+    );
     const roses = found.body.data.search.nodes.find((p: any) => p.title === 'Bouquet of Red Roses');
     const variantId = roses.variants.nodes[0].id;
 
     const created = await gql(
       'storefront',
-      `mutation($input: CartInput!) { cartCreate(input: $input) { cart { ${CART_FIELDS} } userErrors { code message } warnings { code } } }`,
-      { input: { lines: [{ merchandiseId: variantId, quantity: 2 }], discountCodes: ['10off', 'WHATEVER'], attributes: [{ key: '_checkout', value: 'chk_1' }], buyerIdentity: { email: 'ann@example.com', countryCode: 'US' } } },
+      `mutation($input: CartInput!) {
+        cartCreate(input: $input) { cart { ${CART_FIELDS} } userErrors { code message } warnings { code } }
+      }`,
+      {
+        input: {
+          lines: [{ merchandiseId: variantId, quantity: 2 }],
+          discountCodes: ['10off', 'WHATEVER'],
+          attributes: [{ key: '_checkout', value: 'chk_1' }],
+          buyerIdentity: { email: 'ann@example.com', countryCode: 'US' },
+        },
+      },
     );
     const cart = created.body.data.cartCreate.cart;
     expect(cart.discountCodes).toEqual([
@@ -59,8 +88,20 @@ describe('Shopify simulator', () => {
 
     const addressed = await gql(
       'storefront',
-      `mutation($id: ID!, $a: [CartSelectableAddressInput!]!) { cartDeliveryAddressesAdd(cartId: $id, addresses: $a) { cart { ${CART_FIELDS} } userErrors { message } } }`,
-      { id: cart.id, a: [{ address: { deliveryAddress: { address1: '1 Main St', city: 'Springfield', provinceCode: 'IL', countryCode: 'US', zip: '62704' } }, selected: true }] },
+      `mutation($id: ID!, $a: [CartSelectableAddressInput!]!) {
+        cartDeliveryAddressesAdd(cartId: $id, addresses: $a) { cart { ${CART_FIELDS} } userErrors { message } }
+      }`,
+      {
+        id: cart.id,
+        a: [
+          {
+            address: {
+              deliveryAddress: { address1: '1 Main St', city: 'Springfield', provinceCode: 'IL', countryCode: 'US', zip: '62704' },
+            },
+            selected: true,
+          },
+        ],
+      },
     );
     const group = addressed.body.data.cartDeliveryAddressesAdd.cart.deliveryGroups.nodes[0];
     expect(group.deliveryOptions.map((o: any) => [o.title, o.estimatedCost.amount])).toEqual([
@@ -69,7 +110,9 @@ describe('Shopify simulator', () => {
     ]);
     const selected = await gql(
       'storefront',
-      `mutation($id: ID!, $s: [CartSelectedDeliveryOptionInput!]!) { cartSelectedDeliveryOptionsUpdate(cartId: $id, selectedDeliveryOptions: $s) { cart { ${CART_FIELDS} } userErrors { code } } }`,
+      `mutation($id: ID!, $s: [CartSelectedDeliveryOptionInput!]!) {
+        cartSelectedDeliveryOptionsUpdate(cartId: $id, selectedDeliveryOptions: $s) { cart { ${CART_FIELDS} } userErrors { code } }
+      }`,
       { id: cart.id, s: [{ deliveryGroupId: group.id, deliveryOptionHandle: group.deliveryOptions[1].handle }] },
     );
     // Express costs 15, freed by the shop's automatic "free shipping on rose bouquets".
@@ -77,16 +120,28 @@ describe('Shopify simulator', () => {
     expect(withOption.deliveryGroups.nodes[0].selectedDeliveryOption.handle).toBe(group.deliveryOptions[1].handle);
     expect(withOption.cost.totalAmount.amount).toBe('63.0');
 
-    const paid = await fetch(`${cart.checkoutUrl.replace(/\?.*$/, '')}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const paid = await fetch(`${cart.checkoutUrl.replace(/\?.*$/, '')}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const { order } = (await paid.json()) as { order: { id: string } };
-    expect(await gql('storefront', 'query($id: ID!) { cart(id: $id) { id } }', { id: cart.id })).toMatchObject({ body: { data: { cart: null } } });
+    expect(await gql('storefront', 'query($id: ID!) { cart(id: $id) { id } }', { id: cart.id })).toMatchObject({
+      body: { data: { cart: null } },
+    });
 
     const delivery = sim.webhooks.deliveries.at(-1)!;
     expect(delivery.topic).toBe('orders/create');
-    expect(delivery.headers['x-shopify-hmac-sha256']).toBe(createHmac('sha256', sim.credentials.clientSecret).update(delivery.body).digest('base64'));
-    expect(JSON.parse(delivery.body)).toMatchObject({ admin_graphql_api_id: order.id, note_attributes: [{ name: '_checkout', value: 'chk_1' }] });
+    expect(delivery.headers['x-shopify-hmac-sha256']).toBe(
+      createHmac('sha256', sim.credentials.clientSecret).update(delivery.body).digest('base64'),
+    );
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      admin_graphql_api_id: order.id,
+      note_attributes: [{ name: '_checkout', value: 'chk_1' }],
+    });
 
-    const ORDER = `query($id: ID!) { order(id: $id) { name customAttributes { key value } totalPriceSet { shopMoney { amount } } totalTaxSet { shopMoney { amount } }
+    const ORDER = `query($id: ID!) { order(id: $id) { name customAttributes { key value }
+      totalPriceSet { shopMoney { amount } } totalTaxSet { shopMoney { amount } }
       lineItems(first: 5) { nodes { id quantity currentQuantity unfulfilledQuantity } }
       fulfillments(first: 5) { trackingInfo { company number url } }
       refunds(first: 5) { totalRefundedSet { shopMoney { amount } } } } }`;
@@ -102,13 +157,19 @@ describe('Shopify simulator', () => {
     expect(after.fulfillments[0].trackingInfo).toEqual([{ company: 'UPS', number: '1Z999', url: 'https://ups.example/1Z999' }]);
     expect(after.lineItems.nodes[0]).toMatchObject({ quantity: 2, currentQuantity: 1, unfulfilledQuantity: 0 });
     expect(after.refunds[0].totalRefundedSet.shopMoney.amount).toBe('31.5');
-    expect(sim.webhooks.deliveries.map((d) => d.topic).slice(-4)).toEqual(['fulfillments/create', 'orders/updated', 'refunds/create', 'orders/updated']);
+    expect(sim.webhooks.deliveries.map((d) => d.topic).slice(-4)).toEqual([
+      'fulfillments/create',
+      'orders/updated',
+      'refunds/create',
+      'orders/updated',
+    ]);
   });
 
   it('prices in the currency of the buyer country, exact to its minor unit', async () => {
-    const q = 'query($h: String!) @inContext(country: $c) { product(handle: $h) { variants(first: 1) { nodes { price { amount currencyCode } } } } }';
-    const price = async (c: string) =>
-      (await gql('storefront', q.replace('query($h: String!)', 'query($h: String!, $c: CountryCode)'), { h: 'red-rose-bouquet', c })).body.data.product.variants.nodes[0].price;
+    const q = `query($h: String!, $c: CountryCode) @inContext(country: $c) {
+      product(handle: $h) { variants(first: 1) { nodes { price { amount currencyCode } } } }
+    }`;
+    const price = async (c: string) => (await gql('storefront', q, { h: 'red-rose-bouquet', c })).body.data.product.variants.nodes[0].price;
     expect(await price('JP')).toEqual({ amount: '5250.0', currencyCode: 'JPY' });
     expect(await price('KW')).toEqual({ amount: '10.745', currencyCode: 'KWD' });
   });
@@ -128,7 +189,11 @@ describe('Shopify simulator', () => {
     const res = await fetch(`${sim.url}/admin/oauth/access_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: sim.credentials.clientId, client_secret: sim.credentials.clientSecret, grant_type: 'client_credentials' }),
+      body: JSON.stringify({
+        client_id: sim.credentials.clientId,
+        client_secret: sim.credentials.clientSecret,
+        grant_type: 'client_credentials',
+      }),
     });
     const grant = (await res.json()) as { access_token: string; expires_in: number };
     expect(grant.expires_in).toBeGreaterThan(0);

@@ -7,7 +7,13 @@ import { shopifySetup, type ShopifySetup } from './helpers.js';
 
 let s: ShopifySetup;
 beforeAll(async () => {
-  s = await shopifySetup({ markets: [{ country: 'US', currency: 'USD' }, { country: 'JP', currency: 'JPY' }, { country: 'KW', currency: 'KWD' }] });
+  s = await shopifySetup({
+    markets: [
+      { country: 'US', currency: 'USD' },
+      { country: 'JP', currency: 'JPY' },
+      { country: 'KW', currency: 'KWD' },
+    ],
+  });
 });
 afterAll(() => s.close());
 
@@ -44,12 +50,23 @@ describe('Shopify adapter: catalog', () => {
   it('treats Shopify\'s "Default Title" option as no option, and backorder as backorder', async () => {
     const [vase] = await s.adapter.lookup(['glass-vase']);
     expect(vase!.product.options).toEqual([]);
-    expect(vase!.product.variants[0]).toMatchObject({ title: 'Glass Vase', options: [], availability: { available: true, status: 'backorder', quantity: null } });
+    expect(vase!.product.variants[0]).toMatchObject({
+      title: 'Glass Vase',
+      options: [],
+      availability: { available: true, status: 'backorder', quantity: null },
+    });
   });
 
   it('looks up by gid, SKU (Admin API) and handle in one answer per product; archived products are not found', async () => {
     const tee = await variantOf('florist-tee', 'M / White');
-    const found = await s.adapter.lookup([tee.productId, 'TEE-L-GRN', 'red-rose-bouquet', 'holiday-wreath', 'WRT-HOL-50', 'gid://shopify/Product/1']);
+    const found = await s.adapter.lookup([
+      tee.productId,
+      'TEE-L-GRN',
+      'red-rose-bouquet',
+      'holiday-wreath',
+      'WRT-HOL-50',
+      'gid://shopify/Product/1',
+    ]);
     expect(found.map((r) => r.product.title)).toEqual(['Florist Tee', 'Bouquet of Red Roses']);
     expect(found[0]!.inputs.map((i) => [i.id, i.match])).toEqual([
       [tee.productId, 'featured'],
@@ -85,29 +102,54 @@ describe('Shopify adapter: carts', () => {
     const request: QuoteRequest = { lines: [{ lineId: 'li_1', variantId: roses.id, quantity: 2 }], discountCodes: ['10off', 'NOPE'] };
     s.sim.resetCalls();
     const created = await s.adapter.quote(request);
-    expect(created.discounts.applied).toMatchObject([{ code: '10off', amount: 700, allocations: [{ target: { kind: 'line', lineId: 'li_1' }, amount: 700 }] }]);
+    expect(created.discounts.applied).toMatchObject([
+      { code: '10off', amount: 700, allocations: [{ target: { kind: 'line', lineId: 'li_1' }, amount: 700 }] },
+    ]);
     expect(created.discounts.rejected).toEqual([{ code: 'NOPE', index: 1 }]);
     expect(created.totals).toEqual({ subtotal: 7000, itemsDiscount: 700, discount: 0, shipping: null, tax: null, total: 6300 });
 
     const again = await s.adapter.quote({ ...request, handle: created.handle! });
     expect(again.totals).toEqual(created.totals);
     const shipping = (selectedOptions?: Record<string, string>) => ({
-      methods: [{ methodId: 'm1', type: 'shipping' as const, lineIds: ['li_1'], destination: { address: ADDRESS }, ...(selectedOptions && { selectedOptions }) }],
+      methods: [
+        {
+          methodId: 'm1',
+          type: 'shipping' as const,
+          lineIds: ['li_1'],
+          destination: { address: ADDRESS },
+          ...(selectedOptions && { selectedOptions }),
+        },
+      ],
       multiGroup: false,
     });
-    const addressed = await s.adapter.quote({ ...request, handle: again.handle!, buyer: { email: 'ann@example.com' }, fulfillment: shipping() });
+    const addressed = await s.adapter.quote({
+      ...request,
+      handle: again.handle!,
+      buyer: { email: 'ann@example.com' },
+      fulfillment: shipping(),
+    });
     const group = addressed.fulfillment![0]!.groups[0]!;
     expect(group.options.map((o) => [o.title, o.amount])).toEqual([
       ['Standard Shipping', 500],
       ['Express Shipping (US)', 1500],
     ]);
-    const chosen = await s.adapter.quote({ ...request, handle: addressed.handle!, buyer: { email: 'ann@example.com' }, fulfillment: shipping({ [group.key]: group.options[1]!.id }) });
+    const chosen = await s.adapter.quote({
+      ...request,
+      handle: addressed.handle!,
+      buyer: { email: 'ann@example.com' },
+      fulfillment: shipping({ [group.key]: group.options[1]!.id }),
+    });
     expect(chosen.fulfillment![0]!.groups[0]!.selectedOptionId).toBe(group.options[1]!.id);
     // Express is freed by the shop's automatic "free shipping on rose bouquets"; Illinois tax
     // (6.25% of 63.00) comes from Shopify's draft order calculation, once an option is chosen.
     expect(chosen.totals).toEqual({ subtotal: 7000, itemsDiscount: 700, discount: 1500, shipping: 1500, tax: 394, total: 6694 });
     expect(chosen.taxLines).toEqual([{ title: 'Illinois sales tax', amount: 394 }]);
-    const reread = await s.adapter.quote({ ...request, handle: chosen.handle!, buyer: { email: 'ann@example.com' }, fulfillment: shipping({ [group.key]: group.options[1]!.id }) });
+    const reread = await s.adapter.quote({
+      ...request,
+      handle: chosen.handle!,
+      buyer: { email: 'ann@example.com' },
+      fulfillment: shipping({ [group.key]: group.options[1]!.id }),
+    });
     expect(reread.totals).toEqual(chosen.totals);
     const page = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: reread.handle!, quote: request });
     const again2 = await s.adapter.checkoutUrl({ reference: 'chk_1', handle: reread.handle!, quote: request });
@@ -148,7 +190,7 @@ describe('Shopify adapter: carts', () => {
 });
 
 describe('Shopify adapter: orders and webhooks', () => {
-  it('verifies a paid handoff\'s webhook, and reads the order with tracking and refunds', async () => {
+  it("verifies a paid handoff's webhook, and reads the order with tracking and refunds", async () => {
     const roses = await variantOf('red-rose-bouquet');
     const request: QuoteRequest = { lines: [{ lineId: 'li_9', variantId: roses.id, quantity: 2 }], discountCodes: ['10OFF'] };
     const quote = await s.adapter.quote(request);
@@ -156,25 +198,40 @@ describe('Shopify adapter: orders and webhooks', () => {
     const placed = await s.sim.pay(url);
     const delivery = s.sim.webhooks.deliveries.at(-1)!;
     const event = s.adapter.verifyWebhook(delivery.headers, Buffer.from(delivery.body));
-    expect(event).toMatchObject({ kind: 'order', topic: 'orders/create', reference: 'chk_9', eventId: delivery.headers['x-shopify-webhook-id'] });
+    expect(event).toMatchObject({
+      kind: 'order',
+      topic: 'orders/create',
+      reference: 'chk_9',
+      eventId: delivery.headers['x-shopify-webhook-id'],
+    });
     expect(s.adapter.verifyWebhook({ ...delivery.headers, 'x-shopify-hmac-sha256': 'AAAA' }, Buffer.from(delivery.body))).toBeNull();
     expect(s.adapter.verifyWebhook(delivery.headers, Buffer.from(delivery.body.replace('chk_9', 'chk_8')))).toBeNull();
 
     const orderId = (event as { orderId: string }).orderId;
-    const { fulfillment } = await s.sim.orders.fulfill(placed.id, { tracking: { company: 'UPS', number: '1Z999', url: 'https://ups.example/1Z999' } });
+    const { fulfillment } = await s.sim.orders.fulfill(placed.id, {
+      tracking: { company: 'UPS', number: '1Z999', url: 'https://ups.example/1Z999' },
+    });
     await s.sim.orders.fulfillmentEvent(placed.id, fulfillment.id, 'DELIVERED');
     const line = placed.lines[0]!.id;
     await s.sim.orders.refund(placed.id, { lines: [{ lineItemId: line, quantity: 1 }] });
     const snapshot = (await s.adapter.getOrder(orderId))!;
     expect(snapshot).toMatchObject({ id: orderId, reference: 'chk_9', currency: 'USD' });
     expect(snapshot.lines).toEqual([
-      expect.objectContaining({ checkoutLineId: 'li_9', unitPrice: 3500, subtotal: 7000, discount: 700, quantity: { original: 2, current: 1, fulfilled: 2 } }),
+      expect.objectContaining({
+        checkoutLineId: 'li_9',
+        unitPrice: 3500,
+        subtotal: 7000,
+        discount: 700,
+        quantity: { original: 2, current: 1, fulfilled: 2 },
+      }),
     ]);
     expect(snapshot.events.map((e) => [e.type, e.trackingNumber, e.trackingUrl, e.carrier])).toEqual([
       ['shipped', '1Z999', 'https://ups.example/1Z999', 'UPS'],
       ['delivered', '1Z999', 'https://ups.example/1Z999', 'UPS'],
     ]);
-    expect(snapshot.adjustments).toEqual([expect.objectContaining({ type: 'refund', status: 'completed', amount: -3150, lines: [{ id: snapshot.lines[0]!.id, quantity: -1 }] })]);
+    expect(snapshot.adjustments).toEqual([
+      expect.objectContaining({ type: 'refund', status: 'completed', amount: -3150, lines: [{ id: snapshot.lines[0]!.id, quantity: -1 }] }),
+    ]);
     // Chicago, Illinois 6.25% tax on 63.00 at Shopify's checkout; shipping free for roses.
     expect(snapshot.totals).toEqual({ subtotal: 7000, itemsDiscount: 700, discount: 500, shipping: 500, tax: 394, total: 6694 });
     expect(await s.adapter.getOrder('999999')).toBeNull();
@@ -202,10 +259,15 @@ describe('Shopify adapter: orders and webhooks', () => {
 describe('Shopify adapter: tenant settings', () => {
   const context = { baseDir: '.', where: 'shop.yaml', now: Date.now, store: new MemoryStore(), tenantId: 't' };
   it('needs the Storefront token and an Admin credential, as references', async () => {
-    await expect(createAdapter({ type: 'shopify', settings: { shop: 'a.myshopify.com' } }, { ...context, credentials: { admin_token: 'x', webhook_secret: 'y' } })).rejects.toThrow(
-      ConfigError,
+    await expect(
+      createAdapter(
+        { type: 'shopify', settings: { shop: 'a.myshopify.com' } },
+        { ...context, credentials: { admin_token: 'x', webhook_secret: 'y' } },
+      ),
+    ).rejects.toThrow(ConfigError);
+    await expect(createAdapter({ type: 'shopify', settings: { shop: 'not a shop' } }, { ...context, credentials: {} })).rejects.toThrow(
+      /shop/,
     );
-    await expect(createAdapter({ type: 'shopify', settings: { shop: 'not a shop' } }, { ...context, credentials: {} })).rejects.toThrow(/shop/);
     const built = await createAdapter(
       { type: 'shopify', settings: { shop: 'a.myshopify.com' } },
       { ...context, credentials: { storefront_token: 's', client_id: 'c', client_secret: 'd' } },

@@ -47,7 +47,11 @@ describe('npm run shopify -- webhooks', () => {
   it('registers the order topics for the tenant once, with credentials from references', async () => {
     const first = await shopify('webhooks', 'register', '--tenant', 'flowers');
     expect(first.code).toBe(0);
-    expect(first.out).toEqual(['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'FULFILLMENTS_CREATE', 'FULFILLMENTS_UPDATE', 'REFUNDS_CREATE'].map((t) => `created  ${t}`));
+    expect(first.out).toEqual(
+      ['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'FULFILLMENTS_CREATE', 'FULFILLMENTS_UPDATE', 'REFUNDS_CREATE'].map(
+        (t) => `created  ${t}`,
+      ),
+    );
     const again = await shopify('webhooks', 'register', '--tenant', 'flowers');
     expect(again.out.every((l) => l.startsWith('exists'))).toBe(true);
     expect(again.err.at(-1)).toBe('0 created, 6 already there');

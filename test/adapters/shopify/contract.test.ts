@@ -32,7 +32,9 @@ runAdapterContract('shopify', async () => {
       return { orderId: order.id.split('/').at(-1)!, delivery: signed(sim, 'orders/create') };
     },
     async shipOrder(orderId) {
-      await sim.orders.fulfill(`gid://shopify/Order/${orderId}`, { tracking: { company: 'UPS', number: '1Z999', url: 'https://www.ups.com/track?tracknum=1Z999' } });
+      await sim.orders.fulfill(`gid://shopify/Order/${orderId}`, {
+        tracking: { company: 'UPS', number: '1Z999', url: 'https://www.ups.com/track?tracknum=1Z999' },
+      });
       return signed(sim, 'fulfillments/create');
     },
     pingDelivery: () => null,
@@ -42,12 +44,24 @@ runAdapterContract('shopify', async () => {
     fixtures: {
       currency: 'USD',
       searchText: 'bouquet',
-      product: { id: gid('Product', 'florist_tee'), optionNames: ['Size', 'Color'], variantId: gid('ProductVariant', 'florist_tee_m_green') },
+      product: {
+        id: gid('Product', 'florist_tee'),
+        optionNames: ['Size', 'Color'],
+        variantId: gid('ProductVariant', 'florist_tee_m_green'),
+      },
       sku: { value: 'FLW-ROSE-12', variantId: gid('ProductVariant', 'bouquet_roses') },
       handle: { value: 'red-rose-bouquet', productId: gid('Product', 'bouquet_roses') },
       line: { variantId: gid('ProductVariant', 'bouquet_roses'), quantity: 2 },
       codes: { accepted: '10OFF', rejected: 'NOSUCHCODE' },
-      shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
+      shippingAddress: {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        streetAddress: '123 Main St',
+        locality: 'Chicago',
+        region: 'IL',
+        country: 'US',
+        postalCode: '60601',
+      },
       buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
       gatewayHandlerId: 'sandbox',
     },

@@ -37,7 +37,13 @@ describe('Shopify error shapes', () => {
       .post(ADMIN)
       .reply(200, {
         errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
-        extensions: { cost: { requestedQueryCost: 50, actualQueryCost: null, throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 10, restoreRate: 100 } } },
+        extensions: {
+          cost: {
+            requestedQueryCost: 50,
+            actualQueryCost: null,
+            throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 10, restoreRate: 100 },
+          },
+        },
       });
     const error = await failure(adapter.ping());
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 400 });
@@ -59,15 +65,23 @@ describe('Shopify error shapes', () => {
 
   it('garbage, refused credentials and GraphQL errors: give up, with no token in the error', async () => {
     shop().post(STOREFRONT).reply(200, '<!DOCTYPE html><html></html>', { 'content-type': 'application/json' });
-    expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({ retryable: false, message: expect.stringMatching(/not GraphQL JSON/) });
+    expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/not GraphQL JSON/),
+    });
     shop().post(ADMIN).reply(401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     expect(await failure(adapter.ping())).toMatchObject({ retryable: false, message: expect.stringMatching(/credentials/) });
-    shop().post(ADMIN).reply(200, { errors: [{ message: "Field 'x' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] });
+    shop()
+      .post(ADMIN)
+      .reply(200, { errors: [{ message: "Field 'x' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] });
     expect(await failure(adapter.ping())).toMatchObject({ retryable: false });
   });
 
   it('a call past its deadline is abandoned', async () => {
-    shop().post(ADMIN).delay(5_000).reply(200, { data: { shop: { id: 'gid://shopify/Shop/1' } } });
+    shop()
+      .post(ADMIN)
+      .delay(5_000)
+      .reply(200, { data: { shop: { id: 'gid://shopify/Shop/1' } } });
     const error = await failure(adapter.ping(AbortSignal.timeout(50)));
     expect(error.retryable).toBe(true);
   });

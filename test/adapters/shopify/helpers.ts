@@ -12,7 +12,9 @@ export interface ShopifySetup {
 }
 
 /** Each setup gets its own shop domain, so several simulators can run in one test file. */
-export async function shopifySetup(options: { grant?: boolean; markets?: Array<{ country: string; currency: string }>; simulator?: ShopifySimulatorOptions } = {}): Promise<ShopifySetup> {
+export async function shopifySetup(
+  options: { grant?: boolean; markets?: Array<{ country: string; currency: string }>; simulator?: ShopifySimulatorOptions } = {},
+): Promise<ShopifySetup> {
   const shop = `petal-and-stem-${process.pid}-${++shops}.myshopify.com`;
   const sim = await startShopifySimulator({ shopDomain: shop, ...options.simulator });
   const { storefrontToken, adminToken, clientId, clientSecret } = sim.credentials;

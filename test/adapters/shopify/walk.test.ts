@@ -16,7 +16,13 @@ import { bodyOf, verifyAsPlatform } from '../../webhooks/platform-side.js';
 import { shopifySetup, type ShopifySetup } from './helpers.js';
 
 const PROFILE = '/profiles/shopping-agent';
-const CHICAGO = { street_address: '233 S Wacker Dr', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60606' };
+const CHICAGO = {
+  street_address: '233 S Wacker Dr',
+  address_locality: 'Chicago',
+  address_region: 'IL',
+  address_country: 'US',
+  postal_code: '60606',
+};
 const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
 
 let s: ShopifySetup;
@@ -33,7 +39,9 @@ beforeAll(async () => {
     webhooks: { pollMs: 5 },
   });
   const profile = platformProfile();
-  profile.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: receiver.url(WEBHOOK_PATH) } } as { version: string }];
+  profile.proto.capabilities['dev.proto.shopping.order'] = [
+    { version: '2026-04-08', config: { webhook_url: receiver.url(WEBHOOK_PATH) } } as { version: string },
+  ];
   gw.platform.serve(PROFILE, profile);
   await gw.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gw.app.server.address() as AddressInfo;
@@ -54,7 +62,7 @@ async function receiverUntil(done: (body: ReturnType<typeof bodyOf>) => boolean)
 }
 
 describe('a Shopify store through the gateway', () => {
-  it('search -> cart with a code -> checkout with delivery options -> handoff -> paid on Shopify -> order webhooks -> tracking -> refund', async () => {
+  it('search, cart with a code, checkout with delivery options, handoff, paid on Shopify, order webhooks, tracking, refund', async () => {
     const { rest } = protocolCaller(gw, () => undefined, PROFILE);
 
     const found = await rest('POST', '/catalog/search', { query: 'roses' });
@@ -62,7 +70,8 @@ describe('a Shopify store through the gateway', () => {
     const variant = roses.variants[0].id;
     expect(variant).toMatch(/^gid:\/\/shopify\/ProductVariant\/\d+$/);
 
-    const cart = (await rest('POST', '/carts', { line_items: [{ item: { id: variant }, quantity: 2 }], discounts: { codes: ['10OFF'] } })).body;
+    const cart = (await rest('POST', '/carts', { line_items: [{ item: { id: variant }, quantity: 2 }], discounts: { codes: ['10OFF'] } }))
+      .body;
     expect(cart.totals).toEqual([
       { type: 'subtotal', amount: 7000 },
       { type: 'items_discount', amount: -700 },
@@ -71,12 +80,24 @@ describe('a Shopify store through the gateway', () => {
 
     const created = (await rest('POST', '/checkout-sessions', { cart_id: cart.id })).body;
     const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
-    const update = (fulfillment: unknown) => rest('PUT', `/checkout-sessions/${created.id}`, { line_items: lines, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment });
+    const update = (fulfillment: unknown) =>
+      rest('PUT', `/checkout-sessions/${created.id}`, { line_items: lines, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment });
     const asked = (await update({ methods: [{ type: 'shipping', destinations: [CHICAGO] }] })).body;
     const method = asked.fulfillment.methods[0];
     expect(method.groups[0].options.map((o: any) => o.title)).toEqual(['Standard Shipping', 'Express Shipping (US)']);
     const express = method.groups[0].options[1].id;
-    const ready = (await update({ methods: [{ id: method.id, type: 'shipping', destinations: method.destinations, groups: [{ id: method.groups[0].id, selected_option_id: express }] }] })).body;
+    const ready = (
+      await update({
+        methods: [
+          {
+            id: method.id,
+            type: 'shipping',
+            destinations: method.destinations,
+            groups: [{ id: method.groups[0].id, selected_option_id: express }],
+          },
+        ],
+      })
+    ).body;
     expect(ready.status).toBe('ready_for_complete');
     // 70.00 - 7.00 (10OFF) + 15.00 express - 15.00 (free shipping on roses) + Illinois tax 6.25% of 63.00
     expect(ready.totals).toEqual([
@@ -101,11 +122,15 @@ describe('a Shopify store through the gateway', () => {
     await expect(verifyAsPlatform(gw, receiver, orderCreated!, Date.now)).resolves.toEqual([expect.objectContaining({ label: 'sig1' })]);
     const completed = (await rest('GET', `/checkout-sessions/${created.id}`, undefined)).body;
     expect(completed).toMatchObject({ status: 'completed', order: { id: orderId } });
-    expect(bodyOf(orderCreated!).line_items.map((l: any) => [l.id, l.quantity])).toEqual([[lines[0].id, { original: 2, total: 2, fulfilled: 0 }]]);
+    expect(bodyOf(orderCreated!).line_items.map((l: any) => [l.id, l.quantity])).toEqual([
+      [lines[0].id, { original: 2, total: 2, fulfilled: 0 }],
+    ]);
 
     // The merchant ships with tracking, the carrier reports, then one bouquet is refunded:
     // each reaches the platform as an Order updated webhook with the order read afresh.
-    const { fulfillment } = await s.sim.orders.fulfill(order.id, { tracking: { company: 'UPS', number: '1Z999AA10123456784', url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' } });
+    const { fulfillment } = await s.sim.orders.fulfill(order.id, {
+      tracking: { company: 'UPS', number: '1Z999AA10123456784', url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' },
+    });
     await s.sim.orders.fulfillmentEvent(order.id, fulfillment.id, 'IN_TRANSIT');
     await s.sim.orders.refund(order.id, { lines: [{ lineItemId: order.lines[0]!.id, quantity: 1 }] });
     const latest = bodyOf((await receiverUntil((body) => (body.adjustments ?? []).length > 0)).at(-1)!) as any;
@@ -114,15 +139,25 @@ describe('a Shopify store through the gateway', () => {
       ['shipped', '1Z999AA10123456784', 'UPS'],
       ['in_transit', '1Z999AA10123456784', 'UPS'],
     ]);
-    expect(latest.adjustments).toEqual([expect.objectContaining({ type: 'refund', status: 'completed', line_items: [{ id: lines[0].id, quantity: -1 }], totals: [{ type: 'total', amount: -3150 }] })]);
+    expect(latest.adjustments).toEqual([
+      expect.objectContaining({
+        type: 'refund',
+        status: 'completed',
+        line_items: [{ id: lines[0].id, quantity: -1 }],
+        totals: [{ type: 'total', amount: -3150 }],
+      }),
+    ]);
     expect(latest.line_items[0].quantity).toEqual({ original: 2, total: 1, fulfilled: 2 });
   });
 });
 
 describe('a Shopify store that is down', () => {
-  it('answers 503 backend_unavailable, never a 500, and says nothing of the shop\'s tokens', async () => {
+  it("answers 503 backend_unavailable, never a 500, and says nothing of the shop's tokens", async () => {
     const down = await shopifySetup();
-    const gateway = await testGateway({ adapter: down.adapter, tenant: { adapter: { type: 'shopify', settings: {} }, payment_handlers: [] } });
+    const gateway = await testGateway({
+      adapter: down.adapter,
+      tenant: { adapter: { type: 'shopify', settings: {} }, payment_handlers: [] },
+    });
     try {
       await down.close();
       const { rest } = protocolCaller(gateway, () => undefined);
