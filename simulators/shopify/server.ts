@@ -205,6 +205,11 @@ export class ShopifySimulator {
     return payCheckout(this.carts, this.orders, token, input);
   }
 
+  /** Admin tokens issued by the client-credentials grant so far. */
+  get grantsIssued(): number {
+    return this.issued.size;
+  }
+
   /** Calls per API since the last reset, for benchmarks and tests. */
   resetCalls(): void {
     this.calls.length = 0;

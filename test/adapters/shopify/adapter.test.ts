@@ -245,13 +245,21 @@ describe('Shopify adapter: orders and webhooks', () => {
     expect(second).toEqual({ created: [], existing: first.created });
   });
 
-  it('gets Admin tokens by the client-credentials grant', async () => {
-    const granted = await shopifySetup({ grant: true });
+  it('gets Admin tokens by the client-credentials grant, and a new one before the last expires', async () => {
+    const lasting = await shopifySetup({ grant: true });
+    // Shopify's tokens last a day: one grant serves many calls.
+    const brief = await shopifySetup({ grant: true, simulator: { tokenTtlSeconds: 30 } });
     try {
-      await granted.adapter.ping();
-      expect(granted.sim.calls.map((c) => c.operationName)).toEqual(['Shop']);
+      await lasting.adapter.ping();
+      await lasting.adapter.ping();
+      expect([lasting.sim.grantsIssued, lasting.sim.calls.map((c) => c.operationName)]).toEqual([1, ['Shop', 'Shop']]);
+      // A token that expires within the refresh margin (a minute) is replaced before it is used again.
+      await brief.adapter.ping();
+      await brief.adapter.ping();
+      expect(brief.sim.grantsIssued).toBe(2);
     } finally {
-      await granted.close();
+      await lasting.close();
+      await brief.close();
     }
   });
 });
