@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PostalAddress, QuoteRequest } from '../contract.js';
+import { toShopifyAddress } from './addresses.js';
 import type { SfCart, SfCartPayload, SfUserError } from './cart-types.js';
 import { isGid, LINE_ATTRIBUTE } from './ids.js';
 import type { TaxResult } from './tax.js';
@@ -80,20 +81,6 @@ export function wantedCart(request: QuoteRequest, countryCode: string): WantedCa
   };
 }
 
-export function deliveryAddress(a: PostalAddress) {
-  return {
-    ...(a.firstName && { firstName: a.firstName }),
-    ...(a.lastName && { lastName: a.lastName }),
-    ...(a.streetAddress && { address1: a.streetAddress }),
-    ...(a.extendedAddress && { address2: a.extendedAddress }),
-    ...(a.locality && { city: a.locality }),
-    ...(a.region && { provinceCode: a.region }),
-    ...(a.country && { countryCode: a.country }),
-    ...(a.postalCode && { zip: a.postalCode }),
-    ...(a.phone && { phone: a.phone }),
-  };
-}
-
 const fingerprint = (value: unknown) =>
   value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16);
 
@@ -104,7 +91,7 @@ export const lineInput = (l: WantedCart['lines'][number]) => ({
 });
 
 export const addressesInput = (address: PostalAddress | undefined) =>
-  address ? [{ address: { deliveryAddress: deliveryAddress(address) }, selected: true }] : [];
+  address ? [{ address: { deliveryAddress: toShopifyAddress(address) }, selected: true }] : [];
 
 /** The CartCreate input for a new cart in the wanted state (options are selected afterwards). */
 export function createInput(wanted: WantedCart) {

@@ -4,7 +4,8 @@
  * tracking plus one event per carrier update, refunds and cancellation as adjustments, totals
  * as charged.
  */
-import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot, PostalAddress } from '../contract.js';
+import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
+import { fromShopifyAddress } from './addresses.js';
 import type { MoneyV2 } from './catalog.js';
 import { money } from './catalog.js';
 import { LINE_ATTRIBUTE, orderIdOf, REFERENCE_ATTRIBUTE } from './ids.js';
@@ -80,20 +81,6 @@ const amount = (bag: Bag | null | undefined) => (bag ? money(bag.presentmentMone
 const attribute = (attrs: Attr[], key: string) => attrs.find((a) => a.key === key)?.value ?? undefined;
 const shortId = (gid: string) => orderIdOf(gid);
 
-function address(a: NonNullable<AdminOrder['shippingAddress']>): PostalAddress {
-  return {
-    ...(a.firstName && { firstName: a.firstName }),
-    ...(a.lastName && { lastName: a.lastName }),
-    ...(a.address1 && { streetAddress: a.address1 }),
-    ...(a.address2 && { extendedAddress: a.address2 }),
-    ...(a.city && { locality: a.city }),
-    ...(a.provinceCode && { region: a.provinceCode }),
-    ...(a.countryCodeV2 && { country: a.countryCodeV2 }),
-    ...(a.zip && { postalCode: a.zip }),
-    ...(a.phone && { phone: a.phone }),
-  };
-}
-
 /** Shopify's fulfillment event statuses as the protocol's open event types. */
 const EVENT_TYPES: Record<string, string> = {
   CONFIRMED: 'processing',
@@ -145,7 +132,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
             id: 'shipping',
             lines: physical.map((l) => ({ id: lineId(l.id), quantity: l.quantity })),
             method: 'shipping' as const,
-            ...(order.shippingAddress && { destination: address(order.shippingAddress) }),
+            ...(order.shippingAddress && { destination: fromShopifyAddress(order.shippingAddress) }),
             ...(order.shippingLines.nodes[0] && { description: order.shippingLines.nodes[0].title }),
             fulfillableOn: 'now',
           },

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
 import { fromMinorUnits } from '../../src/protocol/money.js';
-import { deliveryAddress } from './cart-sync.js';
+import { toShopifyAddress } from './addresses.js';
 import type { SfCart } from './cart-types.js';
 import { LINE_ATTRIBUTE } from './ids.js';
 
@@ -32,7 +32,7 @@ export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | un
       customAttributes: l.attributes.filter((a) => a.key === LINE_ATTRIBUTE),
     })),
     ...(email && { email }),
-    shippingAddress: deliveryAddress(address),
+    shippingAddress: toShopifyAddress(address),
     shippingLine: {
       title: shipping.map((o) => o.title).join(' + '),
       priceWithCurrency: {

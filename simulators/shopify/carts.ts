@@ -9,8 +9,9 @@
  * added; a completed (paid) cart is gone.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { AppliedDiscount, DiscountRejection, PostalAddress, Quote, QuoteRequest } from '../../adapters/contract.js';
+import type { AppliedDiscount, DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
 import { quote } from '../../adapters/memory/quote.js';
+import { mailingAddress, postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { connection, gid, gidId, money, type ConnectionArgs } from './graph.js';
 import { variantNode, visible, type CatalogContext } from './catalog.js';
 import type { ShopData } from './shop-data.js';
@@ -25,19 +26,6 @@ export interface CartLineRecord {
   variantId: string;
   quantity: number;
   attributes: Attribute[];
-}
-
-export interface DeliveryAddressInput {
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  company?: string | null;
-  countryCode?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-  provinceCode?: string | null;
-  zip?: string | null;
 }
 
 export interface CartRecord {
@@ -83,21 +71,6 @@ const REJECTION_WARNING: Record<DiscountRejection, string> = {
 export const optionHandle = (rateId: string) => createHash('sha256').update(`rate:${rateId}`).digest('hex').slice(0, 32);
 
 export const cartGid = (cart: Pick<CartRecord, 'token' | 'key'>) => `${gid('Cart', cart.token)}?key=${cart.key}`;
-
-/** The selected address as the pricing engine takes it. */
-export function postalAddress(a: DeliveryAddressInput): PostalAddress {
-  return {
-    ...(a.firstName && { firstName: a.firstName }),
-    ...(a.lastName && { lastName: a.lastName }),
-    ...(a.address1 && { streetAddress: a.address1 }),
-    ...(a.address2 && { extendedAddress: a.address2 }),
-    ...(a.city && { locality: a.city }),
-    ...(a.provinceCode && { region: a.provinceCode }),
-    ...(a.countryCode && { country: a.countryCode }),
-    ...(a.zip && { postalCode: a.zip }),
-    ...(a.phone && { phone: a.phone }),
-  };
-}
 
 /** Codes as the cart keeps them: case-insensitive, each once, in the order entered. */
 export function uniqueCodes(codes: string[]): string[] {
@@ -299,29 +272,6 @@ function allocationNode(d: AppliedDiscount, a: Allocation, currency: string) {
   };
 }
 
-const address = (id: string, a: DeliveryAddressInput) => ({
-  __typename: 'CartDeliveryAddress',
-  id,
-  address1: a.address1 ?? null,
-  address2: a.address2 ?? null,
-  city: a.city ?? null,
-  company: a.company ?? null,
-  countryCode: a.countryCode ?? null,
-  countryCodeV2: a.countryCode ?? null,
-  country: a.countryCode ?? null,
-  firstName: a.firstName ?? null,
-  lastName: a.lastName ?? null,
-  name: [a.firstName, a.lastName].filter(Boolean).join(' ') || null,
-  phone: a.phone ?? null,
-  provinceCode: a.provinceCode ?? null,
-  province: a.provinceCode ?? null,
-  zip: a.zip ?? null,
-  latitude: null,
-  longitude: null,
-  formattedArea: [a.city, a.provinceCode, a.countryCode].filter(Boolean).join(', ') || null,
-  formatted: () => [a.address1, a.address2, [a.city, a.provinceCode, a.zip].filter(Boolean).join(' '), a.countryCode].filter(Boolean),
-});
-
 /** The Cart object of the Storefront API. */
 export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
   const priced = carts.price(cart);
@@ -389,7 +339,7 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
                 lines.filter((l) => group.lineIds.includes(l.id)),
                 args,
               ),
-            deliveryAddress: address(selectedAddress.id, selectedAddress.address),
+            deliveryAddress: mailingAddress(selectedAddress.id, selectedAddress.address),
             deliveryOptions: group.options.map(option),
             selectedDeliveryOption: selectedOption ? option(group.options.find((o) => o.id === selectedOption)!) : null,
             discountAllocations: shippingAllocations,
@@ -423,7 +373,12 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
       addresses: ({ selected }: { selected?: boolean }) =>
         cart.addresses
           .filter((a) => !selected || a.selected)
-          .map((a) => ({ id: a.id, selected: a.selected, oneTimeUse: a.oneTimeUse, address: address(a.id, a.address) })),
+          .map((a) => ({
+            id: a.id,
+            selected: a.selected,
+            oneTimeUse: a.oneTimeUse,
+            address: { __typename: 'CartDeliveryAddress', ...mailingAddress(a.id, a.address) },
+          })),
     },
     deliveryGroups: (args: ConnectionArgs) => connection(deliveryGroups, args),
     discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({

@@ -4,9 +4,9 @@
  * tax for the address, an order carrying the cart attributes (as note attributes) and the line
  * attributes, the orders/create webhook, and the cart gone.
  */
-import type { PostalAddress } from '../../adapters/contract.js';
 import { fromMinorUnits } from '../../src/protocol/money.js';
-import { optionHandle, type Carts, type DeliveryAddressInput } from './carts.js';
+import type { DeliveryAddressInput } from './addresses.js';
+import { optionHandle, type Carts } from './carts.js';
 import { OrderActionError, type OrderRecord, type Orders } from './orders.js';
 
 export interface PayInput {
@@ -24,21 +24,6 @@ export const DEFAULT_BUYER_ADDRESS: DeliveryAddressInput = {
   countryCode: 'US',
   zip: '60606',
 };
-
-/** A contract PostalAddress as the checkout form takes it. */
-export function deliveryAddressOf(a: PostalAddress): DeliveryAddressInput {
-  return {
-    ...(a.firstName && { firstName: a.firstName }),
-    ...(a.lastName && { lastName: a.lastName }),
-    ...(a.streetAddress && { address1: a.streetAddress }),
-    ...(a.extendedAddress && { address2: a.extendedAddress }),
-    ...(a.locality && { city: a.locality }),
-    ...(a.region && { provinceCode: a.region }),
-    ...(a.country && { countryCode: a.country }),
-    ...(a.postalCode && { zip: a.postalCode }),
-    ...(a.phone && { phone: a.phone }),
-  };
-}
 
 export async function payCheckout(carts: Carts, orders: Orders, token: string, input: PayInput = {}): Promise<OrderRecord> {
   const cart = carts.byToken(token);

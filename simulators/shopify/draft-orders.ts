@@ -4,7 +4,8 @@
  */
 import type { QuoteRequest } from '../../adapters/contract.js';
 import { quote } from '../../adapters/memory/quote.js';
-import { optionHandle, postalAddress, uniqueCodes, type Attribute, type DeliveryAddressInput } from './carts.js';
+import { postalAddress, type DeliveryAddressInput } from './addresses.js';
+import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
 import { connection, gid, money, moneyBag, type ConnectionArgs } from './graph.js';
 import type { OrderRecord, Orders } from './orders.js';
 import type { ShopData } from './shop-data.js';

@@ -8,7 +8,8 @@ import type { Quote } from '../../adapters/contract.js';
 import { allocate } from '../../adapters/memory/money-math.js';
 import { fromMinorUnits } from '../../src/protocol/money.js';
 import { connection, gid, gidId, moneyBag, type ConnectionArgs } from './graph.js';
-import type { Attribute, DeliveryAddressInput } from './carts.js';
+import { mailingAddress, type DeliveryAddressInput } from './addresses.js';
+import type { Attribute } from './carts.js';
 import type { ShopData } from './shop-data.js';
 import type { Webhooks } from './webhooks.js';
 
@@ -372,25 +373,6 @@ function fulfillmentStatus(order: OrderRecord): string {
   return physical.some((l) => l.fulfilled > 0) ? 'PARTIALLY_FULFILLED' : 'UNFULFILLED';
 }
 
-const address = (a: DeliveryAddressInput | null) =>
-  a && {
-    id: gid('MailingAddress', 1),
-    address1: a.address1 ?? null,
-    address2: a.address2 ?? null,
-    city: a.city ?? null,
-    company: a.company ?? null,
-    countryCodeV2: a.countryCode ?? null,
-    country: a.countryCode ?? null,
-    firstName: a.firstName ?? null,
-    lastName: a.lastName ?? null,
-    name: [a.firstName, a.lastName].filter(Boolean).join(' ') || null,
-    phone: a.phone ?? null,
-    provinceCode: a.provinceCode ?? null,
-    province: a.provinceCode ?? null,
-    zip: a.zip ?? null,
-    formatted: () => [a.address1, [a.city, a.provinceCode, a.zip].filter(Boolean).join(' '), a.countryCode].filter(Boolean),
-  };
-
 /** The Admin API Order. */
 export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, origin: string) {
   const bag = (amount: number) => moneyBag(amount, order.currency);
@@ -447,7 +429,7 @@ export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, or
     statusPageUrl: orders.statusPageUrl(order, origin),
     displayFinancialStatus: refunded === 0 ? 'PAID' : refunded >= order.totals.total ? 'REFUNDED' : 'PARTIALLY_REFUNDED',
     displayFulfillmentStatus: fulfillmentStatus(order),
-    shippingAddress: address(order.shippingAddress),
+    shippingAddress: order.shippingAddress && mailingAddress(gid('MailingAddress', order.id.split('/').at(-1)!), order.shippingAddress),
     lineItems: (args: ConnectionArgs) => connection(order.lines.map(lineNode), args),
     shippingLines: (args: ConnectionArgs) =>
       connection(

@@ -1,15 +1,8 @@
 /** The Storefront API root: catalog queries and the Cart API mutations. */
 import { catalogQueries, type CatalogContext } from './catalog.js';
 import { randomUUID } from 'node:crypto';
-import {
-  cartNode,
-  type Attribute,
-  type CartRecord,
-  type CartWarning,
-  type Carts,
-  type DeliveryAddressInput,
-  type UserError,
-} from './carts.js';
+import { cartNode, type Attribute, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
+import type { DeliveryAddressInput } from './addresses.js';
 import { gid } from './graph.js';
 import type { ShopData } from './shop-data.js';
 

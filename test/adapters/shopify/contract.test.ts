@@ -5,7 +5,7 @@
  */
 import { runAdapterContract, type BackendFault, type SignedDelivery, type SimulatorControls } from '../contract/contract-suite.js';
 import type { Fault } from '../../../simulators/shopify/faults.js';
-import { deliveryAddressOf } from '../../../simulators/shopify/checkout.js';
+import { toShopifyAddress } from '../../../adapters/shopify/addresses.js';
 import type { ShopifySimulator } from '../../../simulators/shopify/server.js';
 import { shopifySetup } from './helpers.js';
 
@@ -28,7 +28,7 @@ runAdapterContract('shopify', async () => {
     failNext: (fault, count = 1) => sim.faults.inject(FAULTS[fault], { times: count }),
     reset: () => sim.faults.clear(),
     async payHandoff({ url, address, buyer }) {
-      const order = await sim.pay(url, { email: buyer.email, shippingAddress: deliveryAddressOf(address) });
+      const order = await sim.pay(url, { email: buyer.email, shippingAddress: toShopifyAddress(address) });
       return { orderId: order.id.split('/').at(-1)!, delivery: signed(sim, 'orders/create') };
     },
     async shipOrder(orderId) {
