@@ -9,8 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { OutboxMetrics } from '../observability/metrics.js';
-import { QueueWorker, type JobResult } from '../state/queue-worker.js';
-import { backoffSchedule } from '../state/retry-schedule.js';
+import { jobWorker, type JobResult, type QueueWorker } from '../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { reconcileOrder } from './reconcile.js';
@@ -59,7 +58,11 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
     const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOrder(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
+    const outcome = await reconcileOrder(
+      deps,
+      tenant,
+      change.reference === undefined ? report : { ...report, reference: change.reference },
+    );
     if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }
@@ -69,17 +72,11 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
 }
 
 export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollMs: number }): QueueWorker<PollJob> {
-  return new QueueWorker<PollJob>(
-    {
-      queue: orderPollQueue(deps.store),
-      deliver: (job) => runPoll(job, deps),
-      describe: (job) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() }),
-      names: { job: 'order poll', queue: 'the poll queue' },
-      schedule: backoffSchedule(),
-      metrics: deps.metrics,
-      log: deps.log,
-      now: deps.now,
-    },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: deps.pollMs },
+  const names = { job: 'order poll', queue: 'the poll queue' };
+  const describe = (job: PollJob) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() });
+  const { log, metrics, now } = deps;
+  return jobWorker(
+    { queue: orderPollQueue(deps.store), deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now },
+    deps.pollMs,
   );
 }
