@@ -12,6 +12,8 @@ import type { Adapter, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
 import { createRestAdapter } from './rest/index.js';
 import { RestSettings } from './rest/settings.js';
+import { createShopifyAdapter } from './shopify/index.js';
+import { checkCredentials, ShopifySettings, withDefaults } from './shopify/settings.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -80,6 +82,14 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
   rest: define({
     settings: RestSettings,
     create: (settings, context) => createRestAdapter(settings, context),
+  }),
+  shopify: define({
+    settings: ShopifySettings,
+    create: async (settings, context) => {
+      const credentials = checkCredentials(context.credentials);
+      if (!credentials.ok) throw new ConfigError(`${context.where}: ${credentials.message}`);
+      return createShopifyAdapter(withDefaults(settings), credentials.value);
+    },
   }),
 };
 
