@@ -1,12 +1,20 @@
 /**
- * The backend adapter contract: what the gateway asks of any store.
+ * The backend adapter contract (v2): what the gateway asks of any store.
  *
  * Adapters speak normalized commerce, never the protocol: no envelope, no messages, no
  * JSONPaths. Capabilities (src/capabilities) turn these shapes into protocol objects.
  * Every amount is an integer in the minor unit of its currency (USD cents, JPY yen, KWD fils).
  * Ids of products, variants, options, locations and orders are the store's own; ids of lines,
- * fulfillment methods, destinations and groups are the gateway's (echoed back unchanged).
- * docs/adapter-contract.md maps each method onto the Shopify and WooCommerce calls behind it.
+ * fulfillment methods, destinations and groups are the gateway's (echoed back unchanged), except
+ * order lines, which may carry the store's own ids (see `OrderLine`).
+ *
+ * v2 in one paragraph: a cart or checkout keeps the store's own cart through an opaque `handle`
+ * (returned by `quote`, handed back on every later call); the store's checkout page comes from
+ * the store (`checkoutUrl`, async, carrying the gateway's reference); a checkout finishes in one
+ * of three declared modes (`capabilities.finishing`); orders placed on the store after a handoff
+ * reach the gateway as verified `BackendEvent`s or through `ordersChangedSince`; what a store
+ * cannot say is a declared optional capability with a documented gateway fallback.
+ * docs/adapter-contract.md maps each method onto the Shopify, WooCommerce and REST calls behind it.
  */
 
 /** Integer amount in minor units of `currency`. */
@@ -15,9 +23,24 @@ export interface Money {
   currency: string;
 }
 
-/** What this backend can do; the gateway adapts the protocol surface to it. */
+/**
+ * How a checkout is finished (declared by the adapter, chosen per tenant in `adapter.finishing`):
+ * - `gateway_charged`: a gateway payment handler captures, then `placeOrder` records the order paid;
+ * - `store_charged`: `placeOrder` passes the buyer's credential to the store, which charges it;
+ * - `handoff`: no order through the API: complete answers `requires_escalation` with the store's
+ *   checkout page (`checkoutUrl`); the order placed there is reconciled from a backend event or poll.
+ */
+export type FinishingMode = 'gateway_charged' | 'store_charged' | 'handoff';
+
+export const FINISHING_MODES: readonly FinishingMode[] = ['gateway_charged', 'store_charged', 'handoff'];
+
+/**
+ * What this backend can do; the gateway adapts the protocol surface to it. Each optional
+ * capability (a boolean or list that may be false or empty) has a documented fallback in
+ * docs/adapter-contract.md; the gateway never invents what the store did not say.
+ */
 export interface AdapterCapabilities {
-  /** Lookup keys supported beyond product and variant ids. */
+  /** Lookup keys supported beyond product and variant ids ([]: ids only; other ids are not_found). */
   lookupKeys: Array<'sku' | 'handle'>;
   /** Custom search filters the backend understands (beyond categories and price). */
   customFilters: CustomFilter[];
@@ -27,19 +50,23 @@ export interface AdapterCapabilities {
   quotesShipping: boolean;
   /** The store can compute tax for an address. */
   quotesTax: boolean;
-  /** Pickup locations exist and stock is known per location. */
+  /** Pickup locations exist (`pickupLocations` lists them) and pickup can be quoted. */
   pickup: boolean;
+  /** Stock is known per pickup location (`CatalogVariant.locationStock`); false: the variant's own stock counts everywhere. */
+  locationStock: boolean;
   /** The store splits a shipment into several groups (e.g. by origin) when the platform supports it. */
   multiGroup: boolean;
   /** `discoverFulfillment` answers per variant and destination (catalog fulfillment discovery). */
   fulfillmentDiscovery: boolean;
+  /**
+   * The store says why a code was refused (`Quote.discounts.rejected[].reason`). False: every
+   * refused code is reported as `discount_code_invalid`, never with an invented reason.
+   */
+  rejectionReasons: boolean;
   /** Eligibility claims (context.eligibility) the store prices for, e.g. "com.example.student". */
   acceptedClaims: string[];
-  /**
-   * Orders can be placed through the API with a payment already captured by a gateway payment
-   * handler. When false, checkout completion escalates to the store through `continueUrl`.
-   */
-  placesOrders: boolean;
+  /** The finishing modes this adapter supports, preferred first (at least one). */
+  finishing: FinishingMode[];
 }
 
 export interface CustomFilter {
@@ -264,6 +291,14 @@ export interface FulfillmentMethodRequest {
 }
 
 export interface QuoteRequest {
+  /**
+   * The store's own cart for this session, as the adapter returned it with an earlier quote
+   * (`Quote.handle`): update that cart instead of building a new one. Absent on the first call.
+   * The request is always complete (lines, codes, buyer, fulfillment): the adapter brings the
+   * store's cart to exactly this state. A handle the store no longer knows (expired cart) is
+   * the adapter's to replace: build a new cart and return its handle.
+   */
+  handle?: string;
   /** Presentment currency, one of the store's currencies; absent = the store default. */
   currency?: string;
   lines: QuoteLine[];
@@ -401,6 +436,14 @@ export interface AvailableMethod {
 }
 
 export interface Quote {
+  /**
+   * Opaque reference to the store's cart, draft order or session that holds this quote (a
+   * Shopify cart id, a WooCommerce Cart-Token, a draft order id): JSON-serializable text of a
+   * few KB at most. The gateway keeps it with the cart or checkout session (in the state store,
+   * so every replica sees it) and sends it back in every later request of that session.
+   * Absent: the store keeps nothing (the next quote starts from nothing, as the demo store does).
+   */
+  handle?: string;
   currency: string;
   /** Lines that can be priced (not those with not_found, invalid_quantity, out_of_stock, discontinued). */
   lines: QuotedLine[];
@@ -408,8 +451,11 @@ export interface Quote {
   discounts: {
     /** Every active discount in stacking order, codes and automatic ones. */
     applied: AppliedDiscount[];
-    /** `index` is the position of the code in the submitted `discountCodes`. */
-    rejected: Array<{ code: string; index: number; reason: DiscountRejection; detail?: string }>;
+    /**
+     * `index` is the position of the code in the submitted `discountCodes`. `reason` only when the
+     * store said why (`capabilities.rejectionReasons`); absent: the gateway says `discount_code_invalid`.
+     */
+    rejected: Array<{ code: string; index: number; reason?: DiscountRejection; detail?: string }>;
   };
   /** Present when fulfillment was requested. */
   fulfillment?: FulfillmentMethodQuote[];
@@ -446,16 +492,39 @@ export interface PaymentRecord {
   display?: { brand?: string; lastDigits?: string };
 }
 
+/** The buyer's credential as a payment handler issued it (store_charged: the store charges it). */
+export interface PaymentCredential {
+  type: string;
+  token: string;
+}
+
+export type OrderPayment =
+  /** Captured by a gateway payment handler: the store records the order as paid. */
+  | { mode: 'gateway_charged'; record: PaymentRecord }
+  /**
+   * The store charges `credential` (amount: `expectedTotal`), e.g. WooCommerce Store API checkout
+   * with `payment_data`, a REST store's `POST /orders` with a token. Never kept or logged.
+   */
+  | { mode: 'store_charged'; handlerId: string; credential: PaymentCredential; billingAddress?: PostalAddress };
+
 export interface PlaceOrderRequest {
-  /** Stable per checkout: a retry with the same reference MUST NOT create a second order. */
+  /**
+   * Stable per checkout (the gateway's checkout id): a retry with the same reference MUST NOT
+   * create a second order, and the store keeps it with the order (`OrderSnapshot.reference`).
+   */
   reference: string;
-  /** The checkout's final quote request, every fulfillment group with its selected option. */
+  /** The checkout's final quote request (with its `handle`), every fulfillment group with its selected option. */
   quote: QuoteRequest;
   /** The total the buyer agreed to; the adapter refuses when the store's price moved. */
   expectedTotal: number;
   buyer: BuyerContact & { email: string };
   billingAddress?: PostalAddress;
-  payment: PaymentRecord;
+  /**
+   * Eligibility claims verified at completion (`verifyEligibility`); `quote.eligibilityClaims`
+   * holds no other, so the order carries no unverified provisional discount.
+   */
+  verifiedClaims?: string[];
+  payment: OrderPayment;
 }
 
 export type PlaceOrderResult =
@@ -468,16 +537,26 @@ export type PlaceOrderResult =
       /**
        * price_changed: the store's total is not `expectedTotal` (see `actualTotal`);
        * out_of_stock: a line can no longer be sold; incomplete: a line or fulfillment group the
-       * store cannot place (unknown item, no option selected).
+       * store cannot place (unknown item, no option selected); payment_declined: (store_charged)
+       * the store refused the credential, nothing was charged.
        */
-      reason: 'price_changed' | 'out_of_stock' | 'incomplete';
+      reason: 'price_changed' | 'out_of_stock' | 'incomplete' | 'payment_declined';
       detail: string;
       actualTotal?: number;
     };
 
 export interface OrderLine {
-  /** The checkout's line id. */
+  /**
+   * The line's id: the checkout's line id, or the store's own line id (a store that does not
+   * keep the gateway's ids). Expectations, events and adjustments refer to lines by this id.
+   */
   id: string;
+  /**
+   * The checkout's line id when the store kept it (a line item property, order meta) and `id`
+   * is the store's own; the gateway then shows this id, so a protocol line id is the same in the
+   * checkout and in every snapshot of the order.
+   */
+  checkoutLineId?: string;
   variantId: string;
   productId: string;
   title: string;
@@ -548,12 +627,60 @@ export interface OrderSnapshot {
   canceled?: boolean;
 }
 
-/** A verified backend webhook, reduced to what the gateway needs. */
-export interface BackendEvent {
-  /** The backend's delivery id, for deduplication. */
-  eventId: string;
+/**
+ * A verified backend webhook, reduced to what the gateway needs. `ping`: verified, nothing to do
+ * (WooCommerce's first delivery, a REST store's test event); the gateway answers 2xx.
+ */
+export type BackendEvent =
+  | {
+      kind: 'order';
+      /** The backend's delivery id, for deduplication. */
+      eventId: string;
+      orderId: string;
+      /** The store's topic (`orders/create`, `order.updated`, ...), for logs. */
+      topic: string;
+      /**
+       * The gateway's checkout reference when the event carries it (cart attribute, order meta);
+       * absent: the gateway reads it from `getOrder(orderId).reference`.
+       */
+      reference?: string;
+    }
+  | { kind: 'ping'; eventId: string };
+
+/** One order that changed on the store, for stores without webhooks (`ordersChangedSince`). */
+export interface OrderChange {
   orderId: string;
-  topic: string;
+  /** The gateway's checkout reference the order carries, when it has one. */
+  reference?: string;
+  /** RFC 3339: when the store last changed the order. */
+  updatedAt: string;
+}
+
+/** The buyer whose eligibility claims are verified at completion. */
+export interface EligibilityBuyer {
+  contact?: BuyerContact;
+  identity?: BuyerIdentity;
+}
+
+export interface EligibilityVerdict {
+  claim: string;
+  verified: boolean;
+  /** Why not, for logs (never shown as the store's reason when absent). */
+  detail?: string;
+}
+
+/** What `checkoutUrl` needs: the session's reference, its store cart, and what it holds. */
+export interface CheckoutUrlRequest {
+  /**
+   * The gateway's id of the session (a checkout id, or a cart id for a cart's page). The store
+   * keeps it with the order placed there (Shopify cart attribute, WooCommerce order meta, a REST
+   * store's field), so the order is matched to the session later.
+   */
+  reference: string;
+  /** The session's store cart (`Quote.handle`), when it has one. */
+  handle?: string;
+  /** What the session holds, as last priced (to build the store cart when there is no handle). */
+  quote: QuoteRequest;
 }
 
 // ---------------------------------------------------------------- the adapter
@@ -561,6 +688,8 @@ export interface BackendEvent {
 export interface Adapter {
   readonly kind: string;
   readonly capabilities: AdapterCapabilities;
+  /** The store's home page: `continue_url` when there is nothing to hand over (an unknown cart). */
+  readonly storefrontUrl: string;
 
   search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage>;
   /**
@@ -568,9 +697,13 @@ export interface Adapter {
    * appears once, with all its variants; unknown ids are simply not in any `inputs`.
    */
   lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]>;
+  /** [] when the store has none (`capabilities.pickup` false). */
   pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]>;
-  /** Per variant and method: can it reach this destination, and how (catalog `fulfills_to`). */
-  discoverFulfillment(query: FulfillmentDiscoveryQuery, signal?: AbortSignal): Promise<VariantFulfillment[]>;
+  /**
+   * Per variant and method: can it reach this destination, and how (catalog `fulfills_to`).
+   * Present exactly when `capabilities.fulfillmentDiscovery` is true.
+   */
+  discoverFulfillment?(query: FulfillmentDiscoveryQuery, signal?: AbortSignal): Promise<VariantFulfillment[]>;
   /**
    * Optional: the adapter calls `listener` when catalog data changed, and the gateway's catalog
    * cache drops what it holds of it. Without it, cached reads live for the tenant's
@@ -578,19 +711,42 @@ export interface Adapter {
    */
   onCatalogChange?(listener: (change: CatalogChange) => void): () => void;
 
-  /** Prices lines, discounts, fulfillment and tax exactly as the store's own checkout would. */
+  /**
+   * Prices lines, discounts, fulfillment and tax exactly as the store's own checkout would, in
+   * the store's own cart when the request carries a `handle` (and returns the handle to keep).
+   * The gateway calls it before it writes the session, never inside a compare-and-set retry.
+   */
   quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote>;
 
-  /** Places the order once per `reference`; concurrent calls with one reference yield one order. */
+  /**
+   * The store's checkout page for this session, from the store (Shopify `cart.checkoutUrl`, a
+   * draft order's `invoiceUrl`, WooCommerce's order `payment_url`), carrying `reference` so the
+   * order placed there can be matched. May return a new `handle` (the store made a cart for it).
+   */
+  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }>;
+
+  /**
+   * gateway_charged and store_charged only: places the order once per `reference`; concurrent
+   * calls with one reference yield one order.
+   */
   placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult>;
   findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null>;
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null>;
 
-  /** Store page that recreates this purchase (cart permalink or checkout page). */
-  continueUrl(lines: Array<{ variantId: string; quantity: number }>, options?: { discountCodes?: string[] }): string;
+  /**
+   * Optional: verifies eligibility claims (context.eligibility) for this buyer at completion. Every
+   * provisional discount whose claim is not verified here is dropped before the order is placed;
+   * without this hook no claim is verified, so provisional discounts never reach an order.
+   */
+  verifyEligibility?(claims: string[], buyer: EligibilityBuyer, signal?: AbortSignal): Promise<EligibilityVerdict[]>;
 
   /** Verifies a backend webhook with the store's own scheme; null when it does not verify. */
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null;
+  /**
+   * Optional, for stores without webhooks: orders changed since `sinceIso` (inclusive), oldest
+   * first. The gateway polls it and treats each change as an order event.
+   */
+  ordersChangedSince?(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]>;
 
   /** Cheap reachability check for readiness probes. */
   ping(signal?: AbortSignal): Promise<void>;

@@ -7,12 +7,16 @@
 import type {
   Adapter,
   AdapterCapabilities,
+  BackendEvent,
+  CheckoutUrlRequest,
+  OrderChange,
   FulfillmentDiscoveryQuery,
   LookupResult,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
   PlaceOrderResult,
+  PostalAddress,
   Quote,
   QuoteRequest,
   SearchPage,
@@ -28,8 +32,11 @@ import { OrderBook } from './orders.js';
 import { quote } from './quote.js';
 import { buildSearchIndex, search } from './search.js';
 import { simulate, SimulationError, type SimulationAction } from './simulation.js';
+import { checkoutPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
+import { signWebhook, verifyWebhook, type DemoTopic, type SignedWebhook } from './webhooks.js';
 
 export { SimulationError, type SimulationAction } from './simulation.js';
+export { StorefrontError } from './storefront.js';
 
 export interface MemoryAdapterOptions {
   /** Folder holding catalog.yaml, discounts.yaml, ... and the flower shop's CSV files. */
@@ -45,6 +52,8 @@ export interface MemoryAdapterOptions {
   tenantId: string;
   /** How long orders are kept; default 90 days. */
   orderRetentionMs?: number;
+  /** Signs the store's webhooks (`X-Demo-Webhook-Signature`); without it the store sends none and verifies none. */
+  webhookSecret?: string;
 }
 
 const DEFAULT_RETENTION_MS = 90 * 86_400_000;
@@ -79,10 +88,12 @@ export class MemoryAdapter implements Adapter {
       quotesShipping: true,
       quotesTax: true,
       pickup: data.locations.length > 0,
+      locationStock: data.locations.length > 0,
       multiGroup: true,
       fulfillmentDiscovery: true,
+      rejectionReasons: true,
       acceptedClaims: [...new Set(data.promotions.flatMap((p) => (p.eligibility ? [p.eligibility] : [])))],
-      placesOrders: true,
+      finishing: ['gateway_charged', 'handoff'],
     };
   }
 
@@ -126,16 +137,42 @@ export class MemoryAdapter implements Adapter {
     return updated.snapshot;
   }
 
-  /** Shopify cart-permalink style: {storefront}/cart/{variantId}:{qty},...?discount=A,B */
-  continueUrl(lines: Array<{ variantId: string; quantity: number }>, options: { discountCodes?: string[] } = {}): string {
-    const items = lines.map((l) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
-    const codes = options.discountCodes?.length ? `?discount=${options.discountCodes.map(encodeURIComponent).join(',')}` : '';
-    return `${this.options.storefrontUrl}/cart/${items}${codes}`;
+  get storefrontUrl(): string {
+    return this.options.storefrontUrl;
   }
 
-  /** The demo store sends no backend webhooks. */
-  verifyWebhook(): null {
-    return null;
+  /** A cart permalink with the accepted codes and the reference (storefront.ts); the demo store keeps no cart, so no handle. */
+  async checkoutUrl(request: CheckoutUrlRequest): Promise<{ url: string }> {
+    return { url: checkoutPage(this.options.storefrontUrl, request, quote(this.data, request.quote, this.options.now())) };
+  }
+
+  /**
+   * A buyer pays on the checkout page at `url` (a handed-off checkout), shipping to `address`:
+   * the order is placed on the store with the page's reference, as the storefront would.
+   */
+  async purchase(url: string, address: PostalAddress, buyer: StorefrontBuyer): Promise<{ orderId: string; reference: string }> {
+    const { reference, request, total } = storefrontPurchase(this.data, this.options.storefrontUrl, url, address, this.options.now());
+    const paid = { handlerId: 'storefront', transactionId: `sf_${reference}`, amount: total };
+    const placed = await this.orders.place(this.data, { reference, quote: request, expectedTotal: total, buyer, payment: { mode: 'gateway_charged', record: paid } }, true);
+    if (placed.status !== 'placed') throw new StorefrontError(`the storefront could not place the order: ${JSON.stringify(placed)}`);
+    return { orderId: placed.orderId, reference };
+  }
+
+  /** The webhook the store sends about an order (or a ping); null without a webhook secret. */
+  async webhookFor(topic: DemoTopic, orderId?: string): Promise<SignedWebhook | null> {
+    const secret = this.options.webhookSecret;
+    if (!secret) return null;
+    const order = orderId === undefined ? undefined : await this.getOrder(orderId);
+    return signWebhook(secret, topic, order ? { orderId: order.id, ...(order.reference && { reference: order.reference }) } : undefined);
+  }
+
+  verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+    return verifyWebhook(this.options.webhookSecret, headers, rawBody);
+  }
+
+  /** From the store's change log of the latest orders (a store without webhooks is polled this way). */
+  ordersChangedSince(sinceIso: string): Promise<OrderChange[]> {
+    return this.orders.changedSince(Date.parse(sinceIso));
   }
 
   async ping(): Promise<void> {}

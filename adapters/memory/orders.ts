@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type {
   FulfillmentExpectation,
+  OrderChange,
   OrderSnapshot,
   PlaceOrderRequest,
   PlaceOrderResult,
@@ -34,11 +35,32 @@ export interface OrderBookOptions {
 
 const CAS_ATTEMPTS = 20;
 
+/** How many recent changes the change log keeps (`ordersChangedSince`); the demo store is small. */
+const CHANGE_LOG_SIZE = 500;
+
 export class OrderBook {
   constructor(private readonly options: OrderBookOptions) {}
 
-  private key(kind: 'order' | 'ref', id: string): string {
+  private key(kind: 'order' | 'ref' | 'changes', id: string): string {
     return `adapter:memory:${this.options.tenantId}:${kind}:${id}`;
+  }
+
+  /** Orders changed since `since` (epoch ms, inclusive), oldest first: the latest change of each. */
+  async changedSince(since: number): Promise<OrderChange[]> {
+    const log = (await this.options.store.get<OrderChange[]>(this.key('changes', 'log')))?.value ?? [];
+    const latest = new Map<string, OrderChange>();
+    for (const change of log) if (Date.parse(change.updatedAt) >= since) latest.set(change.orderId, change);
+    return [...latest.values()].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+  }
+
+  private async logChange(order: OrderSnapshot): Promise<void> {
+    const { store, retentionMs, now } = this.options;
+    const change: OrderChange = { orderId: order.id, ...(order.reference && { reference: order.reference }), updatedAt: new Date(now()).toISOString() };
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
+      const current = await store.get<OrderChange[]>(this.key('changes', 'log'));
+      const next = [...(current?.value ?? []), change].slice(-CHANGE_LOG_SIZE);
+      if ((await store.compareAndSet(this.key('changes', 'log'), current?.version ?? 0, next, retentionMs)) !== null) return;
+    }
   }
 
   async findByReference(reference: string): Promise<{ orderId: string } | null> {
@@ -49,24 +71,27 @@ export class OrderBook {
     return (await this.options.store.get<StoredOrder>(this.key('order', orderId)))?.value ?? null;
   }
 
-  async place(data: StoreData, request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+  /** `paidOnStore`: the buyer paid on the storefront (a handed-off checkout), not through the API. */
+  async place(data: StoreData, request: PlaceOrderRequest, paidOnStore = false): Promise<PlaceOrderResult> {
     const existing = await this.findByReference(request.reference);
     if (existing) return { status: 'placed', ...existing };
 
     const now = this.options.now();
     const q = quote(data, request.quote, now);
-    const refused = refusal(q, request);
+    const refused = refusal(q, request, paidOnStore);
     if (refused) return refused;
 
     const orderId = `ord_${randomBytes(8).toString('hex')}`;
     const { store, retentionMs } = this.options;
-    await store.set(this.key('order', orderId), this.build(data, orderId, q, request, now), retentionMs);
+    const order = this.build(data, orderId, q, request, now);
+    await store.set(this.key('order', orderId), order, retentionMs);
     if (!(await store.setIfAbsent(this.key('ref', request.reference), { orderId }, retentionMs))) {
       await store.delete(this.key('order', orderId));
       const winner = await this.findByReference(request.reference);
       if (!winner) throw new Error(`order reference ${request.reference} vanished while placing`);
       return { status: 'placed', ...winner };
     }
+    await this.logChange(order.snapshot);
     return { status: 'placed', orderId };
   }
 
@@ -77,7 +102,10 @@ export class OrderBook {
       const current = await store.get<StoredOrder>(this.key('order', orderId));
       if (!current) return null;
       const next = change(current.value);
-      if ((await store.compareAndSet(this.key('order', orderId), current.version, next, retentionMs)) !== null) return next;
+      if ((await store.compareAndSet(this.key('order', orderId), current.version, next, retentionMs)) !== null) {
+        await this.logChange(next.snapshot);
+        return next;
+      }
     }
     throw new Error(`order ${orderId} is changing too fast to update`);
   }
@@ -119,7 +147,7 @@ export class OrderBook {
 }
 
 /** Why the store will not place this quote, or null. */
-function refusal(q: Quote, request: PlaceOrderRequest): PlaceOrderResult | null {
+function refusal(q: Quote, request: PlaceOrderRequest, paidOnStore: boolean): PlaceOrderResult | null {
   const reject = (reason: 'price_changed' | 'out_of_stock' | 'incomplete', detail: string) => ({ status: 'rejected' as const, reason, detail });
   const unknown = q.lineProblems.filter((p) => p.code === 'not_found' || p.code === 'invalid_quantity');
   if (unknown.length) return reject('incomplete', `lines ${unknown.map((p) => p.lineId).join(', ')} cannot be sold (${unknown.map((p) => p.code).join(', ')})`);
@@ -131,7 +159,10 @@ function refusal(q: Quote, request: PlaceOrderRequest): PlaceOrderResult | null 
   if (q.totals.total !== request.expectedTotal) {
     return { ...reject('price_changed', `the total is now ${q.totals.total}, not ${request.expectedTotal}`), actualTotal: q.totals.total };
   }
-  if (request.payment.amount !== q.totals.total) return reject('incomplete', `the payment of ${request.payment.amount} does not cover the total of ${q.totals.total}`);
+  if (paidOnStore) return null;
+  if (request.payment.mode !== 'gateway_charged') return reject('incomplete', 'the demo store records payments taken by the gateway only');
+  const paid = request.payment.record.amount;
+  if (paid !== q.totals.total) return reject('incomplete', `the payment of ${paid} does not cover the total of ${q.totals.total}`);
   return null;
 }
 

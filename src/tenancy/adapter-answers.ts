@@ -12,7 +12,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   BackendError,
   type BackendEvent,
+  type EligibilityVerdict,
   type LookupResult,
+  type OrderChange,
   type OrderSnapshot,
   type PickupLocation,
   type PlaceOrderResult,
@@ -36,6 +38,8 @@ const Quantity = Type.Integer();
 const Currency = Type.String({ pattern: '^[A-Z]{3}$' });
 const Lines = Type.Array(Type.Object({ id: Type.String(), quantity: Quantity }));
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Kept in every session record: a few KB at most. */
+const Handle = Type.String({ minLength: 1, maxLength: 8192 });
 
 const Variant = Type.Object({
   id: Id,
@@ -74,6 +78,7 @@ const FulfillmentShape = Type.Array(
 );
 
 const QuoteShape = Type.Object({
+  handle: Type.Optional(Handle),
   currency: Currency,
   lines: Type.Array(
     Type.Object({
@@ -100,7 +105,7 @@ const QuoteShape = Type.Object({
         allocations: Type.Array(Type.Object({ target: Type.Object({ kind: Type.String() }), amount: Amount })),
       }),
     ),
-    rejected: Type.Array(Type.Object({ code: Type.String(), index: Quantity, reason: Type.String() })),
+    rejected: Type.Array(Type.Object({ code: Type.String(), index: Quantity, reason: Type.Optional(Type.String()) })),
   }),
   fulfillment: Type.Optional(
     Type.Array(
@@ -120,7 +125,12 @@ const QuoteShape = Type.Object({
 const PlaceOrderShape = Type.Union([
   Type.Object({ status: Type.Literal('placed'), orderId: Id }),
   Type.Object({ status: Type.Literal('pending') }),
-  Type.Object({ status: Type.Literal('rejected'), reason: Type.Union([Type.Literal('price_changed'), Type.Literal('out_of_stock'), Type.Literal('incomplete')]), detail: Type.String(), actualTotal: Type.Optional(Amount) }),
+  Type.Object({
+    status: Type.Literal('rejected'),
+    reason: Type.Union([Type.Literal('price_changed'), Type.Literal('out_of_stock'), Type.Literal('incomplete'), Type.Literal('payment_declined')]),
+    detail: Type.String(),
+    actualTotal: Type.Optional(Amount),
+  }),
 ]);
 
 const OrderReferenceShape = Nullable(Type.Object({ orderId: Id }));
@@ -133,6 +143,7 @@ const OrderShape = Nullable(
     lines: Type.Array(
       Type.Object({
         id: Id,
+        checkoutLineId: Type.Optional(Id),
         variantId: Type.String(),
         productId: Type.String(),
         title: Type.String(),
@@ -149,7 +160,18 @@ const OrderShape = Nullable(
   }),
 );
 
-const EventShape = Nullable(Type.Object({ eventId: Id, orderId: Id, topic: Type.String() }));
+const EventShape = Nullable(
+  Type.Union([
+    Type.Object({ kind: Type.Literal('order'), eventId: Id, orderId: Id, topic: Type.String(), reference: Type.Optional(Id) }),
+    Type.Object({ kind: Type.Literal('ping'), eventId: Id }),
+  ]),
+);
+
+const CheckoutUrlShape = Type.Object({ url: Type.String({ pattern: '^https?://' }), handle: Type.Optional(Handle) });
+
+const EligibilityShape = Type.Array(Type.Object({ claim: Type.String(), verified: Type.Boolean() }));
+
+const OrderChangesShape = Type.Array(Type.Object({ orderId: Id, reference: Type.Optional(Id), updatedAt: Type.String({ format: 'date-time' }) }));
 
 // Each shape must accept every value of its contract type (a shape asking for more fails here).
 type Covers<Contract, Shape extends TSchema> = Contract extends Static<Shape> ? true : never;
@@ -163,7 +185,10 @@ const covered: [
   Covers<{ orderId: string; permalinkUrl?: string } | null, typeof OrderReferenceShape>,
   Covers<OrderSnapshot | null, typeof OrderShape>,
   Covers<BackendEvent | null, typeof EventShape>,
-] = [true, true, true, true, true, true, true, true, true];
+  Covers<{ url: string; handle?: string }, typeof CheckoutUrlShape>,
+  Covers<EligibilityVerdict[], typeof EligibilityShape>,
+  Covers<OrderChange[], typeof OrderChangesShape>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void covered;
 
 const shapes = {
@@ -176,7 +201,9 @@ const shapes = {
   findOrderByReference: OrderReferenceShape,
   getOrder: OrderShape,
   verifyWebhook: EventShape,
-  continueUrl: Type.String({ minLength: 1 }),
+  checkoutUrl: CheckoutUrlShape,
+  verifyEligibility: EligibilityShape,
+  ordersChangedSince: OrderChangesShape,
 };
 
 export type CheckedMethod = keyof typeof shapes;

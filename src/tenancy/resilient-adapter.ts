@@ -29,9 +29,34 @@ export const defaultBackendPolicy: BackendPolicy = { timeoutMs: 8_000, attempts:
 /** What a metrics or log sink learns about each attempt. */
 export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;
 
-type AsyncMethod = 'search' | 'lookup' | 'pickupLocations' | 'discoverFulfillment' | 'quote' | 'placeOrder' | 'findOrderByReference' | 'getOrder' | 'ping';
+type AsyncMethod =
+  | 'search'
+  | 'lookup'
+  | 'pickupLocations'
+  | 'discoverFulfillment'
+  | 'quote'
+  | 'checkoutUrl'
+  | 'placeOrder'
+  | 'findOrderByReference'
+  | 'getOrder'
+  | 'verifyEligibility'
+  | 'ordersChangedSince'
+  | 'ping';
 
-const REPEATABLE: ReadonlySet<AsyncMethod> = new Set(['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'findOrderByReference', 'getOrder', 'ping']);
+/** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
+const REPEATABLE: ReadonlySet<AsyncMethod> = new Set([
+  'search',
+  'lookup',
+  'pickupLocations',
+  'discoverFulfillment',
+  'quote',
+  'checkoutUrl',
+  'findOrderByReference',
+  'getOrder',
+  'verifyEligibility',
+  'ordersChangedSince',
+  'ping',
+]);
 
 class AttemptTimeout extends BackendError {
   constructor(method: string, ms: number) {
@@ -108,20 +133,30 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     }
   }
 
+  const { discoverFulfillment, verifyEligibility, ordersChangedSince } = adapter;
   return {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
+    storefrontUrl: adapter.storefrontUrl,
     search: (query, signal) => call('search', (s) => adapter.search(query, s), signal),
     lookup: (ids, signal) => call('lookup', (s) => adapter.lookup(ids, s), signal),
     pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
-    discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => adapter.discoverFulfillment(query, s), signal),
+    ...(discoverFulfillment && {
+      discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment.call(adapter, query, s), signal),
+    }),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
     quote: (request, signal) => call('quote', (s) => adapter.quote(request, s), signal),
+    checkoutUrl: (request, signal) => call('checkoutUrl', (s) => adapter.checkoutUrl(request, s), signal),
     placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
-    continueUrl: (lines, options) => checkAnswer('continueUrl', adapter.continueUrl(lines, options)),
+    ...(verifyEligibility && {
+      verifyEligibility: (claims, buyer, signal) => call('verifyEligibility', (s) => verifyEligibility.call(adapter, claims, buyer, s), signal),
+    }),
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
+    ...(ordersChangedSince && {
+      ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince.call(adapter, since, s), signal),
+    }),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
     ...(adapter.close && { close: () => adapter.close!() }),
   };

@@ -25,7 +25,9 @@ export interface InboundDeps {
   now: () => number;
 }
 
-type Outcome = 'queued' | 'ignored' | 'duplicate';
+type Outcome = 'queued' | 'ignored' | 'duplicate' | 'ping';
+
+type OrderEventIn = Extract<BackendEvent, { kind: 'order' }>;
 
 function verify(tenant: Tenant, headers: Record<string, string | string[] | undefined>, body: Buffer, log: FastifyInstance['log']): BackendEvent | null {
   try {
@@ -37,7 +39,7 @@ function verify(tenant: Tenant, headers: Record<string, string | string[] | unde
   }
 }
 
-async function announce(deps: InboundDeps, tenant: Tenant, event: BackendEvent): Promise<Outcome> {
+async function announce(deps: InboundDeps, tenant: Tenant, event: OrderEventIn): Promise<Outcome> {
   const record = await loadOrderRecord({ store: deps.store, tenant }, event.orderId);
   if (!record?.webhookUrl) return 'ignored';
   const order = await tenant.adapter.getOrder(event.orderId);
@@ -59,6 +61,7 @@ export function registerBackendWebhooks(app: FastifyInstance, deps: InboundDeps)
       const tenant = tenantOf(req);
       const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
       if (!event) throw new ProtocolError(401, 'webhook_unverified', 'the webhook does not verify with this store\'s webhook secret');
+      if (event.kind === 'ping') return reply.send({ status: 'ping' satisfies Outcome });
       const seen = `backend-event:${tenant.id}:${event.eventId}`;
       if (!(await deps.store.setIfAbsent(seen, { orderId: event.orderId, topic: event.topic }, BACKEND_EVENT_DEDUPE_MS))) {
         return reply.send({ status: 'duplicate' satisfies Outcome });

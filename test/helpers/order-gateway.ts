@@ -115,7 +115,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
       quote,
       expectedTotal: total,
       buyer: { email: 'jane.smith@example.com' },
-      payment: { handlerId: 'sandbox', transactionId: `tx_${checkoutId}`, amount: total },
+      payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: `tx_${checkoutId}`, amount: total } },
     });
     if (placed.status !== 'placed') throw new Error(`the demo store did not place the order: ${JSON.stringify(placed)}`);
     return {

@@ -22,7 +22,7 @@ function verifyShopifyStyle(headers: Record<string, string | string[] | undefine
   if (typeof signature !== 'string' || signature !== hmac(rawBody)) return null;
   const orderId = /"order_id":"([^"]+)"/.exec(rawBody.toString('utf8'))?.[1];
   const eventId = headers['x-shopify-webhook-id'];
-  return orderId && typeof eventId === 'string' ? { eventId, orderId, topic: String(headers['x-shopify-topic']) } : null;
+  return orderId && typeof eventId === 'string' ? { kind: 'order', eventId, orderId, topic: String(headers['x-shopify-topic']) } : null;
 }
 
 let gw: OrderGateway;

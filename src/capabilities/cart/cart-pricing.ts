@@ -15,9 +15,13 @@ export interface PricedCart {
   notices: Message[];
   /** Where each line was in the list that was priced, for the paths of line messages. */
   refs: ReadonlyMap<string, LineRef>;
+  /** The store's page for this cart (`continue_url`). */
+  storeUrl: string;
 }
 
 export async function priceCart(ctx: OperationContext, cart: ActiveCart): Promise<PricedCart> {
   const { request, notices } = callerQuoteRequest(ctx, cart);
-  return { quote: await ctx.tenant.adapter.quote(request), notices, refs: lineRefs(cart.lines) };
+  const quote = await ctx.tenant.adapter.quote(request);
+  const page = await ctx.tenant.adapter.checkoutUrl({ reference: cart.id, ...(quote.handle && { handle: quote.handle }), quote: request });
+  return { quote, notices, refs: lineRefs(cart.lines), storeUrl: page.url };
 }

@@ -41,7 +41,7 @@ function codesFor(ctx: OperationContext, request: CartRequest, stored: readonly 
 /** The same answer whether the cart never existed, expired, was canceled or is someone else's. */
 function cartNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable')], {
-    continue_url: ctx.tenant.adapter.continueUrl([]),
+    continue_url: ctx.tenant.adapter.storefrontUrl,
   });
 }
 
@@ -56,7 +56,7 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
     discountCodes: codesFor(ctx, request, []),
   };
   const priced = await priceCart(ctx, draft);
-  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft.lines, priced.quote, priced.refs);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
   const cart = keepPricedLines(draft, priced.quote);
   if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
   return success(renderCart(ctx, cart, priced), 201);

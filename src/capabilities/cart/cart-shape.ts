@@ -7,7 +7,7 @@ import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { discountActive } from '../../extensions/discount/active.js';
 import { lineAllocationPath } from '../../extensions/discount/applied.js';
-import { appliedCodes, renderDiscounts } from '../../extensions/discount/discounts-member.js';
+import { renderDiscounts } from '../../extensions/discount/discounts-member.js';
 import { rejectionMessages } from '../../extensions/discount/rejections.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
@@ -25,15 +25,11 @@ export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: Pric
   const { totals, pending } = renderTotals(quote);
   const messages: Message[] = [
     ...lineProblemMessages(quote, priced.refs),
-    ...(discounts ? rejectionMessages(quote.discounts.rejected) : []),
+    ...(discounts ? rejectionMessages(quote.discounts.rejected, ctx.tenant.adapter.capabilities.rejectionReasons) : []),
     ...priced.notices,
     ...(pending.length > 0 ? [partialTotalsMessage(pending)] : []),
   ];
   const links = ctx.tenant.config.links;
-  const continueUrl = ctx.tenant.adapter.continueUrl(
-    quote.lines.map((line) => ({ variantId: line.variantId, quantity: line.quantity })),
-    { discountCodes: appliedCodes(quote) },
-  );
   return {
     id: cart.id,
     line_items: lineItems,
@@ -46,7 +42,7 @@ export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: Pric
     ...(discounts && { discounts: renderDiscounts(cart.discountCodes, quote, lineAllocationPath(lineItemPaths(lineItems))) }),
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
-    continue_url: continueUrl,
+    continue_url: priced.storeUrl,
     expires_at: new Date(expiresAt).toISOString(),
   };
 }

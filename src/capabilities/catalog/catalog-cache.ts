@@ -21,8 +21,23 @@ import type {
 import type { AnswerScope } from '../../operations/answer-cache.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
-/** The catalog calls of an adapter that capabilities use. */
-export type CatalogReader = Pick<Adapter, 'search' | 'lookup' | 'discoverFulfillment' | 'pickupLocations'>;
+/**
+ * The catalog calls of an adapter that capabilities use. Discovery is always callable: a store
+ * without it (`capabilities.fulfillmentDiscovery` false) answers nothing, and the filters
+ * already told the platform so.
+ */
+export type CatalogReader = Pick<Adapter, 'search' | 'lookup' | 'pickupLocations'> & Required<Pick<Adapter, 'discoverFulfillment'>>;
+
+const NO_DISCOVERY: CatalogReader['discoverFulfillment'] = async () => [];
+
+function directReader(adapter: Adapter): CatalogReader {
+  return {
+    search: (query, signal) => adapter.search(query, signal),
+    lookup: (ids, signal) => adapter.lookup(ids, signal),
+    pickupLocations: (signal) => adapter.pickupLocations(signal),
+    discoverFulfillment: adapter.discoverFulfillment?.bind(adapter) ?? NO_DISCOVERY,
+  };
+}
 
 /** A cached reader also counts catalog changes, so answers built from its entries can tell they are stale. */
 interface CachedReader extends CatalogReader {
@@ -44,6 +59,7 @@ const key = {
 };
 
 function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): CachedReader {
+  const discover = adapter.discoverFulfillment?.bind(adapter) ?? NO_DISCOVERY;
   const cache = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, perf: { now } });
   let generation = 0;
 
@@ -111,7 +127,7 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
       }
       const misses = query.variantIds.filter((id) => !answers.has(id));
       if (misses.length > 0) {
-        for (const answer of await adapter.discoverFulfillment({ ...query, variantIds: misses }, signal)) {
+        for (const answer of await discover({ ...query, variantIds: misses }, signal)) {
           cache.set(key.fulfillment(answer.variantId, query), answer);
           answers.set(answer.variantId, answer);
         }
@@ -136,7 +152,7 @@ export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
   let reader = readers.get(tenant);
   if (!reader) {
     const ttlMs = tenant.policies.catalogCacheTtlMs;
-    reader = ttlMs > 0 ? cachedReader(tenant.adapter, ttlMs, now) : tenant.adapter;
+    reader = ttlMs > 0 ? cachedReader(tenant.adapter, ttlMs, now) : directReader(tenant.adapter);
     readers.set(tenant, reader);
   }
   return reader;

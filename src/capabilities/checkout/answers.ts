@@ -20,7 +20,7 @@ export const isOpen = (session: CheckoutSession) => OPEN_STATUSES.has(session.st
 
 export function checkoutNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
-    continue_url: ctx.tenant.adapter.continueUrl([]),
+    continue_url: ctx.tenant.adapter.storefrontUrl,
   });
 }
 

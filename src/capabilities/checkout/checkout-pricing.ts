@@ -24,6 +24,8 @@ export interface PricedCheckout {
   refs: ReadonlyMap<string, LineRef>;
   /** The store's pickup locations when a method is pickup (to show them as destinations). */
   locations: PickupLocation[];
+  /** The store's checkout page for this session (`continue_url`). */
+  storeUrl: string;
 }
 
 /** The store's pickup locations, asked for at most once per request. */
@@ -34,7 +36,12 @@ export function pickupLocationsOnce(ctx: OperationContext): Locations {
   return () => (locations ??= ctx.tenant.adapter.pickupLocations());
 }
 
-export async function priceCheckout(ctx: OperationContext, inputs: CheckoutInputs, locations: Locations, asked: readonly AskedOption[] = []): Promise<PricedCheckout> {
+export async function priceCheckout(
+  ctx: OperationContext,
+  inputs: CheckoutInputs & { id: string },
+  locations: Locations,
+  asked: readonly AskedOption[] = [],
+): Promise<PricedCheckout> {
   const { request: base, notices } = callerQuoteRequest(ctx, inputs);
   const active = fulfillmentActive(ctx.caller);
   const lineIds = inputs.lines.map((line) => line.id);
@@ -51,9 +58,11 @@ export async function priceCheckout(ctx: OperationContext, inputs: CheckoutInput
     request = requestFor(methods);
     quote = await ctx.tenant.adapter.quote(request);
   }
+  const page = await ctx.tenant.adapter.checkoutUrl({ reference: inputs.id, ...(quote.handle && { handle: quote.handle }), quote: request });
   return {
     quote,
     request,
+    storeUrl: page.url,
     methods,
     notices: [...notices, ...untakenOptions(asked, quote)],
     refs: lineRefs(inputs.lines),

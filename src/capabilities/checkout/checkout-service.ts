@@ -38,12 +38,12 @@ export async function createCheckout(ctx: OperationContext, request: CheckoutCre
       : await cartBasis(ctx, request.cart_id);
   if (!basis) {
     return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable', '$.cart_id')], {
-      continue_url: ctx.tenant.adapter.continueUrl([]),
+      continue_url: ctx.tenant.adapter.storefrontUrl,
     });
   }
   const read = await readInputs(ctx, request, basis, undefined, locations);
   const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
-  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft.lines, priced.quote, priced.refs);
+  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
   if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
   return success(body, 201);
 }

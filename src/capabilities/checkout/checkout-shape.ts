@@ -8,7 +8,7 @@ import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { discountActive } from '../../extensions/discount/active.js';
 import { lineAllocationPath, type AllocationPath } from '../../extensions/discount/applied.js';
-import { appliedCodes, renderDiscounts } from '../../extensions/discount/discounts-member.js';
+import { renderDiscounts } from '../../extensions/discount/discounts-member.js';
 import { rejectionMessages } from '../../extensions/discount/rejections.js';
 import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
 import { renderFulfillment } from '../../extensions/fulfillment/fulfillment-member.js';
@@ -24,12 +24,6 @@ export interface CheckoutState {
   messages: readonly Message[];
 }
 
-/** The store's checkout page for the priced lines and accepted codes. */
-function storeCheckoutUrl(ctx: OperationContext, priced: PricedCheckout): string {
-  const lines = priced.quote.lines.map((line) => ({ variantId: line.variantId, quantity: line.quantity }));
-  return ctx.tenant.adapter.continueUrl(lines, { discountCodes: appliedCodes(priced.quote) });
-}
-
 export function renderCheckout(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
   const { quote } = priced;
   const lineItems = renderLineItems(quote);
@@ -39,12 +33,12 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
   const discounts = discountActive(ctx.caller);
   const messages: Message[] = [
     ...lineProblemMessages(quote, priced.refs),
-    ...(discounts ? rejectionMessages(quote.discounts.rejected) : []),
+    ...(discounts ? rejectionMessages(quote.discounts.rejected, ctx.tenant.adapter.capabilities.rejectionReasons) : []),
     ...priced.notices,
     ...state.messages,
   ];
   const links = ctx.tenant.config.links;
-  const continueUrl = session.escalation?.continueUrl ?? storeCheckoutUrl(ctx, priced);
+  const continueUrl = session.escalation?.continueUrl ?? priced.storeUrl;
   return {
     id: session.id,
     status: state.status,

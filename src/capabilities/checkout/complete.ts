@@ -50,7 +50,7 @@ const attemptLeaseMs = (ctx: OperationContext) => 2 * ctx.tenant.policies.backen
 
 const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
   handlers: ctx.tenant.config.payment_handlers ?? [],
-  placesOrders: ctx.tenant.adapter.capabilities.placesOrders,
+  placesOrders: ctx.tenant.adapter.capabilities.finishing.includes('gateway_charged'),
   store: ctx.store,
   tenantId: ctx.tenant.id,
 });
@@ -159,7 +159,7 @@ async function attempt(ctx: OperationContext, session: CheckoutSession, choice: 
 async function place(ctx: OperationContext, session: CheckoutSession, handler: PaymentHandler, payment: PaymentRecord): Promise<OperationResult> {
   let placed: PlaceOrderResult;
   try {
-    placed = await ctx.tenant.adapter.placeOrder({ ...session.completion!.placement, payment });
+    placed = await ctx.tenant.adapter.placeOrder({ ...session.completion!.placement, payment: { mode: 'gateway_charged', record: payment } });
   } catch (error) {
     // It may have happened: only a later look-up by reference can tell (never a blind second order).
     const level = error instanceof BackendError ? 'warn' : 'error';

@@ -1,21 +1,18 @@
 /**
  * A create where the store can price no line makes no cart or checkout session. When every line
  * is sold out or discontinued it is the spec's `out_of_stock` outcome (unrecoverable); otherwise
- * the per-line messages say what to fix. Either way `continue_url` hands the sold-out items to
- * the store's own cart.
+ * the per-line messages say what to fix. Either way `continue_url` sends the buyer to the store
+ * (there is no session to hand over).
  */
 import type { Quote } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
 import { failure, type OperationResult } from '../../operations/operation.js';
 import { isStockProblem, lineProblemMessages, type LineRef } from './line-messages.js';
-import type { PricedLineInput } from './quote-request.js';
 
-export function nothingToBuy(ctx: OperationContext, lines: readonly PricedLineInput[], quote: Quote, refs: ReadonlyMap<string, LineRef>): OperationResult {
+export function nothingToBuy(ctx: OperationContext, quote: Quote, refs: ReadonlyMap<string, LineRef>): OperationResult {
   const problems = quote.lineProblems;
   const soldOut = problems.every(isStockProblem);
-  const soldOutLines = new Set(problems.filter(isStockProblem).map((p) => p.lineId));
-  const handoff = lines.filter((line) => soldOutLines.has(line.id)).map((line) => ({ variantId: line.itemId, quantity: line.quantity }));
   return failure(lineProblemMessages(quote, refs, soldOut ? 'unrecoverable' : 'recoverable'), {
-    continue_url: ctx.tenant.adapter.continueUrl(handoff),
+    continue_url: ctx.tenant.adapter.storefrontUrl,
   });
 }

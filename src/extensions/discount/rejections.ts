@@ -2,7 +2,9 @@
  * Codes the store refused, as `warning` messages (so platforms surface them to the buyer) with
  * the path of the code entry and the protocol's rejection codes (spec part 1 §4.4, §7).
  * `not_applicable` (a valid code nothing in the cart qualifies for) has no protocol code; it
- * gets `discount_code_not_applicable`, with the store's reason in the text.
+ * gets `discount_code_not_applicable`, with the store's reason in the text. A store that gives no
+ * reason (`capabilities.rejectionReasons` false, or none for this code) gets `discount_code_invalid`
+ * with a sentence that claims nothing more: the gateway never invents the store's reason.
  */
 import type { DiscountRejection, Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
@@ -18,9 +20,12 @@ const REJECTIONS: Record<DiscountRejection, { code: string; says: string }> = {
   not_applicable: { code: 'discount_code_not_applicable', says: 'does not apply to this cart' },
 };
 
-export function rejectionMessages(rejected: Quote['discounts']['rejected']): Message[] {
+const UNEXPLAINED = { code: 'discount_code_invalid', says: 'was not accepted by the store' };
+
+/** `reasons`: the adapter declares `rejectionReasons`; otherwise any reason it sent is not relied on. */
+export function rejectionMessages(rejected: Quote['discounts']['rejected'], reasons = true): Message[] {
   return rejected.map(({ code, index, reason, detail }) => {
-    const { code: messageCode, says } = REJECTIONS[reason];
+    const { code: messageCode, says } = reasons && reason ? REJECTIONS[reason] : UNEXPLAINED;
     return warningMessage(messageCode, `Code ${JSON.stringify(code)} ${says}.${detail ? ` ${detail}` : ''}`, `$.discounts.codes[${index}]`);
   });
 }

@@ -112,9 +112,16 @@ describe('demo store lookup', () => {
     expect(ebook!.product.variants[0]!.requiresShipping).toBe(false);
   });
 
-  it('builds a cart permalink that recreates the purchase', () => {
-    expect(adapter.continueUrl([{ variantId: 'bouquet_roses', quantity: 2 }, { variantId: 'florist_tee_m_green', quantity: 1 }], { discountCodes: ['10OFF'] })).toBe(
-      'https://flowers.example/store/cart/bouquet_roses:2,florist_tee_m_green:1?discount=10OFF',
-    );
+  it('builds a cart permalink that recreates the purchase with the accepted codes and carries the reference', async () => {
+    const quote = {
+      lines: [
+        { lineId: 'l1', variantId: 'bouquet_roses', quantity: 2 },
+        { lineId: 'l2', variantId: 'florist_tee_m_green', quantity: 1 },
+      ],
+      discountCodes: ['10OFF', 'NOPE'],
+    };
+    expect(await adapter.checkoutUrl({ reference: 'chk_1', quote })).toEqual({
+      url: 'https://flowers.example/store/cart/bouquet_roses:2,florist_tee_m_green:1?discount=10OFF&ref=chk_1',
+    });
   });
 });

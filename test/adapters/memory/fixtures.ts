@@ -55,7 +55,7 @@ export interface DemoStore {
   clock: { now: number };
 }
 
-export async function demoStore(options: { dataDir?: string; store?: MapStore; tenantId?: string } = {}): Promise<DemoStore> {
+export async function demoStore(options: { dataDir?: string; store?: MapStore; tenantId?: string; webhookSecret?: string } = {}): Promise<DemoStore> {
   const store = options.store ?? new MapStore();
   const clock = { now: NOW };
   const adapter = await createMemoryAdapter({
@@ -64,6 +64,7 @@ export async function demoStore(options: { dataDir?: string; store?: MapStore; t
     now: () => clock.now,
     store,
     tenantId: options.tenantId ?? 'demo',
+    ...(options.webhookSecret && { webhookSecret: options.webhookSecret }),
   });
   return { adapter, store, clock };
 }

@@ -15,7 +15,7 @@ async function placing(reference: string, quote = checkout) {
     quote,
     expectedTotal: total,
     buyer: { email: 'john.doe@example.com', firstName: 'John' },
-    payment: { handlerId: 'sandbox', transactionId: 'tx_1', amount: total },
+    payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx_1', amount: total } },
   };
   return { adapter, store, order, total };
 }
@@ -114,7 +114,7 @@ describe('demo store orders', () => {
     const { adapter } = await demoStore();
     expect(await adapter.getOrder('ord_missing')).toBeNull();
     expect(await adapter.findOrderByReference('chk_missing')).toBeNull();
-    expect(adapter.verifyWebhook()).toBeNull();
+    expect(adapter.verifyWebhook({}, Buffer.from('{}'))).toBeNull();
     await expect(adapter.ping()).resolves.toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ async function placedOrder() {
     quote,
     expectedTotal: total,
     buyer: { email: 'jane.smith@example.com' },
-    payment: { handlerId: 'sandbox', transactionId: 'tx', amount: total },
+    payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx', amount: total } },
   });
   if (placed.status !== 'placed') throw new Error('not placed');
   const advance = (minutes: number) => (demo.clock.now += minutes * 60_000);

@@ -10,6 +10,7 @@ function observed(adapter: MemoryAdapter) {
   const wrapped: Adapter = {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
+    storefrontUrl: adapter.storefrontUrl,
     search: (query) => (calls.search++, adapter.search(query)),
     lookup: (ids) => (calls.lookup.push(ids), adapter.lookup(ids)),
     discoverFulfillment: (query) => (calls.discoverFulfillment.push(query.variantIds), adapter.discoverFulfillment(query)),
@@ -18,8 +19,8 @@ function observed(adapter: MemoryAdapter) {
     placeOrder: (request) => adapter.placeOrder(request),
     findOrderByReference: (reference) => adapter.findOrderByReference(reference),
     getOrder: (id) => adapter.getOrder(id),
-    continueUrl: (lines, options) => adapter.continueUrl(lines, options),
-    verifyWebhook: () => adapter.verifyWebhook(),
+    checkoutUrl: (request) => adapter.checkoutUrl(request),
+    verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: () => adapter.ping(),
     onCatalogChange(listener) {
       listeners.add(listener);

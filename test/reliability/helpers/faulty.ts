@@ -16,8 +16,27 @@ import { BackendError, type Adapter, type PlaceOrderRequest } from '../../../ada
 export type Fault = 'timeout' | 'lost_reply' | 'error' | 'fatal' | 'throttle' | 'crash' | 'garbage';
 export const FAULTS: readonly Fault[] = ['timeout', 'lost_reply', 'error', 'fatal', 'throttle', 'crash', 'garbage'];
 
-export type FaultyMethod = 'search' | 'lookup' | 'pickupLocations' | 'discoverFulfillment' | 'quote' | 'placeOrder' | 'findOrderByReference' | 'getOrder';
-export const FAULTY_METHODS: readonly FaultyMethod[] = ['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'placeOrder', 'findOrderByReference', 'getOrder'];
+export type FaultyMethod =
+  | 'search'
+  | 'lookup'
+  | 'pickupLocations'
+  | 'discoverFulfillment'
+  | 'quote'
+  | 'checkoutUrl'
+  | 'placeOrder'
+  | 'findOrderByReference'
+  | 'getOrder';
+export const FAULTY_METHODS: readonly FaultyMethod[] = [
+  'search',
+  'lookup',
+  'pickupLocations',
+  'discoverFulfillment',
+  'quote',
+  'checkoutUrl',
+  'placeOrder',
+  'findOrderByReference',
+  'getOrder',
+];
 
 export type FaultPlan = Partial<Record<FaultyMethod, Fault | readonly Fault[] | ((call: number) => Fault | undefined)>>;
 
@@ -100,15 +119,16 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
   return {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
-    continueUrl: (lines, options) => adapter.continueUrl(lines, options),
+    storefrontUrl: adapter.storefrontUrl,
     verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: (signal) => adapter.ping(signal),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
     search: wrap('search', (q, s) => adapter.search(q, s), (a) => a[1]),
     lookup: wrap('lookup', (ids, s) => adapter.lookup(ids, s), (a) => a[1]),
     pickupLocations: wrap('pickupLocations', (s) => adapter.pickupLocations(s), (a) => a[0]),
-    discoverFulfillment: wrap('discoverFulfillment', (q, s) => adapter.discoverFulfillment(q, s), (a) => a[1]),
+    discoverFulfillment: wrap('discoverFulfillment', (q, s) => adapter.discoverFulfillment!(q, s), (a) => a[1]),
     quote: wrap('quote', (r, s) => adapter.quote(r, s), (a) => a[1]),
+    checkoutUrl: wrap('checkoutUrl', (r, s) => adapter.checkoutUrl(r, s), (a) => a[1]),
     placeOrder: wrap('placeOrder', (r, s) => adapter.placeOrder(r, s), (a) => a[1]),
     findOrderByReference: wrap('findOrderByReference', (r, s) => adapter.findOrderByReference(r, s), (a) => a[1]),
     getOrder: wrap('getOrder', (id, s) => adapter.getOrder(id, s), (a) => a[1]),

@@ -1,0 +1,46 @@
+/**
+ * The demo store's checkout page, for handed-off checkouts: the page is a cart permalink
+ * ({storefront}/cart/{variantId}:{qty},...?discount=A,B&ref=REFERENCE), so the store keeps no
+ * cart (no handle). `purchase` is what a buyer paying on that page does: the store prices the
+ * permalink's items and codes for the buyer's address with the cheapest option of every group
+ * and places the order carrying the reference, paid on the store.
+ */
+import type { BuyerContact, CheckoutUrlRequest, PostalAddress, Quote, QuoteRequest } from '../contract.js';
+import type { StoreData } from './model.js';
+import { quote } from './quote.js';
+
+export function checkoutPage(storefrontUrl: string, request: CheckoutUrlRequest, priced: Quote): string {
+  const items = priced.lines.map((l) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
+  const codes = priced.discounts.applied.flatMap((d) => (d.code ? [encodeURIComponent(d.code)] : []));
+  const query = [...(codes.length > 0 ? [`discount=${codes.join(',')}`] : []), `ref=${encodeURIComponent(request.reference)}`];
+  return `${storefrontUrl}/cart/${items}?${query.join('&')}`;
+}
+
+export class StorefrontError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StorefrontError';
+  }
+}
+
+/** What the buyer bought on the page at `url`: the quote request with the cheapest shipping, and the reference. */
+export function storefrontPurchase(data: StoreData, storefrontUrl: string, url: string, address: PostalAddress, now: number) {
+  if (!url.startsWith(`${storefrontUrl}/cart/`)) throw new StorefrontError(`${url} is not a checkout page of this store`);
+  const page = new URL(url);
+  const reference = page.searchParams.get('ref');
+  if (!reference) throw new StorefrontError(`${url} carries no reference`);
+  const items = decodeURIComponent(page.pathname.slice(new URL(`${storefrontUrl}/cart/`).pathname.length)).split(',').filter(Boolean);
+  const lines = items.map((item, i) => {
+    const [variantId, quantity] = item.split(':');
+    return { lineId: `line_${i + 1}`, variantId: variantId!, quantity: Number(quantity) };
+  });
+  const base: QuoteRequest = { lines, discountCodes: page.searchParams.get('discount')?.split(',').filter(Boolean) ?? [] };
+  const shipped = quote(data, base, now).lines.filter((l) => l.requiresShipping).map((l) => l.lineId);
+  const method = { methodId: 'storefront', type: 'shipping' as const, lineIds: shipped, destination: { address } };
+  const withRates = shipped.length > 0 ? quote(data, { ...base, fulfillment: { multiGroup: false, methods: [method] } }, now) : undefined;
+  const selectedOptions = Object.fromEntries((withRates?.fulfillment?.[0]?.groups ?? []).flatMap((g) => (g.options[0] ? [[g.key, g.options[0].id]] : [])));
+  const request: QuoteRequest = shipped.length > 0 ? { ...base, fulfillment: { multiGroup: false, methods: [{ ...method, selectedOptions }] } } : base;
+  return { reference, request, total: quote(data, request, now).totals.total };
+}
+
+export type StorefrontBuyer = BuyerContact & { email: string };

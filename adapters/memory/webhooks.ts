@@ -1,0 +1,56 @@
+/**
+ * The demo store's own webhooks, shaped like Shopify's and WooCommerce's: a JSON body
+ * {order_id, reference?} signed with HMAC-SHA256 of the raw bytes under the tenant's
+ * `webhook_secret`, base64 in `X-Demo-Webhook-Signature`, with the delivery id and topic in
+ * `X-Demo-Webhook-Id` / `X-Demo-Webhook-Topic`. Topic `ping` is the empty delivery a store sends
+ * when a webhook is set up. Without a secret the store signs nothing and verifies nothing.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { BackendEvent } from '../contract.js';
+
+export type DemoTopic = 'order.created' | 'order.updated' | 'ping';
+
+export interface SignedWebhook {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const sign = (secret: string, body: Buffer) => createHmac('sha256', secret).update(body).digest('base64');
+
+export function signWebhook(secret: string, topic: DemoTopic, order?: { orderId: string; reference?: string }): SignedWebhook {
+  const body = Buffer.from(JSON.stringify(order ? { order_id: order.orderId, ...(order.reference && { reference: order.reference }) } : {}));
+  return {
+    headers: {
+      'content-type': 'application/json',
+      'x-demo-webhook-id': `whd_${randomBytes(8).toString('hex')}`,
+      'x-demo-webhook-topic': topic,
+      'x-demo-webhook-signature': sign(secret, body),
+    },
+    body,
+  };
+}
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export function verifyWebhook(secret: string | undefined, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+  const signature = header(headers, 'x-demo-webhook-signature');
+  const eventId = header(headers, 'x-demo-webhook-id');
+  const topic = header(headers, 'x-demo-webhook-topic');
+  if (!secret || !signature || !eventId || !topic) return null;
+  const expected = Buffer.from(sign(secret, rawBody));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (topic === 'ping') return { kind: 'ping', eventId };
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const { order_id: orderId, reference } = (body ?? {}) as { order_id?: unknown; reference?: unknown };
+  if (typeof orderId !== 'string' || orderId === '') return null;
+  return { kind: 'order', eventId, orderId, topic, ...(typeof reference === 'string' && reference !== '' && { reference }) };
+}

@@ -1,0 +1,75 @@
+/**
+ * The demo store through the shared adapter contract suite. Its "simulator" is in-process: the
+ * faults wrap the adapter object (what an HTTP adapter would throw for a 429, a 5xx, a garbage
+ * body or a hang), the handoff is paid through the storefront's own purchase, and the store's
+ * webhooks are signed with a test secret.
+ */
+import { BackendError, type Adapter } from '../../../adapters/contract.js';
+import { runAdapterContract, type BackendFault, type SimulatorControls } from '../contract/contract-suite.js';
+import { demoStore } from './fixtures.js';
+
+const WEBHOOK_SECRET = 'demo-store-webhook-secret';
+const METHODS = ['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'checkoutUrl', 'placeOrder', 'findOrderByReference', 'getOrder'] as const;
+
+/** The adapter with the next calls failing as `faults` says, whatever method they are. */
+function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
+  const fail = async (signal: AbortSignal | undefined): Promise<unknown> => {
+    switch (faults.shift()) {
+      case 'throttle':
+        throw new BackendError('store answered 429 Too Many Requests', true, 5);
+      case 'server_error':
+        throw new BackendError('store answered 502 Bad Gateway', true);
+      case 'garbage':
+        return '<html><body>502 Bad Gateway</body></html>';
+      case 'hang':
+        return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new BackendError('aborted', true)), { once: true }));
+      default:
+        return undefined;
+    }
+  };
+  const wrapped = Object.create(adapter) as Record<string, unknown>;
+  for (const method of METHODS) {
+    const real = (adapter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!.bind(adapter);
+    wrapped[method] = async (...args: unknown[]) => {
+      if (faults.length === 0) return real(...args);
+      const signal = args.find((a): a is AbortSignal => a instanceof AbortSignal);
+      return fail(signal);
+    };
+  }
+  return wrapped as unknown as Adapter;
+}
+
+runAdapterContract('memory', async () => {
+  const { adapter } = await demoStore({ webhookSecret: WEBHOOK_SECRET });
+  const faults: BackendFault[] = [];
+  const controls: SimulatorControls = {
+    failNext: (fault, count = 1) => faults.push(...Array<BackendFault>(count).fill(fault)),
+    reset: () => void faults.splice(0),
+    async payHandoff({ url, address, buyer }) {
+      const { orderId } = await adapter.purchase(url, address, buyer);
+      return { orderId, delivery: await adapter.webhookFor('order.created', orderId) };
+    },
+    async shipOrder(orderId) {
+      await adapter.simulate(orderId, { type: 'ship', trackingNumber: '1Z999', carrier: 'UPS' });
+      return adapter.webhookFor('order.updated', orderId);
+    },
+    pingDelivery: () => null,
+  };
+  return {
+    adapter: withFaults(adapter, faults),
+    fixtures: {
+      currency: 'USD',
+      searchText: 'flowers',
+      product: { id: 'florist_tee', optionNames: ['Size', 'Color'], variantId: 'florist_tee_m_green' },
+      sku: { value: 'FLW-ROSE-12', variantId: 'bouquet_roses' },
+      handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
+      line: { variantId: 'bouquet_roses', quantity: 2 },
+      codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
+      shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
+      buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+      gatewayHandlerId: 'sandbox',
+    },
+    controls,
+    close: async () => undefined,
+  };
+});
