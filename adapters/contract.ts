@@ -764,3 +764,15 @@ export class BackendError extends Error {
     this.name = 'BackendError';
   }
 }
+
+/**
+ * Thrown by adapters when the store answered, but not with its API's answer (an HTML error page
+ * with status 200, a plugin's PHP warning printed before the JSON, a body that does not parse):
+ * not retried; the gateway answers 503 backend_invalid_response.
+ */
+export class BackendInvalidResponseError extends BackendError {
+  constructor(message: string) {
+    super(message, false);
+    this.name = 'BackendInvalidResponseError';
+  }
+}

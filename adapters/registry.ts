@@ -8,8 +8,9 @@ import { ConfigError } from '../src/config/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
-import type { Adapter, OrderSnapshot } from './contract.js';
+import type { Adapter, FinishingMode, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
+import { CREDENTIALS, createWooCommerceAdapter, WooCommerceSettings } from './woocommerce/index.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -21,6 +22,8 @@ export interface AdapterContext {
   /** The gateway's state store: adapters keep what every replica must see there (namespaced by tenant). */
   store: StateStore;
   tenantId: string;
+  /** The tenant's finishing mode (`adapter.finishing`), when the tenant file chooses one. */
+  finishing?: FinishingMode;
 }
 
 /** Moves orders along (ship, deliver, refund, ...) for demos and tests; returns the fresh snapshot. */
@@ -71,6 +74,27 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
       }),
     extras: (adapter) => ({ simulator: adapter }),
   }),
+  woocommerce: define({
+    settings: WooCommerceSettings,
+    create: (settings, context) => {
+      const consumerKey = context.credentials[CREDENTIALS.key];
+      const consumerSecret = context.credentials[CREDENTIALS.secret];
+      if (!consumerKey || !consumerSecret) {
+        throw new ConfigError(`${context.where}: $.adapter.credentials needs ${CREDENTIALS.key} and ${CREDENTIALS.secret} (references {env} or {file} to the store's REST API key)`);
+      }
+      const webhookSecret = context.credentials[CREDENTIALS.webhook];
+      return createWooCommerceAdapter({
+        settings,
+        consumerKey,
+        consumerSecret,
+        ...(webhookSecret && { webhookSecret }),
+        store: context.store,
+        tenantId: context.tenantId,
+        now: context.now,
+        ...(context.finishing && { finishing: context.finishing }),
+      });
+    },
+  }),
 };
 
 export async function createAdapter(config: TenantConfig['adapter'], context: AdapterContext): Promise<BuiltAdapter> {
@@ -78,6 +102,7 @@ export async function createAdapter(config: TenantConfig['adapter'], context: Ad
   if (!factory) throw new ConfigError(`${context.where}: $.adapter.type "${config.type}" has no adapter in this build`);
   const checked = compile<Static<TSchema>>(factory.settings)(config.settings);
   if (!checked.ok) throw new ConfigError(`${context.where}: ${checked.message.replace(/^\$/, '$.adapter.settings')}`);
-  const adapter = await factory.create(checked.value, context);
+  const finishing = (config as { finishing?: FinishingMode }).finishing;
+  const adapter = await factory.create(checked.value, { ...context, ...(finishing && { finishing }) });
   return { adapter, extras: factory.extras?.(adapter) ?? {} };
 }

@@ -59,6 +59,22 @@ ${notice ? `<ul class="woocommerce-error" role="alert"><li>${escapeHtml(notice)}
 </form></body></html>`;
 }
 
+/**
+ * Shareable checkout links (WooCommerce 9.9+): `/checkout-link/?products=ID:QTY,ID:QTY&coupon=CODE`
+ * fills the visitor's cart and opens the checkout page.
+ */
+export function checkoutLinkPage(store: WooStore, query: Record<string, string>): string {
+  const items = (query.products ?? '').split(',').flatMap((pair) => {
+    const [id, qty] = pair.split(':');
+    const found = store.purchasable(Number(id));
+    return found ? [`<li>${escapeHtml(found.product.name)} &times; ${Number(qty) || 1}</li>`] : [];
+  });
+  return `<!DOCTYPE html>
+<html lang="en-US"><head><meta charset="UTF-8"><title>Checkout &ndash; Petal &amp; Stem</title></head>
+<body class="woocommerce-checkout"><h1>Checkout</h1><ul class="cart">${items.join('')}</ul>
+${query.coupon ? `<p class="coupon">Coupon: ${escapeHtml(query.coupon)}</p>` : ''}</body></html>`;
+}
+
 export function receivedPage(order: SimOrder): string {
   return `<!DOCTYPE html>
 <html lang="en-US"><head><meta charset="UTF-8"><title>Order received</title></head>

@@ -13,7 +13,7 @@ import { emptyAddress, emptyBilling, mergeAddress, type OrderBook, type OrderLin
 import type { Permission, RouteContext, RouteResult, Router } from './router.js';
 import { couponShape } from './shapes/rest-coupon.js';
 import { fulfillmentShape, noteShape, orderShape, refundShape, shipmentTrackingShape } from './shapes/rest-order.js';
-import { categoryShape, productShape, variationShape } from './shapes/rest-product.js';
+import { categoryShape, productShape, variationAsProductShape, variationShape } from './shapes/rest-product.js';
 import { WEBHOOK_TOPICS, webhookShape } from './shapes/rest-webhook.js';
 import type { WooStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
@@ -226,7 +226,7 @@ export class RestApi {
       const matchingVariations = [...this.store.variations.values()].filter((v) => skus.includes(v.sku.toLowerCase()));
       return paginate(ctx, this.store.homeUrl(), [
         ...matchingProducts.map((p) => productShape(this.store, p)),
-        ...matchingVariations.map((v) => variationShape(this.store, v)),
+        ...matchingVariations.map((v) => variationAsProductShape(this.store, v)),
       ]);
     }
     const order = q.order === 'asc' ? 1 : -1;

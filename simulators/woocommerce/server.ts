@@ -13,7 +13,7 @@ import { RestAuthenticator, type ApiKey } from './auth.js';
 import { CartSessions } from './carts.js';
 import { Faults, HOST_THROTTLE_PAGE, HTML_ERROR_PAGE, PHP_WARNING, type FaultSpec } from './faults.js';
 import { OrderBook } from './orders.js';
-import { orderPaymentResult, paymentPage, receivedPage } from './payment-page.js';
+import { checkoutLinkPage, orderPaymentResult, paymentPage, receivedPage } from './payment-page.js';
 import { RestApi, type TrackingMode } from './rest-api.js';
 import { Router, type Permission } from './router.js';
 import { seedDemoStore, type SeedIndex } from './seed.js';
@@ -182,6 +182,7 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
 
   async function page(request: FastifyRequest, reply: FastifyReply, path: string): Promise<FastifyReply> {
     const html = (status: number, body: string) => reply.code(status).header('content-type', 'text/html; charset=UTF-8').send(body);
+    if (/^\/checkout-link\/?$/.test(path)) return html(200, checkoutLinkPage(store, queryOf(request)));
     const match = /^\/checkout\/(order-pay|order-received)\/(\d+)\/?$/.exec(path);
     const order = match ? store.orders.get(Number(match[2])) : undefined;
     if (!match || !order || queryOf(request).key !== order.orderKey) return html(404, notFoundPage);

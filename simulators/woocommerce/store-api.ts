@@ -114,6 +114,45 @@ export class StoreApi {
     route('POST', '/cart/update-customer', (session, ctx) => this.updateCustomer(session, ctx.body));
     route('POST', '/cart/select-shipping-rate', (session, ctx) => this.selectRate(session, ctx.body));
     route('POST', '/checkout', (session, ctx) => this.checkout(session, ctx.body));
+    route('DELETE', '/cart/items', async (session) => {
+      session.lines = [];
+      return { body: [], headers: await this.sessionHeaders(session) };
+    });
+    route('DELETE', '/cart/coupons', async (session) => {
+      session.coupons = [];
+      return { body: [], headers: await this.sessionHeaders(session) };
+    });
+    router.add('POST', '/wc/store/v1/batch', 'public', (ctx) => this.batch(router, ctx));
+  }
+
+  /**
+   * Runs up to 25 Store API requests in order, each with its own headers, and answers 207 with
+   * every response (Routes/V1/Batch.php over WP_REST_Server::serve_batch_request_v1).
+   */
+  private async batch(router: Router, ctx: RouteContext): Promise<RouteResult> {
+    const requests = ctx.body.requests;
+    if (!Array.isArray(requests)) throw new WpError(400, 'rest_missing_callback_param', 'Missing parameter(s): requests', { params: ['requests'] });
+    if (requests.length > 25) throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): requests', { params: { requests: 'requests must contain at most 25 items.' } });
+    for (const r of requests as Array<{ path?: unknown }>) {
+      if (typeof r?.path !== 'string' || !r.path.includes('wc/store')) throw cartError(400, 'invalid_path', 'Invalid path provided.');
+    }
+    const responses = [];
+    for (const r of requests as Array<{ path: string; method?: string; body?: Record<string, unknown>; headers?: Record<string, string> }>) {
+      const method = r.method ?? 'POST';
+      const [route = '', search = ''] = r.path.split('?');
+      const matched = router.match(method, route.replace(/\/+$/, ''));
+      const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+      try {
+        if (!matched.route) throw new WpError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+        const query = Object.fromEntries(new URLSearchParams(search));
+        const result = await matched.route.handler({ method, route, params: matched.params, query, body: { ...query, ...(r.body ?? {}) }, headers });
+        responses.push({ body: result.body, status: result.status ?? 200, headers: result.headers ?? {} });
+      } catch (error) {
+        if (!(error instanceof WpError)) throw error;
+        responses.push({ body: error.body(), status: error.status, headers: {} });
+      }
+    }
+    return { status: 207, body: { responses } };
   }
 
   private resolveVariation(id: number, variation: Array<{ attribute: string; value: string }>): { id: number; variation: CartLine['variation'] } {

@@ -10,7 +10,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  BackendError,
+  BackendInvalidResponseError,
   type BackendEvent,
   type EligibilityVerdict,
   type LookupResult,
@@ -25,9 +25,9 @@ import {
 import { compile, type Validator } from '../validation/validator.js';
 
 /** An adapter answered something the gateway cannot use; not retried (the same call would answer the same). */
-export class InvalidBackendAnswer extends BackendError {
+export class InvalidBackendAnswer extends BackendInvalidResponseError {
   constructor(method: string, problem: string) {
-    super(`backend ${method} answered an invalid ${problem}`, false);
+    super(`backend ${method} answered an invalid ${problem}`);
     this.name = 'InvalidBackendAnswer';
   }
 }

@@ -4,10 +4,9 @@
  * backend (or one answering garbage) as 503, and everything else as a 500 that leaks no detail (the log keeps it).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { BackendError } from '../../adapters/contract.js';
+import { BackendError, BackendInvalidResponseError } from '../../adapters/contract.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { StoreUnavailableError } from '../state/store.js';
-import { InvalidBackendAnswer } from '../tenancy/adapter-answers.js';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than this gateway accepts'],
@@ -23,7 +22,7 @@ export function toProtocolError(error: unknown, log: FastifyBaseLogger): Protoco
     log.warn({ err: error }, 'state store unavailable');
     return new ProtocolError(503, 'store_unavailable', 'the state store is unavailable; retry shortly', { retryAfterSeconds: 1 });
   }
-  if (error instanceof InvalidBackendAnswer) {
+  if (error instanceof BackendInvalidResponseError) {
     log.error({ err: error }, 'backend answered an invalid shape');
     return new ProtocolError(503, 'backend_invalid_response', 'the store behind this gateway gave an answer this gateway cannot use; retry later', { retryAfterSeconds: 30 });
   }

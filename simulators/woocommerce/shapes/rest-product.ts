@@ -162,6 +162,32 @@ export function variationShape(store: WooStore, variation: SimVariation) {
   };
 }
 
+/**
+ * A variation in a `/products` list (`sku=` covers product_variation posts): the products
+ * controller renders it with the product fields, type "variation" and its parent_id.
+ */
+export function variationAsProductShape(store: WooStore, variation: SimVariation) {
+  const parent = store.products.get(variation.parentId)!;
+  const own = variationShape(store, variation);
+  return {
+    ...productShape(store, { ...parent, type: 'simple', price: variation.price, sku: variation.sku, variationIds: [], attributes: [], defaultAttributes: [] }),
+    id: variation.id,
+    name: own.name,
+    slug: `${parent.slug}-${variation.attributes.map((a) => a.option.toLowerCase()).filter(Boolean).join('-')}`,
+    permalink: own.permalink,
+    type: 'variation',
+    parent_id: variation.parentId,
+    ...Object.fromEntries(['manage_stock', 'stock_quantity', 'stock_status', 'backorders', 'backorders_allowed', 'backordered', 'virtual', 'downloadable'].map((k) => [k, own[k as keyof typeof own]])),
+    categories: [],
+    tags: [],
+    images: own.image ? [own.image] : [],
+    attributes: variation.attributes.map((a) => ({ id: 0, name: a.name, option: a.option })),
+    menu_order: variation.menuOrder,
+    meta_data: own.meta_data,
+    _links: own._links,
+  };
+}
+
 /** Product categories resource (_product-categories.md). */
 export function categoryShape(store: WooStore, id: number) {
   const term = store.categories.find((c) => c.id === id)!;
