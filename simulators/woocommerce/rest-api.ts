@@ -261,7 +261,7 @@ export class RestApi {
   private listVariations(ctx: RouteContext, parents: number[]): RouteResult {
     for (const parent of parents) this.product(parent);
     const variations = [...this.store.variations.values()]
-      .filter((v) => parents.includes(v.parentId))
+      .filter((v) => parents.length === 0 || parents.includes(v.parentId))
       .filter((v) => !ctx.query.include || ids(ctx.query.include).includes(v.id))
       .sort((a, b) => a.parentId - b.parentId || a.menuOrder - b.menuOrder);
     return paginate(ctx, this.store.homeUrl(), variations.map((v) => variationShape(this.store, v)));
