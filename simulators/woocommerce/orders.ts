@@ -44,6 +44,8 @@ export interface OrderLineInput {
   quantity: number;
   /** Chosen values of "any" attributes, stored as line item meta. */
   variation: Array<{ attribute: string; value: string }>;
+  /** Other line item meta sent with the order (REST API). */
+  meta?: Array<{ key: string; value: unknown }>;
 }
 
 export interface NewOrder {
@@ -148,6 +150,7 @@ export class OrderBook {
       const chosen = input.lines[i]!.variation;
       const meta = attributes.map((a) => this.meta(a.name.toLowerCase(), a.option || chosen.find((c) => c.attribute === a.name)?.value || ''));
       const suffix = meta.map((m) => m.value).join(', ');
+      meta.push(...(input.lines[i]!.meta ?? []).map((m) => this.meta(m.key, m.value)));
       const picture = found.variation?.image ?? found.product.images[0];
       return {
         id: store.nextId('item', 0),

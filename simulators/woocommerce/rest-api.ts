@@ -318,11 +318,12 @@ export class RestApi {
       const variationId = Number(li.variation_id ?? 0);
       const productId = Number(li.product_id ?? this.store.variations.get(variationId)?.parentId ?? 0);
       const attributes = this.store.products.get(productId)?.attributes ?? [];
+      const isAttribute = (key: string) => attributes.some((a) => a.name.toLowerCase() === key.toLowerCase());
       const variation = metaInput(li.meta_data).flatMap((m) => {
         const attribute = attributes.find((a) => a.name.toLowerCase() === m.key.toLowerCase());
         return attribute ? [{ attribute: attribute.name, value: String(m.value) }] : [];
       });
-      return { productId, variationId, quantity, variation };
+      return { productId, variationId, quantity, variation, meta: metaInput(li.meta_data).filter((m) => !isAttribute(m.key)) };
     });
     const shippingLines = (Array.isArray(body.shipping_lines) ? (body.shipping_lines as Array<Record<string, unknown>>) : []).map((s) => ({
       methodId: String(s.method_id ?? ''),
