@@ -26,6 +26,8 @@ import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
+import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
+import type { QueueWorker } from './state/queue-worker.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 
 export interface ServerOptions {
@@ -47,6 +49,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** Order webhook delivery (worker concurrency, polling, timeout, retry schedule). */
   webhooks?: Partial<WebhookSettings>;
+  /** How often an idle replica looks for due background jobs (completions, order polls); 1 s by default. */
+  jobPollMs?: number;
 }
 
 /** Never logged, wherever they appear. */
@@ -133,6 +137,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerMcp(app, operations, pipeline);
   registerOrderPage(app, secret);
   registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, ...(options.webhooks && { settings: options.webhooks }) });
+  const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
+  const jobPollMs = options.jobPollMs ?? 1000;
+  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);
   return app;
 }
@@ -141,5 +148,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
     metrics: Metrics;
+    /** Settles interrupted checkout completions (drain() runs the due jobs now). */
+    completions: QueueWorker<unknown>;
   }
 }

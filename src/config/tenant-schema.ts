@@ -102,6 +102,13 @@ export const TenantConfig = Type.Object(
       {
         type: StringEnum(['memory', 'shopify', 'woocommerce', 'rest']),
         settings: Type.Record(Type.String(), Type.Unknown()),
+        /**
+         * How checkouts finish: gateway_charged, store_charged or handoff; one the adapter declares.
+         * Default: handoff when no payment handler charges, otherwise the adapter's first.
+         */
+        finishing: Type.Optional(StringEnum(['gateway_charged', 'store_charged', 'handoff'])),
+        /** Stores without webhooks: how often their changed orders are polled (adapters with `ordersChangedSince`). */
+        order_poll_seconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86_400 })),
         credentials: Type.Optional(Type.Record(Type.String(), SecretRef)),
       },
       { additionalProperties: false },
@@ -114,7 +121,8 @@ export const TenantConfig = Type.Object(
           {
             id: Type.String({ minLength: 1 }),
             name: Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }),
-            type: StringEnum(['sandbox', 'handoff']),
+            /** sandbox: the gateway charges (gateway_charged); store: the store charges the credential (store_charged); handoff: the store's page. */
+            type: StringEnum(['sandbox', 'handoff', 'store']),
             instruments: Type.Array(Type.String(), { minItems: 1 }),
             config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
           },

@@ -1,10 +1,11 @@
 /**
  * Which handler takes the payment at complete, and with which instrument: the instrument marked
- * `selected` (else the first) goes to the handler its `handler_id` names. A store that cannot
- * record an order paid elsewhere (adapter `placesOrders` false), or that lists no handler, hands
- * the buyer over instead (handoff), and then no instrument is needed. Problems are recoverable
- * messages pointing at the instrument.
+ * `selected` (else the first) goes to the handler its `handler_id` names. A tenant finishing by
+ * handoff, or listing no handler, hands the buyer over instead, and then no instrument is needed;
+ * so does a complete without instruments when the tenant lists a handoff handler. Problems are
+ * recoverable messages pointing at the instrument.
  */
+import type { FinishingMode } from '../../adapters/contract.js';
 import type { Message } from '../../schemas/common.js';
 import type { InstrumentRequest, PaymentRequest } from '../../schemas/payment.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
@@ -13,6 +14,7 @@ import type { StateStore } from '../state/store.js';
 import { HandoffHandler } from './handoff.js';
 import type { PaymentHandler } from './payment-handler.js';
 import { SandboxHandler } from './sandbox.js';
+import { StoreChargedHandler } from './store-charged.js';
 
 export type HandlerEntry = NonNullable<TenantConfig['payment_handlers']>[number];
 
@@ -26,8 +28,8 @@ export interface PaymentChoice {
 
 export interface PaymentSetup {
   handlers: readonly HandlerEntry[];
-  /** The store records orders paid through a gateway handler (adapter `placesOrders`). */
-  placesOrders: boolean;
+  /** How the tenant finishes checkouts (`adapter.finishing`, see tenancy/finishing.ts). */
+  finishing: FinishingMode;
   store: StateStore;
   tenantId: string;
 }
@@ -38,22 +40,24 @@ export function paymentHandler(entry: Pick<HandlerEntry, 'id' | 'type'>, setup: 
       return new SandboxHandler(setup.store, setup.tenantId, entry.id);
     case 'handoff':
       return new HandoffHandler(entry.id);
+    case 'store':
+      return new StoreChargedHandler(entry.id);
   }
 }
 
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
-/** The handler used without an instrument: the tenant's handoff handler, or an implicit one when the store cannot take a charge or lists no handler. */
+/** The handler used without an instrument: the tenant's handoff handler, or an implicit one when the tenant finishes by handoff or lists no handler. */
 function handoff(setup: PaymentSetup): PaymentHandler | undefined {
   const entry = setup.handlers.find((h) => h.type === 'handoff');
   if (entry) return paymentHandler(entry, setup);
-  return !setup.placesOrders || setup.handlers.length === 0 ? new HandoffHandler('handoff') : undefined;
+  return setup.finishing === 'handoff' || setup.handlers.length === 0 ? new HandoffHandler('handoff') : undefined;
 }
 
 export function choosePayment(setup: PaymentSetup, payment: PaymentRequest | undefined): { choice?: PaymentChoice; messages: Message[] } {
   const instruments = payment?.instruments ?? [];
   const fallback = handoff(setup);
-  if (fallback && (instruments.length === 0 || !setup.placesOrders)) return { choice: { handler: fallback }, messages: [] };
+  if (fallback && (instruments.length === 0 || setup.finishing === 'handoff')) return { choice: { handler: fallback }, messages: [] };
   if (instruments.length === 0) {
     const offered = setup.handlers.map((h) => `${h.id} (${h.instruments.join(', ')})`).join(', ');
     return { messages: [missing(`Send the buyer's payment instrument with its credential; this store takes ${offered}.`, '$.payment.instruments')] };

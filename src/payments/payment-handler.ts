@@ -25,12 +25,14 @@ export type ChargeResult =
   /** Nothing was taken; another instrument may be tried. */
   | { status: 'declined'; reason: string }
   /** The buyer has to act on the store's own page (card authentication, a store that takes payment itself). */
-  | { status: 'requires_buyer'; reason: string };
+  | { status: 'requires_buyer'; reason: string }
+  /** Nothing taken here: the store charges the credential when the order is placed (store_charged). */
+  | { status: 'store_charges' };
 
 export interface PaymentHandler {
   /** The tenant's handler id and type (`payment_handlers[]`). */
   readonly id: string;
-  readonly type: 'sandbox' | 'handoff';
+  readonly type: 'sandbox' | 'handoff' | 'store';
   /** False for a handler that takes no credential (handoff): complete needs no instrument. */
   readonly takesCredential: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;

@@ -3,6 +3,10 @@
  * TTL ending when the session does. Changes are compare-and-set on the record's version and run
  * again on the fresh record after a conflict, so concurrent changes of one session apply one after
  * the other and none is lost.
+ *
+ * A change that needs the store's price (`changePriced`) prices once, then writes: after a
+ * conflict it decides again on the fresh record, and asks the store again only when what it
+ * prices (the plan's `inputs`) differs from what was priced, never once per retry.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../protocol/errors.js';
@@ -22,6 +26,16 @@ export interface SessionChange<T, R> {
   /** The record to write; absent = nothing changes. */
   write?: R;
 }
+
+/** A change that needs a backend answer first: `price` runs once per distinct `inputs`, `apply` decides without I/O. */
+export interface PricedStep<T, R, P> {
+  /** Identifies everything `price` reads (a fingerprint of the quote request and the handle). */
+  inputs: string;
+  price: () => Promise<P>;
+  apply: (priced: P) => SessionChange<T, R>;
+}
+
+export type ChangePlan<T, R, P> = SessionChange<T, R> | PricedStep<T, R, P>;
 
 export interface SessionRepositoryOptions {
   store: StateStore;
@@ -62,6 +76,21 @@ export class SessionRepository<R extends SessionRecord> {
       // Jittered, so writers that collided do not collide again in lockstep.
       await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
     }
+  }
+
+  /**
+   * As `change`, for a decision that needs the store's price of the record (see the top of the
+   * file): `plan` says what to price (or decides at once), the price is reused across conflicts
+   * while the inputs stay the same.
+   */
+  async changePriced<T, P>(id: string, plan: (current: R | null) => Promise<ChangePlan<T, R, P>>): Promise<T> {
+    let last: { inputs: string; priced: P } | undefined;
+    return this.change(id, async (current) => {
+      const step = await plan(current);
+      if (!('price' in step)) return step;
+      if (last?.inputs !== step.inputs) last = { inputs: step.inputs, priced: await step.price() };
+      return step.apply(last.priced);
+    });
   }
 
   private key(id: string): string {

@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
-import type { Adapter } from '../../adapters/contract.js';
+import type { Adapter, FinishingMode } from '../../adapters/contract.js';
 import { createAdapter, type AdapterExtras } from '../../adapters/registry.js';
+import { resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
@@ -32,6 +33,8 @@ export interface Tenant {
   readonly config: TenantConfig;
   readonly policies: Policies;
   readonly adapter: Adapter;
+  /** How its checkouts finish (finishing.ts). */
+  readonly finishing: FinishingMode;
   /** Enabled capabilities with their config. */
   readonly capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
   readonly profile: RenderedProfile;
@@ -120,6 +123,7 @@ function simulationAccess(config: TenantConfig, file: string, kind: string, extr
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
 export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {}): Tenant {
   const policies = resolvePolicies(config);
+  const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);
@@ -141,6 +145,7 @@ export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter,
     config,
     policies,
     adapter,
+    finishing,
     capabilities,
     profile,
     security,

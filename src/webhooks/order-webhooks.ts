@@ -9,10 +9,11 @@ import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
-import { DeliveryWorker } from './delivery-worker.js';
 import { registerBackendWebhooks } from './inbound.js';
 import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from './outbox.js';
-import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';
+import { QueueWorker, type WorkerNames } from '../state/queue-worker.js';
+import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
+import type { OrderEvent } from './order-event.js';
 import { registerOrderSimulation } from './simulation-route.js';
 
 export interface WebhookSettings {
@@ -36,6 +37,10 @@ export interface OrderWebhookDeps {
   settings?: Partial<WebhookSettings>;
 }
 
+export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
+
+export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
+
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): void {
   const { store, secret, now, routing } = deps;
   const settings = { ...defaultWebhookSettings(), ...deps.settings };
@@ -43,11 +48,13 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
   registerOrderSimulation(app, { store, secret, now });
 
   const queue = orderWebhookQueue(store);
-  const worker = new DeliveryWorker(
+  const worker = new QueueWorker<OrderEvent>(
     {
       queue,
       deliver: (event) =>
         deliverOrderEvent(event, { tenant: (id) => routing.registry.tenants.find((t) => t.id === id), secret, now, timeoutMs: settings.timeoutMs }),
+      describe: describeOrderEvent,
+      names: ORDER_WEBHOOK_NAMES,
       schedule: settings.schedule,
       metrics: deps.metrics.outbox(ORDER_WEBHOOK_QUEUE, queue),
       log: app.log.child({ component: 'order-webhooks' }),

@@ -98,6 +98,8 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     ...(options.secret && { secret: options.secret }),
     ...(options.profiles && { profiles: options.profiles }),
     ...(options.webhooks && { webhooks: options.webhooks }),
+    // Background jobs run when a test drains them (app.completions.drain()), never on a timer.
+    jobPollMs: 3_600_000,
   });
   await app.ready();
   return {

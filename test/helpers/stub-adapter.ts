@@ -18,7 +18,7 @@ export function stubAdapter(): Adapter {
       fulfillmentDiscovery: false,
       rejectionReasons: false,
       acceptedClaims: [],
-      finishing: ['handoff'],
+      finishing: ['gateway_charged', 'handoff'],
     },
     storefrontUrl: 'https://shop.example',
     search: unused,

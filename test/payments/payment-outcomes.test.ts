@@ -56,7 +56,7 @@ describe.each<Transport>(['rest', 'mcp'])('payment outcomes over %s', (transport
     const { ready, payload } = await walkToReady(client(), [line('bouquet_roses', 2)]);
     const escalated = (await client().complete(ready.id, pay('action_required_token'))).body;
     expect(outcome(escalated)).toEqual(['error', 'requires_escalation', [['buyer_action_required', 'requires_buyer_input', null]]]);
-    expect(escalated.continue_url).toBe(`${STOREFRONT}/cart/bouquet_roses:2`);
+    expect(escalated.continue_url).toBe(`${STOREFRONT}/cart/bouquet_roses:2?ref=${ready.id}`);
     expect((await client().get(ready.id)).body.status).toBe('requires_escalation');
     const again = (await client().complete(ready.id, pay('success_token'))).body;
     expect(outcome(again)).toEqual(['error', 'requires_escalation', [['buyer_action_required', 'requires_buyer_input', null]]]);
@@ -129,7 +129,7 @@ describe('a store that takes payment on its own page (handoff)', () => {
       const escalated = (await mcp.complete(ready.id, {})).body;
       expect(outcome(escalated)).toEqual(['error', 'requires_escalation', [['buyer_action_required', 'requires_buyer_input', null]]]);
       expect(escalated.messages[0].content).toMatch(/^This store takes payment on its own checkout page\./);
-      expect(escalated.continue_url).toBe(`${STOREFRONT}/cart/bouquet_tulips:1`);
+      expect(escalated.continue_url).toBe(`${STOREFRONT}/cart/bouquet_tulips:1?ref=${ready.id}`);
       expect(codes((await mcp.get(ready.id)).body)).toEqual([['buyer_action_required', undefined]]);
     } finally {
       await handoff.close();

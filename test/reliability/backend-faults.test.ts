@@ -151,6 +151,8 @@ describe('never a double order', () => {
       settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
       expect(problemWith(settled, BACKEND_CODES)).toBeUndefined();
     }
+    // What the retries leave in progress, the completion queue settles (a get only reads).
+    await gw.app.completions.drain();
     // A second client's complete with another key changes nothing either.
     const other = await completeCheckout(gw, agent, id, `${key}-other`);
     const read = await exchange({ op: readCheckout, transport: 'rest', profile: agent, id });

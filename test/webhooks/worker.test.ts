@@ -9,10 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError, type DurableQueue } from '../../src/state/store.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import { QueueWorker } from '../../src/state/queue-worker.js';
+import { describeOrderEvent, ORDER_WEBHOOK_NAMES } from '../../src/webhooks/order-webhooks.js';
 import type { OrderEvent } from '../../src/webhooks/order-event.js';
 import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
-import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/webhooks/retry-schedule.js';
+import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/state/retry-schedule.js';
 import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { sample, scrape } from '../ops/helpers/prometheus.js';
@@ -142,8 +143,17 @@ describe('a worker whose store is down', () => {
         return [];
       },
     } as unknown as DurableQueue<OrderEvent>;
-    const worker = new DeliveryWorker(
-      { queue, deliver: () => Promise.reject(new Error('nothing to deliver')), schedule: backoffSchedule(), metrics: { attempt: () => undefined }, log, now: Date.now },
+    const worker = new QueueWorker<OrderEvent>(
+      {
+        queue,
+        deliver: () => Promise.reject(new Error('nothing to deliver')),
+        describe: describeOrderEvent,
+        names: ORDER_WEBHOOK_NAMES,
+        schedule: backoffSchedule(),
+        metrics: { attempt: () => undefined },
+        log,
+        now: Date.now,
+      },
       { concurrency: 2, pollMs: 1, leaseMs: 60_000, drainMs: 1000 },
     );
     worker.start();

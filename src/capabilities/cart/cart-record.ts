@@ -1,12 +1,13 @@
 /**
  * A cart as the state store keeps it: the caller's inputs (lines with their gateway ids, context,
- * buyer, codes), who owns it and until when. Prices are not stored: every response is priced
- * afresh by the store. A canceled cart leaves a tombstone without any buyer data until its
+ * buyer, codes), who owns it and until when, the store's own cart (`handle`) and page for it.
+ * Prices are not stored: every response is priced afresh by the store. A canceled cart leaves a tombstone without any buyer data until its
  * expiry, so a late update finds it canceled instead of recreating it.
  */
 import { randomId } from '../../security/random-id.js';
 import type { Attribution, Buyer, Context, Signals } from '../../../schemas/common.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
+import type { StorePage } from '../pricing/store-page.js';
 
 /** A line as priced: gateway line id, the store's variant id, quantity. */
 export type CartLine = PricedLineInput;
@@ -25,6 +26,10 @@ export interface ActiveCart {
   attribution?: Attribution;
   /** As submitted (discount extension); kept until replaced. */
   discountCodes: string[];
+  /** The store's cart for this one (adapter `Quote.handle`), handed back on every quote. */
+  handle?: string;
+  /** The store's page for it (`continue_url`), see pricing/store-page.ts. */
+  storePage?: StorePage;
 }
 
 export interface CanceledCart {

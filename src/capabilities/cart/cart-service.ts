@@ -1,6 +1,8 @@
 /**
  * The cart capability (spec part 1 §2.5, §4.2): create, read, replace and cancel carts kept in
- * the state store, each answer priced afresh by the store.
+ * the state store, each answer priced afresh by the store (in its own cart, the handle) before
+ * the cart is written: a write that meets a concurrent one decides again on the fresh cart and
+ * reuses the price when the inputs are the same.
  *
  * Business outcomes: a create where nothing can be bought makes no cart (all sold out:
  * `out_of_stock`, unrecoverable); a cart that is missing, expired, canceled or another caller's
@@ -14,8 +16,9 @@ import { discountActive } from '../../extensions/discount/active.js';
 import { submittedCodes } from '../../extensions/discount/discounts-member.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
-import { priceCart } from './cart-pricing.js';
-import { isLive, newCartId, type ActiveCart, type CanceledCart } from './cart-record.js';
+import type { ChangePlan } from '../../state/session-repository.js';
+import { cartInputs, priceCart, withStoreCart, type PricedCart } from './cart-pricing.js';
+import { isLive, newCartId, type ActiveCart, type CanceledCart, type CartRecord } from './cart-record.js';
 import { CartRepository } from './cart-repository.js';
 import { renderCart } from './cart-shape.js';
 import { callerOwner, ownedByCaller } from './ownership.js';
@@ -57,20 +60,30 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
   };
   const priced = await priceCart(ctx, draft);
   if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
-  const cart = keepPricedLines(draft, priced.quote);
+  const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
   if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
   return success(renderCart(ctx, cart, priced), 201);
 }
 
+/** Writes only when the store replaced its cart or the page changed. */
 export async function getCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  const cart = await repository(ctx).find(id);
-  if (!isLive(cart, ctx.now()) || !ownedByCaller(ctx, cart)) return cartNotFound(ctx);
-  return success(renderCart(ctx, cart, await priceCart(ctx, cart)));
+  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
+    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
+    return {
+      inputs: cartInputs(ctx, current),
+      price: () => priceCart(ctx, current),
+      apply: (priced) => {
+        const cart = withStoreCart(current, priced);
+        const changed = cart.handle !== current.handle || cart.storePage?.key !== current.storePage?.key;
+        return { result: success(renderCart(ctx, cart, priced)), ...(changed && { write: cart }) };
+      },
+    };
+  });
 }
 
 /** Replaces the lines (ids kept where they match) and refreshes the expiry; a canceled cart stays canceled. */
 export async function updateCart(ctx: OperationContext, id: string, request: CartUpdateRequest): Promise<OperationResult> {
-  return repository(ctx).change(id, async (current) => {
+  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
     const draft: ActiveCart = {
       state: 'active',
@@ -80,20 +93,32 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
       lines: identifyLines(request.line_items, current.lines),
       ...carriedInputs(request, current),
       discountCodes: codesFor(ctx, request, current.discountCodes),
+      ...(current.handle !== undefined && { handle: current.handle }),
+      ...(current.storePage && { storePage: current.storePage }),
     };
-    const priced = await priceCart(ctx, draft);
-    const cart = keepPricedLines(draft, priced.quote);
-    return { result: success(renderCart(ctx, cart, priced)), write: cart };
+    return {
+      inputs: cartInputs(ctx, draft),
+      price: () => priceCart(ctx, draft),
+      apply: (priced) => {
+        const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
+        return { result: success(renderCart(ctx, cart, priced)), write: cart };
+      },
+    };
   });
 }
 
 /** Answers with the cart as it was, ending now; leaves a tombstone without buyer data until its expiry. */
 export async function cancelCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  return repository(ctx).change(id, async (current) => {
+  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
-    const priced = await priceCart(ctx, current);
-    const canceledAt = ctx.now();
-    const tombstone: CanceledCart = { state: 'canceled', id: current.id, owner: current.owner, expiresAt: current.expiresAt, canceledAt };
-    return { result: success(renderCart(ctx, current, priced, canceledAt)), write: tombstone };
+    return {
+      inputs: cartInputs(ctx, current),
+      price: () => priceCart(ctx, current),
+      apply: (priced) => {
+        const canceledAt = ctx.now();
+        const tombstone: CanceledCart = { state: 'canceled', id: current.id, owner: current.owner, expiresAt: current.expiresAt, canceledAt };
+        return { result: success(renderCart(ctx, current, priced, canceledAt)), write: tombstone };
+      },
+    };
   });
 }

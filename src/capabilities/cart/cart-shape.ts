@@ -42,7 +42,7 @@ export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: Pric
     ...(discounts && { discounts: renderDiscounts(cart.discountCodes, quote, lineAllocationPath(lineItemPaths(lineItems))) }),
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
-    continue_url: priced.storeUrl,
+    continue_url: priced.storePage.url,
     expires_at: new Date(expiresAt).toISOString(),
   };
 }

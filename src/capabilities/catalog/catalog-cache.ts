@@ -30,12 +30,16 @@ export type CatalogReader = Pick<Adapter, 'search' | 'lookup' | 'pickupLocations
 
 const NO_DISCOVERY: CatalogReader['discoverFulfillment'] = async () => [];
 
+/** The store's discovery when it declares one (`capabilities.fulfillmentDiscovery`). */
+const discoveryOf = (adapter: Adapter): CatalogReader['discoverFulfillment'] =>
+  (adapter.capabilities.fulfillmentDiscovery && adapter.discoverFulfillment?.bind(adapter)) || NO_DISCOVERY;
+
 function directReader(adapter: Adapter): CatalogReader {
   return {
     search: (query, signal) => adapter.search(query, signal),
     lookup: (ids, signal) => adapter.lookup(ids, signal),
     pickupLocations: (signal) => adapter.pickupLocations(signal),
-    discoverFulfillment: adapter.discoverFulfillment?.bind(adapter) ?? NO_DISCOVERY,
+    discoverFulfillment: discoveryOf(adapter),
   };
 }
 
@@ -59,7 +63,7 @@ const key = {
 };
 
 function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): CachedReader {
-  const discover = adapter.discoverFulfillment?.bind(adapter) ?? NO_DISCOVERY;
+  const discover = discoveryOf(adapter);
   const cache = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, perf: { now } });
   let generation = 0;
 

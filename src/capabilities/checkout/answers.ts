@@ -7,12 +7,11 @@
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { failure, type OperationResult } from '../../operations/operation.js';
-import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
 import { errorMessage } from '../../protocol/messages.js';
-import type { PricedCheckout } from './checkout-pricing.js';
+import { withStoreCart, type PricedCheckout } from './checkout-pricing.js';
 import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
-import { evaluate, type StatusRules } from './status.js';
+import { evaluate, statusRules } from './status.js';
 
 const OPEN_STATUSES: ReadonlySet<string> = new Set(['incomplete', 'requires_escalation', 'ready_for_complete']);
 
@@ -45,22 +44,28 @@ function refusal(session: CheckoutSession): Message {
 /** An update, cancel or complete the session's status does not allow. */
 export const refused = (session: CheckoutSession): OperationResult => failed({ ...storedView(session), messages: [refusal(session)] });
 
-export const statusRules = (ctx: OperationContext, atComplete: boolean): StatusRules => ({
-  requiredBuyerFields: ctx.tenant.policies.requiredBuyerFields,
-  fulfillment: fulfillmentActive(ctx.caller),
-  atComplete,
-});
-
 /** Totals compare by value: type, amount and label, in order. */
 export const sameTotals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export const expiryFrom = (ctx: OperationContext) => ctx.now() + ctx.tenant.policies.checkoutTtlMs;
+export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx.now() + ctx.tenant.policies.checkoutTtlMs;
 
-/** Decides the status of an open session from its fresh price and renders the answer. */
+/**
+ * Decides the status of an open session from its fresh price and renders the answer; the session
+ * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
+ */
 export function present(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, messages: readonly Message[] = []): { session: CheckoutSession; body: CheckoutBody } {
   const evaluation = evaluate(session, priced.quote, statusRules(ctx, false));
-  const decided = { ...session, status: evaluation.status };
-  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...evaluation.messages] });
+  const { notices = [], ...rest } = withStoreCart(session, priced);
+  const decided = { ...rest, status: evaluation.status };
+  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...notices, ...evaluation.messages] });
   return { session: { ...decided, seenTotals: body.totals }, body };
 }
+
+/** The answer changed what the session must remember (status, totals shown, store cart or page, notices). */
+export const presentedChanges = (before: CheckoutSession, after: CheckoutSession): boolean =>
+  after.status !== before.status ||
+  !sameTotals(after.seenTotals, before.seenTotals) ||
+  after.handle !== before.handle ||
+  after.storePage?.key !== before.storePage?.key ||
+  before.notices !== undefined;
 

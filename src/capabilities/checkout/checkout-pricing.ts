@@ -1,21 +1,32 @@
 /**
- * Prices a checkout with the store: its lines, codes and buyer as a cart would be priced, plus
- * the fulfillment methods when the extension is active. Options asked for without a group are set
- * on the groups that offer them and the checkout is priced again (only then).
+ * Prices a checkout with the store, in the store's own cart (the session's handle): its lines,
+ * codes and buyer as a cart would be priced, plus the fulfillment methods when the extension is
+ * active. Options asked for without a group are set on the groups that offer them and the
+ * checkout is priced again (only then). When the answer hands the buyer to the store
+ * (`requires_escalation` decided by status.ts), the store's checkout page comes with it; a page
+ * newly made for this checkout is remembered as a handoff (handoff-record.ts).
+ *
+ * Pricing happens before the session is written (see state/session-repository.ts); `inputs`
+ * says what was priced, so a write that meets a conflict reuses the price when nothing changed.
  */
 import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
+import { fingerprint } from '../../operations/idempotency.js';
 import { fulfillmentActive, supportsMultiGroup } from '../../extensions/fulfillment/active.js';
 import type { AskedOption, StoredMethod } from '../../extensions/fulfillment/method-record.js';
 import { applyLooseOptions, methodRequests, untakenOptions } from '../../extensions/fulfillment/quote-methods.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
-import type { CheckoutInputs } from './checkout-record.js';
+import { storePage, type StorePage } from '../pricing/store-page.js';
+import type { CheckoutSession } from './checkout-record.js';
+import { saveHandoff } from './handoff-record.js';
+import { orderRecipient } from './order-placement.js';
+import { evaluate, statusRules } from './status.js';
 
 export interface PricedCheckout {
   quote: Quote;
-  /** What was priced: placing the order asks for exactly this. */
+  /** What was priced (with the store's handle): placing the order asks for exactly this. */
   request: QuoteRequest;
   /** The fulfillment methods as priced (to keep, and to show when the extension is active). */
   methods: StoredMethod[];
@@ -24,9 +35,17 @@ export interface PricedCheckout {
   refs: ReadonlyMap<string, LineRef>;
   /** The store's pickup locations when a method is pickup (to show them as destinations). */
   locations: PickupLocation[];
-  /** The store's checkout page for this session (`continue_url`). */
-  storeUrl: string;
+  /** The store's cart after this quote. */
+  handle?: string;
+  /** The store's checkout page, when the answer hands the buyer over. */
+  storePage?: StorePage;
 }
+
+/** What a session is priced from. */
+export type PricedSession = Pick<
+  CheckoutSession,
+  'id' | 'lines' | 'context' | 'buyer' | 'discountCodes' | 'fulfillment' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims' | 'review' | 'escalation'
+>;
 
 /** The store's pickup locations, asked for at most once per request. */
 export type Locations = () => Promise<PickupLocation[]>;
@@ -36,36 +55,65 @@ export function pickupLocationsOnce(ctx: OperationContext): Locations {
   return () => (locations ??= ctx.tenant.adapter.pickupLocations());
 }
 
-export async function priceCheckout(
-  ctx: OperationContext,
-  inputs: CheckoutInputs & { id: string },
-  locations: Locations,
-  asked: readonly AskedOption[] = [],
-): Promise<PricedCheckout> {
-  const { request: base, notices } = callerQuoteRequest(ctx, inputs);
-  const active = fulfillmentActive(ctx.caller);
-  const lineIds = inputs.lines.map((line) => line.id);
-  const multiGroup = supportsMultiGroup(ctx.caller);
-  const requestFor = (methods: readonly StoredMethod[]): QuoteRequest =>
-    active ? { ...base, fulfillment: { methods: methodRequests(methods, lineIds), multiGroup } } : base;
+/** Several groups per method only when both the platform and the store can (else one group: the store's fallback). */
+const multiGroup = (ctx: OperationContext) => supportsMultiGroup(ctx.caller) && ctx.tenant.adapter.capabilities.multiGroup;
 
-  let methods = inputs.fulfillment;
-  let request = requestFor(methods);
+function requestFor(ctx: OperationContext, session: PricedSession, methods: readonly StoredMethod[]): { request: QuoteRequest; notices: Message[] } {
+  const { request, notices } = callerQuoteRequest(ctx, session);
+  if (!fulfillmentActive(ctx.caller)) return { request, notices };
+  const lineIds = session.lines.map((line) => line.id);
+  return { request: { ...request, fulfillment: { methods: methodRequests(methods, lineIds), multiGroup: multiGroup(ctx) } }, notices };
+}
+
+/** Fingerprint of what pricing `session` reads (see SessionRepository.changePriced). */
+export function pricingInputs(ctx: OperationContext, session: PricedSession, extra: unknown = null): string {
+  const { request } = requestFor(ctx, session, session.fulfillment);
+  return fingerprint([session.id, JSON.stringify(request), JSON.stringify([session.storePage ?? null, session.review ?? null, session.escalation ?? null, extra])]);
+}
+
+/** Discounts of verified claims are no longer provisional (they are settled at completion). */
+function settleVerified(quote: Quote, verified: readonly string[] | undefined): Quote {
+  if (!verified?.length) return quote;
+  const applied = quote.discounts.applied.map((d) => (d.provisional && d.eligibility && verified.includes(d.eligibility) ? { ...d, provisional: false } : d));
+  return { ...quote, discounts: { ...quote.discounts, applied } };
+}
+
+export async function priceCheckout(ctx: OperationContext, session: PricedSession, locations: Locations, asked: readonly AskedOption[] = []): Promise<PricedCheckout> {
+  let methods = session.fulfillment;
+  let { request, notices } = requestFor(ctx, session, methods);
   let quote = await ctx.tenant.adapter.quote(request);
+  let handle = quote.handle ?? session.handle;
   const withLoose = applyLooseOptions(methods, asked, quote);
   if (withLoose) {
     methods = withLoose;
-    request = requestFor(methods);
+    request = requestFor(ctx, { ...session, handle }, methods).request;
     quote = await ctx.tenant.adapter.quote(request);
+    handle = quote.handle ?? handle;
   }
-  const page = await ctx.tenant.adapter.checkoutUrl({ reference: inputs.id, ...(quote.handle && { handle: quote.handle }), quote: request });
+  request = handle === undefined ? request : { ...request, handle };
+  quote = settleVerified(quote, session.verifiedClaims);
+
+  let page: StorePage | undefined;
+  if (!session.escalation && evaluate({ ...session, fulfillment: methods }, quote, statusRules(ctx, false)).status === 'requires_escalation') {
+    const made = await storePage(ctx, session.id, request, session.storePage);
+    page = made.page;
+    handle = made.handle ?? handle;
+    if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx.caller));
+  }
   return {
     quote,
     request,
-    storeUrl: page.url,
     methods,
     notices: [...notices, ...untakenOptions(asked, quote)],
-    refs: lineRefs(inputs.lines),
-    locations: active && methods.some((m) => m.type === 'pickup') ? await locations() : [],
+    refs: lineRefs(session.lines),
+    locations: fulfillmentActive(ctx.caller) && methods.some((m) => m.type === 'pickup') ? await locations() : [],
+    ...(handle !== undefined && { handle }),
+    ...(page && { storePage: page }),
   };
+}
+
+/** The session with the store's cart and page it was priced with. */
+export function withStoreCart<S extends CheckoutSession>(session: S, priced: PricedCheckout): S {
+  const { handle: _handle, storePage: _page, ...rest } = session;
+  return { ...rest, ...(priced.handle !== undefined && { handle: priced.handle }), ...(priced.storePage && { storePage: priced.storePage }) } as S;
 }

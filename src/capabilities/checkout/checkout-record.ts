@@ -3,7 +3,8 @@
  * context, buyer, codes, fulfillment choices, instruments without credentials), its status, and
  * what the status machine needs to remember: the totals last shown (price changes are detected
  * against them at complete), a pending review or escalation, the completion claim while an order
- * is being placed, and the final view once nothing changes any more.
+ * is being placed, and the final view once nothing changes any more. Besides, the store's own cart
+ * (`handle`) and page, and the eligibility claims settled at completion.
  */
 import { randomId } from '../../security/random-id.js';
 import type { PlaceOrderRequest } from '../../../adapters/contract.js';
@@ -13,6 +14,8 @@ import type { PaymentInstrument } from '../../../schemas/payment.js';
 import type { StoredMethod } from '../../extensions/fulfillment/method-record.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
+import type { StorePage } from '../pricing/store-page.js';
+import type { OrderRecipient } from './order-placement.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 
@@ -46,6 +49,8 @@ export interface Completion {
   handler: Pick<HandlerEntry, 'id' | 'type'>;
   /** Everything `placeOrder` needs but the payment; no credential. */
   placement: Omit<PlaceOrderRequest, 'payment'>;
+  /** Who the order is for (the completing platform), so a queue job can record it. */
+  recipient: OrderRecipient;
 }
 
 export interface CheckoutSession extends CheckoutInputs {
@@ -62,8 +67,21 @@ export interface CheckoutSession extends CheckoutInputs {
   escalation?: Escalation;
   completion?: Completion;
   order?: { id: string; permalinkUrl: string };
-  /** The answer of a session that is being completed, completed or canceled: it no longer changes. */
+  /**
+   * The answer of a session that is being completed, completed or canceled: it no longer changes.
+   * Absent on a session completed by a backend event (a handed-off checkout): the next read renders it.
+   */
   view?: CheckoutBody;
+  /** The store's cart for this session (adapter `Quote.handle`), handed back on every call. */
+  handle?: string;
+  /** The store's checkout page, while the session is handed to it (see pricing/store-page.ts). */
+  storePage?: StorePage;
+  /** Claims the store could not verify at completion: no longer priced in this session. */
+  rejectedClaims?: string[];
+  /** Claims verified at completion: their discounts are no longer provisional. */
+  verifiedClaims?: string[];
+  /** Shown once with the next answer, blocking nothing (a completion that was undone). */
+  notices?: Message[];
 }
 
 /** 128 random bits: a checkout id cannot be guessed. */

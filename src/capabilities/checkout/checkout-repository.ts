@@ -3,5 +3,5 @@ import type { OperationContext } from '../../operations/context.js';
 import { SessionRepository } from '../../state/session-repository.js';
 import type { CheckoutSession } from './checkout-record.js';
 
-export const checkoutRepository = (ctx: OperationContext) =>
+export const checkoutRepository = (ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>) =>
   new SessionRepository<CheckoutSession>({ store: ctx.store, kind: 'checkout', tenantId: ctx.tenant.id, now: ctx.now, conflictCode: 'checkout_update_conflict' });

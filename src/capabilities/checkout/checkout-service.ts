@@ -12,23 +12,39 @@ import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../sche
 import type { OperationContext } from '../../operations/context.js';
 import { failure, success, type OperationResult } from '../../operations/operation.js';
 import { errorMessage } from '../../protocol/messages.js';
+import type { ChangePlan } from '../../state/session-repository.js';
 import { callerOwner, ownedByCaller } from '../cart/ownership.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
-import { checkoutNotFound, expiryFrom, isOpen, present, refused, sameTotals } from './answers.js';
-import { resumeCompletion } from './complete.js';
-import { pickupLocationsOnce, priceCheckout, type Locations } from './checkout-pricing.js';
+import { checkoutNotFound, expiryFrom, isOpen, present, presentedChanges, refused } from './answers.js';
+import { pickupLocationsOnce, priceCheckout, pricingInputs, type Locations, type PricedCheckout } from './checkout-pricing.js';
 import { isLive, newCheckoutId, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { cartBasis, readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 
-/** A session from fresh inputs; lines the store could not price are not kept. */
-async function build(ctx: OperationContext, base: Pick<CheckoutSession, 'id' | 'owner'>, read: ReadInputs, locations: Locations) {
-  const draft: CheckoutSession = { ...base, ...read.inputs, expiresAt: expiryFrom(ctx), status: 'incomplete', seenTotals: [] };
-  const priced = await priceCheckout(ctx, draft, locations, read.asked);
-  return { draft, priced, ...present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages) };
+type Plan = ChangePlan<OperationResult, CheckoutSession, PricedCheckout>;
+
+/** What the session keeps across an update besides the platform's inputs. */
+type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims'>;
+
+function kept(session: CheckoutSession): Kept {
+  const { id, owner, handle, storePage, rejectedClaims, verifiedClaims } = session;
+  return { id, owner, ...(handle !== undefined && { handle }), ...(storePage && { storePage }), ...(rejectedClaims && { rejectedClaims }), ...(verifiedClaims && { verifiedClaims }) };
 }
+
+/** A session from fresh inputs, before pricing. */
+const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutSession => ({
+  ...base,
+  ...read.inputs,
+  expiresAt: expiryFrom(ctx),
+  status: 'incomplete',
+  seenTotals: [],
+});
+
+/** The priced draft as the answer shows it; lines the store could not price are not kept. */
+const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
+  present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages);
 
 export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
   const locations = pickupLocationsOnce(ctx);
@@ -42,47 +58,80 @@ export async function createCheckout(ctx: OperationContext, request: CheckoutCre
     });
   }
   const read = await readInputs(ctx, request, basis, undefined, locations);
-  const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
+  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
+  const priced = await priceCheckout(ctx, draft, locations, read.asked);
   if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
+  const { session, body } = built(ctx, draft, priced, read);
   if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
   return success(body, 201);
 }
 
+/**
+ * Shows the session; writes only what the answer changed (status, totals shown, the store's cart).
+ * A session being completed is shown as it is (the completion queue settles it), and one completed
+ * by a backend event is rendered once and kept.
+ */
 export async function getCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
   const locations = pickupLocationsOnce(ctx);
-  const step = await checkoutRepository(ctx).change<OperationResult | CheckoutSession>(id, async (current) => {
+  return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
-    if (current.status === 'complete_in_progress') return { result: current };
-    if (!isOpen(current)) return { result: success(storedView(current)) };
-    const { session, body } = present(ctx, current, await priceCheckout(ctx, current, locations));
-    const changed = session.status !== current.status || !sameTotals(session.seenTotals, current.seenTotals);
-    return { result: success(body), ...(changed && { write: session }) };
+    if (!isOpen(current) && current.view) return { result: success(storedView(current)) };
+    const price = () => priceCheckout(ctx, current, locations);
+    if (!isOpen(current)) {
+      return {
+        inputs: pricingInputs(ctx, current, 'settled'),
+        price,
+        apply: (priced) => {
+          const settled = { ...current, view: renderCheckout(ctx, current, priced, { status: current.status, messages: [] }) };
+          return { result: success(storedView(settled)), write: settled };
+        },
+      };
+    }
+    return {
+      inputs: pricingInputs(ctx, current),
+      price,
+      apply: (priced) => {
+        const { session, body } = present(ctx, current, priced);
+        return { result: success(body), ...(presentedChanges(current, session) && { write: session }) };
+      },
+    };
   });
-  return 'outcome' in step ? step : resumeCompletion(ctx, step);
 }
 
 /** Replaces every input (what is not resent is dropped) and refreshes the expiry. */
 export async function updateCheckout(ctx: OperationContext, id: string, request: CheckoutUpdateRequest): Promise<OperationResult> {
   const locations = pickupLocationsOnce(ctx);
-  return checkoutRepository(ctx).change(id, async (current) => {
+  return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
     const basis: Basis = { lines: identifyLines(request.line_items, current.lines), context: request.context, buyer: request.buyer, carriedCodes: [] };
     const read = await readInputs(ctx, request, basis, current, locations);
-    const { session, body } = await build(ctx, { id: current.id, owner: current.owner }, read, locations);
-    return { result: success(body), write: session };
+    const draft = draftOf(ctx, kept(current), read);
+    return {
+      inputs: pricingInputs(ctx, draft, read.asked),
+      price: () => priceCheckout(ctx, draft, locations, read.asked),
+      apply: (priced) => {
+        const { session, body } = built(ctx, draft, priced, read);
+        return { result: success(body), write: session };
+      },
+    };
   });
 }
 
 /** Answers with the checkout as it was, now canceled; it keeps that answer until it expires. */
 export async function cancelCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
-  const locations = pickupLocationsOnce(ctx);
-  return checkoutRepository(ctx).change(id, async (current) => {
+  const locations: Locations = pickupLocationsOnce(ctx);
+  return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
-    const priced = await priceCheckout(ctx, current, locations);
-    const view = renderCheckout(ctx, current, priced, { status: 'canceled', messages: [] });
-    const canceled: CheckoutSession = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };
-    return { result: success(storedView(canceled)), write: canceled };
+    return {
+      inputs: pricingInputs(ctx, current),
+      price: () => priceCheckout(ctx, current, locations),
+      apply: (priced) => {
+        const view = renderCheckout(ctx, current, priced, { status: 'canceled', messages: [] });
+        const canceled: CheckoutSession = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };
+        return { result: success(storedView(canceled)), write: canceled };
+      },
+    };
   });
 }

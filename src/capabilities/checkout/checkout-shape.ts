@@ -1,8 +1,9 @@
 /**
  * The protocol checkout object (spec part 1 §2.9) from a session, its fresh price and its status:
  * line items and totals as the cart shows them, the discount and fulfillment extensions' members
- * for callers that have them, instruments without credentials, the tenant's policy links, and
- * `continue_url` to the store's checkout of these items (or where an escalation sends the buyer).
+ * for callers that have them, instruments without credentials, the tenant's policy links, and,
+ * while the buyer is handed to the store (`requires_escalation`), `continue_url`: the store's
+ * checkout page for this session (or where an escalation sends the buyer).
  */
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
@@ -38,7 +39,8 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
     ...state.messages,
   ];
   const links = ctx.tenant.config.links;
-  const continueUrl = session.escalation?.continueUrl ?? priced.storeUrl;
+  // The store's page only where the buyer is handed to it (spec: with requires_escalation).
+  const continueUrl = state.status === 'requires_escalation' ? (session.escalation?.continueUrl ?? priced.storePage?.url) : undefined;
   return {
     id: session.id,
     status: state.status,
@@ -54,7 +56,7 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
     payment: { instruments: session.instruments },
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
-    continue_url: continueUrl,
+    ...(continueUrl && { continue_url: continueUrl }),
     expires_at: new Date(session.expiresAt).toISOString(),
   };
 }

@@ -1,56 +1,56 @@
 /**
  * Completing a checkout (spec part 1 §3, §4.3): the order is placed through the adapter exactly
- * once, however many completes arrive, on however many replicas.
+ * once, however many completes arrive, on however many replicas, in the tenant's finishing mode.
  *
- * 1. Claim. In one compare-and-set the session goes from ready_for_complete to
- *    complete_in_progress, tied to the claiming request (a hash of its idempotency key and body).
- *    Before that the store prices the session again: anything missing keeps it incomplete, and
- *    totals that differ from those last shown make it incomplete with a `requires_buyer_review`
- *    message, nothing charged. Any other complete meanwhile is refused; the same key and body is
- *    the pipeline's idempotency replay, or, when the first run failed, a resume.
- * 2. Charge once per session: handlers capture at most once per reference (the checkout id).
- *    Declined: back to ready_for_complete with `payment_failed`. The buyer must act (or the store
- *    takes payment itself, handoff): requires_escalation with `continue_url`.
- * 3. Place the order with the checkout id as `reference` (the adapter places once per reference).
- *    Placed: the order record is saved, then completed with `order`. Refused by the store: the
- *    capture is released, incomplete with `requires_buyer_review`. Pending, failed or timed out:
- *    the session stays complete_in_progress and the answer says so.
- * 4. Resume (a get, or the claiming request retried): an order found by reference completes the
- *    session. Otherwise, once the latest attempt is surely over (twice the backend deadline:
- *    charge and placement), the resumer takes a new attempt lease (compare-and-set) and places the
- *    order again with the captured payment, which the adapter cannot turn into a second order;
- *    without a capture, the claiming request charges again and a get reopens the session.
+ * 1. Claim. The store prices the session first (outside the compare-and-set; every provisional
+ *    discount verified or dropped, provisional.ts). Anything missing keeps it incomplete; totals
+ *    that differ from those last shown, or a dropped claim, make it incomplete with a
+ *    `requires_buyer_review` message, nothing charged. Otherwise one compare-and-set moves it from
+ *    ready_for_complete to complete_in_progress, tied to the claiming request (a hash of its
+ *    idempotency key and body), and a recovery job is queued (completion-queue.ts). Any other
+ *    complete meanwhile is refused; the same key and body is the pipeline's idempotency replay,
+ *    or, when the first run failed, a resume.
+ * 2. Charge, by mode. gateway_charged: handlers capture at most once per reference (the checkout
+ *    id); declined: back to ready_for_complete with `payment_failed`. store_charged: nothing is
+ *    taken here; the credential goes to the store with the placement. handoff (or a buyer who
+ *    must act): requires_escalation with `continue_url`, the store's checkout page for this
+ *    checkout (the order placed there is reconciled later, webhooks/reconcile.ts).
+ * 3. Place the order with the checkout id as `reference` (completion.ts). Placed: the order record
+ *    is saved, then completed with `order`. Refused by the store: a capture is released, the
+ *    session reopens (`payment_failed` for a store's decline, else `requires_buyer_review`).
+ *    Pending, failed or timed out: complete_in_progress; the recovery job settles it.
+ * 4. Resume (the claiming request retried): completion.ts `recover`; without a capture, the
+ *    retried request charges again. A get never settles anything: it shows the session.
  */
-import { BackendError, type PaymentRecord, type PlaceOrderResult } from '../../../adapters/contract.js';
 import type { CheckoutCompleteRequest } from '../../../schemas/checkout.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { fingerprint } from '../../operations/idempotency.js';
 import { success, type OperationResult } from '../../operations/operation.js';
 import { normalizeAddress, toStoreAddress } from '../../extensions/fulfillment/address.js';
-import { choosePayment, paymentHandler, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
+import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
 import { shownInstruments } from '../../payments/instruments.js';
-import type { PaymentHandler } from '../../payments/payment-handler.js';
-import type { SessionChange } from '../../state/session-repository.js';
+import type { ChangePlan } from '../../state/session-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
-import { checkoutNotFound, expiryFrom, failed, isOpen, present, refused, sameTotals, statusRules } from './answers.js';
-import { pickupLocationsOnce, priceCheckout, type Locations, type PricedCheckout } from './checkout-pricing.js';
+import { storePage } from '../pricing/store-page.js';
+import { checkoutNotFound, expiryFrom, failed, isOpen, present, presentedChanges, refused, sameTotals } from './answers.js';
+import { pickupLocationsOnce, pricingInputs, priceCheckout, withStoreCart, type Locations, type PricedCheckout } from './checkout-pricing.js';
 import { isLive, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 import { buyerActionRequired, completionInterrupted, orderRejected, paymentFailed, totalsChanged } from './complete-messages.js';
-import { permalinkFor } from '../order/permalink.js';
-import { recordOrder } from './order-placement.js';
-import { evaluate } from './status.js';
+import { placeOrder, recover, whileClaimed, type Placement } from './completion.js';
+import { enqueueRecovery } from './completion-queue.js';
+import { saveHandoff } from './handoff-record.js';
+import { orderRecipient } from './order-placement.js';
+import { droppedClaimMessages, priceForCompletion, type SettledPrice } from './provisional.js';
+import { evaluate, statusRules } from './status.js';
 
 type Step = { answer: OperationResult } | { attempt: CheckoutSession; choice: PaymentChoice } | { resume: CheckoutSession };
 
-/** How long an attempt may still be charging and placing: no other may start before. */
-const attemptLeaseMs = (ctx: OperationContext) => 2 * ctx.tenant.policies.backend.timeoutMs;
-
 const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
   handlers: ctx.tenant.config.payment_handlers ?? [],
-  placesOrders: ctx.tenant.adapter.capabilities.finishing.includes('gateway_charged'),
+  finishing: ctx.tenant.finishing,
   store: ctx.store,
   tenantId: ctx.tenant.id,
 });
@@ -58,32 +58,41 @@ const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
 export async function completeCheckout(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<OperationResult> {
   const claim = fingerprint([id, ctx.idempotencyKey ?? '', JSON.stringify(request)]);
   const locations = pickupLocationsOnce(ctx);
-  const step = await checkoutRepository(ctx).change<Step>(id, (current) => decide(ctx, current, request, claim, locations));
+  const step = await checkoutRepository(ctx).changePriced<Step, SettledPrice>(id, async (current) => plan(ctx, current, request, claim, locations));
   if ('answer' in step) return step.answer;
-  if ('attempt' in step) return attempt(ctx, step.attempt, step.choice);
-  return resumeCompletion(ctx, step.resume, request);
+  if ('attempt' in step) {
+    await enqueueRecovery(ctx, step.attempt);
+    return attempt(ctx, step.attempt, step.choice);
+  }
+  return resume(ctx, step.resume, request);
 }
 
-async function decide(
-  ctx: OperationContext,
-  current: CheckoutSession | null,
-  request: CheckoutCompleteRequest,
-  claim: string,
-  locations: Locations,
-): Promise<SessionChange<Step, CheckoutSession>> {
+function plan(ctx: OperationContext, current: CheckoutSession | null, request: CheckoutCompleteRequest, claim: string, locations: Locations): ChangePlan<Step, CheckoutSession, SettledPrice> {
   if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: { answer: checkoutNotFound(ctx) } };
   if (current.status === 'complete_in_progress' && current.completion?.claim === claim) return { result: { resume: current } };
   if (!isOpen(current)) return { result: { answer: refused(current) } };
+  return {
+    inputs: pricingInputs(ctx, current, 'complete'),
+    price: () => priceForCompletion(ctx, current, locations),
+    apply: (settled) => decide(ctx, current, request, claim, settled),
+  };
+}
 
-  const priced = await priceCheckout(ctx, current, locations);
-  const evaluation = evaluate(current, priced.quote, statusRules(ctx, true));
-  const body = renderCheckout(ctx, current, priced, evaluation);
-  const seen: CheckoutSession = { ...current, status: evaluation.status, seenTotals: body.totals };
-  const remember = seen.status !== current.status || !sameTotals(seen.seenTotals, current.seenTotals) ? { write: seen } : {};
+function decide(ctx: OperationContext, current: CheckoutSession, request: CheckoutCompleteRequest, claim: string, settled: SettledPrice): ReturnType<typeof plan> & { result: Step } {
+  const { priced, verified, dropped } = settled;
+  const claims: CheckoutSession = {
+    ...current,
+    ...(verified.length > 0 && { verifiedClaims: [...(current.verifiedClaims ?? []), ...verified] }),
+    ...(dropped.length > 0 && { rejectedClaims: [...(current.rejectedClaims ?? []), ...dropped.map((d) => d.claim)] }),
+  };
+  const evaluation = evaluate(claims, priced.quote, statusRules(ctx, true));
+  const body = renderCheckout(ctx, claims, priced, evaluation);
+  const seen: CheckoutSession = withStoreCart({ ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined }, priced);
+  const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};
   if (evaluation.status !== 'ready_for_complete') return { result: { answer: failed(body) }, ...remember };
 
-  if (!sameTotals(body.totals, current.seenTotals)) {
-    const review = [totalsChanged(current.seenTotals, body.totals, body.currency)];
+  if (dropped.length > 0 || !sameTotals(body.totals, current.seenTotals)) {
+    const review = [...droppedClaimMessages(dropped, current.context), ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)])];
     const changed: CheckoutSession = { ...seen, status: 'incomplete', review };
     return { result: { answer: failed(renderCheckout(ctx, changed, priced, { status: 'incomplete', messages: review })) }, write: changed };
   }
@@ -112,29 +121,12 @@ function claimedSession(ctx: OperationContext, seen: CheckoutSession, priced: Pr
         // ready_for_complete needs the email (tenant policies always require it).
         buyer: { ...priced.request.buyer, email: seen.buyer!.email! },
         ...(billing && { billingAddress: toStoreAddress(normalizeAddress(billing).address) }),
+        ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
       },
+      recipient: orderRecipient(ctx.caller),
     },
   };
   return { ...session, view: renderCheckout(ctx, session, priced, { status: 'complete_in_progress', messages: [] }) };
-}
-
-/**
- * Changes the session only while it is still being completed under `claimed`'s claim (and, with
- * `sameAttempt`, by `claimed`'s attempt); null when someone else got there first.
- */
-async function whileClaimed<T>(
-  ctx: OperationContext,
-  claimed: CheckoutSession,
-  next: (current: CheckoutSession) => Promise<{ session: CheckoutSession; result: T }>,
-  sameAttempt = false,
-): Promise<T | null> {
-  const { claim, attemptAt } = claimed.completion!;
-  return checkoutRepository(ctx).change<T | null>(claimed.id, async (current) => {
-    const ours = current?.status === 'complete_in_progress' && current.completion?.claim === claim && (!sameAttempt || current.completion.attemptAt === attemptAt);
-    if (!ours) return { result: null };
-    const { session, result } = await next(current);
-    return { result, write: session };
-  });
 }
 
 async function attempt(ctx: OperationContext, session: CheckoutSession, choice: PaymentChoice): Promise<OperationResult> {
@@ -148,43 +140,44 @@ async function attempt(ctx: OperationContext, session: CheckoutSession, choice: 
   });
   switch (charge.status) {
     case 'captured':
-      return place(ctx, session, choice.handler, charge.payment);
+      return answer(ctx, session, await placeOrder(ctx, session, choice.handler, { mode: 'gateway_charged', record: charge.payment }), choice.index);
+    case 'store_charges': {
+      const credential = choice.instrument!.credential!;
+      const payment = { mode: 'store_charged' as const, handlerId: choice.handler.id, credential: { type: credential.type, token: credential.token } };
+      const withBilling = placement.billingAddress ? { ...payment, billingAddress: placement.billingAddress } : payment;
+      return answer(ctx, session, await placeOrder(ctx, session, choice.handler, withBilling), choice.index);
+    }
     case 'declined':
       return reopen(ctx, session, {}, [paymentFailed(charge.reason, choice.index ?? 0)]);
     case 'requires_buyer':
-      return reopen(ctx, session, { escalation: { message: buyerActionRequired(charge.reason), continueUrl: session.view!.continue_url! } }, []);
+      return handOff(ctx, session, charge.reason);
   }
 }
 
-async function place(ctx: OperationContext, session: CheckoutSession, handler: PaymentHandler, payment: PaymentRecord): Promise<OperationResult> {
-  let placed: PlaceOrderResult;
-  try {
-    placed = await ctx.tenant.adapter.placeOrder({ ...session.completion!.placement, payment: { mode: 'gateway_charged', record: payment } });
-  } catch (error) {
-    // It may have happened: only a later look-up by reference can tell (never a blind second order).
-    const level = error instanceof BackendError ? 'warn' : 'error';
-    ctx.log[level]({ err: error, checkout: session.id }, 'placing the order failed; the checkout stays complete_in_progress until it is resolved');
-    return success(storedView(session));
-  }
-  switch (placed.status) {
-    case 'placed':
-      return completeWith(ctx, session, placed);
+/** The buyer continues on the store's checkout page for this checkout; the order placed there is reconciled later. */
+async function handOff(ctx: OperationContext, session: CheckoutSession, reason: string): Promise<OperationResult> {
+  const made = await storePage(ctx, session.id, session.completion!.placement.quote, session.storePage);
+  await saveHandoff(ctx, session.id, session.completion!.recipient);
+  const patch: Partial<CheckoutSession> = {
+    escalation: { message: buyerActionRequired(reason), continueUrl: made.page.url },
+    storePage: made.page,
+    ...(made.handle !== undefined && { handle: made.handle }),
+  };
+  return reopen(ctx, session, patch, []);
+}
+
+/** `instrument`: the position of the instrument used, for a decline's path. */
+function answer(ctx: OperationContext, session: CheckoutSession, placement: Placement, instrument = 0): Promise<OperationResult> | OperationResult {
+  switch (placement.kind) {
+    case 'completed':
+      return placement.session ? success(storedView(placement.session)) : settledElsewhere(ctx, session.id);
     case 'pending':
       return success(storedView(session));
     case 'rejected':
-      await handler.release(session.id);
-      return reopen(ctx, session, { review: [orderRejected(placed)] }, []);
+      return placement.rejection.reason === 'payment_declined'
+        ? reopen(ctx, session, {}, [paymentFailed(`${placement.rejection.detail}.`, instrument)])
+        : reopen(ctx, session, { review: [orderRejected(placement.rejection)] }, []);
   }
-}
-
-async function completeWith(ctx: OperationContext, session: CheckoutSession, order: { orderId: string; permalinkUrl?: string }): Promise<OperationResult> {
-  await recordOrder(ctx, session.id, order.orderId);
-  const permalinkUrl = order.permalinkUrl ?? permalinkFor(ctx, order.orderId);
-  const done = await whileClaimed(ctx, session, async (current) => {
-    const completed: CheckoutSession = { ...current, status: 'completed', order: { id: order.orderId, permalinkUrl }, completion: undefined, expiresAt: expiryFrom(ctx) };
-    return { session: completed, result: success(storedView(completed)) };
-  });
-  return done ?? settledElsewhere(ctx, session.id);
 }
 
 /** The session as another request left it, when it settled the completion first. */
@@ -195,37 +188,30 @@ async function settledElsewhere(ctx: OperationContext, id: string): Promise<Oper
   return success(present(ctx, current, await priceCheckout(ctx, current, pickupLocationsOnce(ctx))).body);
 }
 
-/** Back to an open status (decided afresh) with `patch` and `messages`; nothing was charged. */
+/** Back to an open status (decided afresh) with `patch` and `messages`; priced first, then written while still claimed. */
 async function reopen(ctx: OperationContext, claimed: CheckoutSession, patch: Partial<CheckoutSession>, messages: Message[], outcome: 'success' | 'error' = 'error'): Promise<OperationResult> {
-  const locations = pickupLocationsOnce(ctx);
-  const reopened = await whileClaimed(ctx, claimed, async (current) => {
-    const open: CheckoutSession = { ...current, status: 'incomplete', completion: undefined, view: undefined, expiresAt: expiryFrom(ctx), ...patch };
-    const { session, body } = present(ctx, open, await priceCheckout(ctx, open, locations), messages);
+  const opened = (session: CheckoutSession): CheckoutSession => ({ ...session, status: 'incomplete', completion: undefined, view: undefined, expiresAt: expiryFrom(ctx), ...patch });
+  const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx));
+  const reopened = await whileClaimed(ctx, claimed, (current) => {
+    const { session, body } = present(ctx, opened(current), priced, messages);
     return { session, result: outcome === 'error' ? failed(body) : success(body) };
   });
   return reopened ?? settledElsewhere(ctx, claimed.id);
 }
 
-/** Step 4: settles a session left complete_in_progress (see the top of this file). */
-export async function resumeCompletion(ctx: OperationContext, session: CheckoutSession, request?: CheckoutCompleteRequest): Promise<OperationResult> {
-  const completion = session.completion!;
-  const found = await ctx.tenant.adapter.findOrderByReference(session.id);
-  if (found) return completeWith(ctx, session, found);
-  if (ctx.now() < completion.attemptAt + attemptLeaseMs(ctx)) return success(storedView(session));
-  const leased = await whileClaimed(
-    ctx,
-    session,
-    async (current) => {
-      const next: CheckoutSession = { ...current, completion: { ...current.completion!, attemptAt: ctx.now() } };
-      return { session: next, result: next };
-    },
-    true,
-  );
-  if (!leased) return settledElsewhere(ctx, session.id);
-  const handler = paymentHandler(completion.handler, paymentSetup(ctx));
-  const payment = await handler.captured(session.id);
-  if (payment) return place(ctx, leased, handler, payment);
-  const { choice } = request ? choosePayment(paymentSetup(ctx), request.payment) : {};
-  if (choice) return attempt(ctx, leased, choice);
-  return reopen(ctx, leased, {}, [completionInterrupted()], 'success');
+/** Step 4: the claiming request retried while its session is complete_in_progress. */
+async function resume(ctx: OperationContext, session: CheckoutSession, request: CheckoutCompleteRequest): Promise<OperationResult> {
+  const recovery = await recover(ctx, session);
+  switch (recovery.kind) {
+    case 'waiting':
+      return success(storedView(session));
+    case 'settled_elsewhere':
+      return settledElsewhere(ctx, session.id);
+    case 'uncharged': {
+      const { choice } = choosePayment(paymentSetup(ctx), request.payment);
+      return choice ? attempt(ctx, recovery.leased, choice) : reopen(ctx, recovery.leased, {}, [completionInterrupted()], 'success');
+    }
+    default:
+      return answer(ctx, session, recovery);
+  }
 }

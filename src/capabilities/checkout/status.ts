@@ -16,7 +16,9 @@
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { BuyerField } from '../../config/tenant-schema.js';
+import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
 import { fulfillmentGaps } from '../../extensions/fulfillment/gaps.js';
+import type { OperationContext } from '../../operations/context.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { CheckoutSession } from './checkout-record.js';
 
@@ -41,6 +43,12 @@ const BUYER_FIELD_NAMES: Record<BuyerField, string> = {
   last_name: 'last name',
   phone_number: 'phone number',
 };
+
+export const statusRules = (ctx: Pick<OperationContext, 'tenant' | 'caller'>, atComplete: boolean): StatusRules => ({
+  requiredBuyerFields: ctx.tenant.policies.requiredBuyerFields,
+  fulfillment: fulfillmentActive(ctx.caller),
+  atComplete,
+});
 
 export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' | 'review' | 'escalation'>, quote: Quote, rules: StatusRules): Evaluation {
   const messages: Message[] = [];

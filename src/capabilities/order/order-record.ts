@@ -2,9 +2,10 @@
  * What the gateway itself knows about an order the backend placed: which checkout produced it
  * and for whom. The backend owns the order; this record decides who may read it (the platform
  * that originated it, or the buyer) and where its webhooks go. Written once, by checkout
- * completion, together with the order's one "Order created" webhook event.
+ * completion or by the reconciliation of a handed-off checkout's order, together with the
+ * order's one "Order created" webhook event.
  */
-import { BackendError } from '../../../adapters/contract.js';
+import { BackendError, type OrderSnapshot } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
 import { createdEventId } from '../../webhooks/order-event.js';
 import { enqueueOrderEvent } from '../../webhooks/outbox.js';
@@ -33,11 +34,11 @@ export const orderRecordKey = (tenantId: string, orderId: string) => `order:${te
  * written: a crash in between leaves no record, so the checkout's retry queues the event again
  * under the same id (a no-op while it is queued) instead of losing it.
  */
-export async function saveOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, record: OrderRecord): Promise<void> {
+export async function saveOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, record: OrderRecord, known?: OrderSnapshot): Promise<void> {
   const key = orderRecordKey(ctx.tenant.id, record.orderId);
   if (await ctx.store.get(key)) return;
   if (record.webhookUrl) {
-    const order = await ctx.tenant.adapter.getOrder(record.orderId);
+    const order = known ?? (await ctx.tenant.adapter.getOrder(record.orderId));
     if (!order) throw new BackendError(`the store does not return order ${record.orderId} it has just placed`, true);
     await enqueueOrderEvent(ctx.store, ctx.tenant, record, order, { id: createdEventId(ctx.tenant.id, record.orderId), kind: 'order_created', occurredAt: record.placedAt });
   }

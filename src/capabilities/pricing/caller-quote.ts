@@ -15,6 +15,10 @@ export interface PricedInputs {
   buyer?: Buyer | undefined;
   /** As submitted (discount extension); read only while the extension is active. */
   discountCodes: readonly string[];
+  /** The store's cart of this session (`Quote.handle`), handed back to the adapter. */
+  handle?: string | undefined;
+  /** Claims the store could not verify at completion: not priced again in this session. */
+  rejectedClaims?: readonly string[] | undefined;
 }
 
 export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs): ReturnType<typeof quoteRequest> {
@@ -26,6 +30,8 @@ export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs):
     identity: buyerIdentity(ctx),
     discountCodes: discounts ? inputs.discountCodes : [],
     eligibility: discounts,
+    ...(inputs.handle !== undefined && { handle: inputs.handle }),
+    ...(inputs.rejectedClaims && { rejectedClaims: inputs.rejectedClaims }),
     currencies: ctx.tenant.adapter.capabilities.currencies,
   });
 }

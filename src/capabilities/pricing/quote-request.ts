@@ -27,6 +27,9 @@ export interface PricingInput {
   eligibility: boolean;
   /** The store's currencies, default first. */
   currencies: readonly string[];
+  handle?: string;
+  /** Claims left out (the store could not verify them at completion). */
+  rejectedClaims?: readonly string[];
 }
 
 function buyerContact(buyer: Buyer | undefined): BuyerContact | undefined {
@@ -45,8 +48,10 @@ export function quoteRequest(input: PricingInput): { request: QuoteRequest; noti
   const { currency, notice } = chooseCurrency(input.context?.currency, input.currencies);
   const buyer = buyerContact(input.buyer);
   const location = locationHint(input.context);
-  const claims = input.eligibility ? input.context?.eligibility : undefined;
+  const rejected = new Set(input.rejectedClaims ?? []);
+  const claims = input.eligibility ? input.context?.eligibility?.filter((claim) => !rejected.has(claim)) : undefined;
   const request: QuoteRequest = {
+    ...(input.handle !== undefined && { handle: input.handle }),
     currency,
     lines: input.lines.map((line) => ({ lineId: line.id, variantId: line.itemId, quantity: line.quantity })),
     ...(buyer && { buyer }),

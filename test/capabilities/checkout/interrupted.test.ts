@@ -1,6 +1,7 @@
 /**
  * Completes that die half way (the state store failing at the worst moment) are settled by a
- * retry of the same request or by a later get, without a second order or a second charge.
+ * retry of the same request or by the completion queue (never by a get), without a second order
+ * or a second charge.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,13 +44,16 @@ beforeEach(() => {
 });
 
 describe('a complete that fails after the order was placed', () => {
-  it('answers 503; the same request retried finds the order by reference and completes: one order', async () => {
+  it('answers 503; the completion queue finds the order by reference once the attempt is over: one order', async () => {
     const rest = gw!.client('rest');
     const { ready } = await walkToReady(rest, [line('pot_ceramic')]);
     store.prefix = 'order:shop:'; // saving the order record fails
     const key = randomUUID();
     const failed = await rest.complete(ready.id, pay('success_token'), { key });
     expect([failed.status, failed.body.code]).toEqual([503, 'store_unavailable']);
+    expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
+    gw!.clock.now += ATTEMPT_LEASE_MS;
+    await gw!.app.completions.drain();
     expect((await rest.get(ready.id)).body.status).toBe('completed');
     const retried = await rest.complete(ready.id, pay('success_token'), { key });
     expect(retried.body.proto.status).toBe('error');
@@ -83,13 +87,15 @@ describe('a complete that fails before the payment was taken', () => {
     expect(control.placements).toBe(1);
   });
 
-  it('a get after the attempt reopens the checkout, nothing charged; complete works again', async () => {
+  it('the completion queue reopens the checkout after the attempt, nothing charged; complete works again', async () => {
     const rest = gw!.client('rest');
     const { ready } = await walkToReady(rest, [line('bouquet_tulips')]);
     store.prefix = 'payment:sandbox:';
     expect((await rest.complete(ready.id, pay('success_token'))).status).toBe(503);
     expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
     gw!.clock.now += ATTEMPT_LEASE_MS;
+    expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
+    await gw!.app.completions.drain();
     const reopened = (await rest.get(ready.id)).body;
     expect([reopened.proto.status, reopened.status]).toEqual(['success', 'ready_for_complete']);
     expect(reopened.messages.map((m: any) => [m.type, m.code])).toEqual([['warning', 'completion_interrupted']]);

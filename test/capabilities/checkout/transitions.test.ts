@@ -84,7 +84,7 @@ describe('complete before the checkout is ready', () => {
 });
 
 describe('while the order is being placed', () => {
-  it('updates, cancels and other completes are refused unchanged; the same request replays; a later get places it once', async () => {
+  it('updates, cancels and other completes are refused unchanged; the same request replays; the completion queue places it once', async () => {
     const rest = gw.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('bouquet_roses'), line('pot_ceramic')]);
     control.failBefore = 1;
@@ -107,10 +107,14 @@ describe('while the order is being placed', () => {
     expect(retry.replayed).toBe(true);
     expect(retry.body).toEqual(first.body);
 
-    // The failed attempt may still be running somewhere: nobody places again before its lease ends.
+    // The failed attempt may still be running somewhere: nobody places again before its lease ends,
+    // and a get only shows the session.
+    await gw.app.completions.drain();
     expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
     expect(control.placements).toBe(1);
     gw.clock.now += ATTEMPT_LEASE_MS;
+    expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
+    await gw.app.completions.drain();
     const resolved = (await rest.get(ready.id)).body;
     expect(resolved.status).toBe('completed');
     expect(resolved.order.id).toMatch(/^ord_/);
@@ -119,11 +123,12 @@ describe('while the order is being placed', () => {
     expect(control.placements).toBe(2);
   });
 
-  it('an order placed whose answer was lost is found by reference on the next get: one order', async () => {
+  it('an order placed whose answer was lost is found by reference by the completion queue at once: one order', async () => {
     const mcp = gw.client('mcp');
     const { ready } = await walkToReady(mcp, [line('pot_ceramic')]);
     control.failAfter = 1;
     expect((await mcp.complete(ready.id, pay('success_token'))).body.status).toBe('complete_in_progress');
+    await gw.app.completions.drain();
     const resolved = (await mcp.get(ready.id)).body;
     expect(resolved.status).toBe('completed');
     expect(control.placements).toBe(1);
@@ -134,6 +139,8 @@ describe('while the order is being placed', () => {
     const { ready } = await walkToReady(rest, [line('pot_ceramic')]);
     control.pending = 1;
     expect((await rest.complete(ready.id, pay('success_token'))).body.status).toBe('complete_in_progress');
+    expect((await rest.get(ready.id)).body.status).toBe('complete_in_progress');
+    await gw.app.completions.drain();
     expect((await rest.get(ready.id)).body.status).toBe('completed');
     expect(control.placements).toBe(1);
   });

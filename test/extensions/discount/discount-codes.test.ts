@@ -48,7 +48,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
       { type: 'items_discount', amount: -800 },
       { type: 'total', amount: 3200 },
     ]);
-    expect(body.continue_url).toBe(`${STOREFRONT}/cart/bouquet_sunflowers:1,pot_ceramic:1?discount=welcome20`);
+    expect(body.continue_url).toBe(`${STOREFRONT}/cart/bouquet_sunflowers:1,pot_ceramic:1?discount=welcome20&ref=${body.id}`);
   });
 
   it('codes replace the stored ones; an update without discounts keeps them; [] clears them', async () => {

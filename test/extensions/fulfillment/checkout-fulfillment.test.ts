@@ -221,7 +221,7 @@ describe('platforms without the fulfillment extension', () => {
     expect(physical.status).toBe('requires_escalation');
     expect(physical.fulfillment).toBeUndefined();
     expect(physical.messages.map((m: any) => [m.code, m.severity])).toEqual([['fulfillment_unsupported', 'requires_buyer_input']]);
-    expect(physical.continue_url).toBe(`${STOREFRONT}/cart/pot_ceramic:1`);
+    expect(physical.continue_url).toBe(`${STOREFRONT}/cart/pot_ceramic:1?ref=${physical.id}`);
     const digital = (await client.create({ line_items: [line('ebook_flower_care')], buyer: BUYER, context: { address_country: 'US', address_region: 'IL' } })).body;
     expect(digital.status).toBe('ready_for_complete');
     expect((await client.complete(digital.id, pay('success_token'))).body.status).toBe('completed');

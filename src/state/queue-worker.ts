@@ -1,16 +1,29 @@
 /**
- * Drains the outbox on every replica: claims due events (a lease, so a replica that dies mid
- * delivery hands its events to another once the lease runs out), delivers them, then acks,
- * schedules a retry, or dead-letters after the last attempt. A few deliveries run at once; the
- * queue never hands out two events of one order together, so each order's events arrive in
- * order. Stopping stops claiming and waits, within a bound, for deliveries in flight.
+ * Drains a durable queue on every replica (the order webhook outbox, the checkout completion
+ * jobs): claims due jobs (a lease, so a replica that dies mid job hands its jobs to another once
+ * the lease runs out), runs them, then acks, schedules a retry, or dead-letters after the last
+ * attempt. A few jobs run at once; the queue never hands out two jobs of one group together, so
+ * each group's jobs run in order. Stopping stops claiming and waits, within a bound, for jobs in
+ * flight. `drain` runs what is due now, once (operators' tools and tests).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxMetrics } from '../observability/metrics.js';
-import type { DurableQueue, Job } from '../state/store.js';
-import type { DeliveryResult } from './delivery.js';
-import type { OrderEvent } from './order-event.js';
 import type { RetrySchedule } from './retry-schedule.js';
+import type { DurableQueue, Job } from './store.js';
+
+/** What running one job came to. */
+export type JobResult =
+  | { outcome: 'delivered'; status?: number }
+  /** `permanent`: retrying cannot help, dead-letter now. */
+  | { outcome: 'failed'; reason: string; permanent: boolean };
+
+/** How the worker names its jobs in log lines. */
+export interface WorkerNames {
+  /** One job, e.g. "order webhook". */
+  job: string;
+  /** The queue, e.g. "the outbox". */
+  queue: string;
+}
 
 export interface WorkerSettings {
   /** Deliveries in flight at once, per replica. */
@@ -23,16 +36,19 @@ export interface WorkerSettings {
   drainMs: number;
 }
 
-export interface WorkerDeps {
-  queue: DurableQueue<OrderEvent>;
-  deliver(event: OrderEvent): Promise<DeliveryResult>;
+export interface WorkerDeps<T> {
+  queue: DurableQueue<T>;
+  deliver(payload: T): Promise<JobResult>;
+  /** Log fields of a job (ids, never secrets). */
+  describe(payload: T): Record<string, unknown>;
+  names: WorkerNames;
   schedule: RetrySchedule;
   metrics: OutboxMetrics;
   log: FastifyBaseLogger;
   now: () => number;
 }
 
-export class DeliveryWorker {
+export class QueueWorker<T> {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -43,7 +59,7 @@ export class DeliveryWorker {
   private unreachable = false;
 
   constructor(
-    private readonly deps: WorkerDeps,
+    private readonly deps: WorkerDeps<T>,
     private readonly settings: WorkerSettings,
   ) {}
 
@@ -75,13 +91,13 @@ export class DeliveryWorker {
 
   private async poll(): Promise<void> {
     const free = this.settings.concurrency - this.inFlight.size;
-    let claimed: Array<Job<OrderEvent>> = [];
+    let claimed: Array<Job<T>> = [];
     try {
       if (free > 0) claimed = await this.deps.queue.claim(free, this.settings.leaseMs);
-      if (this.unreachable) this.deps.log.info('order webhooks: the outbox answers again');
+      if (this.unreachable) this.deps.log.info(`${this.deps.names.job}s: ${this.deps.names.queue} answers again`);
       this.unreachable = false;
     } catch (error) {
-      if (!this.unreachable) this.deps.log.warn({ err: error }, 'order webhooks: cannot reach the outbox; trying again every poll');
+      if (!this.unreachable) this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
       this.unreachable = true;
     }
     this.backlog = free > 0 && claimed.length === free;
@@ -95,40 +111,53 @@ export class DeliveryWorker {
     this.wake(this.backlog ? 0 : this.settings.pollMs);
   }
 
-  private async process(job: Job<OrderEvent>): Promise<void> {
-    const { id, kind, tenantId, order } = job.payload;
-    const attempt = job.attempts + 1;
-    const about = { tenant: tenantId, order: order.id, event: id, kind, attempt };
-    let result: DeliveryResult;
+  /**
+   * Runs the jobs due now until none is left (a retried job is due later), besides the polling,
+   * which it does not replace. Returns how many ran.
+   */
+  async drain(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const claimed = await this.deps.queue.claim(Math.max(1, this.settings.concurrency), this.settings.leaseMs);
+      if (claimed.length === 0) return ran;
+      await Promise.all(claimed.map((job) => this.process(job)));
+      ran += claimed.length;
+    }
+  }
+
+  private async process(job: Job<T>): Promise<void> {
+    const { names } = this.deps;
+    const about = { ...this.deps.describe(job.payload), attempt: job.attempts + 1 };
+    let result: JobResult;
     try {
       result = await this.deps.deliver(job.payload);
     } catch (error) {
-      this.deps.log.error({ ...about, err: error }, 'order webhook: delivery failed unexpectedly');
+      this.deps.log.error({ ...about, err: error }, `${names.job}: failed unexpectedly`);
       result = { outcome: 'failed', reason: 'internal error', permanent: false };
     }
     try {
       await this.settle(job, result, about);
     } catch (error) {
-      // The lease runs out and the event is delivered again (at least once, same Webhook-Id).
-      this.deps.log.warn({ ...about, err: error }, 'order webhook: could not record the outcome; it will be retried');
+      // The lease runs out and the job runs again (at least once, same id).
+      this.deps.log.warn({ ...about, err: error }, `${names.job}: could not record the outcome; it will be retried`);
     }
   }
 
-  private async settle(job: Job<OrderEvent>, result: DeliveryResult, about: Record<string, unknown>): Promise<void> {
-    const { queue, metrics, log, schedule } = this.deps;
+  private async settle(job: Job<T>, result: JobResult, about: Record<string, unknown>): Promise<void> {
+    const { queue, metrics, log, schedule, names } = this.deps;
     if (result.outcome === 'delivered') {
       if (await queue.ack(job)) metrics.attempt('delivered');
-      log.info({ ...about, status: result.status }, 'order webhook delivered');
+      log.info({ ...about, ...(result.status !== undefined && { status: result.status }) }, `${names.job} delivered`);
       return;
     }
     const failed = job.attempts + 1;
     if (result.permanent || failed >= schedule.maxAttempts) {
       if (await queue.deadLetter(job, result.reason)) metrics.attempt('dead_lettered');
-      log.warn({ ...about, reason: result.reason }, 'order webhook dead-lettered');
+      log.warn({ ...about, reason: result.reason }, `${names.job} dead-lettered`);
       return;
     }
     const retryAt = this.deps.now() + schedule.delayMs(failed);
     if (await queue.retry(job, retryAt)) metrics.attempt('retried');
-    log.info({ ...about, reason: result.reason, retry_at: new Date(retryAt).toISOString() }, 'order webhook failed; retrying later');
+    log.info({ ...about, reason: result.reason, retry_at: new Date(retryAt).toISOString() }, `${names.job} failed; retrying later`);
   }
 }

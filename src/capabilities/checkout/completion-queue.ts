@@ -1,0 +1,93 @@
+/**
+ * The durable queue that settles interrupted completions (see completion.ts): one job per
+ * completion attempt, due when the attempt is surely over, run by a worker on every replica.
+ * A job that finds its attempt already settled does nothing; one whose store does not answer is
+ * retried on the backoff schedule and dead-lettered (visible in `npm run outbox`) after a day.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { GatewaySecret } from '../../config/gateway-secret.js';
+import type { Metrics, OutboxMetrics } from '../../observability/metrics.js';
+import type { OperationContext } from '../../operations/context.js';
+import { QueueWorker, type JobResult } from '../../state/queue-worker.js';
+import { backoffSchedule } from '../../state/retry-schedule.js';
+import type { DurableQueue, StateStore } from '../../state/store.js';
+import type { Tenant } from '../../tenancy/tenant.js';
+import type { CheckoutSession } from './checkout-record.js';
+import { checkoutRepository } from './checkout-repository.js';
+import { attemptLeaseMs, recoverInBackground } from './completion.js';
+
+export const COMPLETION_QUEUE = 'checkout-completions';
+
+export interface CompletionJob {
+  tenantId: string;
+  checkoutId: string;
+  /** The attempt this job watches (`Completion.attemptAt`). */
+  attemptAt: number;
+}
+
+export const completionQueue = (store: StateStore): DurableQueue<CompletionJob> => store.queue<CompletionJob>(COMPLETION_QUEUE);
+
+/**
+ * Queues the recovery of `session`'s current attempt: due when the attempt is surely over, or,
+ * with `now` (the placement is known to be unsettled), at once: an order the store placed is
+ * then found by reference without waiting. Jobs are independent (no group): each checks the state.
+ */
+export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
+  const { attemptAt } = session.completion!;
+  const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
+  const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
+  await completionQueue(ctx.store).enqueue({ id, payload, availableAt: now ?? attemptAt + attemptLeaseMs(ctx) });
+}
+
+export interface CompletionWorkerDeps {
+  pollMs: number;
+  store: StateStore;
+  secret: GatewaySecret;
+  now: () => number;
+  log: FastifyBaseLogger;
+  metrics: OutboxMetrics;
+  /** The tenant as currently configured. */
+  tenant(id: string): Tenant | undefined;
+}
+
+export async function runCompletionJob(job: CompletionJob, deps: CompletionWorkerDeps): Promise<JobResult> {
+  const tenant = deps.tenant(job.tenantId);
+  if (!tenant) return { outcome: 'failed', reason: `tenant ${job.tenantId} is not configured`, permanent: false };
+  const ctx = { tenant, store: deps.store, secret: deps.secret, now: deps.now, log: deps.log };
+  const session = await checkoutRepository(ctx).find(job.checkoutId);
+  if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
+  const settled = await recoverInBackground(ctx, session);
+  deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
+  return settled === 'waiting' ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false } : { outcome: 'delivered' };
+}
+
+export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<CompletionJob> {
+  return new QueueWorker<CompletionJob>(
+    {
+      queue: completionQueue(deps.store),
+      deliver: (job) => runCompletionJob(job, deps),
+      describe: (job) => ({ tenant: job.tenantId, checkout: job.checkoutId }),
+      names: { job: 'completion recovery', queue: 'the completion queue' },
+      schedule: backoffSchedule(),
+      metrics: deps.metrics,
+      log: deps.log,
+      now: deps.now,
+    },
+    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+  );
+}
+
+/** Starts the worker with the app and stops it (after the jobs in flight) when the app closes. */
+export function registerCompletionQueue(
+  app: FastifyInstance,
+  deps: Omit<CompletionWorkerDeps, 'log' | 'metrics'> & { metrics: Metrics },
+): QueueWorker<CompletionJob> {
+  const worker = completionWorker({
+    ...deps,
+    log: app.log.child({ component: 'checkout-completions' }),
+    metrics: deps.metrics.outbox(COMPLETION_QUEUE, completionQueue(deps.store)),
+  });
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => worker.stop());
+  return worker;
+}
