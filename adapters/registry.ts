@@ -8,7 +8,7 @@ import { ConfigError } from '../src/config/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
-import type { Adapter, FinishingMode, OrderSnapshot } from './contract.js';
+import type { Adapter, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
 import { CREDENTIALS, createWooCommerceAdapter, WooCommerceSettings } from './woocommerce/index.js';
 
@@ -22,8 +22,6 @@ export interface AdapterContext {
   /** The gateway's state store: adapters keep what every replica must see there (namespaced by tenant). */
   store: StateStore;
   tenantId: string;
-  /** The tenant's finishing mode (`adapter.finishing`), when the tenant file chooses one. */
-  finishing?: FinishingMode;
 }
 
 /** Moves orders along (ship, deliver, refund, ...) for demos and tests; returns the fresh snapshot. */
@@ -91,7 +89,6 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         store: context.store,
         tenantId: context.tenantId,
         now: context.now,
-        ...(context.finishing && { finishing: context.finishing }),
       });
     },
   }),
@@ -102,7 +99,6 @@ export async function createAdapter(config: TenantConfig['adapter'], context: Ad
   if (!factory) throw new ConfigError(`${context.where}: $.adapter.type "${config.type}" has no adapter in this build`);
   const checked = compile<Static<TSchema>>(factory.settings)(config.settings);
   if (!checked.ok) throw new ConfigError(`${context.where}: ${checked.message.replace(/^\$/, '$.adapter.settings')}`);
-  const finishing = (config as { finishing?: FinishingMode }).finishing;
-  const adapter = await factory.create(checked.value, { ...context, ...(finishing && { finishing }) });
+  const adapter = await factory.create(checked.value, context);
   return { adapter, extras: factory.extras?.(adapter) ?? {} };
 }

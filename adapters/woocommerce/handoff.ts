@@ -1,17 +1,18 @@
 /**
- * The store's checkout page for a session (`checkoutUrl`):
- * - handoff tenants, once the session can be placed (lines priced, every parcel with a selected
- *   rate): a pending order created through `wc/v3/orders` with the lines, codes, shipping lines
- *   at the quoted rates and the gateway's reference in its meta; the page is the order's
- *   `payment_url` ("Pay for order"), so the order the buyer pays is matched to the session when
- *   the store reports it. A session that changes gets a new order (the superseded one is
- *   cancelled); an unchanged one keeps its order and URL (no store call);
- * - otherwise (or before the session can be placed): the store's shareable checkout link
+ * The store's checkout page for a session (`checkoutUrl`, asked for carts and for checkouts the
+ * gateway hands off):
+ * - a checkout that can be placed (lines priced, every parcel with a selected rate, or nothing to
+ *   ship and the buyer's email known): a pending order created through `wc/v3/orders` with the
+ *   lines, codes, shipping lines at the quoted rates and the gateway's reference in its meta; the
+ *   page is the order's `payment_url` ("Pay for order"), so the order the buyer pays is matched to
+ *   the session when the store reports it. A session that changes gets a new order (the
+ *   superseded one is cancelled); an unchanged one keeps its order and URL (no store call);
+ * - a cart, or a checkout not yet complete: the store's shareable checkout link
  *   (`/checkout-link/?products=ID:QTY,...&coupon=CODE`, WooCommerce 9.9+), which fills the
- *   store's own cart and checkout.
+ *   store's own cart and checkout page.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutUrlRequest, FinishingMode, Quote, QuoteRequest } from '../contract.js';
+import type { CheckoutUrlRequest, Quote, QuoteRequest } from '../contract.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
@@ -37,8 +38,6 @@ export interface HandoffDeps {
   state: StateStore;
   tenantId: string;
   storeUrl: string;
-  /** The tenant's finishing mode: only handoff tenants get an order per session. */
-  mode: FinishingMode;
   /** The quote of this request, as priced moments ago (or priced now). */
   priced(request: QuoteRequest, handle: string | undefined, signal?: AbortSignal): Promise<Quote>;
 }
@@ -49,9 +48,10 @@ export function sessionFingerprint(request: QuoteRequest): string {
   return createHash('sha256').update(JSON.stringify(rest)).digest('base64url').slice(0, 22);
 }
 
-function placeable(quote: Quote): boolean {
+function placeable(request: QuoteRequest, quote: Quote): boolean {
   if (quote.lines.length === 0 || quote.lineProblems.length > 0) return false;
-  return (quote.fulfillment ?? []).every((m) => m.groups.every((g) => g.lineIds.length === 0 || Boolean(g.selectedOptionId)));
+  if (!quote.fulfillment) return Boolean(request.buyer?.email) && quote.lines.every((l) => !l.requiresShipping);
+  return quote.fulfillment.every((m) => m.groups.every((g) => g.lineIds.length === 0 || Boolean(g.selectedOptionId)));
 }
 
 export class Handoff {
@@ -78,12 +78,11 @@ export class Handoff {
 
   async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
     const handle = request.handle ? { handle: request.handle } : {};
-    if (this.deps.mode !== 'handoff') return { url: this.checkoutLink(request.quote), ...handle };
     const fingerprint = sessionFingerprint(request.quote);
     const entry = (await this.deps.state.get<HandoffEntry>(this.key(request.reference)))?.value;
     if (entry?.fingerprint === fingerprint) return { url: entry.url, ...handle };
     const quote = await this.deps.priced(request.quote, request.handle, signal);
-    if (!placeable(quote)) return { url: this.checkoutLink(request.quote), ...(quote.handle && { handle: quote.handle }) };
+    if (!placeable(request.quote, quote)) return { url: this.checkoutLink(request.quote), ...(quote.handle && { handle: quote.handle }) };
 
     const lines = await orderLines(this.deps, quote, signal);
     const buyer = request.quote.buyer;

@@ -49,8 +49,6 @@ export interface WooCommerceAdapterOptions {
   store: StateStore;
   tenantId: string;
   now: () => number;
-  /** The tenant's finishing mode; default the adapter's preferred (first declared). */
-  finishing?: FinishingMode;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -114,7 +112,6 @@ export class WooCommerceAdapter implements Adapter {
     this.orders = new OrderDesk({ ...shared, now: options.now, settings, quote: (request, signal) => this.quote(request, signal) });
     this.handoff = new Handoff({
       ...shared,
-      mode: options.finishing ?? finishing[0]!,
       priced: async (request, handle, signal) =>
         (handle && this.recent.get(`${handle}|${sessionFingerprint(request)}`)) || this.quote({ ...request, ...(handle && { handle }) }, signal),
     });

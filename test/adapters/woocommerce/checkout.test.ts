@@ -179,8 +179,8 @@ describe('finishing a checkout', () => {
     expect(order.meta.find((m) => m.key === '_proto_reference')?.value).toBe('chk_store_1');
   });
 
-  it('handoff: the order\'s payment page carries the reference; paying it produces the signed event that names the checkout', async () => {
-    const handoff = await wooSubject({ finishing: 'handoff' });
+  it('handoff: a ready checkout\'s page is its order\'s payment page with the reference; paying it produces the signed event that names the checkout', async () => {
+    const handoff = await wooSubject();
     try {
       const fixtures = fixturesOf(handoff.sim);
       const request: QuoteRequest = {

@@ -3,7 +3,6 @@
  * pointed at it over plain HTTP (OAuth 1.0a signatures, as a real plain-HTTP store needs), the
  * gateway's memory state store, and the simulator's controls as the contract suite drives them.
  */
-import type { FinishingMode } from '../../../adapters/contract.js';
 import { createWooCommerceAdapter, type WooCommerceAdapter } from '../../../adapters/woocommerce/index.js';
 import type { WooCommerceSettings } from '../../../adapters/woocommerce/settings.js';
 import { DEFAULT_KEY, startWooSimulator, type WooSimulator, type WooSimulatorOptions } from '../../../simulators/woocommerce/server.js';
@@ -20,7 +19,7 @@ export interface WooSubject {
 }
 
 export async function wooSubject(
-  options: { simulator?: WooSimulatorOptions; settings?: Partial<WooCommerceSettings>; finishing?: FinishingMode } = {},
+  options: { simulator?: WooSimulatorOptions; settings?: Partial<WooCommerceSettings> } = {},
 ): Promise<WooSubject> {
   const sim = await startWooSimulator(options.simulator);
   const store = new MemoryStore();
@@ -32,7 +31,6 @@ export async function wooSubject(
     store,
     tenantId: 'flowers-woo',
     now: Date.now,
-    ...(options.finishing && { finishing: options.finishing }),
   });
   return {
     sim,
