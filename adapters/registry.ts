@@ -69,6 +69,8 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         store: context.store,
         tenantId: context.tenantId,
         ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
+        // Optional credential: signs and verifies the demo store's own webhooks (X-Demo-Webhook-Signature).
+        ...(context.credentials.webhook_secret !== undefined && { webhookSecret: context.credentials.webhook_secret }),
       }),
     extras: (adapter) => ({ simulator: adapter }),
   }),

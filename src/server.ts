@@ -136,9 +136,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
   registerOrderPage(app, secret);
-  registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, ...(options.webhooks && { settings: options.webhooks }) });
   const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
   const jobPollMs = options.jobPollMs ?? 1000;
+  const orderPolls = registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, jobPollMs, ...(options.webhooks && { settings: options.webhooks }) });
+  app.decorate('orderPolls', orderPolls);
   app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);
   return app;
@@ -150,5 +151,7 @@ declare module 'fastify' {
     metrics: Metrics;
     /** Settles interrupted checkout completions (drain() runs the due jobs now). */
     completions: QueueWorker<unknown>;
+    /** Polls stores without webhooks for changed orders (drain() runs the due polls now). */
+    orderPolls: QueueWorker<unknown>;
   }
 }

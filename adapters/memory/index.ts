@@ -9,6 +9,8 @@ import type {
   AdapterCapabilities,
   BackendEvent,
   CheckoutUrlRequest,
+  EligibilityBuyer,
+  EligibilityVerdict,
   OrderChange,
   FulfillmentDiscoveryQuery,
   LookupResult,
@@ -26,6 +28,7 @@ import type {
 import type { StateStore } from '../../src/state/store.js';
 import { loadStore } from './data/load-store.js';
 import { discoverFulfillment } from './discovery.js';
+import { verifyClaims } from './eligibility.js';
 import { lookup } from './lookup.js';
 import type { StoreData } from './model.js';
 import { OrderBook } from './orders.js';
@@ -168,6 +171,11 @@ export class MemoryAdapter implements Adapter {
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
     return verifyWebhook(this.options.webhookSecret, headers, rawBody);
+  }
+
+  /** From config/demo/eligibility.yaml (eligibility.ts). */
+  async verifyEligibility(claims: string[], buyer: EligibilityBuyer): Promise<EligibilityVerdict[]> {
+    return verifyClaims(this.data, claims, buyer);
   }
 
   /** From the store's change log of the latest orders (a store without webhooks is polled this way). */

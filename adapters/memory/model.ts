@@ -100,4 +100,6 @@ export interface StoreData {
   tax: { rules: TaxRule[]; fallback: TaxRule };
   /** Customer id -> lower-cased email. */
   customerEmails: Map<string, string>;
+  /** Who each eligibility claim is verified for (eligibility.yaml): customer ids and lower-cased emails. */
+  claims: Map<string, { customers: Set<string>; emails: Set<string> }>;
 }

@@ -1,7 +1,8 @@
 /**
- * Order webhooks in one place for the server: the backend webhook endpoint and the simulation
- * API (where order changes come from), and the outbox worker that delivers order events to
- * platforms, started with the app and stopped (after its deliveries in flight) when it closes.
+ * Order webhooks in one place for the server: the backend webhook endpoint, the order polls of
+ * stores without webhooks and the simulation API (where order changes come from), and the outbox
+ * worker that delivers order events to platforms, started with the app and stopped (after its
+ * deliveries in flight) when it closes.
  */
 import type { FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
@@ -10,6 +11,7 @@ import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { registerBackendWebhooks } from './inbound.js';
+import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll, type PollJob } from './order-poll.js';
 import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from './outbox.js';
 import { QueueWorker, type WorkerNames } from '../state/queue-worker.js';
 import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
@@ -35,16 +37,19 @@ export interface OrderWebhookDeps {
   metrics: Metrics;
   routing: TenantRouting;
   settings?: Partial<WebhookSettings>;
+  /** How often an idle replica looks for due order polls. */
+  jobPollMs: number;
 }
 
 export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
 
 export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
 
-export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): void {
+/** Returns the order poll worker (its `drain` runs the due polls now). */
+export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
   const { store, secret, now, routing } = deps;
   const settings = { ...defaultWebhookSettings(), ...deps.settings };
-  registerBackendWebhooks(app, { store, now });
+  registerBackendWebhooks(app, { store, secret, now });
   registerOrderSimulation(app, { store, secret, now });
 
   const queue = orderWebhookQueue(store);
@@ -65,4 +70,21 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
   );
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => worker.stop());
+
+  const tenants = () => routing.registry.tenants;
+  const polls = orderPollWorker({
+    store,
+    secret,
+    now,
+    tenants,
+    log: app.log.child({ component: 'order-polls' }),
+    metrics: deps.metrics.outbox(ORDER_POLL_QUEUE, orderPollQueue(store)),
+    pollMs: deps.jobPollMs,
+  });
+  app.addHook('onReady', async () => {
+    await Promise.all(tenants().filter(polled).map((tenant) => schedulePoll(store, tenant, now())));
+    polls.start();
+  });
+  app.addHook('onClose', async () => polls.stop());
+  return polls;
 }

@@ -1,9 +1,11 @@
 /**
  * The order webhook outbox: a durable queue in the state store (spec part 2 §6.1 "MUST retry
  * failed deliveries"). Events of one order share a group, so they are delivered one at a time
- * in the order they were enqueued; orders are independent of each other.
+ * in the order they were enqueued; orders are independent of each other. The fingerprint of the
+ * latest snapshot queued per order is kept, so a poll that finds nothing new announces nothing.
  */
 import type { OrderSnapshot } from '../../adapters/contract.js';
+import { fingerprint } from '../operations/idempotency.js';
 import type { OrderRecord } from '../capabilities/order/order-record.js';
 import { profilePath } from '../protocol/business-profile.js';
 import type { DurableQueue, StateStore } from '../state/store.js';
@@ -36,5 +38,18 @@ export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 
     order,
   };
   await orderWebhookQueue(store).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
+  await store.set(announcedKey(tenant.id, order.id), snapshotFingerprint(order), ANNOUNCED_TTL_MS);
   return true;
+}
+
+/** As long as an order record lives. */
+const ANNOUNCED_TTL_MS = 400 * 86_400_000;
+
+const announcedKey = (tenantId: string, orderId: string) => `order-announced:${tenantId}:${orderId}`;
+
+export const snapshotFingerprint = (order: OrderSnapshot) => fingerprint([JSON.stringify(order)]);
+
+/** True when the platform was last sent exactly this snapshot of the order. */
+export async function alreadyAnnounced(store: StateStore, tenantId: string, order: OrderSnapshot): Promise<boolean> {
+  return (await store.get<string>(announcedKey(tenantId, order.id)))?.value === snapshotFingerprint(order);
 }

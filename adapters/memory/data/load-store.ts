@@ -10,6 +10,7 @@ import { buildTax } from './build-tax.js';
 import { CatalogFile } from './catalog-file.js';
 import { CustomerRow, DiscountRow, InventoryRow, ProductRow, PromotionRow, ShippingRateRow } from './csv-files.js';
 import { DiscountsFile, PromotionsFile } from './discounts-file.js';
+import { EligibilityFile } from './eligibility-file.js';
 import { readValidated } from './read-file.js';
 import { ShippingFile } from './shipping-file.js';
 import { TaxFile } from './tax-file.js';
@@ -68,6 +69,12 @@ export function loadStore(dataDir: string, storefrontUrl: string): StoreData {
     },
   });
   const tax = yaml<TaxFile>('tax.yaml', TaxFile);
+  const eligibility = yaml<EligibilityFile>('eligibility.yaml', EligibilityFile);
+  const knownCustomers = new Set(customers.rows.map((c) => c.id));
+  for (const [claim, holders] of Object.entries(eligibility.data.claims)) {
+    const unknown = holders.customers?.find((id) => !knownCustomers.has(id));
+    if (unknown) throw new ConfigError(`${eligibility.file}: $.claims["${claim}"].customers names "${unknown}", which is not in customers.csv`);
+  }
 
   return {
     currency: CURRENCY,
@@ -83,5 +90,11 @@ export function loadStore(dataDir: string, storefrontUrl: string): StoreData {
     locations,
     tax: buildTax(tax.file, tax.data),
     customerEmails: new Map(customers.rows.map((c) => [c.id, c.email.toLowerCase()])),
+    claims: new Map(
+      Object.entries(eligibility.data.claims).map(([claim, holders]) => [
+        claim,
+        { customers: new Set(holders.customers ?? []), emails: new Set((holders.emails ?? []).map((e) => e.toLowerCase())) },
+      ]),
+    ),
   };
 }

@@ -26,10 +26,23 @@ function amountTotals(subtotal: number, itemsDiscount: number): Total[] {
   return [{ type: 'subtotal', amount: subtotal }, ...(itemsDiscount > 0 ? [{ type: 'items_discount', amount: -itemsDiscount }] : [])];
 }
 
-function renderLine(line: OrderLine): Proto.OrderLineItem {
+/**
+ * The protocol id of each store line: the checkout's line id when the store kept it, so a line has
+ * the same id in the checkout and in every snapshot; otherwise the store's own line id.
+ */
+type LineIds = (storeLineId: string) => string;
+
+function lineIds(order: OrderSnapshot): LineIds {
+  const ids = new Map(order.lines.map((line) => [line.id, line.checkoutLineId ?? line.id]));
+  return (id) => ids.get(id) ?? id;
+}
+
+const renderQuantities = (lines: ReadonlyArray<{ id: string; quantity: number }>, ids: LineIds) => lines.map(({ id, quantity }) => ({ id: ids(id), quantity }));
+
+function renderLine(line: OrderLine, ids: LineIds): Proto.OrderLineItem {
   const quantity = { original: line.quantity.original, total: line.quantity.current, fulfilled: line.quantity.fulfilled };
   return {
-    id: line.id,
+    id: ids(line.id),
     item: { id: line.variantId, title: line.title, price: line.unitPrice, ...(line.imageUrl && { image_url: line.imageUrl }) },
     quantity,
     totals: [...amountTotals(line.subtotal, line.discount), { type: 'total', amount: line.subtotal - line.discount }],
@@ -41,10 +54,10 @@ function renderLine(line: OrderLine): Proto.OrderLineItem {
  * A digital delivery has no postal address, yet `destination` is required: it is then an empty
  * address and the description says where the goods go.
  */
-function renderExpectation(expectation: FulfillmentExpectation): Proto.Expectation {
+function renderExpectation(expectation: FulfillmentExpectation, ids: LineIds): Proto.Expectation {
   return {
     id: expectation.id,
-    line_items: expectation.lines.map(({ id, quantity }) => ({ id, quantity })),
+    line_items: renderQuantities(expectation.lines, ids),
     method_type: expectation.method,
     destination: expectation.destination ? fromStoreAddress(expectation.destination) : {},
     ...(expectation.description && { description: expectation.description }),
@@ -52,12 +65,12 @@ function renderExpectation(expectation: FulfillmentExpectation): Proto.Expectati
   };
 }
 
-function renderEvent(event: FulfillmentEvent): Proto.FulfillmentEvent {
+function renderEvent(event: FulfillmentEvent, ids: LineIds): Proto.FulfillmentEvent {
   return {
     id: event.id,
     occurred_at: event.occurredAt,
     type: event.type,
-    line_items: event.lines.map(({ id, quantity }) => ({ id, quantity })),
+    line_items: renderQuantities(event.lines, ids),
     ...(event.trackingNumber && { tracking_number: event.trackingNumber }),
     ...(event.trackingUrl && { tracking_url: event.trackingUrl }),
     ...(event.carrier && { carrier: event.carrier }),
@@ -65,13 +78,13 @@ function renderEvent(event: FulfillmentEvent): Proto.FulfillmentEvent {
   };
 }
 
-function renderAdjustment(adjustment: OrderAdjustment): Proto.Adjustment {
+function renderAdjustment(adjustment: OrderAdjustment, ids: LineIds): Proto.Adjustment {
   return {
     id: adjustment.id,
     type: adjustment.type,
     occurred_at: adjustment.occurredAt,
     status: adjustment.status,
-    ...(adjustment.lines && { line_items: adjustment.lines.map(({ id, quantity }) => ({ id, quantity })) }),
+    ...(adjustment.lines && { line_items: renderQuantities(adjustment.lines, ids) }),
     ...(adjustment.amount !== undefined && { totals: [{ type: 'total', amount: adjustment.amount }] }),
     ...(adjustment.description && { description: adjustment.description }),
   };
@@ -104,13 +117,14 @@ export function orderRefs(ctx: Pick<OperationContext, 'tenant' | 'secret'>, orde
 
 export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderBody {
   const messages: Message[] = order.canceled ? [infoMessage('order_canceled', 'The store canceled this order; items not yet fulfilled will not ship.')] : [];
+  const ids = lineIds(order);
   return {
     id: order.id,
     checkout_id: refs.checkoutId,
     permalink_url: refs.permalinkUrl,
-    line_items: order.lines.map(renderLine),
-    fulfillment: { expectations: order.expectations.map(renderExpectation), events: order.events.map(renderEvent) },
-    adjustments: order.adjustments.map(renderAdjustment),
+    line_items: order.lines.map((line) => renderLine(line, ids)),
+    fulfillment: { expectations: order.expectations.map((e) => renderExpectation(e, ids)), events: order.events.map((e) => renderEvent(e, ids)) },
+    adjustments: order.adjustments.map((a) => renderAdjustment(a, ids)),
     currency: order.currency,
     totals: orderTotals(order.totals),
     ...(messages.length > 0 && { messages }),

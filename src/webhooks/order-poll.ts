@@ -1,0 +1,84 @@
+/**
+ * Order changes of stores without webhooks: every tenant whose adapter has `ordersChangedSince`
+ * is polled every `adapter.order_poll_seconds` (default 60). The polls are jobs of a durable
+ * queue, one per tenant and time slot, so with many replicas each slot is polled once (a replica
+ * starting late may poll a slot again: harmless, every change is processed once). Each job asks
+ * for the orders changed since the tenant's cursor (kept in the state store), reconciles each
+ * change like a backend webhook (reconcile.ts), moves the cursor, and queues the next slot.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { GatewaySecret } from '../config/gateway-secret.js';
+import type { OutboxMetrics } from '../observability/metrics.js';
+import { QueueWorker, type JobResult } from '../state/queue-worker.js';
+import { backoffSchedule } from '../state/retry-schedule.js';
+import type { DurableQueue, StateStore } from '../state/store.js';
+import type { Tenant } from '../tenancy/tenant.js';
+import { reconcileOnce } from './reconcile.js';
+
+export const ORDER_POLL_QUEUE = 'order-polls';
+
+const DEFAULT_POLL_SECONDS = 60;
+/** A first poll looks this far back (handoffs shortly before the gateway started). */
+const FIRST_LOOKBACK_MS = 86_400_000;
+const CURSOR_TTL_MS = 30 * 86_400_000;
+
+export interface PollJob {
+  tenantId: string;
+  /** Epoch ms at which this poll is due (slot start). */
+  slotAt: number;
+}
+
+export const orderPollQueue = (store: StateStore): DurableQueue<PollJob> => store.queue<PollJob>(ORDER_POLL_QUEUE);
+
+export interface PollDeps {
+  store: StateStore;
+  secret: GatewaySecret;
+  now: () => number;
+  log: FastifyBaseLogger;
+  tenants(): readonly Tenant[];
+}
+
+const intervalMs = (tenant: Tenant) => (tenant.config.adapter.order_poll_seconds ?? DEFAULT_POLL_SECONDS) * 1000;
+
+export const polled = (tenant: Tenant) => Boolean(tenant.adapter.ordersChangedSince);
+
+/** Queues the poll of the slot that starts at or before `at` (a no-op while that job is queued). */
+export async function schedulePoll(store: StateStore, tenant: Tenant, at: number): Promise<void> {
+  const interval = intervalMs(tenant);
+  const slotAt = Math.floor(at / interval) * interval;
+  await orderPollQueue(store).enqueue({ id: `poll:${tenant.id}:${slotAt}`, payload: { tenantId: tenant.id, slotAt }, availableAt: slotAt });
+}
+
+export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> {
+  const tenant = deps.tenants().find((t) => t.id === job.tenantId);
+  if (!tenant?.adapter.ordersChangedSince) return { outcome: 'delivered' };
+  const cursorKey = `order-poll:${tenant.id}`;
+  const since = (await deps.store.get<string>(cursorKey))?.value ?? new Date(deps.now() - FIRST_LOOKBACK_MS).toISOString();
+  const changes = await tenant.adapter.ordersChangedSince(since);
+  let cursor = since;
+  for (const change of changes) {
+    const report = { eventId: `poll:${change.orderId}:${change.updatedAt}`, orderId: change.orderId, onlyIfChanged: true };
+    const outcome = await reconcileOnce(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
+    if (outcome !== 'duplicate' && outcome !== 'unchanged') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
+    if (change.updatedAt > cursor) cursor = change.updatedAt;
+  }
+  await deps.store.set(cursorKey, cursor, CURSOR_TTL_MS);
+  await schedulePoll(deps.store, tenant, job.slotAt + intervalMs(tenant));
+  return { outcome: 'delivered' };
+}
+
+export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollMs: number }): QueueWorker<PollJob> {
+  return new QueueWorker<PollJob>(
+    {
+      queue: orderPollQueue(deps.store),
+      deliver: (job) => runPoll(job, deps),
+      describe: (job) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() }),
+      names: { job: 'order poll', queue: 'the poll queue' },
+      schedule: backoffSchedule(),
+      metrics: deps.metrics,
+      log: deps.log,
+      now: deps.now,
+    },
+    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+  );
+}

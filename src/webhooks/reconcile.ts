@@ -1,0 +1,71 @@
+/**
+ * What an order change reported by the store means for the gateway, whether it came as a verified
+ * backend webhook (inbound.ts) or from polling a store without webhooks (order-poll.ts):
+ *
+ * - an order the gateway placed (it has the order record): the platform that placed it gets an
+ *   `order updated` webhook with the order as the store has it now;
+ * - an order the gateway has no record of, carrying the reference of a checkout it handed off to
+ *   the store's checkout page: the order record is created for the platform that was handed off
+ *   (its `order created` webhook queued), and the checkout is completed with the order;
+ * - anything else (orders placed on the store by other means) is acknowledged and ignored.
+ */
+import type { Tenant } from '../tenancy/tenant.js';
+import type { GatewaySecret } from '../config/gateway-secret.js';
+import type { StateStore } from '../state/store.js';
+import { loadOrderRecord } from '../capabilities/order/order-record.js';
+import { completeHandedOff } from '../capabilities/checkout/handed-off-order.js';
+import { loadHandoff } from '../capabilities/checkout/handoff-record.js';
+import { recordOrder } from '../capabilities/checkout/order-placement.js';
+import { backendEventId } from './order-event.js';
+import { alreadyAnnounced, enqueueOrderEvent } from './outbox.js';
+
+export type ReconcileOutcome = 'created' | 'queued' | 'ignored' | 'unchanged' | 'duplicate';
+
+/** Longer than the stores retry (Shopify: 48 hours), so a redelivery is always recognized. */
+const EVENT_DEDUPE_MS = 7 * 86_400_000;
+
+export interface ReconcileDeps {
+  store: StateStore;
+  secret: GatewaySecret;
+  now: () => number;
+}
+
+export interface OrderChangeReport {
+  /** The store's delivery id (or, for a poll, the order and its change time): one event per id. */
+  eventId: string;
+  orderId: string;
+  reference?: string;
+  /** A poll reports every change it sees, including the gateway's own: only new snapshots are announced. */
+  onlyIfChanged?: boolean;
+}
+
+export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change: OrderChangeReport): Promise<ReconcileOutcome> {
+  const ctx = { store: deps.store, tenant, now: deps.now, secret: deps.secret };
+  const record = await loadOrderRecord(ctx, change.orderId);
+  if (record && !record.webhookUrl) return 'ignored';
+  const order = await tenant.adapter.getOrder(change.orderId);
+  if (!order) return 'ignored';
+  if (record) {
+    if (change.onlyIfChanged && (await alreadyAnnounced(deps.store, tenant.id, order))) return 'unchanged';
+    const facts = { id: backendEventId(tenant.id, change.eventId), kind: 'order_updated' as const, occurredAt: deps.now() };
+    return (await enqueueOrderEvent(deps.store, tenant, record, order, facts)) ? 'queued' : 'ignored';
+  }
+  const reference = change.reference ?? order.reference;
+  const handoff = reference === undefined ? null : await loadHandoff(ctx, reference);
+  if (!handoff) return 'ignored';
+  await recordOrder(ctx, handoff.checkoutId, order.id, handoff.recipient, order);
+  await completeHandedOff(ctx, handoff.checkoutId, order);
+  return 'created';
+}
+
+/** Processes each store event once (stores redeliver, polls overlap); a failure forgets it, so the redelivery is processed. */
+export async function reconcileOnce(deps: ReconcileDeps, tenant: Tenant, change: OrderChangeReport): Promise<ReconcileOutcome> {
+  const seen = `backend-event:${tenant.id}:${change.eventId}`;
+  if (!(await deps.store.setIfAbsent(seen, { orderId: change.orderId }, EVENT_DEDUPE_MS))) return 'duplicate';
+  try {
+    return await reconcileOrder(deps, tenant, change);
+  } catch (error) {
+    await deps.store.delete(seen).catch(() => undefined);
+    throw error;
+  }
+}
