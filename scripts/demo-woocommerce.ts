@@ -12,66 +12,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WooHttp } from '../adapters/woocommerce/http.js';
 import { registerWebhooks } from '../adapters/woocommerce/webhook-setup.js';
 import { DEFAULT_KEY, startWooSimulator } from '../simulators/woocommerce/server.js';
-
-const MODES = ['gateway_charged', 'store_charged', 'handoff'] as const;
-type Mode = (typeof MODES)[number];
-
-const HANDLERS: Record<Mode, string> = {
-  gateway_charged: '  - { id: sandbox, name: dev.proto.payments.sandbox, type: sandbox, instruments: [card] }',
-  store_charged: '  - { id: woo-card, name: dev.proto.payments.store, type: store, instruments: [card] }',
-  handoff: '  - { id: store-checkout, name: dev.proto.payments.handoff, type: handoff, instruments: [redirect] }',
-};
-
-/** The port PORT names, or a free one for PORT=0, so the tenant's base_url can carry it. */
-function freePort(wanted: number, host: string): Promise<number> {
-  if (wanted !== 0) return Promise.resolve(wanted);
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-function tenantFile(base: string, storeUrl: string, mode: Mode): string {
-  return `# Written by npm run demo:woocommerce: the demo flower shop as a WooCommerce store.
-id: woo-demo
-name: Petal & Stem (WooCommerce)
-base_url: ${base}
-adapter:
-  type: woocommerce
-  finishing: ${mode}
-  settings:
-    store_url: ${storeUrl}
-    store_charged: { payment_method: simulated_card, payment_data_key: token }
-  credentials:
-    consumer_key: { env: WOO_CONSUMER_KEY }
-    consumer_secret: { env: WOO_CONSUMER_SECRET }
-    webhook_secret: { env: WOO_WEBHOOK_SECRET }
-capabilities:
-  dev.proto.shopping.catalog.search: {}
-  dev.proto.shopping.catalog.lookup: {}
-  dev.proto.shopping.cart: {}
-  dev.proto.shopping.checkout: {}
-  dev.proto.shopping.discount: {}
-  dev.proto.shopping.fulfillment: {}
-  dev.proto.shopping.order: {}
-payment_handlers:
-${HANDLERS[mode]}
-policies:
-  allow_loopback_profiles: true
-signing:
-  ephemeral_key: true
-`;
-}
+import { FINISHING_MODES, freePort, tenantFile, type Mode } from '../simulators/woocommerce/tenant-file.js';
 
 async function waitUntilReady(url: string, child: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 200 && child.exitCode === null; i++) {
@@ -87,7 +33,7 @@ async function waitUntilReady(url: string, child: ReturnType<typeof spawn>): Pro
 
 async function main(): Promise<void> {
   const mode = (process.env.WOO_DEMO_FINISHING ?? 'gateway_charged') as Mode;
-  if (!MODES.includes(mode)) throw new Error(`WOO_DEMO_FINISHING must be one of ${MODES.join(', ')}`);
+  if (!FINISHING_MODES.includes(mode)) throw new Error(`WOO_DEMO_FINISHING must be one of ${FINISHING_MODES.join(', ')}`);
   const host = process.env.HOST ?? '127.0.0.1';
   const port = await freePort(Number(process.env.PORT ?? 8080), host);
   const simulator = await startWooSimulator({ port: Number(process.env.WOO_SIMULATOR_PORT ?? 0) });

@@ -53,6 +53,8 @@ export interface WooCommerceAdapterOptions {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CACHE_SECONDS = 300;
+/** How recent a quote of the same session must be for placement to skip re-pricing. */
+const PLACEMENT_FRESH_MS = 5_000;
 
 export class WooCommerceAdapter implements Adapter {
   readonly kind = 'woocommerce';
@@ -66,8 +68,8 @@ export class WooCommerceAdapter implements Adapter {
   private readonly orders: OrderDesk;
   private readonly handoff: Handoff;
   private readonly listeners = new Set<(change: CatalogChange) => void>();
-  /** Quotes just priced, by store cart and session content, so checkoutUrl does not price twice. */
-  private readonly recent = new LRUCache<string, Quote>({ max: 1000, ttl: 60_000 });
+  /** Quotes just priced, by store cart and session content, so checkoutUrl and placeOrder do not price twice. */
+  private readonly recent = new LRUCache<string, { quote: Quote; at: number }>({ max: 1000, ttl: 60_000 });
 
   constructor(
     private readonly options: WooCommerceAdapterOptions,
@@ -109,12 +111,9 @@ export class WooCommerceAdapter implements Adapter {
       finishing,
     };
     const shared = { http: this.http, info: this.info, catalog: this.catalog, state: options.store, tenantId: options.tenantId, storeUrl: this.storefrontUrl };
-    this.orders = new OrderDesk({ ...shared, now: options.now, settings, quote: (request, signal) => this.quote(request, signal) });
-    this.handoff = new Handoff({
-      ...shared,
-      priced: async (request, handle, signal) =>
-        (handle && this.recent.get(`${handle}|${sessionFingerprint(request)}`)) || this.quote({ ...request, ...(handle && { handle }) }, signal),
-    });
+    // A placement re-prices unless the gateway priced this very session moments ago.
+    this.orders = new OrderDesk({ ...shared, now: options.now, settings, quote: (request, signal) => this.priced(request, request.handle, PLACEMENT_FRESH_MS, signal) });
+    this.handoff = new Handoff({ ...shared, priced: (request, handle, signal) => this.priced(request, handle, 60_000, signal) });
   }
 
   search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
@@ -137,8 +136,15 @@ export class WooCommerceAdapter implements Adapter {
 
   async quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
     const quote = await quoteInStore({ catalog: this.catalog, cart: this.cart, reasons: this.reasons, info: this.info }, request, signal);
-    if (quote.handle) this.recent.set(`${quote.handle}|${sessionFingerprint(request)}`, quote);
+    if (quote.handle) this.recent.set(`${quote.handle}|${sessionFingerprint(request)}`, { quote, at: Date.now() });
     return quote;
+  }
+
+  /** The quote of this session content in this store cart, priced at most `maxAgeMs` ago (or now). */
+  private async priced(request: QuoteRequest, handle: string | undefined, maxAgeMs: number, signal?: AbortSignal): Promise<Quote> {
+    const recent = handle ? this.recent.get(`${handle}|${sessionFingerprint(request)}`) : undefined;
+    if (recent && Date.now() - recent.at <= maxAgeMs) return recent.quote;
+    return this.quote({ ...request, ...(handle && { handle }) }, signal);
   }
 
   checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {

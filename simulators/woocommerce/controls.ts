@@ -63,6 +63,11 @@ export class SimulatorControls {
     return this.parts.faults.calls.map(({ method, route }) => ({ method, route }));
   }
 
+  /** The same calls with when each arrived and was answered (ms), for timing what a caller waited on. */
+  timedCalls(): Array<{ method: string; route: string; at: number; end?: number }> {
+    return this.parts.faults.calls.map((c) => ({ ...c }));
+  }
+
   resetCalls(): void {
     this.parts.faults.calls.length = 0;
   }

@@ -24,8 +24,12 @@ export interface Call {
   method: string;
   /** Route without /wp-json and query, e.g. /wc/v3/products. */
   route: string;
+  /** When it arrived and when it was answered (ms, performance.timeOrigin based); no end: never answered. */
   at: number;
+  end?: number;
 }
+
+export const clockMs = () => performance.timeOrigin + performance.now();
 
 interface Armed extends FaultSpec {
   left: number;
@@ -54,8 +58,10 @@ export class Faults {
     return fault;
   }
 
-  record(method: string, route: string): void {
-    this.calls.push({ method, route, at: Date.now() });
+  record(method: string, route: string): Call {
+    const call: Call = { method, route, at: clockMs() };
+    this.calls.push(call);
+    return call;
   }
 }
 

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RestAuthenticator, type ApiKey } from './auth.js';
 import { CartSessions } from './carts.js';
-import { Faults, HOST_THROTTLE_PAGE, HTML_ERROR_PAGE, PHP_WARNING, type FaultSpec } from './faults.js';
+import { clockMs, Faults, HOST_THROTTLE_PAGE, HTML_ERROR_PAGE, PHP_WARNING, type Call, type FaultSpec } from './faults.js';
 import { OrderBook } from './orders.js';
 import { checkoutLinkPage, orderPaymentResult, paymentPage, receivedPage } from './payment-page.js';
 import { RestApi, type TrackingMode } from './rest-api.js';
@@ -106,7 +106,6 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
   const sendError = (reply: FastifyReply, error: WpError) => reply.code(error.status).header('content-type', 'application/json; charset=UTF-8').send(JSON.stringify(error.body()));
 
   async function restRoute(request: FastifyRequest, reply: FastifyReply, route: string, path: string): Promise<FastifyReply> {
-    faults.record(request.method, route);
     const fault = faults.take(route);
     if (fault) return injectFault(reply, fault, route);
     const query = queryOf(request);
@@ -198,16 +197,22 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     return reply.redirect(result.redirectUrl, 302);
   }
 
+  const answered = new WeakMap<FastifyRequest, Call>();
+  app.addHook('onResponse', (request, _reply, done) => {
+    const call = answered.get(request);
+    if (call) call.end = clockMs();
+    done();
+  });
+
   app.all('*', async (request, reply) => {
-    if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
     const path = request.url.split('?')[0]!;
     const restRouteParam = queryOf(request).rest_route;
-    if (path.startsWith('/wp-json/')) {
-      if (settings.permalinks === 'plain') return reply.code(404).header('content-type', 'text/html; charset=UTF-8').send(notFoundPage);
-      return restRoute(request, reply, path.slice('/wp-json'.length).replace(/\/+$/, ''), path);
-    }
-    if ((path === '/' || path === '') && restRouteParam) return restRoute(request, reply, restRouteParam.replace(/\/+$/, ''), '/');
-    return page(request, reply, path);
+    const route = path.startsWith('/wp-json/') ? path.slice('/wp-json'.length).replace(/\/+$/, '') : (path === '/' || path === '') && restRouteParam ? restRouteParam.replace(/\/+$/, '') : undefined;
+    if (route !== undefined) answered.set(request, faults.record(request.method, route));
+    if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    if (route === undefined) return page(request, reply, path);
+    if (path.startsWith('/wp-json/') && settings.permalinks === 'plain') return reply.code(404).header('content-type', 'text/html; charset=UTF-8').send(notFoundPage);
+    return restRoute(request, reply, route, path.startsWith('/wp-json/') ? path : '/');
   });
 
   await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
