@@ -80,7 +80,8 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
       const consumerKey = context.credentials[CREDENTIALS.key];
       const consumerSecret = context.credentials[CREDENTIALS.secret];
       if (!consumerKey || !consumerSecret) {
-        throw new ConfigError(`${context.where}: $.adapter.credentials needs ${CREDENTIALS.key} and ${CREDENTIALS.secret} (references {env} or {file} to the store's REST API key)`);
+        const needed = `${CREDENTIALS.key} and ${CREDENTIALS.secret}`;
+        throw new ConfigError(`${context.where}: $.adapter.credentials needs ${needed} ({env} or {file} references to the REST API key)`);
       }
       const webhookSecret = context.credentials[CREDENTIALS.webhook];
       return createWooCommerceAdapter({

@@ -20,7 +20,15 @@ import { machine, writeSection } from './results-file.js';
 const LATENCY_MS = Number(process.env.BENCH_WOO_LATENCY_MS ?? 25);
 const REQUESTS = Number(process.env.BENCH_WOO_REQUESTS ?? 20);
 const TARGETS: Record<string, number> = { create_checkout: 3, get_checkout: 1, 'search_catalog (cached)': 0 };
-const CHICAGO = { first_name: 'Ann', last_name: 'Lee', street_address: '123 Main St', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60601' };
+const CHICAGO = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  street_address: '123 Main St',
+  address_locality: 'Chicago',
+  address_region: 'IL',
+  address_country: 'US',
+  postal_code: '60601',
+};
 const BUYER = { email: 'bench@example.com', first_name: 'Ann', last_name: 'Lee' };
 
 interface Sample {
@@ -56,7 +64,12 @@ class Bench {
   async call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<any> {
     const response = await fetch(`${this.origin}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', 'proto-agent': this.agent, 'request-id': randomUUID(), 'idempotency-key': randomUUID() },
+      headers: {
+        'content-type': 'application/json',
+        'proto-agent': this.agent,
+        'request-id': randomUUID(),
+        'idempotency-key': randomUUID(),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const json = await response.json();
@@ -77,7 +90,10 @@ class Bench {
   async checkout(withOption: boolean): Promise<any> {
     const card = await this.variantOf('Greeting Card', 'Large / Thank You');
     const created = await this.call('POST', '/checkout-sessions', {
-      line_items: [{ item: { id: card }, quantity: 1 }, { item: { id: String(this.sim.controls.idOf('bouquet_roses')) }, quantity: 2 }],
+      line_items: [
+        { item: { id: card }, quantity: 1 },
+        { item: { id: String(this.sim.controls.idOf('bouquet_roses')) }, quantity: 2 },
+      ],
       buyer: BUYER,
       discounts: { codes: ['10OFF'] },
       fulfillment: { methods: [{ type: 'shipping', destinations: [CHICAGO] }] },
@@ -92,7 +108,15 @@ class Bench {
       buyer: BUYER,
       discounts: { codes: ['10OFF'] },
       fulfillment: {
-        methods: [{ id: method.id, type: 'shipping', destinations: method.destinations, selected_destination_id: method.selected_destination_id, groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })) }],
+        methods: [
+          {
+            id: method.id,
+            type: 'shipping',
+            destinations: method.destinations,
+            selected_destination_id: method.selected_destination_id,
+            groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })),
+          },
+        ],
       },
     });
   }
@@ -105,7 +129,13 @@ class Bench {
       const found = await this.call('POST', '/catalog/search', { query: product });
       const id = found.products.find((p: any) => p.title === product).id;
       const [size, message] = title.split(' / ');
-      const detail = await this.call('POST', '/catalog/product', { id, selected: [{ name: 'Size', label: size }, { name: 'Message', label: message }] });
+      const detail = await this.call('POST', '/catalog/product', {
+        id,
+        selected: [
+          { name: 'Size', label: size },
+          { name: 'Message', label: message },
+        ],
+      });
       this.variants.set(key, (detail.product.selected_variant ?? detail.product.variants[0]).id);
     }
     return this.variants.get(key)!;
@@ -118,7 +148,15 @@ async function startGateway(sim: WooSimulator, port: number): Promise<{ origin: 
   mkdirSync(join(dir, 'tenants'));
   writeFileSync(join(dir, 'tenants', 'woo.yaml'), tenantFile(origin, sim.url, 'gateway_charged'));
   const child = spawn(process.execPath, [resolve('dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), CONFIG_DIR: dir, LOG_LEVEL: 'warn', WOO_CONSUMER_KEY: DEFAULT_KEY.consumerKey, WOO_CONSUMER_SECRET: DEFAULT_KEY.consumerSecret, WOO_WEBHOOK_SECRET: 'bench' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CONFIG_DIR: dir,
+      LOG_LEVEL: 'warn',
+      WOO_CONSUMER_KEY: DEFAULT_KEY.consumerKey,
+      WOO_CONSUMER_SECRET: DEFAULT_KEY.consumerSecret,
+      WOO_WEBHOOK_SECRET: 'bench',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 300; i++) {
@@ -161,11 +199,31 @@ async function main(): Promise<void> {
       process.stdout.write('\n');
       rows.push({ operation, samples });
     };
-    await run('search_catalog', async (i) => () => bench.call('POST', '/catalog/search', { query: ['rose', 'bouquet', 'tee', 'orchid', 'card'][i % 5]!, pagination: { limit: 10 + i } }));
-    await run('search_catalog (cached)', async () => () => bench.call('POST', '/catalog/search', { query: 'rose', pagination: { limit: 10 } }));
+    await run(
+      'search_catalog',
+      async (i) => () =>
+        bench.call('POST', '/catalog/search', {
+          query: ['rose', 'bouquet', 'tee', 'orchid', 'card'][i % 5]!,
+          pagination: { limit: 10 + i },
+        }),
+    );
+    await run(
+      'search_catalog (cached)',
+      async () => () => bench.call('POST', '/catalog/search', { query: 'rose', pagination: { limit: 10 } }),
+    );
     const card = await bench.variantOf('Greeting Card', 'Large / Thank You');
     const roses = String(sim.controls.idOf('bouquet_roses'));
-    await run('create_cart', async () => () => bench.call('POST', '/carts', { line_items: [{ item: { id: card }, quantity: 1 }, { item: { id: roses }, quantity: 2 }], discounts: { codes: ['10OFF'] } }));
+    await run(
+      'create_cart',
+      async () => () =>
+        bench.call('POST', '/carts', {
+          line_items: [
+            { item: { id: card }, quantity: 1 },
+            { item: { id: roses }, quantity: 2 },
+          ],
+          discounts: { codes: ['10OFF'] },
+        }),
+    );
     await run('create_checkout', async () => () => bench.checkout(false));
     await run('update_checkout (select a rate)', async () => {
       const created = await bench.checkout(false);
@@ -177,7 +235,17 @@ async function main(): Promise<void> {
       const checkout = await bench.checkout(true);
       return () =>
         bench.call('POST', `/checkout-sessions/${checkout.id}/complete`, {
-          payment: { instruments: [{ id: 'i1', handler_id: 'sandbox', type: 'card', selected: true, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } }] },
+          payment: {
+            instruments: [
+              {
+                id: 'i1',
+                handler_id: 'sandbox',
+                type: 'card',
+                selected: true,
+                credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+              },
+            ],
+          },
         });
     });
 
@@ -186,14 +254,22 @@ async function main(): Promise<void> {
       const added = samples.map((s) => s.totalMs - s.storeMs);
       const target = TARGETS[operation];
       const verdict = target === undefined ? '' : Math.max(...calls) <= target ? `≤ ${target} met` : `≤ ${target} **not met**`;
-      return `| ${operation} | ${median(calls)} (${Math.min(...calls)}–${Math.max(...calls)}) | ${verdict} | ${median(samples.map((s) => s.totalMs)).toFixed(1)} | ${median(samples.map((s) => s.storeMs)).toFixed(1)} | ${median(added).toFixed(1)} | ${p90(added).toFixed(1)} |`;
+      const ms = (n: number) => n.toFixed(1);
+      const total = median(samples.map((s) => s.totalMs));
+      const store = median(samples.map((s) => s.storeMs));
+      const range = `${median(calls)} (${Math.min(...calls)}–${Math.max(...calls)})`;
+      return `| ${operation} | ${range} | ${verdict} | ${ms(total)} | ${ms(store)} | ${ms(median(added))} | ${ms(p90(added))} |`;
     });
     const section = [
       '## WooCommerce adapter',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. The gateway (its own process, tenant on the WooCommerce adapter, memory store, log level warn) in front of the WooCommerce simulator (in the bench process) with ${LATENCY_MS} ms added to every store call; one request at a time, ${REQUESTS} per operation. Store calls are counted per request; store time is the time the request spent with a store call under way (overlapping calls counted once); gateway-added = total − store time.`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. The gateway (its own process, tenant on the WooCommerce adapter, ` +
+        `memory store, log level warn) in front of the WooCommerce simulator (in the bench process) with ${LATENCY_MS} ms added to ` +
+        `every store call; one request at a time, ${REQUESTS} per operation. Store calls are counted per request; store time is the ` +
+        'time the request spent with a store call under way (overlapping calls counted once); gateway-added = total − store time.',
       '',
-      '| operation | store calls per request: median (min–max) | target | total p50 ms | store p50 ms | gateway-added p50 ms | gateway-added p90 ms |',
+      '| operation | store calls per request: median (min–max) | target | total p50 ms | store p50 ms ' +
+        '| gateway-added p50 ms | gateway-added p90 ms |',
       '|---|---|---|---:|---:|---:|---:|',
       ...table,
     ].join('\n');

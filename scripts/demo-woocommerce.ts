@@ -51,7 +51,10 @@ async function main(): Promise<void> {
     WOO_CONSUMER_SECRET: DEFAULT_KEY.consumerSecret,
     WOO_WEBHOOK_SECRET: webhookSecret,
   };
-  const gateway = spawn(process.execPath, [resolve(import.meta.dirname, '../src/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const gateway = spawn(process.execPath, [resolve(import.meta.dirname, '../src/main.js')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const stop = (signal: NodeJS.Signals) => {
     gateway.kill(signal);
   };
@@ -64,7 +67,13 @@ async function main(): Promise<void> {
     });
   });
   await waitUntilReady(base, gateway);
-  const http = new WooHttp({ storeUrl: simulator.url, consumerKey: DEFAULT_KEY.consumerKey, consumerSecret: DEFAULT_KEY.consumerSecret, queryStringAuth: false, timeoutMs: 10_000 });
+  const http = new WooHttp({
+    storeUrl: simulator.url,
+    consumerKey: DEFAULT_KEY.consumerKey,
+    consumerSecret: DEFAULT_KEY.consumerSecret,
+    queryStringAuth: false,
+    timeoutMs: 10_000,
+  });
   await registerWebhooks(http, { deliveryUrl: `${base}/webhooks/backend`, secret: webhookSecret, name: 'Proto gateway demo' });
   process.stdout.write(
     [

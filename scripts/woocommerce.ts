@@ -45,7 +45,8 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     const loaded = loadTenantFiles(configDir).find((t) => t.config.id === tenantId);
     if (!loaded) throw new ConfigError(`no tenant "${tenantId}" in ${configDir}/tenants`);
     const { config, file } = loaded;
-    if (config.adapter.type !== 'woocommerce') throw new ConfigError(`${file}: tenant "${tenantId}" is a ${config.adapter.type} tenant, not woocommerce`);
+    if (config.adapter.type !== 'woocommerce')
+      throw new ConfigError(`${file}: tenant "${tenantId}" is a ${config.adapter.type} tenant, not woocommerce`);
     const settings = checkSettings(config.adapter.settings);
     if (!settings.ok) throw new ConfigError(`${file}: ${settings.message.replace(/^\$/, '$.adapter.settings')}`);
     const secret = (name: string) => {
@@ -62,7 +63,12 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     });
     const deliveryUrl = `${config.base_url}/webhooks/backend`;
     io.out(`registering webhooks of ${settings.value.store_url} for tenant ${tenantId} -> ${deliveryUrl}`);
-    const outcomes = await registerWebhooks(http, { deliveryUrl, secret: secret(CREDENTIALS.webhook), name: `Proto gateway: ${config.name}`, progress: (line) => io.out(`  ${line}`) });
+    const outcomes = await registerWebhooks(http, {
+      deliveryUrl,
+      secret: secret(CREDENTIALS.webhook),
+      name: `Proto gateway: ${config.name}`,
+      progress: (line) => io.out(`  ${line}`),
+    });
     const created = outcomes.filter((o) => o.action !== 'kept').length;
     io.out(created ? `done: ${created} webhook(s) created or re-activated` : 'done: every webhook was already in place');
     return 0;

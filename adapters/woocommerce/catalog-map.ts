@@ -20,13 +20,28 @@ export interface MapOptions {
   discontinuedTag: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#039': "'", nbsp: ' ', ndash: '–', mdash: '—', rsquo: '’', lsquo: '‘' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  '#039': "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  rsquo: '’',
+  lsquo: '‘',
+};
 
 /** Product descriptions are HTML; the catalog carries text. */
 export function plainText(html: string): string {
   return html
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : whole))
+    .replace(
+      /&(#?\w+);/g,
+      (whole, name: string) => ENTITIES[name] ?? (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : whole),
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -56,7 +71,8 @@ function availability(product: WcProduct, stock: Stock, priced: boolean, options
   const quantity = managed ? Math.max(0, own.stock_quantity ?? 0) : null;
   const preorder = preorderDate(product);
   if (preorder) return { available: true, status: 'preorder', quantity, availableOn: preorder };
-  const status: AvailabilityStatus = own.stock_status === 'instock' ? 'in_stock' : own.stock_status === 'onbackorder' ? 'backorder' : 'out_of_stock';
+  const status: AvailabilityStatus =
+    own.stock_status === 'instock' ? 'in_stock' : own.stock_status === 'onbackorder' ? 'backorder' : 'out_of_stock';
   if (status === 'in_stock') return { available: true, status, quantity };
   if (status === 'backorder') return { available: true, status, quantity: null };
   return { available: false, status, quantity: 0 };
@@ -77,7 +93,9 @@ function combinations(axes: Array<{ name: string; values: string[] }>, fixed: Ma
 }
 
 export function toCatalogProduct(product: WcProduct, variations: WcVariation[], options: MapOptions): CatalogProduct {
-  const axes = product.attributes.filter((a) => a.variation && product.type === 'variable').map((a) => ({ name: a.name, values: a.options }));
+  const axes = product.attributes
+    .filter((a) => a.variation && product.type === 'variable')
+    .map((a) => ({ name: a.name, values: a.options }));
   const base = {
     productId: String(product.id),
     url: product.permalink,
@@ -125,7 +143,9 @@ export function toCatalogProduct(product: WcProduct, variations: WcVariation[], 
   for (const v of variants) for (const m of v.media ?? []) if (!media.some((x) => x.url === m.url)) media.push(m);
   const defaults = new Map(product.default_attributes.map((a) => [a.name, a.option]));
   const featured =
-    (defaults.size > 0 ? variants.find((v) => v.options.every((o) => !defaults.has(o.name) || defaults.get(o.name) === o.value) && v.availability.available) : undefined) ??
+    (defaults.size > 0
+      ? variants.find((v) => v.options.every((o) => !defaults.has(o.name) || defaults.get(o.name) === o.value) && v.availability.available)
+      : undefined) ??
     variants.find((v) => v.availability.available) ??
     variants[0];
   const rating = Number(product.average_rating);

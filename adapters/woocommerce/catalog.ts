@@ -19,7 +19,16 @@ import { minorToDecimal } from './money.js';
 import { PageTokens } from './page-token.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
-import { expectShape, WcCategories, WcProduct, WcProducts, WcSkuHits, WcVariation, WcVariations, type WcVariation as Variation } from './wc-shapes.js';
+import {
+  expectShape,
+  WcCategories,
+  WcProduct,
+  WcProducts,
+  WcSkuHits,
+  WcVariation,
+  WcVariations,
+  type WcVariation as Variation,
+} from './wc-shapes.js';
 
 const MAX_PER_PAGE = 100;
 
@@ -63,10 +72,12 @@ export class Catalog {
   async variants(ids: string[], signal?: AbortSignal): Promise<Map<string, KnownVariant>> {
     const missing = [...new Set(ids)].filter((id) => !this.known.has(id));
     if (missing.length) await this.lookup(missing, signal);
-    return new Map(ids.flatMap((id) => {
-      const known = this.known.get(id);
-      return known ? [[id, known] as const] : [];
-    }));
+    return new Map(
+      ids.flatMap((id) => {
+        const known = this.known.get(id);
+        return known ? [[id, known] as const] : [];
+      }),
+    );
   }
 
   private async products(params: Record<string, string | number>, signal?: AbortSignal) {
@@ -105,7 +116,10 @@ export class Catalog {
     const result = new Map<number, Variation[]>();
     const missing = products.filter((p) => p.type === 'variable' && p.variations.length > 0 && !this.variations.has(this.cacheKey(p)));
     if (missing.length > 0 && this.variationsEndpoint) {
-      const fetched = await this.variationsByParent(missing.map((p) => p.id), signal);
+      const fetched = await this.variationsByParent(
+        missing.map((p) => p.id),
+        signal,
+      );
       if (fetched) {
         for (const p of missing) this.variations.set(this.cacheKey(p), fetched.get(p.id) ?? []);
       }
@@ -132,7 +146,12 @@ export class Catalog {
   private async variationsByParent(parents: number[], signal?: AbortSignal): Promise<Map<number, Variation[]> | undefined> {
     const byParent = new Map<number, Variation[]>();
     for (let page = 1, pages = 1; page <= pages; page++) {
-      const response = await this.http.rest('GET', 'variations', { params: { parent: parents.join(','), per_page: MAX_PER_PAGE, page } }, signal);
+      const response = await this.http.rest(
+        'GET',
+        'variations',
+        { params: { parent: parents.join(','), per_page: MAX_PER_PAGE, page } },
+        signal,
+      );
       if (response.status === 404 && isWpError(response.body) && response.body.code === 'rest_no_route') {
         this.variationsEndpoint = false;
         return undefined;
@@ -150,7 +169,9 @@ export class Catalog {
   private async toCatalog(products: WcProduct[], signal?: AbortSignal): Promise<CatalogProduct[]> {
     const variations = await this.variationsOf(products, signal);
     const { currency } = await this.info.get(signal);
-    const mapped = products.map((p) => toCatalogProduct(p, variations.get(p.id) ?? [], { currency, discontinuedTag: this.options.discontinuedTag }));
+    const mapped = products.map((p) =>
+      toCatalogProduct(p, variations.get(p.id) ?? [], { currency, discontinuedTag: this.options.discontinuedTag }),
+    );
     for (const product of mapped) for (const variant of product.variants) this.known.set(variant.id, { product, variant });
     return mapped;
   }
@@ -158,7 +179,12 @@ export class Catalog {
   async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
     const page = this.tokens.read(query);
     const { currency, decimals } = await this.info.get(signal);
-    const params: Record<string, string | number> = { per_page: Math.min(MAX_PER_PAGE, Math.max(1, query.limit)), page, orderby: 'menu_order', order: 'asc' };
+    const params: Record<string, string | number> = {
+      per_page: Math.min(MAX_PER_PAGE, Math.max(1, query.limit)),
+      page,
+      orderby: 'menu_order',
+      order: 'asc',
+    };
     if (query.text) params.search = query.text;
     if (query.categories?.length) {
       const ids = await this.categoryIdsOf(query.categories, signal);
@@ -189,7 +215,8 @@ export class Catalog {
         for (const v of expectShape(WcVariations, response.body, 'GET wc/v3/variations')) if (v.parent_id) parents.set(v.id, v.parent_id);
         return parents;
       }
-      if (!(response.status === 404 && isWpError(response.body) && response.body.code === 'rest_no_route')) throw unexpected('GET wc/v3/variations', response.body);
+      if (!(response.status === 404 && isWpError(response.body) && response.body.code === 'rest_no_route'))
+        throw unexpected('GET wc/v3/variations', response.body);
       this.variationsEndpoint = false;
     }
     await Promise.all(
@@ -215,12 +242,20 @@ export class Catalog {
     const found = new Map<number, WcProduct>();
     const wanted = [...new Set(numeric.values())];
     if (wanted.length) for (const p of (await this.products({ include: wanted.join(',') }, signal)).products) found.set(p.id, p);
-    const variationParents = await this.parentsOfVariations(wanted.filter((id) => !found.has(id)), signal);
+    const variationParents = await this.parentsOfVariations(
+      wanted.filter((id) => !found.has(id)),
+      signal,
+    );
     const skuHits = new Map<string, { productId: number; variationId?: number }>();
     if (keys.length) {
       // With `sku`, WooCommerce lists variations as well (post types product and product_variation).
       const what = 'GET wc/v3/products?sku=';
-      const response = await this.http.rest('GET', 'products', { params: { status: 'publish', per_page: MAX_PER_PAGE, sku: keys.join(',') } }, signal);
+      const response = await this.http.rest(
+        'GET',
+        'products',
+        { params: { status: 'publish', per_page: MAX_PER_PAGE, sku: keys.join(',') } },
+        signal,
+      );
       if (response.status !== 200) throw unexpected(what, response.body);
       const hits = expectShape(WcSkuHits, response.body, what);
       hits.forEach((hit, i) => {
@@ -246,7 +281,9 @@ export class Catalog {
         }
       }),
     );
-    const parentIds = [...new Set([...variationParents.values(), ...[...skuHits.values()].map((h) => h.productId)])].filter((id) => !found.has(id));
+    const parentIds = [...new Set([...variationParents.values(), ...[...skuHits.values()].map((h) => h.productId)])].filter(
+      (id) => !found.has(id),
+    );
     if (parentIds.length) for (const p of (await this.products({ include: parentIds.join(',') }, signal)).products) found.set(p.id, p);
 
     const catalog = new Map((await this.toCatalog([...found.values()], signal)).map((p) => [p.id, p]));
@@ -264,18 +301,28 @@ export class Catalog {
         const product = catalog.get(String(postId));
         if (product && !id.includes('~')) {
           const exact = product.variants.find((v) => v.id === id);
-          add(postId, exact && product.options.length === 0 ? { id, variantId: id, match: 'exact' } : { id, variantId: product.featuredVariantId, match: 'featured' });
+          add(
+            postId,
+            exact && product.options.length === 0
+              ? { id, variantId: id, match: 'exact' }
+              : { id, variantId: product.featuredVariantId, match: 'featured' },
+          );
           continue;
         }
         const parent = variationParents.get(postId);
-        const variant = parent !== undefined ? catalog.get(String(parent))?.variants.find((v) => v.id === id || (!id.includes('~') && v.id.split('~')[0] === id)) : undefined;
+        const variant =
+          parent !== undefined
+            ? catalog.get(String(parent))?.variants.find((v) => v.id === id || (!id.includes('~') && v.id.split('~')[0] === id))
+            : undefined;
         if (parent !== undefined && variant) add(parent, { id, variantId: variant.id, match: 'exact' });
         continue;
       }
       const sku = skuHits.get(id);
       if (sku) {
         const product = catalog.get(String(sku.productId));
-        const variant = sku.variationId ? product?.variants.find((v) => v.id.split('~')[0] === String(sku.variationId)) : product?.variants[0];
+        const variant = sku.variationId
+          ? product?.variants.find((v) => v.id.split('~')[0] === String(sku.variationId))
+          : product?.variants[0];
         if (variant) add(sku.productId, { id, variantId: variant.id, match: 'exact' });
         continue;
       }

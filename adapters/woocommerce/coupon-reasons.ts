@@ -52,7 +52,9 @@ export class CouponReasons {
     if (coupon.email_restrictions.length > 0) {
       if (!buyerEmail) return { reason: 'user_not_logged_in', detail };
       const email = buyerEmail.toLowerCase();
-      const allowed = coupon.email_restrictions.some((pattern) => new RegExp(`^${pattern.toLowerCase().split('*').map(escapeRegExp).join('.*')}$`).test(email));
+      const allowed = coupon.email_restrictions.some((pattern) =>
+        new RegExp(`^${pattern.toLowerCase().split('*').map(escapeRegExp).join('.*')}$`).test(email),
+      );
       if (!allowed) return { reason: 'user_ineligible', detail };
     }
     const restricted =

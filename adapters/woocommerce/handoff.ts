@@ -89,7 +89,13 @@ export class Handoff {
     const destination = destinationOf(request.quote);
     const body = {
       status: 'pending',
-      billing: { ...wcAddress(destination), first_name: buyer?.firstName ?? '', last_name: buyer?.lastName ?? '', email: buyer?.email ?? '', phone: buyer?.phone ?? '' },
+      billing: {
+        ...wcAddress(destination),
+        first_name: buyer?.firstName ?? '',
+        last_name: buyer?.lastName ?? '',
+        email: buyer?.email ?? '',
+        phone: buyer?.phone ?? '',
+      },
       shipping: wcAddress(destination),
       ...lines,
       meta_data: [{ key: REFERENCE_META, value: request.reference }],
@@ -99,7 +105,11 @@ export class Handoff {
     const order = expectShape(WcOrder, response.body, 'POST wc/v3/orders');
     if (!order.payment_url) throw unexpected('POST wc/v3/orders', { code: 'no_payment_url', message: 'the order has no payment_url' });
     if (entry) await this.cancel(entry.orderId, signal);
-    await this.deps.state.set<HandoffEntry>(this.key(request.reference), { orderId: String(order.id), fingerprint, url: order.payment_url }, TTL_MS);
+    await this.deps.state.set<HandoffEntry>(
+      this.key(request.reference),
+      { orderId: String(order.id), fingerprint, url: order.payment_url },
+      TTL_MS,
+    );
     return { url: order.payment_url, ...(quote.handle && { handle: quote.handle }) };
   }
 

@@ -26,7 +26,10 @@ export interface WpErrorBody {
 }
 
 export const isWpError = (body: unknown): body is WpErrorBody =>
-  typeof body === 'object' && body !== null && typeof (body as WpErrorBody).code === 'string' && typeof (body as WpErrorBody).message === 'string';
+  typeof body === 'object' &&
+  body !== null &&
+  typeof (body as WpErrorBody).code === 'string' &&
+  typeof (body as WpErrorBody).message === 'string';
 
 interface RestLibrary {
   get(endpoint: string, params?: object): Promise<AxiosLike>;
@@ -87,13 +90,17 @@ export function decode(what: string, status: number, headers: Record<string, str
     if (/^<(!doctype|html|head|body)/i.test(start)) {
       if (status === 404) {
         throw new BackendInvalidResponseError(
-          `${what}: the store answered a web page (404) where its REST API should be; WordPress permalinks must not be "Plain" (Settings > Permalinks)`,
+          `${what}: the store answered a web page (404) where its REST API should be; ` +
+            'WordPress permalinks must not be "Plain" (Settings > Permalinks)',
         );
       }
       throw new BackendInvalidResponseError(`${what}: the store answered an HTML page (status ${status}) instead of JSON`);
     }
     if (/<b>(warning|notice|deprecated|fatal error)<\/b>|^(PHP )?(Warning|Notice|Deprecated|Fatal error):/i.test(start)) {
-      throw new BackendInvalidResponseError(`${what}: a PHP message is printed in front of the store's JSON (a plugin error with display_errors on; set WP_DEBUG_DISPLAY to false)`);
+      throw new BackendInvalidResponseError(
+        `${what}: a PHP message is printed in front of the store's JSON ` +
+          '(a plugin error with display_errors on; set WP_DEBUG_DISPLAY to false)',
+      );
     }
     throw new BackendInvalidResponseError(`${what}: the store's answer (status ${status}) is not JSON`);
   }
@@ -104,8 +111,10 @@ export function decode(what: string, status: number, headers: Record<string, str
     throw new BackendInvalidResponseError(`${what}: the store's JSON answer is cut short or malformed`);
   }
   if (rest && (status === 401 || status === 403) && isWpError(body)) {
+    const permission = status === 401 && /write/.test(body.message) ? 'read/write' : 'read';
     throw new BackendError(
-      `${what}: the store refused the REST API key (${body.code}: ${body.message}); check the consumer key and secret and that the key has ${status === 401 && /write/.test(body.message) ? 'read/write' : 'read'} permission`,
+      `${what}: the store refused the REST API key (${body.code}: ${body.message}); ` +
+        `check the consumer key and secret and that the key has ${permission} permission`,
       false,
     );
   }
@@ -146,7 +155,13 @@ export class WooHttp {
       consumerSecret: this.options.consumerSecret,
       version: request.version ?? 'wc/v3',
       queryStringAuth: this.options.queryStringAuth,
-      axiosConfig: { signal: this.deadline(signal), responseType: 'text', transformResponse: [(data: unknown) => data], validateStatus: () => true, maxRedirects: 0 },
+      axiosConfig: {
+        signal: this.deadline(signal),
+        responseType: 'text',
+        transformResponse: [(data: unknown) => data],
+        validateStatus: () => true,
+        maxRedirects: 0,
+      },
     });
     const params = request.params ?? {};
     const send = {
@@ -161,11 +176,22 @@ export class WooHttp {
     } catch (error) {
       throw transportError(what, error);
     }
-    return decode(what, response.status, flatHeaders(response.headers), typeof response.data === 'string' ? response.data : JSON.stringify(response.data ?? ''), true) as WooResponse<T>;
+    return decode(
+      what,
+      response.status,
+      flatHeaders(response.headers),
+      typeof response.data === 'string' ? response.data : JSON.stringify(response.data ?? ''),
+      true,
+    ) as WooResponse<T>;
   }
 
   /** A `wc/store/v1` call with the cart's token; `path` like "/cart/add-item". */
-  async store<T = unknown>(method: 'GET' | 'POST', path: string, request: { token?: string; body?: unknown } = {}, signal?: AbortSignal): Promise<WooResponse<T>> {
+  async store<T = unknown>(
+    method: 'GET' | 'POST',
+    path: string,
+    request: { token?: string; body?: unknown } = {},
+    signal?: AbortSignal,
+  ): Promise<WooResponse<T>> {
     const what = `${method} wc/store/v1${path}`;
     let response: Response;
     try {

@@ -86,16 +86,22 @@ export class WooCommerceAdapter implements Adapter {
       timeoutMs: settings.request_timeout_ms ?? DEFAULT_TIMEOUT_MS,
     });
     this.info = new StoreInfo(this.http, facts);
-    this.catalog = new Catalog(this.http, this.info, new PageTokens(options.consumerSecret), { discontinuedTag: settings.discontinued_tag ?? 'discontinued', cacheMs });
+    this.catalog = new Catalog(this.http, this.info, new PageTokens(options.consumerSecret), {
+      discontinuedTag: settings.discontinued_tag ?? 'discontinued',
+      cacheMs,
+    });
     this.cart = new StoreCartClient(this.http);
     this.reasons = new CouponReasons(this.http, cacheMs, options.now);
-    const finishing: FinishingMode[] = settings.store_charged ? ['store_charged', 'gateway_charged', 'handoff'] : ['gateway_charged', 'handoff'];
+    const finishing: FinishingMode[] = settings.store_charged
+      ? ['store_charged', 'gateway_charged', 'handoff']
+      : ['gateway_charged', 'handoff'];
     this.capabilities = {
       lookupKeys: ['sku', 'handle'],
       customFilters: [
         {
           name: 'stock_status',
-          description: 'The store\'s stock status: instock, outofstock or onbackorder (a variable product has the best status of its variations).',
+          description:
+            "The store's stock status: instock, outofstock or onbackorder (a variable product has the best status of its variations).",
           schema: { type: 'string', enum: ['instock', 'outofstock', 'onbackorder'] },
         },
       ],
@@ -110,9 +116,21 @@ export class WooCommerceAdapter implements Adapter {
       acceptedClaims: [],
       finishing,
     };
-    const shared = { http: this.http, info: this.info, catalog: this.catalog, state: options.store, tenantId: options.tenantId, storeUrl: this.storefrontUrl };
+    const shared = {
+      http: this.http,
+      info: this.info,
+      catalog: this.catalog,
+      state: options.store,
+      tenantId: options.tenantId,
+      storeUrl: this.storefrontUrl,
+    };
     // A placement re-prices unless the gateway priced this very session moments ago.
-    this.orders = new OrderDesk({ ...shared, now: options.now, settings, quote: (request, signal) => this.priced(request, request.handle, PLACEMENT_FRESH_MS, signal) });
+    this.orders = new OrderDesk({
+      ...shared,
+      now: options.now,
+      settings,
+      quote: (request, signal) => this.priced(request, request.handle, PLACEMENT_FRESH_MS, signal),
+    });
     this.handoff = new Handoff({ ...shared, priced: (request, handle, signal) => this.priced(request, handle, 60_000, signal) });
   }
 

@@ -13,7 +13,8 @@ export function decimalToMinor(value: string, currency: string, what = 'amount')
   const text = value.trim();
   if (text === '') return null;
   const match = /^(-)?(\d*)(?:\.(\d*))?$/.exec(text);
-  if (!match || (match[2] === '' && !match[3])) throw new BackendInvalidResponseError(`the store wrote ${what} as ${JSON.stringify(value)}, not a decimal`);
+  if (!match || (match[2] === '' && !match[3]))
+    throw new BackendInvalidResponseError(`the store wrote ${what} as ${JSON.stringify(value)}, not a decimal`);
   const [, sign, whole = '', fraction = ''] = match;
   const exponent = currencyExponent(currency);
   const kept = fraction.padEnd(exponent, '0').slice(0, exponent);
@@ -43,7 +44,9 @@ export function storeMinor(value: string, minorUnit: number, currency: string): 
 export function minorToDecimal(amount: number, currency: string, decimals: number): string {
   const exponent = currencyExponent(currency);
   const scaled = decimals >= exponent ? amount * 10 ** (decimals - exponent) : Math.round(amount / 10 ** (exponent - decimals));
-  const digits = Math.abs(scaled).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(scaled)
+    .toString()
+    .padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   return `${scaled < 0 ? '-' : ''}${whole}${decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : ''}`;
 }

@@ -17,7 +17,8 @@ import type { WcFulfillment, WcOrder, WcRefund, WcTrackingItem } from './wc-shap
 export const REFERENCE_META = '_proto_reference';
 export const LINE_META = '_proto_line_id';
 
-export type Tracking = { kind: 'fulfillments'; items: WcFulfillment[] } | { kind: 'shipment-tracking'; items: WcTrackingItem[] } | { kind: 'none' };
+export type Tracking =
+  { kind: 'fulfillments'; items: WcFulfillment[] } | { kind: 'shipment-tracking'; items: WcTrackingItem[] } | { kind: 'none' };
 
 const gmt = (text: string | null | undefined): string | undefined => (text ? `${text.replace(/Z$/, '')}Z` : undefined);
 const meta = (list: Array<{ key: string; value: unknown }>, key: string) => list.find((m) => m.key === key)?.value;
@@ -84,7 +85,8 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
   } else if (tracking.kind === 'shipment-tracking') {
     for (const t of tracking.items) {
       for (const li of order.line_items) shipped.set(li.id, li.quantity);
-      const date = typeof t.date_shipped === 'number' ? new Date(t.date_shipped * 1000).toISOString() : `${t.date_shipped.slice(0, 10)}T00:00:00Z`;
+      const date =
+        typeof t.date_shipped === 'number' ? new Date(t.date_shipped * 1000).toISOString() : `${t.date_shipped.slice(0, 10)}T00:00:00Z`;
       events.push({
         id: `tracking-${t.tracking_id}`,
         occurredAt: date,
@@ -131,7 +133,12 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
   }));
   const canceled = order.status === 'cancelled' || order.status === 'trash';
   if (canceled) {
-    adjustments.push({ id: `cancellation-${order.id}`, type: 'cancellation', occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!, status: 'completed' });
+    adjustments.push({
+      id: `cancellation-${order.id}`,
+      type: 'cancellation',
+      occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
+      status: 'completed',
+    });
   }
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
   const itemsDiscount = money(order.discount_total, 'the order discount');

@@ -60,7 +60,10 @@ export const wcAddress = (a: PostalAddress | undefined) => ({
 /** Lines, shipping lines and coupon lines of a `wc/v3/orders` body, from a priced quote. */
 export async function orderLines(deps: Pick<OrderDeps, 'catalog' | 'info'>, quote: Quote, signal?: AbortSignal) {
   const { currency, decimals } = await deps.info.get(signal);
-  const known = await deps.catalog.variants(quote.lines.map((l) => l.variantId), signal);
+  const known = await deps.catalog.variants(
+    quote.lines.map((l) => l.variantId),
+    signal,
+  );
   const line_items = quote.lines.map((line) => {
     const ref = decodeVariantId(line.variantId)!;
     const product = known.get(line.variantId)!.product;
@@ -78,7 +81,14 @@ export async function orderLines(deps: Pick<OrderDeps, 'catalog' | 'info'>, quot
       const option = g.options.find((o) => o.id === g.selectedOptionId);
       if (!option) return [];
       const [methodId = option.id, instanceId = ''] = option.id.split(':');
-      return [{ method_id: methodId, instance_id: instanceId, method_title: option.title, total: minorToDecimal(option.amount, currency, decimals) }];
+      return [
+        {
+          method_id: methodId,
+          instance_id: instanceId,
+          method_title: option.title,
+          total: minorToDecimal(option.amount, currency, decimals),
+        },
+      ];
     }),
   );
   const coupon_lines = quote.discounts.applied.flatMap((d) => (d.code ? [{ code: d.code }] : []));
@@ -106,7 +116,12 @@ export class OrderDesk {
   /** Recent orders carrying the reference meta (orders created after `since`). */
   private async scan(reference: string, since: number, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
     const after = new Date(since - 5 * 60_000).toISOString().slice(0, 19);
-    const response = await this.deps.http.rest('GET', 'orders', { params: { after, per_page: 100, orderby: 'date', order: 'desc' } }, signal);
+    const response = await this.deps.http.rest(
+      'GET',
+      'orders',
+      { params: { after, per_page: 100, orderby: 'date', order: 'desc' } },
+      signal,
+    );
     if (response.status !== 200) throw unexpected('GET wc/v3/orders', response.body);
     const order = expectShape(WcOrders, response.body, 'GET wc/v3/orders').find((o) => referenceOf(o) === reference);
     return order ? { orderId: String(order.id), permalinkUrl: this.permalink(String(order.id), order.order_key) } : null;
@@ -168,17 +183,27 @@ export class OrderDesk {
     const stock = quote.lineProblems.find((p) => p.code === 'out_of_stock' || p.code === 'discontinued' || p.code === 'insufficient_stock');
     if (stock) return { status: 'rejected', reason: 'out_of_stock', detail: `line ${stock.lineId} can no longer be sold (${stock.code})` };
     const other = quote.lineProblems[0];
-    if (other || quote.lines.length === 0) return { status: 'rejected', reason: 'incomplete', detail: other ? `line ${other.lineId}: ${other.code}` : 'nothing to order' };
+    if (other || quote.lines.length === 0)
+      return { status: 'rejected', reason: 'incomplete', detail: other ? `line ${other.lineId}: ${other.code}` : 'nothing to order' };
     const open = (quote.fulfillment ?? []).flatMap((m) => m.groups.filter((g) => g.lineIds.length > 0 && !g.selectedOptionId));
-    if (open.length) return { status: 'rejected', reason: 'incomplete', detail: `no shipping option selected for ${open.map((g) => g.key).join(', ')}` };
+    if (open.length)
+      return { status: 'rejected', reason: 'incomplete', detail: `no shipping option selected for ${open.map((g) => g.key).join(', ')}` };
     if (quote.totals.total !== request.expectedTotal) {
-      return { status: 'rejected', reason: 'price_changed', detail: `the store's total is ${quote.totals.total}, not ${request.expectedTotal}`, actualTotal: quote.totals.total };
+      return {
+        status: 'rejected',
+        reason: 'price_changed',
+        detail: `the store's total is ${quote.totals.total}, not ${request.expectedTotal}`,
+        actualTotal: quote.totals.total,
+      };
     }
     return undefined;
   }
 
   private billing(request: PlaceOrderRequest) {
-    const billing = request.billingAddress ?? (request.payment.mode === 'store_charged' ? request.payment.billingAddress : undefined) ?? destinationOf(request.quote);
+    const billing =
+      request.billingAddress ??
+      (request.payment.mode === 'store_charged' ? request.payment.billingAddress : undefined) ??
+      destinationOf(request.quote);
     return {
       ...wcAddress(billing),
       first_name: billing?.firstName ?? request.buyer.firstName ?? '',
@@ -188,7 +213,12 @@ export class OrderDesk {
     };
   }
 
-  private async createPaid(request: PlaceOrderRequest, record: PaymentRecord, quote: Quote, signal?: AbortSignal): Promise<PlaceOrderResult> {
+  private async createPaid(
+    request: PlaceOrderRequest,
+    record: PaymentRecord,
+    quote: Quote,
+    signal?: AbortSignal,
+  ): Promise<PlaceOrderResult> {
     const lines = await orderLines(this.deps, quote, signal);
     const settings = this.deps.settings.gateway_charged;
     const body = {
@@ -213,9 +243,16 @@ export class OrderDesk {
     return { status: 'placed', orderId: String(order.id), permalinkUrl: this.permalink(String(order.id), order.order_key) };
   }
 
-  private async checkoutInStore(request: PlaceOrderRequest, handlerId: string, credential: string, quote: Quote, signal?: AbortSignal): Promise<PlaceOrderResult> {
+  private async checkoutInStore(
+    request: PlaceOrderRequest,
+    handlerId: string,
+    credential: string,
+    quote: Quote,
+    signal?: AbortSignal,
+  ): Promise<PlaceOrderResult> {
     const settings = this.deps.settings.store_charged;
-    if (!settings) return { status: 'rejected', reason: 'incomplete', detail: 'this store has no payment gateway configured for store_charged' };
+    if (!settings)
+      return { status: 'rejected', reason: 'incomplete', detail: 'this store has no payment gateway configured for store_charged' };
     const response = await this.deps.http.store(
       'POST',
       '/checkout',
@@ -233,7 +270,8 @@ export class OrderDesk {
     if (response.status !== 200) {
       const error = isWpError(response.body) ? response.body : { code: 'unknown', message: `status ${response.status}` };
       if (/payment/.test(error.code)) return { status: 'rejected', reason: 'payment_declined', detail: error.message };
-      if (response.status === 409) return { status: 'rejected', reason: /coupon/.test(error.code) ? 'price_changed' : 'out_of_stock', detail: error.message };
+      if (response.status === 409)
+        return { status: 'rejected', reason: /coupon/.test(error.code) ? 'price_changed' : 'out_of_stock', detail: error.message };
       return { status: 'rejected', reason: 'incomplete', detail: `${error.code}: ${error.message}` };
     }
     const placed = expectShape(StoreCheckout, response.body, 'POST wc/store/v1/checkout');
@@ -242,7 +280,14 @@ export class OrderDesk {
     const tagged = await this.deps.http.rest(
       'PUT',
       `orders/${orderId}`,
-      { data: { meta_data: [{ key: REFERENCE_META, value: request.reference }, { key: '_proto_payment_handler', value: handlerId }] } },
+      {
+        data: {
+          meta_data: [
+            { key: REFERENCE_META, value: request.reference },
+            { key: '_proto_payment_handler', value: handlerId },
+          ],
+        },
+      },
       signal,
     );
     if (tagged.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, tagged.body);
@@ -251,7 +296,10 @@ export class OrderDesk {
 
   private async tracking(orderId: string, signal?: AbortSignal): Promise<Tracking> {
     const read = async (kind: 'fulfillments' | 'shipment-tracking'): Promise<Tracking | 'absent'> => {
-      const [endpoint, version] = kind === 'fulfillments' ? [`orders/${orderId}/fulfillments`, 'wc/v3'] : [`orders/${orderId}/shipment-trackings`, 'wc-shipment-tracking/v3'];
+      const [endpoint, version] =
+        kind === 'fulfillments'
+          ? [`orders/${orderId}/fulfillments`, 'wc/v3']
+          : [`orders/${orderId}/shipment-trackings`, 'wc-shipment-tracking/v3'];
       const response = await this.deps.http.rest('GET', endpoint, { version }, signal);
       if (response.status === 404 && isWpError(response.body) && response.body.code === 'rest_no_route') return 'absent';
       if (response.status === 404) return { kind: 'none' };
@@ -279,7 +327,10 @@ export class OrderDesk {
 
   async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
     if (!/^\d+$/.test(orderId)) return null;
-    const [response, tracking] = await Promise.all([this.deps.http.rest('GET', `orders/${orderId}`, {}, signal), this.tracking(orderId, signal)]);
+    const [response, tracking] = await Promise.all([
+      this.deps.http.rest('GET', `orders/${orderId}`, {}, signal),
+      this.tracking(orderId, signal),
+    ]);
     if (response.status === 404) return null;
     if (response.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, response.body);
     const order = expectShape(WcOrder, response.body, `GET wc/v3/orders/${orderId}`);
@@ -293,4 +344,3 @@ export class OrderDesk {
     return toSnapshot({ order, refunds, tracking, variants, storeUrl: this.deps.storeUrl });
   }
 }
-

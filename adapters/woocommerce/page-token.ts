@@ -37,7 +37,8 @@ export class PageTokens {
       throw new InvalidPageTokenError();
     }
     const payload = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as { p?: unknown; q?: unknown };
-    if (payload.q !== fingerprint(query) || !Number.isSafeInteger(payload.p) || (payload.p as number) < 2) throw new InvalidPageTokenError();
+    if (payload.q !== fingerprint(query) || !Number.isSafeInteger(payload.p) || (payload.p as number) < 2)
+      throw new InvalidPageTokenError();
     return payload.p as number;
   }
 }

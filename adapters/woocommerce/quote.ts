@@ -106,7 +106,10 @@ const ITEM_PROBLEMS: Record<string, 'out_of_stock' | 'not_found'> = {
 
 export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
   const { currency } = await deps.info.get(signal);
-  const known = await deps.catalog.variants(request.lines.map((l) => l.variantId), signal);
+  const known = await deps.catalog.variants(
+    request.lines.map((l) => l.variantId),
+    signal,
+  );
   const problems: LineProblem[] = [];
   const planned: Planned[] = [];
   const items: CartItemRequest[] = [];
@@ -120,7 +123,8 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
     else {
       let item = itemOf.get(line.variantId);
       if (item === undefined) {
-        item = items.push({ id: ref.id, quantity: 0, variation: found.variant.options.map((o) => ({ attribute: o.name, value: o.value })) }) - 1;
+        item =
+          items.push({ id: ref.id, quantity: 0, variation: found.variant.options.map((o) => ({ attribute: o.name, value: o.value })) }) - 1;
         itemOf.set(line.variantId, item);
       }
       items[item]!.quantity += line.quantity;
@@ -151,16 +155,28 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   };
   const selections = (request.fulfillment?.methods ?? [])
     .filter((m) => m.type === 'shipping')
-    .flatMap((m) => Object.entries(m.selectedOptions ?? {}).flatMap(([key, rateId]) => packagesOfKey(key).map((packageId) => ({ packageId, rateId }))));
+    .flatMap((m) =>
+      Object.entries(m.selectedOptions ?? {}).flatMap(([key, rateId]) => packagesOfKey(key).map((packageId) => ({ packageId, rateId }))),
+    );
 
-  const outcome = await deps.cart.apply(request.handle, { items, codes: codes.map((c) => c.code), shipping, billing, rates: selections }, signal);
+  const outcome = await deps.cart.apply(
+    request.handle,
+    { items, codes: codes.map((c) => c.code), shipping, billing, rates: selections },
+    signal,
+  );
   const cart = outcome.cart;
   const money = (value: string) => storeMinor(value, cart.totals.currency_minor_unit, currency);
 
   // Lines, matched to the cart's items by product and chosen attribute values.
-  const itemErrors = new Map(outcome.errors.filter((e) => e.step.kind === 'item').map((e) => [(e.step as { index: number }).index, e.error]));
+  const itemErrors = new Map(
+    outcome.errors.filter((e) => e.step.kind === 'item').map((e) => [(e.step as { index: number }).index, e.error]),
+  );
   const cartItemOf = (item: CartItemRequest) =>
-    cart.items.find((ci) => ci.id === item.id && item.variation.every((v) => (ci.variation.find((x) => x.attribute === v.attribute)?.value ?? v.value) === v.value));
+    cart.items.find(
+      (ci) =>
+        ci.id === item.id &&
+        item.variation.every((v) => (ci.variation.find((x) => x.attribute === v.attribute)?.value ?? v.value) === v.value),
+    );
   const lines: QuotedLine[] = [];
   const lineDiscounts = new Map<string, number>();
   const itemKeyOfLine = new Map<string, string>();
@@ -180,7 +196,10 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       continue;
     }
     const unitPrice = money(inCart.prices.price);
-    const discounts = split(money(inCart.totals.line_subtotal) - money(inCart.totals.line_total), mine.map((p) => p.quantity));
+    const discounts = split(
+      money(inCart.totals.line_subtotal) - money(inCart.totals.line_total),
+      mine.map((p) => p.quantity),
+    );
     mine.forEach((p, i) => {
       const v = p.known.variant;
       lineDiscounts.set(p.lineId, discounts[i]!);
@@ -204,7 +223,9 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   lines.sort((a, b) => request.lines.findIndex((l) => l.lineId === a.lineId) - request.lines.findIndex((l) => l.lineId === b.lineId));
 
   // Codes: refusals with reasons, pushed-out codes, and the applied ones with their allocations.
-  const couponErrors = new Map(outcome.errors.filter((e) => e.step.kind === 'coupon').map((e) => [(e.step as { index: number }).index, e.error]));
+  const couponErrors = new Map(
+    outcome.errors.filter((e) => e.step.kind === 'coupon').map((e) => [(e.step as { index: number }).index, e.error]),
+  );
   const applied = new Set(cart.coupons.map((c) => c.code.toLowerCase()));
   for (const [i, { code, index }] of codes.entries()) {
     const error = couponErrors.get(i);
@@ -212,14 +233,24 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       const why = await deps.reasons.explain(code, error, email, signal);
       rejected.push({ code, index, ...(why.reason && { reason: why.reason }), detail: why.detail });
     } else if (!applied.has(code.trim().toLowerCase())) {
-      rejected.push({ code, index, reason: 'combination_disallowed' satisfies DiscountRejection, detail: `${code} cannot be combined with a code applied after it.` });
+      rejected.push({
+        code,
+        index,
+        reason: 'combination_disallowed' satisfies DiscountRejection,
+        detail: `${code} cannot be combined with a code applied after it.`,
+      });
     }
   }
   rejected.sort((a, b) => a.index - b.index);
   const discounted = lines.filter((l) => (lineDiscounts.get(l.lineId) ?? 0) > 0);
   const SORT: Record<string, number> = { fixed_product: 1, percent: 2, fixed_cart: 3 };
   const coupons = [...cart.coupons].sort((a, b) => (SORT[a.discount_type] ?? 4) - (SORT[b.discount_type] ?? 4));
-  const allocationsOf = coupons.map((c) => split(money(c.totals.total_discount), discounted.map((l) => lineDiscounts.get(l.lineId)!)));
+  const allocationsOf = coupons.map((c) =>
+    split(
+      money(c.totals.total_discount),
+      discounted.map((l) => lineDiscounts.get(l.lineId)!),
+    ),
+  );
   const appliedDiscounts: AppliedDiscount[] = coupons.map((c, i) => {
     const submitted = codes.find((x) => x.code.trim().toLowerCase() === c.code.toLowerCase())?.code ?? c.code;
     const amount = money(c.totals.total_discount);
@@ -230,12 +261,19 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       automatic: false,
       method: c.discount_type === 'fixed_cart' ? 'across' : 'each',
       priority: i + 1,
-      allocations: amount > 0 ? discounted.map((l, j) => ({ target: { kind: 'line' as const, lineId: l.lineId }, amount: allocationsOf[i]![j]! })).filter((a) => a.amount > 0) : [],
+      allocations:
+        amount > 0
+          ? discounted
+              .map((l, j) => ({ target: { kind: 'line' as const, lineId: l.lineId }, amount: allocationsOf[i]![j]! }))
+              .filter((a) => a.amount > 0)
+          : [],
     };
   });
 
   const rateErrors = new Set(outcome.errors.filter((e) => e.step.kind === 'rate').map((e) => (e.step as { index: number }).index));
-  const fulfillment = request.fulfillment ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination)) : undefined;
+  const fulfillment = request.fulfillment
+    ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination))
+    : undefined;
   const physical = lines.filter((l) => l.requiresShipping);
   const when = physical.map((l) => l.fulfillableOn);
   const shippingTotal = physical.length === 0 ? 0 : fulfillment ? sumSelected(fulfillment) : null;
@@ -257,13 +295,25 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
           {
             type: 'shipping',
             lineIds: physical.map((l) => l.lineId),
-            fulfillableOn: when.includes(null) ? null : (when.filter((w) => w !== 'now').sort().at(-1) ?? 'now'),
+            fulfillableOn: when.includes(null)
+              ? null
+              : (when
+                  .filter((w) => w !== 'now')
+                  .sort()
+                  .at(-1) ?? 'now'),
             description: 'Shipped by the store to your address.',
           },
         ]
       : [],
     taxLines: tax === null ? [] : cart.totals.tax_lines.map((t) => ({ title: t.name, amount: money(t.price) })),
-    totals: { subtotal, itemsDiscount, discount: 0, shipping: shippingTotal, tax, total: subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0) },
+    totals: {
+      subtotal,
+      itemsDiscount,
+      discount: 0,
+      shipping: shippingTotal,
+      tax,
+      total: subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0),
+    },
   };
 }
 
@@ -315,17 +365,39 @@ function fulfillmentQuote(
       groups = packages.map((p) => {
         const key = `package-${p.id}`;
         const options = p.rates.map((r) => optionOf(r, money(r.price))).sort((a, b) => a.amount - b.amount);
-        return { key, lineIds: p.lineIds, options, ...(options.length === 0 && { unavailableReason: reason }), ...chosen(key, options, [p.id]) };
+        return {
+          key,
+          lineIds: p.lineIds,
+          options,
+          ...(options.length === 0 && { unavailableReason: reason }),
+          ...chosen(key, options, [p.id]),
+        };
       });
     } else {
       const key = `packages-${packages.map((p) => p.id).join('-')}`;
       const common = packages[0]!.rates.filter((r) => packages.every((p) => p.rates.some((x) => x.rate_id === r.rate_id)));
       const options = common
-        .map((r) => optionOf(r, packages.reduce((n, p) => n + money(p.rates.find((x) => x.rate_id === r.rate_id)!.price), 0)))
+        .map((r) =>
+          optionOf(
+            r,
+            packages.reduce((n, p) => n + money(p.rates.find((x) => x.rate_id === r.rate_id)!.price), 0),
+          ),
+        )
         .sort((a, b) => a.amount - b.amount);
-      groups = [{ key, lineIds, options, ...(options.length === 0 && { unavailableReason: reason }), ...chosen(key, options, packages.map((p) => p.id)) }];
+      groups = [
+        {
+          key,
+          lineIds,
+          options,
+          ...(options.length === 0 && { unavailableReason: reason }),
+          ...chosen(
+            key,
+            options,
+            packages.map((p) => p.id),
+          ),
+        },
+      ];
     }
     return { ...base, groups };
   });
 }
-

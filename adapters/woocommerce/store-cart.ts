@@ -39,7 +39,8 @@ export interface CartPlan {
   rates: Array<{ packageId: number | string; rateId: string }>;
 }
 
-export type Step = { kind: 'item'; index: number } | { kind: 'coupon'; index: number } | { kind: 'rate'; index: number } | { kind: 'other' };
+export type Step =
+  { kind: 'item'; index: number } | { kind: 'coupon'; index: number } | { kind: 'rate'; index: number } | { kind: 'other' };
 
 export interface CartOutcome {
   token: string;
@@ -62,7 +63,8 @@ export class StoreCartClient {
   async open(signal?: AbortSignal): Promise<{ token: string; cart: StoreCart }> {
     const response = await this.http.store('GET', '/cart', {}, signal);
     const token = response.headers['cart-token'];
-    if (response.status !== 200 || !token) throw new BackendInvalidResponseError(`GET wc/store/v1/cart answered ${response.status} without a Cart-Token`);
+    if (response.status !== 200 || !token)
+      throw new BackendInvalidResponseError(`GET wc/store/v1/cart answered ${response.status} without a Cart-Token`);
     return { token, cart: expectShape(StoreCart, response.body, 'GET wc/store/v1/cart') };
   }
 
@@ -70,16 +72,40 @@ export class StoreCartClient {
     return [
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/items' },
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/coupons' },
-      { step: { kind: 'other' }, method: 'POST', path: '/cart/update-customer', body: { shipping_address: plan.shipping, billing_address: plan.billing } },
-      ...plan.items.map((item, index): SubRequest => ({ step: { kind: 'item', index }, method: 'POST', path: '/cart/add-item', body: { ...item } })),
-      ...plan.codes.map((code, index): SubRequest => ({ step: { kind: 'coupon', index }, method: 'POST', path: '/cart/apply-coupon', body: { code } })),
-      ...plan.rates.map((r, index): SubRequest => ({ step: { kind: 'rate', index }, method: 'POST', path: '/cart/select-shipping-rate', body: { package_id: r.packageId, rate_id: r.rateId } })),
+      {
+        step: { kind: 'other' },
+        method: 'POST',
+        path: '/cart/update-customer',
+        body: { shipping_address: plan.shipping, billing_address: plan.billing },
+      },
+      ...plan.items.map((item, index): SubRequest => ({
+        step: { kind: 'item', index },
+        method: 'POST',
+        path: '/cart/add-item',
+        body: { ...item },
+      })),
+      ...plan.codes.map((code, index): SubRequest => ({
+        step: { kind: 'coupon', index },
+        method: 'POST',
+        path: '/cart/apply-coupon',
+        body: { code },
+      })),
+      ...plan.rates.map((r, index): SubRequest => ({
+        step: { kind: 'rate', index },
+        method: 'POST',
+        path: '/cart/select-shipping-rate',
+        body: { package_id: r.packageId, rate_id: r.rateId },
+      })),
       // A write that changes nothing answers the whole cart: the state after every step above.
       { step: { kind: 'other' }, method: 'POST', path: '/cart/update-customer', body: {} },
     ];
   }
 
-  private async run(token: string, requests: SubRequest[], signal?: AbortSignal): Promise<{ expired: boolean; outcome?: Omit<CartOutcome, 'token'> }> {
+  private async run(
+    token: string,
+    requests: SubRequest[],
+    signal?: AbortSignal,
+  ): Promise<{ expired: boolean; outcome?: Omit<CartOutcome, 'token'> }> {
     const errors: CartOutcome['errors'] = [];
     let last: unknown;
     for (let start = 0; start < requests.length; start += BATCH_LIMIT) {
@@ -87,12 +113,23 @@ export class StoreCartClient {
       const response = await this.http.store(
         'POST',
         '/batch',
-        { body: { requests: chunk.map((r) => ({ method: r.method, path: `/wc/store/v1${r.path}`, headers: { 'Cart-Token': token }, ...(r.body && { body: r.body }) })) } },
+        {
+          body: {
+            requests: chunk.map((r) => ({
+              method: r.method,
+              path: `/wc/store/v1${r.path}`,
+              headers: { 'Cart-Token': token },
+              ...(r.body && { body: r.body }),
+            })),
+          },
+        },
         signal,
       );
-      if (response.status !== 207 && response.status !== 200) throw new BackendInvalidResponseError(`POST wc/store/v1/batch answered ${response.status}`);
+      if (response.status !== 207 && response.status !== 200)
+        throw new BackendInvalidResponseError(`POST wc/store/v1/batch answered ${response.status}`);
       const { responses } = expectShape(StoreBatch, response.body, 'POST wc/store/v1/batch');
-      if (responses.length !== chunk.length) throw new BackendInvalidResponseError('POST wc/store/v1/batch answered a different number of responses');
+      if (responses.length !== chunk.length)
+        throw new BackendInvalidResponseError('POST wc/store/v1/batch answered a different number of responses');
       for (const [i, sub] of responses.entries()) {
         if (sub.status === 401 && isWpError(sub.body) && sub.body.code === 'woocommerce_rest_missing_nonce') return { expired: true };
         if (sub.status >= 400 && isWpError(sub.body)) errors.push({ step: chunk[i]!.step, error: sub.body });

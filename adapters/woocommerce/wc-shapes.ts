@@ -197,7 +197,13 @@ export const StoreCart = Type.Object({
     tax_lines: Type.Array(Type.Object({ name: Type.String(), price: Money })),
     ...Currency,
   }),
-  shipping_address: Type.Object({ country: Type.String(), state: Type.String(), postcode: Type.String(), city: Type.String(), address_1: Type.String() }),
+  shipping_address: Type.Object({
+    country: Type.String(),
+    state: Type.String(),
+    postcode: Type.String(),
+    city: Type.String(),
+    address_1: Type.String(),
+  }),
   billing_address: Type.Object({ email: Type.Union([Type.String(), Type.Null()]) }),
   needs_shipping: Type.Boolean(),
   has_calculated_shipping: Type.Boolean(),
@@ -250,7 +256,9 @@ export function expectShape<S extends TSchema>(schema: S, value: unknown, what: 
 
 export const WcProducts = Type.Array(WcProduct);
 /** `products?sku=` lists variations among products; what tells them apart. */
-export const WcSkuHits = Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), sku: Type.String(), parent_id: Type.Optional(Type.Integer()) }));
+export const WcSkuHits = Type.Array(
+  Type.Object({ id: Type.Integer(), type: Type.String(), sku: Type.String(), parent_id: Type.Optional(Type.Integer()) }),
+);
 export const WcVariations = Type.Array(WcVariation);
 export const WcCategories = Type.Array(WcCategory);
 export const WcCoupons = Type.Array(WcCoupon);

@@ -39,7 +39,13 @@ export async function registerWebhooks(
       if (response.status !== 200) throw unexpected(`PUT wc/v3/webhooks/${found.id}`, response.body);
       outcomes.push({ topic, id: found.id, action: 'reactivated' });
     } else {
-      const data = { name: `${options.name} (${topic})`, topic, delivery_url: options.deliveryUrl, secret: options.secret, status: 'active' };
+      const data = {
+        name: `${options.name} (${topic})`,
+        topic,
+        delivery_url: options.deliveryUrl,
+        secret: options.secret,
+        status: 'active',
+      };
       const response = await http.rest('POST', 'webhooks', { data }, signal);
       if (response.status !== 201 && response.status !== 200) throw unexpected('POST wc/v3/webhooks', response.body);
       outcomes.push({ topic, id: expectShape(WcWebhook, response.body, 'POST wc/v3/webhooks').id, action: 'created' });

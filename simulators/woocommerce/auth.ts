@@ -93,7 +93,9 @@ export class RestAuthenticator {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const joined = params.map(([k, v]) => rfc3986(`${rfc3986(k)}=${rfc3986(v)}`)).join('%26');
     const base = `${request.method.toUpperCase()}&${rfc3986(`${this.options.home()}${request.path}`)}&${joined}`;
-    const expected = createHmac(method === 'HMAC-SHA1' ? 'sha1' : 'sha256', `${key.consumerSecret}&`).update(base).digest('base64');
+    const expected = createHmac(method === 'HMAC-SHA1' ? 'sha1' : 'sha256', `${key.consumerSecret}&`)
+      .update(base)
+      .digest('base64');
     if (!sameSecret(expected, q.oauth_signature!)) throw authError('Invalid signature - provided signature does not match.');
     this.checkTimestampAndNonce(key, Number(q.oauth_timestamp), q.oauth_nonce!);
     return { key };

@@ -87,22 +87,40 @@ export class SimulatorControls {
   }
 
   /** The merchant ships (all lines unless given) with tracking, as a fulfillment or a tracking item. */
-  ship(id: number | string, input: { trackingNumber: string; provider: string; trackingUrl: string; lines?: Array<{ lineId: number; quantity: number }> }): SimOrder {
+  ship(
+    id: number | string,
+    input: { trackingNumber: string; provider: string; trackingUrl: string; lines?: Array<{ lineId: number; quantity: number }> },
+  ): SimOrder {
     const order = this.order(id);
-    const items = input.lines?.map((l) => ({ item_id: l.lineId, qty: l.quantity })) ?? order.lines.map((l) => ({ item_id: l.id, qty: l.quantity }));
-    this.parts.orders.fulfill(order, { status: 'fulfilled', isFulfilled: true, items, trackingNumber: input.trackingNumber, provider: input.provider, trackingUrl: input.trackingUrl });
+    const items =
+      input.lines?.map((l) => ({ item_id: l.lineId, qty: l.quantity })) ?? order.lines.map((l) => ({ item_id: l.id, qty: l.quantity }));
+    this.parts.orders.fulfill(order, {
+      status: 'fulfilled',
+      isFulfilled: true,
+      items,
+      trackingNumber: input.trackingNumber,
+      provider: input.provider,
+      trackingUrl: input.trackingUrl,
+    });
     return order;
   }
 
   /** The merchant refunds in wp-admin (money returned through the gateway). */
-  refund(id: number | string, input: { amount: number; reason: string; lines?: Array<{ lineId: number; quantity: number; total: number }> }): SimOrder {
+  refund(
+    id: number | string,
+    input: { amount: number; reason: string; lines?: Array<{ lineId: number; quantity: number; total: number }> },
+  ): SimOrder {
     const order = this.order(id);
     this.parts.orders.refund(order, { amount: input.amount, reason: input.reason, lines: input.lines ?? [], apiRefund: false });
     return order;
   }
 
   /** A delivery of `topic` for this order as the store would send it to the webhook, not sent. */
-  signedDelivery(webhookSecret: string, topic: 'order.created' | 'order.updated' | 'order.deleted', orderId: number | string): { headers: Record<string, string>; rawBody: Buffer } {
+  signedDelivery(
+    webhookSecret: string,
+    topic: 'order.created' | 'order.updated' | 'order.deleted',
+    orderId: number | string,
+  ): { headers: Record<string, string>; rawBody: Buffer } {
     const order = this.order(orderId);
     const webhook = {
       id: 1,

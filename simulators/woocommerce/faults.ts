@@ -66,13 +66,15 @@ export class Faults {
 }
 
 export const PHP_WARNING =
-  '<br />\n<b>Warning</b>:  Undefined array key "shipping_class" in <b>/var/www/html/wp-content/plugins/flat-rate-extras/flat-rate-extras.php</b> on line <b>212</b><br />\n';
+  '<br />\n<b>Warning</b>:  Undefined array key "shipping_class" in ' +
+  '<b>/var/www/html/wp-content/plugins/flat-rate-extras/flat-rate-extras.php</b> on line <b>212</b><br />\n';
 
 export const HTML_ERROR_PAGE = `<!DOCTYPE html>
 <html lang="en-US">
 <head><meta charset="UTF-8" /><title>WordPress &rsaquo; Error</title></head>
 <body id="error-page"><div class="wp-die-message"><p>There has been a critical error on this website.</p>
-<p><a href="https://wordpress.org/documentation/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p></div></body>
+<p><a href="https://wordpress.org/documentation/article/faq-troubleshooting/">
+Learn more about troubleshooting WordPress.</a></p></div></body>
 </html>`;
 
 export const HOST_THROTTLE_PAGE = `<html>

@@ -245,7 +245,8 @@ export interface Fulfillment {
   trackingUrl: string;
 }
 
-export type OrderStatus = 'pending' | 'processing' | 'on-hold' | 'completed' | 'cancelled' | 'refunded' | 'failed' | 'checkout-draft' | 'trash';
+export type OrderStatus =
+  'pending' | 'processing' | 'on-hold' | 'completed' | 'cancelled' | 'refunded' | 'failed' | 'checkout-draft' | 'trash';
 
 export interface SimOrder {
   id: number;

@@ -148,7 +148,9 @@ export class OrderBook {
       const found = store.purchasable(item.variationId || item.productId)!;
       const attributes = found.variation?.attributes ?? [];
       const chosen = input.lines[i]!.variation;
-      const meta = attributes.map((a) => this.meta(a.name.toLowerCase(), a.option || chosen.find((c) => c.attribute === a.name)?.value || ''));
+      const meta = attributes.map((a) =>
+        this.meta(a.name.toLowerCase(), a.option || chosen.find((c) => c.attribute === a.name)?.value || ''),
+      );
       const suffix = meta.map((m) => m.value).join(', ');
       meta.push(...(input.lines[i]!.meta ?? []).map((m) => this.meta(m.key, m.value)));
       const picture = found.variation?.image ?? found.product.images[0];
@@ -171,7 +173,16 @@ export class OrderBook {
     const shippingLines =
       input.shippingLines === 'from-rates'
         ? priced.packages.flatMap((p) =>
-            p.chosen ? [{ methodId: p.chosen.instance.methodId, methodTitle: p.chosen.instance.title, instanceId: String(p.chosen.instance.instanceId), total: p.chosen.cost }] : [],
+            p.chosen
+              ? [
+                  {
+                    methodId: p.chosen.instance.methodId,
+                    methodTitle: p.chosen.instance.title,
+                    instanceId: String(p.chosen.instance.instanceId),
+                    total: p.chosen.cost,
+                  },
+                ]
+              : [],
           )
         : input.shippingLines;
     order.shippingLines = shippingLines.map((s) => ({
@@ -183,7 +194,12 @@ export class OrderBook {
       taxes: shippingTaxRates.map((r) => ({ rateId: r.id, total: Math.round((s.total * Number(r.rate)) / 100), subtotal: 0 })),
       meta: [],
     }));
-    order.couponLines = priced.coupons.map((c) => ({ id: store.nextId('item', 0), code: c.coupon.code, discount: c.discount, discountTax: c.discountTax }));
+    order.couponLines = priced.coupons.map((c) => ({
+      id: store.nextId('item', 0),
+      code: c.coupon.code,
+      discount: c.discount,
+      discountTax: c.discountTax,
+    }));
     order.discountTotal = priced.totals.discount;
     order.shippingTotal = order.shippingLines.reduce((n, s) => n + s.total, 0);
     order.cartTax = order.lines.reduce((n, l) => n + l.taxes.reduce((m, t) => m + t.total, 0), 0);
@@ -227,7 +243,12 @@ export class OrderBook {
         if (order.billing.email) coupon.usedBy.push(order.billing.email);
       }
     }
-    this.addNote(order, `Payment completed${order.transactionId ? ` (Transaction ID: ${order.transactionId})` : ''}. Order status changed from Pending payment to ${order.status === 'processing' ? 'Processing' : 'Completed'}.`, false);
+    this.addNote(
+      order,
+      `Payment completed${order.transactionId ? ` (Transaction ID: ${order.transactionId})` : ''}. ` +
+        `Order status changed from Pending payment to ${order.status === 'processing' ? 'Processing' : 'Completed'}.`,
+      false,
+    );
     this.touch(order);
   }
 
@@ -241,14 +262,21 @@ export class OrderBook {
     order.notes.push({ id: this.store.nextId('comment', 0), author, dateCreated: this.store.now(), note, customerNote });
   }
 
-  refund(order: SimOrder, input: { amount: number; reason: string; lines: Array<{ lineId: number; quantity: number; total: number }>; apiRefund: boolean }) {
+  refund(
+    order: SimOrder,
+    input: { amount: number; reason: string; lines: Array<{ lineId: number; quantity: number; total: number }>; apiRefund: boolean },
+  ) {
     const refunded = order.refunds.reduce((n, r) => n + r.amount, 0);
     if (input.amount <= 0 || input.amount > order.total - refunded) {
       throw new WpError(500, 'woocommerce_rest_cannot_create_order_refund', 'Invalid refund amount.');
     }
     const gateway = this.store.gateways.find((g) => g.id === order.paymentMethod);
     if (input.apiRefund && !gateway?.charges) {
-      throw new WpError(500, 'woocommerce_rest_cannot_create_order_refund', 'The payment gateway for this order does not support automatic refunds.');
+      throw new WpError(
+        500,
+        'woocommerce_rest_cannot_create_order_refund',
+        'The payment gateway for this order does not support automatic refunds.',
+      );
     }
     const refund = {
       id: this.store.nextId('post', 1000),
@@ -279,7 +307,10 @@ export class OrderBook {
     return fulfillment;
   }
 
-  update(order: SimOrder, changes: { status?: OrderStatus; meta?: Array<{ key: string; value: unknown }>; transactionId?: string; setPaid?: boolean }): void {
+  update(
+    order: SimOrder,
+    changes: { status?: OrderStatus; meta?: Array<{ key: string; value: unknown }>; transactionId?: string; setPaid?: boolean },
+  ): void {
     for (const m of changes.meta ?? []) {
       const existing = order.meta.find((x) => x.key === m.key);
       if (existing) existing.value = m.value;

@@ -24,7 +24,13 @@ export function orderReceivedUrl(store: WooStore, order: SimOrder): string {
   return `${store.homeUrl()}/checkout/order-received/${order.id}/?key=${order.orderKey}`;
 }
 
-export function orderPaymentResult(store: WooStore, orders: OrderBook, order: SimOrder, gateway: PaymentGateway, data: Array<{ key: string; value: unknown }>): PaymentResult {
+export function orderPaymentResult(
+  store: WooStore,
+  orders: OrderBook,
+  order: SimOrder,
+  gateway: PaymentGateway,
+  data: Array<{ key: string; value: unknown }>,
+): PaymentResult {
   if (!gateway.charges) {
     orders.setStatus(order, 'on-hold');
     orders.addNote(order, 'Awaiting BACS payment Order status changed from Pending payment to On hold.', false);
@@ -38,14 +44,20 @@ export function orderPaymentResult(store: WooStore, orders: OrderBook, order: Si
     return { status: 'failure', details: [], redirectUrl: '', declined };
   }
   orders.markPaid(order, { method: gateway.id, title: gateway.title, transactionId: `ch_sim_${randomBytes(8).toString('hex')}` });
-  return { status: 'success', details: [{ key: 'transaction_id', value: order.transactionId }], redirectUrl: orderReceivedUrl(store, order) };
+  return {
+    status: 'success',
+    details: [{ key: 'transaction_id', value: order.transactionId }],
+    redirectUrl: orderReceivedUrl(store, order),
+  };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function paymentPage(store: WooStore, order: SimOrder, notice = ''): string {
   const dp = store.settings.decimals;
-  const rows = order.lines.map((l) => `<tr><td>${escapeHtml(l.name)} &times; ${l.quantity}</td><td>$${decimal(l.total, dp)}</td></tr>`).join('');
+  const rows = order.lines
+    .map((l) => `<tr><td>${escapeHtml(l.name)} &times; ${l.quantity}</td><td>$${decimal(l.total, dp)}</td></tr>`)
+    .join('');
   return `<!DOCTYPE html>
 <html lang="en-US"><head><meta charset="UTF-8"><title>Pay for order &ndash; Petal &amp; Stem</title></head>
 <body class="woocommerce-order-pay">

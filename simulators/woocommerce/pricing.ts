@@ -178,14 +178,19 @@ export function matchTaxRates(store: WooStore, address: Pick<Address, 'country' 
 }
 
 const taxOn = (amount: number, rates: TaxRate[]): LineTax[] =>
-  rates.map((r) => ({ rateId: r.id, total: Math.round((amount * Number(r.rate)) / 100), subtotal: Math.round((amount * Number(r.rate)) / 100) }));
+  rates.map((r) => ({
+    rateId: r.id,
+    total: Math.round((amount * Number(r.rate)) / 100),
+    subtotal: Math.round((amount * Number(r.rate)) / 100),
+  }));
 
 export function matchZone(store: WooStore, address: Pick<Address, 'country' | 'state' | 'postcode'>) {
   const zones = [...store.zones].sort((a, b) => a.order - b.order);
   return (
     zones.find((z) =>
       z.locations.some(
-        (l) => (l.type === 'country' && l.code === address.country) || (l.type === 'state' && l.code === `${address.country}:${address.state}`),
+        (l) =>
+          (l.type === 'country' && l.code === address.country) || (l.type === 'state' && l.code === `${address.country}:${address.state}`),
       ),
     ) ?? zones.find((z) => z.id === 0)!
   );

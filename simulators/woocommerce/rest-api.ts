@@ -47,7 +47,8 @@ const stripTags = (html: string) => html.replace(/<[^>]*>/g, ' ');
 /** A page of a collection with WordPress's paging headers. */
 function paginate<T>(ctx: RouteContext, home: string, all: T[]): RouteResult {
   const perPage = ctx.query.per_page === undefined ? 10 : Number(ctx.query.per_page);
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw invalidParam('per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)');
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100)
+    throw invalidParam('per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)');
   const page = ctx.query.page === undefined ? 1 : Number(ctx.query.page);
   if (!Number.isInteger(page) || page < 1) throw invalidParam('page', 'page must be greater than or equal to 1');
   const offset = ctx.query.offset !== undefined ? Number(ctx.query.offset) : (page - 1) * perPage;
@@ -76,14 +77,26 @@ export class RestApi {
   ) {}
 
   register(router: Router): void {
-    const add = (method: string, path: string, permission: Permission, handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>) =>
-      router.add(method, path, permission, handler);
+    const add = (
+      method: string,
+      path: string,
+      permission: Permission,
+      handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>,
+    ) => router.add(method, path, permission, handler);
     add('GET', '/wc/v3/system_status', 'read', () => ({ body: this.systemStatus() }));
     add('GET', '/wc/v3/products', 'read', (ctx) => this.listProducts(ctx));
-    add('GET', '/wc/v3/products/categories', 'read', (ctx) => paginate(ctx, this.store.homeUrl(), this.store.categories.map((c) => categoryShape(this.store, c.id))));
+    add('GET', '/wc/v3/products/categories', 'read', (ctx) =>
+      paginate(
+        ctx,
+        this.store.homeUrl(),
+        this.store.categories.map((c) => categoryShape(this.store, c.id)),
+      ),
+    );
     add('GET', '/wc/v3/products/{id}', 'read', (ctx) => ({ body: this.productOrVariation(Number(ctx.params[0])) }));
     add('GET', '/wc/v3/products/{id}/variations', 'read', (ctx) => this.listVariations(ctx, [Number(ctx.params[0])]));
-    add('GET', '/wc/v3/products/{id}/variations/{id}', 'read', (ctx) => ({ body: this.variation(Number(ctx.params[0]), Number(ctx.params[1])) }));
+    add('GET', '/wc/v3/products/{id}/variations/{id}', 'read', (ctx) => ({
+      body: this.variation(Number(ctx.params[0]), Number(ctx.params[1])),
+    }));
     add('GET', '/wc/v3/variations', 'read', (ctx) => {
       if (!this.options.variationsEndpoint()) throw noRoute();
       return this.listVariations(ctx, ids(ctx.query.parent));
@@ -94,12 +107,18 @@ export class RestApi {
     add('POST', '/wc/v3/orders', 'write', (ctx) => ({ status: 201, body: orderShape(this.store, this.createOrder(ctx.body)) }));
     add('GET', '/wc/v3/orders/{id}', 'read', (ctx) => ({ body: orderShape(this.store, this.order(Number(ctx.params[0]))) }));
     for (const method of ['PUT', 'POST', 'PATCH']) {
-      add(method, '/wc/v3/orders/{id}', 'write', (ctx) => ({ body: orderShape(this.store, this.updateOrder(this.order(Number(ctx.params[0])), ctx.body)) }));
+      add(method, '/wc/v3/orders/{id}', 'write', (ctx) => ({
+        body: orderShape(this.store, this.updateOrder(this.order(Number(ctx.params[0])), ctx.body)),
+      }));
     }
     add('DELETE', '/wc/v3/orders/{id}', 'write', (ctx) => this.deleteOrder(ctx));
     add('GET', '/wc/v3/orders/{id}/refunds', 'read', (ctx) => {
       const order = this.order(Number(ctx.params[0]));
-      return paginate(ctx, this.store.homeUrl(), order.refunds.map((r) => refundShape(this.store, order, r)));
+      return paginate(
+        ctx,
+        this.store.homeUrl(),
+        order.refunds.map((r) => refundShape(this.store, order, r)),
+      );
     });
     add('POST', '/wc/v3/orders/{id}/refunds', 'write', (ctx) => this.createRefund(ctx));
     add('GET', '/wc/v3/orders/{id}/notes', 'read', (ctx) => {
@@ -108,7 +127,8 @@ export class RestApi {
     });
     add('POST', '/wc/v3/orders/{id}/notes', 'write', (ctx) => {
       const order = this.order(Number(ctx.params[0]));
-      if (typeof ctx.body.note !== 'string' || !ctx.body.note) throw new WpError(400, 'woocommerce_rest_missing_note', 'Missing order note.');
+      if (typeof ctx.body.note !== 'string' || !ctx.body.note)
+        throw new WpError(400, 'woocommerce_rest_missing_note', 'Missing order note.');
       this.orders.addNote(order, ctx.body.note, ctx.body.customer_note === true, ctx.body.added_by_user ? 'admin' : 'WooCommerce');
       return { status: 201, body: noteShape(this.store, order, order.notes.at(-1)!) };
     });
@@ -122,13 +142,20 @@ export class RestApi {
       const order = this.order(Number(ctx.params[0]));
       return { body: order.fulfillments.filter((f) => f.trackingNumber).map((f) => shipmentTrackingShape(this.store, order, f)) };
     });
-    add('GET', '/wc/v3/webhooks', 'read', (ctx) => paginate(ctx, this.store.homeUrl(), [...this.store.webhooks.values()].map((w) => webhookShape(this.store, w))));
+    add('GET', '/wc/v3/webhooks', 'read', (ctx) =>
+      paginate(
+        ctx,
+        this.store.homeUrl(),
+        [...this.store.webhooks.values()].map((w) => webhookShape(this.store, w)),
+      ),
+    );
     add('POST', '/wc/v3/webhooks', 'write', (ctx) => this.createWebhook(ctx));
     add('GET', '/wc/v3/webhooks/{id}', 'read', (ctx) => ({ body: webhookShape(this.store, this.webhook(Number(ctx.params[0]))) }));
     add('PUT', '/wc/v3/webhooks/{id}', 'write', (ctx) => this.updateWebhook(ctx));
     add('DELETE', '/wc/v3/webhooks/{id}', 'write', (ctx) => {
       const webhook = this.webhook(Number(ctx.params[0]));
-      if (ctx.query.force !== 'true' && ctx.query.force !== '1') throw new WpError(501, 'woocommerce_rest_trash_not_supported', 'Webhooks do not support trashing.');
+      if (ctx.query.force !== 'true' && ctx.query.force !== '1')
+        throw new WpError(501, 'woocommerce_rest_trash_not_supported', 'Webhooks do not support trashing.');
       this.store.webhooks.delete(webhook.id);
       return { body: webhookShape(this.store, webhook) };
     });
@@ -136,7 +163,16 @@ export class RestApi {
 
   private systemStatus() {
     const s = this.store.settings;
-    const plugins = this.options.tracking() === 'shipment-tracking' ? [{ plugin: 'woocommerce-shipment-tracking/woocommerce-shipment-tracking.php', name: 'WooCommerce Shipment Tracking', version: '2.6.0' }] : [];
+    const plugins =
+      this.options.tracking() === 'shipment-tracking'
+        ? [
+            {
+              plugin: 'woocommerce-shipment-tracking/woocommerce-shipment-tracking.php',
+              name: 'WooCommerce Shipment Tracking',
+              version: '2.6.0',
+            },
+          ]
+        : [];
     return {
       environment: {
         home_url: this.store.homeUrl(),
@@ -179,7 +215,8 @@ export class RestApi {
 
   private variation(parentId: number, id: number) {
     const variation = this.store.variations.get(id);
-    if (!variation || variation.parentId !== parentId) throw new WpError(404, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
+    if (!variation || variation.parentId !== parentId)
+      throw new WpError(404, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
     return variationShape(this.store, variation);
   }
 
@@ -255,7 +292,11 @@ export class RestApi {
     } else {
       throw invalidParam('orderby', `orderby is not one of ${Object.keys(key).join(', ')}, include.`);
     }
-    return paginate(ctx, this.store.homeUrl(), products.map((p) => productShape(this.store, p)));
+    return paginate(
+      ctx,
+      this.store.homeUrl(),
+      products.map((p) => productShape(this.store, p)),
+    );
   }
 
   private listVariations(ctx: RouteContext, parents: number[]): RouteResult {
@@ -264,7 +305,11 @@ export class RestApi {
       .filter((v) => parents.length === 0 || parents.includes(v.parentId))
       .filter((v) => !ctx.query.include || ids(ctx.query.include).includes(v.id))
       .sort((a, b) => a.parentId - b.parentId || a.menuOrder - b.menuOrder);
-    return paginate(ctx, this.store.homeUrl(), variations.map((v) => variationShape(this.store, v)));
+    return paginate(
+      ctx,
+      this.store.homeUrl(),
+      variations.map((v) => variationShape(this.store, v)),
+    );
   }
 
   private coupon(id: number) {
@@ -280,7 +325,11 @@ export class RestApi {
       coupons = found ? [found] : [];
     }
     if (ctx.query.search) coupons = coupons.filter((c) => c.code.includes(ctx.query.search!.toLowerCase()));
-    return paginate(ctx, this.store.homeUrl(), coupons.map((c) => couponShape(this.store, c)));
+    return paginate(
+      ctx,
+      this.store.homeUrl(),
+      coupons.map((c) => couponShape(this.store, c)),
+    );
   }
 
   private order(id: number): SimOrder {
@@ -297,24 +346,36 @@ export class RestApi {
       orders = orders.filter((o) => statuses.includes(o.status));
     }
     if (q.include) orders = orders.filter((o) => ids(q.include).includes(o.id));
-    if (q.after) orders = orders.filter((o) => o.dateCreated.getTime() > Date.parse(`${q.after}${/Z|[+-]\d\d:?\d\d$/.test(q.after!) ? '' : 'Z'}`));
-    if (q.modified_after) orders = orders.filter((o) => o.dateModified.getTime() > Date.parse(`${q.modified_after}${/Z|[+-]\d\d:?\d\d$/.test(q.modified_after!) ? '' : 'Z'}`));
+    if (q.after)
+      orders = orders.filter((o) => o.dateCreated.getTime() > Date.parse(`${q.after}${/Z|[+-]\d\d:?\d\d$/.test(q.after!) ? '' : 'Z'}`));
+    if (q.modified_after)
+      orders = orders.filter(
+        (o) => o.dateModified.getTime() > Date.parse(`${q.modified_after}${/Z|[+-]\d\d:?\d\d$/.test(q.modified_after!) ? '' : 'Z'}`),
+      );
     if (q.search) {
       const term = q.search.toLowerCase();
       orders = orders.filter((o) =>
-        [String(o.id), o.billing.email, o.billing.first_name, o.billing.last_name, ...o.lines.map((l) => l.name)].some((f) => f.toLowerCase().includes(term)),
+        [String(o.id), o.billing.email, o.billing.first_name, o.billing.last_name, ...o.lines.map((l) => l.name)].some((f) =>
+          f.toLowerCase().includes(term),
+        ),
       );
     }
     orders.sort((a, b) => (q.order === 'asc' ? 1 : -1) * (a.dateCreated.getTime() - b.dateCreated.getTime() || a.id - b.id));
-    return paginate(ctx, this.store.homeUrl(), orders.map((o) => orderShape(this.store, o)));
+    return paginate(
+      ctx,
+      this.store.homeUrl(),
+      orders.map((o) => orderShape(this.store, o)),
+    );
   }
 
   private createOrder(body: Record<string, unknown>): SimOrder {
     const lineItems = Array.isArray(body.line_items) ? (body.line_items as Array<Record<string, unknown>>) : [];
     const lines: OrderLineInput[] = lineItems.map((li) => {
-      if (!li.product_id && !li.variation_id && !li.sku) throw new WpError(400, 'woocommerce_rest_required_product_reference', 'Product ID or SKU is required.');
+      if (!li.product_id && !li.variation_id && !li.sku)
+        throw new WpError(400, 'woocommerce_rest_required_product_reference', 'Product ID or SKU is required.');
       const quantity = Number(li.quantity ?? 1);
-      if (!Number.isInteger(quantity) || quantity <= 0) throw new WpError(400, 'woocommerce_rest_invalid_quantity', 'Product quantity must be a positive integer.');
+      if (!Number.isInteger(quantity) || quantity <= 0)
+        throw new WpError(400, 'woocommerce_rest_invalid_quantity', 'Product quantity must be a positive integer.');
       const variationId = Number(li.variation_id ?? 0);
       const productId = Number(li.product_id ?? this.store.variations.get(variationId)?.parentId ?? 0);
       const attributes = this.store.products.get(productId)?.attributes ?? [];
@@ -331,7 +392,9 @@ export class RestApi {
       instanceId: String(s.instance_id ?? ''),
       total: toMinor(String(s.total ?? '0'), this.store.settings.decimals, 'shipping_lines'),
     }));
-    const couponCodes = (Array.isArray(body.coupon_lines) ? (body.coupon_lines as Array<{ code?: unknown }>) : []).map((c) => String(c.code ?? ''));
+    const couponCodes = (Array.isArray(body.coupon_lines) ? (body.coupon_lines as Array<{ code?: unknown }>) : []).map((c) =>
+      String(c.code ?? ''),
+    );
     const status = typeof body.status === 'string' ? (body.status as OrderStatus) : 'pending';
     if (!ORDER_STATUSES.includes(status)) throw invalidParam('status', `status is not one of ${ORDER_STATUSES.join(', ')}.`);
     const gateway = this.store.gateways.find((g) => g.id === body.payment_method);
@@ -404,10 +467,15 @@ export class RestApi {
   private async createWebhook(ctx: RouteContext): Promise<RouteResult> {
     const body = ctx.body;
     const topic = String(body.topic ?? '');
-    if (!WEBHOOK_TOPICS.includes(topic)) throw new WpError(400, 'woocommerce_rest_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
+    if (!WEBHOOK_TOPICS.includes(topic))
+      throw new WpError(400, 'woocommerce_rest_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
     const deliveryUrl = String(body.delivery_url ?? '');
     if (!/^https?:\/\//.test(deliveryUrl)) {
-      throw new WpError(400, 'woocommerce_rest_webhook_invalid_delivery_url', 'Webhook delivery URL must be a valid URL starting with http:// or https://.');
+      throw new WpError(
+        400,
+        'woocommerce_rest_webhook_invalid_delivery_url',
+        'Webhook delivery URL must be a valid URL starting with http:// or https://.',
+      );
     }
     const now = this.store.now();
     const webhook = {

@@ -81,7 +81,9 @@ function seedProducts(store: WooStore, data: StoreData, index: SeedIndex): void 
     const id = store.nextId('post', 100);
     const merchantCategories = p.categories.filter((c) => c.taxonomy === 'merchant' || c.taxonomy === undefined);
     const tags = [...p.tags, ...(first.discontinued ? ['discontinued'] : [])];
-    const images = p.media.filter((m) => !p.variants.some((v) => v.media?.some((vm) => vm.url === m.url))).map((m) => image(store, m.url, m.altText));
+    const images = p.media
+      .filter((m) => !p.variants.some((v) => v.media?.some((vm) => vm.url === m.url)))
+      .map((m) => image(store, m.url, m.altText));
     const simple = p.options.length === 0;
     const product: SimProduct = {
       id,
@@ -105,7 +107,9 @@ function seedProducts(store: WooStore, data: StoreData, index: SeedIndex): void 
       tagIds: tags.map((t) => term(store, store.tags, t)),
       images,
       attributes: p.options.map((o, i) => ({ name: o.name, position: i, visible: true, variation: true, options: [...o.values] })),
-      defaultAttributes: simple ? [] : (p.variants.find((v) => v.id === p.featuredVariantId)?.options ?? []).map((o) => ({ name: o.name, option: o.value })),
+      defaultAttributes: simple
+        ? []
+        : (p.variants.find((v) => v.id === p.featuredVariantId)?.options ?? []).map((o) => ({ name: o.name, option: o.value })),
       variationIds: [],
       averageRating: (p.rating?.value ?? 0).toFixed(2),
       ratingCount: p.rating?.count ?? 0,
@@ -185,7 +189,12 @@ function seedAnyVariationProduct(store: WooStore, storefrontUrl: string, index: 
   };
   store.products.set(id, product);
   index.products.set('greeting_card', id);
-  for (const [i, [size, price]] of ([['Small', 450], ['Large', 650]] as const).entries()) {
+  for (const [i, [size, price]] of (
+    [
+      ['Small', 450],
+      ['Large', 650],
+    ] as const
+  ).entries()) {
     const variationId = store.nextId('post', 100);
     store.variations.set(variationId, {
       ...base,
@@ -221,7 +230,8 @@ function seedCoupons(store: WooStore, data: StoreData, index: SeedIndex): void {
     add({
       code: rule.key.toLowerCase(),
       amount: String(rule.value),
-      discountType: rule.type === 'percentage' ? 'percent' : rule.method === 'each' && rule.type === 'fixed_amount' ? 'fixed_product' : 'fixed_cart',
+      discountType:
+        rule.type === 'percentage' ? 'percent' : rule.method === 'each' && rule.type === 'fixed_amount' ? 'fixed_product' : 'fixed_cart',
       description: rule.title,
       dateExpires: rule.endsAt ? new Date(rule.endsAt) : null,
       usageCount: 0,
@@ -262,7 +272,8 @@ function seedCoupons(store: WooStore, data: StoreData, index: SeedIndex): void {
 }
 
 function seedShipping(store: WooStore, data: StoreData): void {
-  for (const origin of data.origins.values()) store.shippingClasses.push({ id: store.nextId('term', 15), name: origin.name, slug: origin.id });
+  for (const origin of data.origins.values())
+    store.shippingClasses.push({ id: store.nextId('term', 15), name: origin.name, slug: origin.id });
   const freeShippingMinimum = data.promotions.find((p) => p.type === 'free_shipping' && p.minSubtotal && !p.products)?.minSubtotal ?? 0;
   const levels = [...new Set(data.rates.map((r) => r.serviceLevel))];
   const countries = [...new Set(data.rates.map((r) => r.country).filter((c) => c !== 'default'))];
@@ -271,19 +282,23 @@ function seedShipping(store: WooStore, data: StoreData): void {
   const methods = (country: string | null): ShippingMethodInstance[] => {
     const excludedClasses = restricted.filter((o) => !country || !o.shipsTo!.has(country)).map((o) => o.id);
     const flat = levels.flatMap((level) => {
-      const rate = data.rates.find((r) => r.serviceLevel === level && r.country === country) ?? data.rates.find((r) => r.serviceLevel === level && r.country === 'default');
+      const rate =
+        data.rates.find((r) => r.serviceLevel === level && r.country === country) ??
+        data.rates.find((r) => r.serviceLevel === level && r.country === 'default');
       if (!rate) return [];
-      return [{
-        instanceId: ++instanceId,
-        methodId: 'flat_rate' as const,
-        title: rate.title,
-        cost: rate.price,
-        requires: '' as const,
-        minAmount: 0,
-        description: `Dispatched via ${rate.carrier}`,
-        deliveryTime: `${rate.minDays}-${rate.maxDays} business days`,
-        excludedClasses,
-      }];
+      return [
+        {
+          instanceId: ++instanceId,
+          methodId: 'flat_rate' as const,
+          title: rate.title,
+          cost: rate.price,
+          requires: '' as const,
+          minAmount: 0,
+          description: `Dispatched via ${rate.carrier}`,
+          deliveryTime: `${rate.minDays}-${rate.maxDays} business days`,
+          excludedClasses,
+        },
+      ];
     });
     const minimum = country === 'US' ? freeShippingMinimum : 0;
     const free: ShippingMethodInstance = {
@@ -303,7 +318,13 @@ function seedShipping(store: WooStore, data: StoreData): void {
     const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
     store.zones.push({ id: i + 1, name, order: i, locations: [{ code: country, type: 'country' }], methods: methods(country) });
   });
-  store.zones.push({ id: 0, name: 'Locations not covered by your other zones', order: countries.length, locations: [], methods: methods(null) });
+  store.zones.push({
+    id: 0,
+    name: 'Locations not covered by your other zones',
+    order: countries.length,
+    locations: [],
+    methods: methods(null),
+  });
 }
 
 function seedTax(store: WooStore, data: StoreData): void {
@@ -330,7 +351,11 @@ export interface SeededStore {
 
 export function seedDemoStore(options: { dataDir: string; storefrontUrl: () => string; now: () => Date }): SeededStore {
   const data = loadStore(options.dataDir, 'https://petal-and-stem.example');
-  const store = new WooStore({ currency: data.currency, currencySymbol: '$', decimals: 2, baseLocation: 'US:IL' }, options.storefrontUrl, options.now);
+  const store = new WooStore(
+    { currency: data.currency, currencySymbol: '$', decimals: 2, baseLocation: 'US:IL' },
+    options.storefrontUrl,
+    options.now,
+  );
   const index: SeedIndex = { products: new Map(), variations: new Map() };
   seedProducts(store, data, index);
   seedAnyVariationProduct(store, 'https://petal-and-stem.example', index);

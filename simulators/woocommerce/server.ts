@@ -62,7 +62,8 @@ const NOT_PERMITTED: Record<string, [string, string]> = {
   DELETE: ['woocommerce_rest_cannot_delete', 'Sorry, you are not allowed to delete this resource.'],
 };
 
-const notFoundPage = `<!DOCTYPE html><html lang="en-US"><head><meta charset="UTF-8"><title>Page not found &ndash; Petal &amp; Stem</title></head>
+const notFoundPage = `<!DOCTYPE html><html lang="en-US"><head><meta charset="UTF-8">
+<title>Page not found &ndash; Petal &amp; Stem</title></head>
 <body class="error404"><h1 class="page-title">Oops! That page can&rsquo;t be found.</h1></body></html>`;
 
 /** config/demo of this repository, from the sources (tests) or from dist/ (npm scripts). */
@@ -95,7 +96,10 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     permalinks: options.permalinks ?? 'pretty',
   };
   const router = new Router();
-  new RestApi(store, orders, webhooks, { tracking: () => settings.tracking, variationsEndpoint: () => settings.variationsEndpoint }).register(router);
+  new RestApi(store, orders, webhooks, {
+    tracking: () => settings.tracking,
+    variationsEndpoint: () => settings.variationsEndpoint,
+  }).register(router);
   new StoreApi(store, sessions, orders, { packagesByClass: () => settings.packagesByClass }).register(router);
   const auth = new RestAuthenticator(options.keys ?? [DEFAULT_KEY], { https: options.https ?? false, home: () => home, now });
 
@@ -103,7 +107,8 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const sendError = (reply: FastifyReply, error: WpError) => reply.code(error.status).header('content-type', 'application/json; charset=UTF-8').send(JSON.stringify(error.body()));
+  const sendError = (reply: FastifyReply, error: WpError) =>
+    reply.code(error.status).header('content-type', 'application/json; charset=UTF-8').send(JSON.stringify(error.body()));
 
   async function restRoute(request: FastifyRequest, reply: FastifyReply, route: string, path: string): Promise<FastifyReply> {
     const fault = faults.take(route);
@@ -117,9 +122,14 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     if (raw) {
       const type = String(request.headers['content-type'] ?? '');
       try {
-        body = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(raw)) : (JSON.parse(raw) as Record<string, unknown>);
+        body = type.includes('application/x-www-form-urlencoded')
+          ? Object.fromEntries(new URLSearchParams(raw))
+          : (JSON.parse(raw) as Record<string, unknown>);
       } catch {
-        return sendError(reply, new WpError(400, 'rest_invalid_json', 'Invalid JSON body passed.', { json_error_code: 4, json_error_message: 'Syntax error' }));
+        return sendError(
+          reply,
+          new WpError(400, 'rest_invalid_json', 'Invalid JSON body passed.', { json_error_code: 4, json_error_message: 'Syntax error' }),
+        );
       }
       if (!body || typeof body !== 'object' || Array.isArray(body)) body = {};
     }
@@ -127,7 +137,12 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
       const permission: Permission = matched.route.permission;
       let key: ApiKey | undefined;
       if (permission !== 'public') {
-        const outcome = auth.authenticate({ method: request.method, path, query, ...(request.headers.authorization && { authorization: request.headers.authorization }) });
+        const outcome = auth.authenticate({
+          method: request.method,
+          path,
+          query,
+          ...(request.headers.authorization && { authorization: request.headers.authorization }),
+        });
         if ('anonymous' in outcome) {
           const [code, message] = NOT_PERMITTED[request.method] ?? NOT_PERMITTED.GET!;
           throw new WpError(401, code, message);
@@ -141,7 +156,15 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
         body = { ...Object.fromEntries(Object.entries(query).filter(([k]) => !k.startsWith('oauth_'))), ...body };
       }
       for (const k of Object.keys(query)) if (k.startsWith('oauth_') || k === 'consumer_key' || k === 'consumer_secret') delete query[k];
-      const result = await matched.route.handler({ method: request.method, route, params: matched.params, query, body, headers: request.headers, ...(key && { key }) });
+      const result = await matched.route.handler({
+        method: request.method,
+        route,
+        params: matched.params,
+        query,
+        body,
+        headers: request.headers,
+        ...(key && { key }),
+      });
       reply.code(result.status ?? 200).header('content-type', 'application/json; charset=UTF-8');
       for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
       return reply.send(JSON.stringify(result.body));
@@ -157,17 +180,29 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
       case 'throttle': {
         const seconds = fault.retryAfter ?? 1;
         if (storeApi) {
-          reply.header('RateLimit-Limit', '25').header('RateLimit-Remaining', '0').header('RateLimit-Reset', String(Math.floor(now() / 1000) + seconds));
+          reply
+            .header('RateLimit-Limit', '25')
+            .header('RateLimit-Remaining', '0')
+            .header('RateLimit-Reset', String(Math.floor(now() / 1000) + seconds));
           return reply
             .code(429)
             .header('RateLimit-Retry-After', String(seconds))
             .header('content-type', 'application/json; charset=UTF-8')
-            .send(JSON.stringify({ code: 'rate_limit_exceeded', message: `Too many requests. Please wait ${seconds} seconds before trying again.`, data: { status: 429 } }));
+            .send(
+              JSON.stringify({
+                code: 'rate_limit_exceeded',
+                message: `Too many requests. Please wait ${seconds} seconds before trying again.`,
+                data: { status: 429 },
+              }),
+            );
         }
         return reply.code(429).header('Retry-After', String(seconds)).header('content-type', 'text/html').send(HOST_THROTTLE_PAGE);
       }
       case 'server_error':
-        return reply.code(fault.status ?? 503).header('content-type', 'text/html; charset=UTF-8').send(HTML_ERROR_PAGE);
+        return reply
+          .code(fault.status ?? 503)
+          .header('content-type', 'text/html; charset=UTF-8')
+          .send(HTML_ERROR_PAGE);
       case 'html':
         return reply.code(200).header('content-type', 'text/html; charset=UTF-8').send(HTML_ERROR_PAGE);
       case 'php_warning':
@@ -207,11 +242,16 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
   app.all('*', async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const restRouteParam = queryOf(request).rest_route;
-    const route = path.startsWith('/wp-json/') ? path.slice('/wp-json'.length).replace(/\/+$/, '') : (path === '/' || path === '') && restRouteParam ? restRouteParam.replace(/\/+$/, '') : undefined;
+    const route = path.startsWith('/wp-json/')
+      ? path.slice('/wp-json'.length).replace(/\/+$/, '')
+      : (path === '/' || path === '') && restRouteParam
+        ? restRouteParam.replace(/\/+$/, '')
+        : undefined;
     if (route !== undefined) answered.set(request, faults.record(request.method, route));
     if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
     if (route === undefined) return page(request, reply, path);
-    if (path.startsWith('/wp-json/') && settings.permalinks === 'plain') return reply.code(404).header('content-type', 'text/html; charset=UTF-8').send(notFoundPage);
+    if (path.startsWith('/wp-json/') && settings.permalinks === 'plain')
+      return reply.code(404).header('content-type', 'text/html; charset=UTF-8').send(notFoundPage);
     return restRoute(request, reply, route, path.startsWith('/wp-json/') ? path : '/');
   });
 

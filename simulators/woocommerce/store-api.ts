@@ -55,10 +55,20 @@ export class StoreApi {
       const found = this.store.purchasable(line.id)!;
       const status = this.store.stockStatus(found.item);
       if (status === 'outofstock') {
-        return [{ code: 'woocommerce_rest_product_out_of_stock', message: `${found.product.name} is out of stock and cannot be purchased. Please remove it from your cart.` }];
+        return [
+          {
+            code: 'woocommerce_rest_product_out_of_stock',
+            message: `${found.product.name} is out of stock and cannot be purchased. Please remove it from your cart.`,
+          },
+        ];
       }
       if (found.item.manageStock && found.item.backorders === 'no' && (found.item.stockQuantity ?? 0) < line.quantity) {
-        return [{ code: 'woocommerce_rest_product_partially_out_of_stock', message: `There is not enough ${found.product.name} in stock. Please reduce the quantity in your cart.` }];
+        return [
+          {
+            code: 'woocommerce_rest_product_partially_out_of_stock',
+            message: `There is not enough ${found.product.name} in stock. Please reduce the quantity in your cart.`,
+          },
+        ];
       }
       return [];
     });
@@ -68,7 +78,13 @@ export class StoreApi {
     const priced = this.price(session);
     // The chosen rate of each package is remembered, as wc()->session chosen_shipping_methods.
     for (const pkg of priced.packages) if (pkg.chosen) session.chosenRates[pkg.packageId] = pkg.chosen.rateId;
-    const body = cartShape(this.store, { lines: session.lines, priced, shipping: session.shipping, billing: session.billing, errors: this.stockErrors(session) });
+    const body = cartShape(this.store, {
+      lines: session.lines,
+      priced,
+      shipping: session.shipping,
+      billing: session.billing,
+      errors: this.stockErrors(session),
+    });
     return { status, body, headers: await this.sessionHeaders(session) };
   }
 
@@ -90,7 +106,8 @@ export class StoreApi {
     const { session, hasToken } = await this.sessions.load(header('cart-token'));
     if (ctx.method !== 'GET' && !hasToken) {
       const nonce = header('nonce') ?? header('x-wc-store-api-nonce');
-      if (!nonce) throw new WpError(401, 'woocommerce_rest_missing_nonce', 'Missing the Nonce header. This endpoint requires a valid nonce.');
+      if (!nonce)
+        throw new WpError(401, 'woocommerce_rest_missing_nonce', 'Missing the Nonce header. This endpoint requires a valid nonce.');
       if (nonce !== this.sessions.nonce(session)) throw new WpError(403, 'woocommerce_rest_invalid_nonce', 'Nonce is invalid.');
     }
     return session;
@@ -131,13 +148,22 @@ export class StoreApi {
    */
   private async batch(router: Router, ctx: RouteContext): Promise<RouteResult> {
     const requests = ctx.body.requests;
-    if (!Array.isArray(requests)) throw new WpError(400, 'rest_missing_callback_param', 'Missing parameter(s): requests', { params: ['requests'] });
-    if (requests.length > 25) throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): requests', { params: { requests: 'requests must contain at most 25 items.' } });
+    if (!Array.isArray(requests))
+      throw new WpError(400, 'rest_missing_callback_param', 'Missing parameter(s): requests', { params: ['requests'] });
+    if (requests.length > 25)
+      throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): requests', {
+        params: { requests: 'requests must contain at most 25 items.' },
+      });
     for (const r of requests as Array<{ path?: unknown }>) {
       if (typeof r?.path !== 'string' || !r.path.includes('wc/store')) throw cartError(400, 'invalid_path', 'Invalid path provided.');
     }
     const responses = [];
-    for (const r of requests as Array<{ path: string; method?: string; body?: Record<string, unknown>; headers?: Record<string, string> }>) {
+    for (const r of requests as Array<{
+      path: string;
+      method?: string;
+      body?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    }>) {
       const method = r.method ?? 'POST';
       const [route = '', search = ''] = r.path.split('?');
       const matched = router.match(method, route.replace(/\/+$/, ''));
@@ -145,7 +171,14 @@ export class StoreApi {
       try {
         if (!matched.route) throw new WpError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
         const query = Object.fromEntries(new URLSearchParams(search));
-        const result = await matched.route.handler({ method, route, params: matched.params, query, body: { ...query, ...(r.body ?? {}) }, headers });
+        const result = await matched.route.handler({
+          method,
+          route,
+          params: matched.params,
+          query,
+          body: { ...query, ...(r.body ?? {}) },
+          headers,
+        });
         responses.push({ body: result.body, status: result.status ?? 200, headers: result.headers ?? {} });
       } catch (error) {
         if (!(error instanceof WpError)) throw error;
@@ -155,7 +188,10 @@ export class StoreApi {
     return { status: 207, body: { responses } };
   }
 
-  private resolveVariation(id: number, variation: Array<{ attribute: string; value: string }>): { id: number; variation: CartLine['variation'] } {
+  private resolveVariation(
+    id: number,
+    variation: Array<{ attribute: string; value: string }>,
+  ): { id: number; variation: CartLine['variation'] } {
     const product = this.store.products.get(id);
     const variationRecord = this.store.variations.get(id);
     const parent = variationRecord ? this.store.products.get(variationRecord.parentId)! : product;
@@ -178,13 +214,22 @@ export class StoreApi {
       const expected = target.attributes.find((a) => a.name === attribute.name)?.option ?? '';
       const value = valueOf(attribute.name);
       if (value !== undefined && value !== expected && !(expected === '' && attribute.options.includes(value))) {
-        throw cartError(400, 'invalid_variation_data', `Invalid value posted for ${attribute.name}. Allowed values: ${attribute.options.join(', ')}`);
+        throw cartError(
+          400,
+          'invalid_variation_data',
+          `Invalid value posted for ${attribute.name}. Allowed values: ${attribute.options.join(', ')}`,
+        );
       }
       if (value === undefined && expected === '') missing.push(attribute.name);
       chosen.push({ attribute: attribute.name, value: value ?? expected });
     }
     if (missing.length) {
-      throw cartError(400, 'missing_variation_data', `Missing variation data for variable product. ${missing.join(' and ')} ${missing.length > 1 ? 'are required fields' : 'is a required field'}`);
+      throw cartError(
+        400,
+        'missing_variation_data',
+        `Missing variation data for variable product. ${missing.join(' and ')} ` +
+          (missing.length > 1 ? 'are required fields' : 'is a required field'),
+      );
     }
     return { id: target.id, variation: chosen };
   }
@@ -199,7 +244,8 @@ export class StoreApi {
       throw cartError(
         400,
         'product_partially_out_of_stock',
-        `You cannot add that amount of &quot;${name}&quot; to the cart because there is not enough stock (${found.item.stockQuantity} remaining).`,
+        `You cannot add that amount of &quot;${name}&quot; to the cart ` +
+          `because there is not enough stock (${found.item.stockQuantity} remaining).`,
       );
     }
   }
@@ -229,7 +275,11 @@ export class StoreApi {
       throw new WpError(400, 'invalid_quantity', `The minimum quantity of "${found.product.name}" allowed in the cart is 1.`);
     }
     if (found.item.manageStock && found.item.backorders === 'no' && quantity > (found.item.stockQuantity ?? 0)) {
-      throw new WpError(400, 'invalid_quantity', `The maximum quantity of "${found.product.name}" allowed in the cart is ${found.item.stockQuantity}.`);
+      throw new WpError(
+        400,
+        'invalid_quantity',
+        `The maximum quantity of "${found.product.name}" allowed in the cart is ${found.item.stockQuantity}.`,
+      );
     }
     line.quantity = quantity;
     return this.respond(session);
@@ -264,21 +314,26 @@ export class StoreApi {
   }
 
   private async applyCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = String(body.code ?? '').trim().toLowerCase();
+    const code = String(body.code ?? '')
+      .trim()
+      .toLowerCase();
     const coupon = code ? this.store.couponByCode(code) : undefined;
     if (!coupon) throw couponError(`"${code}" is an invalid coupon code.`);
     if (session.coupons.includes(coupon.code)) throw couponError(`Coupon code "${coupon.code}" has already been applied.`);
     const problem = this.couponProblem(session, coupon);
     if (problem) throw couponError(problem);
     const individual = this.coupons(session).find((c) => c.individualUse);
-    if (individual) throw couponError(`"${individual.code}" has already been applied and cannot be used in conjunction with other coupons.`);
+    if (individual)
+      throw couponError(`"${individual.code}" has already been applied and cannot be used in conjunction with other coupons.`);
     // An individual-use coupon removes the coupons applied before it.
     session.coupons = coupon.individualUse ? [coupon.code] : [...session.coupons, coupon.code];
     return this.respond(session);
   }
 
   private async removeCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = String(body.code ?? '').trim().toLowerCase();
+    const code = String(body.code ?? '')
+      .trim()
+      .toLowerCase();
     if (!session.coupons.includes(code)) {
       throw cartError(400, 'cart_coupon_invalid_code', 'Coupon cannot be removed because it is not already applied to the cart.');
     }
@@ -289,7 +344,9 @@ export class StoreApi {
   private address<T extends Address>(current: T, given: unknown): T {
     const next = mergeAddress(current, given);
     if (next.country && !/^[A-Z]{2}$/.test(next.country)) {
-      throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): shipping_address', { params: { shipping_address: `${next.country} is not a valid country code` } });
+      throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): shipping_address', {
+        params: { shipping_address: `${next.country} is not a valid country code` },
+      });
     }
     return next;
   }
@@ -323,7 +380,9 @@ export class StoreApi {
       }
     }
     if (!session.billing.email) {
-      throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): billing_address', { params: { billing_address: 'Email address is required' } });
+      throw new WpError(400, 'rest_invalid_param', 'Invalid parameter(s): billing_address', {
+        params: { billing_address: 'Email address is required' },
+      });
     }
     const priced = this.price(session);
     if (priced.needsShipping && priced.packages.some((p) => !p.chosen)) {

@@ -28,7 +28,12 @@ export function signature(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body).digest('base64');
 }
 
-export function signedRequest(store: WooStore, webhook: SimWebhook, payload: unknown, atSeconds: number): { headers: Record<string, string>; body: string } {
+export function signedRequest(
+  store: WooStore,
+  webhook: SimWebhook,
+  payload: unknown,
+  atSeconds: number,
+): { headers: Record<string, string>; body: string } {
   const body = JSON.stringify(payload);
   const [resource, event] = webhook.topic.split('.');
   return {

@@ -22,4 +22,5 @@ export const noRoute = () => new WpError(404, 'rest_no_route', 'No route was fou
 export const invalidParam = (param: string, reason: string) =>
   new WpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: reason }, details: {} });
 
-export const missingParam = (param: string) => new WpError(400, 'rest_missing_callback_param', `Missing parameter(s): ${param}`, { params: [param] });
+export const missingParam = (param: string) =>
+  new WpError(400, 'rest_missing_callback_param', `Missing parameter(s): ${param}`, { params: [param] });

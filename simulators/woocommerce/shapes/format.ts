@@ -3,7 +3,9 @@
 /** WooCommerce REST: decimal string with the store's decimals ("35.00"); wc_format_decimal with dp. */
 export function decimal(amount: number, decimals: number): string {
   const negative = amount < 0;
-  const digits = Math.abs(amount).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(amount)
+    .toString()
+    .padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   const fraction = decimals ? `.${digits.slice(digits.length - decimals)}` : '';
   return `${negative ? '-' : ''}${whole}${fraction}`;

@@ -96,7 +96,13 @@ export function orderShape(store: WooStore, order: SimOrder) {
       meta_data: s.meta.map((m) => ({ id: m.id, key: m.key, value: m.value, display_key: m.key, display_value: m.value })),
     })),
     fee_lines: [],
-    coupon_lines: order.couponLines.map((c) => ({ id: c.id, code: c.code, discount: money(c.discount), discount_tax: money(c.discountTax), meta_data: [] })),
+    coupon_lines: order.couponLines.map((c) => ({
+      id: c.id,
+      code: c.code,
+      discount: money(c.discount),
+      discount_tax: money(c.discountTax),
+      meta_data: [],
+    })),
     refunds: order.refunds.map((r) => ({ id: r.id, reason: r.reason, total: money(-r.amount) })),
     payment_url: paymentUrl(store, order),
     is_editable: ['pending', 'on-hold', 'checkout-draft'].includes(order.status),
@@ -146,7 +152,9 @@ export function refundShape(store: WooStore, order: SimOrder, refund: Refund) {
     shipping_lines: [],
     tax_lines: [],
     fee_lines: [],
-    _links: links(store.homeUrl(), `wc/v3/orders/${order.id}/refunds/${refund.id}`, `wc/v3/orders/${order.id}/refunds`, { up: `wc/v3/orders/${order.id}` }),
+    _links: links(store.homeUrl(), `wc/v3/orders/${order.id}/refunds/${refund.id}`, `wc/v3/orders/${order.id}/refunds`, {
+      up: `wc/v3/orders/${order.id}`,
+    }),
   };
 }
 
@@ -158,7 +166,9 @@ export function noteShape(store: WooStore, order: SimOrder, note: OrderNote) {
     date_created_gmt: wpDate(note.dateCreated),
     note: note.note,
     customer_note: note.customerNote,
-    _links: links(store.homeUrl(), `wc/v3/orders/${order.id}/notes/${note.id}`, `wc/v3/orders/${order.id}/notes`, { up: `wc/v3/orders/${order.id}` }),
+    _links: links(store.homeUrl(), `wc/v3/orders/${order.id}/notes/${note.id}`, `wc/v3/orders/${order.id}/notes`, {
+      up: `wc/v3/orders/${order.id}`,
+    }),
   };
 }
 

@@ -68,7 +68,9 @@ export function productShape(store: WooStore, product: SimProduct) {
   const low = Math.min(...prices);
   const high = Math.max(...prices);
   const symbol = store.settings.currencySymbol;
-  const amount = (n: number) => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${symbol}</span>${enteredPrice(n, 2)}</bdi></span>`;
+  const amount = (n: number) =>
+    `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${symbol}</span>` +
+    `${enteredPrice(n, 2)}</bdi></span>`;
   const home = store.homeUrl();
   const base = product.type === 'simple' ? product : { ...product, price: low };
   return {
@@ -112,11 +114,21 @@ export function productShape(store: WooStore, product: SimProduct) {
     cross_sell_ids: [],
     parent_id: 0,
     purchase_note: '',
-    categories: product.categoryIds.map((id) => store.categories.find((c) => c.id === id)!).map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
+    categories: product.categoryIds
+      .map((id) => store.categories.find((c) => c.id === id)!)
+      .map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
     brands: [],
     tags: product.tagIds.map((id) => store.tags.find((t) => t.id === id)!).map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
     images: product.images.map((img) => imageShape(img, product.dateCreated)),
-    attributes: product.attributes.map((a) => ({ id: 0, name: a.name, slug: a.name, position: a.position, visible: a.visible, variation: a.variation, options: a.options })),
+    attributes: product.attributes.map((a) => ({
+      id: 0,
+      name: a.name,
+      slug: a.name,
+      position: a.position,
+      visible: a.visible,
+      variation: a.variation,
+      options: a.options,
+    })),
     default_attributes: product.defaultAttributes.map((a) => ({ id: 0, name: a.name, option: a.option })),
     variations: product.variationIds,
     grouped_products: [],
@@ -132,7 +144,11 @@ export function productShape(store: WooStore, product: SimProduct) {
 export function variationShape(store: WooStore, variation: SimVariation) {
   const parent = store.products.get(variation.parentId)!;
   const home = store.homeUrl();
-  const title = variation.attributes.map((a) => a.option).filter(Boolean).join(', ');
+  const title = variation.attributes
+    .map((a) => a.option)
+    .filter(Boolean)
+    .join(', ');
+  const query = variation.attributes.map((a) => `attribute_${a.name.toLowerCase()}=${encodeURIComponent(a.option)}`).join('&');
   return {
     id: variation.id,
     type: 'variation',
@@ -141,7 +157,7 @@ export function variationShape(store: WooStore, variation: SimVariation) {
     date_modified: wpDate(variation.dateModified),
     date_modified_gmt: wpDate(variation.dateModified),
     description: '',
-    permalink: `${productPermalink(store, parent)}?${variation.attributes.map((a) => `attribute_${a.name.toLowerCase()}=${encodeURIComponent(a.option)}`).join('&')}`,
+    permalink: `${productPermalink(store, parent)}?${query}`,
     sku: variation.sku,
     global_unique_id: '',
     ...priceFields(store, variation, true),
@@ -158,7 +174,9 @@ export function variationShape(store: WooStore, variation: SimVariation) {
     meta_data: metaShape(variation),
     name: title ? `${parent.name} - ${title}` : parent.name,
     parent_id: variation.parentId,
-    _links: links(home, `wc/v3/products/${parent.id}/variations/${variation.id}`, `wc/v3/products/${parent.id}/variations`, { up: `wc/v3/products/${parent.id}` }),
+    _links: links(home, `wc/v3/products/${parent.id}/variations/${variation.id}`, `wc/v3/products/${parent.id}/variations`, {
+      up: `wc/v3/products/${parent.id}`,
+    }),
   };
 }
 
@@ -170,14 +188,29 @@ export function variationAsProductShape(store: WooStore, variation: SimVariation
   const parent = store.products.get(variation.parentId)!;
   const own = variationShape(store, variation);
   return {
-    ...productShape(store, { ...parent, type: 'simple', price: variation.price, sku: variation.sku, variationIds: [], attributes: [], defaultAttributes: [] }),
+    ...productShape(store, {
+      ...parent,
+      type: 'simple',
+      price: variation.price,
+      sku: variation.sku,
+      variationIds: [],
+      attributes: [],
+      defaultAttributes: [],
+    }),
     id: variation.id,
     name: own.name,
-    slug: `${parent.slug}-${variation.attributes.map((a) => a.option.toLowerCase()).filter(Boolean).join('-')}`,
+    slug: `${parent.slug}-${variation.attributes
+      .map((a) => a.option.toLowerCase())
+      .filter(Boolean)
+      .join('-')}`,
     permalink: own.permalink,
     type: 'variation',
     parent_id: variation.parentId,
-    ...Object.fromEntries(['manage_stock', 'stock_quantity', 'stock_status', 'backorders', 'backorders_allowed', 'backordered', 'virtual', 'downloadable'].map((k) => [k, own[k as keyof typeof own]])),
+    ...Object.fromEntries(
+      ['manage_stock', 'stock_quantity', 'stock_status', 'backorders', 'backorders_allowed', 'backordered', 'virtual', 'downloadable'].map(
+        (k) => [k, own[k as keyof typeof own]],
+      ),
+    ),
     categories: [],
     tags: [],
     images: own.image ? [own.image] : [],

@@ -72,7 +72,11 @@ function itemShape(store: WooStore, line: CartLine, priced: Priced) {
     sold_individually: false,
     permalink: productPermalink(store, product),
     images,
-    variation: line.variation.map((v) => ({ raw_attribute: `attribute_${v.attribute.toLowerCase()}`, attribute: v.attribute, value: v.value })),
+    variation: line.variation.map((v) => ({
+      raw_attribute: `attribute_${v.attribute.toLowerCase()}`,
+      attribute: v.attribute,
+      value: v.value,
+    })),
     item_data: [],
     prices: {
       price,

@@ -41,7 +41,11 @@ describe('products', () => {
     const variants = tee!.product.variants;
     expect(variants).toHaveLength(5);
     expect(variants.find((v) => v.options[0]!.value === 'S' && v.options[1]!.value === 'White')).toBeUndefined();
-    expect(variants.find((v) => v.id === id('florist_tee_l_white'))!.availability).toEqual({ available: false, status: 'out_of_stock', quantity: 0 });
+    expect(variants.find((v) => v.id === id('florist_tee_l_white'))!.availability).toEqual({
+      available: false,
+      status: 'out_of_stock',
+      quantity: 0,
+    });
     expect(variants.find((v) => v.id === id('florist_tee_l_green'))!.price).toEqual({ amount: 2600, currency: 'USD' });
     expect(tee!.product.featuredVariantId).toBe(id('florist_tee_m_green'));
   });
@@ -50,7 +54,12 @@ describe('products', () => {
     const found = await subject.adapter.lookup([id('vase_glass'), id('bouquet_peonies'), id('wreath_holiday'), id('ebook_flower_care')]);
     const variant = (demoId: string) => found.find((r) => r.product.id === id(demoId))!.product.variants[0]!;
     expect(variant('vase_glass').availability).toEqual({ available: true, status: 'backorder', quantity: null });
-    expect(variant('bouquet_peonies').availability).toEqual({ available: true, status: 'preorder', quantity: null, availableOn: '2027-05-01' });
+    expect(variant('bouquet_peonies').availability).toEqual({
+      available: true,
+      status: 'preorder',
+      quantity: null,
+      availableOn: '2027-05-01',
+    });
     expect(variant('wreath_holiday').availability.status).toBe('discontinued');
     expect(variant('ebook_flower_care').requiresShipping).toBe(false);
   });
@@ -69,7 +78,7 @@ describe('products', () => {
 });
 
 describe('search', () => {
-  it('filters by category and price in the store, reads the page\'s variations in one call and then from its cache', async () => {
+  it("filters by category and price in the store, reads the page's variations in one call and then from its cache", async () => {
     const fresh = await wooSubject();
     try {
       const page = await fresh.adapter.search({ categories: ['apparel', 'Cards'], price: { max: 2500, currency: 'USD' }, limit: 10 });

@@ -10,7 +10,15 @@ import { fixturesOf, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harne
 
 let subject: WooSubject;
 const id = (demoId: string) => String(subject.sim.controls.idOf(demoId));
-const ADDRESS = { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
+const ADDRESS = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  streetAddress: '123 Main St',
+  locality: 'Chicago',
+  region: 'IL',
+  country: 'US',
+  postalCode: '60601',
+};
 const BUYER = { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' };
 
 function checkoutRequest(selected?: string, codes: string[] = [], handle?: string): QuoteRequest {
@@ -24,7 +32,15 @@ function checkoutRequest(selected?: string, codes: string[] = [], handle?: strin
     discountCodes: codes,
     fulfillment: {
       multiGroup: false,
-      methods: [{ methodId: 'm_1', type: 'shipping', lineIds: ['li_1', 'li_2'], destination: { address: ADDRESS }, ...(selected && { selectedOptions: { 'package-0': selected } }) }],
+      methods: [
+        {
+          methodId: 'm_1',
+          type: 'shipping',
+          lineIds: ['li_1', 'li_2'],
+          destination: { address: ADDRESS },
+          ...(selected && { selectedOptions: { 'package-0': selected } }),
+        },
+      ],
     },
   };
 }
@@ -54,10 +70,15 @@ describe('quote', () => {
     // 7000 + 900, 10% off (790), express 1500, Illinois 6.25% rounded per line as WooCommerce does (6300 -> 394, 810 -> 51).
     expect(second.totals).toEqual({ subtotal: 7900, itemsDiscount: 790, discount: 0, shipping: 1500, tax: 445, total: 9055 });
     expect(second.discounts.applied).toEqual([
-      expect.objectContaining({ code: '10off', amount: 790, method: 'each', allocations: [
-        { target: { kind: 'line', lineId: 'li_1' }, amount: 700 },
-        { target: { kind: 'line', lineId: 'li_2' }, amount: 90 },
-      ] }),
+      expect.objectContaining({
+        code: '10off',
+        amount: 790,
+        method: 'each',
+        allocations: [
+          { target: { kind: 'line', lineId: 'li_1' }, amount: 700 },
+          { target: { kind: 'line', lineId: 'li_2' }, amount: 90 },
+        ],
+      }),
     ]);
     expect(second.lines.map((l) => [l.lineId, l.unitPrice, l.requiresShipping])).toEqual([
       ['li_1', 3500, true],
@@ -65,7 +86,7 @@ describe('quote', () => {
     ]);
   });
 
-  it('says why each code was refused, from the coupon\'s rules', async () => {
+  it("says why each code was refused, from the coupon's rules", async () => {
     const quote = await subject.adapter.quote({
       lines: [{ lineId: 'li_1', variantId: id('pot_ceramic'), quantity: 1 }],
       buyer: { email: 'someone@example.com' },
@@ -82,7 +103,10 @@ describe('quote', () => {
       ['10off', 'already_applied'],
     ]);
     expect(quote.discounts.applied.map((d) => d.code)).toEqual(['SOLO25']);
-    const guest = await subject.adapter.quote({ lines: [{ lineId: 'li_1', variantId: id('pot_ceramic'), quantity: 1 }], discountCodes: ['MEMBER15'] });
+    const guest = await subject.adapter.quote({
+      lines: [{ lineId: 'li_1', variantId: id('pot_ceramic'), quantity: 1 }],
+      discountCodes: ['MEMBER15'],
+    });
     // Without an email the store accepts a restricted code until checkout; the gateway is told who may use it.
     expect(guest.discounts.applied.map((d) => d.code)).toEqual(['MEMBER15']);
   });
@@ -106,7 +130,9 @@ describe('quote', () => {
       { lineId: 'a', code: 'out_of_stock' },
       { lineId: 'b', code: 'insufficient_stock', available: 15 },
     ]);
-    expect(quote.lines).toEqual([expect.objectContaining({ lineId: 'c', variantId: thankYou.id, unitPrice: 650, subtotal: 1300, variantTitle: 'Large / Thank You' })]);
+    expect(quote.lines).toEqual([
+      expect.objectContaining({ lineId: 'c', variantId: thankYou.id, unitPrice: 650, subtotal: 1300, variantTitle: 'Large / Thank You' }),
+    ]);
   });
 
   it('replaces a cart token the store no longer accepts', async () => {
@@ -129,7 +155,7 @@ async function readyCheckout(codes: string[] = []) {
 }
 
 describe('finishing a checkout', () => {
-  it('gateway_charged: records the order as paid with the handler\'s transaction, the quoted rate and the reference, once', async () => {
+  it("gateway_charged: records the order as paid with the handler's transaction, the quoted rate and the reference, once", async () => {
     const { request, quote } = await readyCheckout(['10OFF']);
     const place: PlaceOrderRequest = {
       reference: 'chk_gateway_1',
@@ -153,7 +179,7 @@ describe('finishing a checkout', () => {
     expect(await subject.adapter.findOrderByReference('chk_gateway_1')).toEqual({ orderId });
   });
 
-  it('gateway_charged: refuses when the store\'s total moved, placing nothing', async () => {
+  it("gateway_charged: refuses when the store's total moved, placing nothing", async () => {
     const { request, quote } = await readyCheckout();
     const before = subject.sim.store.orders.size;
     const result = await subject.adapter.placeOrder({
@@ -167,19 +193,32 @@ describe('finishing a checkout', () => {
     expect(subject.sim.store.orders.size).toBe(before);
   });
 
-  it('store_charged: the store\'s own gateway charges the credential; a decline is payment_declined', async () => {
+  it("store_charged: the store's own gateway charges the credential; a decline is payment_declined", async () => {
     const declined = await readyCheckout();
     const base = { quote: declined.request, expectedTotal: declined.quote.totals.total, buyer: BUYER };
-    const refused = await subject.adapter.placeOrder({ ...base, reference: 'chk_store_1', payment: { mode: 'store_charged', handlerId: 'card', credential: { type: 'card', token: 'fail_token' } } });
+    const refused = await subject.adapter.placeOrder({
+      ...base,
+      reference: 'chk_store_1',
+      payment: { mode: 'store_charged', handlerId: 'card', credential: { type: 'card', token: 'fail_token' } },
+    });
     expect(refused).toMatchObject({ status: 'rejected', reason: 'payment_declined', detail: 'Your card was declined.' });
-    const paid = await subject.adapter.placeOrder({ ...base, reference: 'chk_store_1', payment: { mode: 'store_charged', handlerId: 'card', credential: { type: 'card', token: 'success_token' } } });
+    const paid = await subject.adapter.placeOrder({
+      ...base,
+      reference: 'chk_store_1',
+      payment: { mode: 'store_charged', handlerId: 'card', credential: { type: 'card', token: 'success_token' } },
+    });
     expect(paid).toMatchObject({ status: 'placed' });
     const order = subject.sim.store.orders.get(Number((paid as { orderId: string }).orderId))!;
-    expect(order).toMatchObject({ status: 'processing', createdVia: 'store-api', paymentMethod: 'simulated_card', total: declined.quote.totals.total });
+    expect(order).toMatchObject({
+      status: 'processing',
+      createdVia: 'store-api',
+      paymentMethod: 'simulated_card',
+      total: declined.quote.totals.total,
+    });
     expect(order.meta.find((m) => m.key === '_proto_reference')?.value).toBe('chk_store_1');
   });
 
-  it('handoff: a ready checkout\'s page is its order\'s payment page with the reference; paying it produces the signed event that names the checkout', async () => {
+  it("handoff: a ready checkout's page is its order's payment page; paying it sends the event naming the checkout", async () => {
     const handoff = await wooSubject();
     try {
       const fixtures = fixturesOf(handoff.sim);
@@ -187,14 +226,21 @@ describe('finishing a checkout', () => {
         lines: [{ lineId: 'li_1', variantId: fixtures.line.variantId, quantity: 1 }],
         buyer: BUYER,
         discountCodes: [],
-        fulfillment: { multiGroup: false, methods: [{ methodId: 'm', type: 'shipping', lineIds: ['li_1'], destination: { address: ADDRESS } }] },
+        fulfillment: {
+          multiGroup: false,
+          methods: [{ methodId: 'm', type: 'shipping', lineIds: ['li_1'], destination: { address: ADDRESS } }],
+        },
       };
       const open = await handoff.adapter.quote(request);
       const early = await handoff.adapter.checkoutUrl({ reference: 'chk_h1', handle: open.handle!, quote: request });
       expect(early.url).toBe(`${handoff.sim.url}/checkout-link/?products=${fixtures.line.variantId}:1`);
 
       const rate = open.fulfillment![0]!.groups[0]!.options[0]!.id;
-      const ready = { ...request, handle: open.handle!, fulfillment: { multiGroup: false, methods: [{ ...request.fulfillment!.methods[0]!, selectedOptions: { 'package-0': rate } }] } };
+      const ready = {
+        ...request,
+        handle: open.handle!,
+        fulfillment: { multiGroup: false, methods: [{ ...request.fulfillment!.methods[0]!, selectedOptions: { 'package-0': rate } }] },
+      };
       const quote = await handoff.adapter.quote(ready);
       handoff.sim.controls.resetCalls();
       const page = await handoff.adapter.checkoutUrl({ reference: 'chk_h1', handle: quote.handle!, quote: ready });

@@ -19,7 +19,14 @@ const SECRET = 'cs_secret_that_must_never_be_logged_0123456789';
 
 function adapter() {
   return new WooCommerceAdapter(
-    { settings: { store_url: STORE, request_timeout_ms: 2_000 }, consumerKey: 'ck_key_0123456789', consumerSecret: SECRET, store: new MemoryStore(), tenantId: 't', now: Date.now },
+    {
+      settings: { store_url: STORE, request_timeout_ms: 2_000 },
+      consumerKey: 'ck_key_0123456789',
+      consumerSecret: SECRET,
+      store: new MemoryStore(),
+      tenantId: 't',
+      now: Date.now,
+    },
     { currency: 'USD', decimals: 2 },
   );
 }
@@ -39,18 +46,23 @@ afterAll(() => nock.enableNetConnect());
 describe('throttling and outages', () => {
   it('a host 429 is retryable after its Retry-After', async () => {
     products().reply(429, '<html><body>429 Too Many Requests</body></html>', { 'Retry-After': '7', 'Content-Type': 'text/html' });
-    const error = await adapter().search({ limit: 5 }).catch((e: unknown) => e);
+    const error = await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BackendError);
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000 });
   });
 
-  it('the Store API\'s rate limiter is retryable after its RateLimit-Retry-After', async () => {
-    nock(STORE)
-      .get('/wp-json/wc/v3/products')
-      .query(true)
-      .reply(200, []);
-    cart().reply(429, { code: 'rate_limit_exceeded', message: 'Too many requests. Please wait 3 seconds before trying again.', data: { status: 429 } }, { 'RateLimit-Retry-After': '3' });
-    const error = await adapter().quote({ ...quoteRequest, lines: [] }).catch((e: unknown) => e);
+  it("the Store API's rate limiter is retryable after its RateLimit-Retry-After", async () => {
+    nock(STORE).get('/wp-json/wc/v3/products').query(true).reply(200, []);
+    cart().reply(
+      429,
+      { code: 'rate_limit_exceeded', message: 'Too many requests. Please wait 3 seconds before trying again.', data: { status: 429 } },
+      { 'RateLimit-Retry-After': '3' },
+    );
+    const error = await adapter()
+      .quote({ ...quoteRequest, lines: [] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
   });
 
@@ -62,24 +74,44 @@ describe('throttling and outages', () => {
   });
 });
 
-describe('answers that are not the API\'s', () => {
+describe("answers that are not the API's", () => {
   it.each([
-    ['an HTML page with status 200', () => products().reply(200, '<!DOCTYPE html><html><body>Maintenance</body></html>', { 'Content-Type': 'text/html' }), /HTML page/],
-    ['a PHP warning before the JSON', () => products().reply(200, '<br />\n<b>Warning</b>:  Undefined array key "x" in <b>/var/www/x.php</b> on line <b>3</b><br />\n[]'), /PHP message/],
+    [
+      'an HTML page with status 200',
+      () => products().reply(200, '<!DOCTYPE html><html><body>Maintenance</body></html>', { 'Content-Type': 'text/html' }),
+      /HTML page/,
+    ],
+    [
+      'a PHP warning before the JSON',
+      () => products().reply(200, '<br />\n<b>Warning</b>:  Undefined array key "x" in <b>/var/www/x.php</b> on line <b>3</b><br />\n[]'),
+      /PHP message/,
+    ],
     ['a cut-off body', () => products().reply(200, '[{"id":101,"name":"Bou'), /cut short/],
     ['another shape', () => products().reply(200, { products: [] }), /unexpected shape/],
-    ['a web page where the REST API should be (plain permalinks)', () => products().reply(404, '<!DOCTYPE html><html><body>Page not found</body></html>', { 'Content-Type': 'text/html' }), /permalinks/],
+    [
+      'a web page where the REST API should be (plain permalinks)',
+      () => products().reply(404, '<!DOCTYPE html><html><body>Page not found</body></html>', { 'Content-Type': 'text/html' }),
+      /permalinks/,
+    ],
   ])('%s is backend_invalid_response', async (_name, reply, message) => {
     reply();
-    const error = await adapter().search({ limit: 5 }).catch((e: unknown) => e);
+    const error = await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BackendInvalidResponseError);
     expect((error as Error).message).toMatch(message);
     expect(toProtocolError(error, silentLog)).toMatchObject({ status: 503, code: 'backend_invalid_response' });
   });
 
   it('a refused API key is final and says what to check, without the key', async () => {
-    products().reply(401, { code: 'woocommerce_rest_authentication_error', message: 'Invalid signature - provided signature does not match.', data: { status: 401 } });
-    const error = (await adapter().search({ limit: 5 }).catch((e: unknown) => e)) as BackendError;
+    products().reply(401, {
+      code: 'woocommerce_rest_authentication_error',
+      message: 'Invalid signature - provided signature does not match.',
+      data: { status: 401 },
+    });
+    const error = (await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e)) as BackendError;
     expect(error).toBeInstanceOf(BackendError);
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/refused the REST API key .*consumer key and secret/);

@@ -53,10 +53,22 @@ export function fixturesOf(sim: WooSimulator): ContractFixtures {
     handle: { value: 'red-rose-bouquet', productId: id('bouquet_roses') },
     line: { variantId: id('bouquet_roses'), quantity: 2 },
     codes: { accepted: '10OFF', rejected: 'SPRING2025', rejectedReason: 'expired' },
-    shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
+    shippingAddress: {
+      firstName: 'Jane',
+      lastName: 'Doe',
+      streetAddress: '123 Main St',
+      locality: 'Chicago',
+      region: 'IL',
+      country: 'US',
+      postalCode: '60601',
+    },
     buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
     gatewayHandlerId: 'sandbox',
-    storeCharged: { handlerId: 'card', accepted: { type: 'card', token: 'success_token' }, declined: { type: 'card', token: 'fail_token' } },
+    storeCharged: {
+      handlerId: 'card',
+      accepted: { type: 'card', token: 'success_token' },
+      declined: { type: 'card', token: 'fail_token' },
+    },
   };
 }
 
@@ -84,10 +96,17 @@ export function controlsOf(sim: WooSimulator): SimulatorControls {
       return { orderId, delivery: { headers: delivery.headers, body: delivery.rawBody } };
     },
     async shipOrder(orderId) {
-      sim.controls.ship(orderId, { trackingNumber: '1Z999AA10123456784', provider: 'UPS', trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' });
+      sim.controls.ship(orderId, {
+        trackingNumber: '1Z999AA10123456784',
+        provider: 'UPS',
+        trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      });
       const delivery = sim.controls.signedDelivery(WEBHOOK_SECRET, 'order.updated', orderId);
       return { headers: delivery.headers, body: delivery.rawBody };
     },
-    pingDelivery: () => ({ headers: { 'user-agent': 'WooCommerce/10.2.0 Hookshot (WordPress/6.8.2)', 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from('webhook_id=7') }),
+    pingDelivery: () => ({
+      headers: { 'user-agent': 'WooCommerce/10.2.0 Hookshot (WordPress/6.8.2)', 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from('webhook_id=7'),
+    }),
   };
 }

@@ -9,7 +9,15 @@ import type { CatalogChange, PlaceOrderRequest } from '../../../adapters/contrac
 import type { TrackingMode } from '../../../simulators/woocommerce/rest-api.js';
 import { WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
 
-const ADDRESS = { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
+const ADDRESS = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  streetAddress: '123 Main St',
+  locality: 'Chicago',
+  region: 'IL',
+  country: 'US',
+  postalCode: '60601',
+};
 const BUYER = { email: 'jane.doe@example.com' };
 
 async function placed(subject: WooSubject, reference: string): Promise<string> {
@@ -19,9 +27,20 @@ async function placed(subject: WooSubject, reference: string): Promise<string> {
     { lineId: 'li_2', variantId: id('pot_ceramic'), quantity: 1 },
   ];
   const method = { methodId: 'm', type: 'shipping' as const, lineIds: ['li_1', 'li_2'], destination: { address: ADDRESS } };
-  const open = await subject.adapter.quote({ lines, buyer: BUYER, discountCodes: [], fulfillment: { multiGroup: false, methods: [method] } });
+  const open = await subject.adapter.quote({
+    lines,
+    buyer: BUYER,
+    discountCodes: [],
+    fulfillment: { multiGroup: false, methods: [method] },
+  });
   const rate = open.fulfillment![0]!.groups[0]!.options[0]!.id;
-  const request = { handle: open.handle!, lines, buyer: BUYER, discountCodes: [], fulfillment: { multiGroup: false, methods: [{ ...method, selectedOptions: { 'package-0': rate } }] } };
+  const request = {
+    handle: open.handle!,
+    lines,
+    buyer: BUYER,
+    discountCodes: [],
+    fulfillment: { multiGroup: false, methods: [{ ...method, selectedOptions: { 'package-0': rate } }] },
+  };
   const quote = await subject.adapter.quote(request);
   const order: PlaceOrderRequest = {
     reference,
@@ -42,7 +61,7 @@ describe.each<TrackingMode>(['fulfillments', 'shipment-tracking'])('orders on a 
   });
   afterAll(() => subject?.close());
 
-  it('reads lines with the checkout\'s line ids, tracking, refunds and totals as charged', async () => {
+  it("reads lines with the checkout's line ids, tracking, refunds and totals as charged", async () => {
     const orderId = await placed(subject, `chk_${tracking}`);
     const fresh = await subject.adapter.getOrder(orderId);
     expect(fresh).toMatchObject({ id: orderId, reference: `chk_${tracking}`, currency: 'USD', events: [], adjustments: [] });
@@ -53,14 +72,33 @@ describe.each<TrackingMode>(['fulfillments', 'shipment-tracking'])('orders on a 
     expect(fresh!.totals).toEqual({ subtotal: 7500, itemsDiscount: 0, discount: 0, shipping: 500, tax: 469, total: 8469 });
 
     const order = subject.sim.store.orders.get(Number(orderId))!;
-    subject.sim.controls.ship(orderId, { trackingNumber: '1Z999AA10123456784', provider: 'UPS', trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' });
-    subject.sim.controls.refund(orderId, { amount: 1500, reason: 'Pot arrived cracked', lines: [{ lineId: order.lines[1]!.id, quantity: 1, total: 1500 }] });
+    subject.sim.controls.ship(orderId, {
+      trackingNumber: '1Z999AA10123456784',
+      provider: 'UPS',
+      trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+    });
+    subject.sim.controls.refund(orderId, {
+      amount: 1500,
+      reason: 'Pot arrived cracked',
+      lines: [{ lineId: order.lines[1]!.id, quantity: 1, total: 1500 }],
+    });
     const later = await subject.adapter.getOrder(orderId);
     expect(later!.events).toEqual([
-      expect.objectContaining({ type: 'shipped', trackingNumber: '1Z999AA10123456784', trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784', carrier: 'UPS' }),
+      expect.objectContaining({
+        type: 'shipped',
+        trackingNumber: '1Z999AA10123456784',
+        trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+        carrier: 'UPS',
+      }),
     ]);
     expect(later!.adjustments).toEqual([
-      expect.objectContaining({ type: 'refund', status: 'completed', amount: -1500, description: 'Pot arrived cracked', lines: [{ id: String(order.lines[1]!.id), quantity: -1 }] }),
+      expect.objectContaining({
+        type: 'refund',
+        status: 'completed',
+        amount: -1500,
+        description: 'Pot arrived cracked',
+        lines: [{ id: String(order.lines[1]!.id), quantity: -1 }],
+      }),
     ]);
     expect(later!.lines[1]!.quantity).toEqual({ original: 1, current: 0, fulfilled: 0 });
     expect(later!.lines[0]!.quantity).toEqual({ original: 2, current: 2, fulfilled: 2 });
@@ -71,7 +109,10 @@ describe.each<TrackingMode>(['fulfillments', 'shipment-tracking'])('orders on a 
     expect(await subject.adapter.getOrder('not-a-number')).toBeNull();
     const orderId = await placed(subject, `chk_cancel_${tracking}`);
     subject.sim.controls.setOrderStatus(orderId, 'cancelled');
-    expect(await subject.adapter.getOrder(orderId)).toMatchObject({ canceled: true, adjustments: [expect.objectContaining({ type: 'cancellation' })] });
+    expect(await subject.adapter.getOrder(orderId)).toMatchObject({
+      canceled: true,
+      adjustments: [expect.objectContaining({ type: 'cancellation' })],
+    });
   });
 });
 
@@ -107,7 +148,10 @@ describe('webhooks from the store', () => {
   });
 
   it('acknowledges the unsigned first ping and tells the catalog cache about product changes', () => {
-    expect(subject.adapter.verifyWebhook({ 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from('webhook_id=12'))).toEqual({ kind: 'ping', eventId: 'ping-12' });
+    expect(subject.adapter.verifyWebhook({ 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from('webhook_id=12'))).toEqual({
+      kind: 'ping',
+      eventId: 'ping-12',
+    });
     expect(subject.adapter.verifyWebhook({}, Buffer.from('{"id":1}'))).toBeNull();
     const changes: CatalogChange[] = [];
     const stop = subject.adapter.onCatalogChange((c) => changes.push(c));

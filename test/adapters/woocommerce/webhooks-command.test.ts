@@ -13,7 +13,12 @@ import { startReceiver, type WebhookReceiver } from '../../helpers/webhook-recei
 let sim: WooSimulator;
 let gateway: WebhookReceiver;
 let configDir: string;
-const env = () => ({ CONFIG_DIR: configDir, WOO_KEY: DEFAULT_KEY.consumerKey, WOO_SECRET: DEFAULT_KEY.consumerSecret, WOO_WEBHOOK_SECRET: 'whsec-of-the-tenant' });
+const env = () => ({
+  CONFIG_DIR: configDir,
+  WOO_KEY: DEFAULT_KEY.consumerKey,
+  WOO_SECRET: DEFAULT_KEY.consumerSecret,
+  WOO_WEBHOOK_SECRET: 'whsec-of-the-tenant',
+});
 
 async function command(args: string[]) {
   const out: string[] = [];
@@ -46,7 +51,18 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  writeFileSync(join(configDir, 'tenants', 'demo.yaml'), ['id: demo', 'name: Demo', 'base_url: http://127.0.0.1:9', 'hosts: [demo.example]', 'adapter: { type: memory, settings: { data_dir: x, storefront_url: "http://x.example" } }', 'capabilities: {}', ''].join('\n'));
+  writeFileSync(
+    join(configDir, 'tenants', 'demo.yaml'),
+    [
+      'id: demo',
+      'name: Demo',
+      'base_url: http://127.0.0.1:9',
+      'hosts: [demo.example]',
+      'adapter: { type: memory, settings: { data_dir: x, storefront_url: "http://x.example" } }',
+      'capabilities: {}',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -55,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('webhooks register', () => {
-  it('creates one webhook per topic to the tenant\'s backend webhook address, then keeps them', async () => {
+  it("creates one webhook per topic to the tenant's backend webhook address, then keeps them", async () => {
     const first = await command(['webhooks', 'register', '--tenant', 'flowers']);
     expect(first.err).toEqual([]);
     expect(first.code).toBe(0);
@@ -68,7 +84,12 @@ describe('webhooks register', () => {
     ]);
     const hooks = [...sim.store.webhooks.values()];
     expect(hooks.map((h) => [h.topic, h.deliveryUrl, h.secret, h.status])).toEqual(
-      ['order.created', 'order.updated', 'order.deleted', 'product.updated', 'product.deleted'].map((t) => [t, gateway.url('/webhooks/backend'), 'whsec-of-the-tenant', 'active']),
+      ['order.created', 'order.updated', 'order.deleted', 'product.updated', 'product.deleted'].map((t) => [
+        t,
+        gateway.url('/webhooks/backend'),
+        'whsec-of-the-tenant',
+        'active',
+      ]),
     );
     // The store pinged each new webhook.
     expect(gateway.received.map((r) => r.body)).toEqual(hooks.map((h) => `webhook_id=${h.id}`));
@@ -88,7 +109,13 @@ describe('webhooks register', () => {
 
   it('says what is wrong with the command or the tenant', async () => {
     expect((await command(['webhooks', 'register'])).code).toBe(2);
-    expect(await command(['webhooks', 'register', '--tenant', 'nobody'])).toMatchObject({ code: 1, err: [expect.stringContaining('no tenant "nobody"')] });
-    expect(await command(['webhooks', 'register', '--tenant', 'demo'])).toMatchObject({ code: 1, err: [expect.stringContaining('is a memory tenant, not woocommerce')] });
+    expect(await command(['webhooks', 'register', '--tenant', 'nobody'])).toMatchObject({
+      code: 1,
+      err: [expect.stringContaining('no tenant "nobody"')],
+    });
+    expect(await command(['webhooks', 'register', '--tenant', 'demo'])).toMatchObject({
+      code: 1,
+      err: [expect.stringContaining('is a memory tenant, not woocommerce')],
+    });
   });
 });
