@@ -6,20 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderRequest, QuoteRequest } from '../../../adapters/contract.js';
-import { fixturesOf, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
+import { ADDRESS, BUYER, fixturesOf, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
 
 let subject: WooSubject;
 const id = (demoId: string) => String(subject.sim.controls.idOf(demoId));
-const ADDRESS = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  streetAddress: '123 Main St',
-  locality: 'Chicago',
-  region: 'IL',
-  country: 'US',
-  postalCode: '60601',
-};
-const BUYER = { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' };
 
 function checkoutRequest(selected?: string, codes: string[] = [], handle?: string): QuoteRequest {
   return {

@@ -10,6 +10,17 @@ import { MemoryStore } from '../../../src/state/memory-store.js';
 import type { BackendFault, ContractFixtures, SimulatorControls } from '../contract/contract-suite.js';
 
 export const WEBHOOK_SECRET = 'woo-webhook-secret-for-tests';
+/** A Chicago address the store ships to (Illinois tax, US rates). */
+export const ADDRESS = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  streetAddress: '123 Main St',
+  locality: 'Chicago',
+  region: 'IL',
+  country: 'US',
+  postalCode: '60601',
+};
+export const BUYER = { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' };
 
 export interface WooSubject {
   sim: WooSimulator;
@@ -53,16 +64,8 @@ export function fixturesOf(sim: WooSimulator): ContractFixtures {
     handle: { value: 'red-rose-bouquet', productId: id('bouquet_roses') },
     line: { variantId: id('bouquet_roses'), quantity: 2 },
     codes: { accepted: '10OFF', rejected: 'SPRING2025', rejectedReason: 'expired' },
-    shippingAddress: {
-      firstName: 'Jane',
-      lastName: 'Doe',
-      streetAddress: '123 Main St',
-      locality: 'Chicago',
-      region: 'IL',
-      country: 'US',
-      postalCode: '60601',
-    },
-    buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+    shippingAddress: ADDRESS,
+    buyer: BUYER,
     gatewayHandlerId: 'sandbox',
     storeCharged: {
       handlerId: 'card',

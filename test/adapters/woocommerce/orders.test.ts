@@ -7,17 +7,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogChange, PlaceOrderRequest } from '../../../adapters/contract.js';
 import type { TrackingMode } from '../../../simulators/woocommerce/rest-api.js';
-import { WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
+import { ADDRESS, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
 
-const ADDRESS = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  streetAddress: '123 Main St',
-  locality: 'Chicago',
-  region: 'IL',
-  country: 'US',
-  postalCode: '60601',
-};
 const BUYER = { email: 'jane.doe@example.com' };
 
 async function placed(subject: WooSubject, reference: string): Promise<string> {
