@@ -45,9 +45,16 @@ export function paymentHandler(entry: Pick<HandlerEntry, 'id' | 'type'>, setup: 
   }
 }
 
+/** The handlers a checkout can be paid with: only handoff ones when the tenant finishes by handoff. */
+export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: FinishingMode): HandlerEntry[] =>
+  handlers.filter((h) => finishing !== 'handoff' || h.type === 'handoff');
+
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
-/** The handler used without an instrument: the tenant's handoff handler, or an implicit one when the tenant finishes by handoff or lists no handler. */
+/**
+ * The handler used without an instrument: the tenant's handoff handler, or an implicit one when
+ * the tenant finishes by handoff or lists no handler.
+ */
 function handoff(setup: PaymentSetup): PaymentHandler | undefined {
   const entry = setup.handlers.find((h) => h.type === 'handoff');
   if (entry) return paymentHandler(entry, setup);

@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxMetrics } from '../observability/metrics.js';
-import type { RetrySchedule } from './retry-schedule.js';
+import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';
 import type { DurableQueue, Job } from './store.js';
 
 /** What running one job came to. */
@@ -34,6 +34,8 @@ export interface WorkerSettings {
   leaseMs: number;
   /** How long stopping waits for deliveries in flight. */
   drainMs: number;
+  /** Wait before the first poll after start (default 0: at once). */
+  firstPollMs?: number;
 }
 
 export interface WorkerDeps<T> {
@@ -66,7 +68,7 @@ export class QueueWorker<T> {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.wake(0);
+    this.wake(this.settings.firstPollMs ?? 0);
   }
 
   async stop(): Promise<void> {
@@ -97,7 +99,8 @@ export class QueueWorker<T> {
       if (this.unreachable) this.deps.log.info(`${this.deps.names.job}s: ${this.deps.names.queue} answers again`);
       this.unreachable = false;
     } catch (error) {
-      if (!this.unreachable) this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
+      const { job, queue } = this.deps.names;
+      if (!this.unreachable) this.deps.log.warn({ err: error }, `${job}s: cannot reach ${queue}; trying again every poll`);
       this.unreachable = true;
     }
     this.backlog = free > 0 && claimed.length === free;
@@ -160,4 +163,10 @@ export class QueueWorker<T> {
     if (await queue.retry(job, retryAt)) metrics.attempt('retried');
     log.info({ ...about, reason: result.reason, retry_at: new Date(retryAt).toISOString() }, `${names.job} failed; retrying later`);
   }
+}
+
+/** A worker for background jobs (completions, polls): the default backoff, two at a time, first poll after `pollMs`. */
+export function jobWorker<T>(deps: Omit<WorkerDeps<T>, 'schedule'>, pollMs: number): QueueWorker<T> {
+  const settings = { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs };
+  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, settings);
 }

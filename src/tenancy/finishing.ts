@@ -8,7 +8,8 @@
  *   handoff          no handler needed: complete hands the buyer to the store's checkout page
  *
  * Without the setting: handoff when no handler charges (none listed, or only handoff ones) and
- * the adapter can hand off; otherwise the adapter's first mode.
+ * the adapter can hand off; otherwise the adapter's first mode. A handoff tenant offers only its
+ * handoff handlers; charging ones it lists stay unused.
  */
 import type { AdapterCapabilities, FinishingMode } from '../../adapters/contract.js';
 import { ConfigError } from '../config/config-error.js';
@@ -24,13 +25,18 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   const mode = config.adapter.finishing ?? (charging.length === 0 && declared.includes('handoff') ? 'handoff' : declared[0]);
   if (!mode) throw new ConfigError(`${file}: the ${kind} adapter declares no finishing mode`);
   if (!declared.includes(mode)) {
-    throw new ConfigError(`${file}: $.adapter.finishing "${mode}" is not supported by the ${kind} adapter (it supports ${declared.join(', ')})`);
+    throw new ConfigError(
+      `${file}: $.adapter.finishing "${mode}" is not supported by the ${kind} adapter (it supports ${declared.join(', ')})`,
+    );
   }
   const needed = CHARGING[mode];
-  for (const handler of charging) {
+  // Handoff offers only handoff handlers: charging ones stay listed, unused (an adapter switch keeps the file valid).
+  for (const handler of needed ? charging : []) {
     if (handler.type === needed) continue;
     const fits = Object.entries(CHARGING).find(([, type]) => type === handler.type)?.[0];
-    throw new ConfigError(`${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${fits}, not ${mode}`);
+    throw new ConfigError(
+      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${fits}, not ${mode}`,
+    );
   }
   if (needed && charging.length === 0) {
     throw new ConfigError(`${file}: $.adapter.finishing ${mode} needs a payment handler of type ${needed} in $.payment_handlers`);

@@ -9,11 +9,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { OutboxMetrics } from '../observability/metrics.js';
-import { QueueWorker, type JobResult } from '../state/queue-worker.js';
-import { backoffSchedule } from '../state/retry-schedule.js';
+import { jobWorker, type JobResult, type QueueWorker } from '../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import { reconcileOnce } from './reconcile.js';
+import { reconcileOrder } from './reconcile.js';
 
 export const ORDER_POLL_QUEUE = 'order-polls';
 
@@ -57,9 +56,14 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   const changes = await tenant.adapter.ordersChangedSince(since);
   let cursor = since;
   for (const change of changes) {
-    const report = { eventId: `poll:${change.orderId}:${change.updatedAt}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOnce(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
-    if (outcome !== 'duplicate' && outcome !== 'unchanged') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
+    // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
+    const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
+    const outcome = await reconcileOrder(
+      deps,
+      tenant,
+      change.reference === undefined ? report : { ...report, reference: change.reference },
+    );
+    if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }
   await deps.store.set(cursorKey, cursor, CURSOR_TTL_MS);
@@ -68,17 +72,11 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
 }
 
 export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollMs: number }): QueueWorker<PollJob> {
-  return new QueueWorker<PollJob>(
-    {
-      queue: orderPollQueue(deps.store),
-      deliver: (job) => runPoll(job, deps),
-      describe: (job) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() }),
-      names: { job: 'order poll', queue: 'the poll queue' },
-      schedule: backoffSchedule(),
-      metrics: deps.metrics,
-      log: deps.log,
-      now: deps.now,
-    },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+  const names = { job: 'order poll', queue: 'the poll queue' };
+  const describe = (job: PollJob) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() });
+  const { log, metrics, now } = deps;
+  return jobWorker(
+    { queue: orderPollQueue(deps.store), deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now },
+    deps.pollMs,
   );
 }

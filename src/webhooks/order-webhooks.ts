@@ -43,7 +43,12 @@ export interface OrderWebhookDeps {
 
 export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
 
-export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
+export const describeOrderEvent = (event: OrderEvent) => ({
+  tenant: event.tenantId,
+  order: event.order.id,
+  event: event.id,
+  kind: event.kind,
+});
 
 /** Returns the order poll worker (its `drain` runs the due polls now). */
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
@@ -81,10 +86,21 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     metrics: deps.metrics.outbox(ORDER_POLL_QUEUE, orderPollQueue(store)),
     pollMs: deps.jobPollMs,
   });
+  // Start-up never waits for the state store (an unreachable Redis must not stop it): the first
+  // polls are queued in the background, again every minute until the store takes them.
+  let retry: NodeJS.Timeout | undefined;
+  const scheduleAll = () =>
+    Promise.all(tenants().filter(polled).map((tenant) => schedulePoll(store, tenant, now()))).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'order polls: cannot queue the first polls yet; retrying in a minute');
+      retry = setTimeout(() => void scheduleAll(), 60_000).unref();
+    });
   app.addHook('onReady', async () => {
-    await Promise.all(tenants().filter(polled).map((tenant) => schedulePoll(store, tenant, now())));
+    void scheduleAll();
     polls.start();
   });
-  app.addHook('onClose', async () => polls.stop());
+  app.addHook('onClose', async () => {
+    clearTimeout(retry);
+    await polls.stop();
+  });
   return polls;
 }

@@ -17,7 +17,7 @@ import { completeHandedOff } from '../capabilities/checkout/handed-off-order.js'
 import { loadHandoff } from '../capabilities/checkout/handoff-record.js';
 import { recordOrder } from '../capabilities/checkout/order-placement.js';
 import { backendEventId } from './order-event.js';
-import { alreadyAnnounced, enqueueOrderEvent } from './outbox.js';
+import { alreadyAnnounced, enqueueOrderEvent, snapshotFingerprint } from './outbox.js';
 
 export type ReconcileOutcome = 'created' | 'queued' | 'ignored' | 'unchanged' | 'duplicate';
 
@@ -35,7 +35,10 @@ export interface OrderChangeReport {
   eventId: string;
   orderId: string;
   reference?: string;
-  /** A poll reports every change it sees, including the gateway's own: only new snapshots are announced. */
+  /**
+   * A poll reports every change it sees, including the gateway's own and ones seen before: only
+   * a snapshot the platform was not sent yet is announced (its event id names the snapshot).
+   */
   onlyIfChanged?: boolean;
 }
 
@@ -47,7 +50,8 @@ export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change
   if (!order) return 'ignored';
   if (record) {
     if (change.onlyIfChanged && (await alreadyAnnounced(deps.store, tenant.id, order))) return 'unchanged';
-    const facts = { id: backendEventId(tenant.id, change.eventId), kind: 'order_updated' as const, occurredAt: deps.now() };
+    const eventId = change.onlyIfChanged ? `${change.eventId}:${snapshotFingerprint(order)}` : change.eventId;
+    const facts = { id: backendEventId(tenant.id, eventId), kind: 'order_updated' as const, occurredAt: deps.now() };
     return (await enqueueOrderEvent(deps.store, tenant, record, order, facts)) ? 'queued' : 'ignored';
   }
   const reference = change.reference ?? order.reference;

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
-import { createMemoryAdapter } from '../../adapters/memory/index.js';
+import { createMemoryAdapter, type MemoryAdapter } from '../../adapters/memory/index.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
@@ -21,6 +21,8 @@ export const LINKS = [
 
 export interface DemoGateway extends TestGateway {
   clock: { now: number };
+  /** The demo store itself (unwrapped): its storefront purchases, simulation and webhooks. */
+  demo: MemoryAdapter;
 }
 
 /** `store` defaults to a MemoryStore on the test's clock (closed with the gateway). */
@@ -30,6 +32,8 @@ export interface DemoGatewayOptions {
   tenant?: Partial<TenantConfig>;
   /** Wraps the demo store adapter (to slow it down, count its calls or make it fail). */
   wrapAdapter?: (adapter: Adapter) => Adapter;
+  /** Signs the demo store's own webhooks (its `webhook_secret` credential). */
+  webhookSecret?: string;
   /** Passed on to the gateway as they are. */
   gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks'>;
 }
@@ -40,17 +44,26 @@ export async function demoGateway(options: DemoGatewayOptions = {}): Promise<Dem
   const ownStore = options.store ? undefined : new MemoryStore({ now });
   const wrap = options.wrapAdapter ?? ((adapter: Adapter) => adapter);
   const store = options.store ?? ownStore!;
+  const demo = await createMemoryAdapter({
+    dataDir: join(process.cwd(), 'config/demo'),
+    storefrontUrl: STOREFRONT,
+    now,
+    store,
+    tenantId: 'shop',
+    ...(options.webhookSecret && { webhookSecret: options.webhookSecret }),
+  });
   const gw = await testGateway({
     ...options.gateway,
     now,
     store,
     ...(options.platform && { platform: options.platform }),
     tenant: { links: LINKS, ...options.tenant, policies: { allow_loopback_profiles: true, ...options.tenant?.policies } },
-    adapter: wrap(await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: 'shop' })),
+    adapter: wrap(demo),
   });
   const close = gw.close;
   return Object.assign(gw, {
     clock,
+    demo,
     async close() {
       await close();
       await ownStore?.close();

@@ -30,6 +30,8 @@ export interface ActiveCart {
   handle?: string;
   /** The store's page for it (`continue_url`), see pricing/store-page.ts. */
   storePage?: StorePage;
+  /** The checkout last converted from this cart: converting again while it is open answers with it. */
+  checkoutId?: string;
 }
 
 export interface CanceledCart {

@@ -16,7 +16,7 @@ import { discountActive } from '../../extensions/discount/active.js';
 import { submittedCodes } from '../../extensions/discount/discounts-member.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
-import type { ChangePlan } from '../../state/session-repository.js';
+import type { ChangePlan, SessionChange } from '../../state/session-repository.js';
 import { cartInputs, priceCart, withStoreCart, type PricedCart } from './cart-pricing.js';
 import { isLive, newCartId, type ActiveCart, type CanceledCart, type CartRecord } from './cart-record.js';
 import { CartRepository } from './cart-repository.js';
@@ -65,60 +65,70 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
   return success(renderCart(ctx, cart, priced), 201);
 }
 
+type CartPlan = ChangePlan<OperationResult, CartRecord, PricedCart>;
+
+/** A change of the caller's live cart: `draftOf` gives the cart to price, `apply` decides from its price. */
+function onLiveCart(
+  ctx: OperationContext,
+  current: CartRecord | null,
+  draftOf: (cart: ActiveCart) => ActiveCart,
+  apply: (draft: ActiveCart, priced: PricedCart) => SessionChange<OperationResult, CartRecord>,
+): CartPlan {
+  if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
+  const draft = draftOf(current);
+  return { inputs: cartInputs(ctx, draft), price: () => priceCart(ctx, draft), apply: (priced) => apply(draft, priced) };
+}
+
 /** Writes only when the store replaced its cart or the page changed. */
 export async function getCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
-    return {
-      inputs: cartInputs(ctx, current),
-      price: () => priceCart(ctx, current),
-      apply: (priced) => {
-        const cart = withStoreCart(current, priced);
-        const changed = cart.handle !== current.handle || cart.storePage?.key !== current.storePage?.key;
-        return { result: success(renderCart(ctx, cart, priced)), ...(changed && { write: cart }) };
+  return repository(ctx).changePriced(id, async (current) =>
+    onLiveCart(
+      ctx,
+      current,
+      (cart) => cart,
+      (cart, priced) => {
+        const stored = withStoreCart(cart, priced);
+        const changed = stored.handle !== cart.handle || stored.storePage?.key !== cart.storePage?.key;
+        return { result: success(renderCart(ctx, stored, priced)), ...(changed && { write: stored }) };
       },
-    };
-  });
+    ),
+  );
 }
 
 /** Replaces the lines (ids kept where they match) and refreshes the expiry; a canceled cart stays canceled. */
 export async function updateCart(ctx: OperationContext, id: string, request: CartUpdateRequest): Promise<OperationResult> {
-  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
-    const draft: ActiveCart = {
-      state: 'active',
-      id: current.id,
-      owner: current.owner,
-      expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
-      lines: identifyLines(request.line_items, current.lines),
-      ...carriedInputs(request, current),
-      discountCodes: codesFor(ctx, request, current.discountCodes),
-      ...(current.handle !== undefined && { handle: current.handle }),
-      ...(current.storePage && { storePage: current.storePage }),
-    };
-    return {
-      inputs: cartInputs(ctx, draft),
-      price: () => priceCart(ctx, draft),
-      apply: (priced) => {
-        const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
-        return { result: success(renderCart(ctx, cart, priced)), write: cart };
-      },
-    };
+  const replaced = (current: ActiveCart): ActiveCart => ({
+    state: 'active',
+    id: current.id,
+    owner: current.owner,
+    expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
+    lines: identifyLines(request.line_items, current.lines),
+    ...carriedInputs(request, current),
+    discountCodes: codesFor(ctx, request, current.discountCodes),
+    ...(current.handle !== undefined && { handle: current.handle }),
+    ...(current.storePage && { storePage: current.storePage }),
+    ...(current.checkoutId !== undefined && { checkoutId: current.checkoutId }),
   });
+  return repository(ctx).changePriced(id, async (current) =>
+    onLiveCart(ctx, current, replaced, (draft, priced) => {
+      const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
+      return { result: success(renderCart(ctx, cart, priced)), write: cart };
+    }),
+  );
 }
 
 /** Answers with the cart as it was, ending now; leaves a tombstone without buyer data until its expiry. */
 export async function cancelCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  return repository(ctx).changePriced(id, async (current): Promise<ChangePlan<OperationResult, CartRecord, PricedCart>> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: cartNotFound(ctx) };
-    return {
-      inputs: cartInputs(ctx, current),
-      price: () => priceCart(ctx, current),
-      apply: (priced) => {
+  return repository(ctx).changePriced(id, async (current) =>
+    onLiveCart(
+      ctx,
+      current,
+      (cart) => cart,
+      (cart, priced) => {
         const canceledAt = ctx.now();
-        const tombstone: CanceledCart = { state: 'canceled', id: current.id, owner: current.owner, expiresAt: current.expiresAt, canceledAt };
-        return { result: success(renderCart(ctx, current, priced, canceledAt)), write: tombstone };
+        const tombstone: CanceledCart = { state: 'canceled', id: cart.id, owner: cart.owner, expiresAt: cart.expiresAt, canceledAt };
+        return { result: success(renderCart(ctx, cart, priced, canceledAt)), write: tombstone };
       },
-    };
-  });
+    ),
+  );
 }

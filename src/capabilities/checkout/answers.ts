@@ -54,10 +54,11 @@ export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx
  * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
  */
 export function present(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, messages: readonly Message[] = []): { session: CheckoutSession; body: CheckoutBody } {
-  const evaluation = evaluate(session, priced.quote, statusRules(ctx, false));
+  const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };
-  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...notices, ...evaluation.messages] });
+  const shown = [...messages, ...notices, ...evaluation.messages];
+  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: shown });
   return { session: { ...decided, seenTotals: body.totals }, body };
 }
 

@@ -4,6 +4,8 @@
  * status decided by status.ts; what the answer showed is remembered (`seenTotals`), so complete
  * can tell whether prices changed since.
  *
+ * A create with `cart_id` converts the caller's cart, once while its checkout is open (cart-conversion.ts).
+ *
  * Transitions: incomplete <-> ready_for_complete as things are supplied or change; an update
  * clears a pending escalation or review (requires_escalation -> incomplete or ready); cancel from
  * any open status. A session being completed, completed or canceled refuses update and cancel.
@@ -20,7 +22,8 @@ import { checkoutNotFound, expiryFrom, isOpen, present, presentedChanges, refuse
 import { pickupLocationsOnce, priceCheckout, pricingInputs, type Locations, type PricedCheckout } from './checkout-pricing.js';
 import { isLive, newCheckoutId, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
-import { cartBasis, readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
+import { readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
+import { cartBasis, findCart, linkCart, openCheckoutOf } from './cart-conversion.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 
 type Plan = ChangePlan<OperationResult, CheckoutSession, PricedCheckout>;
@@ -30,7 +33,14 @@ type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'rej
 
 function kept(session: CheckoutSession): Kept {
   const { id, owner, handle, storePage, rejectedClaims, verifiedClaims } = session;
-  return { id, owner, ...(handle !== undefined && { handle }), ...(storePage && { storePage }), ...(rejectedClaims && { rejectedClaims }), ...(verifiedClaims && { verifiedClaims }) };
+  return {
+    id,
+    owner,
+    ...(handle !== undefined && { handle }),
+    ...(storePage && { storePage }),
+    ...(rejectedClaims && { rejectedClaims }),
+    ...(verifiedClaims && { verifiedClaims }),
+  };
 }
 
 /** A session from fresh inputs, before pricing. */
@@ -46,24 +56,50 @@ const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutS
 const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
   present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages);
 
-export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
+/** The answer of a create, and the new session's id (none when the store could price no line). */
+interface Opened {
+  result: OperationResult;
+  id?: string;
+}
+
+/** A new session from `basis` and the request's other members; none when the store can price no line. */
+async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis: Basis): Promise<Opened> {
   const locations = pickupLocationsOnce(ctx);
-  const basis: Basis | null =
-    request.cart_id === undefined
-      ? { lines: identifyLines(request.line_items ?? [], []), context: request.context, buyer: request.buyer, carriedCodes: [] }
-      : await cartBasis(ctx, request.cart_id);
-  if (!basis) {
+  const read = await readInputs(ctx, request, basis, undefined, locations);
+  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
+  const priced = await priceCheckout(ctx, draft, locations, read.asked);
+  if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, priced.quote, priced.refs) };
+  const { session, body } = built(ctx, draft, priced, read);
+  if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
+  return { result: success(body, 201), id: session.id };
+}
+
+/** A checkout that already exists, as create answers with it: what get shows, 200 (nothing was created). */
+async function existing(ctx: OperationContext, id: string): Promise<OperationResult> {
+  const result = await getCheckout(ctx, id);
+  return result.outcome === 'success' ? { ...result, status: 200 } : result;
+}
+
+export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
+  if (request.cart_id === undefined) {
+    const lines = identifyLines(request.line_items ?? [], []);
+    return (await open(ctx, request, { lines, context: request.context, buyer: request.buyer, carriedCodes: [] })).result;
+  }
+  const cart = await findCart(ctx, request.cart_id);
+  if (!cart) {
     return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable', '$.cart_id')], {
       continue_url: ctx.tenant.adapter.storefrontUrl,
     });
   }
-  const read = await readInputs(ctx, request, basis, undefined, locations);
-  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, read.asked);
-  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
-  const { session, body } = built(ctx, draft, priced, read);
-  if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
-  return success(body, 201);
+  const converted = await openCheckoutOf(ctx, cart);
+  if (converted !== undefined) return existing(ctx, converted);
+  const { result, id } = await open(ctx, request, cartBasis(cart));
+  if (id === undefined) return result;
+  const linked = await linkCart(ctx, cart.id, id);
+  if (linked === id) return result;
+  // Another conversion of this cart won: nobody has seen this session's id, so it goes.
+  await checkoutRepository(ctx).delete(id);
+  return existing(ctx, linked);
 }
 
 /**
@@ -104,7 +140,12 @@ export async function updateCheckout(ctx: OperationContext, id: string, request:
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
-    const basis: Basis = { lines: identifyLines(request.line_items, current.lines), context: request.context, buyer: request.buyer, carriedCodes: [] };
+    const basis: Basis = {
+      lines: identifyLines(request.line_items, current.lines),
+      context: request.context,
+      buyer: request.buyer,
+      carriedCodes: [],
+    };
     const read = await readInputs(ctx, request, basis, current, locations);
     const draft = draftOf(ctx, kept(current), read);
     return {

@@ -8,8 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { Metrics, OutboxMetrics } from '../../observability/metrics.js';
 import type { OperationContext } from '../../operations/context.js';
-import { QueueWorker, type JobResult } from '../../state/queue-worker.js';
-import { backoffSchedule } from '../../state/retry-schedule.js';
+import { jobWorker, type JobResult, type QueueWorker } from '../../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import type { CheckoutSession } from './checkout-record.js';
@@ -32,7 +31,11 @@ export const completionQueue = (store: StateStore): DurableQueue<CompletionJob> 
  * with `now` (the placement is known to be unsettled), at once: an order the store placed is
  * then found by reference without waiting. Jobs are independent (no group): each checks the state.
  */
-export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
+export async function enqueueRecovery(
+  ctx: Pick<OperationContext, 'store' | 'tenant'>,
+  session: CheckoutSession,
+  now?: number,
+): Promise<void> {
   const { attemptAt } = session.completion!;
   const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
   const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
@@ -58,22 +61,18 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
   if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
   const settled = await recoverInBackground(ctx, session);
   deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
-  return settled === 'waiting' ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false } : { outcome: 'delivered' };
+  return settled === 'waiting'
+    ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false }
+    : { outcome: 'delivered' };
 }
 
 export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<CompletionJob> {
-  return new QueueWorker<CompletionJob>(
-    {
-      queue: completionQueue(deps.store),
-      deliver: (job) => runCompletionJob(job, deps),
-      describe: (job) => ({ tenant: job.tenantId, checkout: job.checkoutId }),
-      names: { job: 'completion recovery', queue: 'the completion queue' },
-      schedule: backoffSchedule(),
-      metrics: deps.metrics,
-      log: deps.log,
-      now: deps.now,
-    },
-    { concurrency: 2, pollMs: deps.pollMs, leaseMs: 120_000, drainMs: 10_000 },
+  const names = { job: 'completion recovery', queue: 'the completion queue' };
+  const describe = (job: CompletionJob) => ({ tenant: job.tenantId, checkout: job.checkoutId });
+  const { log, metrics, now } = deps;
+  return jobWorker(
+    { queue: completionQueue(deps.store), deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now },
+    deps.pollMs,
   );
 }
 

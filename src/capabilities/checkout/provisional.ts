@@ -11,7 +11,8 @@ import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { buyerIdentity } from '../pricing/buyer-identity.js';
-import { priceCheckout, type Locations, type PricedCheckout, type PricedSession } from './checkout-pricing.js';
+import { renderTotals } from '../pricing/totals.js';
+import { priceCheckout, withStorePage, type Locations, type PricedCheckout, type PricedSession } from './checkout-pricing.js';
 import type { CheckoutSession } from './checkout-record.js';
 
 export interface SettledPrice {
@@ -33,10 +34,14 @@ function eligibilityBuyer(ctx: OperationContext, session: Pick<CheckoutSession, 
 }
 
 /** Prices the session for completion, every provisional claim verified or dropped. */
-export async function priceForCompletion(ctx: OperationContext, session: PricedSession & Pick<CheckoutSession, 'buyer'>, locations: Locations): Promise<SettledPrice> {
+export async function priceForCompletion(
+  ctx: OperationContext,
+  session: PricedSession & Pick<CheckoutSession, 'buyer' | 'seenTotals'>,
+  locations: Locations,
+): Promise<SettledPrice> {
   const priced = await priceCheckout(ctx, session, locations);
   const claims = provisionalClaims(priced.quote.discounts.applied);
-  if (claims.length === 0) return { priced, verified: [], dropped: [] };
+  if (claims.length === 0) return { priced: await forReview(ctx, session, priced, false), verified: [], dropped: [] };
   const { verifyEligibility } = ctx.tenant.adapter;
   const verdicts = verifyEligibility ? await verifyEligibility(claims, eligibilityBuyer(ctx, session)) : [];
   const verified = claims.filter((claim) => verdicts.some((v) => v.claim === claim && v.verified));
@@ -47,8 +52,26 @@ export async function priceForCompletion(ctx: OperationContext, session: PricedS
     verifiedClaims: [...(session.verifiedClaims ?? []), ...verified],
     rejectedClaims: [...(session.rejectedClaims ?? []), ...droppedClaims],
   };
-  const dropped = droppedClaims.map((claim) => ({ claim, titles: priced.quote.discounts.applied.filter((d) => d.eligibility === claim).map((d) => d.title) }));
-  return { priced: await priceCheckout(ctx, settled, locations), verified, dropped };
+  const dropped = droppedClaims.map((claim) => ({
+    claim,
+    titles: priced.quote.discounts.applied.filter((d) => d.eligibility === claim).map((d) => d.title),
+  }));
+  const repriced = await priceCheckout(ctx, settled, locations);
+  return { priced: await forReview(ctx, session, repriced, dropped.length > 0), verified, dropped };
+}
+
+/**
+ * Complete refuses totals the buyer has not seen, or a dropped claim, with requires_escalation:
+ * its answer carries the store's page, fetched here, before the session is written.
+ */
+function forReview(
+  ctx: OperationContext,
+  session: PricedSession & Pick<CheckoutSession, 'seenTotals'>,
+  priced: PricedCheckout,
+  dropped: boolean,
+): Promise<PricedCheckout> | PricedCheckout {
+  const review = dropped || JSON.stringify(renderTotals(priced.quote).totals) !== JSON.stringify(session.seenTotals);
+  return review ? withStorePage(ctx, session, priced) : priced;
 }
 
 /** What the buyer is told about each dropped claim. */
@@ -56,7 +79,8 @@ export function droppedClaimMessages(dropped: SettledPrice['dropped'], context: 
   return dropped.map(({ claim, titles }) => {
     const index = context?.eligibility?.indexOf(claim) ?? -1;
     const discount = titles.length > 0 ? titles.join(', ') : 'its discount';
-    const content = `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, so ${discount} was removed and the totals repriced.`;
+    const content =
+      `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, ` + `so ${discount} was removed and the totals repriced.`;
     return warningMessage('eligibility_not_verified', content, index >= 0 ? `$.context.eligibility[${index}]` : undefined);
   });
 }

@@ -26,18 +26,22 @@
  * Real platform adapters drive real simulator servers (HTTP); the memory adapter's controls wrap
  * the adapter object in-process (test/adapters/memory/contract.test.ts).
  */
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BackendError,
   InvalidPageTokenError,
   type Adapter,
+  type BackendEvent,
   type BuyerContact,
   type DiscountRejection,
   type EligibilityBuyer,
   type PaymentCredential,
   type PostalAddress,
+  type Quote,
+  type QuoteRequest,
 } from '../../../adapters/contract.js';
 import { resilientAdapter, type BackendPolicy } from '../../../src/tenancy/resilient-adapter.js';
+import { toProtocolError } from '../../../src/transports/error-mapping.js';
 
 /** The simulator's data the suite relies on. */
 export interface ContractFixtures {
@@ -93,7 +97,13 @@ export interface SimulatorControls {
    * store places the order carrying the reference. Returns the store's order id and the
    * "order created" webhook the store sends (null for a store without webhooks: poll instead).
    */
-  payHandoff(handoff: { url: string; reference: string; handle?: string; address: PostalAddress; buyer: BuyerContact & { email: string } }): Promise<{
+  payHandoff(handoff: {
+    url: string;
+    reference: string;
+    handle?: string;
+    address: PostalAddress;
+    buyer: BuyerContact & { email: string };
+  }): Promise<{
     orderId: string;
     delivery: SignedDelivery | null;
   }>;
@@ -158,9 +168,9 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
       it('refuses a page token it did not issue for the query', async () => {
         const { gateway, fixtures } = get();
         const first = await gateway.search({ text: fixtures.searchText, limit: 2 });
-        await expect(gateway.search({ text: `${fixtures.searchText} zzz`, limit: 2, pageToken: first.nextPageToken! })).rejects.toBeInstanceOf(
-          InvalidPageTokenError,
-        );
+        await expect(
+          gateway.search({ text: `${fixtures.searchText} zzz`, limit: 2, pageToken: first.nextPageToken! }),
+        ).rejects.toBeInstanceOf(InvalidPageTokenError);
       });
 
       it('looks up product and variant ids, and ignores unknown ones', async () => {
@@ -200,10 +210,292 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         expect(product.variants.map((v) => v.id)).toContain(product.featuredVariantId);
       });
     });
+
+    describe('pricing', () => {
+      const get = subject(factory);
+
+      it("prices lines with an accepted and a refused code, in the store's own cart (the handle)", async () => {
+        const { gateway, fixtures, adapter } = get();
+        const quote = await gateway.quote(quoteRequest(fixtures, { discountCodes: [fixtures.codes.accepted, fixtures.codes.rejected] }));
+        expect(quote.currency).toBe(fixtures.currency);
+        expect(quote.lines.map((l) => [l.lineId, l.variantId, l.quantity])).toEqual([
+          ['l1', fixtures.line.variantId, fixtures.line.quantity],
+        ]);
+        expect(quote.discounts.applied.filter((d) => d.code?.toUpperCase() === fixtures.codes.accepted.toUpperCase())).toHaveLength(1);
+        for (const discount of quote.discounts.applied)
+          expect(discount.allocations.reduce((s, a) => s + a.amount, 0)).toBe(discount.amount);
+        const [rejected] = quote.discounts.rejected;
+        expect(rejected).toMatchObject({ code: fixtures.codes.rejected, index: 1 });
+        if (adapter.capabilities.rejectionReasons) expect(rejected!.reason).toBe(fixtures.codes.rejectedReason);
+        expectTotalsAddUp(quote);
+        const again = await gateway.quote(
+          quoteRequest(fixtures, {
+            discountCodes: [fixtures.codes.accepted, fixtures.codes.rejected],
+            ...(quote.handle && { handle: quote.handle }),
+          }),
+        );
+        expect(again.totals).toEqual(quote.totals);
+      });
+
+      it('quotes shipping options for an address; a selected option is priced into the totals', async () => {
+        const { gateway, fixtures } = get();
+        const open = await gateway.quote(quoteRequest(fixtures, { ship: true }));
+        const group = open.fulfillment![0]!.groups[0]!;
+        expect(group.lineIds).toEqual(['l1']);
+        expect(group.options.length).toBeGreaterThan(0);
+        expect(open.totals.shipping).toBeNull();
+        const chosen = await gateway.quote(quoteRequest(fixtures, { ship: true, select: open, handle: open.handle }));
+        const selected = chosen.fulfillment![0]!.groups[0]!;
+        expect(selected.selectedOptionId).toBe(group.options[0]!.id);
+        expect(chosen.totals.shipping).toBe(group.options[0]!.amount);
+        expectTotalsAddUp(chosen);
+      });
+    });
+
+    describe('finishing', () => {
+      const get = subject(factory);
+
+      it('gateway_charged: places one order per reference, recorded paid, found by reference and read back', async () => {
+        const { gateway, fixtures, adapter } = get();
+        if (!adapter.capabilities.finishing.includes('gateway_charged')) return;
+        const { request, total } = await readyQuote(gateway, fixtures);
+        const reference = `chk_contract_${Date.now()}`;
+        const record = { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: 'tx_contract_1', amount: total };
+        const place = () =>
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'gateway_charged', record },
+          });
+        const first = await place();
+        expect(first).toMatchObject({ status: 'placed', orderId: expect.any(String) });
+        const { orderId } = first as { orderId: string };
+        expect(await place()).toMatchObject({ status: 'placed', orderId });
+        expect(await gateway.findOrderByReference(reference)).toMatchObject({ orderId });
+        const order = (await gateway.getOrder(orderId))!;
+        expect([order.id, order.reference, order.currency, order.totals.total]).toEqual([orderId, reference, fixtures.currency, total]);
+        expect(order.lines.map((l) => [l.variantId, l.quantity.original])).toEqual([[fixtures.line.variantId, fixtures.line.quantity]]);
+      });
+
+      it('gateway_charged: refuses a total the store no longer agrees with', async () => {
+        const { gateway, fixtures, adapter } = get();
+        if (!adapter.capabilities.finishing.includes('gateway_charged')) return;
+        const { request, total } = await readyQuote(gateway, fixtures);
+        const record = { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: 'tx_contract_2', amount: total - 1 };
+        const refused = await gateway.placeOrder({
+          reference: `chk_contract_low_${Date.now()}`,
+          quote: request,
+          expectedTotal: total - 1,
+          buyer: fixtures.buyer,
+          payment: { mode: 'gateway_charged', record },
+        });
+        expect(refused).toMatchObject({ status: 'rejected', reason: 'price_changed', actualTotal: total });
+      });
+
+      it('store_charged: the store charges an accepted credential and declines a bad one', async () => {
+        const { gateway, fixtures, adapter } = get();
+        if (!adapter.capabilities.finishing.includes('store_charged')) return;
+        const { storeCharged } = fixtures;
+        const { request, total } = await readyQuote(gateway, fixtures);
+        const place = (credential: PaymentCredential, reference: string) =>
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'store_charged', handlerId: storeCharged!.handlerId, credential },
+          });
+        expect(await place(storeCharged!.declined, `chk_contract_decl_${Date.now()}`)).toMatchObject({
+          status: 'rejected',
+          reason: 'payment_declined',
+        });
+        expect(await place(storeCharged!.accepted, `chk_contract_paid_${Date.now()}`)).toMatchObject({ status: 'placed' });
+      });
+
+      it("handoff: the store's checkout page carries the reference; the order placed there is reported with it", async () => {
+        const { gateway, fixtures, adapter, controls } = get();
+        if (!adapter.capabilities.finishing.includes('handoff')) return;
+        const reference = `chk_contract_handoff_${Date.now()}`;
+        const quote = await gateway.quote(quoteRequest(fixtures, {}));
+        const page = await gateway.checkoutUrl({
+          reference,
+          ...(quote.handle && { handle: quote.handle }),
+          quote: quoteRequest(fixtures, { handle: quote.handle }),
+        });
+        expect(page.url).toMatch(/^https?:\/\//);
+        const handle = page.handle ?? quote.handle;
+        const { orderId, delivery } = await controls.payHandoff({
+          url: page.url,
+          reference,
+          ...(handle && { handle }),
+          address: fixtures.shippingAddress,
+          buyer: fixtures.buyer,
+        });
+        const order = (await gateway.getOrder(orderId))!;
+        if (delivery) {
+          const event = adapter.verifyWebhook(delivery.headers, delivery.body);
+          expect(event).toMatchObject({ kind: 'order', orderId });
+          expect((event as Extract<BackendEvent, { kind: 'order' }>).reference ?? order.reference).toBe(reference);
+        } else {
+          const changes = await gateway.ordersChangedSince!(new Date(Date.parse(order.createdAt) - 1000).toISOString());
+          expect(changes.find((c) => c.orderId === orderId)?.reference ?? order.reference).toBe(reference);
+        }
+        expect(await gateway.findOrderByReference(reference)).toMatchObject({ orderId });
+      });
+    });
+
+    describe('orders and backend events', () => {
+      const get = subject(factory);
+
+      it('knows nothing of an unknown order', async () => {
+        const { gateway } = get();
+        expect(await gateway.getOrder('no-such-order-anywhere')).toBeNull();
+        expect(await gateway.findOrderByReference('chk_never_placed')).toBeNull();
+      });
+
+      it('a change on the store becomes a verified event (or a polled change) and shows in the order', async () => {
+        const { gateway, fixtures, adapter, controls } = get();
+        const orderId = await someOrder(gateway, fixtures, controls);
+        const since = new Date(Date.parse((await gateway.getOrder(orderId))!.createdAt) - 1000).toISOString();
+        const delivery = await controls.shipOrder(orderId);
+        if (delivery) {
+          expect(adapter.verifyWebhook(delivery.headers, delivery.body)).toMatchObject({
+            kind: 'order',
+            orderId,
+            eventId: expect.any(String),
+          });
+          const forged = { ...delivery.headers };
+          for (const name of Object.keys(forged)) if (/signature|hmac/i.test(name)) forged[name] = 'AAAA';
+          expect(adapter.verifyWebhook(forged, delivery.body)).toBeNull();
+          expect(adapter.verifyWebhook(delivery.headers, Buffer.concat([delivery.body, Buffer.from(' ')]))).toBeNull();
+        } else {
+          expect((await gateway.ordersChangedSince!(since)).map((c) => c.orderId)).toContain(orderId);
+        }
+        const order = (await gateway.getOrder(orderId))!;
+        const shipped = order.events.filter((e) => e.type === 'shipped');
+        expect(shipped.length).toBeGreaterThan(0);
+        expect(shipped[0]!.lines.every((l) => order.lines.some((line) => line.id === l.id))).toBe(true);
+      });
+
+      it('a ping delivery verifies as a ping', () => {
+        const { adapter, controls } = get();
+        const ping = controls.pingDelivery();
+        if (ping) expect(adapter.verifyWebhook(ping.headers, ping.body)).toMatchObject({ kind: 'ping' });
+      });
+    });
+
+    describe('backend failures, through the resilient wrapper', () => {
+      const get = subject(factory);
+      const log = pino({ level: 'silent' });
+      const failure = async (call: Promise<unknown>) => {
+        const error = await call.then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error, 'the call should fail').toBeDefined();
+        const protocol = toProtocolError(error, log);
+        return [protocol.status, protocol.code];
+      };
+
+      it('backs off a throttled answer and then answers', async () => {
+        const { gateway, fixtures, controls } = get();
+        controls.failNext('throttle', 1);
+        expect((await gateway.search({ text: fixtures.searchText, limit: 2 })).products).toHaveLength(2);
+      });
+
+      it('5xx past every retry: 503 backend_unavailable', async () => {
+        const { gateway, fixtures, controls } = get();
+        controls.failNext('server_error', SUITE_POLICY.attempts);
+        expect(await failure(gateway.lookup([fixtures.product.id]))).toEqual([503, 'backend_unavailable']);
+        controls.reset();
+      });
+
+      it('a hang: the deadline ends it, 503 backend_unavailable', async () => {
+        const { gateway, fixtures, controls } = get();
+        controls.failNext('hang', SUITE_POLICY.attempts);
+        expect(await failure(gateway.quote(quoteRequest(fixtures, {})))).toEqual([503, 'backend_unavailable']);
+        controls.reset();
+      });
+
+      it('garbage: 503 backend_invalid_response, never a crash further in', async () => {
+        const { gateway, fixtures, controls } = get();
+        controls.failNext('garbage', SUITE_POLICY.attempts);
+        expect(await failure(gateway.search({ text: fixtures.searchText, limit: 2 }))).toEqual([503, 'backend_invalid_response']);
+        controls.reset();
+      });
+
+      it('answers normally once the backend recovers', async () => {
+        const { gateway, fixtures } = get();
+        expect((await gateway.lookup([fixtures.product.id])).length).toBe(1);
+      });
+    });
   });
 }
 
-/** A backend failure as the gateway answers it (see src/transports/error-mapping.ts). */
-export function isBackendFailure(error: unknown): error is BackendError {
-  return error instanceof BackendError;
+/** The fixture line, with codes, and (`ship`) one shipping method to the fixture address, the first option of `select`'s groups chosen. */
+function quoteRequest(
+  fixtures: ContractFixtures,
+  options: { discountCodes?: string[]; ship?: boolean; select?: Quote; handle?: string | undefined },
+): QuoteRequest {
+  const selectedOptions =
+    options.select && Object.fromEntries(options.select.fulfillment![0]!.groups.map((g) => [g.key, g.options[0]!.id]));
+  return {
+    ...(options.handle && { handle: options.handle }),
+    currency: fixtures.currency,
+    lines: [{ lineId: 'l1', variantId: fixtures.line.variantId, quantity: fixtures.line.quantity }],
+    buyer: fixtures.buyer,
+    discountCodes: options.discountCodes ?? [],
+    ...(options.ship && {
+      fulfillment: {
+        multiGroup: false,
+        methods: [
+          {
+            methodId: 'm1',
+            type: 'shipping' as const,
+            lineIds: ['l1'],
+            destination: { address: fixtures.shippingAddress },
+            ...(selectedOptions && { selectedOptions }),
+          },
+        ],
+      },
+    }),
+  };
+}
+
+/** A quote request every group of which has an option selected, and its total. */
+async function readyQuote(gateway: Adapter, fixtures: ContractFixtures): Promise<{ request: QuoteRequest; total: number }> {
+  const open = await gateway.quote(quoteRequest(fixtures, { ship: true }));
+  const request = quoteRequest(fixtures, { ship: true, select: open, handle: open.handle });
+  const quote = await gateway.quote(request);
+  return { request: quote.handle ? { ...request, handle: quote.handle } : request, total: quote.totals.total };
+}
+
+/** An order on the store, placed the way the adapter finishes first. */
+async function someOrder(gateway: Adapter, fixtures: ContractFixtures, controls: SimulatorControls): Promise<string> {
+  const { request, total } = await readyQuote(gateway, fixtures);
+  const reference = `chk_contract_order_${Date.now()}`;
+  const buyer = fixtures.buyer;
+  const mode = gateway.capabilities.finishing[0];
+  if (mode === 'handoff') {
+    const page = await gateway.checkoutUrl({ reference, ...(request.handle && { handle: request.handle }), quote: request });
+    return (await controls.payHandoff({ url: page.url, reference, address: fixtures.shippingAddress, buyer })).orderId;
+  }
+  const payment =
+    mode === 'store_charged'
+      ? { mode, handlerId: fixtures.storeCharged!.handlerId, credential: fixtures.storeCharged!.accepted }
+      : {
+          mode: 'gateway_charged' as const,
+          record: { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: `tx_${reference}`, amount: total },
+        };
+  const placed = await gateway.placeOrder({ reference, quote: request, expectedTotal: total, buyer, payment });
+  if (placed.status !== 'placed') throw new Error(`the store did not place the order: ${JSON.stringify(placed)}`);
+  return placed.orderId;
+}
+
+function expectTotalsAddUp(quote: Quote): void {
+  const { subtotal, itemsDiscount, discount, shipping, tax, total } = quote.totals;
+  expect(subtotal).toBe(quote.lines.reduce((s, l) => s + l.subtotal, 0));
+  expect(total).toBe(subtotal - itemsDiscount - discount + (shipping ?? 0) + (tax ?? 0));
 }

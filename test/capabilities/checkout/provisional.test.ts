@@ -13,7 +13,10 @@ import { checkoutGateway, line, pay, walkToReady, type CheckoutGateway } from '.
 const STUDENT = { context: { address_country: 'US', address_region: 'IL', eligibility: ['com.example.student'] } };
 const JANE = { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' };
 
-const provisional = (body: any) => (body.discounts?.applied ?? []).filter((d: any) => d.eligibility === 'com.example.student').map((d: any) => [d.title, d.provisional ?? false]);
+const provisional = (body: any) =>
+  (body.discounts?.applied ?? [])
+    .filter((d: any) => d.eligibility === 'com.example.student')
+    .map((d: any) => [d.title, d.provisional ?? false]);
 const total = (body: any) => body.totals.find((t: any) => t.type === 'total').amount;
 
 let gw: CheckoutGateway;
@@ -33,7 +36,8 @@ describe('provisional discounts at completion', () => {
     const placements = control.placements;
 
     const refused = (await rest.complete(ready.id, pay('success_token'))).body;
-    expect([refused.proto.status, refused.status]).toEqual(['error', 'incomplete']);
+    expect([refused.proto.status, refused.status]).toEqual(['error', 'requires_escalation']);
+    expect(refused.continue_url).toMatch(new RegExp(`ref=${refused.id}$`));
     expect(refused.messages.map((m: any) => [m.type, m.code, m.path ?? null])).toEqual([
       ['warning', 'eligibility_not_verified', '$.context.eligibility[0]'],
       ['error', 'price_changed', '$.totals'],
@@ -75,7 +79,7 @@ describe('a store that cannot verify claims (no verifyEligibility)', () => {
     const rest = plain.client('mcp');
     const { ready } = await walkToReady(rest, [line('pot_ceramic', 2)], { ...STUDENT, buyer: JANE });
     const refused = (await rest.complete(ready.id, pay('success_token'))).body;
-    expect(refused.status).toBe('incomplete');
+    expect(refused.status).toBe('requires_escalation');
     expect(refused.messages.map((m: any) => m.code)).toEqual(['eligibility_not_verified', 'price_changed']);
     expect(provisional(refused)).toEqual([]);
   });

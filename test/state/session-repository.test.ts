@@ -1,0 +1,65 @@
+/**
+ * Price once, then write (adapter contract v2): a change that needs the store's price asks the
+ * store before the compare-and-set, and after a conflict asks again only when what it prices
+ * changed, never once per retry.
+ */
+import { describe, expect, it } from 'vitest';
+import { SessionRepository } from '../../src/state/session-repository.js';
+import { MemoryStore } from '../../src/state/memory-store.js';
+
+interface Session {
+  id: string;
+  expiresAt: number;
+  lines: string[];
+  seen?: number;
+}
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+
+async function setUp() {
+  const store = new MemoryStore({ now: () => NOW });
+  const repository = new SessionRepository<Session>({ store, kind: 'test', tenantId: 't', now: () => NOW, conflictCode: 'conflict' });
+  await repository.insert({ id: 's1', expiresAt: NOW + 60_000, lines: ['roses'] });
+  return { store, repository };
+}
+
+describe('SessionRepository.changePriced', () => {
+  it('a conflict with a write that left the priced inputs alone reuses the price', async () => {
+    const { store, repository } = await setUp();
+    let quotes = 0;
+    let interfered = false;
+    const result = await repository.changePriced<number, number>('s1', async (current) => ({
+      inputs: JSON.stringify(current!.lines),
+      price: async () => {
+        quotes += 1;
+        if (!interfered) {
+          interfered = true; // another request writes while the store is asked
+          const other = await store.get<Session>('test:t:s1');
+          await store.compareAndSet('test:t:s1', other!.version, { ...other!.value, seen: 1 }, 60_000);
+        }
+        return 4200;
+      },
+      apply: (price) => ({ result: price, write: { ...current!, seen: price } }),
+    }));
+    expect([result, quotes]).toEqual([4200, 1]);
+    expect((await repository.find('s1'))!.seen).toBe(4200);
+  });
+
+  it('a conflict with a write that changed the priced inputs prices again', async () => {
+    const { store, repository } = await setUp();
+    const priced: string[] = [];
+    await repository.changePriced<string, string>('s1', async (current) => ({
+      inputs: JSON.stringify(current!.lines),
+      price: async () => {
+        priced.push(current!.lines.join());
+        if (priced.length === 1) {
+          const other = await store.get<Session>('test:t:s1');
+          await store.compareAndSet('test:t:s1', other!.version, { ...other!.value, lines: ['roses', 'pot'] }, 60_000);
+        }
+        return current!.lines.join();
+      },
+      apply: (price) => ({ result: price, write: current! }),
+    }));
+    expect(priced).toEqual(['roses', 'roses,pot']);
+  });
+});
