@@ -61,14 +61,18 @@ export class Handoff {
     return `adapter:woocommerce:${this.deps.tenantId}:handoff:${reference}`;
   }
 
-  /** The store's shareable checkout link for these lines and the first code. */
-  checkoutLink(request: QuoteRequest): string {
+  /**
+   * The store's shareable checkout link for these lines and the first code, with the reference as
+   * `proto_ref` (kept on the order by the reference snippet of docs/adapters/woocommerce.md).
+   */
+  checkoutLink(request: QuoteRequest, reference: string): string {
     const products = request.lines.flatMap((l) => {
       const ref = decodeVariantId(l.variantId);
       return ref ? [`${ref.id}:${l.quantity}`] : [];
     });
     const coupon = request.discountCodes[0];
-    return `${this.deps.storeUrl}/checkout-link/?products=${products.join(',')}${coupon ? `&coupon=${encodeURIComponent(coupon)}` : ''}`;
+    const query = [`products=${products.join(',')}`, ...(coupon ? [`coupon=${encodeURIComponent(coupon)}`] : []), `proto_ref=${encodeURIComponent(reference)}`];
+    return `${this.deps.storeUrl}/checkout-link/?${query.join('&')}`;
   }
 
   /** The pending order a handed-off session was given, if any. */
@@ -82,7 +86,7 @@ export class Handoff {
     const entry = (await this.deps.state.get<HandoffEntry>(this.key(request.reference)))?.value;
     if (entry?.fingerprint === fingerprint) return { url: entry.url, ...handle };
     const quote = await this.deps.priced(request.quote, request.handle, signal);
-    if (!placeable(request.quote, quote)) return { url: this.checkoutLink(request.quote), ...(quote.handle && { handle: quote.handle }) };
+    if (!placeable(request.quote, quote)) return { url: this.checkoutLink(request.quote, request.reference), ...(quote.handle && { handle: quote.handle }) };
 
     const lines = await orderLines(this.deps, quote, signal);
     const buyer = request.quote.buyer;

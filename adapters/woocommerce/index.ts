@@ -178,8 +178,8 @@ export class WooCommerceAdapter implements Adapter {
     if (placed) return placed;
     // A handed-off session's order counts once the buyer paid for it on the store.
     const handedOff = await this.handoff.orderOf(reference);
-    if (!handedOff) return null;
-    return this.orders.ifPaid(handedOff, signal);
+    if (handedOff) return this.orders.ifPaid(handedOff, signal);
+    return this.orders.placedOnStore(reference, signal);
   }
 
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {

@@ -113,6 +113,12 @@ export class OrderDesk {
     return `${this.deps.storeUrl}/checkout/order-received/${orderId}/?key=${orderKey}`;
   }
 
+  /** An order placed on the store's own checkout with the reference (the reference snippet), paid, in the last week. */
+  async placedOnStore(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
+    const found = await this.scan(reference, this.deps.now() - 7 * 86_400_000, signal);
+    return found && (await this.ifPaid(found.orderId, signal));
+  }
+
   /** Recent orders carrying the reference meta (orders created after `since`). */
   private async scan(reference: string, since: number, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
     const after = new Date(since - 5 * 60_000).toISOString().slice(0, 19);

@@ -19,6 +19,7 @@ export interface SimulatorSettings {
   variationsEndpoint: boolean;
   packagesByClass: boolean;
   permalinks: 'pretty' | 'plain';
+  referenceSnippet: boolean;
 }
 
 interface Parts {

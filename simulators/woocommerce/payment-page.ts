@@ -51,7 +51,7 @@ export function orderPaymentResult(
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function paymentPage(store: WooStore, order: SimOrder, notice = ''): string {
   const dp = store.settings.decimals;
@@ -69,22 +69,6 @@ ${notice ? `<ul class="woocommerce-error" role="alert"><li>${escapeHtml(notice)}
 <label>Card token <input name="token" value="success_token"></label>
 <button type="submit" id="place_order">Pay for order</button>
 </form></body></html>`;
-}
-
-/**
- * Shareable checkout links (WooCommerce 9.9+): `/checkout-link/?products=ID:QTY,ID:QTY&coupon=CODE`
- * fills the visitor's cart and opens the checkout page.
- */
-export function checkoutLinkPage(store: WooStore, query: Record<string, string>): string {
-  const items = (query.products ?? '').split(',').flatMap((pair) => {
-    const [id, qty] = pair.split(':');
-    const found = store.purchasable(Number(id));
-    return found ? [`<li>${escapeHtml(found.product.name)} &times; ${Number(qty) || 1}</li>`] : [];
-  });
-  return `<!DOCTYPE html>
-<html lang="en-US"><head><meta charset="UTF-8"><title>Checkout &ndash; Petal &amp; Stem</title></head>
-<body class="woocommerce-checkout"><h1>Checkout</h1><ul class="cart">${items.join('')}</ul>
-${query.coupon ? `<p class="coupon">Coupon: ${escapeHtml(query.coupon)}</p>` : ''}</body></html>`;
 }
 
 export function receivedPage(order: SimOrder): string {

@@ -13,7 +13,8 @@ import { RestAuthenticator, type ApiKey } from './auth.js';
 import { CartSessions } from './carts.js';
 import { clockMs, Faults, HOST_THROTTLE_PAGE, HTML_ERROR_PAGE, PHP_WARNING, type Call, type FaultSpec } from './faults.js';
 import { OrderBook } from './orders.js';
-import { checkoutLinkPage, orderPaymentResult, paymentPage, receivedPage } from './payment-page.js';
+import { orderPaymentResult, paymentPage, receivedPage } from './payment-page.js';
+import { checkoutLinkPage, placeFromCheckout } from './storefront-checkout.js';
 import { RestApi, type TrackingMode } from './rest-api.js';
 import { Router, type Permission } from './router.js';
 import { seedDemoStore, type SeedIndex } from './seed.js';
@@ -36,6 +37,8 @@ export interface WooSimulatorOptions {
   variationsEndpoint?: boolean;
   /** A multiple-packages plugin splits the cart into one package per shipping class. */
   packagesByClass?: boolean;
+  /** The reference snippet of docs/adapters/woocommerce.md is installed (default true). */
+  referenceSnippet?: boolean;
   now?: () => number;
 }
 
@@ -94,6 +97,7 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     variationsEndpoint: options.variationsEndpoint ?? true,
     packagesByClass: options.packagesByClass ?? false,
     permalinks: options.permalinks ?? 'pretty',
+    referenceSnippet: options.referenceSnippet ?? true,
   };
   const router = new Router();
   new RestApi(store, orders, webhooks, {
@@ -216,7 +220,12 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
 
   async function page(request: FastifyRequest, reply: FastifyReply, path: string): Promise<FastifyReply> {
     const html = (status: number, body: string) => reply.code(status).header('content-type', 'text/html; charset=UTF-8').send(body);
-    if (/^\/checkout-link\/?$/.test(path)) return html(200, checkoutLinkPage(store, queryOf(request)));
+    if (/^\/checkout-link\/?$/.test(path)) return html(200, checkoutLinkPage(store, queryOf(request), settings.referenceSnippet));
+    if (/^\/checkout\/?$/.test(path) && request.method === 'POST') {
+      const form = Object.fromEntries(new URLSearchParams(typeof request.body === 'string' ? request.body : ''));
+      const outcome = placeFromCheckout(store, orders, form, settings.referenceSnippet);
+      return 'redirect' in outcome ? reply.redirect(outcome.redirect, 302) : html(200, `<ul class="woocommerce-error"><li>${outcome.error}</li></ul>`);
+    }
     const match = /^\/checkout\/(order-pay|order-received)\/(\d+)\/?$/.exec(path);
     const order = match ? store.orders.get(Number(match[2])) : undefined;
     if (!match || !order || queryOf(request).key !== order.orderKey) return html(404, notFoundPage);

@@ -223,7 +223,7 @@ describe('finishing a checkout', () => {
       };
       const open = await handoff.adapter.quote(request);
       const early = await handoff.adapter.checkoutUrl({ reference: 'chk_h1', handle: open.handle!, quote: request });
-      expect(early.url).toBe(`${handoff.sim.url}/checkout-link/?products=${fixtures.line.variantId}:1`);
+      expect(early.url).toBe(`${handoff.sim.url}/checkout-link/?products=${fixtures.line.variantId}:1&proto_ref=chk_h1`);
 
       const rate = open.fulfillment![0]!.groups[0]!.options[0]!.id;
       const ready = {

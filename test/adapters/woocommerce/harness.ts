@@ -3,6 +3,7 @@
  * pointed at it over plain HTTP (OAuth 1.0a signatures, as a real plain-HTTP store needs), the
  * gateway's memory state store, and the simulator's controls as the contract suite drives them.
  */
+import type { BuyerContact, PostalAddress } from '../../../adapters/contract.js';
 import { createWooCommerceAdapter, type WooCommerceAdapter } from '../../../adapters/woocommerce/index.js';
 import type { WooCommerceSettings } from '../../../adapters/woocommerce/settings.js';
 import { DEFAULT_KEY, startWooSimulator, type WooSimulator, type WooSimulatorOptions } from '../../../simulators/woocommerce/server.js';
@@ -75,6 +76,35 @@ export function fixturesOf(sim: WooSimulator): ContractFixtures {
   };
 }
 
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+  redirect: 'manual' as const,
+});
+
+/** The buyer pays a pending order on its "Pay for order" page. */
+const payOrderPage = (url: string) => fetch(url, form({ payment_method: 'simulated_card', token: 'success_token' }));
+
+/** The buyer opens the store's checkout link, fills in the checkout form and places the order. */
+async function checkOutOnStore(url: string, address: PostalAddress, buyer: BuyerContact & { email: string }) {
+  const page = await (await fetch(url)).text();
+  const hidden = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+  const fields = {
+    ...hidden,
+    email: buyer.email,
+    first_name: address.firstName ?? buyer.firstName ?? '',
+    last_name: address.lastName ?? buyer.lastName ?? '',
+    address_1: address.streetAddress ?? '',
+    city: address.locality ?? '',
+    state: address.region ?? '',
+    postcode: address.postalCode ?? '',
+    country: address.country ?? '',
+    token: 'success_token',
+  };
+  return fetch(new URL('/checkout/', url), form(fields));
+}
+
 const FAULTS: Record<BackendFault, Parameters<WooSimulator['controls']['fail']>[0]['kind']> = {
   throttle: 'throttle',
   server_error: 'server_error',
@@ -86,16 +116,11 @@ export function controlsOf(sim: WooSimulator): SimulatorControls {
   return {
     failNext: (fault, count = 1) => sim.controls.fail({ kind: FAULTS[fault], times: count }),
     reset: () => sim.controls.clearFaults(),
-    async payHandoff({ url }) {
-      const paid = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'payment_method=simulated_card&token=success_token',
-        redirect: 'manual',
-      });
+    async payHandoff({ url, address, buyer }) {
+      const paid = url.includes('/order-pay/') ? await payOrderPage(url) : await checkOutOnStore(url, address, buyer);
       if (paid.status !== 302) throw new Error(`paying ${url} answered ${paid.status}`);
-      const orderId = /order-pay\/(\d+)\//.exec(url)![1]!;
-      const delivery = sim.controls.signedDelivery(WEBHOOK_SECRET, 'order.updated', orderId);
+      const orderId = /order-received\/(\d+)\//.exec(paid.headers.get('location') ?? '')![1]!;
+      const delivery = sim.controls.signedDelivery(WEBHOOK_SECRET, url.includes('/order-pay/') ? 'order.updated' : 'order.created', orderId);
       return { orderId, delivery: { headers: delivery.headers, body: delivery.rawBody } };
     },
     async shipOrder(orderId) {
