@@ -22,8 +22,8 @@ import { registerHealth } from './transports/health.js';
 import { registerJsonBody } from './transports/json-body.js';
 import { registerMcp } from './transports/mcp/mcp-transport.js';
 import { registerRateLimits } from './transports/rate-limit.js';
-import { requestIdFor, TenantRouting } from './transports/request-context.js';
-import { registerRestErrors } from './transports/rest/error-handler.js';
+import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
+import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
@@ -81,7 +81,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
     rewriteUrl: routing.rewriteUrl,
     genReqId: requestIdFor,
     forceCloseConnections: 'idle',
@@ -96,6 +97,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const tenant = routing.tenantFor(req.raw, reply.raw);
     if (tenant) req.tenant = tenant;
     reply.header('request-id', req.id);
+    try {
+      checkSingleHost(req.raw);
+    } catch (error) {
+      return done(error as Error);
+    }
     done();
   });
   app.addHook('onResponse', (req, reply, done) => {

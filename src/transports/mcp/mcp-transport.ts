@@ -9,7 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../operations/operation.js';
 import type { Pipeline } from '../../operations/pipeline.js';
-import { ProtocolError } from '../../protocol/errors.js';
+import { bounded, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
@@ -75,7 +75,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
 
   async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown) {
     const op = byName.get(name);
-    if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${name}`);
+    if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
     req.operation = op.name;
     const checked = envelopeChecks.get(op.name)!(args ?? {});
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
