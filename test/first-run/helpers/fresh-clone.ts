@@ -1,0 +1,111 @@
+/**
+ * The repository as a newcomer gets it: the tracked folders copied into a temp dir (no dist,
+ * nothing generated), node_modules linked from this checkout (the README's `npm install`), and
+ * the package's own npm scripts run there as a user runs them.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { vi } from 'vitest';
+
+const exec = promisify(execFile);
+
+const TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'adapters', 'schemas', 'scripts', 'bench', 'config', 'docs'];
+/** What .gitignore keeps out of a clone. */
+const UNTRACKED = new Set(['dist', 'node_modules', '.demo-simulation-secret']);
+
+/** The test runner's environment without the gateway settings a test did not choose. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'STORE', 'STORE_PREFIX', 'BASE_URL', 'CONFIG_DIR', 'GATEWAY_SECRET', 'LOG_LEVEL', 'DEMO_SIMULATION_SECRET']) delete env[name];
+  return { ...env, ...extra };
+}
+
+export interface FreshClone {
+  dir: string;
+  /** `npm <args>` in the clone; resolves with its output whatever the exit code. */
+  npm(args: string[], env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Modification time (ms) of every file under dist/, by path. */
+  distTimes(): Promise<Map<string, number>>;
+  remove(): Promise<void>;
+}
+
+export async function freshClone(): Promise<FreshClone> {
+  const dir = await mkdtemp(join(tmpdir(), 'proto-clone-'));
+  for (const entry of TRACKED) {
+    await cp(resolve(entry), join(dir, entry), { recursive: true, filter: (source) => !UNTRACKED.has(source.split('/').pop()!) });
+  }
+  await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  return {
+    dir,
+    async npm(args, env = {}) {
+      try {
+        const { stdout, stderr } = await exec('npm', args, { cwd: dir, env: cleanEnv(env), maxBuffer: 16 * 1024 * 1024 });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code?: number; stdout?: string; stderr?: string };
+        return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+      }
+    },
+    async distTimes() {
+      const times = new Map<string, number>();
+      const walk = async (folder: string): Promise<void> => {
+        for (const entry of await readdir(folder, { withFileTypes: true })) {
+          const path = join(folder, entry.name);
+          if (entry.isDirectory()) await walk(path);
+          else times.set(path.slice(dir.length + 1), (await stat(path)).mtimeMs);
+        }
+      };
+      await walk(join(dir, 'dist'));
+      return times;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface StartedProcess {
+  child: ChildProcess;
+  /** Everything written so far. */
+  output(): string;
+  /** Waits (bounded) until the output contains `text`. */
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+  /** SIGTERM to the whole process group (npm, its shell, node), then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running command (`npm start`, a file server) in its own process group. */
+export function startProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): StartedProcess {
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    output: () => output,
+    waitFor: (text, timeoutMs = 120_000) =>
+      Promise.race([
+        vi.waitFor(
+          () => {
+            if (!output.includes(text)) throw new Error(`no "${text}" yet:\n${output.slice(-3000)}`);
+          },
+          { timeout: timeoutMs, interval: 50 },
+        ),
+        exited.then(() => {
+          if (!output.includes(text)) throw new Error(`${command} exited (${child.exitCode}) before printing "${text}":\n${output.slice(-3000)}`);
+        }),
+      ]),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        await exited;
+      }
+    },
+  };
+}
