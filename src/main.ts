@@ -9,7 +9,7 @@ import { settingsFromEnv } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { Metrics } from './observability/metrics.js';
 import { buildServer } from './server.js';
-import { createStore } from './state/create-store.js';
+import { openStore } from './state/create-store.js';
 import { loadTenants } from './tenancy/load.js';
 import { TenantReloader, watchTenantFiles } from './tenancy/reload.js';
 import type { TenantDeps } from './tenancy/tenant.js';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const settings = settingsFromEnv();
   const https = settings.tls && httpsOptions(settings.tls);
   const metrics = new Metrics();
-  const store = await createStore(settings.store);
+  const store = await openStore(settings);
   const deps: TenantDeps = { env: process.env, now: Date.now, store, observeBackend: (tenant) => metrics.backendObserver(tenant) };
   const tenants = await loadTenants(settings.configDir, deps);
   const secret = GatewaySecret.from(settings.gatewaySecret);

@@ -20,6 +20,8 @@ export interface GatewaySettings {
   host: string;
   /** `memory`, a `redis://` / `rediss://` URL, or `redis+cluster://host:port,host:port`. */
   store: string;
+  /** STORE_PREFIX plus `:` (or empty): starts every Redis key, so deployments sharing one Redis never meet. */
+  storePrefix: string;
   logLevel: string;
   configDir: string;
   bodyLimitBytes: number;
@@ -91,6 +93,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     // Not echoed: a mistyped URL may still carry the Redis password.
     throw new ConfigError('STORE must be "memory", a redis:// or rediss:// URL, or redis+cluster://host:port,...');
   }
+  const storePrefix = env.STORE_PREFIX || '';
+  // Braces would become a Cluster hash tag of their own and split each queue's keys across slots.
+  if (!/^[A-Za-z0-9._-]{0,64}$/.test(storePrefix)) throw new ConfigError('STORE_PREFIX must be at most 64 letters, digits, ".", "_" or "-"');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const gatewaySecret = env.GATEWAY_SECRET || undefined;
@@ -102,6 +107,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     store,
+    storePrefix: storePrefix && `${storePrefix}:`,
     logLevel,
     configDir: resolve(env.CONFIG_DIR || 'config'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),

@@ -1,7 +1,7 @@
 /**
- * Drains the outbox on every replica: claims due events (a lease, so a replica that dies mid
- * delivery hands its events to another once the lease runs out), delivers them, then acks,
- * schedules a retry, or dead-letters after the last attempt. A few deliveries run at once; the
+ * Drains the outbox on every replica: claims due events from the queues of the tenants it serves
+ * (a lease, so a replica that dies mid delivery hands its events to another once the lease runs
+ * out), delivers them, then acks, schedules a retry, or dead-letters after the last attempt. A few deliveries run at once; the
  * queue never hands out two events of one order together, so each order's events arrive in
  * order. Stopping stops claiming and waits, within a bound, for deliveries in flight.
  */
@@ -24,7 +24,8 @@ export interface WorkerSettings {
 }
 
 export interface WorkerDeps {
-  queue: DurableQueue<OrderEvent>;
+  /** The outbox queues to drain, asked on every poll (a reload may change the tenants served). */
+  queues(): ReadonlyArray<DurableQueue<OrderEvent>>;
   deliver(event: OrderEvent): Promise<DeliveryResult>;
   schedule: RetrySchedule;
   metrics: OutboxMetrics;
@@ -41,6 +42,8 @@ export class DeliveryWorker {
   private backlog = false;
   /** The outbox did not answer the last claim (warned once per outage). */
   private unreachable = false;
+  /** Which queue the next poll asks first, so no tenant's events always wait for the others'. */
+  private first = 0;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -75,18 +78,23 @@ export class DeliveryWorker {
 
   private async poll(): Promise<void> {
     const free = this.settings.concurrency - this.inFlight.size;
-    let claimed: Array<Job<OrderEvent>> = [];
+    const queues = this.deps.queues();
+    const claimed: Array<{ queue: DurableQueue<OrderEvent>; job: Job<OrderEvent> }> = [];
     try {
-      if (free > 0) claimed = await this.deps.queue.claim(free, this.settings.leaseMs);
+      for (let i = 0; i < queues.length && claimed.length < free; i++) {
+        const queue = queues[(this.first + i) % queues.length]!;
+        for (const job of await queue.claim(free - claimed.length, this.settings.leaseMs)) claimed.push({ queue, job });
+      }
       if (this.unreachable) this.deps.log.info('order webhooks: the outbox answers again');
       this.unreachable = false;
     } catch (error) {
       if (!this.unreachable) this.deps.log.warn({ err: error }, 'order webhooks: cannot reach the outbox; trying again every poll');
       this.unreachable = true;
     }
+    this.first = queues.length === 0 ? 0 : (this.first + 1) % queues.length;
     this.backlog = free > 0 && claimed.length === free;
-    for (const job of claimed) {
-      const running = this.process(job).finally(() => {
+    for (const { queue, job } of claimed) {
+      const running = this.process(queue, job).finally(() => {
         this.inFlight.delete(running);
         if (this.backlog) this.wake(0);
       });
@@ -95,7 +103,7 @@ export class DeliveryWorker {
     this.wake(this.backlog ? 0 : this.settings.pollMs);
   }
 
-  private async process(job: Job<OrderEvent>): Promise<void> {
+  private async process(queue: DurableQueue<OrderEvent>, job: Job<OrderEvent>): Promise<void> {
     const { id, kind, tenantId, order } = job.payload;
     const attempt = job.attempts + 1;
     const about = { tenant: tenantId, order: order.id, event: id, kind, attempt };
@@ -107,15 +115,15 @@ export class DeliveryWorker {
       result = { outcome: 'failed', reason: 'internal error', permanent: false };
     }
     try {
-      await this.settle(job, result, about);
+      await this.settle(queue, job, result, about);
     } catch (error) {
       // The lease runs out and the event is delivered again (at least once, same Webhook-Id).
       this.deps.log.warn({ ...about, err: error }, 'order webhook: could not record the outcome; it will be retried');
     }
   }
 
-  private async settle(job: Job<OrderEvent>, result: DeliveryResult, about: Record<string, unknown>): Promise<void> {
-    const { queue, metrics, log, schedule } = this.deps;
+  private async settle(queue: DurableQueue<OrderEvent>, job: Job<OrderEvent>, result: DeliveryResult, about: Record<string, unknown>): Promise<void> {
+    const { metrics, log, schedule } = this.deps;
     if (result.outcome === 'delivered') {
       if (await queue.ack(job)) metrics.attempt('delivered');
       log.info({ ...about, status: result.status }, 'order webhook delivered');

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { StateStore } from '../state/store.js';
+import type { DurableQueue, StateStore } from '../state/store.js';
 import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { DeliveryWorker } from './delivery-worker.js';
@@ -36,20 +36,26 @@ export interface OrderWebhookDeps {
   settings?: Partial<WebhookSettings>;
 }
 
+/** The outbox as one number for the metrics: every served tenant's queue together. */
+async function totalDepth(queues: ReadonlyArray<DurableQueue<unknown>>): Promise<{ queued: number; dead: number }> {
+  const depths = await Promise.all(queues.map((queue) => queue.depth()));
+  return depths.reduce((sum, d) => ({ queued: sum.queued + d.queued, dead: sum.dead + d.dead }), { queued: 0, dead: 0 });
+}
+
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): void {
   const { store, secret, now, routing } = deps;
   const settings = { ...defaultWebhookSettings(), ...deps.settings };
   registerBackendWebhooks(app, { store, now });
   registerOrderSimulation(app, { store, secret, now });
 
-  const queue = orderWebhookQueue(store);
+  const queues = () => routing.registry.tenants.map((tenant) => orderWebhookQueue(store, tenant.id));
   const worker = new DeliveryWorker(
     {
-      queue,
+      queues,
       deliver: (event) =>
         deliverOrderEvent(event, { tenant: (id) => routing.registry.tenants.find((t) => t.id === id), secret, now, timeoutMs: settings.timeoutMs }),
       schedule: settings.schedule,
-      metrics: deps.metrics.outbox(ORDER_WEBHOOK_QUEUE, queue),
+      metrics: deps.metrics.outbox(ORDER_WEBHOOK_QUEUE, { depth: () => totalDepth(queues()) }),
       log: app.log.child({ component: 'order-webhooks' }),
       now,
     },

@@ -1,7 +1,8 @@
 /**
  * The order webhook outbox: a durable queue in the state store (spec part 2 §6.1 "MUST retry
- * failed deliveries"). Events of one order share a group, so they are delivered one at a time
- * in the order they were enqueued; orders are independent of each other.
+ * failed deliveries"), one per tenant, so a gateway claims only the events of tenants it serves
+ * (another deployment on the same Redis never takes them). Events of one order share a group, so
+ * they are delivered one at a time in the order they were enqueued; orders are independent.
  */
 import type { OrderSnapshot } from '../../adapters/contract.js';
 import type { OrderRecord } from '../capabilities/order/order-record.js';
@@ -12,7 +13,8 @@ import type { OrderEvent, OrderEventKind } from './order-event.js';
 
 export const ORDER_WEBHOOK_QUEUE = 'order-webhooks';
 
-export const orderWebhookQueue = (store: StateStore): DurableQueue<OrderEvent> => store.queue<OrderEvent>(ORDER_WEBHOOK_QUEUE);
+export const orderWebhookQueue = (store: StateStore, tenantId: string): DurableQueue<OrderEvent> =>
+  store.queue<OrderEvent>(`${ORDER_WEBHOOK_QUEUE}:${tenantId}`);
 
 export interface EventFacts {
   id: string;
@@ -35,6 +37,6 @@ export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 
     checkoutId: record.checkoutId,
     order,
   };
-  await orderWebhookQueue(store).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
+  await orderWebhookQueue(store, tenant.id).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
   return true;
 }

@@ -85,7 +85,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
   const store = options.store ?? ownStore!;
   const keyring = options.keyring ?? (await tenantKeyring());
   const secret = GatewaySecret.from(GATEWAY_SECRET);
-  const adapter = await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: 'shop' });
+  const adapter = await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: options.tenant?.id ?? 'shop' });
   const gw = await testGateway({
     now,
     store,

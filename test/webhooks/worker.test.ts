@@ -77,7 +77,7 @@ describe('the delivery worker', () => {
     try {
       gw = await orderGateway({ webhooks: { timeoutMs: 100, schedule: { maxAttempts: 1, delayMs: () => 1000 } } });
       await gw.placeOrder({ webhookUrl: platform.url });
-      await expect.poll(async () => orderWebhookQueue(gw!.store).listDead(), { timeout: 10_000 }).toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
+      await expect.poll(async () => orderWebhookQueue(gw!.store, 'shop').listDead(), { timeout: 10_000 }).toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
     } finally {
       await platform.close();
     }
@@ -108,7 +108,7 @@ describe('the delivery worker', () => {
     const platform = await holdingReceiver();
     try {
       gw = await orderGateway();
-      const queue = orderWebhookQueue(gw.store);
+      const queue = orderWebhookQueue(gw.store, 'shop');
       await gw.placeOrder({ webhookUrl: platform.url });
       await vi.waitFor(() => expect(platform.held).toHaveLength(1));
 
@@ -143,7 +143,7 @@ describe('a worker whose store is down', () => {
       },
     } as unknown as DurableQueue<OrderEvent>;
     const worker = new DeliveryWorker(
-      { queue, deliver: () => Promise.reject(new Error('nothing to deliver')), schedule: backoffSchedule(), metrics: { attempt: () => undefined }, log, now: Date.now },
+      { queues: () => [queue], deliver: () => Promise.reject(new Error('nothing to deliver')), schedule: backoffSchedule(), metrics: { attempt: () => undefined }, log, now: Date.now },
       { concurrency: 2, pollMs: 1, leaseMs: 60_000, drainMs: 1000 },
     );
     worker.start();
