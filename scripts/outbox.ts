@@ -25,13 +25,14 @@ export interface Io {
 
 const USAGE = 'usage: npm run outbox -- list [--tenant <id>]\n       npm run outbox -- replay <event id>|--all [--tenant <id>]';
 
-/** Where it went, without a query string (platforms may put tokens there). */
-function destination(url: string): string {
+/** Where it went as stored, without credentials, query or fragment (platforms may put tokens there). */
+function destination(stored: string): string {
   try {
-    const { origin, pathname } = new URL(url);
-    return `${origin}${pathname}`;
+    const url = new URL(stored);
+    [url.username, url.password, url.search, url.hash] = ['', '', '', ''];
+    return url.href;
   } catch {
-    return '(invalid URL)';
+    return JSON.stringify(stored.split(/[?#]/)[0]!.slice(0, 200));
   }
 }
 

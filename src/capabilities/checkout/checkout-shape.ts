@@ -16,6 +16,7 @@ import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { renderTotals } from '../pricing/totals.js';
 import type { PricedCheckout } from './checkout-pricing.js';
+import { webhookUrlWarnings } from './order-placement.js';
 import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
 
 export interface CheckoutState {
@@ -42,6 +43,7 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
     ...(discounts ? rejectionMessages(quote.discounts.rejected) : []),
     ...priced.notices,
     ...state.messages,
+    ...webhookUrlWarnings(ctx),
   ];
   const links = ctx.tenant.config.links;
   const continueUrl = session.escalation?.continueUrl ?? storeCheckoutUrl(ctx, priced);
