@@ -122,7 +122,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   }
 
-  await registerRateLimits(app, options.store, metrics);
+  const rateLimiter = await registerRateLimits(app, options.store, metrics);
 
   const profiles = options.profiles ?? new ProfileFetcher();
   metrics.profileCache(profiles);
@@ -133,6 +133,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     secret,
     now,
     observeIdempotency: metrics.idempotency,
+    rateLimiter,
   });
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);

@@ -1,6 +1,6 @@
 /**
- * The transport-independent path of every operation call:
- * capability offered -> caller negotiated -> payload valid -> idempotency -> handler -> envelope.
+ * The transport-independent path of every operation call: capability offered -> tenant budget ->
+ * caller negotiated and authenticated -> caller budget -> payload valid -> idempotency -> handler -> envelope.
  * REST and MCP both end here, so an operation behaves the same over either.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -8,6 +8,8 @@ import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { JSONRPC, ProtocolError } from '../protocol/errors.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
+import type { PlatformProfile } from '../../schemas/profile.js';
+import type { Principal } from '../security/auth/principal.js';
 import type { HttpRequestDescriptor } from '../security/http-request.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -16,6 +18,7 @@ import { AnswerCache } from './answer-cache.js';
 import type { Caller, Transport } from './context.js';
 import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
+import { callerBudget, type RateLimiter } from './rate-limits.js';
 
 export interface OperationCall {
   tenant: Tenant;
@@ -30,6 +33,8 @@ export interface OperationCall {
   idempotencyKey?: string;
   /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
   http?: HttpRequestDescriptor;
+  /** The client's network address: the budget of calls that verify no identity. */
+  address?: string;
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -50,6 +55,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Told what became of each keyed request (metrics). */
   observeIdempotency?: (event: IdempotencyEvent) => void;
+  /** The tenants' rate limits; none when absent. */
+  rateLimiter?: RateLimiter;
 }
 
 export class Pipeline {
@@ -69,15 +76,8 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
-    const negotiation = negotiated(tenant, profile);
-    const principal = await tenant.security.admit({
-      capability: op.capability,
-      profileUrl: call.profileUrl,
-      profile,
-      now: this.deps.now,
-      ...(call.http && { http: call.http }),
-    });
+    await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log);
+    const { profile, negotiation, principal } = await this.admit(op, call);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) {
       throw new ProtocolError(422, 'capability_not_negotiated', `${op.capability} is not in the caller's profile, so ${op.name} is not available to it`, {
@@ -107,6 +107,31 @@ export class Pipeline {
       (outcome) => this.deps.observeIdempotency?.({ tenant: tenant.id, operation: op.name, outcome }),
     );
     return { ...response, replayed };
+  }
+
+  /** Negotiates and authenticates the caller, then counts the call against the budget of whoever that is. */
+  private async admit(op: OperationDefinition, call: OperationCall): Promise<{ profile: PlatformProfile; negotiation: Negotiated; principal: Principal }> {
+    const { tenant } = call;
+    const limit = (principal?: Principal) =>
+      this.deps.rateLimiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+    let admitted;
+    try {
+      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
+      const negotiation = negotiated(tenant, profile);
+      const principal = await tenant.security.admit({
+        capability: op.capability,
+        profileUrl: call.profileUrl,
+        profile,
+        now: this.deps.now,
+        ...(call.http && { http: call.http }),
+      });
+      admitted = { profile, negotiation, principal };
+    } catch (error) {
+      await limit(); // a failed call still spends its claim's budget; past it, the answer is 429
+      throw error;
+    }
+    await limit(admitted.principal);
+    return admitted;
   }
 
   private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
