@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { BASE_URL_PATTERN } from './tenant-schema.js';
 
 /** Serve HTTPS (TLS 1.3 minimum); with `caFile`, ask clients for certificates signed by it (mutual TLS). */
 export interface TlsSettings {
@@ -33,6 +34,8 @@ export interface GatewaySettings {
   trustProxy: TrustProxy;
   /** Reload tenant files when they change (SIGHUP always reloads). */
   configWatch: boolean;
+  /** BASE_URL: base_url of tenant files that name none, instead of the address the gateway listens on. */
+  baseUrl?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -103,6 +106,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   if (gatewaySecret !== undefined && gatewaySecret.length < 32) throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (env.CONFIG_WATCH && env.CONFIG_WATCH !== 'true' && env.CONFIG_WATCH !== 'false') throw new ConfigError('CONFIG_WATCH must be "true" or "false"');
   const tlsSettings = tls(env);
+  const baseUrl = env.BASE_URL || undefined;
+  if (baseUrl !== undefined && !new RegExp(BASE_URL_PATTERN).test(baseUrl)) {
+    throw new ConfigError('BASE_URL must be an http(s) URL without a trailing slash, query or fragment, e.g. https://agents.example.com');
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -116,5 +123,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     ...(tlsSettings && { tls: tlsSettings }),
     trustProxy: trustProxy(env),
     configWatch: env.CONFIG_WATCH === 'true',
+    ...(baseUrl !== undefined && { baseUrl }),
   };
 }
