@@ -195,7 +195,16 @@ export const TenantConfig = Type.Object(
      * The order simulation API (POST /simulate/orders/{id}/{action}) for adapters that offer one
      * (the demo store): enabled only with a secret, which callers send as a bearer token.
      */
-    simulation: Type.Optional(Type.Object({ secret: SecretRef }, { additionalProperties: false })),
+    simulation: Type.Optional(
+      Type.Object(
+        {
+          secret: SecretRef,
+          /** With a `{file}` secret: write a random one there at start-up when the file does not exist (local demos). */
+          create_secret: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** Extra protocol versions served, to their version-specific profile URLs. */
     supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
   },

@@ -11,7 +11,7 @@ import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
-import { resolveSecret } from '../config/secrets.js';
+import { createSecretFile, resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { renderBusinessProfile } from '../protocol/business-profile.js';
 import { Keyring, loadKeyring } from '../security/keyring.js';
@@ -88,6 +88,7 @@ export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise
   );
   // Keys first: a broken key fails start-up before any backend connection is opened.
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
+  if (config.simulation?.create_secret) createSecretFile(config.simulation.secret, `${file}: $.simulation`, baseDir);
   const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
   const { adapter, extras } = await createAdapter(config.adapter, { credentials, baseDir, where: file, now: deps.now, store: deps.store, tenantId: config.id });
   try {

@@ -4,7 +4,7 @@
  * the package's own npm scripts run there as a user runs them.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ const exec = promisify(execFile);
 
 const TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'adapters', 'schemas', 'scripts', 'bench', 'config', 'docs'];
 /** What .gitignore keeps out of a clone. */
-const UNTRACKED = new Set(['dist', 'node_modules', '.demo-simulation-secret']);
+const UNTRACKED = new Set(['dist', 'node_modules', 'demo-simulation-secret']);
 
 /** The test runner's environment without the gateway settings a test did not choose. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -27,6 +27,7 @@ export interface FreshClone {
   dir: string;
   /** `npm <args>` in the clone; resolves with its output whatever the exit code. */
   npm(args: string[], env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }>;
+  readme(): Promise<string>;
   /** Modification time (ms) of every file under dist/, by path. */
   distTimes(): Promise<Map<string, number>>;
   remove(): Promise<void>;
@@ -49,6 +50,7 @@ export async function freshClone(): Promise<FreshClone> {
         return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
       }
     },
+    readme: () => readFile(join(dir, 'README.md'), 'utf8'),
     async distTimes() {
       const times = new Map<string, number>();
       const walk = async (folder: string): Promise<void> => {
@@ -67,8 +69,10 @@ export async function freshClone(): Promise<FreshClone> {
 
 export interface StartedProcess {
   child: ChildProcess;
-  /** Everything written so far. */
+  /** Everything written so far, stdout and stderr. */
   output(): string;
+  /** What was written to stdout alone. */
+  stdout(): string;
   /** Waits (bounded) until the output contains `text`. */
   waitFor(text: string, timeoutMs?: number): Promise<void>;
   /** SIGTERM to the whole process group (npm, its shell, node), then waits for the exit. */
@@ -79,12 +83,17 @@ export interface StartedProcess {
 export function startProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): StartedProcess {
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    stdout += chunk.toString('utf8');
+  });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
     output: () => output,
+    stdout: () => stdout,
     waitFor: (text, timeoutMs = 120_000) =>
       Promise.race([
         vi.waitFor(
