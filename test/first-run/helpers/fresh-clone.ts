@@ -75,7 +75,7 @@ export interface StartedProcess {
   stdout(): string;
   /** Waits (bounded) until the output contains `text`. */
   waitFor(text: string, timeoutMs?: number): Promise<void>;
-  /** SIGTERM to the whole process group (npm, its shell, node), then waits for the exit. */
+  /** SIGTERM to the whole process group (npm, its shell, node, background jobs), then waits for the leader's exit. */
   stop(): Promise<void>;
 }
 
@@ -107,14 +107,13 @@ export function startProcess(command: string, args: string[], options: { cwd: st
         }),
       ]),
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-child.pid!, 'SIGTERM');
-        } catch {
-          // already gone
-        }
-        await exited;
+      // The whole group, even when its leader is gone: a shell's background jobs (a file server) outlive it.
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // nothing left in the group
       }
+      await exited;
     },
   };
 }
