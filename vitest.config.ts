@@ -1,10 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Projects, so the inner loop stays fast: `unit` is every in-process suite (`npm run test:unit`);
+ * `reliability` the long in-process fuzz and fault suites; `redis` the suites that need the
+ * Redis at REDIS_URL; `processes` those that start gateways, Redis servers or clusters as child
+ * processes; `browser` the Chromium suites. `npm test` runs them all.
+ */
+const redis = [
+  'test/capabilities/cart/redis.test.ts',
+  'test/capabilities/checkout/exactly-once.test.ts',
+  'test/integration/idempotency.test.ts',
+  'test/state/create-store.test.ts',
+  'test/state/store-contract.test.ts',
+  'test/webhooks/redis.test.ts',
+  'test/**/*.redis.test.ts',
+];
+const processes = [
+  'test/ops/docker.test.ts',
+  'test/ops/process.test.ts',
+  'test/ops/rate-limit.test.ts',
+  'test/ops/replicas.test.ts',
+  'test/ops/tls.test.ts',
+  'test/reliability/load.test.ts',
+  'test/reliability/store-faults.test.ts',
+  'test/state/redis-cluster.test.ts',
+  'test/state/redis-recovery.test.ts',
+  'test/**/*.process.test.ts',
+  'test/first-run/**/*.test.ts',
+];
+const reliability = ['test/reliability/**/*.test.ts'];
+const browser = ['test/browser/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...redis, ...processes, ...reliability, ...browser] } },
+      { extends: true, test: { name: 'reliability', include: reliability, exclude: processes } },
+      { extends: true, test: { name: 'redis', include: redis } },
+      { extends: true, test: { name: 'processes', include: processes, globalSetup: ['test/helpers/build-once.ts'] } },
+      { extends: true, test: { name: 'browser', include: browser } },
+    ],
   },
 });

@@ -30,12 +30,16 @@ const requestMembers = {
 
 export const CheckoutCreateRequest = Type.Object(
   {
-    line_items: Type.Optional(Type.Array(LineItemRequest, { minItems: 1, maxItems: MAX_LINE_ITEMS })),
+    /** At least one line, unless `cart_id` gives them (then ignored, `[]` as upstream shows it). */
+    line_items: Type.Optional(Type.Array(LineItemRequest, { maxItems: MAX_LINE_ITEMS })),
     /** A cart of this caller: its line items, context and buyer replace those of the payload. */
     cart_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     ...requestMembers,
   },
-  { anyOf: [{ required: ['line_items'] }, { required: ['cart_id'] }], description: 'a checkout with line_items or a cart_id' },
+  {
+    anyOf: [{ required: ['line_items'], properties: { line_items: { minItems: 1 } } }, { required: ['cart_id'] }],
+    description: 'a checkout with line_items or a cart_id',
+  },
 );
 export type CheckoutCreateRequest = Static<typeof CheckoutCreateRequest>;
 

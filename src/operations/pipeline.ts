@@ -1,12 +1,14 @@
 /**
  * The transport-independent path of every operation call: capability offered -> tenant budget ->
  * caller negotiated and authenticated -> caller budget -> payload valid -> idempotency -> handler -> envelope.
+ * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
  * REST and MCP both end here, so an operation behaves the same over either.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
-import { JSONRPC, ProtocolError } from '../protocol/errors.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { Principal } from '../security/auth/principal.js';
@@ -59,6 +61,17 @@ export interface PipelineDeps {
   rateLimiter?: RateLimiter;
 }
 
+/**
+ * The operation's capability is not in the negotiated intersection: a negotiation failure, which
+ * is a business outcome (HTTP 200, JSON-RPC result) with the store's page to continue on.
+ */
+function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Negotiated): StoredResponse {
+  const content = `${op.name} needs ${op.capability}, which is not among the capabilities this business and the caller's profile share.`;
+  const messages = [errorMessage('capabilities_incompatible', content, 'unrecoverable')];
+  const body = { messages, continue_url: tenant.adapter.continueUrl([]) };
+  return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
+}
+
 export class Pipeline {
   private readonly validators = new Map<string, Validator<unknown>>();
   private readonly answers: AnswerCache;
@@ -79,11 +92,7 @@ export class Pipeline {
     await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log);
     const { profile, negotiation, principal } = await this.admit(op, call);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
-    if (!caller.active.has(op.capability)) {
-      throw new ProtocolError(422, 'capability_not_negotiated', `${op.capability} is not in the caller's profile, so ${op.name} is not available to it`, {
-        jsonRpcCode: JSONRPC.discovery,
-      });
-    }
+    if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
     if (op.answers) return { ...(await this.reuseAnswer(op, call, negotiation, run)), replayed: false };
@@ -167,6 +176,6 @@ export class Pipeline {
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
-    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, result.body) };
+    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, result.body) };
   }
 }

@@ -41,6 +41,10 @@ export function paymentHandler(entry: Pick<HandlerEntry, 'id' | 'type'>, setup: 
   }
 }
 
+/** The handlers a checkout can be paid with: only handoff ones when the store cannot record an order paid here. */
+export const offeredHandlers = (handlers: readonly HandlerEntry[], placesOrders: boolean): HandlerEntry[] =>
+  handlers.filter((h) => placesOrders || h.type === 'handoff');
+
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
 /** The handler used without an instrument: the tenant's handoff handler, or an implicit one when the store cannot take a charge or lists no handler. */

@@ -1,9 +1,10 @@
 /**
  * The `PROTO-Agent` request header: an RFC 8941 dictionary carrying `profile="<url>"`
- * (spec part 1 §5). Parsed with a structured-fields library, never by hand.
+ * (spec part 1 §5). Parsed with a structured-fields library, never by hand. A header that is
+ * missing or unreadable is a missing profile URL: the discovery error `invalid_profile_url`.
  */
 import { parseDictionary, serializeDictionary } from 'structured-headers';
-import { badRequest } from './errors.js';
+import { discoveryError } from './errors.js';
 
 export interface AgentHeader {
   profile: string;
@@ -11,17 +12,18 @@ export interface AgentHeader {
 
 export function parseAgentHeader(value: string | string[] | undefined): AgentHeader {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
-    throw badRequest('missing_agent_header', 'PROTO-Agent header is required: PROTO-Agent: profile="https://platform.example/.well-known/proto"');
+    const example = 'PROTO-Agent: profile="https://platform.example/.well-known/proto"';
+    throw discoveryError(400, 'invalid_profile_url', `PROTO-Agent is required: ${example}`);
   }
   const raw = Array.isArray(value) ? value.join(', ') : value;
   let profile: unknown;
   try {
     profile = parseDictionary(raw).get('profile')?.[0];
   } catch {
-    throw badRequest('invalid_agent_header', 'PROTO-Agent is not a valid RFC 8941 dictionary; expected profile="<profile URL>"');
+    throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent is not a valid RFC 8941 dictionary; expected profile="<profile URL>"');
   }
   if (typeof profile !== 'string' || profile === '') {
-    throw badRequest('invalid_agent_header', 'PROTO-Agent must carry a string member profile="<profile URL>"');
+    throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent must carry a string member profile="<profile URL>"');
   }
   return { profile };
 }

@@ -6,16 +6,39 @@ import type { Profile } from '../../schemas/profile.js';
 import { CAPABILITIES, SERVICE_BINDINGS, SHOPPING_SERVICE, type CapabilityName } from './capability-registry.js';
 import { PROTOCOL_VERSION } from './version.js';
 
+export interface PaymentHandlerInput {
+  id: string;
+  name: string;
+  instruments: string[];
+  config?: Record<string, unknown>;
+}
+
+export type PaymentHandlerRegistry = NonNullable<Profile['proto']['payment_handlers']>;
+
 export interface ProfileInput {
   baseUrl: string;
   capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
-  paymentHandlers: ReadonlyArray<{ id: string; name: string; instruments: string[]; config?: Record<string, unknown> }>;
+  paymentHandlers: readonly PaymentHandlerInput[];
   publicKeys: ReadonlyArray<Record<string, unknown>>;
   supportedVersions: Readonly<Record<string, string>>;
   embedded: boolean;
 }
 
 export const profilePath = '/.well-known/proto';
+
+/** Handlers keyed by their reverse-domain name, as the profile and checkout answers carry them. */
+export function paymentHandlerRegistry(handlers: readonly PaymentHandlerInput[]): PaymentHandlerRegistry {
+  const registry: PaymentHandlerRegistry = {};
+  for (const handler of handlers) {
+    (registry[handler.name] ??= []).push({
+      id: handler.id,
+      version: PROTOCOL_VERSION,
+      available_instruments: handler.instruments.map((type) => ({ type })),
+      ...(handler.config && { config: handler.config }),
+    });
+  }
+  return registry;
+}
 
 export function renderBusinessProfile(input: ProfileInput): Profile {
   const service = (transport: keyof typeof SERVICE_BINDINGS, endpoint?: string) => ({
@@ -38,15 +61,6 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
       },
     ];
   }
-  const paymentHandlers: NonNullable<Profile['proto']['payment_handlers']> = {};
-  for (const handler of input.paymentHandlers) {
-    (paymentHandlers[handler.name] ??= []).push({
-      id: handler.id,
-      version: PROTOCOL_VERSION,
-      available_instruments: handler.instruments.map((type) => ({ type })),
-      ...(handler.config && { config: handler.config }),
-    });
-  }
   const keys = input.publicKeys.map((k) => ({ ...k })) as NonNullable<Profile['keys']>;
   return {
     proto: {
@@ -59,7 +73,7 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
         ],
       },
       capabilities,
-      payment_handlers: paymentHandlers,
+      payment_handlers: paymentHandlerRegistry(input.paymentHandlers),
       supported_versions: { [PROTOCOL_VERSION]: `${input.baseUrl}${profilePath}`, ...input.supportedVersions },
     },
     keys,

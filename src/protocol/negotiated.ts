@@ -1,13 +1,14 @@
 /**
  * Negotiation is a pure function of the business's capabilities and the platform's profile, and
  * a profile stays cached for minutes, so each (tenant, profile) pair is negotiated once and its
- * answer envelope prefix serialized once. Keyed weakly: a reloaded tenant or an evicted profile
- * takes its entries with it.
+ * answer envelope prefixes (one per outcome and operation capability) serialized once. Keyed
+ * weakly: a reloaded tenant or an evicted profile takes its entries with it.
  */
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { OperationResult } from '../operations/operation.js';
-import type { CapabilityName } from './capability-registry.js';
-import { capabilityRegistry, checkVersion, negotiate } from './negotiation.js';
+import type { PaymentHandlerRegistry } from './business-profile.js';
+import { CAPABILITY, type CapabilityName } from './capability-registry.js';
+import { capabilityRegistry, checkVersion, negotiate, relevantTo } from './negotiation.js';
 import { PROTOCOL_VERSION } from './version.js';
 
 type Outcome = OperationResult['outcome'];
@@ -15,14 +16,19 @@ type Outcome = OperationResult['outcome'];
 export interface Business {
   capabilities: ReadonlyMap<CapabilityName, unknown>;
   config: { supported_versions?: Record<string, string> };
+  /** The `proto.payment_handlers` of checkout answers: the handlers a checkout can be paid with. */
+  checkoutPaymentHandlers: PaymentHandlerRegistry;
 }
 
 export interface Negotiated {
   active: ReadonlySet<CapabilityName>;
   /** The active set as one string: callers with equal keys get equal answers. */
   key: string;
-  /** The answer body: the `proto` envelope for this caller (serialized once), then the body's members. */
-  envelope(outcome: Outcome, body: Record<string, unknown>): string;
+  /**
+   * The answer body of an operation with capability `root`: the `proto` envelope for this caller
+   * (the active capabilities relevant to `root`; payment handlers on checkout answers), then the body's members.
+   */
+  envelope(outcome: Outcome, root: CapabilityName, body: Record<string, unknown>): string;
 }
 
 const cache = new WeakMap<PlatformProfile, WeakMap<Business, Negotiated>>();
@@ -33,16 +39,22 @@ export function negotiated(business: Business, profile: PlatformProfile): Negoti
   if (hit) return hit;
   checkVersion(profile, business.config.supported_versions ?? {});
   const active = negotiate(business.capabilities.keys(), profile);
-  const capabilities = capabilityRegistry(active);
-  const starts = new Map<Outcome, string>();
+  const starts = new Map<string, string>();
   const entry: Negotiated = {
     active,
     key: [...active].sort().join(' '),
-    envelope(outcome, body) {
-      let start = starts.get(outcome);
+    envelope(outcome, root, body) {
+      let start = starts.get(`${outcome} ${root}`);
       if (start === undefined) {
-        start = `{"proto":${JSON.stringify({ version: PROTOCOL_VERSION, status: outcome, capabilities })}`;
-        starts.set(outcome, start);
+        const relevant = relevantTo(active, root);
+        const proto = {
+          version: PROTOCOL_VERSION,
+          status: outcome,
+          capabilities: capabilityRegistry(relevant),
+          ...(relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers }),
+        };
+        start = `{"proto":${JSON.stringify(proto)}`;
+        starts.set(`${outcome} ${root}`, start);
       }
       const members = JSON.stringify(body);
       return members === '{}' ? `${start}}` : `${start},${members.slice(1)}`;

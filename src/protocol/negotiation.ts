@@ -43,7 +43,16 @@ export function negotiate(business: Iterable<CapabilityName>, platform: Platform
   return active;
 }
 
-/** The `proto.capabilities` registry of a response: what is active for this caller. */
+/**
+ * What an answer of an operation with capability `root` lists (upstream "Response Capability
+ * Selection"): `root` and the active extensions of it, when `root` is active; nothing otherwise.
+ */
+export function relevantTo(active: ReadonlySet<CapabilityName>, root: CapabilityName): Set<CapabilityName> {
+  if (!active.has(root)) return new Set();
+  return new Set([root, ...[...active].filter((name) => CAPABILITIES[name].extends?.includes(root))]);
+}
+
+/** The `proto.capabilities` registry of a response. */
 export function capabilityRegistry(active: ReadonlySet<CapabilityName>): Record<string, Array<{ version: string }>> {
   const registry: Record<string, Array<{ version: string }>> = {};
   for (const name of active) registry[name] = [{ version: PROTOCOL_VERSION }];

@@ -1,6 +1,7 @@
 /**
  * Fetches and caches platform profiles for negotiation. Each failure maps to the discovery
- * error the spec names: bad URL 400, unreachable 424, malformed 422. Concurrent requests for
+ * error the spec names: a bad URL or a host name that does not resolve 400 `invalid_profile_url`,
+ * unreachable 424 `profile_unreachable`, not JSON or not a profile 422 `profile_malformed`. Concurrent requests for
  * one URL share a single fetch; entries live as long as the profile's Cache-Control allows,
  * clamped to [minTtl, maxTtl].
  */
@@ -35,6 +36,14 @@ function cacheTtl(cacheControl: string | string[] | undefined, options: ProfileF
   const maxAge = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(value)?.[1];
   const ttl = maxAge === undefined ? options.defaultTtlMs : Number(maxAge) * 1000;
   return Math.min(Math.max(ttl, options.minTtlMs), options.maxTtlMs);
+}
+
+/** The host name has no address (NXDOMAIN or no data), as opposed to a resolver that failed for now. */
+function unresolvable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTFOUND') return true;
+  }
+  return false;
 }
 
 export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
@@ -103,6 +112,7 @@ export class ProfileFetcher {
     try {
       response = await safeFetch(url, allowLoopback, this.options);
     } catch (error) {
+      if (unresolvable(error)) throw discoveryError(400, 'invalid_profile_url', `profile URL host ${url.hostname} does not resolve`);
       const reason = error instanceof FetchRefused ? error.message : 'the host did not answer in time or refused the connection';
       throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched: ${reason}`);
     }
@@ -116,10 +126,10 @@ export class ProfileFetcher {
     try {
       document = JSON.parse(response.body.toString('utf8'));
     } catch {
-      throw discoveryError(422, 'invalid_profile', `profile at ${url.href} is not valid JSON`);
+      throw discoveryError(422, 'profile_malformed', `profile at ${url.href} is not valid JSON`);
     }
     const checked = validateProfile(document);
-    if (!checked.ok) throw discoveryError(422, 'invalid_profile', `profile at ${url.href} is malformed: ${checked.message}`);
+    if (!checked.ok) throw discoveryError(422, 'profile_malformed', `profile at ${url.href} is malformed: ${checked.message}`);
     return { profile: checked.value, ttl: cacheTtl(response.headers['cache-control'], this.options) };
   }
 

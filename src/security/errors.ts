@@ -11,7 +11,7 @@ export const signatureInvalid = (label: string, why: string) => new ProtocolErro
 export const signatureExpired = (label: string, why: string) => new ProtocolError(401, 'signature_expired', `signature ${label}: ${why}`);
 
 export const unknownKey = (label: string, kid: string) =>
-  new ProtocolError(401, 'signature_key_unknown', `signature ${label}: keyid ${JSON.stringify(kid)} is not among the signer's published keys`);
+  new ProtocolError(401, 'key_not_found', `signature ${label}: keyid ${JSON.stringify(kid)} is not among the signer's published keys`);
 
 /** Spec part 2 §7: a key type, curve or algorithm the verifier cannot use. */
 export const algorithmUnsupported = (label: string, why: string) => new ProtocolError(400, 'algorithm_unsupported', `signature ${label}: ${why}`);

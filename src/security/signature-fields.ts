@@ -4,7 +4,7 @@
  * one message.
  */
 import { isInnerList, parseDictionary, serializeDictionary, serializeInnerList, type Dictionary, type InnerList } from 'structured-headers';
-import { signatureInvalid } from './errors.js';
+import { signatureInvalid, signatureMissing } from './errors.js';
 import type { ComponentId } from './signature-base.js';
 
 export interface SignatureParams {
@@ -86,7 +86,10 @@ function componentsOf(label: string, list: InnerList): ComponentId[] {
   return items;
 }
 
-/** Every labelled signature of a message; throws 401 signature_invalid when the fields are malformed. */
+/**
+ * Every labelled signature of a message; throws 401 signature_invalid when the fields are malformed,
+ * signature_missing for a label without its Signature member.
+ */
 export function parseSignatures(signatureInput: string, signature: string): ParsedSignature[] {
   const inputs = parseField('Signature-Input', signatureInput);
   const values = parseField('Signature', signature);
@@ -95,7 +98,8 @@ export function parseSignatures(signatureInput: string, signature: string): Pars
   return [...inputs].map(([label, list]) => {
     if (!isInnerList(list)) throw signatureInvalid(label, 'Signature-Input member must be an inner list of components');
     const value = values.get(label);
-    if (value === undefined || isInnerList(value) || !(value[0] instanceof ArrayBuffer)) {
+    if (value === undefined) throw signatureMissing(`signature ${label}: Signature has no member for this label`);
+    if (isInnerList(value) || !(value[0] instanceof ArrayBuffer)) {
       throw signatureInvalid(label, 'Signature has no byte sequence for this label');
     }
     return {

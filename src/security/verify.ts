@@ -8,7 +8,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { verifyBytes } from './algorithms.js';
 import { checkContentDigest } from './content-digest.js';
 import { requestComponents, responseComponents, uncovered } from './covered-components.js';
-import { algorithmUnsupported, signatureExpired, signatureInvalid, unknownKey } from './errors.js';
+import { algorithmUnsupported, signatureExpired, signatureInvalid, signatureMissing, unknownKey } from './errors.js';
 import { fieldValue, isRequest, type HttpMessage, type HttpRequestMessage, type HttpResponseMessage } from './http-message.js';
 import type { KeySet } from './key-set.js';
 import { signatureBase } from './signature-base.js';
@@ -71,7 +71,8 @@ async function verifyMessage(message: HttpMessage, keys: KeySet, options: Verify
   const input = fieldValue(message.headers, 'signature-input');
   const signature = fieldValue(message.headers, 'signature');
   if (input === undefined && signature === undefined) return [];
-  if (input === undefined || signature === undefined) throw signatureInvalid('*', 'Signature-Input and Signature must be sent together');
+  if (input === undefined) throw signatureMissing('Signature comes without Signature-Input: send both (RFC 9421)');
+  if (signature === undefined) throw signatureMissing('Signature-Input comes without Signature: send both (RFC 9421)');
   const signatures = parseSignatures(input, signature);
   const digest = fieldValue(message.headers, 'content-digest');
   if (digest !== undefined) checkContentDigest(digest, message.body);

@@ -41,6 +41,11 @@ export class SessionRepository<R extends SessionRecord> {
     return this.options.store.setIfAbsent(this.key(record.id), record, this.ttl(record));
   }
 
+  /** Removes a record nobody else can know of yet (a session that lost a race before anyone saw its id). */
+  delete(id: string): Promise<void> {
+    return this.options.store.delete(this.key(id));
+  }
+
   async find(id: string): Promise<R | null> {
     return (await this.options.store.get<R>(this.key(id)))?.value ?? null;
   }

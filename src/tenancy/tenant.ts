@@ -13,7 +13,8 @@ import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
 import { createSecretFile, resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
-import { renderBusinessProfile } from '../protocol/business-profile.js';
+import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
+import { offeredHandlers } from '../payments/choose.js';
 import { Keyring, loadKeyring } from '../security/keyring.js';
 import { TenantSecurity } from '../security/tenant-security.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
@@ -36,6 +37,8 @@ export interface Tenant {
   /** Enabled capabilities with their config. */
   readonly capabilities: ReadonlyMap<CapabilityName, Record<string, unknown>>;
   readonly profile: RenderedProfile;
+  /** The `proto.payment_handlers` of checkout answers: the handlers a checkout of this store can be paid with. */
+  readonly checkoutPaymentHandlers: PaymentHandlerRegistry;
   /** Signing keys, signature policies and caller authentication. */
   readonly security: TenantSecurity;
   /** The order simulation API: present when the adapter offers one and the tenant file sets its secret. */
@@ -152,6 +155,7 @@ export function assembleTenant(loaded: LoadedTenant, backend: Adapter, { keyring
     adapter,
     capabilities,
     profile,
+    checkoutPaymentHandlers: paymentHandlerRegistry(offeredHandlers(config.payment_handlers ?? [], adapter.capabilities.placesOrders)),
     security,
     ...(simulation && { simulation }),
   };

@@ -1,6 +1,6 @@
 /**
  * One delivery attempt of an order event (spec part 2 §6.1): the body rendered from the event,
- * Webhook-Id / Webhook-Timestamp / PROTO-Agent, Content-Digest and an RFC 9421 signature by the
+ * Webhook-Id / Webhook-Timestamp / PROTO-Agent, Idempotency-Key (= Webhook-Id), Content-Digest and an RFC 9421 signature by the
  * tenant's active key (covering the webhook headers too), POSTed through the SSRF guard with a
  * deadline and without following redirects. Any 2xx is delivered; anything else is a failure to
  * retry, except what no retry can fix (no signing key, an unusable URL), which is permanent.
@@ -58,6 +58,8 @@ function signedWebhook(event: OrderEvent, tenant: Tenant, secret: GatewaySecret,
         'webhook-id': event.id,
         'webhook-timestamp': String(Math.floor(event.occurredAt / 1000)),
         'proto-agent': agentHeader(event.businessProfile),
+        // The event id again, for platforms that deduplicate by Idempotency-Key; a POST covers it in the signature.
+        'idempotency-key': event.id,
       },
     },
     { key, now, cover: ['webhook-id', 'webhook-timestamp'] },

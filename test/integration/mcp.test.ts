@@ -38,6 +38,34 @@ describe('MCP with the official SDK client over Streamable HTTP', () => {
   });
 });
 
+describe('MCP request metadata in the standard params._meta', () => {
+  it('takes the agent profile from _meta["proto-agent"] when arguments.meta has none', async () => {
+    const res = await rpc({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'bump_counter', arguments: { id: 'meta-std', cart: { by: 3 } }, _meta: gw.meta() } });
+    expect(res.json().result.structuredContent).toMatchObject({ proto: { status: 'success' }, id: 'meta-std', value: 3 });
+  });
+
+  it('works with a stock SDK client that sends its metadata as _meta', async () => {
+    const client = new Client({ name: 'stock-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'read_counter', arguments: { id: 'meta-std' }, _meta: gw.meta() });
+      expect(result.structuredContent).toMatchObject({ proto: { status: 'success' }, value: 3 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('arguments.meta wins over _meta', async () => {
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'read_counter', arguments: { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'meta-std' }, _meta: gw.meta() },
+    });
+    expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable' } });
+  });
+});
+
 describe('MCP as platforms call it: a bare JSON POST', () => {
   it('answers tools/call without initialize or session', async () => {
     const res = await toolCall('bump_counter', { meta: gw.meta(), id: 'bare', cart: { by: 1 } });
@@ -62,8 +90,6 @@ describe('MCP as platforms call it: a bare JSON POST', () => {
   it('invalid params are -32602 naming the path', async () => {
     const res = await toolCall('bump_counter', { meta: gw.meta(), id: 'x', cart: { by: 'many' } });
     expect(res.json().error).toMatchObject({ code: -32602, message: '$.by must be integer', data: { code: 'invalid_request' } });
-    const noMeta = await toolCall('bump_counter', { id: 'x', cart: { by: 1 } });
-    expect(noMeta.json().error).toMatchObject({ code: -32602, message: 'arguments.meta is required' });
     const idInPayload = await toolCall('bump_counter', { meta: gw.meta(), id: 'x', cart: { by: 1, id: 'x' } });
     expect(idInPayload.json().error.code).toBe(-32602);
   });
@@ -71,6 +97,21 @@ describe('MCP as platforms call it: a bare JSON POST', () => {
   it('discovery failures are -32001', async () => {
     const res = await toolCall('bump_counter', { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'x', cart: { by: 1 } });
     expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable', http_status: 424 } });
+  });
+
+  it('a missing or unreadable profile URL is invalid_profile_url, -32001', async () => {
+    for (const meta of [undefined, {}, { 'proto-agent': {} }, { 'proto-agent': { profile: 42 } }, { 'proto-agent': 'https://agent.example' }]) {
+      const res = await toolCall('bump_counter', { ...(meta && { meta }), id: 'x', cart: { by: 1 } });
+      expect(res.json().error, JSON.stringify(meta)).toMatchObject({ code: -32001, data: { code: 'invalid_profile_url', http_status: 400 } });
+    }
+  });
+
+  it('an operation the caller did not negotiate is a result with capabilities_incompatible', async () => {
+    gw.platform.serve('/catalog-only', { proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.catalog.search': [{ version: '2026-04-08' }] } } });
+    const res = await toolCall('bump_counter', { meta: { 'proto-agent': { profile: gw.platform.url('/catalog-only') } }, id: 'x', cart: { by: 1 } });
+    const { result } = res.json();
+    expect(result.structuredContent).toMatchObject({ proto: { status: 'error', capabilities: {} }, messages: [{ code: 'capabilities_incompatible' }] });
+    expect(result.content[0].text).toBe(result.structuredContent.messages[0].content);
   });
 
   it('an unknown tool is an error, not a crash', async () => {

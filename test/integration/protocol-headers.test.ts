@@ -23,13 +23,13 @@ describe('protocol headers on REST', () => {
     expect(Object.keys(body.proto.capabilities)).toContain('dev.proto.shopping.cart');
   });
 
-  it('400 missing_agent_header / invalid_agent_header', async () => {
+  it('400 invalid_profile_url when PROTO-Agent is missing or unparseable', async () => {
     const missing = await bump(gw.headers({ 'proto-agent': undefined }));
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ code: 'missing_agent_header', content: expect.any(String) });
+    expect(missing.json()).toEqual({ code: 'invalid_profile_url', content: expect.any(String) });
     const malformed = await bump(gw.headers({ 'proto-agent': 'profile=<nope>' }));
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().code).toBe('invalid_agent_header');
+    expect(malformed.json().code).toBe('invalid_profile_url');
   });
 
   it('400 missing_request_id, and a malformed one is refused too', async () => {
@@ -65,10 +65,13 @@ describe('negotiation failures on REST', () => {
     expect([res.statusCode, res.json().code]).toEqual([424, 'profile_unreachable']);
   });
 
-  it('422 invalid_profile', async () => {
+  it('422 profile_malformed for a profile that is not JSON or violates the profile schema', async () => {
     gw.platform.serve('/broken', { hello: 'world' });
     const res = await bump(gw.headers({ 'proto-agent': gw.platform.agent('/broken') }));
-    expect([res.statusCode, res.json().code]).toEqual([422, 'invalid_profile']);
+    expect([res.statusCode, res.json().code]).toEqual([422, 'profile_malformed']);
+    gw.platform.serve('/html', (r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
+    const html = await bump(gw.headers({ 'proto-agent': gw.platform.agent('/html') }));
+    expect([html.statusCode, html.json().code]).toEqual([422, 'profile_malformed']);
   });
 
   it('422 version_unsupported', async () => {
@@ -77,10 +80,20 @@ describe('negotiation failures on REST', () => {
     expect([res.statusCode, res.json().code]).toEqual([422, 'version_unsupported']);
   });
 
-  it('refuses an operation whose capability the caller did not declare, and lists only the intersection', async () => {
+  it('an operation whose capability is not in the intersection is a business outcome: 200, capabilities_incompatible', async () => {
     gw.platform.serve('/catalog-only', platformProfile(['dev.proto.shopping.catalog.search']));
     const res = await bump(gw.headers({ 'proto-agent': gw.platform.agent('/catalog-only') }));
-    expect([res.statusCode, res.json().code]).toEqual([422, 'capability_not_negotiated']);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      proto: { version: '2026-04-08', status: 'error', capabilities: {} },
+      messages: [{ type: 'error', code: 'capabilities_incompatible', severity: 'unrecoverable', content: expect.stringContaining('dev.proto.shopping.cart') }],
+      continue_url: expect.stringMatching(/^https:\/\//),
+    });
+    const read = await gw.app.inject({ method: 'GET', url: '/counters/c1', headers: gw.headers({ 'proto-agent': gw.platform.agent('/catalog-only') }) });
+    expect([read.statusCode, read.json().messages[0].code]).toEqual([200, 'capabilities_incompatible']);
+  });
+
+  it('lists only the intersection', async () => {
 
     gw.platform.serve('/cart-and-discount', platformProfile(['dev.proto.shopping.cart', 'dev.proto.shopping.discount', 'com.vendor.extra']));
     const ok = await bump(gw.headers({ 'proto-agent': gw.platform.agent('/cart-and-discount') }));

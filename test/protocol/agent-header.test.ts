@@ -17,14 +17,19 @@ describe('PROTO-Agent header', () => {
     expect(parseAgentHeader('v=1, profile="https://a.example/p";x=2').profile).toBe('https://a.example/p');
   });
 
-  it('rejects a missing header with missing_agent_header', () => {
-    expect(codeOf(() => parseAgentHeader(undefined))).toBe('400 missing_agent_header');
-    expect(codeOf(() => parseAgentHeader(''))).toBe('400 missing_agent_header');
+  it('a missing header is a missing profile URL: 400 invalid_profile_url, -32001 on MCP', () => {
+    expect(codeOf(() => parseAgentHeader(undefined))).toBe('400 invalid_profile_url');
+    expect(codeOf(() => parseAgentHeader(''))).toBe('400 invalid_profile_url');
+    try {
+      parseAgentHeader(undefined);
+    } catch (error) {
+      expect((error as ProtocolError).jsonRpcCode).toBe(-32001);
+    }
   });
 
-  it('rejects malformed dictionaries and non-string profiles with invalid_agent_header', () => {
+  it('a malformed dictionary or a non-string profile is an unparseable profile URL: 400 invalid_profile_url', () => {
     for (const bad of ['profile=https://a.example', 'profile="unterminated', '"just a string"', 'profile=1', 'other="x"', 'profile=?1', 'profile=""']) {
-      expect(codeOf(() => parseAgentHeader(bad)), bad).toBe('400 invalid_agent_header');
+      expect(codeOf(() => parseAgentHeader(bad)), bad).toBe('400 invalid_profile_url');
     }
   });
 });

@@ -1,7 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProtocolError } from '../../src/protocol/errors.js';
 import { defaultProfileFetcherOptions, ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { platformProfile, startPlatform, type PlatformServer } from '../helpers/platform.js';
+
+/** A name no resolver knows; every other name goes to the system resolver. */
+vi.mock('node:dns', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:dns')>();
+  const lookup = (hostname: string, options: any, callback?: any) => {
+    const cb = typeof options === 'function' ? options : callback;
+    if (hostname !== 'nowhere.test') return (actual.lookup as any)(hostname, options, callback);
+    const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+    process.nextTick(() => cb(error));
+  };
+  return { ...actual, default: { ...actual, lookup }, lookup };
+});
 
 let platform: PlatformServer;
 beforeAll(async () => {
@@ -48,6 +60,11 @@ describe('fetching platform profiles', () => {
     expect(await failure(fetcher, 'https://user:pw@agent.example/.well-known/proto')).toBe('400 invalid_profile_url');
   });
 
+  it('400 invalid_profile_url for a host name that does not resolve', async () => {
+    const fetcher = new ProfileFetcher();
+    expect(await failure(fetcher, 'https://nowhere.test/.well-known/proto')).toBe('400 invalid_profile_url');
+  });
+
   it('plain http to loopback only when the tenant allows it', async () => {
     const fetcher = new ProfileFetcher();
     expect(await failure(fetcher, platform.url(), false)).toBe('400 invalid_profile_url');
@@ -84,13 +101,13 @@ describe('fetching platform profiles', () => {
     expect(await failure(fetcher, `https://localhost:${new URL(platform.origin).port}/.well-known/proto`, false)).toBe('424 profile_unreachable');
   });
 
-  it('422 invalid_profile for JSON that is not a profile', async () => {
+  it('422 profile_malformed for what is not JSON or not a profile', async () => {
     const fetcher = new ProfileFetcher();
     platform.serve('/text', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
     platform.serve('/shape', { proto: { version: 12 } });
     platform.serve('/caps', { proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.cart': 'yes' } } });
-    expect(await failure(fetcher, platform.url('/text'))).toBe('422 invalid_profile');
-    expect(await failure(fetcher, platform.url('/shape'))).toBe('422 invalid_profile');
-    expect(await failure(fetcher, platform.url('/caps'))).toBe('422 invalid_profile');
+    expect(await failure(fetcher, platform.url('/text'))).toBe('422 profile_malformed');
+    expect(await failure(fetcher, platform.url('/shape'))).toBe('422 profile_malformed');
+    expect(await failure(fetcher, platform.url('/caps'))).toBe('422 profile_malformed');
   });
 });

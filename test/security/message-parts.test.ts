@@ -45,12 +45,15 @@ describe('Signature-Input and Signature', () => {
   it('refuses malformed fields with 401 signature_invalid', () => {
     const invalid = (i: string, s: string) => expect(() => parseSignatures(i, s)).toThrow(expect.objectContaining({ status: 401, code: 'signature_invalid' }));
     invalid('a=("@method"', signature);
-    invalid('a=("@method");created=1', 'b=:AQID:');
     invalid('a=("@method");created="yesterday"', 'a=:AQID:');
     invalid('a=("@method" "@method")', 'a=:AQID:');
     invalid('a=(@method)', 'a=:AQID:');
     invalid('a="@method"', 'a=:AQID:');
     invalid(Array.from({ length: 9 }, (_, i) => `s${i}=()`).join(', '), 'a=:AQID:');
+  });
+
+  it('a label of Signature-Input without its Signature member is 401 signature_missing', () => {
+    expect(() => parseSignatures('a=("@method");created=1', 'b=:AQID:')).toThrow(expect.objectContaining({ status: 401, code: 'signature_missing' }));
   });
 });
 

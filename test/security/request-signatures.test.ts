@@ -49,11 +49,11 @@ describe('verify_requests: required', () => {
     expect((await gw.send(signed)).statusCode).toBe(201);
   });
 
-  it('401 signature_key_unknown for a key the profile does not publish', async () => {
+  it('401 key_not_found for a key the profile does not publish', async () => {
     const stranger = await newSigningKey();
     const res = await gw.call({ ...whoami, sign: { key: stranger } });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ code: 'signature_key_unknown', content: expect.stringContaining(stranger.kid) });
+    expect(res.json()).toMatchObject({ code: 'key_not_found', content: expect.stringContaining(stranger.kid) });
   });
 
   it('401 signature_invalid for a signature that covers only @authority', async () => {
@@ -140,6 +140,17 @@ describe('verify_requests: optional (the default)', () => {
     gw = await secureGateway();
   });
   afterAll(() => gw.close());
+
+  it('401 signature_missing for Signature-Input without Signature, or a label Signature lacks', async () => {
+    const signed = gw.request(bump);
+    const { signature: _signature, ...inputOnly } = signed.headers;
+    const res = await gw.send({ ...signed, headers: inputOnly });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'signature_missing' });
+    const relabelled = await gw.send(withHeader(signed, 'signature', signed.headers.signature!.replace(/^sig1=/, 'other=')));
+    expect(relabelled.statusCode).toBe(401);
+    expect(relabelled.json()).toMatchObject({ code: 'signature_missing', content: expect.stringContaining('sig1') });
+  });
 
   it('serves an unsigned request anonymously and still rejects a bad signature', async () => {
     const unsigned = await gw.call({ ...whoami, sign: false });

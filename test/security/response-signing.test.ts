@@ -97,7 +97,7 @@ describe('after the old key is removed from the configuration', () => {
       expect(json.keys.map((k) => k.kid)).toEqual([newKid]);
       const request = { method: 'POST', url: 'https://platform.example/hook', headers: { 'content-type': 'application/json' }, body: '{}' };
       const byOld = signRequest(request, { key: before.keys[0]!, now: Date.now });
-      await expect(verifyRequest(requestMessage({ ...request, headers: byOld }), keys, at)).rejects.toMatchObject({ status: 401, code: 'signature_key_unknown' });
+      await expect(verifyRequest(requestMessage({ ...request, headers: byOld }), keys, at)).rejects.toMatchObject({ status: 401, code: 'key_not_found' });
       await expect(verifyResponse(asResponse(await gw.call(whoami)), keys, at)).resolves.toHaveLength(1);
     } finally {
       await gw.close();

@@ -61,6 +61,8 @@ describe('a completed order', () => {
       'webhook-id': createdEventId('shop', orderId),
       'webhook-timestamp': String(NOW / 1000),
       'proto-agent': 'profile="https://shop.example/.well-known/proto"',
+      // Platforms deduplicate with their usual machinery: the key is the event id.
+      'idempotency-key': createdEventId('shop', orderId),
     });
     const body = bodyOf(webhook!);
     const checked = validEvent(body);
@@ -88,10 +90,11 @@ describe('a completed order', () => {
     const jwk = keys.find((k) => k.kid === gw.keyring.active!.kid)!;
     const verify = createVerifier(createPublicKey({ key: jwk, format: 'jwk' }), 'ecdsa-p256-sha256');
     const keyLookup = async ({ keyid }: { keyid?: string }) => (keyid === jwk.kid ? { id: keyid, algs: ['ecdsa-p256-sha256' as const], verify } : null);
-    const required = ['@method', '@authority', '@path', '@query', 'proto-agent', 'content-type', 'content-digest', 'webhook-id', 'webhook-timestamp'];
+    const required = ['@method', '@authority', '@path', '@query', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest', 'webhook-id', 'webhook-timestamp'];
     const theirs = { method: 'POST', url: receiver.url(webhook!.target), headers: webhook!.headers as Record<string, string> };
     await expect(httpbis.verifyMessage({ keyLookup, requiredFields: required, notAfter: NOW / 1000 + 1 }, theirs)).resolves.toBe(true);
     await expect(httpbis.verifyMessage({ keyLookup, notAfter: NOW / 1000 + 1 }, { ...theirs, headers: { ...theirs.headers, 'webhook-id': 'evt_forged' } })).resolves.toBe(false);
+    await expect(httpbis.verifyMessage({ keyLookup, notAfter: NOW / 1000 + 1 }, { ...theirs, headers: { ...theirs.headers, 'idempotency-key': 'evt_forged' } })).resolves.toBe(false);
 
     // The gateway's own verifier, as a platform would run it, accepts it too.
     await expect(verifyAsPlatform(gw, receiver, webhook!, () => NOW)).resolves.toEqual([{ label: 'sig1', kid: gw.keyring.active!.kid }]);
@@ -117,7 +120,7 @@ describe('a completed order', () => {
     // A signature by a key the business does not publish.
     const stranger = await tenantKeyring();
     const input = String(message.headers['signature-input']).replace(gw.keyring.active!.kid, stranger.active!.kid);
-    await expect(withHeader('signature-input', input)).rejects.toMatchObject({ status: 401, code: 'signature_key_unknown' });
+    await expect(withHeader('signature-input', input)).rejects.toMatchObject({ status: 401, code: 'key_not_found' });
     // Replayed long after the delivery: too old.
     await expect(verifyAsPlatform(gw, receiver, webhook!, () => NOW + 3_600_000)).rejects.toMatchObject({ status: 401, code: 'signature_expired' });
   });

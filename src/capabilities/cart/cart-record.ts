@@ -25,6 +25,8 @@ export interface ActiveCart {
   attribution?: Attribution;
   /** As submitted (discount extension); kept until replaced. */
   discountCodes: string[];
+  /** The checkout last converted from this cart: converting again while it is open answers with it. */
+  checkoutId?: string;
 }
 
 export interface CanceledCart {

@@ -80,6 +80,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
       lines: identifyLines(request.line_items, current.lines),
       ...carriedInputs(request, current),
       discountCodes: codesFor(ctx, request, current.discountCodes),
+      ...(current.checkoutId !== undefined && { checkoutId: current.checkoutId }),
     };
     const priced = await priceCart(ctx, draft);
     const cart = keepPricedLines(draft, priced.quote);

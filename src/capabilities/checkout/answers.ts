@@ -45,10 +45,9 @@ function refusal(session: CheckoutSession): Message {
 /** An update, cancel or complete the session's status does not allow. */
 export const refused = (session: CheckoutSession): OperationResult => failed({ ...storedView(session), messages: [refusal(session)] });
 
-export const statusRules = (ctx: OperationContext, atComplete: boolean): StatusRules => ({
+export const statusRules = (ctx: OperationContext): StatusRules => ({
   requiredBuyerFields: ctx.tenant.policies.requiredBuyerFields,
   fulfillment: fulfillmentActive(ctx.caller),
-  atComplete,
 });
 
 /** Totals compare by value: type, amount and label, in order. */
@@ -58,7 +57,7 @@ export const expiryFrom = (ctx: OperationContext) => ctx.now() + ctx.tenant.poli
 
 /** Decides the status of an open session from its fresh price and renders the answer. */
 export function present(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, messages: readonly Message[] = []): { session: CheckoutSession; body: CheckoutBody } {
-  const evaluation = evaluate(session, priced.quote, statusRules(ctx, false));
+  const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const decided = { ...session, status: evaluation.status };
   const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...evaluation.messages] });
   return { session: { ...decided, seenTotals: body.totals }, body };

@@ -4,9 +4,9 @@
  * for the caller; otherwise what the session holds of it is kept, unused. Instruments keep their
  * display fields only.
  *
- * A create with `cart_id` takes the lines, context and buyer of that cart (the caller's own, live
- * cart) and ignores the payload's; the cart's codes are carried forward, followed by payload codes
- * it does not already have (spec part 1 §2.5, §4.3).
+ * A create with `cart_id` takes the lines, context and buyer of that cart (cart-conversion.ts) and
+ * ignores the payload's; the cart's codes are carried forward, followed by payload codes it does
+ * not already have (spec part 1 §2.5, §4.3).
  */
 import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../schemas/checkout.js';
 import type { Buyer, Context, Message } from '../../../schemas/common.js';
@@ -16,9 +16,6 @@ import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
 import type { AskedOption } from '../../extensions/fulfillment/method-record.js';
 import { readFulfillmentRequest } from '../../extensions/fulfillment/method-request.js';
 import { shownInstruments } from '../../payments/instruments.js';
-import { isLive } from '../cart/cart-record.js';
-import { CartRepository } from '../cart/cart-repository.js';
-import { ownedByCaller } from '../cart/ownership.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { Locations } from './checkout-pricing.js';
 import type { CheckoutInputs, CheckoutSession } from './checkout-record.js';
@@ -38,13 +35,6 @@ export interface ReadInputs {
   asked: AskedOption[];
   /** What in the request could not be used. */
   messages: Message[];
-}
-
-/** The caller's live cart, or null (missing, expired, canceled or another caller's look the same). */
-export async function cartBasis(ctx: OperationContext, cartId: string): Promise<Basis | null> {
-  const cart = await new CartRepository(ctx.store, ctx.tenant.id, ctx.now).find(cartId);
-  if (!isLive(cart, ctx.now()) || !ownedByCaller(ctx, cart)) return null;
-  return { lines: cart.lines, context: cart.context, buyer: cart.buyer, carriedCodes: cart.discountCodes };
 }
 
 function codes(ctx: OperationContext, basis: Basis, sent: readonly string[] | undefined, stored: readonly string[]): string[] {

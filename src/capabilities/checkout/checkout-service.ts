@@ -4,6 +4,8 @@
  * status decided by status.ts; what the answer showed is remembered (`seenTotals`), so complete
  * can tell whether prices changed since.
  *
+ * A create with `cart_id` converts the caller's cart, once while its checkout is open (cart-conversion.ts).
+ *
  * Transitions: incomplete <-> ready_for_complete as things are supplied or change; an update
  * clears a pending escalation or review (requires_escalation -> incomplete or ready); cancel from
  * any open status. A session being completed, completed or canceled refuses update and cancel.
@@ -20,7 +22,8 @@ import { resumeCompletion } from './complete.js';
 import { pickupLocationsOnce, priceCheckout, type Locations } from './checkout-pricing.js';
 import { isLive, newCheckoutId, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
-import { cartBasis, readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
+import { readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
+import { cartBasis, findCart, linkCart, openCheckoutOf } from './cart-conversion.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 
 /** A session from fresh inputs; lines the store could not price are not kept. */
@@ -30,22 +33,48 @@ async function build(ctx: OperationContext, base: Pick<CheckoutSession, 'id' | '
   return { draft, priced, ...present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages) };
 }
 
-export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
+/** The answer of a create, and the new session's id (none when the store could price no line). */
+interface Opened {
+  result: OperationResult;
+  id?: string;
+}
+
+/** A new session from `basis` and the request's other members; none when the store can price no line. */
+async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis: Basis): Promise<Opened> {
   const locations = pickupLocationsOnce(ctx);
-  const basis: Basis | null =
-    request.cart_id === undefined
-      ? { lines: identifyLines(request.line_items ?? [], []), context: request.context, buyer: request.buyer, carriedCodes: [] }
-      : await cartBasis(ctx, request.cart_id);
-  if (!basis) {
+  const read = await readInputs(ctx, request, basis, undefined, locations);
+  const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
+  if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, draft.lines, priced.quote, priced.refs) };
+  if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
+  return { result: success(body, 201), id: session.id };
+}
+
+/** A checkout that already exists, as create answers with it: what get shows, 200 (nothing was created). */
+async function existing(ctx: OperationContext, id: string): Promise<OperationResult> {
+  const result = await getCheckout(ctx, id);
+  return result.outcome === 'success' ? { ...result, status: 200 } : result;
+}
+
+export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
+  if (request.cart_id === undefined) {
+    const lines = identifyLines(request.line_items ?? [], []);
+    return (await open(ctx, request, { lines, context: request.context, buyer: request.buyer, carriedCodes: [] })).result;
+  }
+  const cart = await findCart(ctx, request.cart_id);
+  if (!cart) {
     return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable', '$.cart_id')], {
       continue_url: ctx.tenant.adapter.continueUrl([]),
     });
   }
-  const read = await readInputs(ctx, request, basis, undefined, locations);
-  const { draft, priced, session, body } = await build(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read, locations);
-  if (priced.quote.lines.length === 0) return nothingToBuy(ctx, draft.lines, priced.quote, priced.refs);
-  if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
-  return success(body, 201);
+  const converted = await openCheckoutOf(ctx, cart);
+  if (converted !== undefined) return existing(ctx, converted);
+  const { result, id } = await open(ctx, request, cartBasis(cart));
+  if (id === undefined) return result;
+  const linked = await linkCart(ctx, cart.id, id);
+  if (linked === id) return result;
+  // Another conversion of this cart won: nobody has seen this session's id, so it goes.
+  await checkoutRepository(ctx).delete(id);
+  return existing(ctx, linked);
 }
 
 export async function getCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {

@@ -5,15 +5,15 @@
  * 1. Claim. In one compare-and-set the session goes from ready_for_complete to
  *    complete_in_progress, tied to the claiming request (a hash of its idempotency key and body).
  *    Before that the store prices the session again: anything missing keeps it incomplete, and
- *    totals that differ from those last shown make it incomplete with a `requires_buyer_review`
- *    message, nothing charged. Any other complete meanwhile is refused; the same key and body is
+ *    totals that differ from those last shown make it requires_escalation with a
+ *    `requires_buyer_review` message, nothing charged. Any other complete meanwhile is refused; the same key and body is
  *    the pipeline's idempotency replay, or, when the first run failed, a resume.
  * 2. Charge once per session: handlers capture at most once per reference (the checkout id).
  *    Declined: back to ready_for_complete with `payment_failed`. The buyer must act (or the store
  *    takes payment itself, handoff): requires_escalation with `continue_url`.
  * 3. Place the order with the checkout id as `reference` (the adapter places once per reference).
  *    Placed: the order record is saved, then completed with `order`. Refused by the store: the
- *    capture is released, incomplete with `requires_buyer_review`. Pending, failed or timed out:
+ *    capture is released, requires_escalation with `requires_buyer_review`. Pending, failed or timed out:
  *    the session stays complete_in_progress and the answer says so.
  * 4. Resume (a get, or the claiming request retried): an order found by reference completes the
  *    session. Otherwise, once the latest attempt is surely over (twice the backend deadline:
@@ -76,7 +76,7 @@ async function decide(
   if (!isOpen(current)) return { result: { answer: refused(current) } };
 
   const priced = await priceCheckout(ctx, current, locations);
-  const evaluation = evaluate(current, priced.quote, statusRules(ctx, true));
+  const evaluation = evaluate(current, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, current, priced, evaluation);
   const seen: CheckoutSession = { ...current, status: evaluation.status, seenTotals: body.totals };
   const remember = seen.status !== current.status || !sameTotals(seen.seenTotals, current.seenTotals) ? { write: seen } : {};
@@ -84,8 +84,9 @@ async function decide(
 
   if (!sameTotals(body.totals, current.seenTotals)) {
     const review = [totalsChanged(current.seenTotals, body.totals, body.currency)];
-    const changed: CheckoutSession = { ...seen, status: 'incomplete', review };
-    return { result: { answer: failed(renderCheckout(ctx, changed, priced, { status: 'incomplete', messages: review })) }, write: changed };
+    const changed: CheckoutSession = { ...seen, status: 'requires_escalation', review };
+    const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
+    return { result: { answer }, write: changed };
   }
   const { choice, messages } = choosePayment(paymentSetup(ctx), request.payment);
   if (!choice) return { result: { answer: failed({ ...body, messages: [...(body.messages ?? []), ...messages] }) }, ...remember };

@@ -1,15 +1,16 @@
 /**
  * The checkout status machine's one decision (spec part 1 §3), pure: given the session and the
  * store's latest quote, is it `ready_for_complete`, still `incomplete`, or `requires_escalation`,
- * and which messages say why. What the platform can still supply is a `missing` message
- * (recoverable, with the JSONPath to fill in); it goes away once supplied. Buyer fields still
- * missing when complete is called need the buyer (`requires_buyer_input`).
+ * and which messages say why. What the platform can still supply (buyer fields, a destination, an
+ * option) is a `missing` message (recoverable, with the JSONPath to fill in) that keeps it
+ * `incomplete`; it goes away once supplied.
  *
  * ready_for_complete: at least one line, every line buyable as requested, the required buyer
  * fields, for every physical line a method with a destination and an option per group (fulfillment
- * extension), tax known, no pending review. A pending escalation wins over everything else until
- * the next update; so do physical lines for a platform without the fulfillment extension, which
- * cannot choose a delivery: the buyer finishes on the store's page.
+ * extension), tax known, no pending review. A message that needs the buyer (`requires_buyer_input`,
+ * `requires_buyer_review`: a pending review or escalation, physical lines for a platform without
+ * the fulfillment extension, which cannot choose a delivery) makes it `requires_escalation`: the
+ * buyer finishes on the store's page (`continue_url`) or the platform updates the checkout.
  *
  * The other statuses (complete_in_progress, completed, canceled) are set by complete and cancel.
  */
@@ -26,8 +27,6 @@ export interface StatusRules {
   requiredBuyerFields: readonly BuyerField[];
   /** The fulfillment extension is active for the caller. */
   fulfillment: boolean;
-  /** Judged for complete: missing buyer fields need the buyer. */
-  atComplete: boolean;
 }
 
 export interface Evaluation {
@@ -47,8 +46,7 @@ export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' 
   if (quote.lines.length === 0) messages.push(errorMessage('missing', 'Add at least one item that can be bought.', 'recoverable', '$.line_items'));
   for (const field of rules.requiredBuyerFields) {
     if (session.buyer?.[field]) continue;
-    const severity = rules.atComplete ? 'requires_buyer_input' : 'recoverable';
-    messages.push(errorMessage('missing', `The store needs the buyer's ${BUYER_FIELD_NAMES[field]}.`, severity, `$.buyer.${field}`));
+    messages.push(errorMessage('missing', `The store needs the buyer's ${BUYER_FIELD_NAMES[field]}.`, 'recoverable', `$.buyer.${field}`));
   }
   const ships = quote.lines.some((line) => line.requiresShipping);
   const handOff = ships && !rules.fulfillment;
@@ -57,11 +55,15 @@ export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' 
     messages.push(errorMessage('missing', "Tax needs the buyer's country and region: send context.address_country and context.address_region.", 'recoverable', '$.context.address_country'));
   }
   messages.push(...(session.review ?? []));
-  const blocked = messages.length > 0 || quote.lineProblems.length > 0;
-  if (session.escalation) return { status: 'requires_escalation', messages: [...messages, session.escalation.message] };
+  if (session.escalation) messages.push(session.escalation.message);
   if (handOff) {
     const content = "These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: continue on the store's checkout page (continue_url).";
-    return { status: 'requires_escalation', messages: [...messages, errorMessage('fulfillment_unsupported', content, 'requires_buyer_input')] };
+    messages.push(errorMessage('fulfillment_unsupported', content, 'requires_buyer_input'));
   }
+  if (messages.some(needsBuyer)) return { status: 'requires_escalation', messages };
+  const blocked = messages.length > 0 || quote.lineProblems.length > 0;
   return { status: blocked ? 'incomplete' : 'ready_for_complete', messages };
 }
+
+/** Severities that hand the checkout to the buyer (upstream: they contribute to requires_escalation). */
+const needsBuyer = (message: Message) => message.severity === 'requires_buyer_input' || message.severity === 'requires_buyer_review';

@@ -2,7 +2,8 @@
  * The store's applied discounts as protocol applied discounts (spec part 1 §2.7): allocations
  * get the JSONPath of what they reduce. Where some target has no path (a discount on the order
  * as a whole), `allocations` is left out, so the listed ones always sum to the amount and the
- * discount counts as unallocated (`discount` total).
+ * discount counts as unallocated (`discount` total). Only discounts that reduce something are
+ * listed (`amount` is a positive integer): one with nothing to reduce yet appears once it does.
  */
 import type { AllocationTarget, AppliedDiscount as QuotedDiscount } from '../../../adapters/contract.js';
 import type { AppliedDiscount } from '../../../schemas/discount.js';
@@ -23,7 +24,7 @@ function allocationsOf(discount: QuotedDiscount, pathOf: AllocationPath): Applie
 }
 
 export function renderApplied(applied: readonly QuotedDiscount[], pathOf: AllocationPath): AppliedDiscount[] {
-  return applied.map((discount) => {
+  return applied.filter((discount) => discount.amount > 0).map((discount) => {
     const allocations = allocationsOf(discount, pathOf);
     return {
       ...(discount.code !== undefined && { code: discount.code }),

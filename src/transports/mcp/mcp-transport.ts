@@ -15,7 +15,8 @@ import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
 import { COUNTED_PER_CALL } from '../rate-limit.js';
 import { tenantOf } from '../request-context.js';
-import { compileEnvelopeCheck, describeTool, type Tool, type ToolArguments } from './tools.js';
+import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
+import { withoutBodyId } from '../body-id.js';
 import type { Validator } from '../../validation/validator.js';
 
 /** A JSON-RPC error the SDK passes through as {code, message, data}. */
@@ -79,25 +80,28 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     return tools;
   };
 
-  async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown) {
+  async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown, standardMeta: unknown) {
     const op = byName.get(name);
     if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
     req.operation = op.name;
-    const checked = envelopeChecks.get(op.name)!(args ?? {});
+    const checked = envelopeChecks.get(op.name)!(withStandardMeta(args ?? {}, standardMeta));
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
-    const { meta, id } = checked.value;
-    const payload = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
-    // The cart and checkout payloads never carry their own id (spec §4.2); a catalog payload names products by id.
-    if (op.mcp.payload && op.mcp.payload !== 'catalog' && payload !== null && typeof payload === 'object' && 'id' in payload) {
-      throw new ProtocolError(400, 'invalid_request', `arguments.${op.mcp.payload}.id is not allowed: the id goes in arguments.id`);
+    const { meta = {}, id } = checked.value;
+    const profileUrl = agentProfile(meta);
+    const sent = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
+    // A cart payload never carries its own id (spec §4.2); a checkout one may (deprecated, as on REST);
+    // a catalog payload names products by id.
+    if (op.mcp.payload === 'cart' && sent !== null && typeof sent === 'object' && 'id' in sent) {
+      throw new ProtocolError(400, 'invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }
+    const payload = op.mcp.payload === 'checkout' ? withoutBodyId(sent, id, 'arguments.id') : sent;
     const idempotencyKey = meta['idempotency-key'];
     const response = await pipeline.execute(op, {
       tenant,
       transport: 'mcp',
       requestId: meta['request-id'] ?? req.id,
       log: req.log,
-      profileUrl: meta['proto-agent'].profile,
+      profileUrl,
       ...(id !== undefined && { id }),
       payload,
       payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
@@ -116,7 +120,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(tenant) }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       try {
-        return await callTool(req, tenant, request.params.name, request.params.arguments);
+        return await callTool(req, tenant, request.params.name, request.params.arguments, request.params._meta);
       } catch (error) {
         const mapped = toProtocolError(error, req.log);
         if (mapped.status === 429) rateLimited.set(req, Math.max(rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));

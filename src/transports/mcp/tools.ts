@@ -2,13 +2,17 @@
  * MCP tool descriptions and argument checks, generated from the operation table:
  * arguments = {meta, id?, [payload]?} as the spec's MCP bindings say.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { McpMeta, ResourceId } from '../../../schemas/common.js';
 import type { OperationDefinition } from '../../operations/operation.js';
+import { discoveryError } from '../../protocol/errors.js';
 import { compile, type Validator } from '../../validation/validator.js';
 
+/** What the server reads of `meta`; the profile is read apart (agentProfile), so a missing one is a discovery error. */
+const CheckedMeta = Type.Omit(McpMeta, ['proto-agent']);
+
 export interface ToolArguments {
-  meta: McpMeta;
+  meta?: Static<typeof CheckedMeta>;
   id?: string;
   [payload: string]: unknown;
 }
@@ -39,8 +43,31 @@ export function describeTool(op: OperationDefinition): Tool {
  * pipeline with the same validator REST uses, so errors read the same on both transports.
  */
 export function compileEnvelopeCheck(op: OperationDefinition): Validator<ToolArguments> {
-  const properties: Record<string, TSchema> = { meta: McpMeta };
+  const properties: Record<string, TSchema> = { meta: Type.Optional(CheckedMeta) };
   if (op.mcp.id) properties.id = ResourceId;
-  const required = ['meta', ...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
+  const required = [...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
   return compile<ToolArguments>(Type.Object(properties, { required, additionalProperties: true }));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The arguments with `meta` completed from the request's standard `params._meta`, where stock MCP
+ * clients put request metadata: each of its protocol keys counts unless `arguments.meta` has it.
+ */
+export function withStandardMeta(args: unknown, standard: unknown): unknown {
+  if (!isObject(args) || !isObject(standard) || (args.meta !== undefined && !isObject(args.meta))) return args;
+  const known = Object.keys(McpMeta.properties).filter((key) => standard[key] !== undefined);
+  return { ...args, meta: { ...Object.fromEntries(known.map((key) => [key, standard[key]])), ...args.meta } };
+}
+
+/** The caller's profile URL, `meta["proto-agent"].profile`; missing or unreadable is `invalid_profile_url` (-32001). */
+export function agentProfile(meta: Record<string, unknown> | undefined): string {
+  const agent = meta?.['proto-agent'];
+  const profile = agent !== null && typeof agent === 'object' ? (agent as { profile?: unknown }).profile : undefined;
+  if (typeof profile !== 'string' || profile.length === 0 || profile.length > 2048) {
+    const why = 'meta["proto-agent"].profile is required: the caller\'s profile URL (at most 2048 characters)';
+    throw discoveryError(400, 'invalid_profile_url', why);
+  }
+  return profile;
 }

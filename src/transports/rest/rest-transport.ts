@@ -8,6 +8,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { OperationDefinition } from '../../operations/operation.js';
 import type { OperationResponse, Pipeline } from '../../operations/pipeline.js';
 import { describeHttpRequest } from '../../security/http-request.js';
+import { withoutBodyId } from '../body-id.js';
 import { COUNTED_PER_CALL } from '../rate-limit.js';
 import { requireRequestId, tenantOf } from '../request-context.js';
 
@@ -21,12 +22,7 @@ function single(value: string | string[] | undefined): string | undefined {
 function payloadOf(req: FastifyRequest, op: OperationDefinition, id: string | undefined): unknown {
   if (!op.input) return undefined;
   const body = req.body ?? {};
-  if (id !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
-    const { id: bodyId, ...rest } = body as Record<string, unknown>;
-    if (bodyId !== id) throw new ProtocolError(400, 'invalid_request', '$.id does not match the id in the path');
-    return rest;
-  }
-  return body;
+  return id === undefined ? body : withoutBodyId(body, id, 'the id in the path');
 }
 
 export function sendOperationResponse(reply: FastifyReply, response: OperationResponse): FastifyReply {

@@ -50,6 +50,33 @@ describe.each<Transport>(['rest', 'mcp'])('checkout from a cart over %s', (trans
     expect(checkout.discounts.applied.map((d: any) => d.code)).not.toContain('SPRING2025');
   });
 
+  it('accepts line_items: [] beside cart_id (the cart lines count)', async () => {
+    const cart = (await gw.carts(transport).create({ line_items: [line('pot_ceramic', 2)] })).body;
+    const reply = await gw.client(transport).create({ cart_id: cart.id, line_items: [] });
+    if (transport === 'rest') expect(reply.status).toBe(201);
+    expect(reply.body.proto.status).toBe('success');
+    expect(reply.body.line_items.map((l: any) => [l.id, l.item.id, l.quantity])).toEqual([[cart.line_items[0].id, 'pot_ceramic', 2]]);
+  });
+
+  it('converting a cart whose checkout is still open returns that checkout; once it is canceled a new one', async () => {
+    const carts = gw.carts(transport);
+    const cart = (await carts.create({ line_items: [line('pot_ceramic')] })).body;
+    const [first, concurrent] = await Promise.all([gw.client(transport).create({ cart_id: cart.id }), gw.client(transport).create({ cart_id: cart.id, line_items: [] })]);
+    expect(concurrent.body.id).toBe(first.body.id);
+    await carts.update(cart.id, { line_items: [line('pot_ceramic', 3)] });
+    const again = await gw.client(transport).create({ cart_id: cart.id, line_items: [] });
+    if (transport === 'rest') expect(again.status).toBe(200);
+    expect(again.body.proto.status).toBe('success');
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.line_items).toEqual(first.body.line_items);
+
+    await gw.client(transport).cancel(first.body.id);
+    const fresh = await gw.client(transport).create({ cart_id: cart.id, line_items: [] });
+    if (transport === 'rest') expect(fresh.status).toBe(201);
+    expect(fresh.body.id).not.toBe(first.body.id);
+    expect(fresh.body.line_items.map((l: any) => l.quantity)).toEqual([3]);
+  });
+
   it("another platform's cart, or one that expired, makes no checkout", async () => {
     const cart = (await gw.carts(transport, PROFILES.multiGroup).create({ line_items: [line('pot_ceramic')] })).body;
     const reply = await gw.client(transport).create({ cart_id: cart.id });

@@ -49,6 +49,8 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
       ['missing', '$.fulfillment.methods'],
     ]);
     expect(start.fulfillment.methods).toEqual([]);
+    // Free shipping on roses reduces nothing until a shipping option is chosen: not listed yet.
+    expect(start.discounts.applied).toEqual([]);
     // The digital e-book needs no method: the physical lines can ship or be picked up.
     const physical = start.line_items.slice(0, 2).map((l: any) => l.id);
     expect(start.fulfillment.available_methods.map((m: any) => [m.type, m.line_item_ids, m.fulfillable_on])).toEqual([
@@ -69,6 +71,7 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
     expect(method.selected_destination_id).toBe(method.destinations[0].id);
     expect(method.groups.map((g: any) => [g.line_item_ids, g.selected_option_id])).toEqual([[physical, null]]);
     expect(codes(withDestination)).toEqual([['missing', '$.fulfillment.methods[0].groups[0].selected_option_id']]);
+    expect(withDestination.discounts.applied).toEqual([]);
 
     expect(ready.status).toBe('ready_for_complete');
     expect(ready.messages).toBeUndefined();
@@ -154,6 +157,13 @@ describe('sessions', () => {
       ['out_of_stock', 'unrecoverable', '$.line_items[1]'],
     ]);
     expect(reply.body.continue_url).toBe(`${STOREFRONT}/cart/gardenias:1,wreath_holiday:2`);
+  });
+
+  it('an eligibility claim the store does not recognize is ignored with a warning; the checkout goes on', async () => {
+    const created = (await gw.client('rest').create({ line_items: [line('pot_ceramic')], context: { eligibility: ['com.example.student', 'com.example.veteran'] } })).body;
+    expect(created.proto.status).toBe('success');
+    expect(created.messages.filter((m: any) => m.type === 'warning').map((m: any) => [m.code, m.path])).toEqual([['eligibility_not_accepted', '$.context.eligibility[1]']]);
+    expect(created.discounts.applied.map((d: any) => d.eligibility)).toEqual(['com.example.student']);
   });
 
   it('needs line_items or a cart_id', async () => {
@@ -244,5 +254,32 @@ describe('sessions', () => {
       payload: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'complete_checkout', arguments: { meta: gw.meta(), id: created.id, checkout: {} } } }),
     });
     expect(unkeyed.json().error).toMatchObject({ code: -32602, data: { code: 'missing_idempotency_key' } });
+  });
+});
+
+describe('MCP leniency where REST is lenient', () => {
+  const call = (name: string, args: Record<string, unknown>) =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { meta: gw.meta(), ...args } } }),
+    });
+
+  it('a checkout.id in the payload (deprecated in the body) is ignored, as REST ignores the body id', async () => {
+    const created = (await call('create_checkout', { checkout: { id: 'chk_mine', line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
+    expect(created.proto.status).toBe('success');
+    expect(created.id).not.toBe('chk_mine');
+    const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: 2 }));
+    const updated = (await call('update_checkout', { id: created.id, checkout: { id: created.id, line_items: lines } })).json().result.structuredContent;
+    expect([updated.id, updated.line_items[0].quantity]).toEqual([created.id, 2]);
+  });
+
+  it('a checkout.id that contradicts arguments.id is refused, as REST refuses a body id that contradicts the path', async () => {
+    const created = (await call('create_checkout', { checkout: { line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
+    const res = (await call('update_checkout', { id: created.id, checkout: { id: 'chk_other', line_items: [] } })).json();
+    expect(res.error).toMatchObject({ code: -32602, data: { code: 'invalid_request' } });
+    const rest = await gw.app.inject({ method: 'PUT', url: `/checkout-sessions/${created.id}`, headers: gw.headers(), payload: JSON.stringify({ id: 'chk_other', line_items: [] }) });
+    expect([rest.statusCode, rest.json().code]).toEqual([400, 'invalid_request']);
   });
 });

@@ -24,7 +24,7 @@ function quote(overrides: Partial<Quote> = {}, totals: Partial<Quote['totals']> 
 
 const shipping: StoredMethod = { id: 'shipping_1', type: 'shipping', destinations: [{ id: 'dest_1', address: { address_country: 'US', address_region: 'IL' } }], selectedDestinationId: 'dest_1', selections: { all: 'std' } };
 const session = { buyer: { email: 'ann@example.com' }, fulfillment: [shipping] };
-const rules: StatusRules = { requiredBuyerFields: ['email'], fulfillment: true, atComplete: false };
+const rules: StatusRules = { requiredBuyerFields: ['email'], fulfillment: true };
 const paths = (e: ReturnType<typeof evaluate>) => e.messages.map((m) => [m.code, m.severity, m.path]);
 
 describe('evaluate', () => {
@@ -32,7 +32,7 @@ describe('evaluate', () => {
     expect(evaluate(session, quote(), rules)).toEqual({ status: 'ready_for_complete', messages: [] });
   });
 
-  it('incomplete while something is missing, each with its path; buyer fields need the buyer at complete', () => {
+  it('incomplete while something the platform can send is missing, each recoverable with its path', () => {
     const noSelection = quote({ fulfillment: [{ methodId: 'shipping_1', type: 'shipping', lineIds: ['l1'], groups: [{ key: 'all', lineIds: ['l1'], options: [] }] }] }, { shipping: null });
     const before = evaluate({ ...session, buyer: {} }, noSelection, rules);
     expect(before.status).toBe('incomplete');
@@ -40,7 +40,7 @@ describe('evaluate', () => {
       ['missing', 'recoverable', '$.buyer.email'],
       ['missing', 'recoverable', '$.fulfillment.methods[0].groups[0].selected_option_id'],
     ]);
-    expect(paths(evaluate({ ...session, buyer: {} }, quote(), { ...rules, atComplete: true }))).toEqual([['missing', 'requires_buyer_input', '$.buyer.email']]);
+    expect(evaluate({ ...session, buyer: {} }, quote(), rules)).toEqual({ status: 'incomplete', messages: [errorMessage('missing', expect.any(String) as never, 'recoverable', '$.buyer.email')] });
   });
 
   it('incomplete while a line cannot be bought as requested (its message comes with the line)', () => {
@@ -55,9 +55,11 @@ describe('evaluate', () => {
     expect(paths(evaluate({ ...session, fulfillment: [noRegion] }, quote({}, { tax: null }), rules))).toEqual([['missing', 'recoverable', '$.fulfillment.methods[0].destinations[0].address_region']]);
   });
 
-  it('a pending review keeps it incomplete; a pending escalation makes it requires_escalation', () => {
+  it('a message that needs the buyer makes it requires_escalation: a pending review, a pending escalation', () => {
     const review = errorMessage('price_changed', 'The totals changed.', 'requires_buyer_review', '$.totals');
-    expect(evaluate({ ...session, review: [review] }, quote(), rules)).toEqual({ status: 'incomplete', messages: [review] });
+    expect(evaluate({ ...session, review: [review] }, quote(), rules)).toEqual({ status: 'requires_escalation', messages: [review] });
+    const noEmail = evaluate({ ...session, buyer: {}, review: [review] }, quote(), rules);
+    expect([noEmail.status, paths(noEmail)]).toEqual(['requires_escalation', [['missing', 'recoverable', '$.buyer.email'], ['price_changed', 'requires_buyer_review', '$.totals']]]);
     const escalation = { message: errorMessage('buyer_action_required', 'Confirm on the store page.', 'requires_buyer_input'), continueUrl: 'https://shop.example/cart/pot:1' };
     expect(evaluate({ ...session, escalation }, quote(), rules)).toEqual({ status: 'requires_escalation', messages: [escalation.message] });
   });

@@ -55,14 +55,14 @@ describe('final statuses', () => {
 });
 
 describe('complete before the checkout is ready', () => {
-  it('is refused with what is missing; buyer fields still absent need the buyer', async () => {
+  it('is refused with what is missing: data the platform can send is recoverable and the status stays incomplete', async () => {
     const rest = gw.client('rest');
     const created = (await rest.create({ line_items: [line('pot_ceramic')] })).body;
     const reply = await rest.complete(created.id, pay('success_token'));
     expect(reply.body.proto.status).toBe('error');
     expect(reply.body.status).toBe('incomplete');
     expect(reply.body.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([
-      ['missing', 'requires_buyer_input', '$.buyer.email'],
+      ['missing', 'recoverable', '$.buyer.email'],
       ['missing', 'recoverable', '$.fulfillment.methods'],
     ]);
     expect(control.placements).toBe(0);
@@ -76,7 +76,8 @@ describe('complete before the checkout is ready', () => {
       expect(ready.status).toBe('incomplete');
       expect(codes(ready)).toEqual([['missing', '$.buyer.phone_number']]);
       const reply = await rest.complete(ready.id, pay('success_token'));
-      expect(reply.body.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([['missing', 'requires_buyer_input', '$.buyer.phone_number']]);
+      expect(reply.body.status).toBe('incomplete');
+      expect(reply.body.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([['missing', 'recoverable', '$.buyer.phone_number']]);
     } finally {
       await strict.close();
     }
@@ -138,23 +139,24 @@ describe('while the order is being placed', () => {
     expect(control.placements).toBe(1);
   });
 
-  it('a placement the store refuses releases the payment and asks for a review; after an update it completes', async () => {
+  it('a placement the store refuses releases the payment and asks for a review (requires_escalation); after an update it completes', async () => {
     const rest = gw.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('pot_ceramic')]);
     control.refuse = { status: 'rejected', reason: 'out_of_stock', detail: 'not enough stock for line 1' };
     const refused = await rest.complete(ready.id, pay('success_token'));
     expect(refused.body.proto.status).toBe('error');
-    expect(refused.body.status).toBe('incomplete');
+    expect(refused.body.status).toBe('requires_escalation');
+    expect(refused.body.continue_url).toMatch(/^https:\/\//);
     expect(refused.body.messages.map((m: any) => [m.code, m.severity])).toEqual([['out_of_stock', 'requires_buyer_review']]);
     expect(await gw.store.get(`payment:sandbox:shop:sandbox:${ready.id}`)).toBeNull();
-    expect((await rest.get(ready.id)).body.status).toBe('incomplete');
+    expect((await rest.get(ready.id)).body.status).toBe('requires_escalation');
     expect((await rest.update(ready.id, payload)).body.status).toBe('ready_for_complete');
     expect((await rest.complete(ready.id, pay('success_token'))).body.status).toBe('completed');
   });
 });
 
 describe('changes before complete', () => {
-  it('a total that changed since it was shown: incomplete with requires_buyer_review, nothing charged; an update confirms it', async () => {
+  it('a total that changed since it was shown: requires_escalation with requires_buyer_review, nothing charged; an update confirms it', async () => {
     // SPRING2025 (25% off) ends at 2025-06-01T00:00Z: valid when shown, expired at complete.
     gw.clock.now = Date.parse('2025-05-31T23:40:00Z');
     const rest = gw.client('rest');
@@ -165,7 +167,8 @@ describe('changes before complete', () => {
     gw.clock.now = Date.parse('2025-06-01T00:00:01Z');
     const reply = await rest.complete(ready.id, pay('success_token'));
     expect(reply.body.proto.status).toBe('error');
-    expect(reply.body.status).toBe('incomplete');
+    expect(reply.body.status).toBe('requires_escalation');
+    expect(reply.body.continue_url).toMatch(/^https:\/\//);
     expect(reply.body.messages.map((m: any) => [m.type, m.code, m.severity ?? null, m.path])).toEqual([
       ['warning', 'discount_code_expired', null, '$.discounts.codes[0]'],
       ['error', 'price_changed', 'requires_buyer_review', '$.totals'],
@@ -175,7 +178,7 @@ describe('changes before complete', () => {
     expect(control.placements).toBe(0);
     expect(await gw.store.get(`payment:sandbox:shop:sandbox:${ready.id}`)).toBeNull();
     // The review stays until the platform updates the checkout (the buyer saw the new total).
-    expect((await rest.get(ready.id)).body.status).toBe('incomplete');
+    expect((await rest.get(ready.id)).body.status).toBe('requires_escalation');
     const confirmed = (await rest.update(ready.id, payload)).body;
     expect(confirmed.status).toBe('ready_for_complete');
     const done = (await rest.complete(ready.id, pay('success_token'))).body;

@@ -78,6 +78,8 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
       fulfillment: { events: [] },
       adjustments: [],
     });
+    expect(Object.keys(body.proto.capabilities)).toEqual(['dev.proto.shopping.order']);
+    expect(body.proto).not.toHaveProperty('payment_handlers');
     expect(body.permalink_url).toMatch(new RegExp(`^https://shop\\.example/order-status/${orderId}\\?t=`));
     // 3 roses at $35, 2 pots at $15, an e-book at $9; standard shipping to Chicago.
     expect(body.line_items.map((l: any) => [l.id, l.item.id, l.item.price, l.quantity, l.status, l.totals])).toEqual([

@@ -113,7 +113,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
           { path: '$.line_items[1]', amount: 298 },
         ],
       ],
-      ['Free Shipping on Rose Bouquets', 0, true, 'across', 4, []],
+      // Free shipping on the roses reduces nothing on a cart (no shipping priced): not listed.
     ]);
     expect(body.totals).toEqual([
       { type: 'subtotal', amount: 9500 },
@@ -130,7 +130,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     expect(cleared.discounts).toEqual({ codes: [], applied: [automatic] });
   });
 
-  it('an accepted eligibility claim gives a provisional automatic discount carrying the claim; others give nothing', async () => {
+  it('an accepted eligibility claim gives a provisional automatic discount carrying the claim; others give nothing but a warning', async () => {
     const { body } = await client().create({
       line_items: [line('pot_ceramic')],
       context: { eligibility: ['com.example.veteran', 'com.example.student'] },
@@ -147,13 +147,22 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
         allocations: [{ path: '$.line_items[0]', amount: 150 }],
       },
     ]);
+    expect(warnings(body)).toEqual([
+      { type: 'warning', code: 'eligibility_not_accepted', path: '$.context.eligibility[0]', content: expect.stringContaining('"com.example.veteran"') },
+    ]);
+    expect(body.messages.filter((m: any) => m.type === 'error')).toEqual([]);
   });
 
-  it('free shipping applies at 0 on a cart, which prices no shipping; nothing reaches the totals', async () => {
+  it('free shipping reduces nothing on a cart, which prices no shipping: the code is kept without a warning but not listed as applied', async () => {
     const { body } = await client().create({ line_items: [line('pot_ceramic')], discounts: { codes: ['FREESHIP'] } });
-    expect(body.discounts.applied).toEqual([{ code: 'FREESHIP', title: 'Free standard shipping', amount: 0, automatic: false, method: 'across', priority: 1, allocations: [] }]);
+    expect(body.discounts).toEqual({ codes: ['FREESHIP'], applied: [] });
     expect(warnings(body)).toEqual([]);
     expect(body.totals.map((t: any) => t.type)).toEqual(['subtotal', 'total']);
+  });
+
+  it('an automatic promotion that reduces nothing yet is not listed (rose bouquets ship free, but a cart prices no shipping)', async () => {
+    const { body } = await client().create({ line_items: [line('bouquet_roses')] });
+    expect(body.discounts.applied).toEqual([]);
   });
 
   it('without the extension the caller sees no discounts member and its codes and claims are ignored; automatic discounts still count', async () => {
@@ -167,7 +176,8 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     ).body;
     expect(created.proto.capabilities['dev.proto.shopping.discount']).toBeUndefined();
     expect(created.discounts).toBeUndefined();
-    expect(warnings(created)).toEqual([]);
+    // No code rejections; the claim is not priced (no provisional discount to show), and the platform is told.
+    expect(warnings(created).map((m: any) => [m.code, m.path])).toEqual([['eligibility_not_accepted', '$.context.eligibility[0]']]);
     expect(created.totals).toEqual([
       { type: 'subtotal', amount: 6000 },
       { type: 'items_discount', amount: -600 },

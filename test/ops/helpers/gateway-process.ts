@@ -1,23 +1,22 @@
 /**
- * The gateway as operators run it: compiled once per test file with the build's own tsconfig,
+ * The gateway as operators run it: compiled once per test run with the build's own tsconfig,
  * started as `node src/main.js` in a child process, its JSON log lines collected.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { vi } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject, vi } from 'vitest';
+import { compileGateway } from '../../helpers/build-once.js';
 import { freePorts } from '../../helpers/redis-server.js';
 
-const run = promisify(execFile);
-
-/** Compiles src/ into a temp folder that resolves packages from this checkout. Returns the folder. */
+/**
+ * The gateway compiled once for this test run (the `processes` project's global setup,
+ * test/helpers/build-once.ts), or, in a file of another project, compiled for that file.
+ */
 export async function buildGateway(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'proto-build-'));
-  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', dir]);
-  await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
-  await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  const shared = inject('gatewayBuild');
+  if (shared) return { dir: shared, remove: async () => {} };
+  const dir = await compileGateway();
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
