@@ -46,7 +46,11 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
   const key = await signingKeyFromJwk(JSON.parse(readFileSync(settings.keyFile, 'utf8')), settings.keyFile);
   const url = `${settings.gateway}/orders/${encodeURIComponent(orderId)}`;
   const headers = signRequest(
-    { method: 'GET', url, headers: { 'proto-agent': `profile="${settings.profile}"`, 'request-id': randomUUID(), accept: 'application/json' } },
+    {
+      method: 'GET',
+      url,
+      headers: { 'proto-agent': `profile="${settings.profile}"`, 'request-id': randomUUID(), accept: 'application/json' },
+    },
     { key, now: Date.now },
   );
   let response: Response;
@@ -63,7 +67,8 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }, agentSettings(process.env)).then(
+  const io: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+  run(process.argv.slice(2), io, agentSettings(process.env)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       process.stderr.write(`failed: ${(error as Error).message}\n`);

@@ -96,7 +96,8 @@ async function main(): Promise<number> {
   const store = await openStore(settings);
   const tenants = () => loadTenantFiles(settings.configDir).map((tenant) => tenant.config.id);
   try {
-    return await run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }, store, tenants);
+    const io: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+    return await run(process.argv.slice(2), io, store, tenants);
   } finally {
     await store.close();
   }

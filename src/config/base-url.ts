@@ -17,9 +17,13 @@ const relative = (value: unknown): value is string => typeof value === 'string' 
 
 export function withBaseUrl(config: TenantConfig, fallback: string | undefined, where: string): TenantConfig & { base_url: string } {
   const baseUrl = config.base_url ?? fallback;
-  if (baseUrl === undefined) throw new ConfigError(`${where}: $.base_url is required (no BASE_URL and no listening address to derive it from)`);
+  if (baseUrl === undefined) {
+    throw new ConfigError(`${where}: $.base_url is required (no BASE_URL and no listening address to derive it from)`);
+  }
   const resolve = <T>(value: T): T | string => (relative(value) ? `${baseUrl}${value}` : value);
-  const settings = Object.fromEntries(Object.entries(config.adapter.settings).map(([name, value]) => [name, name.endsWith('_url') ? resolve(value) : value]));
+  const settings = Object.fromEntries(
+    Object.entries(config.adapter.settings).map(([name, value]) => [name, name.endsWith('_url') ? resolve(value) : value]),
+  );
   return {
     ...config,
     base_url: baseUrl,

@@ -98,7 +98,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   }
   const storePrefix = env.STORE_PREFIX || '';
   // Braces would become a Cluster hash tag of their own and split each queue's keys across slots.
-  if (!/^[A-Za-z0-9._-]{0,64}$/.test(storePrefix)) throw new ConfigError('STORE_PREFIX must be at most 64 letters, digits, ".", "_" or "-"');
+  if (!/^[A-Za-z0-9._-]{0,64}$/.test(storePrefix)) {
+    throw new ConfigError('STORE_PREFIX must be at most 64 letters, digits, ".", "_" or "-"');
+  }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const gatewaySecret = env.GATEWAY_SECRET || undefined;

@@ -10,7 +10,10 @@ import { defaultBackendPolicy, type BackendPolicy } from '../tenancy/resilient-a
 export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';
 
 /** An absolute URL, or a path (`/terms`) relative to the tenant's base_url. */
-const UrlOrPath = Type.String({ anyOf: [{ format: 'uri' }, { pattern: '^/(?!/)' }], description: 'an absolute URL, or a path relative to base_url' });
+const UrlOrPath = Type.String({
+  anyOf: [{ format: 'uri' }, { pattern: '^/(?!/)' }],
+  description: 'an absolute URL, or a path relative to base_url',
+});
 
 export const SecretRef = Type.Union(
   [
@@ -162,7 +165,9 @@ export const TenantConfig = Type.Object(
       ),
     ),
     links: Type.Optional(
-      Type.Array(Type.Object({ type: Type.String(), url: UrlOrPath, title: Type.Optional(Type.String()) }, { additionalProperties: false })),
+      Type.Array(
+        Type.Object({ type: Type.String(), url: UrlOrPath, title: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      ),
     ),
     policies: Type.Optional(
       Type.Object(

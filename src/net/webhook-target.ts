@@ -19,7 +19,9 @@ export function webhookTarget(raw: string, allowLoopback: boolean): URL {
   if (url.username || url.password) throw new UnusableWebhookUrl('the webhook URL must not carry credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const loopback = url.hostname === 'localhost' || isLoopback(host);
-  if (url.protocol !== 'https:' && !(allowLoopback && loopback && url.protocol === 'http:')) throw new UnusableWebhookUrl('the webhook URL must use https');
+  if (url.protocol !== 'https:' && !(allowLoopback && loopback && url.protocol === 'http:')) {
+    throw new UnusableWebhookUrl('the webhook URL must use https');
+  }
   const refused = isIP(host) ? refusal(host, allowLoopback) : null;
   if (refused) throw new UnusableWebhookUrl(`the webhook URL's address is refused: ${refused}`);
   return url;

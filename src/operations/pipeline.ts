@@ -72,6 +72,13 @@ function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Nego
   return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
 }
 
+/** A caller negotiated with and authenticated. */
+interface Admitted {
+  profile: PlatformProfile;
+  negotiation: Negotiated;
+  principal: Principal;
+}
+
 export class Pipeline {
   private readonly validators = new Map<string, Validator<unknown>>();
   private readonly answers: AnswerCache;
@@ -119,7 +126,7 @@ export class Pipeline {
   }
 
   /** Negotiates and authenticates the caller, then counts the call against the budget of whoever that is. */
-  private async admit(op: OperationDefinition, call: OperationCall): Promise<{ profile: PlatformProfile; negotiation: Negotiated; principal: Principal }> {
+  private async admit(op: OperationDefinition, call: OperationCall): Promise<Admitted> {
     const { tenant } = call;
     const limit = (principal?: Principal) =>
       this.deps.rateLimiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);

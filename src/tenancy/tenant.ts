@@ -127,7 +127,11 @@ function simulationAccess(config: TenantConfig, file: string, kind: string, extr
 }
 
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
-export function assembleTenant(loaded: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {}): Tenant {
+export function assembleTenant(
+  loaded: LoadedTenant,
+  backend: Adapter,
+  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {},
+): Tenant {
   const { config, file } = loaded;
   const baseUrl = config.base_url; // buildTenant fills it in when the file names none
   if (baseUrl === undefined) throw new ConfigError(`${file}: $.base_url is required`);

@@ -107,9 +107,8 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
   app.addHook('preHandler', (req, _reply, done) => {
     const { tenant } = req;
     const limits = tenant?.policies.rateLimits;
-    if (!tenant || !(limits?.perCaller || limits?.perTenant) || req.routeOptions.config.countedPerCall || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '')) {
-      return done();
-    }
+    const counted = req.routeOptions.config.countedPerCall || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '');
+    if (!tenant || !(limits?.perCaller || limits?.perTenant) || counted) return done();
     limiter
       .count(tenant, 'tenant', tenant.id, req.log)
       .then(() => limiter.count(tenant, 'caller', requestCaller(req), req.log))

@@ -43,7 +43,10 @@ export function requireRequestId(req: FastifyRequest): string {
  */
 export function checkSingleHost(raw: IncomingMessage): void {
   let hosts = 0;
-  for (let i = 0; i < raw.rawHeaders.length; i += 2) if (raw.rawHeaders[i]!.length === 4 && raw.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    const name = raw.rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
   if (hosts > 1) throw new ProtocolError(400, 'invalid_request', 'the request has more than one Host header');
 }
 

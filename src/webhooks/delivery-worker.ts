@@ -122,7 +122,12 @@ export class DeliveryWorker {
     }
   }
 
-  private async settle(queue: DurableQueue<OrderEvent>, job: Job<OrderEvent>, result: DeliveryResult, about: Record<string, unknown>): Promise<void> {
+  private async settle(
+    queue: DurableQueue<OrderEvent>,
+    job: Job<OrderEvent>,
+    result: DeliveryResult,
+    about: Record<string, unknown>,
+  ): Promise<void> {
     const { metrics, log, schedule } = this.deps;
     if (result.outcome === 'delivered') {
       if (await queue.ack(job)) metrics.attempt('delivered');

@@ -102,17 +102,22 @@ describe('tenant files', () => {
   });
 
   it('give a file without base_url the address the gateway is reached at, and resolve its relative URLs against it', async () => {
-    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore(), baseUrl: listenOrigin('127.0.0.1', 18080, false) });
+    const baseUrl = listenOrigin('127.0.0.1', 18080, false);
+    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore(), baseUrl });
     const demo = registry.tenants[0]!;
     expect(demo.baseUrl).toBe('http://127.0.0.1:18080');
     const endpoints = demo.profile.object.proto.services['dev.proto.shopping']!.map((s) => (s as { endpoint?: string }).endpoint);
     expect(endpoints).toEqual(['http://127.0.0.1:18080', 'http://127.0.0.1:18080/mcp']);
-    expect(demo.config.links?.map((l) => l.url)).toEqual(['http://127.0.0.1:18080/demo-store/policies/terms', 'http://127.0.0.1:18080/demo-store/policies/privacy']);
-    expect(demo.adapter.continueUrl([{ variantId: 'bouquet_roses', quantity: 1 }], { discountCodes: [] })).toMatch(/^http:\/\/127\.0\.0\.1:18080\/demo-store\/cart\//);
+    const links = ['http://127.0.0.1:18080/demo-store/policies/terms', 'http://127.0.0.1:18080/demo-store/policies/privacy'];
+    expect(demo.config.links?.map((l) => l.url)).toEqual(links);
+    const cart = demo.adapter.continueUrl([{ variantId: 'bouquet_roses', quantity: 1 }], { discountCodes: [] });
+    expect(cart).toMatch(/^http:\/\/127\.0\.0\.1:18080\/demo-store\/cart\//);
     const explicit = configDir({ 'shop.yaml': valid });
-    expect((await loadTenants(explicit, { env: {}, now: Date.now, store: new MemoryStore(), baseUrl: 'http://127.0.0.1:18080' })).tenants[0]!.baseUrl).toBe('https://shop.example');
+    const named = await loadTenants(explicit, { env: {}, now: Date.now, store: new MemoryStore(), baseUrl });
+    expect(named.tenants[0]!.baseUrl).toBe('https://shop.example');
     const without = configDir({ 'shop.yaml': valid.replace('base_url: https://shop.example\n', '') });
-    await expect(loadTenants(without, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/shop\.yaml: \$\.base_url is required/);
+    const unnamed = loadTenants(without, { env: {}, now: Date.now, store: new MemoryStore() });
+    await expect(unnamed).rejects.toThrow(/shop\.yaml: \$\.base_url is required/);
   });
 
   it('reach a wildcard listener on loopback, in brackets for IPv6, over https with TLS', () => {

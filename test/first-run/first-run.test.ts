@@ -107,12 +107,18 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
   it('Try a checkout: completes, with an order whose link names the real port', () => {
     const [, status, order] = /"status": "(\w+)",\s*"order": (\{[^}]*\})/.exec(outputs[2]!) ?? [];
     expect(status).toBe('completed');
-    expect(json(order!)).toMatchObject({ id: expect.stringMatching(/^ord_/), permalink_url: expect.stringContaining(`http://127.0.0.1:${port}/`) });
+    expect(json(order!)).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      permalink_url: expect.stringContaining(`http://127.0.0.1:${port}/`),
+    });
   });
 
   it('Follow orders: the example agent reads its order with a signed request (unsigned: 401)', async () => {
     const order = json(outputs[3]!);
-    expect(order).toMatchObject({ id: expect.stringMatching(/^ord_/), line_items: [{ quantity: { original: 2, total: 2, fulfilled: 0 }, status: 'processing' }] });
+    expect(order).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      line_items: [{ quantity: { original: 2, total: 2, fulfilled: 0 }, status: 'processing' }],
+    });
     const unsigned = await fetch(`http://127.0.0.1:${port}/orders/${order.id}`, {
       headers: { 'proto-agent': `profile="http://127.0.0.1:${agentPort}/.well-known/proto"`, 'request-id': 'unsigned' },
     });
@@ -122,6 +128,7 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
   it('Follow orders: the simulation ships a unit of the first line with the secret any shell can read', () => {
     const [shipped, events] = outputs[4]!.split(/\n(?=\[)/);
     expect(json(shipped!)).toEqual({ original: 2, total: 2, fulfilled: 1 });
-    expect(json(events!)).toMatchObject([{ type: 'shipped', line_items: [{ quantity: 1 }], tracking_url: expect.stringContaining(`http://127.0.0.1:${port}/`) }]);
+    const tracking = expect.stringContaining(`http://127.0.0.1:${port}/`);
+    expect(json(events!)).toMatchObject([{ type: 'shipped', line_items: [{ quantity: 1 }], tracking_url: tracking }]);
   });
 });

@@ -129,7 +129,12 @@ describe('rate limits on MCP batches', () => {
       method: 'POST',
       url: '/mcp',
       headers: { 'content-type': 'application/json' },
-      payload: Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { meta: meta(), id: `c${i}` } } })),
+      payload: Array.from({ length: size }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { meta: meta(), id: `c${i}` } },
+      })),
     });
   const refused = (answers: Array<{ id: number; error?: { data?: { code?: string } } }>) =>
     answers.filter((a) => a.error?.data?.code === 'rate_limited').map((a) => a.id).length;
@@ -143,7 +148,8 @@ describe('rate limits on MCP batches', () => {
     expect(answers).toHaveLength(8);
     expect(answers.filter((a: { result?: unknown }) => a.result)).toHaveLength(5);
     expect(refused(answers)).toBe(3);
-    expect(answers.find((a: { error?: unknown }) => a.error)).toMatchObject({ error: { code: -32000, data: { code: 'rate_limited', http_status: 429 } } });
+    const error = { code: -32000, data: { code: 'rate_limited', http_status: 429 } };
+    expect(answers.find((a: { error?: unknown }) => a.error)).toMatchObject({ error });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(refused((await batch(gw, 2)).json())).toBe(2);
   });
@@ -168,11 +174,14 @@ describe('rate limits on MCP batches', () => {
 describe('rate limits by verified identity', () => {
   let gw: SecureGateway;
   beforeAll(async () => {
-    gw = await secureGateway({ tenant: { policies: { allow_loopback_profiles: true, rate_limits: { per_caller: { max: 5, window_seconds: 60 } } } } });
+    const policies = { allow_loopback_profiles: true, rate_limits: { per_caller: { max: 5, window_seconds: 60 } } };
+    gw = await secureGateway({ tenant: { policies } });
   });
   afterAll(() => gw.close());
-  const read = (sign: boolean, remoteAddress = '127.0.0.1') =>
-    gw.send({ ...gw.request({ method: 'GET', path: `/counters/${randomUUID()}`, ...(!sign && { sign: false }) }), remoteAddress } as Outgoing);
+  const read = (sign: boolean, remoteAddress = '127.0.0.1') => {
+    const request = gw.request({ method: 'GET', path: `/counters/${randomUUID()}`, ...(!sign && { sign: false as const }) });
+    return gw.send({ ...request, remoteAddress } as Outgoing);
+  };
 
   it('unsigned calls merely claiming a platform\'s profile never spend the signed platform\'s budget', async () => {
     for (let i = 0; i < 5; i++) expect((await read(false)).statusCode).not.toBe(429);

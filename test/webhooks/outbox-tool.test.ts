@@ -7,7 +7,16 @@ import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
 
 async function deadLetterTo(store: MemoryStore, id: string, webhookUrl: string): Promise<void> {
   const queue = orderWebhookQueue(store, 'shop');
-  const event = { id, kind: 'order_created', tenantId: 'shop', occurredAt: 0, webhookUrl, businessProfile: 'https://shop.example/.well-known/proto', checkoutId: 'chk_1', order: { id: `ord_${id}` } };
+  const event = {
+    id,
+    kind: 'order_created',
+    tenantId: 'shop',
+    occurredAt: 0,
+    webhookUrl,
+    businessProfile: 'https://shop.example/.well-known/proto',
+    checkoutId: 'chk_1',
+    order: { id: `ord_${id}` },
+  };
   await queue.enqueue({ id, payload: event as unknown as OrderEvent });
   const [job] = await queue.claim(1, 60_000);
   await queue.deadLetter(job!, 'refused');
@@ -21,7 +30,8 @@ describe('npm run outbox -- list', () => {
     await deadLetterTo(store, 'evt_junk', 'not a url?token=secret');
     const out: string[] = [];
     expect(await run(['list'], { out: (l) => out.push(l), err: () => undefined }, store, () => ['shop'])).toBe(0);
-    expect(out.map((line) => /to=(.*?)  reason=/.exec(line)?.[1])).toEqual(['file:///etc/passwd', 'https://agent.example/hooks', '"not a url"']);
+    const destinations = out.map((line) => /to=(.*?)  reason=/.exec(line)?.[1]);
+    expect(destinations).toEqual(['file:///etc/passwd', 'https://agent.example/hooks', '"not a url"']);
     await store.close();
   });
 });

@@ -29,7 +29,8 @@ function orderWebhook(ctx: OperationContext): { url?: string; problem?: string }
 export function webhookUrlWarnings(ctx: OperationContext): Message[] {
   const { problem } = orderWebhook(ctx);
   if (problem === undefined) return [];
-  const content = `Order webhooks will not be sent for orders placed now: config.webhook_url of ${CAPABILITY.order} in your profile is refused (${problem}).`;
+  const field = `config.webhook_url of ${CAPABILITY.order} in your profile`;
+  const content = `Order webhooks will not be sent for orders placed now: ${field} is refused (${problem}).`;
   return [warningMessage('invalid_webhook_url', content)];
 }
 

@@ -82,7 +82,9 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
 
   async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown, standardMeta: unknown) {
     const op = byName.get(name);
-    if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
+    if (!op || !tenant.capabilities.has(op.capability)) {
+      throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
+    }
     req.operation = op.name;
     const checked = envelopeChecks.get(op.name)!(withStandardMeta(args ?? {}, standardMeta));
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
@@ -134,9 +136,8 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
     req.transport = 'mcp';
     const tenant = tenantOf(req);
     if (Array.isArray(req.body) && req.body.length > MAX_BATCH) {
-      throw new ProtocolError(400, 'request_too_large', `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`, {
-        jsonRpcCode: JSONRPC.invalidParams,
-      });
+      const content = `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`;
+      throw new ProtocolError(400, 'request_too_large', content, { jsonRpcCode: JSONRPC.invalidParams });
     }
     const server = serverFor(req, tenant);
     // Stateless: one transport per request. Platforms POST plain JSON, so accept JSON-only clients.

@@ -203,15 +203,18 @@ describe('sessions', () => {
     expect(record).toEqual({ orderId: done.order.id, checkoutId: ready.id, profileUrl: gw.platform.url(PROFILES.withWebhook), webhookUrl: WEBHOOK_URL, placedAt: gw.clock.now });
   });
 
+  const PRIVATE = 'private, link-local and reserved addresses are not allowed';
+  const FIELD = 'config.webhook_url of dev.proto.shopping.order in your profile';
   it.each([
     ['file:///etc/passwd', 'the webhook URL must use https'],
-    ['https://169.254.169.254/latest/meta-data', "the webhook URL's address is refused: private, link-local and reserved addresses are not allowed"],
-    ['https://10.0.0.7/hooks', "the webhook URL's address is refused: private, link-local and reserved addresses are not allowed"],
+    ['https://169.254.169.254/latest/meta-data', `the webhook URL's address is refused: ${PRIVATE}`],
+    ['https://10.0.0.7/hooks', `the webhook URL's address is refused: ${PRIVATE}`],
     ['http://agent.example/hooks', 'the webhook URL must use https'],
   ])('warns the platform whose webhook_url is %s while it builds the checkout, and records no webhook URL', async (url, problem) => {
     const path = `/profiles/webhook-${encodeURIComponent(url)}`;
     const profile = platformProfile();
-    profile.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: url } } as { version: string }];
+    const order = { version: '2026-04-08', config: { webhook_url: url } };
+    profile.proto.capabilities['dev.proto.shopping.order'] = [order as { version: string }];
     gw.platform.serve(path, profile);
     const client = gw.client('rest', path);
     const outbox = orderWebhookQueue(gw.store, 'shop');
@@ -222,7 +225,7 @@ describe('sessions', () => {
     const warning = {
       type: 'warning',
       code: 'invalid_webhook_url',
-      content: `Order webhooks will not be sent for orders placed now: config.webhook_url of dev.proto.shopping.order in your profile is refused (${problem}).`,
+      content: `Order webhooks will not be sent for orders placed now: ${FIELD} is refused (${problem}).`,
     };
     expect(created.messages).toContainEqual(warning);
     expect(ready.messages).toContainEqual(warning);

@@ -12,14 +12,15 @@ import { vi } from 'vitest';
 
 const exec = promisify(execFile);
 
-const TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'adapters', 'schemas', 'scripts', 'bench', 'config', 'docs'];
+const TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md'];
+const TRACKED_FOLDERS = ['src', 'adapters', 'schemas', 'scripts', 'bench', 'config', 'docs'];
 /** What .gitignore keeps out of a clone. */
 const UNTRACKED = new Set(['dist', 'node_modules', 'demo-simulation-secret']);
 
 /** The test runner's environment without the gateway settings a test did not choose. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'STORE', 'STORE_PREFIX', 'BASE_URL', 'CONFIG_DIR', 'GATEWAY_SECRET', 'LOG_LEVEL', 'DEMO_SIMULATION_SECRET']) delete env[name];
+  for (const name of ['PORT', 'HOST', 'STORE', 'STORE_PREFIX', 'BASE_URL', 'CONFIG_DIR', 'GATEWAY_SECRET', 'LOG_LEVEL']) delete env[name];
   return { ...env, ...extra };
 }
 
@@ -35,7 +36,7 @@ export interface FreshClone {
 
 export async function freshClone(): Promise<FreshClone> {
   const dir = await mkdtemp(join(tmpdir(), 'proto-clone-'));
-  for (const entry of TRACKED) {
+  for (const entry of [...TRACKED, ...TRACKED_FOLDERS]) {
     await cp(resolve(entry), join(dir, entry), { recursive: true, filter: (source) => !UNTRACKED.has(source.split('/').pop()!) });
   }
   await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
@@ -103,7 +104,8 @@ export function startProcess(command: string, args: string[], options: { cwd: st
           { timeout: timeoutMs, interval: 50 },
         ),
         exited.then(() => {
-          if (!output.includes(text)) throw new Error(`${command} exited (${child.exitCode}) before printing "${text}":\n${output.slice(-3000)}`);
+          if (output.includes(text)) return;
+          throw new Error(`${command} exited (${child.exitCode}) before printing "${text}":\n${output.slice(-3000)}`);
         }),
       ]),
     async stop() {
