@@ -1,6 +1,6 @@
 /**
- * The transport-independent path of every operation call: capability offered -> tenant budget ->
- * caller negotiated and authenticated -> caller budget -> payload valid -> idempotency -> handler -> envelope.
+ * The transport-independent path of every operation call: capability offered -> tenant budget left ->
+ * caller negotiated and authenticated -> caller and tenant budgets -> payload valid -> idempotency -> handler -> envelope.
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
  * REST and MCP both end here, so an operation behaves the same over either.
  */
@@ -96,7 +96,7 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log);
+    await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log, true);
     const { profile, negotiation, principal } = await this.admit(op, call);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
@@ -125,11 +125,14 @@ export class Pipeline {
     return { ...response, replayed };
   }
 
-  /** Negotiates and authenticates the caller, then counts the call against the budget of whoever that is. */
+  /** Negotiates and authenticates the caller, then counts the call against its budget and the tenant's. */
   private async admit(op: OperationDefinition, call: OperationCall): Promise<Admitted> {
     const { tenant } = call;
-    const limit = (principal?: Principal) =>
-      this.deps.rateLimiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+    const limiter = this.deps.rateLimiter;
+    const limit = async (principal?: Principal) => {
+      await limiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+      await limiter?.count(tenant, 'tenant', tenant.id, call.log);
+    };
     let admitted;
     try {
       const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);

@@ -68,23 +68,24 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
   // await, so concurrent checks (the calls of one MCP batch) would all see the last count: in
   // process they run one after another (each is synchronous underneath). Redis answers each apart.
   let tail: Promise<unknown> = Promise.resolve();
-  const check = (counted: Counted) => {
-    if (shared) return checkNow(counted as unknown as FastifyRequest);
-    const result = tail.then(() => checkNow(counted as unknown as FastifyRequest));
+  const check = (counted: Counted, peek: boolean) => {
+    const run = () => checkNow(counted as unknown as FastifyRequest, { increment: !peek });
+    if (shared) return run();
+    const result = tail.then(run);
     tail = result.catch(() => undefined);
     return result;
   };
 
   let failing = false;
   const limiter: RateLimiter = {
-    async count(tenant: Tenant, scope: LimitScope, key: string, log: FastifyBaseLogger): Promise<void> {
+    async count(tenant: Tenant, scope: LimitScope, key: string, log: FastifyBaseLogger, peek = false): Promise<void> {
       const { perCaller, perTenant } = tenant.policies.rateLimits;
       const limit = scope === 'caller' ? perCaller : perTenant;
       if (!limit) return;
       let result;
       try {
         const counted: Counted = { routeOptions: { config: {} }, key: `${scope}:${tenant.id}:${key}`, limit };
-        result = await check(counted);
+        result = await check(counted, peek);
       } catch (error) {
         metrics.rateLimiterFailed();
         if (!failing) log.warn({ err: error }, 'rate-limit counters unreachable: requests pass unlimited until they answer');
@@ -93,7 +94,7 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
       }
       if (failing) log.info('rate-limit counters answer again');
       failing = false;
-      if (result.isAllowed || !result.isExceeded) return;
+      if (result.isAllowed || (peek ? result.remaining > 0 : !result.isExceeded)) return;
       metrics.rateLimited(tenant.id, scope);
       const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
       const who = scope === 'caller' ? 'this caller' : `all callers of ${tenant.name}`;
@@ -110,8 +111,8 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
     const counted = req.routeOptions.config.countedPerCall || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '');
     if (!tenant || !(limits?.perCaller || limits?.perTenant) || counted) return done();
     limiter
-      .count(tenant, 'tenant', tenant.id, req.log)
-      .then(() => limiter.count(tenant, 'caller', requestCaller(req), req.log))
+      .count(tenant, 'caller', requestCaller(req), req.log)
+      .then(() => limiter.count(tenant, 'tenant', tenant.id, req.log))
       .then(() => done(), done);
   });
   return limiter;

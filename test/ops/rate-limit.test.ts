@@ -61,6 +61,20 @@ describe('rate limits (single process)', () => {
     expect(sample(await scrape(gw.app), 'proto_rate_limited_total', { tenant: 'shop', scope: 'tenant' })).toBe(1);
   });
 
+  it('spend nothing of the tenant budget on calls a caller limit refuses; once it is spent, refuse before fetching a profile', async () => {
+    const gw = await gateway({ per_caller: { max: 1, window_seconds: 60 }, per_tenant: { max: 3, window_seconds: 60 } });
+    expect((await call(gw)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(gw)).statusCode).toBe(429);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    const path = `/profiles/${randomUUID()}`;
+    gw.platform.serve(path, platformProfile());
+    const refused = await call(gw, { 'proto-agent': gw.platform.agent(path) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().content).toContain('all callers of Test Shop');
+    expect(gw.platform.hits(path)).toBe(0);
+  });
+
   it('never limit discovery, health or metrics', async () => {
     const gw = await gateway({ per_tenant: { max: 1, window_seconds: 60 }, per_caller: { max: 1, window_seconds: 60 } });
     await call(gw);
