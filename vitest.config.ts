@@ -26,6 +26,7 @@ const processes = [
   'test/state/redis-cluster.test.ts',
   'test/state/redis-recovery.test.ts',
   'test/**/*.process.test.ts',
+  'test/first-run/**/*.test.ts',
 ];
 const reliability = ['test/reliability/**/*.test.ts'];
 const browser = ['test/browser/**/*.test.ts'];

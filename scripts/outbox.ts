@@ -1,6 +1,7 @@
 /**
  * The outbox tool: order webhooks that exhausted their retries, in the state store the gateway
- * uses (STORE, read from the environment as the gateway reads it).
+ * uses (STORE and STORE_PREFIX, read from the environment as the gateway reads them). Each tenant
+ * has its own outbox: the tool reads those of the tenants in CONFIG_DIR, or the one `--tenant` names.
  *
  *   npm run outbox -- list [--tenant <id>]
  *   npm run outbox -- replay <event id> | --all [--tenant <id>]
@@ -11,7 +12,8 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../src/config/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
-import { createStore } from '../src/state/create-store.js';
+import { loadTenantFiles } from '../src/config/load-tenants.js';
+import { openStore } from '../src/state/create-store.js';
 import type { DeadJob, StateStore } from '../src/state/store.js';
 import type { OrderEvent } from '../src/webhooks/order-event.js';
 import { orderWebhookQueue } from '../src/webhooks/outbox.js';
@@ -23,13 +25,14 @@ export interface Io {
 
 const USAGE = 'usage: npm run outbox -- list [--tenant <id>]\n       npm run outbox -- replay <event id>|--all [--tenant <id>]';
 
-/** Where it went, without a query string (platforms may put tokens there). */
-function destination(url: string): string {
+/** Where it went as stored, without credentials, query or fragment (platforms may put tokens there). */
+function destination(stored: string): string {
   try {
-    const { origin, pathname } = new URL(url);
-    return `${origin}${pathname}`;
+    const url = new URL(stored);
+    [url.username, url.password, url.search, url.hash] = ['', '', '', ''];
+    return url.href;
   } catch {
-    return '(invalid URL)';
+    return JSON.stringify(stored.split(/[?#]/)[0]!.slice(0, 200));
   }
 }
 
@@ -54,7 +57,8 @@ function tenantOption(args: readonly string[]): { rest: string[]; tenant?: strin
   return { rest: args.filter((_, i) => i !== at && i !== at + 1), tenant };
 }
 
-export async function run(args: readonly string[], io: Io, store: StateStore): Promise<number> {
+/** `tenants`: the ids of the configured tenants, asked only when `--tenant` does not name one. */
+export async function run(args: readonly string[], io: Io, store: StateStore, tenants: () => readonly string[]): Promise<number> {
   const parsed = tenantOption(args);
   const [command, target, ...extra] = parsed?.rest ?? [];
   const valid = parsed !== null && extra.length === 0 && ((command === 'list' && target === undefined) || (command === 'replay' && target !== undefined));
@@ -62,8 +66,9 @@ export async function run(args: readonly string[], io: Io, store: StateStore): P
     io.err(USAGE);
     return 2;
   }
-  const queue = orderWebhookQueue(store);
-  const dead = (await queue.listDead()).filter((job) => parsed.tenant === undefined || job.payload.tenantId === parsed.tenant);
+  const queues = (parsed.tenant === undefined ? tenants() : [parsed.tenant]).map((tenant) => orderWebhookQueue(store, tenant));
+  const dead = (await Promise.all(queues.map(async (queue) => (await queue.listDead()).map((job) => ({ ...job, queue }))))).flat();
+  dead.sort((a, b) => a.diedAt - b.diedAt);
   if (command === 'list') {
     for (const job of dead) io.out(describe(job));
     io.err(`${dead.length} dead-lettered order webhook${dead.length === 1 ? '' : 's'}`);
@@ -76,21 +81,23 @@ export async function run(args: readonly string[], io: Io, store: StateStore): P
   }
   // Oldest death first, so events of one order go back in their original order.
   for (const job of chosen) {
-    if (await queue.replay(job.id)) io.out(`replayed ${job.id} (order ${job.payload.order.id})`);
+    if (await job.queue.replay(job.id)) io.out(`replayed ${job.id} (order ${job.payload.order.id})`);
   }
   io.err(`${chosen.length} order webhook${chosen.length === 1 ? '' : 's'} queued again`);
   return 0;
 }
 
 async function main(): Promise<number> {
-  const { store: setting } = settingsFromEnv();
-  if (setting === 'memory') {
+  const settings = settingsFromEnv();
+  if (settings.store === 'memory') {
     process.stderr.write('STORE is memory: dead letters live inside the gateway process. Set STORE to the Redis the gateway uses.\n');
     return 2;
   }
-  const store = await createStore(setting);
+  const store = await openStore(settings);
+  const tenants = () => loadTenantFiles(settings.configDir).map((tenant) => tenant.config.id);
   try {
-    return await run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }, store);
+    const io: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+    return await run(process.argv.slice(2), io, store, tenants);
   } finally {
     await store.close();
   }

@@ -3,24 +3,43 @@
  * certificate is configured. SIGHUP reloads the tenant files (and the certificate); SIGTERM
  * stops accepting connections, finishes in-flight requests, then closes adapters and Redis.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
+import { listenOrigin } from './config/base-url.js';
 import { ConfigError } from './config/config-error.js';
 import { settingsFromEnv } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { Metrics } from './observability/metrics.js';
 import { buildServer } from './server.js';
-import { createStore } from './state/create-store.js';
+import { openStore } from './state/create-store.js';
 import { loadTenants } from './tenancy/load.js';
 import { TenantReloader, watchTenantFiles } from './tenancy/reload.js';
 import type { TenantDeps } from './tenancy/tenant.js';
 import { httpsOptions } from './transports/tls.js';
 
+/** PORT=0: a free port, chosen before the tenants are built so their base URLs can name it. */
+async function listeningPort(host: string, port: number): Promise<number> {
+  if (port !== 0) return port;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, host, resolve));
+  const { port: free } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
+}
+
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
+  const port = await listeningPort(settings.host, settings.port);
   const https = settings.tls && httpsOptions(settings.tls);
   const metrics = new Metrics();
-  const store = await createStore(settings.store);
-  const deps: TenantDeps = { env: process.env, now: Date.now, store, observeBackend: (tenant) => metrics.backendObserver(tenant) };
+  const store = await openStore(settings);
+  const deps: TenantDeps = {
+    env: process.env,
+    now: Date.now,
+    store,
+    observeBackend: (tenant) => metrics.backendObserver(tenant),
+    baseUrl: settings.baseUrl ?? listenOrigin(settings.host, port, settings.tls !== undefined),
+  };
   const tenants = await loadTenants(settings.configDir, deps);
   const secret = GatewaySecret.from(settings.gatewaySecret);
   const app = await buildServer({ settings, tenants, store, secret, metrics, trustProxy: settings.trustProxy, ...(https && { https }) });
@@ -65,7 +84,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', reload);
 
-  await app.listen({ port: settings.port, host: settings.host });
+  await app.listen({ port, host: settings.host });
   for (const tenant of app.tenants.registry.tenants) {
     app.log.info({ tenant: tenant.id, profile: `${tenant.baseUrl}/.well-known/proto` }, `serving ${tenant.name}`);
   }

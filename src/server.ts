@@ -22,8 +22,8 @@ import { registerHealth } from './transports/health.js';
 import { registerJsonBody } from './transports/json-body.js';
 import { registerMcp } from './transports/mcp/mcp-transport.js';
 import { registerRateLimits } from './transports/rate-limit.js';
-import { requestIdFor, TenantRouting } from './transports/request-context.js';
-import { registerRestErrors } from './transports/rest/error-handler.js';
+import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
+import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
 import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
@@ -85,7 +85,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
     rewriteUrl: routing.rewriteUrl,
     genReqId: requestIdFor,
     forceCloseConnections: 'idle',
@@ -100,6 +101,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const tenant = routing.tenantFor(req.raw, reply.raw);
     if (tenant) req.tenant = tenant;
     reply.header('request-id', req.id);
+    try {
+      checkSingleHost(req.raw);
+    } catch (error) {
+      return done(error as Error);
+    }
     done();
   });
   app.addHook('onResponse', (req, reply, done) => {
@@ -120,7 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   }
 
-  await registerRateLimits(app, options.store, metrics);
+  const rateLimiter = await registerRateLimits(app, options.store, metrics);
 
   const profiles = options.profiles ?? new ProfileFetcher();
   metrics.profileCache(profiles);
@@ -131,17 +137,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     secret,
     now,
     observeIdempotency: metrics.idempotency,
+    rateLimiter,
   });
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
   registerOrderPage(app, secret);
-  const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
   const jobPollMs = options.jobPollMs ?? 1000;
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
   const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
-  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant, pollMs: jobPollMs }));
+  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);
   return app;
 }

@@ -123,6 +123,10 @@ function follow(stored: StoredOrder, type: 'in_transit' | 'delivered', descripti
   const order = stored.snapshot;
   const shipment = order.events.findLast((e) => e.type === 'shipped');
   if (!shipment) throw invalid(`${type}: nothing has been shipped`);
+  // A shipment moves shipped -> in transit (any number of scans) -> delivered, never back.
+  if (order.events.slice(order.events.indexOf(shipment)).some((e) => e.type === 'delivered')) {
+    throw invalid(`${type}: the latest shipment (${shipment.trackingNumber ?? shipment.id}) was already delivered`);
+  }
   const { id: _id, occurredAt: _at, type: _type, description: _d, ...rest } = shipment;
   return { ...stored, snapshot: { ...order, events: appendEvent(order, { ...rest, type, description }, ctx) } };
 }

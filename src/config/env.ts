@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { BASE_URL_PATTERN } from './tenant-schema.js';
 
 /** Serve HTTPS (TLS 1.3 minimum); with `caFile`, ask clients for certificates signed by it (mutual TLS). */
 export interface TlsSettings {
@@ -20,6 +21,8 @@ export interface GatewaySettings {
   host: string;
   /** `memory`, a `redis://` / `rediss://` URL, or `redis+cluster://host:port,host:port`. */
   store: string;
+  /** STORE_PREFIX plus `:` (or empty): starts every Redis key, so deployments sharing one Redis never meet. */
+  storePrefix: string;
   logLevel: string;
   configDir: string;
   bodyLimitBytes: number;
@@ -31,6 +34,8 @@ export interface GatewaySettings {
   trustProxy: TrustProxy;
   /** Reload tenant files when they change (SIGHUP always reloads). */
   configWatch: boolean;
+  /** BASE_URL: base_url of tenant files that name none, instead of the address the gateway listens on. */
+  baseUrl?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -91,6 +96,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     // Not echoed: a mistyped URL may still carry the Redis password.
     throw new ConfigError('STORE must be "memory", a redis:// or rediss:// URL, or redis+cluster://host:port,...');
   }
+  const storePrefix = env.STORE_PREFIX || '';
+  // Braces would become a Cluster hash tag of their own and split each queue's keys across slots.
+  if (!/^[A-Za-z0-9._-]{0,64}$/.test(storePrefix)) {
+    throw new ConfigError('STORE_PREFIX must be at most 64 letters, digits, ".", "_" or "-"');
+  }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const gatewaySecret = env.GATEWAY_SECRET || undefined;
@@ -98,10 +108,15 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   if (gatewaySecret !== undefined && gatewaySecret.length < 32) throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (env.CONFIG_WATCH && env.CONFIG_WATCH !== 'true' && env.CONFIG_WATCH !== 'false') throw new ConfigError('CONFIG_WATCH must be "true" or "false"');
   const tlsSettings = tls(env);
+  const baseUrl = env.BASE_URL || undefined;
+  if (baseUrl !== undefined && !new RegExp(BASE_URL_PATTERN).test(baseUrl)) {
+    throw new ConfigError('BASE_URL must be an http(s) URL without a trailing slash, query or fragment, e.g. https://agents.example.com');
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     store,
+    storePrefix: storePrefix && `${storePrefix}:`,
     logLevel,
     configDir: resolve(env.CONFIG_DIR || 'config'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),
@@ -110,5 +125,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     ...(tlsSettings && { tls: tlsSettings }),
     trustProxy: trustProxy(env),
     configWatch: env.CONFIG_WATCH === 'true',
+    ...(baseUrl !== undefined && { baseUrl }),
   };
 }

@@ -6,6 +6,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from '../tenancy/resilient-adapter.js';
 
+/** An http(s) origin with an optional path, no trailing slash, query or fragment. */
+export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';
+
+/** An absolute URL, or a path (`/terms`) relative to the tenant's base_url. */
+const UrlOrPath = Type.String({
+  anyOf: [{ format: 'uri' }, { pattern: '^/(?!/)' }],
+  description: 'an absolute URL, or a path relative to base_url',
+});
+
 export const SecretRef = Type.Union(
   [
     Type.Object({ env: Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$' }) }, { additionalProperties: false }),
@@ -92,8 +101,11 @@ export const TenantConfig = Type.Object(
   {
     id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
     name: Type.String({ minLength: 1 }),
-    /** Public base URL of this tenant's REST endpoint (no trailing slash). */
-    base_url: Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*[^/?#])?$' }),
+    /**
+     * Public base URL of this tenant's REST endpoint (no trailing slash). Absent: the gateway's
+     * BASE_URL, else the address it listens on (local runs); URLs below may then start with `/`.
+     */
+    base_url: Type.Optional(Type.String({ pattern: BASE_URL_PATTERN })),
     /** Host header values that route here; none + a single tenant = every host. */
     hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /** Path prefix that routes here, e.g. /shops/flowers. */
@@ -164,7 +176,9 @@ export const TenantConfig = Type.Object(
       ),
     ),
     links: Type.Optional(
-      Type.Array(Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }), title: Type.Optional(Type.String()) }, { additionalProperties: false })),
+      Type.Array(
+        Type.Object({ type: Type.String(), url: UrlOrPath, title: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      ),
     ),
     policies: Type.Optional(
       Type.Object(
@@ -197,7 +211,16 @@ export const TenantConfig = Type.Object(
      * The order simulation API (POST /simulate/orders/{id}/{action}) for adapters that offer one
      * (the demo store): enabled only with a secret, which callers send as a bearer token.
      */
-    simulation: Type.Optional(Type.Object({ secret: SecretRef }, { additionalProperties: false })),
+    simulation: Type.Optional(
+      Type.Object(
+        {
+          secret: SecretRef,
+          /** With a `{file}` secret: write a random one there at start-up when the file does not exist (local demos). */
+          create_secret: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** Extra protocol versions served, to their version-specific profile URLs. */
     supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
   },

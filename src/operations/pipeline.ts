@@ -1,6 +1,6 @@
 /**
- * The transport-independent path of every operation call:
- * capability offered -> caller negotiated -> payload valid -> idempotency -> handler -> envelope.
+ * The transport-independent path of every operation call: capability offered -> tenant budget left ->
+ * caller negotiated and authenticated -> caller and tenant budgets -> payload valid -> idempotency -> handler -> envelope.
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
  * REST and MCP both end here, so an operation behaves the same over either.
  */
@@ -10,6 +10,8 @@ import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
+import type { PlatformProfile } from '../../schemas/profile.js';
+import type { Principal } from '../security/auth/principal.js';
 import type { HttpRequestDescriptor } from '../security/http-request.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -18,6 +20,7 @@ import { AnswerCache } from './answer-cache.js';
 import type { Caller, Transport } from './context.js';
 import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
+import { callerBudget, type RateLimiter } from './rate-limits.js';
 
 export interface OperationCall {
   tenant: Tenant;
@@ -32,6 +35,8 @@ export interface OperationCall {
   idempotencyKey?: string;
   /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
   http?: HttpRequestDescriptor;
+  /** The client's network address: the budget of calls that verify no identity. */
+  address?: string;
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -52,6 +57,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Told what became of each keyed request (metrics). */
   observeIdempotency?: (event: IdempotencyEvent) => void;
+  /** The tenants' rate limits; none when absent. */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -63,6 +70,13 @@ function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Nego
   const messages = [errorMessage('capabilities_incompatible', content, 'unrecoverable')];
   const body = { messages, continue_url: tenant.adapter.storefrontUrl };
   return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
+}
+
+/** A caller negotiated with and authenticated. */
+interface Admitted {
+  profile: PlatformProfile;
+  negotiation: Negotiated;
+  principal: Principal;
 }
 
 export class Pipeline {
@@ -82,15 +96,8 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
-    const negotiation = negotiated(tenant, profile);
-    const principal = await tenant.security.admit({
-      capability: op.capability,
-      profileUrl: call.profileUrl,
-      profile,
-      now: this.deps.now,
-      ...(call.http && { http: call.http }),
-    });
+    await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log, true);
+    const { profile, negotiation, principal } = await this.admit(op, call);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     const payload = this.validate(op, call.payload);
@@ -116,6 +123,34 @@ export class Pipeline {
       (outcome) => this.deps.observeIdempotency?.({ tenant: tenant.id, operation: op.name, outcome }),
     );
     return { ...response, replayed };
+  }
+
+  /** Negotiates and authenticates the caller, then counts the call against its budget and the tenant's. */
+  private async admit(op: OperationDefinition, call: OperationCall): Promise<Admitted> {
+    const { tenant } = call;
+    const limiter = this.deps.rateLimiter;
+    const limit = async (principal?: Principal) => {
+      await limiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+      await limiter?.count(tenant, 'tenant', tenant.id, call.log);
+    };
+    let admitted;
+    try {
+      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
+      const negotiation = negotiated(tenant, profile);
+      const principal = await tenant.security.admit({
+        capability: op.capability,
+        profileUrl: call.profileUrl,
+        profile,
+        now: this.deps.now,
+        ...(call.http && { http: call.http }),
+      });
+      admitted = { profile, negotiation, principal };
+    } catch (error) {
+      await limit(); // a failed call still spends its claim's budget; past it, the answer is 429
+      throw error;
+    }
+    await limit(admitted.principal);
+    return admitted;
   }
 
   private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {

@@ -12,6 +12,12 @@ export const JSONRPC = {
   internal: -32603,
 } as const;
 
+/** Longest `content` an error carries: messages quote request input, which must never come back unbounded. */
+export const MAX_ERROR_CONTENT = 1000;
+
+/** `text` cut to `max` characters, marked with an ellipsis when cut. */
+export const bounded = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 export class ProtocolError extends Error {
   constructor(
     readonly status: number,
@@ -19,7 +25,7 @@ export class ProtocolError extends Error {
     message: string,
     readonly extra: { jsonRpcCode?: number; retryAfterSeconds?: number; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    super(bounded(message, MAX_ERROR_CONTENT));
     this.name = 'ProtocolError';
   }
 

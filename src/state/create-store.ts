@@ -6,3 +6,8 @@ import type { StateStore } from './store.js';
 export async function createStore(setting: string, options: MemoryStoreOptions & RedisStoreOptions = {}): Promise<StateStore> {
   return setting === 'memory' ? new MemoryStore(options) : RedisStore.connect(setting, options);
 }
+
+/** The store the gateway's settings name (STORE, STORE_PREFIX): what the gateway and its tools open. */
+export function openStore(settings: { store: string; storePrefix: string }): Promise<StateStore> {
+  return createStore(settings.store, { keyPrefix: settings.storePrefix });
+}

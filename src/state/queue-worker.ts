@@ -1,6 +1,6 @@
 /**
- * Drains a durable queue on every replica (the order webhook outbox, the checkout completion
- * jobs): claims due jobs (a lease, so a replica that dies mid job hands its jobs to another once
+ * Drains durable queues on every replica (the order webhook outboxes, the checkout completion
+ * jobs), one queue per tenant served, so a deployment never takes another's jobs: claims due jobs (a lease, so a replica that dies mid job hands its jobs to another once
  * the lease runs out), runs them, then acks, schedules a retry, or dead-letters after the last
  * attempt. A few jobs run at once; the queue never hands out two jobs of one group together, so
  * each group's jobs run in order. Stopping stops claiming and waits, within a bound, for jobs in
@@ -39,7 +39,8 @@ export interface WorkerSettings {
 }
 
 export interface WorkerDeps<T> {
-  queue: DurableQueue<T>;
+  /** The queues to drain (one per tenant served), asked on every poll: a reload may change them. */
+  queues(): ReadonlyArray<DurableQueue<T>>;
   deliver(payload: T): Promise<JobResult>;
   /** Log fields of a job (ids, never secrets). */
   describe(payload: T): Record<string, unknown>;
@@ -48,6 +49,11 @@ export interface WorkerDeps<T> {
   metrics: OutboxMetrics;
   log: FastifyBaseLogger;
   now: () => number;
+}
+
+interface Claimed<T> {
+  queue: DurableQueue<T>;
+  job: Job<T>;
 }
 
 export class QueueWorker<T> {
@@ -59,6 +65,8 @@ export class QueueWorker<T> {
   private backlog = false;
   /** The outbox did not answer the last claim (warned once per outage). */
   private unreachable = false;
+  /** Which queue the next poll asks first, so no tenant's jobs always wait for the others'. */
+  private first = 0;
 
   constructor(
     private readonly deps: WorkerDeps<T>,
@@ -93,19 +101,23 @@ export class QueueWorker<T> {
 
   private async poll(): Promise<void> {
     const free = this.settings.concurrency - this.inFlight.size;
-    let claimed: Array<Job<T>> = [];
+    const queues = this.deps.queues();
+    const claimed: Array<Claimed<T>> = [];
     try {
-      if (free > 0) claimed = await this.deps.queue.claim(free, this.settings.leaseMs);
+      for (let i = 0; i < queues.length && claimed.length < free; i++) {
+        const queue = queues[(this.first + i) % queues.length]!;
+        for (const job of await queue.claim(free - claimed.length, this.settings.leaseMs)) claimed.push({ queue, job });
+      }
       if (this.unreachable) this.deps.log.info(`${this.deps.names.job}s: ${this.deps.names.queue} answers again`);
       this.unreachable = false;
     } catch (error) {
-      const { job, queue } = this.deps.names;
-      if (!this.unreachable) this.deps.log.warn({ err: error }, `${job}s: cannot reach ${queue}; trying again every poll`);
+      if (!this.unreachable) this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
       this.unreachable = true;
     }
+    this.first = queues.length === 0 ? 0 : (this.first + 1) % queues.length;
     this.backlog = free > 0 && claimed.length === free;
-    for (const job of claimed) {
-      const running = this.process(job).finally(() => {
+    for (const one of claimed) {
+      const running = this.process(one).finally(() => {
         this.inFlight.delete(running);
         if (this.backlog) this.wake(0);
       });
@@ -120,15 +132,18 @@ export class QueueWorker<T> {
    */
   async drain(): Promise<number> {
     let ran = 0;
-    for (;;) {
-      const claimed = await this.deps.queue.claim(Math.max(1, this.settings.concurrency), this.settings.leaseMs);
-      if (claimed.length === 0) return ran;
-      await Promise.all(claimed.map((job) => this.process(job)));
-      ran += claimed.length;
+    for (const queue of this.deps.queues()) {
+      for (;;) {
+        const claimed = await queue.claim(Math.max(1, this.settings.concurrency), this.settings.leaseMs);
+        if (claimed.length === 0) break;
+        await Promise.all(claimed.map((job) => this.process({ queue, job })));
+        ran += claimed.length;
+      }
     }
+    return ran;
   }
 
-  private async process(job: Job<T>): Promise<void> {
+  private async process({ queue, job }: Claimed<T>): Promise<void> {
     const { names } = this.deps;
     const about = { ...this.deps.describe(job.payload), attempt: job.attempts + 1 };
     let result: JobResult;
@@ -139,15 +154,15 @@ export class QueueWorker<T> {
       result = { outcome: 'failed', reason: 'internal error', permanent: false };
     }
     try {
-      await this.settle(job, result, about);
+      await this.settle(queue, job, result, about);
     } catch (error) {
       // The lease runs out and the job runs again (at least once, same id).
       this.deps.log.warn({ ...about, err: error }, `${names.job}: could not record the outcome; it will be retried`);
     }
   }
 
-  private async settle(job: Job<T>, result: JobResult, about: Record<string, unknown>): Promise<void> {
-    const { queue, metrics, log, schedule, names } = this.deps;
+  private async settle(queue: DurableQueue<T>, job: Job<T>, result: JobResult, about: Record<string, unknown>): Promise<void> {
+    const { metrics, log, schedule, names } = this.deps;
     if (result.outcome === 'delivered') {
       if (await queue.ack(job)) metrics.attempt('delivered');
       log.info({ ...about, ...(result.status !== undefined && { status: result.status }) }, `${names.job} delivered`);
@@ -165,8 +180,17 @@ export class QueueWorker<T> {
   }
 }
 
+/** Several queues (one per tenant) as one depth, for the metrics. */
+export function combinedDepth(queues: () => ReadonlyArray<DurableQueue<unknown>>): Pick<DurableQueue<unknown>, 'depth'> {
+  return {
+    depth: async () => {
+      const depths = await Promise.all(queues().map((queue) => queue.depth()));
+      return depths.reduce((sum, d) => ({ queued: sum.queued + d.queued, dead: sum.dead + d.dead }), { queued: 0, dead: 0 });
+    },
+  };
+}
+
 /** A worker for background jobs (completions, polls): the default backoff, two at a time, first poll after `pollMs`. */
 export function jobWorker<T>(deps: Omit<WorkerDeps<T>, 'schedule'>, pollMs: number): QueueWorker<T> {
-  const settings = { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs };
-  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, settings);
+  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs });
 }

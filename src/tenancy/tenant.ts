@@ -12,7 +12,8 @@ import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
-import { resolveSecret } from '../config/secrets.js';
+import { withBaseUrl } from '../config/base-url.js';
+import { createSecretFile, resolveSecret } from '../config/secrets.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
 import { offeredHandlers } from '../payments/choose.js';
@@ -55,6 +56,8 @@ export interface TenantDeps {
   store: StateStore;
   /** Where each tenant's backend calls are reported (metrics). */
   observeBackend?: (tenantId: string) => BackendObserver;
+  /** base_url of tenant files that name none (BASE_URL, or where the gateway listens). */
+  baseUrl?: string;
 }
 
 function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
@@ -79,8 +82,10 @@ export function renderProfile(object: Profile): RenderedProfile {
   return { object, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }
 
-export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promise<Tenant> {
-  const { config, file } = loaded;
+export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise<Tenant> {
+  const config = withBaseUrl(read.config, deps.baseUrl, read.file);
+  const loaded = { config, file: read.file };
+  const { file } = loaded;
   const baseDir = dirname(file);
   const credentials = Object.fromEntries(
     Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [
@@ -90,6 +95,7 @@ export async function buildTenant(loaded: LoadedTenant, deps: TenantDeps): Promi
   );
   // Keys first: a broken key fails start-up before any backend connection is opened.
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
+  if (config.simulation?.create_secret) createSecretFile(config.simulation.secret, `${file}: $.simulation`, baseDir);
   const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
   const { adapter, extras } = await createAdapter(config.adapter, {
     credentials,
@@ -133,7 +139,14 @@ function simulationAccess(config: TenantConfig, file: string, kind: string, extr
 }
 
 /** Everything but the backend and the signing keys is derived from the configuration; the backend gets the tenant's call policy. */
-export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter, { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {}): Tenant {
+export function assembleTenant(
+  loaded: LoadedTenant,
+  backend: Adapter,
+  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {},
+): Tenant {
+  const { config, file } = loaded;
+  const baseUrl = config.base_url; // buildTenant fills it in when the file names none
+  if (baseUrl === undefined) throw new ConfigError(`${file}: $.base_url is required`);
   const policies = resolvePolicies(config);
   const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
@@ -142,7 +155,7 @@ export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter,
   const security = new TenantSecurity(config, keyring, file);
   const profile = renderProfile(
     renderBusinessProfile({
-      baseUrl: config.base_url,
+      baseUrl,
       capabilities,
       paymentHandlers: config.payment_handlers ?? [],
       publicKeys: keyring.publicJwks,
@@ -153,7 +166,7 @@ export function assembleTenant({ config, file }: LoadedTenant, backend: Adapter,
   return {
     id: config.id,
     name: config.name,
-    baseUrl: config.base_url,
+    baseUrl,
     config,
     policies,
     adapter,

@@ -37,6 +37,19 @@ export function requireRequestId(req: FastifyRequest): string {
   return header;
 }
 
+/**
+ * RFC 9112 §3.2: a request with more than one Host field line gets 400. Node keeps only the
+ * first, which would route the request to a tenant the second one never named.
+ */
+export function checkSingleHost(raw: IncomingMessage): void {
+  let hosts = 0;
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    const name = raw.rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) throw new ProtocolError(400, 'invalid_request', 'the request has more than one Host header');
+}
+
 export function tenantOf(req: FastifyRequest): Tenant {
   if (!req.tenant) throw new ProtocolError(404, 'unknown_tenant', `no business is served at ${req.hostname}`);
   return req.tenant;

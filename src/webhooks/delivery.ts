@@ -8,8 +8,8 @@
 import { request } from 'undici';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import { orderRefs } from '../capabilities/order/order-shape.js';
-import { isLoopback } from '../net/address-guard.js';
 import { FetchRefused, guardedDispatcher } from '../net/safe-fetch.js';
+import { UnusableWebhookUrl, webhookTarget } from '../net/webhook-target.js';
 import { agentHeader } from '../protocol/agent-header.js';
 import { signRequest } from '../security/sign.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -41,20 +41,6 @@ interface SignedWebhook {
 
 /** A reason no retry will change. */
 class Undeliverable extends Error {}
-
-/** https, or plain http to loopback where the tenant allows loopback platforms (local development). */
-function webhookTarget(raw: string, allowLoopback: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Undeliverable('the webhook URL is not an absolute URL');
-  }
-  if (url.username || url.password) throw new Undeliverable('the webhook URL must not carry credentials');
-  const loopback = url.hostname === 'localhost' || isLoopback(url.hostname.replace(/^\[|\]$/g, ''));
-  if (url.protocol !== 'https:' && !(allowLoopback && loopback && url.protocol === 'http:')) throw new Undeliverable('the webhook URL must use https');
-  return url;
-}
 
 /** The request a platform receives for `event`, signed now. */
 function signedWebhook(event: OrderEvent, tenant: Tenant, secret: GatewaySecret, now: () => number): SignedWebhook {
@@ -96,7 +82,8 @@ export async function deliverOrderEvent(event: OrderEvent, deps: DeliveryDeps): 
     dispatcher = guardedDispatcher(webhook.url, tenant.policies.allowLoopbackProfiles);
   } catch (error) {
     // A refused IP literal is as final as a bad URL; DNS answers, in contrast, may change.
-    if (error instanceof Undeliverable || error instanceof FetchRefused) return { outcome: 'failed', reason: error.message, permanent: true };
+    const final = error instanceof Undeliverable || error instanceof UnusableWebhookUrl || error instanceof FetchRefused;
+    if (final) return { outcome: 'failed', reason: error.message, permanent: true };
     throw error;
   }
   try {

@@ -27,7 +27,7 @@ export interface PollJob {
   slotAt: number;
 }
 
-export const orderPollQueue = (store: StateStore): DurableQueue<PollJob> => store.queue<PollJob>(ORDER_POLL_QUEUE);
+export const orderPollQueue = (store: StateStore, tenantId: string): DurableQueue<PollJob> => store.queue<PollJob>(`${ORDER_POLL_QUEUE}:${tenantId}`);
 
 export interface PollDeps {
   store: StateStore;
@@ -45,7 +45,7 @@ export const polled = (tenant: Tenant) => Boolean(tenant.adapter.ordersChangedSi
 export async function schedulePoll(store: StateStore, tenant: Tenant, at: number): Promise<void> {
   const interval = intervalMs(tenant);
   const slotAt = Math.floor(at / interval) * interval;
-  await orderPollQueue(store).enqueue({ id: `poll:${tenant.id}:${slotAt}`, payload: { tenantId: tenant.id, slotAt }, availableAt: slotAt });
+  await orderPollQueue(store, tenant.id).enqueue({ id: `poll:${tenant.id}:${slotAt}`, payload: { tenantId: tenant.id, slotAt }, availableAt: slotAt });
 }
 
 export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> {
@@ -58,11 +58,7 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
     const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOrder(
-      deps,
-      tenant,
-      change.reference === undefined ? report : { ...report, reference: change.reference },
-    );
+    const outcome = await reconcileOrder(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
     if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }
@@ -75,8 +71,6 @@ export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollM
   const names = { job: 'order poll', queue: 'the poll queue' };
   const describe = (job: PollJob) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() });
   const { log, metrics, now } = deps;
-  return jobWorker(
-    { queue: orderPollQueue(deps.store), deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now },
-    deps.pollMs,
-  );
+  const queues = () => deps.tenants().map((tenant) => orderPollQueue(deps.store, tenant.id));
+  return jobWorker({ queues, deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now }, deps.pollMs);
 }

@@ -13,7 +13,7 @@ import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { registerBackendWebhooks } from './inbound.js';
 import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll, type PollJob } from './order-poll.js';
 import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from './outbox.js';
-import { QueueWorker, type WorkerNames } from '../state/queue-worker.js';
+import { combinedDepth, QueueWorker, type WorkerNames } from '../state/queue-worker.js';
 import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
 import type { OrderEvent } from './order-event.js';
 import { registerOrderSimulation } from './simulation-route.js';
@@ -43,12 +43,7 @@ export interface OrderWebhookDeps {
 
 export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
 
-export const describeOrderEvent = (event: OrderEvent) => ({
-  tenant: event.tenantId,
-  order: event.order.id,
-  event: event.id,
-  kind: event.kind,
-});
+export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
 
 /** Returns the order poll worker (its `drain` runs the due polls now). */
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
@@ -57,16 +52,16 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
   registerBackendWebhooks(app, { store, secret, now });
   registerOrderSimulation(app, { store, secret, now });
 
-  const queue = orderWebhookQueue(store);
+  const queues = () => routing.registry.tenants.map((tenant) => orderWebhookQueue(store, tenant.id));
   const worker = new QueueWorker<OrderEvent>(
     {
-      queue,
+      queues,
       deliver: (event) =>
         deliverOrderEvent(event, { tenant: (id) => routing.registry.tenants.find((t) => t.id === id), secret, now, timeoutMs: settings.timeoutMs }),
       describe: describeOrderEvent,
       names: ORDER_WEBHOOK_NAMES,
       schedule: settings.schedule,
-      metrics: deps.metrics.outbox(ORDER_WEBHOOK_QUEUE, queue),
+      metrics: deps.metrics.outbox(ORDER_WEBHOOK_QUEUE, combinedDepth(queues)),
       log: app.log.child({ component: 'order-webhooks' }),
       now,
     },
@@ -83,7 +78,7 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     now,
     tenants,
     log: app.log.child({ component: 'order-polls' }),
-    metrics: deps.metrics.outbox(ORDER_POLL_QUEUE, orderPollQueue(store)),
+    metrics: deps.metrics.outbox(ORDER_POLL_QUEUE, combinedDepth(() => tenants().map((tenant) => orderPollQueue(store, tenant.id)))),
     pollMs: deps.jobPollMs,
   });
   // Start-up never waits for the state store (an unreachable Redis must not stop it): the first

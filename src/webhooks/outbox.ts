@@ -1,8 +1,10 @@
 /**
  * The order webhook outbox: a durable queue in the state store (spec part 2 §6.1 "MUST retry
- * failed deliveries"). Events of one order share a group, so they are delivered one at a time
- * in the order they were enqueued; orders are independent of each other. The fingerprint of the
- * latest snapshot queued per order is kept, so a poll that finds nothing new announces nothing.
+ * failed deliveries"), one per tenant, so a gateway claims only the events of tenants it serves
+ * (another deployment on the same Redis never takes them). Events of one order share a group, so
+ * they are delivered one at a time in the order they were enqueued; orders are independent. The
+ * fingerprint of the latest snapshot queued per order is kept, so a poll that finds nothing new
+ * announces nothing.
  */
 import type { OrderSnapshot } from '../../adapters/contract.js';
 import { fingerprint } from '../operations/idempotency.js';
@@ -14,7 +16,8 @@ import type { OrderEvent, OrderEventKind } from './order-event.js';
 
 export const ORDER_WEBHOOK_QUEUE = 'order-webhooks';
 
-export const orderWebhookQueue = (store: StateStore): DurableQueue<OrderEvent> => store.queue<OrderEvent>(ORDER_WEBHOOK_QUEUE);
+export const orderWebhookQueue = (store: StateStore, tenantId: string): DurableQueue<OrderEvent> =>
+  store.queue<OrderEvent>(`${ORDER_WEBHOOK_QUEUE}:${tenantId}`);
 
 export interface EventFacts {
   id: string;
@@ -37,7 +40,7 @@ export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 
     checkoutId: record.checkoutId,
     order,
   };
-  await orderWebhookQueue(store).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
+  await orderWebhookQueue(store, tenant.id).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
   await store.set(announcedKey(tenant.id, order.id), snapshotFingerprint(order), ANNOUNCED_TTL_MS);
   return true;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
+import { listenOrigin } from '../../src/config/base-url.js';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { loadTenantFiles } from '../../src/config/load-tenants.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
@@ -95,9 +96,33 @@ describe('tenant files', () => {
   });
 
   it('the shipped demo configuration loads', async () => {
-    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore() });
+    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore(), baseUrl: 'http://127.0.0.1:8080' });
     expect(registry.tenants.map((t) => t.id)).toEqual(['demo']);
     expect(registry.route('anything.example', '/x')?.tenant.id).toBe('demo');
+  });
+
+  it('give a file without base_url the address the gateway is reached at, and resolve its relative URLs against it', async () => {
+    const baseUrl = listenOrigin('127.0.0.1', 18080, false);
+    const registry = await loadTenants('config', { env: {}, now: Date.now, store: new MemoryStore(), baseUrl });
+    const demo = registry.tenants[0]!;
+    expect(demo.baseUrl).toBe('http://127.0.0.1:18080');
+    const endpoints = demo.profile.object.proto.services['dev.proto.shopping']!.map((s) => (s as { endpoint?: string }).endpoint);
+    expect(endpoints).toEqual(['http://127.0.0.1:18080', 'http://127.0.0.1:18080/mcp']);
+    const links = ['http://127.0.0.1:18080/demo-store/policies/terms', 'http://127.0.0.1:18080/demo-store/policies/privacy'];
+    expect(demo.config.links?.map((l) => l.url)).toEqual(links);
+    expect(demo.adapter.storefrontUrl).toBe('http://127.0.0.1:18080/demo-store');
+    const explicit = configDir({ 'shop.yaml': valid });
+    const named = await loadTenants(explicit, { env: {}, now: Date.now, store: new MemoryStore(), baseUrl });
+    expect(named.tenants[0]!.baseUrl).toBe('https://shop.example');
+    const without = configDir({ 'shop.yaml': valid.replace('base_url: https://shop.example\n', '') });
+    const unnamed = loadTenants(without, { env: {}, now: Date.now, store: new MemoryStore() });
+    await expect(unnamed).rejects.toThrow(/shop\.yaml: \$\.base_url is required/);
+  });
+
+  it('reach a wildcard listener on loopback, in brackets for IPv6, over https with TLS', () => {
+    expect(listenOrigin('0.0.0.0', 8080, false)).toBe('http://127.0.0.1:8080');
+    expect(listenOrigin('::', 9443, true)).toBe('https://[::1]:9443');
+    expect(listenOrigin('10.1.2.3', 80, false)).toBe('http://10.1.2.3:80');
   });
 });
 
@@ -110,5 +135,7 @@ describe('gateway settings from the environment', () => {
     expect(() => settingsFromEnv({ PORT: 'eighty' })).toThrow(/PORT="eighty" must be an integer/);
     expect(() => settingsFromEnv({ STORE: 'mysql://x' })).toThrow(/^STORE must be "memory", a redis:\/\/ or rediss:\/\/ URL/);
     expect(() => settingsFromEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of/);
+    expect(() => settingsFromEnv({ BASE_URL: 'https://agents.example/' })).toThrow(/BASE_URL must be an http\(s\) URL/);
+    expect(settingsFromEnv({ BASE_URL: 'https://agents.example' }).baseUrl).toBe('https://agents.example');
   });
 });

@@ -85,7 +85,9 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
   const store = options.store ?? ownStore!;
   const keyring = options.keyring ?? (await tenantKeyring());
   const secret = GatewaySecret.from(GATEWAY_SECRET);
-  const adapter = await createMemoryAdapter({ dataDir: join(process.cwd(), 'config/demo'), storefrontUrl: STOREFRONT, now, store, tenantId: 'shop' });
+  const tenantId = options.tenant?.id ?? 'shop';
+  const dataDir = join(process.cwd(), 'config/demo');
+  const adapter = await createMemoryAdapter({ dataDir, storefrontUrl: STOREFRONT, now, store, tenantId });
   const gw = await testGateway({
     now,
     store,

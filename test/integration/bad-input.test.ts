@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterOperations } from '../helpers/counter-operation.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
@@ -69,5 +70,39 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     const res = await post(JSON.stringify({ id: 'other', by: 1 }));
     expect(res.statusCode).toBe(400);
     expect(res.json().content).toMatch(/does not match/);
+  });
+
+  it('an id of 10,000 characters, an unknown long path or a bad escape: {code, content} that does not quote them', async () => {
+    const long = 'x'.repeat(10_000);
+    for (const url of [`/counters/${long}`, `/counters/${long}/bump`, `/${long}`, '/counters/%zz']) {
+      const res = await gw.app.inject({ method: 'GET', url, headers: gw.headers() });
+      expect(res.statusCode, url.slice(0, 30)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(Object.keys(res.json()).sort()).toEqual(['code', 'content']);
+      expect(res.body.length).toBeLessThan(400);
+      expect(res.body).not.toContain('x'.repeat(300));
+    }
+    const mcp = await gw.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: long, arguments: { meta: gw.meta() } } },
+    });
+    expect(mcp.json().error.message.length).toBeLessThan(200);
+  });
+
+  it('two Host headers: 400, served by no tenant', async () => {
+    const address = await gw.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.end('GET /.well-known/proto HTTP/1.1\r\nHost: shop.example\r\nHost: other.example\r\nConnection: close\r\n\r\n'),
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('utf8'))).on('end', () => resolve(answer)).on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body).toEqual({ code: 'invalid_request', content: 'the request has more than one Host header' });
   });
 });

@@ -1,14 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import type { StateStore } from '../../src/state/store.js';
-import { platformProfile } from '../helpers/platform.js';
+import { platformProfile, startPlatform } from '../helpers/platform.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
 import { deleteKeys, describeWhenAvailable, describeWithRedis, REDIS_URL } from '../helpers/redis.js';
 import { redisBinariesProblem, startRedisCluster, startRedisServer, type RedisCluster, type RedisServer } from '../helpers/redis-server.js';
 import { echo } from './helpers/echo-operation.js';
+import { MAX_BATCH } from '../../src/transports/mcp/mcp-transport.js';
+import { secureGateway, type Outgoing, type SecureGateway } from '../security/helpers/secure-gateway.js';
 import { sample, scrape } from './helpers/prometheus.js';
 
 type RateLimits = NonNullable<NonNullable<TenantConfig['policies']>['rate_limits']>;
@@ -59,6 +61,20 @@ describe('rate limits (single process)', () => {
     expect(sample(await scrape(gw.app), 'proto_rate_limited_total', { tenant: 'shop', scope: 'tenant' })).toBe(1);
   });
 
+  it('spend nothing of the tenant budget on calls a caller limit refuses; once it is spent, refuse before fetching a profile', async () => {
+    const gw = await gateway({ per_caller: { max: 1, window_seconds: 60 }, per_tenant: { max: 3, window_seconds: 60 } });
+    expect((await call(gw)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(gw)).statusCode).toBe(429);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    const path = `/profiles/${randomUUID()}`;
+    gw.platform.serve(path, platformProfile());
+    const refused = await call(gw, { 'proto-agent': gw.platform.agent(path) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().content).toContain('all callers of Test Shop');
+    expect(gw.platform.hits(path)).toBe(0);
+  });
+
   it('never limit discovery, health or metrics', async () => {
     const gw = await gateway({ per_tenant: { max: 1, window_seconds: 60 }, per_caller: { max: 1, window_seconds: 60 } });
     await call(gw);
@@ -68,18 +84,27 @@ describe('rate limits (single process)', () => {
     }
   });
 
-  it('tell callers apart by their credential (hashed) before their profile URL, and never log it', async () => {
-    const gw = await gateway({ per_caller: { max: 1, window_seconds: 60 } });
-    const keys = ['key-one-secret-value', 'key-two-secret-value'];
-    // The limiter counts before authentication (which then refuses these unknown credentials with 401).
-    expect((await call(gw, { 'x-api-key': keys[0] })).statusCode).not.toBe(429);
-    expect((await call(gw, { 'x-api-key': keys[0] })).statusCode).toBe(429);
-    expect((await call(gw, { 'x-api-key': keys[1] })).statusCode).not.toBe(429);
-    expect((await call(gw, { authorization: 'Bearer token-one-secret' })).statusCode).not.toBe(429);
-    expect((await call(gw, { authorization: 'Bearer token-one-secret' })).statusCode).toBe(429);
-    expect((await call(gw, { authorization: 'Bearer token-two-secret' })).statusCode).not.toBe(429);
+  it('give a verified API key its own budget; an invalid key shares its address and claimed profile\'s; neither is logged', async () => {
+    const platform = await startPlatform();
+    const key = 'key-one-secret-value';
+    const gw = await testGateway({
+      operations: [echo],
+      platform,
+      tenant: {
+        policies: { allow_loopback_profiles: true, rate_limits: { per_caller: { max: 1, window_seconds: 60 } } },
+        auth: { api_keys: [{ sha256: createHash('sha256').update(key).digest('hex'), profile: platform.url() }] },
+      },
+    });
+    gateways.push(gw);
+    // Authentication refuses the unknown keys (401), and each refusal spends the claim's budget.
+    expect((await call(gw, { 'x-api-key': 'forged-key-one' })).statusCode).toBe(401);
+    expect((await call(gw, { 'x-api-key': 'forged-key-two' })).statusCode).toBe(429);
+    expect((await call(gw, { authorization: 'Bearer forged-token' })).statusCode).toBe(429);
+    expect((await call(gw, { 'x-api-key': key })).statusCode).toBe(200);
+    expect((await call(gw, { 'x-api-key': key })).statusCode).toBe(429);
     const logs = gw.rawLogs.join('\n');
-    for (const secret of [...keys, 'token-one-secret', 'token-two-secret']) expect(logs).not.toContain(secret);
+    for (const secret of [key, 'forged-key-one', 'forged-token']) expect(logs).not.toContain(secret);
+    await platform.close();
   });
 
   it('answer MCP with a JSON-RPC error carrying data.retry_after and data.code', async () => {
@@ -105,6 +130,82 @@ describe('rate limits (single process)', () => {
     const gw = await testGateway({ operations: [echo] });
     gateways.push(gw);
     for (let i = 0; i < 20; i++) expect((await call(gw)).statusCode).toBe(200);
+  });
+});
+
+describe('rate limits on MCP batches', () => {
+  const gateways: TestGateway[] = [];
+  afterEach(async () => {
+    await Promise.all(gateways.splice(0).map((gw) => gw.close()));
+  });
+  const batch = (gw: TestGateway, size: number, meta: () => Record<string, unknown> = () => gw.meta()) =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json' },
+      payload: Array.from({ length: size }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { meta: meta(), id: `c${i}` } },
+      })),
+    });
+  const refused = (answers: Array<{ id: number; error?: { data?: { code?: string } } }>) =>
+    answers.filter((a) => a.error?.data?.code === 'rate_limited').map((a) => a.id).length;
+
+  it('count every tool call of a batch against the caller: calls past the limit get the rate-limit error, the rest run', async () => {
+    const gw = await limited({ per_caller: { max: 5, window_seconds: 60 } });
+    gateways.push(gw);
+    const res = await batch(gw, 8);
+    expect(res.statusCode).toBe(200);
+    const answers = res.json();
+    expect(answers).toHaveLength(8);
+    expect(answers.filter((a: { result?: unknown }) => a.result)).toHaveLength(5);
+    expect(refused(answers)).toBe(3);
+    const error = { code: -32000, data: { code: 'rate_limited', http_status: 429 } };
+    expect(answers.find((a: { error?: unknown }) => a.error)).toMatchObject({ error });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused((await batch(gw, 2)).json())).toBe(2);
+  });
+
+  it('count every tool call of a batch against the tenant, whatever profile each claims', async () => {
+    const gw = await limited({ per_tenant: { max: 5, window_seconds: 60 } });
+    gateways.push(gw);
+    const answers = (await batch(gw, 8, () => ({ 'proto-agent': { profile: gw.platform.url(`/profiles/${randomUUID()}`) } }))).json();
+    expect(refused(answers)).toBe(3);
+  });
+
+  it(`refuse a batch of more than ${MAX_BATCH} messages with -32602 request_too_large before running any`, async () => {
+    const gw = await limited({ per_tenant: { max: 1000, window_seconds: 60 } });
+    gateways.push(gw);
+    const res = await batch(gw, MAX_BATCH + 1);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32602, data: { code: 'request_too_large' } } });
+    expect((await batch(gw, MAX_BATCH)).json()).toHaveLength(MAX_BATCH);
+  });
+});
+
+describe('rate limits by verified identity', () => {
+  let gw: SecureGateway;
+  beforeAll(async () => {
+    const policies = { allow_loopback_profiles: true, rate_limits: { per_caller: { max: 5, window_seconds: 60 } } };
+    gw = await secureGateway({ tenant: { policies } });
+  });
+  afterAll(() => gw.close());
+  const read = (sign: boolean, remoteAddress = '127.0.0.1') => {
+    const request = gw.request({ method: 'GET', path: `/counters/${randomUUID()}`, ...(!sign && { sign: false as const }) });
+    return gw.send({ ...request, remoteAddress } as Outgoing);
+  };
+
+  it('unsigned calls merely claiming a platform\'s profile never spend the signed platform\'s budget', async () => {
+    for (let i = 0; i < 5; i++) expect((await read(false)).statusCode).not.toBe(429);
+    expect((await read(false)).statusCode).toBe(429);
+    // The real platform, signing, has its own budget ...
+    for (let i = 0; i < 5; i++) expect((await read(true)).statusCode).toBe(200);
+    // ... keyed by who it is, not where it calls from.
+    expect((await read(true, '198.51.100.7')).statusCode).toBe(429);
+    // Claims from another address have a budget of their own.
+    expect((await read(false, '198.51.100.7')).statusCode).not.toBe(429);
   });
 });
 

@@ -134,7 +134,7 @@ describe('a completed order', () => {
     await attempts('delivered', 1);
     // A checkout retry long after the delivery.
     await saveOrderRecord(gw, record);
-    expect(await orderWebhookQueue(gw.store).depth()).toEqual({ queued: 0, dead: 0 });
+    expect(await orderWebhookQueue(gw.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -143,7 +143,7 @@ describe('a completed order', () => {
     const orderId = await gw.placeOrder({ checkoutId: 'chk_quiet' });
     expect(await loadOrderRecord(gw, orderId)).toMatchObject({ orderId, checkoutId: 'chk_quiet' });
     expect((await simulate(orderId, 'ship')).json()).not.toHaveProperty('event_id');
-    expect(await orderWebhookQueue(gw.store).depth()).toEqual({ queued: 0, dead: 0 });
+    expect(await orderWebhookQueue(gw.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
   });
 });
 
@@ -206,7 +206,7 @@ describe('retries', () => {
     await attempts('retried', 1);
     gw.advance(1000);
     await attempts('dead_lettered', 1);
-    const [dead] = await orderWebhookQueue(gw.store).listDead();
+    const [dead] = await orderWebhookQueue(gw.store, 'shop').listDead();
     expect(dead).toMatchObject({ id: createdEventId('shop', orderId), attempts: 2, reason: 'HTTP 500' });
 
     receiver.answer(200);
@@ -219,13 +219,13 @@ describe('retries', () => {
     gw = await orderGateway();
     const insecure = await gw.placeOrder({ webhookUrl: 'http://platform.example/hooks' });
     await attempts('dead_lettered', 1);
-    expect(await orderWebhookQueue(gw.store).listDead()).toEqual([expect.objectContaining({ group: `shop:${insecure}`, attempts: 1, reason: 'the webhook URL must use https' })]);
+    expect(await orderWebhookQueue(gw.store, 'shop').listDead()).toEqual([expect.objectContaining({ group: `shop:${insecure}`, attempts: 1, reason: 'the webhook URL must use https' })]);
     await gw.close();
 
     gw = await orderGateway({ keyring: Keyring.none });
     await gw.placeOrder({ webhookUrl: receiver.url() });
     await attempts('dead_lettered', 1);
-    expect((await orderWebhookQueue(gw.store).listDead())[0]!.reason).toBe('tenant shop has no signing key, and order webhooks must be signed');
+    expect((await orderWebhookQueue(gw.store, 'shop').listDead())[0]!.reason).toBe('tenant shop has no signing key, and order webhooks must be signed');
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -99,7 +99,7 @@ describe('backend webhooks', () => {
     expect((await backendWebhook(orderId, { eventId: 'wh_again' })).json()).toEqual({ status: 'queued' });
     expect((await backendWebhook(orderId, { eventId: 'wh_again' })).json()).toEqual({ status: 'duplicate' });
     await receiver.waitFor(2);
-    await expect.poll(async () => (await orderWebhookQueue(gw.store).depth()).queued).toBe(0);
+    await expect.poll(async () => (await orderWebhookQueue(gw.store, 'shop').depth()).queued).toBe(0);
     expect(receiver.received.map((w) => w.headers['webhook-id'])).toEqual([expect.any(String), backendEventId('shop', 'wh_again')]);
   });
 
@@ -113,7 +113,7 @@ describe('backend webhooks', () => {
     expect(unsigned.statusCode).toBe(401);
     const empty = await gw.app.inject({ method: 'POST', url: '/webhooks/backend' });
     expect(empty.statusCode).toBe(401);
-    expect(await orderWebhookQueue(gw.store).depth()).toEqual({ queued: 0, dead: 0 });
+    expect(await orderWebhookQueue(gw.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
   });
 
   it('hand the verifier the exact bytes sent, whatever their media type', async () => {
@@ -131,7 +131,7 @@ describe('backend webhooks', () => {
     expect((await backendWebhook('ord_from_the_storefront')).json()).toEqual({ status: 'ignored' });
     const quiet = await gw.placeOrder();
     expect((await backendWebhook(quiet)).json()).toEqual({ status: 'ignored' });
-    expect(await orderWebhookQueue(gw.store).depth()).toEqual({ queued: 0, dead: 0 });
+    expect(await orderWebhookQueue(gw.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
   });
 
   it('that fail while the store is read answer 503, and the store\'s redelivery is processed', async () => {

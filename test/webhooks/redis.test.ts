@@ -54,7 +54,7 @@ describeWithRedis('order webhooks on Redis', () => {
     const orderId = await first.gw.placeOrder({ webhookUrl: receiver.url() });
     const [failed] = await receiver.waitFor(1);
     // The failure is recorded before the process goes away (the retry is scheduled in Redis).
-    await expect.poll(async () => (await orderWebhookQueue(first.store).depth()).queued).toBe(1);
+    await expect.poll(async () => (await orderWebhookQueue(first.store, 'shop').depth()).queued).toBe(1);
     await first.stop();
 
     receiver.answer(200);
@@ -67,7 +67,7 @@ describeWithRedis('order webhooks on Redis', () => {
       expect(delivered!.body).toBe(failed!.body);
       expect(bodyOf(delivered!).id).toBe(orderId);
       await expect(verifyAsPlatform(second.gw, receiver, delivered!, () => clock.now)).resolves.toHaveLength(1);
-      await expect.poll(async () => orderWebhookQueue(second.store).depth()).toEqual({ queued: 0, dead: 0 });
+      await expect.poll(async () => orderWebhookQueue(second.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
     } finally {
       await second.stop();
     }
@@ -80,22 +80,22 @@ describeWithRedis('order webhooks on Redis', () => {
     try {
       receiver.answer(500);
       const orderId = await gateway.gw.placeOrder({ webhookUrl: receiver.url() });
-      await expect.poll(async () => (await orderWebhookQueue(tool).depth()).dead).toBe(1);
+      await expect.poll(async () => (await orderWebhookQueue(tool, 'shop').depth()).dead).toBe(1);
 
       const out: string[] = [];
       const err: string[] = [];
       const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
-      expect(await run(['list'], io, tool)).toBe(0);
+      expect(await run(['list'], io, tool, () => ['shop'])).toBe(0);
       const id = createdEventId('shop', orderId);
       expect(out).toEqual([expect.stringMatching(new RegExp(`^${id}  tenant=shop  order=${orderId}  kind=order_created  attempts=1  died=.*  to=http://127\\.0\\.0\\.1:\\d+/hooks/orders  reason="HTTP 500"$`))]);
       expect(err).toEqual(['1 dead-lettered order webhook']);
 
       receiver.answer(200);
-      expect(await run(['replay', id], io, tool)).toBe(0);
+      expect(await run(['replay', id], io, tool, () => ['shop'])).toBe(0);
       expect(out.at(-1)).toBe(`replayed ${id} (order ${orderId})`);
       const [, replayed] = await receiver.waitFor(2);
       expect(replayed!.headers['webhook-id']).toBe(id);
-      await expect.poll(async () => orderWebhookQueue(tool).depth()).toEqual({ queued: 0, dead: 0 });
+      await expect.poll(async () => orderWebhookQueue(tool, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
     } finally {
       await tool.close();
       await gateway.stop();

@@ -3,7 +3,7 @@
  * refund, return, cancel), each change an order-updated webhook with the fresh order; enabled
  * only by a tenant simulation secret presented as a bearer token, invisible otherwise.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -153,6 +153,19 @@ describe('the simulation secret in tenant files', () => {
     expect(access.admits('Bearer s3cre')).toBe(false);
     expect(inspect(access, { depth: 10 })).not.toContain('s3cret');
     await store.close();
+  });
+
+  it('creates a missing secret file with create_secret (readable by its owner only) and keeps an existing one', async () => {
+    tenantFile('simulation:\n  secret: { file: ../simulation-secret }\n  create_secret: true\n');
+    const load = () => loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() });
+    const access = (await load()).tenants[0]!.simulation!;
+    const secret = readFileSync(join(dir, 'simulation-secret'), 'utf8').trim();
+    expect(secret).toMatch(/^[0-9a-f]{48}$/);
+    expect(statSync(join(dir, 'simulation-secret')).mode & 0o777).toBe(0o600);
+    expect(access.admits(`Bearer ${secret}`)).toBe(true);
+    expect((await load()).tenants[0]!.simulation!.admits(`Bearer ${secret}`)).toBe(true);
+    tenantFile('simulation:\n  secret: { env: DEMO_SIMULATION_SECRET }\n  create_secret: true\n');
+    await expect(load()).rejects.toThrow(/\$\.simulation: create_secret needs a \{ file: \.\.\. \} reference/);
   });
 
   it('fails start-up with the field when the secret is missing, literal, or the adapter cannot simulate', async () => {

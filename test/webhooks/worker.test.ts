@@ -78,7 +78,7 @@ describe('the delivery worker', () => {
     try {
       gw = await orderGateway({ webhooks: { timeoutMs: 100, schedule: { maxAttempts: 1, delayMs: () => 1000 } } });
       await gw.placeOrder({ webhookUrl: platform.url });
-      await expect.poll(async () => orderWebhookQueue(gw!.store).listDead(), { timeout: 10_000 }).toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
+      await expect.poll(async () => orderWebhookQueue(gw!.store, 'shop').listDead(), { timeout: 10_000 }).toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
     } finally {
       await platform.close();
     }
@@ -109,7 +109,7 @@ describe('the delivery worker', () => {
     const platform = await holdingReceiver();
     try {
       gw = await orderGateway();
-      const queue = orderWebhookQueue(gw.store);
+      const queue = orderWebhookQueue(gw.store, 'shop');
       await gw.placeOrder({ webhookUrl: platform.url });
       await vi.waitFor(() => expect(platform.held).toHaveLength(1));
 
@@ -145,7 +145,7 @@ describe('a worker whose store is down', () => {
     } as unknown as DurableQueue<OrderEvent>;
     const worker = new QueueWorker<OrderEvent>(
       {
-        queue,
+        queues: () => [queue],
         deliver: () => Promise.reject(new Error('nothing to deliver')),
         describe: describeOrderEvent,
         names: ORDER_WEBHOOK_NAMES,

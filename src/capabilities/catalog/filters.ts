@@ -14,6 +14,7 @@ import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { compile, toJsonPath, type Validator } from '../../validation/validator.js';
+import { chooseCurrency } from '../pricing/currency.js';
 import type { CatalogReader } from './catalog-cache.js';
 import { priceBounds, type PriceBounds } from './price-filter.js';
 
@@ -75,6 +76,9 @@ export async function readFilters(
     bounds = converted.bounds;
     if (converted.message) messages.push(converted.message);
   }
+  // Prices stay in the store's currency; unless the price filter's message already said so, the caller hears it.
+  const { notice } = chooseCurrency(request.context?.currency, capabilities.currencies);
+  if (notice && !messages.some((m) => m.path === '$.filters.price')) messages.push(notice);
 
   let discovery: DiscoveryPlan | undefined;
   if (ctx.caller.active.has(CAPABILITY.fulfillment)) {

@@ -142,7 +142,7 @@ export async function withStorePage(
 ): Promise<PricedCheckout> {
   if (priced.storePage) return priced;
   const made = await storePage(ctx, session.id, priced.request, session.storePage);
-  if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx.caller));
+  if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx));
   const handle = made.handle ?? priced.handle;
   return { ...priced, storePage: made.page, ...(handle !== undefined && { handle }) };
 }

@@ -17,6 +17,7 @@ import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { renderTotals } from '../pricing/totals.js';
 import type { PricedCheckout } from './checkout-pricing.js';
+import { webhookUrlWarnings } from './order-placement.js';
 import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
 
 export interface CheckoutState {
@@ -37,6 +38,7 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
     ...(discounts ? rejectionMessages(quote.discounts.rejected, ctx.tenant.adapter.capabilities.rejectionReasons) : []),
     ...priced.notices,
     ...state.messages,
+    ...webhookUrlWarnings(ctx),
   ];
   const links = ctx.tenant.config.links;
   // The store's page only where the buyer is handed to it (spec: with requires_escalation).

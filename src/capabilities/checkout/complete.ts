@@ -159,7 +159,7 @@ function claimedSession(
         ...(billing && { billingAddress: toStoreAddress(normalizeAddress(billing).address) }),
         ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
       },
-      recipient: orderRecipient(ctx.caller),
+      recipient: orderRecipient(ctx),
     },
   };
   return { ...session, view: renderCheckout(ctx, session, priced, { status: 'complete_in_progress', messages: [] }) };

@@ -9,10 +9,11 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../operations/operation.js';
 import type { Pipeline } from '../../operations/pipeline.js';
-import { ProtocolError } from '../../protocol/errors.js';
+import { bounded, JSONRPC, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
+import { COUNTED_PER_CALL } from '../rate-limit.js';
 import { tenantOf } from '../request-context.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
 import { withoutBodyId } from '../body-id.js';
@@ -61,7 +62,12 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
   return reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
 }
 
+/** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
+export const MAX_BATCH = 20;
+
 export function registerMcp(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {
+  /** Requests with a tool call refused by a rate limit: the longest Retry-After among them. */
+  const rateLimited = new WeakMap<FastifyRequest, number>();
   const byName = new Map(operations.map((op) => [op.name, op]));
   const envelopeChecks = new Map<string, Validator<ToolArguments>>(operations.map((op) => [op.name, compileEnvelopeCheck(op)]));
   const toolLists = new WeakMap<Tenant, Tool[]>();
@@ -76,7 +82,9 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
 
   async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown, standardMeta: unknown) {
     const op = byName.get(name);
-    if (!op || !tenant.capabilities.has(op.capability)) throw new ProtocolError(400, 'unknown_tool', `unknown tool ${name}`);
+    if (!op || !tenant.capabilities.has(op.capability)) {
+      throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
+    }
     req.operation = op.name;
     const checked = envelopeChecks.get(op.name)!(withStandardMeta(args ?? {}, standardMeta));
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
@@ -101,6 +109,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       http: describeHttpRequest(req, tenant.baseUrl),
+      address: req.ip,
     });
     return {
       structuredContent: JSON.parse(response.body) as Record<string, unknown>,
@@ -115,15 +124,21 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       try {
         return await callTool(req, tenant, request.params.name, request.params.arguments, request.params._meta);
       } catch (error) {
-        throw jsonRpcErrorOf(toProtocolError(error, req.log));
+        const mapped = toProtocolError(error, req.log);
+        if (mapped.status === 429) rateLimited.set(req, Math.max(rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));
+        throw jsonRpcErrorOf(mapped);
       }
     });
     return server;
   }
 
-  app.post('/mcp', { errorHandler: jsonRpcErrorHandler }, async (req, reply) => {
+  app.post('/mcp', { errorHandler: jsonRpcErrorHandler, config: COUNTED_PER_CALL }, async (req, reply) => {
     req.transport = 'mcp';
     const tenant = tenantOf(req);
+    if (Array.isArray(req.body) && req.body.length > MAX_BATCH) {
+      const content = `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`;
+      throw new ProtocolError(400, 'request_too_large', content, { jsonRpcCode: JSONRPC.invalidParams });
+    }
     const server = serverFor(req, tenant);
     // Stateless: one transport per request. Platforms POST plain JSON, so accept JSON-only clients.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -140,6 +155,12 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       response.headers.forEach((value, name) => {
         if (name !== 'content-length') reply.header(name, value);
       });
+      // Each call of a batch answers for itself; a lone call over the limit is a 429, as on REST.
+      const retryAfter = rateLimited.get(req);
+      if (retryAfter !== undefined) {
+        reply.header('retry-after', String(retryAfter));
+        if (!Array.isArray(req.body)) reply.code(429);
+      }
       const text = await response.text();
       return reply.send(text === '' ? undefined : text);
     } finally {

@@ -1,6 +1,23 @@
 /** REST rendering of transport errors (spec part 1 §7 layer 1): status + {code, content}. */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bounded } from '../../protocol/errors.js';
 import { toProtocolError } from '../error-mapping.js';
+
+/** Longest path parameter the router passes on: longer ids get frameworkErrorHandler's 400, shorter ones the operation's. */
+export const MAX_PARAM_LENGTH = 1024;
+
+/**
+ * Fastify's `frameworkErrors`: URLs the router refuses before any route or hook runs (a path
+ * segment over `maxParamLength`, malformed percent-encoding) answer in the protocol's shape,
+ * without Fastify's default body that quotes the whole path.
+ */
+export function frameworkErrorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const content =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `a path segment is longer than ${MAX_PARAM_LENGTH} characters (ids are 1-200)`
+      : 'the request path is not a valid URL (malformed percent-encoding)';
+  void reply.code(400).header('request-id', req.id).type('application/json; charset=utf-8').send({ code: 'invalid_request', content });
+}
 
 export function registerRestErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -10,6 +27,6 @@ export function registerRestErrors(app: FastifyInstance): void {
     return reply.code(mapped.status).type('application/json; charset=utf-8').send(mapped.toBody());
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ code: 'not_found', content: `no endpoint ${req.method} ${req.url.split('?')[0]}` }),
+    reply.code(404).send({ code: 'not_found', content: `no endpoint ${req.method} ${bounded(req.url.split('?')[0]!, 200)}` }),
   );
 }

@@ -9,6 +9,7 @@ import type { OperationDefinition } from '../../operations/operation.js';
 import type { OperationResponse, Pipeline } from '../../operations/pipeline.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { withoutBodyId } from '../body-id.js';
+import { COUNTED_PER_CALL } from '../rate-limit.js';
 import { requireRequestId, tenantOf } from '../request-context.js';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -35,6 +36,7 @@ export function registerRestRoutes(app: FastifyInstance, operations: readonly Op
     app.route({
       method: op.rest.method,
       url: toFastifyPath(op.rest.path),
+      config: COUNTED_PER_CALL,
       handler: async (req, reply) => {
         req.operation = op.name;
         req.transport = 'rest';
@@ -55,6 +57,7 @@ export function registerRestRoutes(app: FastifyInstance, operations: readonly Op
           payloadBytes: req.rawBody ?? '',
           ...(idempotencyKey !== undefined && { idempotencyKey }),
           http: describeHttpRequest(req, tenant.baseUrl),
+          address: req.ip,
         });
         return sendOperationResponse(reply, response);
       },

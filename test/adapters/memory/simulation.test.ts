@@ -59,6 +59,27 @@ describe('demo order simulation', () => {
     expect(await adapter.getOrder(orderId)).toEqual(delivered);
   });
 
+  it('refuses moving a delivered shipment back in transit or delivering it twice; a new shipment starts over', async () => {
+    const { adapter, orderId } = await placedOrder();
+    await adapter.simulate(orderId, { type: 'ship', lines: [{ id: 'l1', quantity: 1 }], trackingNumber: 'T1' });
+    await adapter.simulate(orderId, { type: 'in_transit' });
+    await adapter.simulate(orderId, { type: 'in_transit' });
+    await adapter.simulate(orderId, { type: 'deliver' });
+    const delivered = 'the latest shipment (T1) was already delivered';
+    await expect(adapter.simulate(orderId, { type: 'in_transit' })).rejects.toThrow(`in_transit: ${delivered}`);
+    await expect(adapter.simulate(orderId, { type: 'deliver' })).rejects.toThrow(delivered);
+    await adapter.simulate(orderId, { type: 'ship', trackingNumber: 'T2' });
+    const second = await adapter.simulate(orderId, { type: 'deliver' });
+    expect(second.events.map((e) => [e.type, e.trackingNumber])).toEqual([
+      ['shipped', 'T1'],
+      ['in_transit', 'T1'],
+      ['in_transit', 'T1'],
+      ['delivered', 'T1'],
+      ['shipped', 'T2'],
+      ['delivered', 'T2'],
+    ]);
+  });
+
   it('refuses shipping more than is left, and following a shipment that does not exist', async () => {
     const { adapter, orderId } = await placedOrder();
     await expect(adapter.simulate(orderId, { type: 'deliver' })).rejects.toThrow(/nothing has been shipped/);

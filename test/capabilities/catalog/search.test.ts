@@ -258,3 +258,23 @@ describe('clamping to the tenant page limit', () => {
     }
   });
 });
+
+describe('a context currency the store does not sell in (ZZZ, EUR for a USD store)', () => {
+  it.each([
+    ['search_catalog', { query: 'roses' }],
+    ['lookup_catalog', { ids: ['bouquet_roses'] }],
+    ['get_product', { id: 'bouquet_roses' }],
+  ] as const)('%s answers in USD with an info message saying so', async (operation, payload) => {
+    for (const currency of ['ZZZ', 'EUR']) {
+      const res = await c.call(operation, { ...payload, context: { currency } });
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).not.toContain(`"currency":"${currency}"`);
+      expect(res.body.messages).toContainEqual({
+        type: 'info',
+        code: 'currency_not_supported',
+        content: `This store does not sell in ${currency}; prices are in USD.`,
+        path: '$.context.currency',
+      });
+    }
+  });
+});

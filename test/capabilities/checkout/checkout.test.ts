@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrderRecord } from '../../../src/capabilities/order/order-record.js';
+import { orderWebhookQueue } from '../../../src/webhooks/outbox.js';
+import { platformProfile } from '../../helpers/platform.js';
 import {
   BUYER,
   CHECKOUT_TTL_SECONDS,
@@ -199,6 +201,39 @@ describe('sessions', () => {
     const done = (await client.complete(ready.id, pay('success_token'))).body;
     const record = await loadOrderRecord({ store: gw.store, tenant: { id: 'shop' } as never }, done.order.id);
     expect(record).toEqual({ orderId: done.order.id, checkoutId: ready.id, profileUrl: gw.platform.url(PROFILES.withWebhook), webhookUrl: WEBHOOK_URL, placedAt: gw.clock.now });
+  });
+
+  const PRIVATE = 'private, link-local and reserved addresses are not allowed';
+  const FIELD = 'config.webhook_url of dev.proto.shopping.order in your profile';
+  it.each([
+    ['file:///etc/passwd', 'the webhook URL must use https'],
+    ['https://169.254.169.254/latest/meta-data', `the webhook URL's address is refused: ${PRIVATE}`],
+    ['https://10.0.0.7/hooks', `the webhook URL's address is refused: ${PRIVATE}`],
+    ['http://agent.example/hooks', 'the webhook URL must use https'],
+  ])('warns the platform whose webhook_url is %s while it builds the checkout, and records no webhook URL', async (url, problem) => {
+    const path = `/profiles/webhook-${encodeURIComponent(url)}`;
+    const profile = platformProfile();
+    const order = { version: '2026-04-08', config: { webhook_url: url } };
+    profile.proto.capabilities['dev.proto.shopping.order'] = [order as { version: string }];
+    gw.platform.serve(path, profile);
+    const client = gw.client('rest', path);
+    const outbox = orderWebhookQueue(gw.store, 'shop');
+    // Queued plus dead: other tests' events may move from one to the other meanwhile, but none is added.
+    const events = async () => Object.values(await outbox.depth()).reduce((sum, n) => sum + n, 0);
+    const before = await events();
+    const { created, ready } = await walkToReady(client, [line('pot_ceramic')]);
+    const warning = {
+      type: 'warning',
+      code: 'invalid_webhook_url',
+      content: `Order webhooks will not be sent for orders placed now: ${FIELD} is refused (${problem}).`,
+    };
+    expect(created.messages).toContainEqual(warning);
+    expect(ready.messages).toContainEqual(warning);
+    const done = (await client.complete(ready.id, pay('success_token'))).body;
+    expect(done.status).toBe('completed');
+    const record = await loadOrderRecord({ store: gw.store, tenant: { id: 'shop' } as never }, done.order.id);
+    expect(record).not.toHaveProperty('webhookUrl');
+    expect(await events()).toBe(before);
   });
 
   it('lists the five checkout tools with the argument shapes: complete_checkout requires an idempotency key', async () => {

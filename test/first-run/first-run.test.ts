@@ -1,0 +1,134 @@
+/**
+ * A newcomer's first run on a fresh clone, as the README tells it:
+ * - `npm start`, `npm run keys` and `npm run outbox` compile only what changed: the first start
+ *   builds dist/, later starts and the tools reuse it, an edited source is compiled again
+ *   (judged by what happens to dist/, never by a stopwatch);
+ * - the README's commands, from "Try it" to "Follow orders", pasted in order into one shell
+ *   against the gateway `npm start` runs, with the gateway's and the agent's ports swapped for
+ *   free ones; their output is checked section by section.
+ */
+import { appendFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts } from '../helpers/redis-server.js';
+import { cleanEnv, freshClone, startProcess, type FreshClone, type StartedProcess } from './helpers/fresh-clone.js';
+import { readmeScript, readmeSections } from './helpers/readme.js';
+
+let clone: FreshClone;
+beforeAll(async () => {
+  clone = await freshClone();
+});
+afterAll(async () => {
+  await clone?.remove();
+});
+
+/** `npm start` on a free port, answering; stop() ends it. */
+async function npmStart(): Promise<{ gateway: StartedProcess; port: number }> {
+  const [port] = (await freePorts(1)) as [number];
+  const gateway = startProcess('npm', ['start'], { cwd: clone.dir, env: cleanEnv({ PORT: String(port) }) });
+  try {
+    await gateway.waitFor(`Server listening at http://127.0.0.1:${port}`, 280_000);
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+  return { gateway, port };
+}
+
+describe('building a fresh clone', { timeout: 300_000 }, () => {
+  it('compiles on the first npm start, then starts, runs keys and outbox without compiling again', async () => {
+    await (await npmStart()).gateway.stop();
+    const built = await clone.distTimes();
+    expect(built.has('dist/src/main.js')).toBe(true);
+
+    await (await npmStart()).gateway.stop();
+    const keys = await clone.npm(['run', 'keys', '--', 'generate', '--private-only']);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(JSON.parse(keys.stdout.trim().split('\n').pop()!)).toMatchObject({ kty: 'EC', d: expect.any(String) });
+    const outbox = await clone.npm(['run', 'outbox', '--', 'list']);
+    expect(outbox.stderr).toContain('STORE is memory');
+    expect(await clone.distTimes()).toEqual(built);
+  });
+
+  it('compiles an edited source again', async () => {
+    const before = await clone.distTimes();
+    await appendFile(join(clone.dir, 'src/config/env.ts'), '\n// edited\n');
+    const build = await clone.npm(['run', 'build']);
+    expect(build.code, build.stderr).toBe(0);
+    expect((await clone.distTimes()).get('dist/src/config/env.js')).toBeGreaterThan(before.get('dist/src/config/env.js')!);
+  });
+});
+
+describe('the README, pasted in order', { timeout: 300_000 }, () => {
+  let gateway: StartedProcess;
+  let port: number;
+  let agentPort: number;
+  let shell: StartedProcess | undefined;
+  let outputs: string[];
+
+  beforeAll(async () => {
+    const sections = readmeSections(await clone.readme());
+    // The first command a newcomer runs installs (here: node_modules is linked) and starts the demo.
+    expect(sections.intro[0]!.split('\n')[0]).toMatch(/^npm install && npm start\s/);
+    expect(sections.intro[0]!.split('\n')[1]).toMatch(/^npm test\s/);
+    ({ gateway, port } = await npmStart());
+    [agentPort] = (await freePorts(1)) as [number];
+    const script = readmeScript(sections, { gateway: port, agent: agentPort });
+    shell = startProcess('bash', ['-c', script], {
+      cwd: clone.dir,
+      env: cleanEnv({ PORT: String(port), AGENT_PROFILE: `http://127.0.0.1:${agentPort}/.well-known/proto` }),
+    });
+    await shell.waitFor('::end::', 280_000);
+    outputs = shell.stdout().replace(/::end::\n$/, '').split(/::block \d+::\n/).slice(1);
+  }, 600_000);
+  afterAll(async () => {
+    await shell?.stop(); // its process group: the agent's file server too
+    await gateway?.stop();
+  });
+
+  const json = (text: string) => JSON.parse(text);
+
+  it('Try it: discovery advertises the port the gateway listens on (PORT), not 8080', () => {
+    const profile = json(outputs[0]!);
+    const endpoints = profile.proto.services['dev.proto.shopping'].map((s: { endpoint: string }) => s.endpoint);
+    expect(endpoints).toEqual([`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/mcp`]);
+    expect(JSON.stringify(profile)).not.toContain(':8080');
+  });
+
+  it('Try it: the example agent\'s file server listens on loopback only', async () => {
+    expect(outputs[1]).toContain('"Bouquet of Red Roses"');
+    // Held on 127.0.0.1 only, the port is still free on another loopback address; on every interface it is not.
+    const probe = createServer();
+    await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(agentPort, '127.0.0.2', resolve));
+    await new Promise((resolve) => probe.close(resolve));
+  });
+
+  it('Try a checkout: completes, with an order whose link names the real port', () => {
+    const [, status, order] = /"status": "(\w+)",\s*"order": (\{[^}]*\})/.exec(outputs[2]!) ?? [];
+    expect(status).toBe('completed');
+    expect(json(order!)).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      permalink_url: expect.stringContaining(`http://127.0.0.1:${port}/`),
+    });
+  });
+
+  it('Follow orders: the example agent reads its order with a signed request (unsigned: 401)', async () => {
+    const order = json(outputs[3]!);
+    expect(order).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      line_items: [{ quantity: { original: 2, total: 2, fulfilled: 0 }, status: 'processing' }],
+    });
+    const unsigned = await fetch(`http://127.0.0.1:${port}/orders/${order.id}`, {
+      headers: { 'proto-agent': `profile="http://127.0.0.1:${agentPort}/.well-known/proto"`, 'request-id': 'unsigned' },
+    });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it('Follow orders: the simulation ships a unit of the first line with the secret any shell can read', () => {
+    const [shipped, events] = outputs[4]!.split(/\n(?=\[)/);
+    expect(json(shipped!)).toEqual({ original: 2, total: 2, fulfilled: 1 });
+    const tracking = expect.stringContaining(`http://127.0.0.1:${port}/`);
+    expect(json(events!)).toMatchObject([{ type: 'shipped', line_items: [{ quantity: 1 }], tracking_url: tracking }]);
+  });
+});
