@@ -318,6 +318,10 @@ export class RestAdapter implements Adapter {
   async ping(signal?: AbortSignal): Promise<void> {
     await this.send('ping', this.ops.ping, {}, signal);
   }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
 }
 
 export async function createRestAdapter(settings: RestSettings, context: RestAdapterContext): Promise<RestAdapter> {
