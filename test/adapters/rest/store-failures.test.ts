@@ -120,6 +120,14 @@ describe('REST adapter: a store that fails', () => {
     expect(answer.code).toBe('backend_invalid_response');
   });
 
+  it('refuses an answer larger than 8 MB with backend_invalid_response', async () => {
+    const adapter = await restAdapter();
+    nock(STORE).get('/api/orders/o1').reply(200, `{"id": "${'x'.repeat(9 * 1024 * 1024)}"}`, { 'content-type': 'application/json' });
+    const { error, answer } = await failure(adapter.getOrder('o1'));
+    expect((error as Error).message).toBe("tenant shop: getOrder: the store's answer is larger than 8388608 bytes or was cut off");
+    expect(answer.code).toBe('backend_invalid_response');
+  });
+
   it('gives up on a store that never answers, as a retryable timeout', async () => {
     const adapter = await restAdapter();
     nock(STORE).get('/api/health').times(2).delay(5_000).reply(200, {});
