@@ -42,14 +42,20 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_RETRY_AFTER_MS = 60_000;
 
 function valueAt(input: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), input);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      input,
+    );
 }
 
 /** `/carts/{handle}` with vars {handle: "c/1"} -> `/carts/c%2F1`. */
 export function fillPath(template: string, vars: unknown): string {
   return template.replace(/\{([\w.]+)\}/g, (_, name: string) => {
     const value = valueAt(vars, name);
-    if (typeof value !== 'string' && typeof value !== 'number') throw new BackendError(`the path ${template} needs a value for {${name}}`, false);
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new BackendError(`the path ${template} needs a value for {${name}}`, false);
     return encodeURIComponent(String(value));
   });
 }
@@ -85,36 +91,46 @@ interface RawAnswer {
 }
 
 /** One HTTP exchange over the keep-alive agent; the body is read whole (up to the cap) unless `skipBody`. */
-function exchange(url: URL, init: { method: string; headers: Record<string, string>; body: string; agent: HttpAgent | HttpsAgent; signal?: AbortSignal }, skipBody: (status: number) => boolean): Promise<RawAnswer> {
+function exchange(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body: string; agent: HttpAgent | HttpsAgent; signal?: AbortSignal },
+  skipBody: (status: number) => boolean,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     // Looked up per call, not bound at import: HTTP mocks (nock) replace the module's function.
     const send = url.protocol === 'https:' ? https.request : http.request;
-    const req = send(url, { method: init.method, headers: init.headers, agent: init.agent, ...(init.signal && { signal: init.signal }) }, (res) => {
-      const status = res.statusCode ?? 0;
-      const headers = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-      if (skipBody(status)) {
-        res.resume();
-        resolve({ status, headers });
-        return;
-      }
-      if (Number(headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-        res.destroy();
-        resolve({ status, headers });
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) res.destroy();
-        else chunks.push(chunk);
-      });
-      res.once('end', () => resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.once('close', () => {
-        if (!res.complete) resolve({ status, headers });
-      });
-      res.once('error', () => undefined); // 'close' settles it
-    });
+    const req = send(
+      url,
+      { method: init.method, headers: init.headers, agent: init.agent, ...(init.signal && { signal: init.signal }) },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const headers = Object.fromEntries(
+          Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+        );
+        if (skipBody(status)) {
+          res.resume();
+          resolve({ status, headers });
+          return;
+        }
+        if (Number(headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+          res.destroy();
+          resolve({ status, headers });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) res.destroy();
+          else chunks.push(chunk);
+        });
+        res.once('end', () => resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.once('close', () => {
+          if (!res.complete) resolve({ status, headers });
+        });
+        res.once('error', () => undefined); // 'close' settles it
+      },
+    );
     req.once('error', reject);
     req.end(init.body || undefined);
   });
@@ -123,7 +139,10 @@ function exchange(url: URL, init: { method: string; headers: Record<string, stri
 export class StoreClient {
   private readonly base: string;
   /** Kept-alive connections to the store, so a call rarely pays for a TCP (or TLS) handshake. */
-  private readonly agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 128 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 128 }) };
+  private readonly agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 128 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 128 }),
+  };
 
   constructor(private readonly options: StoreClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
@@ -159,19 +178,31 @@ export class StoreClient {
     const answers = (status: number) => (status >= 200 && status < 300) || (accept.includes(status) && status !== 404);
     let raw: RawAnswer;
     try {
-      raw = await exchange(url, { method: request.method, headers, body, agent: this.agent(url), ...(signal && { signal }) }, (status) => !answers(status));
+      raw = await exchange(
+        url,
+        { method: request.method, headers, body, agent: this.agent(url), ...(signal && { signal }) },
+        (status) => !answers(status),
+      );
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new BackendError(`tenant ${tenant}: ${method}: the store is unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`, true);
+      throw new BackendError(
+        `tenant ${tenant}: ${method}: the store is unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`,
+        true,
+      );
     }
     const { status } = raw;
     if (status === 404 && accept.includes(404)) return 'not_found';
     if (!answers(status)) {
       if (status === 429 || status >= 500) {
         const wait = retryAfterMs(raw.headers['retry-after'] ?? null, now());
-        throw new BackendError(`tenant ${tenant}: ${method}: the store answered ${status}${status === 429 ? ' (throttled)' : ''}`, true, wait);
+        throw new BackendError(
+          `tenant ${tenant}: ${method}: the store answered ${status}${status === 429 ? ' (throttled)' : ''}`,
+          true,
+          wait,
+        );
       }
-      if (status === 401 || status === 403) throw new BackendError(`tenant ${tenant}: ${method}: the store refused the gateway's credentials (${status})`, false);
+      if (status === 401 || status === 403)
+        throw new BackendError(`tenant ${tenant}: ${method}: the store refused the gateway's credentials (${status})`, false);
       throw new BackendError(`tenant ${tenant}: ${method}: the store refused the call (${status})`, false);
     }
     const text = raw.text;
@@ -181,7 +212,10 @@ export class StoreClient {
     }
     const type = raw.headers['content-type'] ?? '';
     if (text.trim() === '') return { status, headers: raw.headers, body: undefined };
-    if (!/[/+]json\b/i.test(type)) throw new InvalidAnswerError(`tenant ${tenant}: ${method}: the store answered ${status} with ${type.split(';')[0] || 'no content type'} instead of JSON`);
+    if (!/[/+]json\b/i.test(type))
+      throw new InvalidAnswerError(
+        `tenant ${tenant}: ${method}: the store answered ${status} with ${type.split(';')[0] || 'no content type'} instead of JSON`,
+      );
     try {
       return { status, headers: raw.headers, body: JSON.parse(text) as unknown };
     } catch {
