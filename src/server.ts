@@ -138,7 +138,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerOrderPage(app, secret);
   const tenant = (id: string) => routing.registry.tenants.find((t) => t.id === id);
   const jobPollMs = options.jobPollMs ?? 1000;
-  const orderPolls = registerOrderWebhooks(app, { store: options.store, secret, now, metrics, routing, jobPollMs, ...(options.webhooks && { settings: options.webhooks }) });
+  const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
+  const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
   app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenant, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);

@@ -14,6 +14,10 @@ export function verifyClaims(data: StoreData, claims: readonly string[], buyer: 
   return claims.map((claim) => {
     const holders = data.claims.get(claim);
     const verified = Boolean(holders && ((customerId && holders.customers.has(customerId)) || emails.some((e) => holders.emails.has(e))));
-    return { claim, verified, ...(!verified && { detail: holders ? 'the buyer is not listed for this claim' : 'the store verifies no such claim' }) };
+    return {
+      claim,
+      verified,
+      ...(!verified && { detail: holders ? 'the buyer is not listed for this claim' : 'the store verifies no such claim' }),
+    };
   });
 }

@@ -156,7 +156,8 @@ export class MemoryAdapter implements Adapter {
   async purchase(url: string, address: PostalAddress, buyer: StorefrontBuyer): Promise<{ orderId: string; reference: string }> {
     const { reference, request, total } = storefrontPurchase(this.data, this.options.storefrontUrl, url, address, this.options.now());
     const paid = { handlerId: 'storefront', transactionId: `sf_${reference}`, amount: total };
-    const placed = await this.orders.place(this.data, { reference, quote: request, expectedTotal: total, buyer, payment: { mode: 'gateway_charged', record: paid } }, true);
+    const payment = { mode: 'gateway_charged' as const, record: paid };
+    const placed = await this.orders.place(this.data, { reference, quote: request, expectedTotal: total, buyer, payment }, true);
     if (placed.status !== 'placed') throw new StorefrontError(`the storefront could not place the order: ${JSON.stringify(placed)}`);
     return { orderId: placed.orderId, reference };
   }
@@ -178,7 +179,7 @@ export class MemoryAdapter implements Adapter {
     return verifyClaims(this.data, claims, buyer);
   }
 
-  /** From the store's change log of the latest orders (a store without webhooks is polled this way). */
+  /** From the store's change log of storefront orders (a store without webhooks is polled this way). */
   ordersChangedSince(sinceIso: string): Promise<OrderChange[]> {
     return this.orders.changedSince(Date.parse(sinceIso));
   }

@@ -29,17 +29,24 @@ export function storefrontPurchase(data: StoreData, storefrontUrl: string, url: 
   const page = new URL(url);
   const reference = page.searchParams.get('ref');
   if (!reference) throw new StorefrontError(`${url} carries no reference`);
-  const items = decodeURIComponent(page.pathname.slice(new URL(`${storefrontUrl}/cart/`).pathname.length)).split(',').filter(Boolean);
+  const items = decodeURIComponent(page.pathname.slice(new URL(`${storefrontUrl}/cart/`).pathname.length))
+    .split(',')
+    .filter(Boolean);
   const lines = items.map((item, i) => {
     const [variantId, quantity] = item.split(':');
     return { lineId: `line_${i + 1}`, variantId: variantId!, quantity: Number(quantity) };
   });
   const base: QuoteRequest = { lines, discountCodes: page.searchParams.get('discount')?.split(',').filter(Boolean) ?? [] };
-  const shipped = quote(data, base, now).lines.filter((l) => l.requiresShipping).map((l) => l.lineId);
+  const shipped = quote(data, base, now)
+    .lines.filter((l) => l.requiresShipping)
+    .map((l) => l.lineId);
   const method = { methodId: 'storefront', type: 'shipping' as const, lineIds: shipped, destination: { address } };
   const withRates = shipped.length > 0 ? quote(data, { ...base, fulfillment: { multiGroup: false, methods: [method] } }, now) : undefined;
-  const selectedOptions = Object.fromEntries((withRates?.fulfillment?.[0]?.groups ?? []).flatMap((g) => (g.options[0] ? [[g.key, g.options[0].id]] : [])));
-  const request: QuoteRequest = shipped.length > 0 ? { ...base, fulfillment: { multiGroup: false, methods: [{ ...method, selectedOptions }] } } : base;
+  const selectedOptions = Object.fromEntries(
+    (withRates?.fulfillment?.[0]?.groups ?? []).flatMap((g) => (g.options[0] ? [[g.key, g.options[0].id]] : [])),
+  );
+  const request: QuoteRequest =
+    shipped.length > 0 ? { ...base, fulfillment: { multiGroup: false, methods: [{ ...method, selectedOptions }] } } : base;
   return { reference, request, total: quote(data, request, now).totals.total };
 }
 

@@ -18,7 +18,9 @@ export interface SignedWebhook {
 const sign = (secret: string, body: Buffer) => createHmac('sha256', secret).update(body).digest('base64');
 
 export function signWebhook(secret: string, topic: DemoTopic, order?: { orderId: string; reference?: string }): SignedWebhook {
-  const body = Buffer.from(JSON.stringify(order ? { order_id: order.orderId, ...(order.reference && { reference: order.reference }) } : {}));
+  const body = Buffer.from(
+    JSON.stringify(order ? { order_id: order.orderId, ...(order.reference && { reference: order.reference }) } : {}),
+  );
   return {
     headers: {
       'content-type': 'application/json',
@@ -35,7 +37,11 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
   return typeof value === 'string' ? value : undefined;
 };
 
-export function verifyWebhook(secret: string | undefined, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+export function verifyWebhook(
+  secret: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+): BackendEvent | null {
   const signature = header(headers, 'x-demo-webhook-signature');
   const eventId = header(headers, 'x-demo-webhook-id');
   const topic = header(headers, 'x-demo-webhook-topic');

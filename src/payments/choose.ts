@@ -51,7 +51,10 @@ export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: Fi
 
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
-/** The handler used without an instrument: the tenant's handoff handler, or an implicit one when the tenant finishes by handoff or lists no handler. */
+/**
+ * The handler used without an instrument: the tenant's handoff handler, or an implicit one when
+ * the tenant finishes by handoff or lists no handler.
+ */
 function handoff(setup: PaymentSetup): PaymentHandler | undefined {
   const entry = setup.handlers.find((h) => h.type === 'handoff');
   if (entry) return paymentHandler(entry, setup);

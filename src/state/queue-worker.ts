@@ -99,7 +99,8 @@ export class QueueWorker<T> {
       if (this.unreachable) this.deps.log.info(`${this.deps.names.job}s: ${this.deps.names.queue} answers again`);
       this.unreachable = false;
     } catch (error) {
-      if (!this.unreachable) this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
+      const { job, queue } = this.deps.names;
+      if (!this.unreachable) this.deps.log.warn({ err: error }, `${job}s: cannot reach ${queue}; trying again every poll`);
       this.unreachable = true;
     }
     this.backlog = free > 0 && claimed.length === free;
@@ -166,5 +167,6 @@ export class QueueWorker<T> {
 
 /** A worker for background jobs (completions, polls): the default backoff, two at a time, first poll after `pollMs`. */
 export function jobWorker<T>(deps: Omit<WorkerDeps<T>, 'schedule'>, pollMs: number): QueueWorker<T> {
-  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs });
+  const settings = { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs };
+  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, settings);
 }

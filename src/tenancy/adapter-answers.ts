@@ -127,7 +127,7 @@ const PlaceOrderShape = Type.Union([
   Type.Object({ status: Type.Literal('pending') }),
   Type.Object({
     status: Type.Literal('rejected'),
-    reason: Type.Union([Type.Literal('price_changed'), Type.Literal('out_of_stock'), Type.Literal('incomplete'), Type.Literal('payment_declined')]),
+    reason: Type.Union(['price_changed', 'out_of_stock', 'incomplete', 'payment_declined'].map((r) => Type.Literal(r))),
     detail: Type.String(),
     actualTotal: Type.Optional(Amount),
   }),
@@ -171,7 +171,9 @@ const CheckoutUrlShape = Type.Object({ url: Type.String({ pattern: '^https?://' 
 
 const EligibilityShape = Type.Array(Type.Object({ claim: Type.String(), verified: Type.Boolean() }));
 
-const OrderChangesShape = Type.Array(Type.Object({ orderId: Id, reference: Type.Optional(Id), updatedAt: Type.String({ format: 'date-time' }) }));
+const OrderChangesShape = Type.Array(
+  Type.Object({ orderId: Id, reference: Type.Optional(Id), updatedAt: Type.String({ format: 'date-time' }) }),
+);
 
 // Each shape must accept every value of its contract type (a shape asking for more fails here).
 type Covers<Contract, Shape extends TSchema> = Contract extends Static<Shape> ? true : never;

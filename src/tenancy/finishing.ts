@@ -25,14 +25,18 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   const mode = config.adapter.finishing ?? (charging.length === 0 && declared.includes('handoff') ? 'handoff' : declared[0]);
   if (!mode) throw new ConfigError(`${file}: the ${kind} adapter declares no finishing mode`);
   if (!declared.includes(mode)) {
-    throw new ConfigError(`${file}: $.adapter.finishing "${mode}" is not supported by the ${kind} adapter (it supports ${declared.join(', ')})`);
+    throw new ConfigError(
+      `${file}: $.adapter.finishing "${mode}" is not supported by the ${kind} adapter (it supports ${declared.join(', ')})`,
+    );
   }
   const needed = CHARGING[mode];
   // Handoff offers only handoff handlers: charging ones stay listed, unused (an adapter switch keeps the file valid).
   for (const handler of needed ? charging : []) {
     if (handler.type === needed) continue;
     const fits = Object.entries(CHARGING).find(([, type]) => type === handler.type)?.[0];
-    throw new ConfigError(`${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${fits}, not ${mode}`);
+    throw new ConfigError(
+      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${fits}, not ${mode}`,
+    );
   }
   if (needed && charging.length === 0) {
     throw new ConfigError(`${file}: $.adapter.finishing ${mode} needs a payment handler of type ${needed} in $.payment_handlers`);

@@ -152,7 +152,8 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
     ...(verifyEligibility && {
-      verifyEligibility: (claims, buyer, signal) => call('verifyEligibility', (s) => verifyEligibility.call(adapter, claims, buyer, s), signal),
+      verifyEligibility: (claims, buyer, signal) =>
+        call('verifyEligibility', (s) => verifyEligibility.call(adapter, claims, buyer, s), signal),
     }),
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ...(ordersChangedSince && {

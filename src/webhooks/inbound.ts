@@ -23,7 +23,12 @@ export interface InboundDeps {
   now: () => number;
 }
 
-function verify(tenant: Tenant, headers: Record<string, string | string[] | undefined>, body: Buffer, log: FastifyInstance['log']): BackendEvent | null {
+function verify(
+  tenant: Tenant,
+  headers: Record<string, string | string[] | undefined>,
+  body: Buffer,
+  log: FastifyInstance['log'],
+): BackendEvent | null {
   try {
     return tenant.adapter.verifyWebhook(headers, body);
   } catch (error) {
@@ -45,7 +50,7 @@ export function registerBackendWebhooks(app: FastifyInstance, deps: InboundDeps)
       req.operation = 'backend_webhook';
       const tenant = tenantOf(req);
       const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
-      if (!event) throw new ProtocolError(401, 'webhook_unverified', 'the webhook does not verify with this store\'s webhook secret');
+      if (!event) throw new ProtocolError(401, 'webhook_unverified', "the webhook does not verify with this store's webhook secret");
       if (event.kind === 'ping') {
         req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');
         return reply.send({ status: 'ping' });

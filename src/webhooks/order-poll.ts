@@ -58,7 +58,11 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
     const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOrder(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
+    const outcome = await reconcileOrder(
+      deps,
+      tenant,
+      change.reference === undefined ? report : { ...report, reference: change.reference },
+    );
     if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }
@@ -71,5 +75,8 @@ export function orderPollWorker(deps: PollDeps & { metrics: OutboxMetrics; pollM
   const names = { job: 'order poll', queue: 'the poll queue' };
   const describe = (job: PollJob) => ({ tenant: job.tenantId, slot: new Date(job.slotAt).toISOString() });
   const { log, metrics, now } = deps;
-  return jobWorker({ queue: orderPollQueue(deps.store), deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now }, deps.pollMs);
+  return jobWorker(
+    { queue: orderPollQueue(deps.store), deliver: (job) => runPoll(job, deps), describe, names, log, metrics, now },
+    deps.pollMs,
+  );
 }

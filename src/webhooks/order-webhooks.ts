@@ -43,7 +43,12 @@ export interface OrderWebhookDeps {
 
 export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
 
-export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
+export const describeOrderEvent = (event: OrderEvent) => ({
+  tenant: event.tenantId,
+  order: event.order.id,
+  event: event.id,
+  kind: event.kind,
+});
 
 /** Returns the order poll worker (its `drain` runs the due polls now). */
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {

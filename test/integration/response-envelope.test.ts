@@ -57,7 +57,9 @@ describe('payment handlers of a store that finishes by handoff', () => {
     const shop = await checkoutGateway({
       tenant: { payment_handlers: [sandbox, handoff] },
       wrapAdapter: (adapter) =>
-        new Proxy(adapter, { get: (target, key) => (key === 'capabilities' ? { ...target.capabilities, finishing: ['handoff'] } : Reflect.get(target, key)) }),
+        new Proxy(adapter, {
+          get: (target, key) => (key === 'capabilities' ? { ...target.capabilities, finishing: ['handoff'] } : Reflect.get(target, key)),
+        }),
     });
     try {
       const created = await shop.client('rest').create({ line_items: [line('bouquet_roses', 1)] });

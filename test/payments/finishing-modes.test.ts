@@ -29,7 +29,8 @@ function storeCharging(seen: PlaceOrderRequest[]) {
       async placeOrder(request: PlaceOrderRequest) {
         seen.push(request);
         if (request.payment.mode !== 'store_charged') throw new BackendError('this store charges credentials itself', false);
-        if (request.payment.credential.token !== 'tok_ok') return { status: 'rejected' as const, reason: 'payment_declined' as const, detail: 'The card was declined by the store' };
+        if (request.payment.credential.token !== 'tok_ok')
+          return { status: 'rejected' as const, reason: 'payment_declined' as const, detail: 'The card was declined by the store' };
         const record = { handlerId: request.payment.handlerId, transactionId: 'store_tx_1', amount: request.expectedTotal };
         return adapter.placeOrder({ ...request, payment: { mode: 'gateway_charged', record } });
       },
@@ -52,11 +53,14 @@ describe('choosing the finishing mode at start-up', () => {
     );
   });
 
-  it('defaults to handoff when no handler charges, otherwise to the adapter\'s first mode', async () => {
+  it("defaults to handoff when no handler charges, otherwise to the adapter's first mode", async () => {
     const handoff = await checkoutGateway({ tenant: storeTenant(undefined, []) });
     const charged = await checkoutGateway({ tenant: storeTenant(undefined, [SANDBOX_HANDLER]) });
     try {
-      expect([handoff.app.tenants.registry.tenants[0]!.finishing, charged.app.tenants.registry.tenants[0]!.finishing]).toEqual(['handoff', 'gateway_charged']);
+      expect([handoff.app.tenants.registry.tenants[0]!.finishing, charged.app.tenants.registry.tenants[0]!.finishing]).toEqual([
+        'handoff',
+        'gateway_charged',
+      ]);
     } finally {
       await Promise.all([handoff.close(), charged.close()]);
     }
@@ -72,7 +76,10 @@ describe('store_charged: the store charges the credential', () => {
   const cas = store.compareAndSet.bind(store);
   Object.assign(store, {
     set: <T>(key: string, value: T, ttl: number) => (written.push(JSON.stringify(value)), set(key, value, ttl)),
-    compareAndSet: <T>(key: string, version: number, value: T, ttl: number) => (written.push(JSON.stringify(value)), cas(key, version, value, ttl)),
+    compareAndSet: <T>(key: string, version: number, value: T, ttl: number) => (
+      written.push(JSON.stringify(value)),
+      cas(key, version, value, ttl)
+    ),
   });
   beforeAll(async () => {
     gw = await checkoutGateway({ store, tenant: storeTenant('store_charged'), wrapAdapter: storeCharging(seen) });
@@ -90,7 +97,11 @@ describe('store_charged: the store charges the credential', () => {
     const done = (await rest.complete(ready.id, storePay('tok_ok'))).body;
     expect([done.status, done.order.id]).toEqual(['completed', expect.stringMatching(/^ord_/)]);
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.payment).toEqual({ mode: 'store_charged', handlerId: 'store-card', credential: { type: 'PAYMENT_GATEWAY', token: 'tok_ok' } });
+    expect(seen[0]!.payment).toEqual({
+      mode: 'store_charged',
+      handlerId: 'store-card',
+      credential: { type: 'PAYMENT_GATEWAY', token: 'tok_ok' },
+    });
     expect(seen[0]!.expectedTotal).toBe(done.totals.find((t: any) => t.type === 'total').amount);
     expect(written.filter((value) => value.includes('tok_ok'))).toEqual([]);
     expect(written.filter((value) => value.includes('"transactionId"'))).toEqual([]);
@@ -101,7 +112,9 @@ describe('store_charged: the store charges the credential', () => {
     const { ready } = await walkToReady(mcp, [line('bouquet_tulips')]);
     const declined = (await mcp.complete(ready.id, storePay('tok_declined'))).body;
     expect([declined.proto.status, declined.status]).toEqual(['error', 'ready_for_complete']);
-    expect(declined.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([['payment_failed', 'recoverable', '$.payment.instruments[0]']]);
+    expect(declined.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([
+      ['payment_failed', 'recoverable', '$.payment.instruments[0]'],
+    ]);
     expect(declined.messages[0].content).toMatch(/^The card was declined by the store\. Nothing was charged/);
     expect((await mcp.complete(ready.id, storePay('tok_ok'))).body.status).toBe('completed');
   });

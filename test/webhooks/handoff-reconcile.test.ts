@@ -14,7 +14,15 @@ import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver
 
 const WEBHOOK_SECRET = 'demo-store-webhook-secret-for-tests';
 const PROFILE = '/profiles/handoff-agent';
-const ADDRESS = { firstName: 'Ann', lastName: 'Lee', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
+const ADDRESS = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  streetAddress: '123 Main St',
+  locality: 'Chicago',
+  region: 'IL',
+  country: 'US',
+  postalCode: '60601',
+};
 const BUYER = { email: 'ann@example.com' };
 
 async function handoffGateway(receiver: WebhookReceiver, webhookSecret?: string): Promise<CheckoutGateway> {
@@ -24,7 +32,9 @@ async function handoffGateway(receiver: WebhookReceiver, webhookSecret?: string)
     gateway: { webhooks: { pollMs: 5 }, keyring: await tenantKeyring() },
   });
   const profile = platformProfile();
-  profile.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: receiver.url() } } as { version: string }];
+  profile.proto.capabilities['dev.proto.shopping.order'] = [
+    { version: '2026-04-08', config: { webhook_url: receiver.url() } } as { version: string },
+  ];
   gw.platform.serve(PROFILE, profile);
   return gw;
 }

@@ -73,7 +73,8 @@ export function loadStore(dataDir: string, storefrontUrl: string): StoreData {
   const knownCustomers = new Set(customers.rows.map((c) => c.id));
   for (const [claim, holders] of Object.entries(eligibility.data.claims)) {
     const unknown = holders.customers?.find((id) => !knownCustomers.has(id));
-    if (unknown) throw new ConfigError(`${eligibility.file}: $.claims["${claim}"].customers names "${unknown}", which is not in customers.csv`);
+    if (!unknown) continue;
+    throw new ConfigError(`${eligibility.file}: $.claims["${claim}"].customers names "${unknown}", which is not in customers.csv`);
   }
 
   return {

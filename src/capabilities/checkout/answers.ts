@@ -57,7 +57,8 @@ export function present(ctx: OperationContext, session: CheckoutSession, priced:
   const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };
-  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: [...messages, ...notices, ...evaluation.messages] });
+  const shown = [...messages, ...notices, ...evaluation.messages];
+  const body = renderCheckout(ctx, decided, priced, { status: evaluation.status, messages: shown });
   return { session: { ...decided, seenTotals: body.totals }, body };
 }
 

@@ -44,7 +44,18 @@ export interface PricedCheckout {
 /** What a session is priced from. */
 export type PricedSession = Pick<
   CheckoutSession,
-  'id' | 'lines' | 'context' | 'buyer' | 'discountCodes' | 'fulfillment' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims' | 'review' | 'escalation'
+  | 'id'
+  | 'lines'
+  | 'context'
+  | 'buyer'
+  | 'discountCodes'
+  | 'fulfillment'
+  | 'handle'
+  | 'storePage'
+  | 'rejectedClaims'
+  | 'verifiedClaims'
+  | 'review'
+  | 'escalation'
 >;
 
 /** The store's pickup locations, asked for at most once per request. */
@@ -58,7 +69,11 @@ export function pickupLocationsOnce(ctx: OperationContext): Locations {
 /** Several groups per method only when both the platform and the store can (else one group: the store's fallback). */
 const multiGroup = (ctx: OperationContext) => supportsMultiGroup(ctx.caller) && ctx.tenant.adapter.capabilities.multiGroup;
 
-function requestFor(ctx: OperationContext, session: PricedSession, methods: readonly StoredMethod[]): { request: QuoteRequest; notices: Message[] } {
+function requestFor(
+  ctx: OperationContext,
+  session: PricedSession,
+  methods: readonly StoredMethod[],
+): { request: QuoteRequest; notices: Message[] } {
   const { request, notices } = callerQuoteRequest(ctx, session);
   if (!fulfillmentActive(ctx.caller)) return { request, notices };
   const lineIds = session.lines.map((line) => line.id);
@@ -68,17 +83,28 @@ function requestFor(ctx: OperationContext, session: PricedSession, methods: read
 /** Fingerprint of what pricing `session` reads (see SessionRepository.changePriced). */
 export function pricingInputs(ctx: OperationContext, session: PricedSession, extra: unknown = null): string {
   const { request } = requestFor(ctx, session, session.fulfillment);
-  return fingerprint([session.id, JSON.stringify(request), JSON.stringify([session.storePage ?? null, session.review ?? null, session.escalation ?? null, extra])]);
+  return fingerprint([
+    session.id,
+    JSON.stringify(request),
+    JSON.stringify([session.storePage ?? null, session.review ?? null, session.escalation ?? null, extra]),
+  ]);
 }
 
 /** Discounts of verified claims are no longer provisional (they are settled at completion). */
 function settleVerified(quote: Quote, verified: readonly string[] | undefined): Quote {
   if (!verified?.length) return quote;
-  const applied = quote.discounts.applied.map((d) => (d.provisional && d.eligibility && verified.includes(d.eligibility) ? { ...d, provisional: false } : d));
+  const applied = quote.discounts.applied.map((d) =>
+    d.provisional && d.eligibility && verified.includes(d.eligibility) ? { ...d, provisional: false } : d,
+  );
   return { ...quote, discounts: { ...quote.discounts, applied } };
 }
 
-export async function priceCheckout(ctx: OperationContext, session: PricedSession, locations: Locations, asked: readonly AskedOption[] = []): Promise<PricedCheckout> {
+export async function priceCheckout(
+  ctx: OperationContext,
+  session: PricedSession,
+  locations: Locations,
+  asked: readonly AskedOption[] = [],
+): Promise<PricedCheckout> {
   let methods = session.fulfillment;
   let { request, notices } = requestFor(ctx, session, methods);
   let quote = await ctx.tenant.adapter.quote(request);
@@ -109,7 +135,11 @@ export async function priceCheckout(ctx: OperationContext, session: PricedSessio
  * The priced checkout with the store's checkout page for it: the answer hands the buyer over
  * (`requires_escalation`). A page newly made for the session is remembered as a handoff.
  */
-export async function withStorePage(ctx: OperationContext, session: Pick<CheckoutSession, 'id' | 'storePage'>, priced: PricedCheckout): Promise<PricedCheckout> {
+export async function withStorePage(
+  ctx: OperationContext,
+  session: Pick<CheckoutSession, 'id' | 'storePage'>,
+  priced: PricedCheckout,
+): Promise<PricedCheckout> {
   if (priced.storePage) return priced;
   const made = await storePage(ctx, session.id, priced.request, session.storePage);
   if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx.caller));
@@ -120,5 +150,9 @@ export async function withStorePage(ctx: OperationContext, session: Pick<Checkou
 /** The session with the store's cart and page it was priced with. */
 export function withStoreCart<S extends CheckoutSession>(session: S, priced: PricedCheckout): S {
   const { handle: _handle, storePage: _page, ...rest } = session;
-  return { ...rest, ...(priced.handle !== undefined && { handle: priced.handle }), ...(priced.storePage && { storePage: priced.storePage }) } as S;
+  return {
+    ...rest,
+    ...(priced.handle !== undefined && { handle: priced.handle }),
+    ...(priced.storePage && { storePage: priced.storePage }),
+  } as S;
 }

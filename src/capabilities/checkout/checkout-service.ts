@@ -33,7 +33,14 @@ type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'rej
 
 function kept(session: CheckoutSession): Kept {
   const { id, owner, handle, storePage, rejectedClaims, verifiedClaims } = session;
-  return { id, owner, ...(handle !== undefined && { handle }), ...(storePage && { storePage }), ...(rejectedClaims && { rejectedClaims }), ...(verifiedClaims && { verifiedClaims }) };
+  return {
+    id,
+    owner,
+    ...(handle !== undefined && { handle }),
+    ...(storePage && { storePage }),
+    ...(rejectedClaims && { rejectedClaims }),
+    ...(verifiedClaims && { verifiedClaims }),
+  };
 }
 
 /** A session from fresh inputs, before pricing. */
@@ -133,7 +140,12 @@ export async function updateCheckout(ctx: OperationContext, id: string, request:
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
-    const basis: Basis = { lines: identifyLines(request.line_items, current.lines), context: request.context, buyer: request.buyer, carriedCodes: [] };
+    const basis: Basis = {
+      lines: identifyLines(request.line_items, current.lines),
+      context: request.context,
+      buyer: request.buyer,
+      carriedCodes: [],
+    };
     const read = await readInputs(ctx, request, basis, current, locations);
     const draft = draftOf(ctx, kept(current), read);
     return {

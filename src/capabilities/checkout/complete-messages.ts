@@ -27,7 +27,12 @@ export const buyerActionRequired = (reason: string): Message =>
 export const completionInterrupted = (): Message =>
   warningMessage('completion_interrupted', 'Completing this checkout was interrupted before the payment was taken; nothing was charged. Complete it again.');
 
-const REJECTION_CODES = { price_changed: 'price_changed', out_of_stock: 'out_of_stock', incomplete: 'order_incomplete', payment_declined: 'payment_failed' } as const;
+const REJECTION_CODES = {
+  price_changed: 'price_changed',
+  out_of_stock: 'out_of_stock',
+  incomplete: 'order_incomplete',
+  payment_declined: 'payment_failed',
+} as const;
 
 export function orderRejected(rejection: Extract<PlaceOrderResult, { status: 'rejected' }>): Message {
   return errorMessage(REJECTION_CODES[rejection.reason], `The store did not accept the order (${rejection.detail}); the payment was not taken. ${TO_CONTINUE[0]!.toUpperCase()}${TO_CONTINUE.slice(1)}.`, 'requires_buyer_review');

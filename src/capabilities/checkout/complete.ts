@@ -35,7 +35,14 @@ import type { ChangePlan } from '../../state/session-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import { storePage } from '../pricing/store-page.js';
 import { checkoutNotFound, expiryFrom, failed, isOpen, present, presentedChanges, refused, sameTotals } from './answers.js';
-import { pickupLocationsOnce, pricingInputs, priceCheckout, withStoreCart, type Locations, type PricedCheckout } from './checkout-pricing.js';
+import {
+  pickupLocationsOnce,
+  pricingInputs,
+  priceCheckout,
+  withStoreCart,
+  type Locations,
+  type PricedCheckout,
+} from './checkout-pricing.js';
 import { isLive, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
@@ -59,7 +66,9 @@ const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
 export async function completeCheckout(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<OperationResult> {
   const claim = fingerprint([id, ctx.idempotencyKey ?? '', JSON.stringify(request)]);
   const locations = pickupLocationsOnce(ctx);
-  const step = await checkoutRepository(ctx).changePriced<Step, SettledPrice>(id, async (current) => plan(ctx, current, request, claim, locations));
+  const step = await checkoutRepository(ctx).changePriced<Step, SettledPrice>(id, async (current) =>
+    plan(ctx, current, request, claim, locations),
+  );
   if ('answer' in step) return step.answer;
   if ('attempt' in step) {
     await enqueueRecovery(ctx, step.attempt);
@@ -68,7 +77,13 @@ export async function completeCheckout(ctx: OperationContext, id: string, reques
   return resume(ctx, step.resume, request);
 }
 
-function plan(ctx: OperationContext, current: CheckoutSession | null, request: CheckoutCompleteRequest, claim: string, locations: Locations): ChangePlan<Step, CheckoutSession, SettledPrice> {
+function plan(
+  ctx: OperationContext,
+  current: CheckoutSession | null,
+  request: CheckoutCompleteRequest,
+  claim: string,
+  locations: Locations,
+): ChangePlan<Step, CheckoutSession, SettledPrice> {
   if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: { answer: checkoutNotFound(ctx) } };
   if (current.status === 'complete_in_progress' && current.completion?.claim === claim) return { result: { resume: current } };
   if (!isOpen(current)) return { result: { answer: refused(current) } };
@@ -79,7 +94,13 @@ function plan(ctx: OperationContext, current: CheckoutSession | null, request: C
   };
 }
 
-function decide(ctx: OperationContext, current: CheckoutSession, request: CheckoutCompleteRequest, claim: string, settled: SettledPrice): ReturnType<typeof plan> & { result: Step } {
+function decide(
+  ctx: OperationContext,
+  current: CheckoutSession,
+  request: CheckoutCompleteRequest,
+  claim: string,
+  settled: SettledPrice,
+): ReturnType<typeof plan> & { result: Step } {
   const { priced, verified, dropped } = settled;
   const claims: CheckoutSession = {
     ...current,
@@ -88,12 +109,18 @@ function decide(ctx: OperationContext, current: CheckoutSession, request: Checko
   };
   const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, claims, priced, evaluation);
-  const seen: CheckoutSession = withStoreCart({ ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined }, priced);
+  const seen: CheckoutSession = withStoreCart(
+    { ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined },
+    priced,
+  );
   const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};
   if (evaluation.status !== 'ready_for_complete') return { result: { answer: failed(body) }, ...remember };
 
   if (dropped.length > 0 || !sameTotals(body.totals, current.seenTotals)) {
-    const review = [...droppedClaimMessages(dropped, current.context), ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)])];
+    const review = [
+      ...droppedClaimMessages(dropped, current.context),
+      ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)]),
+    ];
     const changed: CheckoutSession = { ...seen, status: 'requires_escalation', review };
     const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
     return { result: { answer }, write: changed };
@@ -104,7 +131,14 @@ function decide(ctx: OperationContext, current: CheckoutSession, request: Checko
   return { result: { attempt: claimed, choice }, write: claimed };
 }
 
-function claimedSession(ctx: OperationContext, seen: CheckoutSession, priced: PricedCheckout, request: CheckoutCompleteRequest, choice: PaymentChoice, claim: string): CheckoutSession {
+function claimedSession(
+  ctx: OperationContext,
+  seen: CheckoutSession,
+  priced: PricedCheckout,
+  request: CheckoutCompleteRequest,
+  choice: PaymentChoice,
+  claim: string,
+): CheckoutSession {
   const billing = choice.instrument?.billing_address;
   const session: CheckoutSession = {
     ...seen,
@@ -142,10 +176,19 @@ async function attempt(ctx: OperationContext, session: CheckoutSession, choice: 
   });
   switch (charge.status) {
     case 'captured':
-      return answer(ctx, session, await placeOrder(ctx, session, choice.handler, { mode: 'gateway_charged', record: charge.payment }), choice.index);
+      return answer(
+        ctx,
+        session,
+        await placeOrder(ctx, session, choice.handler, { mode: 'gateway_charged', record: charge.payment }),
+        choice.index,
+      );
     case 'store_charges': {
       const credential = choice.instrument!.credential!;
-      const payment = { mode: 'store_charged' as const, handlerId: choice.handler.id, credential: { type: credential.type, token: credential.token } };
+      const payment = {
+        mode: 'store_charged' as const,
+        handlerId: choice.handler.id,
+        credential: { type: credential.type, token: credential.token },
+      };
       const withBilling = placement.billingAddress ? { ...payment, billingAddress: placement.billingAddress } : payment;
       return answer(ctx, session, await placeOrder(ctx, session, choice.handler, withBilling), choice.index);
     }
@@ -169,7 +212,12 @@ async function handOff(ctx: OperationContext, session: CheckoutSession, reason: 
 }
 
 /** `instrument`: the position of the instrument used, for a decline's path. */
-function answer(ctx: OperationContext, session: CheckoutSession, placement: Placement, instrument = 0): Promise<OperationResult> | OperationResult {
+function answer(
+  ctx: OperationContext,
+  session: CheckoutSession,
+  placement: Placement,
+  instrument = 0,
+): Promise<OperationResult> | OperationResult {
   switch (placement.kind) {
     case 'completed':
       return placement.session ? success(storedView(placement.session)) : settledElsewhere(ctx, session.id);
@@ -191,8 +239,21 @@ async function settledElsewhere(ctx: OperationContext, id: string): Promise<Oper
 }
 
 /** Back to an open status (decided afresh) with `patch` and `messages`; priced first, then written while still claimed. */
-async function reopen(ctx: OperationContext, claimed: CheckoutSession, patch: Partial<CheckoutSession>, messages: Message[], outcome: 'success' | 'error' = 'error'): Promise<OperationResult> {
-  const opened = (session: CheckoutSession): CheckoutSession => ({ ...session, status: 'incomplete', completion: undefined, view: undefined, expiresAt: expiryFrom(ctx), ...patch });
+async function reopen(
+  ctx: OperationContext,
+  claimed: CheckoutSession,
+  patch: Partial<CheckoutSession>,
+  messages: Message[],
+  outcome: 'success' | 'error' = 'error',
+): Promise<OperationResult> {
+  const opened = (session: CheckoutSession): CheckoutSession => ({
+    ...session,
+    status: 'incomplete',
+    completion: undefined,
+    view: undefined,
+    expiresAt: expiryFrom(ctx),
+    ...patch,
+  });
   const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx));
   const reopened = await whileClaimed(ctx, claimed, (current) => {
     const { session, body } = present(ctx, opened(current), priced, messages);

@@ -31,7 +31,11 @@ export const completionQueue = (store: StateStore): DurableQueue<CompletionJob> 
  * with `now` (the placement is known to be unsettled), at once: an order the store placed is
  * then found by reference without waiting. Jobs are independent (no group): each checks the state.
  */
-export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
+export async function enqueueRecovery(
+  ctx: Pick<OperationContext, 'store' | 'tenant'>,
+  session: CheckoutSession,
+  now?: number,
+): Promise<void> {
   const { attemptAt } = session.completion!;
   const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
   const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
@@ -57,14 +61,19 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
   if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
   const settled = await recoverInBackground(ctx, session);
   deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
-  return settled === 'waiting' ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false } : { outcome: 'delivered' };
+  return settled === 'waiting'
+    ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false }
+    : { outcome: 'delivered' };
 }
 
 export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<CompletionJob> {
   const names = { job: 'completion recovery', queue: 'the completion queue' };
   const describe = (job: CompletionJob) => ({ tenant: job.tenantId, checkout: job.checkoutId });
   const { log, metrics, now } = deps;
-  return jobWorker({ queue: completionQueue(deps.store), deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now }, deps.pollMs);
+  return jobWorker(
+    { queue: completionQueue(deps.store), deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now },
+    deps.pollMs,
+  );
 }
 
 /** Starts the worker with the app and stops it (after the jobs in flight) when the app closes. */

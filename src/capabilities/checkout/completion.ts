@@ -49,7 +49,10 @@ export async function whileClaimed<T>(
 ): Promise<T | null> {
   const { claim, attemptAt } = claimed.completion!;
   return checkoutRepository(ctx).change<T | null>(claimed.id, async (current) => {
-    const ours = current?.status === 'complete_in_progress' && current.completion?.claim === claim && (!sameAttempt || current.completion.attemptAt === attemptAt);
+    const ours =
+      current?.status === 'complete_in_progress' &&
+      current.completion?.claim === claim &&
+      (!sameAttempt || current.completion.attemptAt === attemptAt);
     if (!ours) return { result: null };
     const { session, result } = next(current);
     return { result, write: session };
@@ -57,24 +60,42 @@ export async function whileClaimed<T>(
 }
 
 /** The order exists on the store: record it (its webhook queued), then the session is completed. */
-export async function completeWith(ctx: SettleContext, session: CheckoutSession, order: { orderId: string; permalinkUrl?: string }): Promise<CheckoutSession | null> {
+export async function completeWith(
+  ctx: SettleContext,
+  session: CheckoutSession,
+  order: { orderId: string; permalinkUrl?: string },
+): Promise<CheckoutSession | null> {
   await recordOrder(ctx, session.id, order.orderId, session.completion!.recipient);
   const permalinkUrl = order.permalinkUrl ?? permalinkFor(ctx, order.orderId);
   return whileClaimed(ctx, session, (current) => {
-    const completed: CheckoutSession = { ...current, status: 'completed', order: { id: order.orderId, permalinkUrl }, completion: undefined, expiresAt: expiryFrom(ctx) };
+    const completed: CheckoutSession = {
+      ...current,
+      status: 'completed',
+      order: { id: order.orderId, permalinkUrl },
+      completion: undefined,
+      expiresAt: expiryFrom(ctx),
+    };
     return { session: completed, result: completed };
   });
 }
 
 /** Places the order once per reference and settles what can be settled without a caller. */
-export async function placeOrder(ctx: SettleContext, session: CheckoutSession, handler: PaymentHandler, payment: OrderPayment): Promise<Placement> {
+export async function placeOrder(
+  ctx: SettleContext,
+  session: CheckoutSession,
+  handler: PaymentHandler,
+  payment: OrderPayment,
+): Promise<Placement> {
   let placed: PlaceOrderResult;
   try {
     placed = await ctx.tenant.adapter.placeOrder({ ...session.completion!.placement, payment });
   } catch (error) {
     // It may have happened: only a later look-up by reference can tell (never a blind second order).
     const level = error instanceof BackendError ? 'warn' : 'error';
-    ctx.log[level]({ err: error, checkout: session.id }, 'placing the order failed; the checkout stays complete_in_progress until the queue resolves it');
+    ctx.log[level](
+      { err: error, checkout: session.id },
+      'placing the order failed; the checkout stays complete_in_progress until the queue resolves it',
+    );
     await enqueueRecovery(ctx, session, ctx.now());
     return { kind: 'pending' };
   }
@@ -94,9 +115,20 @@ export async function placeOrder(ctx: SettleContext, session: CheckoutSession, h
  * Back to an open status with `patch`, without an answer to render: the next read decides the
  * status afresh. Null when someone else settled the session first.
  */
-export function reopenQuietly(ctx: SettleContext, claimed: CheckoutSession, patch: Partial<CheckoutSession>): Promise<CheckoutSession | null> {
+export function reopenQuietly(
+  ctx: SettleContext,
+  claimed: CheckoutSession,
+  patch: Partial<CheckoutSession>,
+): Promise<CheckoutSession | null> {
   return whileClaimed(ctx, claimed, (current) => {
-    const open: CheckoutSession = { ...current, status: 'incomplete', completion: undefined, view: undefined, expiresAt: expiryFrom(ctx), ...patch };
+    const open: CheckoutSession = {
+      ...current,
+      status: 'incomplete',
+      completion: undefined,
+      view: undefined,
+      expiresAt: expiryFrom(ctx),
+      ...patch,
+    };
     return { session: open, result: open };
   });
 }

@@ -19,7 +19,11 @@ export const HANDOFF_TTL_MS = 30 * 86_400_000;
 
 const key = (tenantId: string, checkoutId: string) => `handoff:${tenantId}:${checkoutId}`;
 
-export async function saveHandoff(ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>, checkoutId: string, recipient: OrderRecipient): Promise<void> {
+export async function saveHandoff(
+  ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>,
+  checkoutId: string,
+  recipient: OrderRecipient,
+): Promise<void> {
   const record: HandoffRecord = { checkoutId, recipient, handedOffAt: ctx.now() };
   await ctx.store.set(key(ctx.tenant.id, checkoutId), record, HANDOFF_TTL_MS);
 }

@@ -18,7 +18,8 @@ export interface OrderRecipient {
 
 /** `config.webhook_url` of the caller's order capability (spec part 2 §2.6), when its profile has one. */
 function orderWebhookUrl(caller: Caller): string | undefined {
-  const url = caller.profile.proto.capabilities?.[CAPABILITY.order]?.find((entry) => typeof entry.config?.webhook_url === 'string')?.config?.webhook_url;
+  const url = caller.profile.proto.capabilities?.[CAPABILITY.order]?.find((entry) => typeof entry.config?.webhook_url === 'string')?.config
+    ?.webhook_url;
   return url as string | undefined;
 }
 
@@ -34,6 +35,12 @@ export function orderRecipient(caller: Caller): OrderRecipient {
 export type RecordContext = Pick<OperationContext, 'store' | 'tenant' | 'now'>;
 
 /** `order`: the snapshot already read (a backend event), so it is not read again. */
-export async function recordOrder(ctx: RecordContext, checkoutId: string, orderId: string, recipient: OrderRecipient, order?: OrderSnapshot): Promise<void> {
+export async function recordOrder(
+  ctx: RecordContext,
+  checkoutId: string,
+  orderId: string,
+  recipient: OrderRecipient,
+  order?: OrderSnapshot,
+): Promise<void> {
   await saveOrderRecord(ctx, { orderId, checkoutId, ...recipient, placedAt: ctx.now() }, order);
 }

@@ -52,7 +52,10 @@ export async function priceForCompletion(
     verifiedClaims: [...(session.verifiedClaims ?? []), ...verified],
     rejectedClaims: [...(session.rejectedClaims ?? []), ...droppedClaims],
   };
-  const dropped = droppedClaims.map((claim) => ({ claim, titles: priced.quote.discounts.applied.filter((d) => d.eligibility === claim).map((d) => d.title) }));
+  const dropped = droppedClaims.map((claim) => ({
+    claim,
+    titles: priced.quote.discounts.applied.filter((d) => d.eligibility === claim).map((d) => d.title),
+  }));
   const repriced = await priceCheckout(ctx, settled, locations);
   return { priced: await forReview(ctx, session, repriced, dropped.length > 0), verified, dropped };
 }
@@ -61,7 +64,12 @@ export async function priceForCompletion(
  * Complete refuses totals the buyer has not seen, or a dropped claim, with requires_escalation:
  * its answer carries the store's page, fetched here, before the session is written.
  */
-function forReview(ctx: OperationContext, session: PricedSession & Pick<CheckoutSession, 'seenTotals'>, priced: PricedCheckout, dropped: boolean): Promise<PricedCheckout> | PricedCheckout {
+function forReview(
+  ctx: OperationContext,
+  session: PricedSession & Pick<CheckoutSession, 'seenTotals'>,
+  priced: PricedCheckout,
+  dropped: boolean,
+): Promise<PricedCheckout> | PricedCheckout {
   const review = dropped || JSON.stringify(renderTotals(priced.quote).totals) !== JSON.stringify(session.seenTotals);
   return review ? withStorePage(ctx, session, priced) : priced;
 }
@@ -71,7 +79,8 @@ export function droppedClaimMessages(dropped: SettledPrice['dropped'], context: 
   return dropped.map(({ claim, titles }) => {
     const index = context?.eligibility?.indexOf(claim) ?? -1;
     const discount = titles.length > 0 ? titles.join(', ') : 'its discount';
-    const content = `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, so ${discount} was removed and the totals repriced.`;
+    const content =
+      `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, ` + `so ${discount} was removed and the totals repriced.`;
     return warningMessage('eligibility_not_verified', content, index >= 0 ? `$.context.eligibility[${index}]` : undefined);
   });
 }

@@ -34,7 +34,11 @@ export const orderRecordKey = (tenantId: string, orderId: string) => `order:${te
  * written: a crash in between leaves no record, so the checkout's retry queues the event again
  * under the same id (a no-op while it is queued) instead of losing it.
  */
-export async function saveOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, record: OrderRecord, known?: OrderSnapshot): Promise<void> {
+export async function saveOrderRecord(
+  ctx: Pick<OperationContext, 'store' | 'tenant'>,
+  record: OrderRecord,
+  known?: OrderSnapshot,
+): Promise<void> {
   const key = orderRecordKey(ctx.tenant.id, record.orderId);
   if (await ctx.store.get(key)) return;
   if (record.webhookUrl) {

@@ -37,7 +37,8 @@ function lineIds(order: OrderSnapshot): LineIds {
   return (id) => ids.get(id) ?? id;
 }
 
-const renderQuantities = (lines: ReadonlyArray<{ id: string; quantity: number }>, ids: LineIds) => lines.map(({ id, quantity }) => ({ id: ids(id), quantity }));
+const renderQuantities = (lines: ReadonlyArray<{ id: string; quantity: number }>, ids: LineIds) =>
+  lines.map(({ id, quantity }) => ({ id: ids(id), quantity }));
 
 function renderLine(line: OrderLine, ids: LineIds): Proto.OrderLineItem {
   const quantity = { original: line.quantity.original, total: line.quantity.current, fulfilled: line.quantity.fulfilled };
@@ -123,7 +124,10 @@ export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderB
     checkout_id: refs.checkoutId,
     permalink_url: refs.permalinkUrl,
     line_items: order.lines.map((line) => renderLine(line, ids)),
-    fulfillment: { expectations: order.expectations.map((e) => renderExpectation(e, ids)), events: order.events.map((e) => renderEvent(e, ids)) },
+    fulfillment: {
+      expectations: order.expectations.map((e) => renderExpectation(e, ids)),
+      events: order.events.map((e) => renderEvent(e, ids)),
+    },
     adjustments: order.adjustments.map((a) => renderAdjustment(a, ids)),
     currency: order.currency,
     totals: orderTotals(order.totals),

@@ -97,7 +97,13 @@ export interface SimulatorControls {
    * store places the order carrying the reference. Returns the store's order id and the
    * "order created" webhook the store sends (null for a store without webhooks: poll instead).
    */
-  payHandoff(handoff: { url: string; reference: string; handle?: string; address: PostalAddress; buyer: BuyerContact & { email: string } }): Promise<{
+  payHandoff(handoff: {
+    url: string;
+    reference: string;
+    handle?: string;
+    address: PostalAddress;
+    buyer: BuyerContact & { email: string };
+  }): Promise<{
     orderId: string;
     delivery: SignedDelivery | null;
   }>;
@@ -162,9 +168,9 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
       it('refuses a page token it did not issue for the query', async () => {
         const { gateway, fixtures } = get();
         const first = await gateway.search({ text: fixtures.searchText, limit: 2 });
-        await expect(gateway.search({ text: `${fixtures.searchText} zzz`, limit: 2, pageToken: first.nextPageToken! })).rejects.toBeInstanceOf(
-          InvalidPageTokenError,
-        );
+        await expect(
+          gateway.search({ text: `${fixtures.searchText} zzz`, limit: 2, pageToken: first.nextPageToken! }),
+        ).rejects.toBeInstanceOf(InvalidPageTokenError);
       });
 
       it('looks up product and variant ids, and ignores unknown ones', async () => {
@@ -208,18 +214,26 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     describe('pricing', () => {
       const get = subject(factory);
 
-      it('prices lines with an accepted and a refused code, in the store\'s own cart (the handle)', async () => {
+      it("prices lines with an accepted and a refused code, in the store's own cart (the handle)", async () => {
         const { gateway, fixtures, adapter } = get();
         const quote = await gateway.quote(quoteRequest(fixtures, { discountCodes: [fixtures.codes.accepted, fixtures.codes.rejected] }));
         expect(quote.currency).toBe(fixtures.currency);
-        expect(quote.lines.map((l) => [l.lineId, l.variantId, l.quantity])).toEqual([['l1', fixtures.line.variantId, fixtures.line.quantity]]);
+        expect(quote.lines.map((l) => [l.lineId, l.variantId, l.quantity])).toEqual([
+          ['l1', fixtures.line.variantId, fixtures.line.quantity],
+        ]);
         expect(quote.discounts.applied.filter((d) => d.code?.toUpperCase() === fixtures.codes.accepted.toUpperCase())).toHaveLength(1);
-        for (const discount of quote.discounts.applied) expect(discount.allocations.reduce((s, a) => s + a.amount, 0)).toBe(discount.amount);
+        for (const discount of quote.discounts.applied)
+          expect(discount.allocations.reduce((s, a) => s + a.amount, 0)).toBe(discount.amount);
         const [rejected] = quote.discounts.rejected;
         expect(rejected).toMatchObject({ code: fixtures.codes.rejected, index: 1 });
         if (adapter.capabilities.rejectionReasons) expect(rejected!.reason).toBe(fixtures.codes.rejectedReason);
         expectTotalsAddUp(quote);
-        const again = await gateway.quote(quoteRequest(fixtures, { discountCodes: [fixtures.codes.accepted, fixtures.codes.rejected], ...(quote.handle && { handle: quote.handle }) }));
+        const again = await gateway.quote(
+          quoteRequest(fixtures, {
+            discountCodes: [fixtures.codes.accepted, fixtures.codes.rejected],
+            ...(quote.handle && { handle: quote.handle }),
+          }),
+        );
         expect(again.totals).toEqual(quote.totals);
       });
 
@@ -247,7 +261,14 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         const { request, total } = await readyQuote(gateway, fixtures);
         const reference = `chk_contract_${Date.now()}`;
         const record = { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: 'tx_contract_1', amount: total };
-        const place = () => gateway.placeOrder({ reference, quote: request, expectedTotal: total, buyer: fixtures.buyer, payment: { mode: 'gateway_charged', record } });
+        const place = () =>
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'gateway_charged', record },
+          });
         const first = await place();
         expect(first).toMatchObject({ status: 'placed', orderId: expect.any(String) });
         const { orderId } = first as { orderId: string };
@@ -263,7 +284,13 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         if (!adapter.capabilities.finishing.includes('gateway_charged')) return;
         const { request, total } = await readyQuote(gateway, fixtures);
         const record = { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: 'tx_contract_2', amount: total - 1 };
-        const refused = await gateway.placeOrder({ reference: `chk_contract_low_${Date.now()}`, quote: request, expectedTotal: total - 1, buyer: fixtures.buyer, payment: { mode: 'gateway_charged', record } });
+        const refused = await gateway.placeOrder({
+          reference: `chk_contract_low_${Date.now()}`,
+          quote: request,
+          expectedTotal: total - 1,
+          buyer: fixtures.buyer,
+          payment: { mode: 'gateway_charged', record },
+        });
         expect(refused).toMatchObject({ status: 'rejected', reason: 'price_changed', actualTotal: total });
       });
 
@@ -273,20 +300,39 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         const { storeCharged } = fixtures;
         const { request, total } = await readyQuote(gateway, fixtures);
         const place = (credential: PaymentCredential, reference: string) =>
-          gateway.placeOrder({ reference, quote: request, expectedTotal: total, buyer: fixtures.buyer, payment: { mode: 'store_charged', handlerId: storeCharged!.handlerId, credential } });
-        expect(await place(storeCharged!.declined, `chk_contract_decl_${Date.now()}`)).toMatchObject({ status: 'rejected', reason: 'payment_declined' });
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'store_charged', handlerId: storeCharged!.handlerId, credential },
+          });
+        expect(await place(storeCharged!.declined, `chk_contract_decl_${Date.now()}`)).toMatchObject({
+          status: 'rejected',
+          reason: 'payment_declined',
+        });
         expect(await place(storeCharged!.accepted, `chk_contract_paid_${Date.now()}`)).toMatchObject({ status: 'placed' });
       });
 
-      it('handoff: the store\'s checkout page carries the reference; the order placed there is reported with it', async () => {
+      it("handoff: the store's checkout page carries the reference; the order placed there is reported with it", async () => {
         const { gateway, fixtures, adapter, controls } = get();
         if (!adapter.capabilities.finishing.includes('handoff')) return;
         const reference = `chk_contract_handoff_${Date.now()}`;
         const quote = await gateway.quote(quoteRequest(fixtures, {}));
-        const page = await gateway.checkoutUrl({ reference, ...(quote.handle && { handle: quote.handle }), quote: quoteRequest(fixtures, { handle: quote.handle }) });
+        const page = await gateway.checkoutUrl({
+          reference,
+          ...(quote.handle && { handle: quote.handle }),
+          quote: quoteRequest(fixtures, { handle: quote.handle }),
+        });
         expect(page.url).toMatch(/^https?:\/\//);
         const handle = page.handle ?? quote.handle;
-        const { orderId, delivery } = await controls.payHandoff({ url: page.url, reference, ...(handle && { handle }), address: fixtures.shippingAddress, buyer: fixtures.buyer });
+        const { orderId, delivery } = await controls.payHandoff({
+          url: page.url,
+          reference,
+          ...(handle && { handle }),
+          address: fixtures.shippingAddress,
+          buyer: fixtures.buyer,
+        });
         const order = (await gateway.getOrder(orderId))!;
         if (delivery) {
           const event = adapter.verifyWebhook(delivery.headers, delivery.body);
@@ -315,7 +361,11 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         const since = new Date(Date.parse((await gateway.getOrder(orderId))!.createdAt) - 1000).toISOString();
         const delivery = await controls.shipOrder(orderId);
         if (delivery) {
-          expect(adapter.verifyWebhook(delivery.headers, delivery.body)).toMatchObject({ kind: 'order', orderId, eventId: expect.any(String) });
+          expect(adapter.verifyWebhook(delivery.headers, delivery.body)).toMatchObject({
+            kind: 'order',
+            orderId,
+            eventId: expect.any(String),
+          });
           const forged = { ...delivery.headers };
           for (const name of Object.keys(forged)) if (/signature|hmac/i.test(name)) forged[name] = 'AAAA';
           expect(adapter.verifyWebhook(forged, delivery.body)).toBeNull();
@@ -385,8 +435,12 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
 }
 
 /** The fixture line, with codes, and (`ship`) one shipping method to the fixture address, the first option of `select`'s groups chosen. */
-function quoteRequest(fixtures: ContractFixtures, options: { discountCodes?: string[]; ship?: boolean; select?: Quote; handle?: string | undefined }): QuoteRequest {
-  const selectedOptions = options.select && Object.fromEntries(options.select.fulfillment![0]!.groups.map((g) => [g.key, g.options[0]!.id]));
+function quoteRequest(
+  fixtures: ContractFixtures,
+  options: { discountCodes?: string[]; ship?: boolean; select?: Quote; handle?: string | undefined },
+): QuoteRequest {
+  const selectedOptions =
+    options.select && Object.fromEntries(options.select.fulfillment![0]!.groups.map((g) => [g.key, g.options[0]!.id]));
   return {
     ...(options.handle && { handle: options.handle }),
     currency: fixtures.currency,
@@ -396,7 +450,15 @@ function quoteRequest(fixtures: ContractFixtures, options: { discountCodes?: str
     ...(options.ship && {
       fulfillment: {
         multiGroup: false,
-        methods: [{ methodId: 'm1', type: 'shipping' as const, lineIds: ['l1'], destination: { address: fixtures.shippingAddress }, ...(selectedOptions && { selectedOptions }) }],
+        methods: [
+          {
+            methodId: 'm1',
+            type: 'shipping' as const,
+            lineIds: ['l1'],
+            destination: { address: fixtures.shippingAddress },
+            ...(selectedOptions && { selectedOptions }),
+          },
+        ],
       },
     }),
   };
@@ -423,7 +485,10 @@ async function someOrder(gateway: Adapter, fixtures: ContractFixtures, controls:
   const payment =
     mode === 'store_charged'
       ? { mode, handlerId: fixtures.storeCharged!.handlerId, credential: fixtures.storeCharged!.accepted }
-      : { mode: 'gateway_charged' as const, record: { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: `tx_${reference}`, amount: total } };
+      : {
+          mode: 'gateway_charged' as const,
+          record: { handlerId: fixtures.gatewayHandlerId ?? 'gateway', transactionId: `tx_${reference}`, amount: total },
+        };
   const placed = await gateway.placeOrder({ reference, quote: request, expectedTotal: total, buyer, payment });
   if (placed.status !== 'placed') throw new Error(`the store did not place the order: ${JSON.stringify(placed)}`);
   return placed.orderId;

@@ -9,7 +9,17 @@ import { runAdapterContract, type BackendFault, type SimulatorControls } from '.
 import { demoStore } from './fixtures.js';
 
 const WEBHOOK_SECRET = 'demo-store-webhook-secret';
-const METHODS = ['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'checkoutUrl', 'placeOrder', 'findOrderByReference', 'getOrder'] as const;
+const METHODS = [
+  'search',
+  'lookup',
+  'pickupLocations',
+  'discoverFulfillment',
+  'quote',
+  'checkoutUrl',
+  'placeOrder',
+  'findOrderByReference',
+  'getOrder',
+] as const;
 
 /** The adapter with the next calls failing as `faults` says, whatever method they are. */
 function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
@@ -22,7 +32,9 @@ function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
       case 'garbage':
         return '<html><body>502 Bad Gateway</body></html>';
       case 'hang':
-        return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new BackendError('aborted', true)), { once: true }));
+        return new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new BackendError('aborted', true)), { once: true }),
+        );
       default:
         return undefined;
     }
@@ -65,7 +77,15 @@ runAdapterContract('memory', async () => {
       handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
       line: { variantId: 'bouquet_roses', quantity: 2 },
       codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
-      shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
+      shippingAddress: {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        streetAddress: '123 Main St',
+        locality: 'Chicago',
+        region: 'IL',
+        country: 'US',
+        postalCode: '60601',
+      },
       buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
       gatewayHandlerId: 'sandbox',
     },

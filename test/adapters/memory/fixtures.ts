@@ -55,7 +55,14 @@ export interface DemoStore {
   clock: { now: number };
 }
 
-export async function demoStore(options: { dataDir?: string; store?: MapStore; tenantId?: string; webhookSecret?: string } = {}): Promise<DemoStore> {
+export interface DemoStoreOptions {
+  dataDir?: string;
+  store?: MapStore;
+  tenantId?: string;
+  webhookSecret?: string;
+}
+
+export async function demoStore(options: DemoStoreOptions = {}): Promise<DemoStore> {
   const store = options.store ?? new MapStore();
   const clock = { now: NOW };
   const adapter = await createMemoryAdapter({

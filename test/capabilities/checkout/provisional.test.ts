@@ -13,7 +13,10 @@ import { checkoutGateway, line, pay, walkToReady, type CheckoutGateway } from '.
 const STUDENT = { context: { address_country: 'US', address_region: 'IL', eligibility: ['com.example.student'] } };
 const JANE = { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' };
 
-const provisional = (body: any) => (body.discounts?.applied ?? []).filter((d: any) => d.eligibility === 'com.example.student').map((d: any) => [d.title, d.provisional ?? false]);
+const provisional = (body: any) =>
+  (body.discounts?.applied ?? [])
+    .filter((d: any) => d.eligibility === 'com.example.student')
+    .map((d: any) => [d.title, d.provisional ?? false]);
 const total = (body: any) => body.totals.find((t: any) => t.type === 'total').amount;
 
 let gw: CheckoutGateway;

@@ -85,7 +85,7 @@ describe('complete before the checkout is ready', () => {
 });
 
 describe('while the order is being placed', () => {
-  it('updates, cancels and other completes are refused unchanged; the same request replays; the completion queue places it once', async () => {
+  it('updates, cancels and other completes are refused unchanged; the same request replays; the queue places it once', async () => {
     const rest = gw.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('bouquet_roses'), line('pot_ceramic')]);
     control.failBefore = 1;
