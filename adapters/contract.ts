@@ -776,3 +776,11 @@ export class InvalidAnswerError extends BackendError {
     this.name = 'InvalidAnswerError';
   }
 }
+
+/** An answer of the wrong shape or an unreadable body, named by the method that got it. */
+export class InvalidBackendAnswer extends InvalidAnswerError {
+  constructor(method: string, problem: string) {
+    super(`backend ${method} answered an invalid ${problem}`);
+    this.name = 'InvalidBackendAnswer';
+  }
+}

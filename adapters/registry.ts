@@ -12,6 +12,9 @@ import type { Adapter, OrderSnapshot } from './contract.js';
 import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
 import { createRestAdapter } from './rest/index.js';
 import { RestSettings } from './rest/settings.js';
+import { createShopifyAdapter } from './shopify/index.js';
+import { checkCredentials, ShopifySettings, withDefaults } from './shopify/settings.js';
+import { CREDENTIALS, createWooCommerceAdapter, WooCommerceSettings } from './woocommerce/index.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -80,6 +83,35 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
   rest: define({
     settings: RestSettings,
     create: (settings, context) => createRestAdapter(settings, context),
+  }),
+  shopify: define({
+    settings: ShopifySettings,
+    create: async (settings, context) => {
+      const credentials = checkCredentials(context.credentials);
+      if (!credentials.ok) throw new ConfigError(`${context.where}: ${credentials.message}`);
+      return createShopifyAdapter(withDefaults(settings), credentials.value);
+    },
+  }),
+  woocommerce: define({
+    settings: WooCommerceSettings,
+    create: (settings, context) => {
+      const consumerKey = context.credentials[CREDENTIALS.key];
+      const consumerSecret = context.credentials[CREDENTIALS.secret];
+      if (!consumerKey || !consumerSecret) {
+        const needed = `${CREDENTIALS.key} and ${CREDENTIALS.secret}`;
+        throw new ConfigError(`${context.where}: $.adapter.credentials needs ${needed} ({env} or {file} references to the REST API key)`);
+      }
+      const webhookSecret = context.credentials[CREDENTIALS.webhook];
+      return createWooCommerceAdapter({
+        settings,
+        consumerKey,
+        consumerSecret,
+        ...(webhookSecret && { webhookSecret }),
+        store: context.store,
+        tenantId: context.tenantId,
+        now: context.now,
+      });
+    },
   }),
 };
 

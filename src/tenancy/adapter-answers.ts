@@ -10,7 +10,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  InvalidAnswerError,
+  InvalidBackendAnswer,
   type BackendEvent,
   type EligibilityVerdict,
   type LookupResult,
@@ -24,13 +24,7 @@ import {
 } from '../../adapters/contract.js';
 import { compile, type Validator } from '../validation/validator.js';
 
-/** An adapter answered something the gateway cannot use; not retried (the same call would answer the same). */
-export class InvalidBackendAnswer extends InvalidAnswerError {
-  constructor(method: string, problem: string) {
-    super(`backend ${method} answered an invalid ${problem}`);
-    this.name = 'InvalidBackendAnswer';
-  }
-}
+export { InvalidBackendAnswer };
 
 const Id = Type.String({ minLength: 1 });
 const Amount = Type.Integer();

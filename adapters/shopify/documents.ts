@@ -1,0 +1,253 @@
+/**
+ * Every GraphQL document the Shopify adapter sends, in one place: test/adapters/shopify/documents
+ * validates each against the real schemas of the default API version. Storefront reads run in the
+ * buyer's context (`@inContext(country, language)`); Admin calls are for what the Storefront API
+ * cannot do (SKU lookup, orders, draft orders, webhook subscriptions).
+ */
+
+const MONEY = 'amount currencyCode';
+
+const VARIANT = `
+  id title sku availableForSale currentlyNotInStock quantityAvailable requiresShipping
+  price { ${MONEY} }
+  selectedOptions { name value }
+  image { url altText }
+  storeAvailability(first: 20) @include(if: $withStock) { nodes { available quantityAvailable location { id } } }`;
+
+const PRODUCT = `
+  id handle title description vendor productType tags onlineStoreUrl
+  category { name }
+  images(first: 10) { nodes { url altText } }
+  options { name optionValues { name } }
+  encodedVariantExistence
+  encodedVariantAvailability
+  selectedOrFirstAvailableVariant { id }
+  variants(first: 250) { nodes { ${VARIANT} } }`;
+
+const CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode, $withStock: Boolean!';
+const IN_CONTEXT = '@inContext(country: $country, language: $language)';
+
+export const SEARCH = `query Search(
+  $query: String!, $first: Int!, $after: String, $filters: [ProductFilter!], ${CONTEXT_VARS}
+) ${IN_CONTEXT} {
+  search(query: $query, first: $first, after: $after, types: [PRODUCT], productFilters: $filters) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    nodes { ... on Product { ${PRODUCT} } }
+  }
+}`;
+
+/** Browsing without text: the products query with Shopify's search syntax for the filters. */
+export const BROWSE = `query Browse($query: String, $first: Int!, $after: String, ${CONTEXT_VARS}) ${IN_CONTEXT} {
+  products(query: $query, first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes { ${PRODUCT} }
+  }
+}`;
+
+export const NODES = `query Nodes($ids: [ID!]!, ${CONTEXT_VARS}) ${IN_CONTEXT} {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product { ${PRODUCT} }
+    ... on ProductVariant { id product { ${PRODUCT} } }
+  }
+}`;
+
+export const PRODUCT_BY_HANDLE = `query ProductByHandle($handle: String!, ${CONTEXT_VARS}) ${IN_CONTEXT} {
+  product(handle: $handle) { ${PRODUCT} }
+}`;
+
+export const LOCATIONS = `query Locations {
+  locations(first: 100) { nodes { id name address { address1 address2 city provinceCode countryCode zip } } }
+}`;
+
+const ALLOCATION = `discountedAmount { ${MONEY} } targetType
+  ... on CartCodeDiscountAllocation { code }
+  ... on CartAutomaticDiscountAllocation { title }`;
+
+const CART = `
+  id checkoutUrl
+  buyerIdentity { email countryCode }
+  attributes { key value }
+  discountCodes { code applicable }
+  discountApplications {
+    allocationMethod targetType
+    ... on CartCodeDiscountApplication { code }
+    ... on CartAutomaticDiscountApplication { title }
+  }
+  lines(first: 250) {
+    nodes {
+      id quantity
+      attributes { key value }
+      merchandise {
+        ... on ProductVariant {
+          id title sku requiresShipping currentlyNotInStock
+          image { url }
+          product { id title }
+          selectedOptions { name value }
+        }
+      }
+      cost { amountPerQuantity { ${MONEY} } subtotalAmount { ${MONEY} } }
+      discountAllocations(lineLevelOnly: false) { ${ALLOCATION} }
+    }
+  }
+  deliveryGroups(first: 10) {
+    nodes {
+      id
+      cartLines(first: 250) { nodes { id } }
+      deliveryOptions { handle code title description deliveryMethodType estimatedCost { ${MONEY} } }
+      selectedDeliveryOption { handle }
+      discountAllocations { ${ALLOCATION} }
+    }
+  }
+  cost { subtotalAmount { ${MONEY} } totalAmount { ${MONEY} } }`;
+
+const PAYLOAD = `cart { ${CART} } userErrors { field message code } warnings { code message target }`;
+const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
+
+export const CART_QUERY = `query Cart($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cart(id: $id) { ${CART} }
+}`;
+
+export const CART_CREATE = `mutation CartCreate($input: CartInput!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cartCreate(input: $input) { ${PAYLOAD} }
+}`;
+
+/**
+ * Brings a cart to the wanted state in one request: each step runs only when something changed
+ * (`@include`), in this order, and each answers with the cart as it then is.
+ */
+export const CART_SYNC = `mutation CartSync(
+  $cartId: ID!,
+  $buyer: CartBuyerIdentityInput!, $doBuyer: Boolean!,
+  $remove: [ID!]!, $doRemove: Boolean!,
+  $update: [CartLineUpdateInput!]!, $doUpdate: Boolean!,
+  $add: [CartLineInput!]!, $doAdd: Boolean!,
+  $codes: [String!]!, $doCodes: Boolean!,
+  $addresses: [CartSelectableAddressInput!]!, $doAddresses: Boolean!,
+  $options: [CartSelectedDeliveryOptionInput!]!, $doOptions: Boolean!,
+  ${CART_CONTEXT_VARS}
+) ${IN_CONTEXT} {
+  buyer: cartBuyerIdentityUpdate(cartId: $cartId, buyerIdentity: $buyer) @include(if: $doBuyer) { ${PAYLOAD} }
+  remove: cartLinesRemove(cartId: $cartId, lineIds: $remove) @include(if: $doRemove) { ${PAYLOAD} }
+  update: cartLinesUpdate(cartId: $cartId, lines: $update) @include(if: $doUpdate) { ${PAYLOAD} }
+  add: cartLinesAdd(cartId: $cartId, lines: $add) @include(if: $doAdd) { ${PAYLOAD} }
+  codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${PAYLOAD} }
+  addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) { ${PAYLOAD} }
+  options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) { ${PAYLOAD} }
+}`;
+
+export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attributes: [AttributeInput!]!) {
+  cartAttributesUpdate(cartId: $cartId, attributes: $attributes) {
+    cart { id checkoutUrl attributes { key value } }
+    userErrors { field message code }
+  }
+}`;
+
+// ---------------------------------------------------------------- Admin
+
+export const SHOP = `query Shop { shop { id name currencyCode } }`;
+
+export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
+  productVariants(first: 10, query: $query) { nodes { id sku product { id } } }
+}`;
+
+/** The buyer's currency (the order's presentment currency). */
+const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
+
+const ORDER = `
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl
+  customAttributes { key value }
+  tags
+  shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }
+  lineItems(first: 250) {
+    nodes {
+      id title variantTitle sku quantity currentQuantity unfulfilledQuantity requiresShipping
+      customAttributes { key value }
+      variant { id }
+      product { id }
+      image { url }
+      originalUnitPriceSet { ${ADMIN_MONEY} }
+      originalTotalSet { ${ADMIN_MONEY} }
+      totalDiscountSet { ${ADMIN_MONEY} }
+    }
+  }
+  shippingLines(first: 5) { nodes { title originalPriceSet { ${ADMIN_MONEY} } } }
+  fulfillments(first: 50) {
+    id createdAt updatedAt displayStatus
+    trackingInfo(first: 5) { company number url }
+    fulfillmentLineItems(first: 250) { nodes { quantity lineItem { id } } }
+    events(first: 50) { nodes { id status happenedAt message } }
+  }
+  refunds(first: 50) {
+    id createdAt note
+    totalRefundedSet { ${ADMIN_MONEY} }
+    refundLineItems(first: 250) { nodes { quantity lineItem { id } } }
+  }
+  subtotalPriceSet { ${ADMIN_MONEY} }
+  totalDiscountsSet { ${ADMIN_MONEY} }
+  totalShippingPriceSet { ${ADMIN_MONEY} }
+  totalTaxSet { ${ADMIN_MONEY} }
+  totalPriceSet { ${ADMIN_MONEY} }`;
+
+export const ORDER_QUERY = `query Order($id: ID!) { order(id: $id) { ${ORDER} } }`;
+
+/**
+ * An order by checkout reference: tagged when the gateway placed it (draft orders), else among
+ * the newest orders by the cart attribute a handed-off checkout carried (Admin search has no
+ * filter on custom attributes).
+ */
+export const ORDER_BY_REFERENCE = `query OrderByReference($tag: String!) {
+  tagged: orders(first: 1, query: $tag) { nodes { id statusPageUrl } }
+  recent: orders(first: 100, sortKey: CREATED_AT, reverse: true) { nodes { id statusPageUrl customAttributes { key value } } }
+}`;
+
+const DRAFT = `id name status totalPriceSet { ${ADMIN_MONEY} } order { id statusPageUrl }`;
+
+export const DRAFT_ORDERS_BY_TAG = `query DraftOrdersByTag($query: String!) {
+  draftOrders(first: 5, query: $query) { nodes { ${DRAFT} } }
+}`;
+
+/** Tax as Shopify's checkout will charge it, for a cart's lines, codes, address and shipping. */
+export const DRAFT_ORDER_CALCULATE = `mutation DraftOrderCalculate($input: DraftOrderInput!) {
+  draftOrderCalculate(input: $input) {
+    calculatedDraftOrder { taxLines { title priceSet { ${ADMIN_MONEY} } } totalTaxSet { ${ADMIN_MONEY} } totalPriceSet { ${ADMIN_MONEY} } }
+    userErrors { field message }
+  }
+}`;
+
+export const DRAFT_ORDER_CREATE = `mutation DraftOrderCreate($input: DraftOrderInput!) {
+  draftOrderCreate(input: $input) { draftOrder { ${DRAFT} } userErrors { field message } }
+}`;
+
+export const DRAFT_ORDER_COMPLETE = `mutation DraftOrderComplete($id: ID!) {
+  draftOrderComplete(id: $id) { draftOrder { ${DRAFT} } userErrors { field message } }
+}`;
+
+export const WEBHOOK_SUBSCRIPTIONS = `query WebhookSubscriptions($after: String) {
+  webhookSubscriptions(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { id topic uri } }
+}`;
+
+export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $uri: String!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: { uri: $uri, format: JSON }) {
+    webhookSubscription { id topic uri }
+    userErrors { field message }
+  }
+}`;
+
+/** Every document with the API it goes to, for the schema test. */
+export const DOCUMENTS = {
+  storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
+  admin: {
+    SHOP,
+    VARIANTS_BY_SKU,
+    ORDER_QUERY,
+    ORDER_BY_REFERENCE,
+    DRAFT_ORDERS_BY_TAG,
+    DRAFT_ORDER_CALCULATE,
+    DRAFT_ORDER_CREATE,
+    DRAFT_ORDER_COMPLETE,
+    WEBHOOK_SUBSCRIPTIONS,
+    WEBHOOK_SUBSCRIPTION_CREATE,
+  },
+} as const;

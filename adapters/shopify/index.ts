@@ -1,0 +1,532 @@
+/**
+ * The Shopify adapter: catalog and carts on the Storefront API (in the buyer's market), tax and
+ * orders on the Admin API, finishing by handoff to Shopify's own checkout (the cart's
+ * `checkoutUrl`, with the gateway's checkout id as a cart attribute that Shopify copies onto the
+ * order) or, for a gateway payment handler, as a draft order completed paid; inbound webhooks
+ * verified with the app secret. All calls go through ShopifyClient (@shopify/shopify-api).
+ */
+import { LRUCache } from 'lru-cache';
+import type {
+  Adapter,
+  AdapterCapabilities,
+  BackendEvent,
+  CheckoutUrlRequest,
+  LookupResult,
+  OrderSnapshot,
+  PickupLocation,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  Quote,
+  QuoteRequest,
+  SearchPage,
+  SearchQuery,
+} from '../contract.js';
+import { BackendError } from '../contract.js';
+import {
+  cartGone,
+  createInput,
+  lastCart,
+  lineInput,
+  nextHandle,
+  optionInputs,
+  readHandle,
+  refusedLineIndices,
+  syncVariables,
+  wantedCart,
+  writeHandle,
+  type CartHandle,
+  type SentLine,
+  type WantedCart,
+} from './cart-sync.js';
+import type { SfCart, SfCartPayload } from './cart-types.js';
+import { money, toCatalogProduct, type MoneyV2, type SfProduct } from './catalog.js';
+import { ShopifyClient } from './client.js';
+import * as Q from './documents.js';
+import { isGid, orderGid, orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
+import { toOrderSnapshot, type AdminOrder } from './orders.js';
+import { toQuote } from './quote.js';
+import { draftFor, taxKey, withTax, type TaxResult } from './tax.js';
+import { browseQuery, pageToken, productFilters, readPageToken } from './search.js';
+import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
+import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
+
+type Market = ShopifyConfig['markets'][number];
+type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
+
+const MAX_PAGE = 250;
+
+export class ShopifyAdapter implements Adapter {
+  readonly kind = 'shopify';
+  readonly capabilities: AdapterCapabilities;
+  readonly storefrontUrl: string;
+  /** Checkout URL and reference attribute of carts seen in answers (quote then checkoutUrl: one call). */
+  private readonly seen = new LRUCache<string, { url: string; reference?: string }>({ max: 10_000 });
+
+  constructor(
+    private readonly settings: ShopifyConfig,
+    private readonly credentials: ShopifyCredentials,
+    private readonly client: ShopifyClient = new ShopifyClient(settings, credentials),
+  ) {
+    this.storefrontUrl = (settings.storefront_url ?? `https://${settings.shop}`).replace(/\/+$/, '');
+    this.capabilities = {
+      lookupKeys: ['sku', 'handle'],
+      customFilters: [
+        {
+          name: 'available',
+          description: 'true: only products with a variant for sale now; false: only those without.',
+          schema: { type: 'boolean' },
+        },
+      ],
+      currencies: [...new Set(settings.markets.map((m) => m.currency))],
+      quotesShipping: true,
+      quotesTax: true,
+      pickup: false,
+      locationStock: false,
+      multiGroup: false,
+      fulfillmentDiscovery: false,
+      rejectionReasons: false,
+      acceptedClaims: [],
+      finishing: ['handoff', 'gateway_charged'],
+    };
+  }
+
+  /** The Shopify Market of a currency (else of a country, else the default). */
+  private market(currency?: string, country?: string): Market {
+    const { markets } = this.settings;
+    return markets.find((m) => m.currency === currency) ?? markets.find((m) => m.country === country) ?? markets[0]!;
+  }
+
+  private context(market: Market) {
+    return { country: market.country, ...(this.settings.language && { language: this.settings.language }), withStock: false };
+  }
+
+  private storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+    return this.client.storefront<T>(document, variables, signal);
+  }
+
+  // ------------------------------------------------------------ catalog
+
+  async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
+    const after = readPageToken(query);
+    const market = this.market(query.price?.currency);
+    const first = Math.min(MAX_PAGE, Math.max(1, query.limit));
+    const text = query.text?.trim();
+    type Page = { nodes: SfProduct[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount?: number };
+    const page = text
+      ? (
+          await this.storefront<{ search: Page }>(
+            Q.SEARCH,
+            { query: text, first, after, filters: productFilters(query), ...this.context(market) },
+            signal,
+          )
+        ).search
+      : (await this.storefront<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after, ...this.context(market) }, signal))
+          .products;
+    return {
+      products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
+      ...(page.pageInfo.hasNextPage && page.pageInfo.endCursor && { nextPageToken: pageToken(query, page.pageInfo.endCursor) }),
+      ...(page.totalCount !== undefined && { totalCount: page.totalCount }),
+    };
+  }
+
+  /** Product and variant gids through `nodes`, handles through `product(handle:)`, SKUs through the Admin API. */
+  async lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]> {
+    const unique = [...new Set(ids)];
+    const context = this.context(this.market());
+    const gids = unique.filter((id) => isGid('Product', id) || isGid('ProductVariant', id));
+    const others = unique.filter((id) => !gids.includes(id));
+    const byHandle = await Promise.all(
+      others.map(async (handle) => ({
+        handle,
+        product: (await this.storefront<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle, ...context }, signal)).product,
+      })),
+    );
+    const skus = byHandle.filter((h) => !h.product).map((h) => h.handle);
+    const skuVariants = new Map<string, string>();
+    if (skus.length) {
+      const query = skus.map((s) => `sku:${JSON.stringify(s)}`).join(' OR ');
+      const found = await this.client.admin<{ productVariants: { nodes: Array<{ id: string; sku: string | null }> } }>(
+        Q.VARIANTS_BY_SKU,
+        { query },
+        signal,
+      );
+      for (const sku of skus) {
+        const variant = found.productVariants.nodes.find((v) => v.sku?.toLowerCase() === sku.toLowerCase());
+        if (variant) skuVariants.set(sku, variant.id);
+      }
+    }
+    const nodeIds = [...new Set([...gids, ...skuVariants.values()])];
+    type Node = ({ __typename: 'Product' } & SfProduct) | { __typename: 'ProductVariant'; id: string; product: SfProduct } | null;
+    const nodes = nodeIds.length ? (await this.storefront<{ nodes: Node[] }>(Q.NODES, { ids: nodeIds, ...context }, signal)).nodes : [];
+    const products = new Map<string, SfProduct>();
+    const variantProduct = new Map<string, string>();
+    for (const node of nodes) {
+      if (node?.__typename === 'Product') products.set(node.id, node);
+      if (node?.__typename === 'ProductVariant') {
+        products.set(node.product.id, node.product);
+        variantProduct.set(node.id, node.product.id);
+      }
+    }
+    for (const { product } of byHandle) if (product) products.set(product.id, product);
+
+    const results = new Map<string, LookupResult>();
+    const add = (id: string, productId: string, variantId: string | undefined) => {
+      const sf = products.get(productId);
+      if (!sf) return;
+      const result = results.get(productId) ?? { product: toCatalogProduct(sf, this.storefrontUrl), inputs: [] };
+      result.inputs.push(
+        variantId ? { id, variantId, match: 'exact' } : { id, variantId: result.product.featuredVariantId, match: 'featured' },
+      );
+      results.set(productId, result);
+    };
+    for (const id of unique) {
+      if (isGid('Product', id)) add(id, id, undefined);
+      else if (isGid('ProductVariant', id)) add(id, variantProduct.get(id) ?? '', id);
+      else {
+        const product = byHandle.find((h) => h.handle === id)?.product;
+        if (product) add(id, product.id, undefined);
+        const variant = skuVariants.get(id);
+        if (variant) add(id, variantProduct.get(variant) ?? '', variant);
+      }
+    }
+    return [...results.values()];
+  }
+
+  async pickupLocations(): Promise<PickupLocation[]> {
+    return [];
+  }
+
+  // ------------------------------------------------------------ carts and checkout
+
+  async quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+    return (await this.priceCart(request, signal)).quote;
+  }
+
+  /** The quote, with the Shopify cart it was priced in and the draft order that would charge it. */
+  private async priceCart(request: QuoteRequest, signal?: AbortSignal) {
+    const market = this.market(request.currency, request.location?.country);
+    const wanted = wantedCart(request, market.country);
+    const context = { country: market.country, ...(this.settings.language && { language: this.settings.language }) };
+    const old = readHandle(request.handle);
+    const problems = new Map<string, SentLine['problem']>(
+      Object.entries(old?.lines ?? {}).flatMap(([lineId, sent]) =>
+        sent.problem === 'not_found' && wanted.lines.some((l) => l.lineId === lineId && l.variantId === sent.variantId)
+          ? [[lineId, 'not_found' as const]]
+          : [],
+      ),
+    );
+    const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
+    let cart = old ? await this.sync(old, sendable, problems, context, signal) : null;
+    cart ??= await this.create(sendable, problems, context, signal);
+    const handle = nextHandle(cart, wanted, problems);
+    this.remember(cart);
+    const quote = toQuote(request, handle, cart);
+    const draft = draftFor(cart, quote, wanted.address, wanted.buyer.email);
+    if (draft) {
+      const key = taxKey({ draft, prices: cart.lines.nodes.map((l) => l.cost.subtotalAmount) });
+      handle.tax = old?.tax?.key === key ? old.tax : await this.calculateTax(draft, key, signal);
+    }
+    return { quote: { ...withTax(quote, handle.tax), handle: writeHandle(handle) }, draft };
+  }
+
+  private async calculateTax(
+    draft: NonNullable<ReturnType<typeof draftFor>>,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<TaxResult | undefined> {
+    type Bag = { presentmentMoney: MoneyV2 };
+    type Calculated = { draftOrderCalculate: { calculatedDraftOrder: { taxLines: Array<{ title: string; priceSet: Bag }> } | null } };
+    const { draftOrderCalculate } = await this.client.admin<Calculated>(Q.DRAFT_ORDER_CALCULATE, { input: draft }, signal);
+    const calculated = draftOrderCalculate.calculatedDraftOrder;
+    return calculated
+      ? {
+          key,
+          lines: calculated.taxLines
+            .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) }))
+            .filter((t) => t.amount !== 0),
+        }
+      : undefined;
+  }
+
+  private remember(cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'>) {
+    const reference = cart.attributes.find((a) => a.key === REFERENCE_ATTRIBUTE)?.value ?? undefined;
+    this.seen.set(cart.id, { url: cart.checkoutUrl, ...(reference && { reference }) });
+  }
+
+  /** Lines Shopify refused for their merchandise become not_found; the rest go again. */
+  private refuse(lines: WantedCart['lines'], errors: SfCartPayload['userErrors'], problems: Map<string, SentLine['problem']>) {
+    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i]!.lineId] : []));
+    for (const lineId of refused) problems.set(lineId, 'not_found');
+    return lines.filter((l) => !refused.includes(l.lineId));
+  }
+
+  private async create(
+    wanted: WantedCart,
+    problems: Map<string, SentLine['problem']>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart> {
+    let lines = wanted.lines;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const { cartCreate } = await this.storefront<{ cartCreate: SfCartPayload }>(
+        Q.CART_CREATE,
+        { input: createInput({ ...wanted, lines }), ...context },
+        signal,
+      );
+      if (cartCreate.cart) {
+        if (Object.keys(wanted.options).length === 0 || !wanted.address) return cartCreate.cart;
+        const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
+        return (await this.selectOptions(handle, wanted.options, context, signal)) ?? cartCreate.cart;
+      }
+      const remaining = this.refuse(lines, cartCreate.userErrors, problems);
+      if (remaining.length === lines.length) break;
+      lines = remaining;
+    }
+    throw new BackendError('Shopify refused to create a cart', false);
+  }
+
+  /** Brings the handle's cart to `wanted`; null when Shopify no longer knows the cart. */
+  private async sync(
+    handle: CartHandle,
+    wanted: WantedCart,
+    problems: Map<string, SentLine['problem']>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart | null> {
+    const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
+    if (!changed) return (await this.storefront<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart, ...context }, signal)).cart;
+    const payloads = await this.storefront<SyncPayloads>(Q.CART_SYNC, { ...variables, ...context }, signal);
+    const all = Object.values(payloads);
+    if (all.some((p) => p && cartGone(p.userErrors))) return null;
+    let cart = lastCart([
+      payloads.buyer,
+      payloads.remove,
+      payloads.update,
+      payloads.add,
+      payloads.codes,
+      payloads.addresses,
+      payloads.options,
+    ]);
+    if (payloads.add && !payloads.add.cart) {
+      const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
+      const retry = this.refuse(sent, payloads.add.userErrors, problems);
+      if (retry.length) {
+        const { add } = await this.storefront<SyncPayloads>(
+          Q.CART_SYNC,
+          { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true, ...context },
+          signal,
+        );
+        cart = add?.cart ?? cart;
+      }
+    }
+    if (!cart)
+      throw new BackendError(
+        `Shopify refused the cart update: ${all
+          .flatMap((p) => p?.userErrors ?? [])
+          .map((e) => e.message)
+          .join('; ')}`,
+        false,
+      );
+    const needsOptions = optionsAfter || (payloads.options && !payloads.options.cart);
+    if (needsOptions && Object.keys(wanted.options).length) {
+      cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, context, signal)) ?? cart;
+    }
+    return cart;
+  }
+
+  /** Selects options once the cart's delivery groups are known; undefined when none applies. */
+  private async selectOptions(
+    handle: CartHandle,
+    options: Record<string, string>,
+    context: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<SfCart | undefined> {
+    const inputs = optionInputs(handle.groups, options);
+    if (!inputs.length) return undefined;
+    const { options: payload } = await this.storefront<SyncPayloads>(
+      Q.CART_SYNC,
+      { ...noSteps(handle.cart), options: inputs, doOptions: true, ...context },
+      signal,
+    );
+    return payload?.cart ?? undefined;
+  }
+
+  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+    let handle = request.handle;
+    let made: string | undefined;
+    if (!readHandle(handle)) {
+      made = handle = (await this.quote({ ...request.quote, handle: undefined }, signal)).handle;
+    }
+    const cartId = readHandle(handle)!.cart;
+    const seen = this.seen.get(cartId);
+    if (seen?.reference === request.reference) return { url: seen.url, ...(made && { handle: made }) };
+    const { cartAttributesUpdate: result } = await this.storefront<{
+      cartAttributesUpdate: { cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'> | null; userErrors: SfCartPayload['userErrors'] };
+    }>(Q.CART_ATTRIBUTES, { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] }, signal);
+    if (!result.cart) {
+      if (!made && cartGone(result.userErrors)) return this.checkoutUrl({ ...request, handle: undefined }, signal);
+      throw new BackendError(`Shopify refused the cart attribute: ${result.userErrors.map((e) => e.message).join('; ')}`, false);
+    }
+    this.remember(result.cart);
+    return { url: result.cart.checkoutUrl, ...(made && { handle: made }) };
+  }
+
+  // ------------------------------------------------------------ orders
+
+  /**
+   * gateway_charged: the checkout's cart becomes a draft order (same lines, codes, address and
+   * shipping; tagged and attributed with the reference) completed as paid. Once per reference:
+   * an order or a draft already made for it is reused.
+   */
+  async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
+    if (request.payment.mode !== 'gateway_charged')
+      return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
+    const existing = await this.findOrderByReference(request.reference, signal);
+    if (existing) return { status: 'placed', ...existing };
+    const { quote, draft } = await this.priceCart(request.quote, signal);
+    const unsellable = quote.lineProblems.find((p) => p.code !== 'insufficient_stock' && p.code !== 'invalid_quantity');
+    if (unsellable || quote.lineProblems.length) {
+      return {
+        status: 'rejected',
+        reason: unsellable?.code === 'not_found' ? 'incomplete' : 'out_of_stock',
+        detail: 'A line can no longer be bought as checked out.',
+      };
+    }
+    if (!draft)
+      return { status: 'rejected', reason: 'incomplete', detail: 'A shipping address and an option for every delivery group are needed.' };
+    if (quote.totals.total !== request.expectedTotal) {
+      return {
+        status: 'rejected',
+        reason: 'price_changed',
+        detail: 'The store prices this checkout differently now.',
+        actualTotal: quote.totals.total,
+      };
+    }
+    const { record } = request.payment;
+    const input = {
+      ...draft,
+      email: request.buyer.email,
+      tags: [referenceTag(request.reference)],
+      customAttributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }],
+      note: `Paid through ${record.handlerId} (transaction ${record.transactionId}).`,
+    };
+    type Draft = {
+      id: string;
+      status: string;
+      totalPriceSet: { presentmentMoney: MoneyV2 };
+      order: { id: string; statusPageUrl: string } | null;
+    };
+    type Payload<K extends string> = Record<K, { draftOrder: Draft | null; userErrors: Array<{ message: string }> }>;
+    const { draftOrders } = await this.client.admin<{ draftOrders: { nodes: Draft[] } }>(
+      Q.DRAFT_ORDERS_BY_TAG,
+      { query: `tag:${JSON.stringify(referenceTag(request.reference))}` },
+      signal,
+    );
+    let made = draftOrders.nodes.find((d) => d.status !== 'COMPLETED');
+    if (!made) {
+      const { draftOrderCreate } = await this.client.admin<Payload<'draftOrderCreate'>>(Q.DRAFT_ORDER_CREATE, { input }, signal);
+      if (!draftOrderCreate.draftOrder)
+        return { status: 'rejected', reason: 'incomplete', detail: draftOrderCreate.userErrors.map((e) => e.message).join('; ') };
+      made = draftOrderCreate.draftOrder;
+    }
+    const actualTotal = money(made.totalPriceSet.presentmentMoney);
+    if (actualTotal !== request.expectedTotal)
+      return { status: 'rejected', reason: 'price_changed', detail: 'The store prices this order differently.', actualTotal };
+    const { draftOrderComplete } = await this.client.admin<Payload<'draftOrderComplete'>>(Q.DRAFT_ORDER_COMPLETE, { id: made.id }, signal);
+    const order = draftOrderComplete.draftOrder?.order;
+    if (!order)
+      throw new BackendError(
+        `Shopify did not complete the draft order: ${draftOrderComplete.userErrors.map((e) => e.message).join('; ')}`,
+        false,
+      );
+    return { status: 'placed', orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl };
+  }
+
+  async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
+    type Found = { id: string; statusPageUrl: string; customAttributes?: Array<{ key: string; value: string | null }> };
+    const tag = `tag:${JSON.stringify(referenceTag(reference))}`;
+    const { tagged, recent } = await this.client.admin<{ tagged: { nodes: Found[] }; recent: { nodes: Found[] } }>(
+      Q.ORDER_BY_REFERENCE,
+      { tag },
+      signal,
+    );
+    const order =
+      tagged.nodes[0] ?? recent.nodes.find((o) => o.customAttributes?.some((a) => a.key === REFERENCE_ATTRIBUTE && a.value === reference));
+    return order ? { orderId: orderIdOf(order.id), permalinkUrl: order.statusPageUrl } : null;
+  }
+
+  async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
+    if (!/^\d+$/.test(orderId)) return null;
+    const { order } = await this.client.admin<{ order: AdminOrder | null }>(Q.ORDER_QUERY, { id: orderGid(orderId) }, signal);
+    return order ? toOrderSnapshot(order) : null;
+  }
+
+  verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+    return verifyShopifyWebhook(this.credentials.webhook_secret ?? this.credentials.client_secret!, headers, rawBody);
+  }
+
+  async ping(signal?: AbortSignal): Promise<void> {
+    await this.client.admin(Q.SHOP, {}, signal);
+  }
+
+  /** Every webhook subscription of the app on this shop. */
+  async webhookSubscriptions(signal?: AbortSignal): Promise<Array<{ topic: string; uri: string }>> {
+    const all: Array<{ topic: string; uri: string }> = [];
+    let after: string | null = null;
+    do {
+      type Page = {
+        webhookSubscriptions: {
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+          nodes: Array<{ topic: string; uri: string }>;
+        };
+      };
+      const page: Page = await this.client.admin<Page>(Q.WEBHOOK_SUBSCRIPTIONS, { after }, signal);
+      all.push(...page.webhookSubscriptions.nodes);
+      after = page.webhookSubscriptions.pageInfo.hasNextPage ? page.webhookSubscriptions.pageInfo.endCursor : null;
+    } while (after);
+    return all;
+  }
+
+  /** Subscribes `callbackUrl` to every order topic the gateway reads; topics already subscribed are left alone. */
+  async registerWebhooks(callbackUrl: string, signal?: AbortSignal): Promise<{ created: string[]; existing: string[] }> {
+    const subscribed = new Set((await this.webhookSubscriptions(signal)).filter((s) => s.uri === callbackUrl).map((s) => s.topic));
+    const created: string[] = [];
+    for (const topic of ORDER_TOPICS.filter((t) => !subscribed.has(t))) {
+      type Created = { webhookSubscriptionCreate: { userErrors: Array<{ message: string }> } };
+      const { webhookSubscriptionCreate: r } = await this.client.admin<Created>(
+        Q.WEBHOOK_SUBSCRIPTION_CREATE,
+        { topic, uri: callbackUrl },
+        signal,
+      );
+      if (r.userErrors.length)
+        throw new BackendError(`Shopify refused the ${topic} subscription: ${r.userErrors.map((e) => e.message).join('; ')}`, false);
+      created.push(topic);
+    }
+    return { created, existing: ORDER_TOPICS.filter((t) => subscribed.has(t)) };
+  }
+}
+
+/** CartSync variables with every step off, to run one step alone. */
+function noSteps(cartId: string) {
+  return {
+    cartId,
+    buyer: {},
+    doBuyer: false,
+    remove: [],
+    doRemove: false,
+    update: [],
+    doUpdate: false,
+    add: [],
+    doAdd: false,
+    codes: [],
+    doCodes: false,
+    addresses: [],
+    doAddresses: false,
+    options: [],
+    doOptions: false,
+  };
+}
+
+export function createShopifyAdapter(settings: ShopifyConfig, credentials: ShopifyCredentials): ShopifyAdapter {
+  return new ShopifyAdapter(settings, credentials);
+}

@@ -1,0 +1,89 @@
+/**
+ * The tenant's Shopify settings (`adapter.settings`) and credentials (`adapter.credentials`, each
+ * an `{ env }` or `{ file }` reference resolved by the gateway; never in the settings).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The newest stable quarterly version; its schemas are in simulators/shopify/schemas. */
+export const DEFAULT_API_VERSION = '2026-10';
+
+export const ShopifySettings = Type.Object(
+  {
+    /** The shop's permanent domain. */
+    shop: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*\\.myshopify\\.com$' }),
+    /** Default DEFAULT_API_VERSION. */
+    api_version: Type.Optional(Type.String({ pattern: '^(\\d{4}-(01|04|07|10)|unstable)$' })),
+    /**
+     * Send Shopify calls here instead of https://{shop} (a local simulator, an egress proxy). Tests
+     * and `npm run demo:shopify` use it; production tenants leave it out.
+     */
+    api_origin: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
+    /** The shop's public site (the `continue_url` when there is no cart); default https://{shop}. */
+    storefront_url: Type.Optional(Type.String({ format: 'uri' })),
+    /**
+     * Shopify Markets the gateway sells in: the currency of each buyer country. The first is the
+     * default; a request in another currency is priced in the market of that currency.
+     */
+    markets: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { country: Type.String({ pattern: '^[A-Z]{2}$' }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+        },
+      ),
+    ),
+    /** Storefront language of product texts (@inContext(language)). */
+    language: Type.Optional(Type.String({ pattern: '^[A-Z]{2}(_[A-Z]{2})?$' })),
+  },
+  { additionalProperties: false },
+);
+type Given = Static<typeof ShopifySettings>;
+
+/** The settings with their defaults filled in. */
+export type ShopifyConfig = Omit<Given, 'api_version' | 'markets'> & { api_version: string; markets: NonNullable<Given['markets']> };
+
+export function withDefaults(settings: Given): ShopifyConfig {
+  return {
+    ...settings,
+    api_version: settings.api_version ?? DEFAULT_API_VERSION,
+    markets: settings.markets ?? [{ country: 'US', currency: 'USD' }],
+  };
+}
+
+/** Credential names in `adapter.credentials`. */
+export interface ShopifyCredentials {
+  /** Storefront API private token (Headless channel or custom app). */
+  storefront_token: string;
+  /** A static Admin API token (older custom apps) ... */
+  admin_token?: string;
+  /** ... or the app's client id and secret for the client-credentials grant. */
+  client_id?: string;
+  client_secret?: string;
+  /** The secret webhooks are signed with: the app's client secret (default: client_secret). */
+  webhook_secret?: string;
+}
+
+/** The credentials a tenant must give, with what is wrong when it does not. */
+export function checkCredentials(
+  credentials: Record<string, string>,
+): { ok: true; value: ShopifyCredentials } | { ok: false; message: string } {
+  const { storefront_token, admin_token, client_id, client_secret } = credentials;
+  const known = new Set(['storefront_token', 'admin_token', 'client_id', 'client_secret', 'webhook_secret']);
+  const unknown = Object.keys(credentials).find((name) => !known.has(name));
+  if (unknown) return { ok: false, message: `$.adapter.credentials.${unknown} is not a Shopify credential (${[...known].join(', ')})` };
+  if (!storefront_token)
+    return { ok: false, message: '$.adapter.credentials.storefront_token is required (the Storefront API private token)' };
+  if (!admin_token && !(client_id && client_secret)) {
+    return { ok: false, message: '$.adapter.credentials needs admin_token, or client_id and client_secret (client-credentials grant)' };
+  }
+  if (!credentials.webhook_secret && !client_secret) {
+    return {
+      ok: false,
+      message: '$.adapter.credentials.webhook_secret is required with admin_token (the app secret webhooks are signed with)',
+    };
+  }
+  return { ok: true, value: credentials as unknown as ShopifyCredentials };
+}

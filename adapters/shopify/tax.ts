@@ -1,0 +1,59 @@
+/**
+ * Tax for a cart, from Shopify: the Storefront Cart API leaves tax to checkout, so once a cart
+ * has a delivery address and an option for every delivery group, the adapter asks the Admin
+ * API's `draftOrderCalculate` with the same lines, applicable codes, address and shipping (the
+ * selected option as the shipping line): the tax Shopify's checkout will charge. The answer is
+ * kept in the backend handle with a fingerprint of what it depends on, so reading an unchanged
+ * checkout costs no second call.
+ */
+import { createHash } from 'node:crypto';
+import type { PostalAddress, Quote } from '../contract.js';
+import { fromMinorUnits } from '../../src/protocol/money.js';
+import { toShopifyAddress } from './addresses.js';
+import type { SfCart } from './cart-types.js';
+import { LINE_ATTRIBUTE } from './ids.js';
+
+export interface TaxResult {
+  key: string;
+  lines: Array<{ title: string; amount: number }>;
+}
+
+/** The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known yet. */
+export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | undefined, email: string | undefined) {
+  const ships = quote.lines.some((l) => l.requiresShipping);
+  const groups = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'shipping' ? m.groups : []));
+  if (!ships || !address || groups.length === 0 || groups.some((g) => !g.selectedOptionId)) return undefined;
+  const shipping = groups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
+  const currency = quote.currency;
+  return {
+    lineItems: cart.lines.nodes.map((l) => ({
+      variantId: l.merchandise.id,
+      quantity: l.quantity,
+      customAttributes: l.attributes.filter((a) => a.key === LINE_ATTRIBUTE),
+    })),
+    ...(email && { email }),
+    shippingAddress: toShopifyAddress(address),
+    shippingLine: {
+      title: shipping.map((o) => o.title).join(' + '),
+      priceWithCurrency: {
+        amount: fromMinorUnits(
+          shipping.reduce((s, o) => s + o.amount, 0),
+          currency,
+        ),
+        currencyCode: currency,
+      },
+    },
+    discountCodes: cart.discountCodes.filter((c) => c.applicable).map((c) => c.code),
+    acceptAutomaticDiscounts: true,
+    presentmentCurrencyCode: currency,
+  };
+}
+
+export const taxKey = (draft: object) => createHash('sha256').update(JSON.stringify(draft)).digest('base64url').slice(0, 16);
+
+/** The quote with Shopify's tax added. */
+export function withTax(quote: Quote, tax: TaxResult | undefined): Quote {
+  if (!tax) return quote;
+  const total = tax.lines.reduce((s, t) => s + t.amount, 0);
+  return { ...quote, taxLines: tax.lines, totals: { ...quote.totals, tax: total, total: quote.totals.total + total } };
+}

@@ -1,0 +1,58 @@
+/**
+ * Shopify webhooks in: verified with the HMAC Shopify sends (`X-Shopify-Hmac-Sha256`, base64
+ * HMAC-SHA256 of the raw body keyed with the app's client secret, compared in constant time),
+ * reduced to the order they are about. Every delivery has `X-Shopify-Webhook-Id`, the gateway's
+ * deduplication key. Order payloads carry the cart attributes as `note_attributes`, so an order
+ * placed on Shopify after a handoff names its checkout.
+ *
+ * Written with node:crypto rather than shopify-api's `webhooks.validate`: the contract's
+ * `verifyWebhook` is synchronous and the library's validator is asynchronous (WebCrypto) and
+ * wants the framework's request object.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { BackendEvent } from '../contract.js';
+import { REFERENCE_ATTRIBUTE } from './ids.js';
+
+/** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
+export const ORDER_TOPICS = [
+  'ORDERS_CREATE',
+  'ORDERS_UPDATED',
+  'ORDERS_CANCELLED',
+  'FULFILLMENTS_CREATE',
+  'FULFILLMENTS_UPDATE',
+  'REFUNDS_CREATE',
+] as const;
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export function verifyShopifyWebhook(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+): BackendEvent | null {
+  const signature = header(headers, 'x-shopify-hmac-sha256');
+  const eventId = header(headers, 'x-shopify-webhook-id');
+  const topic = header(headers, 'x-shopify-topic');
+  if (!signature || !eventId || !topic) return null;
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  const given = Buffer.from(signature, 'base64');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+
+  let payload: { id?: unknown; order_id?: unknown; note_attributes?: Array<{ name?: unknown; value?: unknown }> };
+  try {
+    payload = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const orderId = topic.startsWith('orders/')
+    ? payload.id
+    : topic.startsWith('fulfillments/') || topic.startsWith('refunds/')
+      ? payload.order_id
+      : undefined;
+  if (typeof orderId !== 'number' && typeof orderId !== 'string') return { kind: 'ping', eventId };
+  const reference = payload.note_attributes?.find((a) => a.name === REFERENCE_ATTRIBUTE)?.value;
+  return { kind: 'order', eventId, orderId: String(orderId), topic, ...(typeof reference === 'string' && { reference }) };
+}

@@ -1,0 +1,220 @@
+/**
+ * The two doors into a WooCommerce store, each call under a deadline:
+ * - the REST API (`wc/v3`) through @woocommerce/woocommerce-rest-api, which authenticates as
+ *   WooCommerce expects (basic auth or query-string keys over HTTPS, OAuth 1.0a signatures over
+ *   plain HTTP);
+ * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header (the library does not
+ *   cover it).
+ * Answers are read as text and judged before use: 429 (host `Retry-After` or the Store API's
+ * `RateLimit-Retry-After`) and 5xx are retryable BackendErrors; an HTML page, a PHP warning in
+ * front of the JSON or a cut-off body is a InvalidAnswerError; a refused API key is a
+ * final BackendError that says which key permission to check. Other 4xx come back to the caller.
+ */
+import { BackendError, InvalidAnswerError } from '../contract.js';
+
+export interface WooResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string>;
+}
+
+/** A WordPress REST error body. */
+export interface WpErrorBody {
+  code: string;
+  message: string;
+  data?: { status?: number } & Record<string, unknown>;
+}
+
+export const isWpError = (body: unknown): body is WpErrorBody =>
+  typeof body === 'object' &&
+  body !== null &&
+  typeof (body as WpErrorBody).code === 'string' &&
+  typeof (body as WpErrorBody).message === 'string';
+
+interface RestLibrary {
+  get(endpoint: string, params?: object): Promise<AxiosLike>;
+  post(endpoint: string, data: unknown, params?: object): Promise<AxiosLike>;
+  put(endpoint: string, data: unknown, params?: object): Promise<AxiosLike>;
+  delete(endpoint: string, params?: object): Promise<AxiosLike>;
+}
+
+interface AxiosLike {
+  status: number;
+  data: unknown;
+  headers: Record<string, unknown>;
+}
+
+type RestLibraryClass = new (options: object) => RestLibrary;
+
+let libraryClass: Promise<RestLibraryClass> | undefined;
+
+/** The package is CommonJS with `exports.default`: Node's ESM import nests it once more than bundlers do. */
+function loadLibrary(): Promise<RestLibraryClass> {
+  libraryClass ??= import('@woocommerce/woocommerce-rest-api').then((module) => {
+    const loaded = module.default as unknown as RestLibraryClass | { default: RestLibraryClass };
+    return typeof loaded === 'function' ? loaded : loaded.default;
+  });
+  return libraryClass;
+}
+
+export interface WooHttpOptions {
+  storeUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  queryStringAuth: boolean;
+  timeoutMs: number;
+}
+
+function retryAfterMs(headers: Record<string, string>): number | undefined {
+  const value = headers['ratelimit-retry-after'] ?? headers['retry-after'];
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function flatHeaders(headers: Record<string, unknown> | Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  for (const [name, value] of entries) if (value !== undefined && value !== null) out[name.toLowerCase()] = String(value);
+  return out;
+}
+
+/** Judges a store answer; `what` names the call in error messages (never a credential). */
+export function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
+  if (status === 429) throw new BackendError(`${what}: the store is throttling requests (429)`, true, retryAfterMs(headers));
+  if (status >= 500) throw new BackendError(`${what}: the store answered ${status}`, true);
+  const start = text.trimStart();
+  if (!start.startsWith('{') && !start.startsWith('[')) {
+    if (/^<(!doctype|html|head|body)/i.test(start)) {
+      if (status === 404) {
+        throw new InvalidAnswerError(
+          `${what}: the store answered a web page (404) where its REST API should be; ` +
+            'WordPress permalinks must not be "Plain" (Settings > Permalinks)',
+        );
+      }
+      throw new InvalidAnswerError(`${what}: the store answered an HTML page (status ${status}) instead of JSON`);
+    }
+    if (/<b>(warning|notice|deprecated|fatal error)<\/b>|^(PHP )?(Warning|Notice|Deprecated|Fatal error):/i.test(start)) {
+      throw new InvalidAnswerError(
+        `${what}: a PHP message is printed in front of the store's JSON ` +
+          '(a plugin error with display_errors on; set WP_DEBUG_DISPLAY to false)',
+      );
+    }
+    throw new InvalidAnswerError(`${what}: the store's answer (status ${status}) is not JSON`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new InvalidAnswerError(`${what}: the store's JSON answer is cut short or malformed`);
+  }
+  if (rest && (status === 401 || status === 403) && isWpError(body)) {
+    const permission = status === 401 && /write/.test(body.message) ? 'read/write' : 'read';
+    throw new BackendError(
+      `${what}: the store refused the REST API key (${body.code}: ${body.message}); ` +
+        `check the consumer key and secret and that the key has ${permission} permission`,
+      false,
+    );
+  }
+  return { status, body, headers };
+}
+
+/** A refusal the adapter did not expect (a 4xx with a WordPress error): final, with the store's words. */
+export function unexpected(what: string, body: unknown): BackendError {
+  const detail = isWpError(body) ? `${body.code}: ${body.message}` : 'an error';
+  return new BackendError(`${what} answered ${detail}`, false);
+}
+
+const transportError = (what: string, error: unknown): BackendError => {
+  const code = (error as { code?: string }).code;
+  return new BackendError(`${what}: the store did not answer (${code ?? (error as Error).name ?? 'error'})`, true);
+};
+
+export class WooHttp {
+  constructor(private readonly options: WooHttpOptions) {}
+
+  private deadline(signal?: AbortSignal): AbortSignal {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    return signal ? AbortSignal.any([signal, timeout]) : timeout;
+  }
+
+  /** A `wc/v3` call; `endpoint` is relative to /wp-json/wc/v3/ (e.g. "products"). */
+  async rest<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    endpoint: string,
+    request: { params?: Record<string, string | number | boolean>; data?: unknown; version?: string } = {},
+    signal?: AbortSignal,
+  ): Promise<WooResponse<T>> {
+    const Library = await loadLibrary();
+    const what = `${method} ${request.version ?? 'wc/v3'}/${endpoint}`;
+    const client = new Library({
+      url: this.options.storeUrl,
+      consumerKey: this.options.consumerKey,
+      consumerSecret: this.options.consumerSecret,
+      version: request.version ?? 'wc/v3',
+      queryStringAuth: this.options.queryStringAuth,
+      axiosConfig: {
+        signal: this.deadline(signal),
+        responseType: 'text',
+        transformResponse: [(data: unknown) => data],
+        validateStatus: () => true,
+        maxRedirects: 0,
+      },
+    });
+    const params = request.params ?? {};
+    const send = {
+      GET: () => client.get(endpoint, params),
+      POST: () => client.post(endpoint, request.data ?? {}, params),
+      PUT: () => client.put(endpoint, request.data ?? {}, params),
+      DELETE: () => client.delete(endpoint, params),
+    }[method];
+    let response: AxiosLike;
+    try {
+      response = await send();
+    } catch (error) {
+      throw transportError(what, error);
+    }
+    return decode(
+      what,
+      response.status,
+      flatHeaders(response.headers),
+      typeof response.data === 'string' ? response.data : JSON.stringify(response.data ?? ''),
+      true,
+    ) as WooResponse<T>;
+  }
+
+  /** A `wc/store/v1` call with the cart's token; `path` like "/cart/add-item". */
+  async store<T = unknown>(
+    method: 'GET' | 'POST',
+    path: string,
+    request: { token?: string; body?: unknown } = {},
+    signal?: AbortSignal,
+  ): Promise<WooResponse<T>> {
+    const what = `${method} wc/store/v1${path}`;
+    let response: Response;
+    try {
+      response = await fetch(`${this.options.storeUrl.replace(/\/+$/, '')}/wp-json/wc/store/v1${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(request.body !== undefined && { 'content-type': 'application/json' }),
+          ...(request.token && { 'Cart-Token': request.token }),
+        },
+        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+        redirect: 'manual',
+        signal: this.deadline(signal),
+      });
+    } catch (error) {
+      throw transportError(what, error);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw transportError(what, error);
+    }
+    return decode(what, response.status, flatHeaders(response.headers), text, false) as WooResponse<T>;
+  }
+}

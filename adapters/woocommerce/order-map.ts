@@ -1,0 +1,182 @@
+/**
+ * A WooCommerce order as the gateway's order snapshot:
+ * - lines are the order's line items (the store's ids; the checkout's line id when the gateway
+ *   placed the order and stored it as `_proto_line_id` line meta); the variant of a variation
+ *   sold with "any" attributes comes back from the attribute values in the line meta;
+ * - events from core order fulfillments (`_items`, `_tracking_number`, `_shipment_provider`,
+ *   `_tracking_url`) or, without them, the Shipment Tracking extension's items (order-wide);
+ * - adjustments from refunds (money back, items returned to the buyer's count) and
+ *   cancellation; totals as charged.
+ */
+import type { FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
+import type { KnownVariant } from './catalog.js';
+import { requiredMinor } from './money.js';
+import { encodeVariantId } from './variant-id.js';
+import type { WcFulfillment, WcOrder, WcRefund, WcTrackingItem } from './wc-shapes.js';
+
+export const REFERENCE_META = '_proto_reference';
+export const LINE_META = '_proto_line_id';
+
+export type Tracking =
+  { kind: 'fulfillments'; items: WcFulfillment[] } | { kind: 'shipment-tracking'; items: WcTrackingItem[] } | { kind: 'none' };
+
+const gmt = (text: string | null | undefined): string | undefined => (text ? `${text.replace(/Z$/, '')}Z` : undefined);
+const meta = (list: Array<{ key: string; value: unknown }>, key: string) => list.find((m) => m.key === key)?.value;
+
+export function referenceOf(order: Pick<WcOrder, 'meta_data'>): string | undefined {
+  const value = meta(order.meta_data, REFERENCE_META);
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+export interface OrderMapInput {
+  order: WcOrder;
+  refunds: WcRefund[];
+  tracking: Tracking;
+  /** The variable products of the lines, to rebuild "any" variant ids from the line meta. */
+  variants: Map<string, KnownVariant>;
+  storeUrl: string;
+}
+
+/** The variant sold on a line; a variation with "any" attributes gets the values stored in the line's meta. */
+function variantIdOf(item: WcOrder['line_items'][number], variants: Map<string, KnownVariant>): string {
+  if (!item.variation_id) return String(item.product_id);
+  const base = String(item.variation_id);
+  const product = [...variants.values()].find((k) => k.variant.id.split('~')[0] === base)?.product;
+  const siblings = product?.variants.filter((v) => v.id.split('~')[0] === base) ?? [];
+  if (!product || siblings.length <= 1) return siblings[0]?.id ?? base;
+  const anyAxes = product.options.filter((_, i) => new Set(siblings.map((v) => v.options[i]?.value)).size > 1);
+  const values = anyAxes.map((axis) => {
+    const value = meta(item.meta_data, axis.name) ?? meta(item.meta_data, axis.name.toLowerCase());
+    return typeof value === 'string' ? value : '';
+  });
+  return encodeVariantId(item.variation_id, values);
+}
+
+export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: OrderMapInput): OrderSnapshot {
+  const currency = order.currency;
+  const money = (value: string, what: string) => requiredMinor(value, currency, what);
+  const refundedQty = new Map<number, number>();
+  for (const r of refunds) {
+    for (const li of r.line_items) {
+      const id = Number(meta(li.meta_data, '_refunded_item_id'));
+      if (id) refundedQty.set(id, (refundedQty.get(id) ?? 0) + Math.abs(li.quantity));
+    }
+  }
+  const shipped = new Map<number, number>();
+  const events: FulfillmentEvent[] = [];
+  const allLines = order.line_items.map((li) => ({ id: String(li.id), quantity: li.quantity }));
+  if (tracking.kind === 'fulfillments') {
+    for (const f of tracking.items.filter((x) => x.is_fulfilled)) {
+      const items = (meta(f.meta_data, '_items') as Array<{ item_id: number; qty: number }> | undefined) ?? [];
+      for (const i of items) shipped.set(i.item_id, (shipped.get(i.item_id) ?? 0) + i.qty);
+      const number = meta(f.meta_data, '_tracking_number');
+      const url = meta(f.meta_data, '_tracking_url');
+      const carrier = meta(f.meta_data, '_shipment_provider');
+      events.push({
+        id: `fulfillment-${f.id}`,
+        occurredAt: gmt(f.date_updated) ?? gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
+        type: 'shipped',
+        lines: items.length ? items.map((i) => ({ id: String(i.item_id), quantity: i.qty })) : allLines,
+        ...(typeof number === 'string' && number && { trackingNumber: number }),
+        ...(typeof url === 'string' && url && { trackingUrl: url }),
+        ...(typeof carrier === 'string' && carrier && { carrier }),
+      });
+    }
+  } else if (tracking.kind === 'shipment-tracking') {
+    for (const t of tracking.items) {
+      for (const li of order.line_items) shipped.set(li.id, li.quantity);
+      const date =
+        typeof t.date_shipped === 'number' ? new Date(t.date_shipped * 1000).toISOString() : `${t.date_shipped.slice(0, 10)}T00:00:00Z`;
+      events.push({
+        id: `tracking-${t.tracking_id}`,
+        occurredAt: date,
+        type: 'shipped',
+        lines: allLines,
+        trackingNumber: t.tracking_number,
+        ...(t.tracking_link && { trackingUrl: t.tracking_link }),
+        ...(t.tracking_provider && { carrier: t.tracking_provider }),
+      });
+    }
+  }
+  const lines: OrderLine[] = order.line_items.map((li) => {
+    const subtotal = money(li.subtotal, `the subtotal of line ${li.id}`);
+    const total = money(li.total, `the total of line ${li.id}`);
+    const checkoutLineId = meta(li.meta_data, LINE_META);
+    const current = Math.max(0, li.quantity - (refundedQty.get(li.id) ?? 0));
+    return {
+      id: String(li.id),
+      ...(typeof checkoutLineId === 'string' && checkoutLineId && { checkoutLineId }),
+      variantId: variantIdOf(li, variants),
+      productId: String(li.product_id),
+      title: li.name,
+      ...(li.sku && { sku: li.sku }),
+      unitPrice: li.quantity > 0 ? Math.round(subtotal / li.quantity) : subtotal,
+      ...(typeof li.image?.src === 'string' && li.image.src && { imageUrl: li.image.src }),
+      quantity: { original: li.quantity, current, fulfilled: Math.min(current, shipped.get(li.id) ?? 0) },
+      subtotal,
+      discount: subtotal - total,
+    };
+  });
+  const adjustments: OrderAdjustment[] = refunds.map((r) => ({
+    id: `refund-${r.id}`,
+    type: 'refund',
+    occurredAt: gmt(r.date_created_gmt)!,
+    status: 'completed',
+    amount: -money(r.amount, `the amount of refund ${r.id}`),
+    ...(r.line_items.length > 0 && {
+      lines: r.line_items.flatMap((li) => {
+        const id = meta(li.meta_data, '_refunded_item_id');
+        return id ? [{ id: String(id), quantity: -Math.abs(li.quantity) }] : [];
+      }),
+    }),
+    ...(r.reason && { description: r.reason }),
+  }));
+  const canceled = order.status === 'cancelled' || order.status === 'trash';
+  if (canceled) {
+    adjustments.push({
+      id: `cancellation-${order.id}`,
+      type: 'cancellation',
+      occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
+      status: 'completed',
+    });
+  }
+  const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
+  const itemsDiscount = money(order.discount_total, 'the order discount');
+  const shipping = money(order.shipping_total, 'the order shipping');
+  const tax = money(order.total_tax, 'the order tax');
+  const total = money(order.total, 'the order total');
+  const address = order.shipping;
+  const shippedLines = order.shipping_lines.length > 0;
+  return {
+    id: String(order.id),
+    ...(referenceOf(order) && { reference: referenceOf(order) }),
+    currency,
+    createdAt: gmt(order.date_created_gmt)!,
+    permalinkUrl: `${storeUrl}/checkout/order-received/${order.id}/?key=${order.order_key}`,
+    lines,
+    expectations: [
+      {
+        id: shippedLines ? 'shipping' : 'digital',
+        lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })),
+        method: shippedLines ? 'shipping' : 'digital',
+        ...(shippedLines && {
+          destination: {
+            firstName: address.first_name,
+            lastName: address.last_name,
+            streetAddress: address.address_1,
+            ...(address.address_2 && { extendedAddress: address.address_2 }),
+            locality: address.city,
+            region: address.state,
+            country: address.country,
+            postalCode: address.postcode,
+          },
+          description: order.shipping_lines.map((s) => s.method_title).join(', '),
+        }),
+      },
+    ],
+    events,
+    adjustments,
+    totals: { subtotal, itemsDiscount, discount: subtotal - itemsDiscount + shipping + tax - total, shipping, tax, total },
+    ...(canceled && { canceled: true }),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The store's own cart (Store API), addressed by its Cart-Token (the quote's handle), brought to
+ * exactly the state a quote request describes in one batch call (`POST /wc/store/v1/batch`, up
+ * to 25 requests each): remove every item and coupon, set the customer's addresses, add the
+ * lines, apply the codes in order, select the requested rates, then read the cart back. A cart
+ * without a token starts with `GET /cart`; a token the store no longer accepts (expired: writes
+ * answer woocommerce_rest_missing_nonce) is replaced the same way.
+ */
+import { BackendError, InvalidAnswerError } from '../contract.js';
+import { isWpError, type WooHttp, type WpErrorBody } from './http.js';
+import { expectShape, StoreBatch, StoreCart } from './wc-shapes.js';
+
+const BATCH_LIMIT = 25;
+
+export interface CartItemRequest {
+  id: number;
+  quantity: number;
+  variation: Array<{ attribute: string; value: string }>;
+}
+
+export interface CartAddress {
+  first_name?: string;
+  last_name?: string;
+  address_1?: string;
+  address_2?: string;
+  city?: string;
+  state?: string;
+  postcode?: string;
+  country?: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface CartPlan {
+  items: CartItemRequest[];
+  codes: string[];
+  shipping: CartAddress;
+  billing: CartAddress;
+  rates: Array<{ packageId: number | string; rateId: string }>;
+}
+
+export type Step =
+  { kind: 'item'; index: number } | { kind: 'coupon'; index: number } | { kind: 'rate'; index: number } | { kind: 'other' };
+
+export interface CartOutcome {
+  token: string;
+  cart: StoreCart;
+  /** What each item, coupon and rate step answered: undefined = accepted, else the store's error. */
+  errors: Array<{ step: Step; error: WpErrorBody }>;
+}
+
+interface SubRequest {
+  step: Step;
+  method: 'POST' | 'DELETE';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+export class StoreCartClient {
+  constructor(private readonly http: WooHttp) {}
+
+  /** A fresh cart session: its token and (empty) cart. */
+  async open(signal?: AbortSignal): Promise<{ token: string; cart: StoreCart }> {
+    const response = await this.http.store('GET', '/cart', {}, signal);
+    const token = response.headers['cart-token'];
+    if (response.status !== 200 || !token)
+      throw new InvalidAnswerError(`GET wc/store/v1/cart answered ${response.status} without a Cart-Token`);
+    return { token, cart: expectShape(StoreCart, response.body, 'GET wc/store/v1/cart') };
+  }
+
+  private plan(plan: CartPlan): SubRequest[] {
+    return [
+      { step: { kind: 'other' }, method: 'DELETE', path: '/cart/items' },
+      { step: { kind: 'other' }, method: 'DELETE', path: '/cart/coupons' },
+      {
+        step: { kind: 'other' },
+        method: 'POST',
+        path: '/cart/update-customer',
+        body: { shipping_address: plan.shipping, billing_address: plan.billing },
+      },
+      ...plan.items.map((item, index): SubRequest => ({
+        step: { kind: 'item', index },
+        method: 'POST',
+        path: '/cart/add-item',
+        body: { ...item },
+      })),
+      ...plan.codes.map((code, index): SubRequest => ({
+        step: { kind: 'coupon', index },
+        method: 'POST',
+        path: '/cart/apply-coupon',
+        body: { code },
+      })),
+      ...plan.rates.map((r, index): SubRequest => ({
+        step: { kind: 'rate', index },
+        method: 'POST',
+        path: '/cart/select-shipping-rate',
+        body: { package_id: r.packageId, rate_id: r.rateId },
+      })),
+      // A write that changes nothing answers the whole cart: the state after every step above.
+      { step: { kind: 'other' }, method: 'POST', path: '/cart/update-customer', body: {} },
+    ];
+  }
+
+  private async run(
+    token: string,
+    requests: SubRequest[],
+    signal?: AbortSignal,
+  ): Promise<{ expired: boolean; outcome?: Omit<CartOutcome, 'token'> }> {
+    const errors: CartOutcome['errors'] = [];
+    let last: unknown;
+    for (let start = 0; start < requests.length; start += BATCH_LIMIT) {
+      const chunk = requests.slice(start, start + BATCH_LIMIT);
+      const response = await this.http.store(
+        'POST',
+        '/batch',
+        {
+          body: {
+            requests: chunk.map((r) => ({
+              method: r.method,
+              path: `/wc/store/v1${r.path}`,
+              headers: { 'Cart-Token': token },
+              ...(r.body && { body: r.body }),
+            })),
+          },
+        },
+        signal,
+      );
+      if (response.status !== 207 && response.status !== 200)
+        throw new InvalidAnswerError(`POST wc/store/v1/batch answered ${response.status}`);
+      const { responses } = expectShape(StoreBatch, response.body, 'POST wc/store/v1/batch');
+      if (responses.length !== chunk.length)
+        throw new InvalidAnswerError('POST wc/store/v1/batch answered a different number of responses');
+      for (const [i, sub] of responses.entries()) {
+        if (sub.status === 401 && isWpError(sub.body) && sub.body.code === 'woocommerce_rest_missing_nonce') return { expired: true };
+        if (sub.status >= 400 && isWpError(sub.body)) errors.push({ step: chunk[i]!.step, error: sub.body });
+        else if (sub.status >= 500) throw new BackendError(`a cart step (${chunk[i]!.path}) answered ${sub.status}`, true);
+      }
+      last = responses.at(-1)!.body;
+    }
+    return { expired: false, outcome: { cart: expectShape(StoreCart, last, 'POST wc/store/v1/cart/update-customer'), errors } };
+  }
+
+  /** Brings the cart behind `token` (or a new one) to `plan`; returns the token to keep. */
+  async apply(token: string | undefined, plan: CartPlan, signal?: AbortSignal): Promise<CartOutcome> {
+    const requests = this.plan(plan);
+    let current = token ?? (await this.open(signal)).token;
+    let result = await this.run(current, requests, signal);
+    if (result.expired) {
+      current = (await this.open(signal)).token;
+      result = await this.run(current, requests, signal);
+      if (result.expired) throw new InvalidAnswerError('the store refuses the cart token it just issued');
+    }
+    return { token: current, ...result.outcome! };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Webhooks from the store, verified as WooCommerce signs them
+ * (plugins/woocommerce/includes/class-wc-webhook.php): `X-WC-Webhook-Signature` is the base64
+ * HMAC-SHA256 of the raw body keyed with the webhook's secret. The first delivery of a new
+ * webhook is a ping (a form post `webhook_id=<id>`, unsigned) that must be answered 200.
+ * `X-WC-Webhook-Delivery-ID` is a hash of the webhook id and the current second, so two events
+ * of one webhook in the same second share it: the event id is the delivery id plus a digest of
+ * the body (a redelivery repeats both; a different change does not).
+ * Order topics become order events (the reference from the order's meta); product topics tell
+ * the catalog cache what changed and need nothing else.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { BackendEvent, CatalogChange } from '../contract.js';
+import { REFERENCE_META } from './order-map.js';
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+function signedBy(secret: string, rawBody: Buffer, signature: string): boolean {
+  const expected = Buffer.from(createHmac('sha256', secret).update(rawBody).digest('base64'));
+  const given = Buffer.from(signature.trim());
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function verifyDelivery(
+  secret: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+  onCatalogChange: (change: CatalogChange) => void,
+): BackendEvent | null {
+  const signature = header(headers, 'x-wc-webhook-signature');
+  if (!signature) {
+    const ping = /^webhook_id=(\d+)$/.exec(rawBody.toString('utf8').trim());
+    return ping ? { kind: 'ping', eventId: `ping-${ping[1]}` } : null;
+  }
+  if (!secret || !signedBy(secret, rawBody, signature)) return null;
+  const topic = header(headers, 'x-wc-webhook-topic');
+  const delivery = header(headers, 'x-wc-webhook-delivery-id');
+  if (!topic || !delivery) return null;
+  const eventId = `${delivery}-${createHash('sha256').update(rawBody).digest('hex').slice(0, 16)}`;
+  let body: { id?: unknown; meta_data?: unknown };
+  try {
+    body = JSON.parse(rawBody.toString('utf8')) as typeof body;
+  } catch {
+    return null;
+  }
+  const id = typeof body?.id === 'number' || (typeof body?.id === 'string' && /^\d+$/.test(body.id)) ? String(body.id) : undefined;
+  if (topic.startsWith('product.')) {
+    onCatalogChange(id ? { productIds: [id] } : { all: true });
+    return { kind: 'ping', eventId };
+  }
+  if (!topic.startsWith('order.') || !id) return { kind: 'ping', eventId };
+  const meta = Array.isArray(body.meta_data) ? (body.meta_data as Array<{ key?: unknown; value?: unknown }>) : [];
+  const reference = meta.find((m) => m?.key === REFERENCE_META)?.value;
+  return { kind: 'order', eventId, orderId: id, topic, ...(typeof reference === 'string' && reference && { reference }) };
+}

@@ -1,0 +1,304 @@
+/**
+ * Cart and order totals the way WooCommerce computes them, in integer minor units:
+ * - coupons (WC_Discounts): items sorted by line price, highest first; coupons sorted
+ *   fixed_product, percent, fixed_cart; each coupon computed on the undiscounted line price and
+ *   capped at what is left of it (`woocommerce_calc_discounts_sequentially` = no); a percent
+ *   coupon floors per line and hands out the rounding remainder a cent per unit; a fixed cart
+ *   coupon is split per unit equally, its remainder likewise
+ *   (plugins/woocommerce/includes/class-wc-discounts.php);
+ * - shipping (WC_Shipping): packages to the zone matching the shipping address, flat rates
+ *   and a free shipping method unlocked by a coupon and/or a minimum spend;
+ * - tax (WC_Tax): prices exclusive of tax, the first matching rate per priority (state before
+ *   country), rounded per line (`woocommerce_tax_round_at_subtotal` = no), shipping taxed by
+ *   rates marked for shipping.
+ */
+import type { Address, LineTax, ShippingMethodInstance, SimCoupon, SimProduct, TaxRate } from './model.js';
+import type { WooStore } from './store.js';
+
+export interface PricingItem {
+  key: string;
+  productId: number;
+  variationId: number;
+  quantity: number;
+  unitPrice: number;
+  virtual: boolean;
+  shippingClass: string;
+  categoryIds: number[];
+  name: string;
+}
+
+export interface PricedItem extends PricingItem {
+  subtotal: number;
+  total: number;
+  taxes: LineTax[];
+}
+
+export interface PricedRate {
+  rateId: string;
+  instance: ShippingMethodInstance;
+  cost: number;
+  taxes: LineTax[];
+}
+
+export interface PricedPackage {
+  packageId: number;
+  name: string;
+  itemKeys: string[];
+  rates: PricedRate[];
+  chosen: PricedRate | undefined;
+}
+
+export interface Priced {
+  items: PricedItem[];
+  coupons: Array<{ coupon: SimCoupon; discount: number; discountTax: number }>;
+  packages: PricedPackage[];
+  needsShipping: boolean;
+  hasCalculatedShipping: boolean;
+  taxRates: TaxRate[];
+  totals: {
+    items: number;
+    itemsTax: number;
+    discount: number;
+    discountTax: number;
+    shipping: number;
+    shippingTax: number;
+    tax: number;
+    total: number;
+  };
+}
+
+export interface PricingInput {
+  items: PricingItem[];
+  coupons: SimCoupon[];
+  shipping: Pick<Address, 'country' | 'state' | 'postcode'> | null;
+  billing: Pick<Address, 'country' | 'state' | 'postcode'> | null;
+  /** Chosen rate per package id. */
+  chosenRates: Record<number, string>;
+  /** Split packages by shipping class (a multiple-packages plugin); core ships one package. */
+  packagesByClass: boolean;
+}
+
+const COUPON_SORT = { fixed_product: 1, percent: 2, fixed_cart: 3 } as const;
+
+function eligible(coupon: SimCoupon, item: PricingItem): boolean {
+  const ids = [item.productId, item.variationId];
+  if (coupon.productIds.length && !coupon.productIds.some((id) => ids.includes(id))) return false;
+  if (coupon.excludedProductIds.some((id) => ids.includes(id))) return false;
+  if (coupon.productCategories.length && !coupon.productCategories.some((c) => item.categoryIds.includes(c))) return false;
+  if (coupon.excludedProductCategories.some((c) => item.categoryIds.includes(c))) return false;
+  return true;
+}
+
+/** The coupon applies to some item of the cart (WC_Discounts::validate_coupon_product_ids and friends). */
+export function couponFitsCart(coupon: SimCoupon, items: PricingItem[]): boolean {
+  if (!coupon.productIds.length && !coupon.productCategories.length) return true;
+  return items.some((item) => eligible(coupon, item));
+}
+
+/** Hands out `amount` a cent per unit, in item order, never below zero (apply_coupon_remainder). */
+function remainder(lines: Array<{ item: PricingItem; left: () => number; add: (n: number) => void }>, amount: number): number {
+  let given = 0;
+  for (const line of lines) {
+    for (let unit = 0; unit < line.item.quantity && given < amount; unit++) {
+      const cent = Math.min(line.left(), 1);
+      line.add(cent);
+      given += cent;
+    }
+    if (given >= amount) break;
+  }
+  return given;
+}
+
+function applyCoupons(items: PricingItem[], coupons: SimCoupon[]): { discounts: Map<string, Map<string, number>> } {
+  const sorted = [...items].sort((a, b) => b.unitPrice * b.quantity - a.unitPrice * a.quantity);
+  const taken = new Map(items.map((i) => [i.key, 0]));
+  const discounts = new Map<string, Map<string, number>>();
+  const order = [...coupons].sort((a, b) => COUPON_SORT[a.discountType] - COUPON_SORT[b.discountType]);
+  for (const coupon of order) {
+    const perItem = new Map<string, number>();
+    discounts.set(coupon.code, perItem);
+    const lines = sorted
+      .filter((item) => eligible(coupon, item))
+      .map((item) => ({
+        item,
+        price: item.unitPrice * item.quantity,
+        left: () => item.unitPrice * item.quantity - taken.get(item.key)!,
+        add: (n: number) => {
+          taken.set(item.key, taken.get(item.key)! + n);
+          perItem.set(item.key, (perItem.get(item.key) ?? 0) + n);
+        },
+      }));
+    const amount = Number(coupon.amount);
+    if (coupon.discountType === 'percent') {
+      let total = 0;
+      let base = 0;
+      for (const line of lines) {
+        const discount = Math.min(line.left(), Math.floor((line.price * amount) / 100));
+        line.add(discount);
+        total += discount;
+        base += line.price;
+      }
+      const wanted = Math.round((base * amount) / 100);
+      if (total < wanted) remainder(lines, wanted - total);
+    } else if (coupon.discountType === 'fixed_product') {
+      for (const line of lines) line.add(Math.min(line.left(), amount * line.item.quantity));
+    } else {
+      let left = amount;
+      while (left > 0) {
+        const units = lines.reduce((n, l) => n + (l.left() > 0 ? l.item.quantity : 0), 0);
+        if (!units) break;
+        const perUnit = Math.floor(left / units);
+        let given = 0;
+        if (perUnit > 0) {
+          for (const line of lines) {
+            const discount = Math.min(line.left(), perUnit * line.item.quantity);
+            line.add(discount);
+            given += discount;
+          }
+        } else {
+          given = remainder(lines, left);
+        }
+        if (given === 0) break;
+        left -= given;
+      }
+    }
+  }
+  return { discounts };
+}
+
+/** The first matching rate per priority, most specific first (WC_Tax::find_rates). */
+export function matchTaxRates(store: WooStore, address: Pick<Address, 'country' | 'state'> | null): TaxRate[] {
+  if (!address?.country) return [];
+  const matches = store.taxRates.filter((r) => r.country === address.country && (r.state === '' || r.state === address.state));
+  const byPriority = new Map<number, TaxRate>();
+  for (const rate of [...matches].sort((a, b) => b.state.length - a.state.length)) {
+    if (!byPriority.has(rate.priority)) byPriority.set(rate.priority, rate);
+  }
+  return [...byPriority.values()];
+}
+
+const taxOn = (amount: number, rates: TaxRate[]): LineTax[] =>
+  rates.map((r) => ({
+    rateId: r.id,
+    total: Math.round((amount * Number(r.rate)) / 100),
+    subtotal: Math.round((amount * Number(r.rate)) / 100),
+  }));
+
+export function matchZone(store: WooStore, address: Pick<Address, 'country' | 'state' | 'postcode'>) {
+  const zones = [...store.zones].sort((a, b) => a.order - b.order);
+  return (
+    zones.find((z) =>
+      z.locations.some(
+        (l) =>
+          (l.type === 'country' && l.code === address.country) || (l.type === 'state' && l.code === `${address.country}:${address.state}`),
+      ),
+    ) ?? zones.find((z) => z.id === 0)!
+  );
+}
+
+function freeShippingAvailable(method: ShippingMethodInstance, coupons: SimCoupon[], spend: number): boolean {
+  const hasCoupon = coupons.some((c) => c.freeShipping);
+  const hasMinimum = spend >= method.minAmount;
+  switch (method.requires) {
+    case 'coupon':
+      return hasCoupon;
+    case 'min_amount':
+      return hasMinimum;
+    case 'either':
+      return hasCoupon || hasMinimum;
+    case 'both':
+      return hasCoupon && hasMinimum;
+    default:
+      return true;
+  }
+}
+
+export function price(store: WooStore, input: PricingInput): Priced {
+  const { discounts } = applyCoupons(input.items, input.coupons);
+  const taxAddress = input.shipping?.country ? input.shipping : input.billing;
+  const taxRates = matchTaxRates(store, taxAddress);
+  const items: PricedItem[] = input.items.map((item) => {
+    const subtotal = item.unitPrice * item.quantity;
+    const discount = [...discounts.values()].reduce((n, m) => n + (m.get(item.key) ?? 0), 0);
+    const total = subtotal - discount;
+    const taxes = taxRates.map((r) => ({
+      rateId: r.id,
+      subtotal: Math.round((subtotal * Number(r.rate)) / 100),
+      total: Math.round((total * Number(r.rate)) / 100),
+    }));
+    return { ...item, subtotal, total, taxes };
+  });
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const itemsTotal = sum(items.map((i) => i.subtotal));
+  const itemsDiscounted = sum(items.map((i) => i.total));
+  const discountTax = sum(items.flatMap((i) => i.taxes.map((t) => t.subtotal - t.total)));
+  const discountTotal = itemsTotal - itemsDiscounted;
+
+  const needsShipping = items.some((i) => !i.virtual);
+  const hasCalculatedShipping = needsShipping && Boolean(input.shipping?.country);
+  const packages: PricedPackage[] = [];
+  if (hasCalculatedShipping) {
+    const shippable = items.filter((i) => !i.virtual);
+    const groups = input.packagesByClass
+      ? [...new Set(shippable.map((i) => i.shippingClass))].map((cls) => shippable.filter((i) => i.shippingClass === cls))
+      : [shippable];
+    const zone = matchZone(store, input.shipping!);
+    const shippingTaxRates = taxRates.filter((r) => r.shipping);
+    groups.forEach((group, packageId) => {
+      const classes = new Set(group.map((i) => i.shippingClass));
+      const spend = sum(group.map((i) => i.total));
+      const rates = zone.methods
+        .filter((m) => !m.excludedClasses.some((c) => classes.has(c)))
+        .filter((m) => m.methodId !== 'free_shipping' || freeShippingAvailable(m, input.coupons, spend))
+        .map((m) => ({ rateId: `${m.methodId}:${m.instanceId}`, instance: m, cost: m.cost, taxes: taxOn(m.cost, shippingTaxRates) }));
+      const chosen = rates.find((r) => r.rateId === input.chosenRates[packageId]) ?? rates[0];
+      packages.push({ packageId, name: `Shipment ${packageId + 1}`, itemKeys: group.map((i) => i.key), rates, chosen });
+    });
+  }
+  const shipping = sum(packages.map((p) => p.chosen?.cost ?? 0));
+  const shippingTax = sum(packages.flatMap((p) => (p.chosen?.taxes ?? []).map((t) => t.total)));
+  const itemsTax = sum(items.flatMap((i) => i.taxes.map((t) => t.subtotal)));
+  const cartTax = sum(items.flatMap((i) => i.taxes.map((t) => t.total)));
+
+  const couponTotals = input.coupons.map((coupon) => {
+    const discount = sum([...(discounts.get(coupon.code)?.values() ?? [])]);
+    return { coupon, discount, discountTax: discountTotal ? Math.round((discountTax * discount) / discountTotal) : 0 };
+  });
+
+  return {
+    items,
+    coupons: couponTotals,
+    packages,
+    needsShipping,
+    hasCalculatedShipping,
+    taxRates,
+    totals: {
+      items: itemsTotal,
+      itemsTax,
+      discount: discountTotal,
+      discountTax,
+      shipping,
+      shippingTax,
+      tax: cartTax + shippingTax,
+      total: itemsDiscounted + cartTax + shipping + shippingTax,
+    },
+  };
+}
+
+/** A line of a cart or an order as the pricing sees it. */
+export function pricingItem(store: WooStore, key: string, id: number, quantity: number): PricingItem | undefined {
+  const found = store.purchasable(id);
+  if (!found) return undefined;
+  const product: SimProduct = found.product;
+  return {
+    key,
+    productId: product.id,
+    variationId: found.variation?.id ?? 0,
+    quantity,
+    unitPrice: found.item.price,
+    virtual: found.item.virtual,
+    shippingClass: found.item.shippingClass,
+    categoryIds: product.categoryIds,
+    name: product.name,
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * WordPress REST errors: `{code, message, data: {status, ...}}` with the HTTP status of
+ * data.status (WP_REST_Server::error_to_response).
+ */
+export class WpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  body() {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+  }
+}
+
+export const noRoute = () => new WpError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+
+export const invalidParam = (param: string, reason: string) =>
+  new WpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: reason }, details: {} });
+
+export const missingParam = (param: string) =>
+  new WpError(400, 'rest_missing_callback_param', `Missing parameter(s): ${param}`, { params: [param] });

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { DOCUMENTS } from '../../../adapters/shopify/documents.js';
+import { DEFAULT_API_VERSION } from '../../../adapters/shopify/settings.js';
+import { shopifySchema, validateDocument } from '../../../simulators/shopify/schemas.js';
+
+describe('Shopify adapter documents', () => {
+  for (const api of ['storefront', 'admin'] as const) {
+    const schema = shopifySchema(api, DEFAULT_API_VERSION)!;
+    for (const [name, source] of Object.entries(DOCUMENTS[api])) {
+      it(`${api} ${name} validates against the ${DEFAULT_API_VERSION} schema`, () => {
+        expect(validateDocument(schema, source).map((e) => e.message)).toEqual([]);
+      });
+    }
+  }
+
+  it('are checked against a schema that refuses what Shopify refuses', () => {
+    const schema = shopifySchema('storefront', DEFAULT_API_VERSION)!;
+    expect(validateDocument(schema, DOCUMENTS.storefront.CART_QUERY.replace('checkoutUrl', 'checkoutURL'))).not.toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+/** The Shopify adapter on a fresh simulator, as a tenant would configure it. */
+import { ShopifyAdapter } from '../../../adapters/shopify/index.js';
+import { withDefaults, type ShopifyCredentials } from '../../../adapters/shopify/settings.js';
+import { startShopifySimulator, type ShopifySimulator, type ShopifySimulatorOptions } from '../../../simulators/shopify/server.js';
+
+let shops = 0;
+
+export interface ShopifySetup {
+  sim: ShopifySimulator;
+  adapter: ShopifyAdapter;
+  close(): Promise<void>;
+}
+
+/** Each setup gets its own shop domain, so several simulators can run in one test file. */
+export async function shopifySetup(
+  options: { grant?: boolean; markets?: Array<{ country: string; currency: string }>; simulator?: ShopifySimulatorOptions } = {},
+): Promise<ShopifySetup> {
+  const shop = `petal-and-stem-${process.pid}-${++shops}.myshopify.com`;
+  const sim = await startShopifySimulator({ shopDomain: shop, ...options.simulator });
+  const { storefrontToken, adminToken, clientId, clientSecret } = sim.credentials;
+  const credentials: ShopifyCredentials = options.grant
+    ? { storefront_token: storefrontToken, client_id: clientId, client_secret: clientSecret }
+    : { storefront_token: storefrontToken, admin_token: adminToken, webhook_secret: clientSecret };
+  const adapter = new ShopifyAdapter(
+    withDefaults({ shop, api_origin: sim.url, ...(options.markets && { markets: options.markets }) }),
+    credentials,
+  );
+  return { sim, adapter, close: () => sim.close() };
+}

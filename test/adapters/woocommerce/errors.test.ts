@@ -1,0 +1,135 @@
+/**
+ * What a struggling store answers, and what the gateway makes of it: throttling (the host's 429
+ * with Retry-After, the Store API's RateLimit-Retry-After) and 5xx are retried after the time
+ * the store asks for; an HTML page, a PHP warning printed before the JSON, a cut-off body or an
+ * unexpected shape is backend_invalid_response; a refused API key is a final error naming what to
+ * check, without the key; a store that never answers is cut off at the deadline.
+ */
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BackendError, InvalidAnswerError } from '../../../adapters/contract.js';
+import { WooCommerceAdapter } from '../../../adapters/woocommerce/index.js';
+import { MemoryStore } from '../../../src/state/memory-store.js';
+import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
+import { toProtocolError } from '../../../src/transports/error-mapping.js';
+import { wooSubject } from './harness.js';
+
+const STORE = 'http://woo.test';
+const SECRET = 'cs_secret_that_must_never_be_logged_0123456789';
+
+function adapter() {
+  return new WooCommerceAdapter(
+    {
+      settings: { store_url: STORE, request_timeout_ms: 2_000 },
+      consumerKey: 'ck_key_0123456789',
+      consumerSecret: SECRET,
+      store: new MemoryStore(),
+      tenantId: 't',
+      now: Date.now,
+    },
+    { currency: 'USD', decimals: 2 },
+  );
+}
+
+const products = () => nock(STORE).get('/wp-json/wc/v3/products').query(true);
+const cart = () => nock(STORE).get('/wp-json/wc/store/v1/cart');
+const quoteRequest = { lines: [{ lineId: 'l', variantId: '101', quantity: 1 }], discountCodes: [] };
+const silentLog = { error: () => undefined, warn: () => undefined } as never;
+
+beforeAll(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+});
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('throttling and outages', () => {
+  it('a host 429 is retryable after its Retry-After', async () => {
+    products().reply(429, '<html><body>429 Too Many Requests</body></html>', { 'Retry-After': '7', 'Content-Type': 'text/html' });
+    const error = await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000 });
+  });
+
+  it("the Store API's rate limiter is retryable after its RateLimit-Retry-After", async () => {
+    nock(STORE).get('/wp-json/wc/v3/products').query(true).reply(200, []);
+    cart().reply(
+      429,
+      { code: 'rate_limit_exceeded', message: 'Too many requests. Please wait 3 seconds before trying again.', data: { status: 429 } },
+      { 'RateLimit-Retry-After': '3' },
+    );
+    const error = await adapter()
+      .quote({ ...quoteRequest, lines: [] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+  });
+
+  it('a 5xx error page is retried by the gateway, then served', async () => {
+    products().reply(503, '<!DOCTYPE html><html><body>Service Unavailable</body></html>', { 'Content-Type': 'text/html' });
+    products().reply(200, [], { 'X-WP-Total': '0', 'X-WP-TotalPages': '0' });
+    const gateway = resilientAdapter(adapter(), { timeoutMs: 1000, attempts: 3, baseDelayMs: 1, maxDelayMs: 5 });
+    expect(await gateway.search({ limit: 5 })).toEqual({ products: [], totalCount: 0 });
+  });
+});
+
+describe("answers that are not the API's", () => {
+  it.each([
+    [
+      'an HTML page with status 200',
+      () => products().reply(200, '<!DOCTYPE html><html><body>Maintenance</body></html>', { 'Content-Type': 'text/html' }),
+      /HTML page/,
+    ],
+    [
+      'a PHP warning before the JSON',
+      () => products().reply(200, '<br />\n<b>Warning</b>:  Undefined array key "x" in <b>/var/www/x.php</b> on line <b>3</b><br />\n[]'),
+      /PHP message/,
+    ],
+    ['a cut-off body', () => products().reply(200, '[{"id":101,"name":"Bou'), /cut short/],
+    ['another shape', () => products().reply(200, { products: [] }), /unexpected shape/],
+    [
+      'a web page where the REST API should be (plain permalinks)',
+      () => products().reply(404, '<!DOCTYPE html><html><body>Page not found</body></html>', { 'Content-Type': 'text/html' }),
+      /permalinks/,
+    ],
+  ])('%s is backend_invalid_response', async (_name, reply, message) => {
+    reply();
+    const error = await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidAnswerError);
+    expect((error as Error).message).toMatch(message);
+    expect(toProtocolError(error, silentLog)).toMatchObject({ status: 503, code: 'backend_invalid_response' });
+  });
+
+  it('a refused API key is final and says what to check, without the key', async () => {
+    products().reply(401, {
+      code: 'woocommerce_rest_authentication_error',
+      message: 'Invalid signature - provided signature does not match.',
+      data: { status: 401 },
+    });
+    const error = (await adapter()
+      .search({ limit: 5 })
+      .catch((e: unknown) => e)) as BackendError;
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/refused the REST API key .*consumer key and secret/);
+    expect(error.message).not.toContain(SECRET);
+  });
+});
+
+describe('deadlines', () => {
+  it('a store that never answers is cut off at the attempt deadline', async () => {
+    const subject = await wooSubject();
+    try {
+      subject.sim.controls.fail({ kind: 'hang', times: 5 });
+      const gateway = resilientAdapter(subject.adapter, { timeoutMs: 150, attempts: 2, baseDelayMs: 1, maxDelayMs: 5 });
+      const error = await gateway.search({ limit: 5 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BackendError);
+      expect((error as BackendError).message).toMatch(/did not answer within 150 ms/);
+    } finally {
+      await subject.close();
+    }
+  });
+});
