@@ -9,6 +9,7 @@ import type { QuoteRequest } from '../../../adapters/contract.js';
 import type { RestAdapter } from '../../../adapters/rest/index.js';
 import { NOW } from '../../helpers/demo-gateway.js';
 import { flowersAdapter, startRestStore, type TestRestStore } from '../../helpers/rest-store.js';
+import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { demoStore } from '../memory/fixtures.js';
 
 let store: TestRestStore;
@@ -20,15 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const ADDRESS = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  streetAddress: '123 Main St',
-  locality: 'Chicago',
-  region: 'IL',
-  country: 'US',
-  postalCode: '60601',
-};
+const ADDRESS = DEMO_SHOP_FIXTURES.shippingAddress;
 
 function checkoutRequest(overrides: Partial<QuoteRequest> = {}): QuoteRequest {
   return {
