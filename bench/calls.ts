@@ -20,7 +20,13 @@ export type CallMaker = (agent: string, gateway: ServerProcess) => Promise<Call>
 
 export const CALLS = {
   discovery: async () => ({ method: 'GET', path: '/.well-known/proto' }),
-  search_catalog: async (agent) => ({ method: 'POST', path: '/catalog/search', headers: { 'proto-agent': agent }, body: { query: 'roses', pagination: { limit: 10 } }, unique: true }),
+  search_catalog: async (agent) => ({
+    method: 'POST',
+    path: '/catalog/search',
+    headers: { 'proto-agent': agent },
+    body: { query: 'roses', pagination: { limit: 10 } },
+    unique: true,
+  }),
   get_product: async (agent) => ({
     method: 'POST',
     path: '/catalog/product',
@@ -28,7 +34,13 @@ export const CALLS = {
     body: { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] },
     unique: true,
   }),
-  create_cart: async (agent) => ({ method: 'POST', path: '/carts', headers: { 'proto-agent': agent }, body: { line_items: lines }, unique: true }),
+  create_cart: async (agent) => ({
+    method: 'POST',
+    path: '/carts',
+    headers: { 'proto-agent': agent },
+    body: { line_items: lines },
+    unique: true,
+  }),
   create_checkout: async (agent) => ({
     method: 'POST',
     path: '/checkout-sessions',
@@ -36,7 +48,12 @@ export const CALLS = {
     body: { line_items: lines, buyer: { email: 'bench@example.com' } },
     unique: true,
   }),
-  get_checkout: async (agent, server) => ({ method: 'GET', path: `/checkout-sessions/${await newCheckout(agent, server)}`, headers: { 'proto-agent': agent }, unique: true }),
+  get_checkout: async (agent, server) => ({
+    method: 'GET',
+    path: `/checkout-sessions/${await newCheckout(agent, server)}`,
+    headers: { 'proto-agent': agent },
+    unique: true,
+  }),
 } satisfies Record<string, CallMaker>;
 
 /** Sends one call as a client would (fresh Request-Id and Idempotency-Key); answers the body text, failing on an error. */
@@ -44,7 +61,12 @@ export async function send(server: ServerProcess, call: Call, operation: string)
   const id = `bench-check-${Date.now()}-${Math.random()}`;
   const response = await fetch(server.origin + call.path, {
     method: call.method,
-    headers: { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...call.headers, 'request-id': id, 'idempotency-key': id },
+    headers: {
+      ...(call.body !== undefined && { 'content-type': 'application/json' }),
+      ...call.headers,
+      'request-id': id,
+      'idempotency-key': id,
+    },
     ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
   });
   const text = await response.text();

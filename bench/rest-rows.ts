@@ -51,7 +51,8 @@ async function control<T>(store: ServerProcess, method: string, path: string): P
 }
 
 const resetStore = (store: ServerProcess) => control(store, 'DELETE', '/calls');
-const storeCallCount = async (store: ServerProcess) => Object.values(await control<Record<string, number>>(store, 'GET', '/calls')).reduce((a, b) => a + b, 0);
+const storeCallCount = async (store: ServerProcess) =>
+  Object.values(await control<Record<string, number>>(store, 'GET', '/calls')).reduce((a, b) => a + b, 0);
 
 /** Waits until the store has had no call for half a second: a row's backlog must not count for the next. */
 async function settle(store: ServerProcess): Promise<void> {
@@ -76,28 +77,51 @@ const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
 function render(results: Result[], settings: DriveSettings): { markdown: string; verdicts: string[] } {
   const verdicts: string[] = [];
   const table = [
-    '| operation | store calls per operation | gateway req/s | gateway CPU µs/req | gateway p50 ms | gateway p99 ms | store p50 ms | store p99 ms | added p50 ms | added p99 ms | targets |',
+    '| operation | store calls per operation | gateway req/s | gateway CPU µs/req | gateway p50 ms | gateway p99 ms ' +
+      '| store p50 ms | store p99 ms | added p50 ms | added p99 ms | targets |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.map(({ row, storeCalls, gateway, store }) => {
       const calls = Math.round(storeCalls * 100) / 100;
       const inRow = Math.ceil(storeCalls - 1e-9);
       const addedP50 = gateway.p50Ms - inRow * store.p50Ms;
       const addedP99 = gateway.p99Ms - inRow * store.p99Ms;
-      const targets = [`added p50 ≤ ${TARGET_P50_MS} ${addedP50 <= TARGET_P50_MS ? 'met' : '**not met**'}`, `added p99 ≤ ${TARGET_P99_MS} ${addedP99 <= TARGET_P99_MS ? 'met' : '**not met**'}`];
-      if (row.maxStoreCalls !== undefined) targets.push(`≤ ${row.maxStoreCalls} store calls ${storeCalls <= row.maxStoreCalls ? 'met' : '**not met**'}`);
+      const targets = [
+        `added p50 ≤ ${TARGET_P50_MS} ${addedP50 <= TARGET_P50_MS ? 'met' : '**not met**'}`,
+        `added p99 ≤ ${TARGET_P99_MS} ${addedP99 <= TARGET_P99_MS ? 'met' : '**not met**'}`,
+      ];
+      if (row.maxStoreCalls !== undefined)
+        targets.push(`≤ ${row.maxStoreCalls} store calls ${storeCalls <= row.maxStoreCalls ? 'met' : '**not met**'}`);
       verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation}: ${t.replace(/\*\*/g, '')}`));
       const name = row.note ? `${row.operation} (${row.note})` : row.operation;
-      return `| ${name} | ${calls} | ${Math.round(gateway.reqPerSec)} | ${Math.round(gateway.cpuMicros)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${ms(store.p50Ms)} | ${ms(store.p99Ms)} | ${ms(addedP50)} | ${ms(addedP99)} | ${targets.join('; ')} |`;
+      const cells = [name, calls, Math.round(gateway.reqPerSec), Math.round(gateway.cpuMicros), gateway.p50Ms, gateway.p99Ms];
+      cells.push(ms(store.p50Ms), ms(store.p99Ms), ms(addedP50), ms(addedP99), targets.join('; '));
+      return `| ${cells.join(' | ')} |`;
     }),
   ];
   const markdown = [
     '## REST adapter against the reference store',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${machine()}. The gateway serves the flowers tenant (config/rest-demo, generic REST adapter, JSONata mappings, HMAC-signed store calls, response signing off) in front of the reference store (examples/rest-store), each its own process, the store adding ${STORE_LATENCY_MS} ms to every API call. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row. Store calls per operation: the store's own count over ${COUNTED} sequential operations, after one that warms the catalog cache. Store p50 / p99: the store's own time per call (its injected latency included), over the measured window. Added: gateway p50 minus the store p50 for each store call the operation makes in a row (p99 likewise), what the gateway itself adds, loopback hops included.`,
+    [
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}.`,
+      'The gateway serves the flowers tenant (config/rest-demo, generic REST adapter, JSONata mappings, HMAC-signed store calls,',
+      'response signing off) in front of the reference store (examples/rest-store), each its own process,',
+      `the store adding ${STORE_LATENCY_MS} ms to every API call. autocannon, ${settings.connections} connections,`,
+      `${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row.`,
+      `Store calls per operation: the store's own count over ${COUNTED} sequential operations, after one that warms the catalog cache.`,
+      "Store p50 / p99: the store's own time per call (its injected latency included), over the measured window.",
+      'Added: gateway p50 minus the store p50 for each store call the operation makes in a row (p99 likewise),',
+      'what the gateway itself adds, loopback hops included.',
+    ].join(' '),
     '',
     ...table,
     '',
-    `Load average of the machine when the run ended: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) on ${cpus().length} cores; gateway CPU µs/req is the gateway process's CPU time over the requests it answered, which depends far less on that load than latency does.`,
+    [
+      `Load average of the machine when the run ended: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} (1, 5, 15 min) on ${cpus().length} cores;`,
+      "gateway CPU µs/req is the gateway process's CPU time over the requests it answered,",
+      'which depends far less on that load than latency does.',
+    ].join(' '),
     '',
     verdicts.length === 0 ? 'Every target is met.' : `Not met: ${verdicts.join('; ')}.`,
   ].join('\n');
@@ -123,7 +147,8 @@ export async function restRows(settings: DriveSettings, agentHeader: string, wor
       const measured = await measure(gateway, call, settings, () => resetStore(store));
       const latency = await control<StoreLatency>(store, 'GET', '/latency');
       process.stdout.write(`${Math.round(measured.reqPerSec)} req/s, p50 ${measured.p50Ms} ms (store ${ms(latency.p50Ms)} ms)\n`);
-      if (measured.failures > 0) throw new Error(`rest ${row.operation}: ${measured.failures} failed requests; the figures would not mean anything`);
+      if (measured.failures > 0)
+        throw new Error(`rest ${row.operation}: ${measured.failures} failed requests; the figures would not mean anything`);
       results.push({ row, storeCalls, gateway: measured, store: latency });
     }
     return render(results, settings).markdown;

@@ -80,7 +80,14 @@ async function main(): Promise<void> {
       `gateway:         ${gatewayOrigin} (tenant flowers, REST adapter)\n`,
   );
   const gateway = spawn(process.execPath, [join(built, 'src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: host, CONFIG_DIR: configDir, FLOWERS_STORE_API_SECRET: apiSecret, FLOWERS_STORE_WEBHOOK_SECRET: webhookSecret },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: host,
+      CONFIG_DIR: configDir,
+      FLOWERS_STORE_API_SECRET: apiSecret,
+      FLOWERS_STORE_WEBHOOK_SECRET: webhookSecret,
+    },
     stdio: 'inherit',
   });
 

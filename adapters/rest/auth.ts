@@ -32,7 +32,11 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
       return () => header;
     }
     case 'basic': {
-      const header = { authorization: `Basic ${Buffer.from(`${credential(auth.username, 'username')}:${credential(auth.password, 'password')}`).toString('base64')}` };
+      const header = {
+        authorization: `Basic ${Buffer.from(`${credential(auth.username, 'username')}:${credential(auth.password, 'password')}`).toString(
+          'base64',
+        )}`,
+      };
       return () => header;
     }
     case 'api_key': {
@@ -52,7 +56,9 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
           body: request.body,
           body_sha256: createHash('sha256').update(request.body).digest('hex'),
         });
-        const signature = createHmac(auth.algorithm ?? 'sha256', secret).update(payload).digest(auth.encoding ?? 'hex');
+        const signature = createHmac(auth.algorithm ?? 'sha256', secret)
+          .update(payload)
+          .digest(auth.encoding ?? 'hex');
         return {
           ...fixed,
           ...(auth.timestamp_header && { [auth.timestamp_header.toLowerCase()]: timestamp }),

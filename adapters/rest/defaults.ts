@@ -12,20 +12,39 @@ export const DEFAULT_OPERATIONS: Record<OperationName, ResolvedOperation> = {
   search: {
     method: 'GET',
     path: '/products',
-    query: '{"q": text, "category": categories, "min_price": price.min, "max_price": price.max, "currency": price.currency, "limit": limit, "cursor": cursor, "page": page, "offset": offset}',
+    query:
+      '{"q": text, "category": categories, "min_price": price.min, "max_price": price.max, "currency": price.currency, ' +
+      '"limit": limit, "cursor": cursor, "page": page, "offset": offset}',
     response: '{"products": [products], "totalCount": totalCount, "cursor": nextCursor, "more": hasMore}',
   },
   lookup: { method: 'GET', path: '/products/lookup', query: '{"id": ids}', response: '[results]' },
-  quote_create: { method: 'POST', path: '/carts', body: '$sift($, function($v, $k) {$k != "handle"})', response: '$merge([$, {"handle": cartId}])' },
-  quote_update: { method: 'PUT', path: '/carts/{handle}', body: '$sift($, function($v, $k) {$k != "handle"})', response: '$merge([$, {"handle": cartId}])' },
+  quote_create: {
+    method: 'POST',
+    path: '/carts',
+    body: '$sift($, function($v, $k) {$k != "handle"})',
+    response: '$merge([$, {"handle": cartId}])',
+  },
+  quote_update: {
+    method: 'PUT',
+    path: '/carts/{handle}',
+    body: '$sift($, function($v, $k) {$k != "handle"})',
+    response: '$merge([$, {"handle": cartId}])',
+  },
   checkout_url: { method: 'POST', path: '/carts/{handle}/checkout', body: '{"reference": reference}', response: '{"url": url}' },
   place_order: {
     method: 'POST',
     path: '/orders',
-    body: '{"cartId": quote.handle, "reference": reference, "expectedTotal": expectedTotal, "buyer": buyer, "billingAddress": billingAddress, "payment": payment}',
+    body:
+      '{"cartId": quote.handle, "reference": reference, "expectedTotal": expectedTotal, "buyer": buyer, ' +
+      '"billingAddress": billingAddress, "payment": payment}',
     response: '$',
   },
-  find_order: { method: 'GET', path: '/orders', query: '{"reference": reference}', response: 'orders[0] ? {"orderId": orders[0].orderId, "permalinkUrl": orders[0].permalinkUrl} : null' },
+  find_order: {
+    method: 'GET',
+    path: '/orders',
+    query: '{"reference": reference}',
+    response: 'orders[0] ? {"orderId": orders[0].orderId, "permalinkUrl": orders[0].permalinkUrl} : null',
+  },
   get_order: { method: 'GET', path: '/orders/{orderId}', response: '$' },
   orders_changed_since: {
     method: 'GET',
@@ -36,7 +55,8 @@ export const DEFAULT_OPERATIONS: Record<OperationName, ResolvedOperation> = {
   ping: { method: 'GET', path: '/health' },
 };
 
-export type ResolvedWebhooks = Required<Omit<WebhookSettings, 'signature_pattern' | 'tolerance_seconds'>> & Pick<WebhookSettings, 'signature_pattern' | 'tolerance_seconds'>;
+export type ResolvedWebhooks = Required<Omit<WebhookSettings, 'signature_pattern' | 'tolerance_seconds'>> &
+  Pick<WebhookSettings, 'signature_pattern' | 'tolerance_seconds'>;
 
 export const DEFAULT_WEBHOOKS: Omit<ResolvedWebhooks, 'secret'> = {
   signature_header: 'X-Store-Signature',

@@ -110,7 +110,10 @@ export class RestAdapter implements Adapter {
     const { where } = context;
     const credential = (name: string, path: string) => {
       const value = context.credentials[name];
-      if (value === undefined) throw new ConfigError(`${where}: ${SETTINGS_PATH}.${path} names the credential "${name}", which $.adapter.credentials does not define`);
+      if (value === undefined)
+        throw new ConfigError(
+          `${where}: ${SETTINGS_PATH}.${path} names the credential "${name}", which $.adapter.credentials does not define`,
+        );
       return value;
     };
     this.ops = compileOperations(settings, where);
@@ -167,18 +170,42 @@ export class RestAdapter implements Adapter {
   }
 
   /** Builds the call from `input`, sends it; `not_found` only when `notFound` (a 404 the caller handles). */
-  private async send(method: string, op: Operation, input: unknown, signal: AbortSignal | undefined, notFound = false): Promise<StoreAnswer | 'not_found'> {
+  private async send(
+    method: string,
+    op: Operation,
+    input: unknown,
+    signal: AbortSignal | undefined,
+    notFound = false,
+  ): Promise<StoreAnswer | 'not_found'> {
     const site = { tenant: this.context.tenantId, method };
     const query = op.query && (await runMapping(op.query, site, input, this.bindings, false));
     const body = op.body && (await runMapping(op.body, site, input, this.bindings, false));
-    return this.client.send(method, { method: op.method, path: op.path, vars: input, query, body }, notFound ? [...op.accept, 404] : op.accept, signal);
+    return this.client.send(
+      method,
+      { method: op.method, path: op.path, vars: input, query, body },
+      notFound ? [...op.accept, 404] : op.accept,
+      signal,
+    );
   }
 
   /** The store's answer through the operation's response mapping, checked against the contract method's shape. */
-  private async answer<T>(method: string, op: Operation, answer: StoreAnswer, request: unknown, shape?: (mapped: unknown) => T, check = true): Promise<T> {
+  private async answer<T>(
+    method: string,
+    op: Operation,
+    answer: StoreAnswer,
+    request: unknown,
+    shape?: (mapped: unknown) => T,
+    check = true,
+  ): Promise<T> {
     const site = { tenant: this.context.tenantId, method };
     const mapped = op.response
-      ? await runMapping(op.response, site, answer.body, { ...this.bindings, request, status: answer.status, headers: answer.headers }, !shape)
+      ? await runMapping(
+          op.response,
+          site,
+          answer.body,
+          { ...this.bindings, request, status: answer.status, headers: answer.headers },
+          !shape,
+        )
       : answer.body;
     const result = shape ? shape(mapped) : (mapped as T);
     if (check) this.check(method, op, result);
@@ -189,10 +216,18 @@ export class RestAdapter implements Adapter {
   private check(method: string, op: Operation, result: unknown): void {
     const problem = this.context.answerProblem?.(method, result);
     const path = op.response?.path ?? `${SETTINGS_PATH}.operations.${op.name}`;
-    if (problem !== undefined) throw new MappingError({ tenant: this.context.tenantId, method }, path, `gave an answer that does not fit: ${problem}`);
+    if (problem !== undefined)
+      throw new MappingError({ tenant: this.context.tenantId, method }, path, `gave an answer that does not fit: ${problem}`);
   }
 
-  private async call<T>(method: string, op: Operation, input: unknown, signal?: AbortSignal, shape?: (mapped: unknown) => T, check = true): Promise<T> {
+  private async call<T>(
+    method: string,
+    op: Operation,
+    input: unknown,
+    signal?: AbortSignal,
+    shape?: (mapped: unknown) => T,
+    check = true,
+  ): Promise<T> {
     const answer = await this.send(method, op, input, signal);
     return this.answer(method, op, answer as StoreAnswer, input, shape, check);
   }
@@ -247,7 +282,11 @@ export class RestAdapter implements Adapter {
   /** The handle of a store cart holding `request`: the given one, or a new cart's. */
   private async cartFor(request: QuoteRequest, signal?: AbortSignal): Promise<string> {
     const handle = request.handle ?? (await this.quote(request, signal)).handle;
-    if (!handle) throw new BackendError(`tenant ${this.context.tenantId}: the store's cart answer gave no handle (map it in operations.quote_*.response)`, false);
+    if (!handle)
+      throw new BackendError(
+        `tenant ${this.context.tenantId}: the store's cart answer gave no handle (map it in operations.quote_*.response)`,
+        false,
+      );
     return handle;
   }
 
@@ -261,14 +300,21 @@ export class RestAdapter implements Adapter {
     if (answer === 'not_found') {
       handle = await this.cartFor({ ...quote, handle: undefined }, signal);
       answer = await this.send(method, op, input(handle), signal, true);
-      if (answer === 'not_found') throw new BackendError(`tenant ${this.context.tenantId}: ${method}: the store does not find the cart it has just made`, true);
+      if (answer === 'not_found')
+        throw new BackendError(`tenant ${this.context.tenantId}: ${method}: the store does not find the cart it has just made`, true);
     }
     return { answer, handle, input: input(handle) };
   }
 
   async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
     const quote = { ...request.quote, handle: request.handle ?? request.quote.handle };
-    const { answer, handle, input } = await this.onCart('checkoutUrl', this.ops.checkout_url, quote, (h) => ({ ...request, handle: h }), signal);
+    const { answer, handle, input } = await this.onCart(
+      'checkoutUrl',
+      this.ops.checkout_url,
+      quote,
+      (h) => ({ ...request, handle: h }),
+      signal,
+    );
     return this.answer('checkoutUrl', this.ops.checkout_url, answer, input, (mapped) => ({
       url: (isObject(mapped) ? mapped.url : mapped) as string,
       ...(handle !== request.handle && { handle }),
@@ -276,9 +322,17 @@ export class RestAdapter implements Adapter {
   }
 
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
-    const { answer, input } = await this.onCart('placeOrder', this.ops.place_order, request.quote, (h) => ({ ...request, quote: { ...request.quote, handle: h } }), signal);
+    const { answer, input } = await this.onCart(
+      'placeOrder',
+      this.ops.place_order,
+      request.quote,
+      (h) => ({ ...request, quote: { ...request.quote, handle: h } }),
+      signal,
+    );
     return this.answer('placeOrder', this.ops.place_order, answer, input, (mapped) =>
-      isObject(mapped) && typeof mapped.orderId === 'number' ? ({ ...mapped, orderId: String(mapped.orderId) } as PlaceOrderResult) : (mapped as PlaceOrderResult),
+      isObject(mapped) && typeof mapped.orderId === 'number'
+        ? ({ ...mapped, orderId: String(mapped.orderId) } as PlaceOrderResult)
+        : (mapped as PlaceOrderResult),
     );
   }
 
@@ -286,7 +340,10 @@ export class RestAdapter implements Adapter {
     return this.call('findOrderByReference', this.ops.find_order, { reference }, signal, (mapped) => {
       if (!isObject(mapped)) return null;
       const { orderId, permalinkUrl } = mapped;
-      return { orderId: typeof orderId === 'number' ? String(orderId) : (orderId as string), ...(typeof permalinkUrl === 'string' && { permalinkUrl }) };
+      return {
+        orderId: typeof orderId === 'number' ? String(orderId) : (orderId as string),
+        ...(typeof permalinkUrl === 'string' && { permalinkUrl }),
+      };
     });
   }
 
@@ -302,7 +359,14 @@ export class RestAdapter implements Adapter {
     const changes: OrderChange[] = [];
     for (let n = 0; at && n < MAX_CHANGE_PAGES; n++) {
       const input = { since: sinceIso, limit: this.maxLimit, ...at };
-      const page = await this.call('ordersChangedSince', this.ops.orders_changed_since, input, signal, (mapped) => (isObject(mapped) ? mapped : {}) as { changes?: unknown } & NextPage, false);
+      const page = await this.call(
+        'ordersChangedSince',
+        this.ops.orders_changed_since,
+        input,
+        signal,
+        (mapped) => (isObject(mapped) ? mapped : {}) as { changes?: unknown } & NextPage,
+        false,
+      );
       changes.push(...(list(page.changes) as OrderChange[]));
       at = this.pages.after(at, this.maxLimit, page);
     }
@@ -317,6 +381,10 @@ export class RestAdapter implements Adapter {
 
   async ping(signal?: AbortSignal): Promise<void> {
     await this.send('ping', this.ops.ping, {}, signal);
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
   }
 }
 

@@ -40,7 +40,10 @@ export function compileExpression(source: string, path: string, file: string): E
     compiled = jsonata(source);
   } catch (error) {
     const { message, position } = error as JsonataFailure;
-    throw new ConfigError(`${file}: ${path} is not a valid JSONata expression${position !== undefined ? ` (at character ${position})` : ''}: ${message ?? 'syntax error'}`);
+    throw new ConfigError(
+      `${file}: ${path} is not a valid JSONata expression${position !== undefined ? ` (at character ${position})` : ''}: ` +
+        (message ?? 'syntax error'),
+    );
   }
   return { path, evaluate: (input, bindings) => compiled.evaluate(input, bindings) };
 }
@@ -49,7 +52,13 @@ export function compileExpression(source: string, path: string, file: string): E
  * Runs a mapping; `required` refuses an undefined result (the expression matched nothing).
  * JSONata's own error code and message are kept: they name the function or operator that failed.
  */
-export async function runMapping(expression: Expression, site: MappingSite, input: unknown, bindings: Record<string, unknown>, required = true): Promise<unknown> {
+export async function runMapping(
+  expression: Expression,
+  site: MappingSite,
+  input: unknown,
+  bindings: Record<string, unknown>,
+  required = true,
+): Promise<unknown> {
   let result: unknown;
   try {
     result = await expression.evaluate(input, bindings);
@@ -57,6 +66,6 @@ export async function runMapping(expression: Expression, site: MappingSite, inpu
     const { code, message } = error as JsonataFailure;
     throw new MappingError(site, expression.path, `failed${code ? ` (${code})` : ''}: ${message ?? String(error)}`);
   }
-  if (required && result === undefined) throw new MappingError(site, expression.path, 'gave no value for the store\'s answer');
+  if (required && result === undefined) throw new MappingError(site, expression.path, "gave no value for the store's answer");
   return result;
 }

@@ -26,12 +26,14 @@ export function moneyFunctions(format: MoneyFormat, defaultCurrency: string): Mo
       if (value === undefined || value === null) return undefined;
       if (format === 'decimal') return toMinorUnits(decimalText(value), currency);
       const amount = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new Error(`expected an amount in minor units, got ${JSON.stringify(value)}`);
+      if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
+        throw new Error(`expected an amount in minor units, got ${JSON.stringify(value)}`);
       return amount;
     },
     storeMoney(amount, currency = defaultCurrency) {
       if (amount === undefined || amount === null) return undefined;
-      if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new Error(`expected an integer amount in minor units, got ${JSON.stringify(amount)}`);
+      if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
+        throw new Error(`expected an integer amount in minor units, got ${JSON.stringify(amount)}`);
       return format === 'decimal' ? fromMinorUnits(amount, currency) : amount;
     },
   };

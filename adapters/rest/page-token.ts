@@ -25,7 +25,10 @@ export interface NextPage {
 
 function fingerprint(query: SearchQuery, limit: number): string {
   const { text, categories, price, custom } = query;
-  return createHash('sha256').update(JSON.stringify([text, categories, price, custom, limit])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([text, categories, price, custom, limit]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 export class PageTokens {
@@ -61,7 +64,12 @@ export class PageTokens {
   next(query: SearchQuery, limit: number, at: PagePosition, answer: NextPage): string | undefined {
     const next = this.after(at, limit, answer);
     if (!next) return undefined;
-    const token = { f: fingerprint(query, limit), ...(next.page !== undefined && { p: next.page }), ...(next.offset !== undefined && { o: next.offset }), ...(next.cursor !== undefined && { c: next.cursor }) };
+    const token = {
+      f: fingerprint(query, limit),
+      ...(next.page !== undefined && { p: next.page }),
+      ...(next.offset !== undefined && { o: next.offset }),
+      ...(next.cursor !== undefined && { c: next.cursor }),
+    };
     return Buffer.from(JSON.stringify(token)).toString('base64url');
   }
 

@@ -39,7 +39,10 @@ const Auth = Type.Union(
     Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
     Type.Object({ type: Type.Literal('bearer'), token: Credential }, { additionalProperties: false }),
     Type.Object({ type: Type.Literal('basic'), username: Credential, password: Credential }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('api_key'), header: HeaderName, key: Credential, prefix: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    Type.Object(
+      { type: Type.Literal('api_key'), header: HeaderName, key: Credential, prefix: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
     Type.Object(
       {
         type: Type.Literal('hmac'),

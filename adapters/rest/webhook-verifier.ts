@@ -20,7 +20,9 @@ function header(headers: Headers, name: string): string | undefined {
 function field(source: string, headers: Headers, body: unknown): string | undefined {
   const value = source.startsWith('header:')
     ? header(headers, source.slice('header:'.length))
-    : source.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), body);
+    : source
+        .split('.')
+        .reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), body);
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 

@@ -29,19 +29,34 @@ const Address = Type.Object(
 export const CartInput = Type.Object(
   {
     lines: Type.Array(
-      Type.Object({ line_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), variant_id: Type.String({ minLength: 1, maxLength: 200 }), qty: Type.Integer() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          line_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          variant_id: Type.String({ minLength: 1, maxLength: 200 }),
+          qty: Type.Integer(),
+        },
+        { additionalProperties: false },
+      ),
       { maxItems: 200 },
     ),
     coupons: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
     customer: Type.Optional(
-      Type.Object({ email: Type.Optional(Text), first_name: Type.Optional(Text), last_name: Type.Optional(Text), phone: Type.Optional(Text) }, { additionalProperties: false }),
+      Type.Object(
+        { email: Type.Optional(Text), first_name: Type.Optional(Text), last_name: Type.Optional(Text), phone: Type.Optional(Text) },
+        { additionalProperties: false },
+      ),
     ),
     /** A logged-in customer of the store (customers.csv). */
     customer_id: Type.Optional(Type.String({ maxLength: 200 })),
     ship_to: Type.Optional(Address),
     shipping_rate_id: Type.Optional(Type.String({ maxLength: 200 })),
     /** Where the buyer is, for tax estimates before an address is known. */
-    location_hint: Type.Optional(Type.Object({ country: Type.Optional(Type.String()), state: Type.Optional(Text), zip: Type.Optional(Text) }, { additionalProperties: false })),
+    location_hint: Type.Optional(
+      Type.Object(
+        { country: Type.Optional(Type.String()), state: Type.Optional(Text), zip: Type.Optional(Text) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -92,7 +107,13 @@ export function quoteRequestOf(input: CartInput, customerEmails: Map<string, str
       },
     }),
     ...(input.customer_id && email !== undefined && { identity: { customerId: input.customer_id, email } }),
-    ...(hint && { location: { ...(hint.country && { country: hint.country }), ...(hint.state && { region: hint.state }), ...(hint.zip && { postalCode: hint.zip }) } }),
+    ...(hint && {
+      location: {
+        ...(hint.country && { country: hint.country }),
+        ...(hint.state && { region: hint.state }),
+        ...(hint.zip && { postalCode: hint.zip }),
+      },
+    }),
     ...(input.ship_to && {
       fulfillment: {
         multiGroup: false,

@@ -66,7 +66,10 @@ export class Faults {
     if (--fault.count <= 0) this.queue.shift();
     switch (fault.mode) {
       case 'throttle':
-        void reply.code(429).header('retry-after', String(fault.retryAfterSeconds ?? 1)).send({ error: { code: 'rate_limited', message: 'slow down' } });
+        void reply
+          .code(429)
+          .header('retry-after', String(fault.retryAfterSeconds ?? 1))
+          .send({ error: { code: 'rate_limited', message: 'slow down' } });
         break;
       case 'error':
         void reply.code(500).send({ error: { code: 'internal', message: 'something broke' } });

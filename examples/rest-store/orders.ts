@@ -35,7 +35,15 @@ export interface StoreOrder {
     qtyCancelled: number;
     discount: number;
   }>;
-  shipments: Array<{ id: string; at: string; status: 'shipped' | 'in_transit' | 'delivered'; carrier: string; trackingNo: string; trackingLink: string; lines: Array<{ lineId: string; qty: number }> }>;
+  shipments: Array<{
+    id: string;
+    at: string;
+    status: 'shipped' | 'in_transit' | 'delivered';
+    carrier: string;
+    trackingNo: string;
+    trackingLink: string;
+    lines: Array<{ lineId: string; qty: number }>;
+  }>;
   refunds: Array<{ id: string; at: string; amount: number; note?: string }>;
   cancelledAt?: string;
   payment: { kind: 'prepaid' | 'card'; ref: string };
@@ -51,12 +59,20 @@ export const OrderEventInput = Type.Union([
       type: Type.Literal('shipped'),
       carrier: Type.Optional(Text),
       tracking_no: Type.Optional(Text),
-      lines: Type.Optional(Type.Array(Type.Object({ line_id: Text, qty: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1 })),
+      lines: Type.Optional(
+        Type.Array(Type.Object({ line_id: Text, qty: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1 }),
+      ),
     },
     { additionalProperties: false },
   ),
-  Type.Object({ type: Type.Union([Type.Literal('in_transit'), Type.Literal('delivered'), Type.Literal('cancelled')]) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('refunded'), amount: Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), note: Type.Optional(Text) }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Union([Type.Literal('in_transit'), Type.Literal('delivered'), Type.Literal('cancelled')]) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('refunded'), amount: Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), note: Type.Optional(Text) },
+    { additionalProperties: false },
+  ),
 ]);
 export type OrderEventInput = Static<typeof OrderEventInput>;
 
@@ -95,31 +111,45 @@ export class OrderBook {
 
   /** Orders changed at or after `since`, oldest change first. */
   changedSince(since: number): StoreOrder[] {
-    return [...this.orders.values()].filter((o) => Date.parse(o.updatedAt) >= since).sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    return [...this.orders.values()]
+      .filter((o) => Date.parse(o.updatedAt) >= since)
+      .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
   }
 
   /**
    * Places the cart's order once per reference. `priced` is the cart priced now; `expectedTotal`
    * (when given) must match it. The hosted checkout page places with no expectation.
    */
-  place(cart: CartRecord, priced: Quote, request: { reference?: string; expectedTotal?: number; customer: StoreOrder['customer']; payment: Payment }): PlaceOutcome {
+  place(
+    cart: CartRecord,
+    priced: Quote,
+    request: { reference?: string; expectedTotal?: number; customer: StoreOrder['customer']; payment: Payment },
+  ): PlaceOutcome {
     const reference = request.reference ?? cart.reference;
     const existing = reference === undefined ? undefined : this.findByReference(reference);
     if (existing) return { status: 'placed', order: existing, created: false };
     if (priced.lineProblems.length > 0 || priced.lines.length === 0) {
-      return { status: priced.lineProblems.some((p) => p.code === 'not_found' || p.code === 'invalid_quantity') || priced.lines.length === 0 ? 'incomplete' : 'sold_out', message: 'a line cannot be sold as requested' };
+      return {
+        status:
+          priced.lineProblems.some((p) => p.code === 'not_found' || p.code === 'invalid_quantity') || priced.lines.length === 0
+            ? 'incomplete'
+            : 'sold_out',
+        message: 'a line cannot be sold as requested',
+      };
     }
     const group = priced.fulfillment?.[0]?.groups[0];
     const ships = priced.lines.some((l) => l.requiresShipping);
     const rate = group?.options.find((o) => o.id === group.selectedOptionId);
     if (ships && !rate) return { status: 'incomplete', message: 'choose a shipping rate first' };
-    if (request.expectedTotal !== undefined && request.expectedTotal !== priced.totals.total) return { status: 'total_mismatch', actual: priced.totals.total };
+    if (request.expectedTotal !== undefined && request.expectedTotal !== priced.totals.total)
+      return { status: 'total_mismatch', actual: priced.totals.total };
     if (request.payment.kind === 'card' && CARD_OUTCOMES[request.payment.token] !== 'paid') return { status: 'declined' };
 
     const id = String(this.next++);
     const now = this.stamp();
     const allocations = priced.discounts.applied.flatMap((d) => d.allocations);
-    const lineDiscount = (ref: string) => allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === ref).reduce((s, a) => s + a.amount, 0);
+    const lineDiscount = (ref: string) =>
+      allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === ref).reduce((s, a) => s + a.amount, 0);
     const shipTo = cart.input.ship_to;
     const order: StoreOrder = {
       id,
@@ -130,7 +160,14 @@ export class OrderBook {
       updatedAt: now,
       customer: request.customer,
       ...(shipTo && { shipTo: Object.fromEntries(Object.entries(shipTo).filter((e): e is [string, string] => typeof e[1] === 'string')) }),
-      ...(rate && { delivery: { method: 'shipping', rate_id: rate.id, rate_label: rate.title, ready: priced.lines.find((l) => l.requiresShipping)?.fulfillableOn ?? null } }),
+      ...(rate && {
+        delivery: {
+          method: 'shipping',
+          rate_id: rate.id,
+          rate_label: rate.title,
+          ready: priced.lines.find((l) => l.requiresShipping)?.fulfillableOn ?? null,
+        },
+      }),
       lines: priced.lines.map((l, i) => ({
         lineId: `${id}-${i + 1}`,
         lineRef: l.lineId,
@@ -149,7 +186,8 @@ export class OrderBook {
       })),
       shipments: [],
       refunds: [],
-      payment: request.payment.kind === 'prepaid' ? { kind: 'prepaid', ref: request.payment.processor_ref } : { kind: 'card', ref: `ch_${id}` },
+      payment:
+        request.payment.kind === 'prepaid' ? { kind: 'prepaid', ref: request.payment.processor_ref } : { kind: 'card', ref: `ch_${id}` },
       totals: {
         items: priced.totals.subtotal,
         itemDiscounts: priced.totals.itemsDiscount,
@@ -210,7 +248,8 @@ export class OrderBook {
       case 'refunded': {
         const amount = toMinor(event.amount);
         const refunded = order.refunds.reduce((s, r) => s + r.amount, 0);
-        if (amount <= 0 || refunded + amount > order.totals.grandTotal) throw new OrderEventError('a refund must be positive and at most what is left');
+        if (amount <= 0 || refunded + amount > order.totals.grandTotal)
+          throw new OrderEventError('a refund must be positive and at most what is left');
         order.refunds.push({ id: `${order.id}-r${order.refunds.length + 1}`, at, amount, ...(event.note && { note: event.note }) });
         if (refunded + amount === order.totals.grandTotal) order.status = 'refunded';
         break;

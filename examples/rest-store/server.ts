@@ -92,9 +92,15 @@ const PlaceInput = Type.Object(
     cart_id: Type.String({ minLength: 1 }),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     expected_total: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?$' })),
-    customer: Type.Object({ email: Type.String({ minLength: 3 }), first_name: Type.Optional(Type.String()), last_name: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    customer: Type.Object(
+      { email: Type.String({ minLength: 3 }), first_name: Type.Optional(Type.String()), last_name: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
     payment: Type.Union([
-      Type.Object({ kind: Type.Literal('prepaid'), processor_ref: Type.String({ minLength: 1 }), handler: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      Type.Object(
+        { kind: Type.Literal('prepaid'), processor_ref: Type.String({ minLength: 1 }), handler: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
       Type.Object({ kind: Type.Literal('card'), token: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
     ]),
   },
@@ -152,12 +158,17 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
       done(new StoreError(400, 'bad_json', 'body is not JSON'), undefined);
     }
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
 
   app.setErrorHandler((error, _req, reply) => {
-    if (error instanceof StoreError) return reply.code(error.status).send({ error: { code: error.code, message: error.message, ...error.extra } });
+    if (error instanceof StoreError)
+      return reply.code(error.status).send({ error: { code: error.code, message: error.message, ...error.extra } });
     const { statusCode: status = 500, message = '' } = error as { statusCode?: number; message?: string };
-    return reply.code(status).send({ error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 ? message : 'unexpected error' } });
+    return reply
+      .code(status)
+      .send({ error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 ? message : 'unexpected error' } });
   });
 
   // Every API call: counted, timed, delayed by the injected latency, possibly faulted, then authenticated.
@@ -188,7 +199,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     if (!order) throw new StoreError(404, 'order_not_found', `no order ${id}`);
     return order;
   };
-  const announce = (type: string, order: StoreOrder) => webhooks.send(type, { order_id: order.id, reference: order.reference ?? null, status: order.status });
+  const announce = (type: string, order: StoreOrder) =>
+    webhooks.send(type, { order_id: order.id, reference: order.reference ?? null, status: order.status });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
   // Liveness for process managers, outside the signed API.
@@ -211,7 +223,9 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     const found = search(data, index, {
       ...(q.q && { text: q.q }),
       ...(q.kind && { categories: q.kind.split(',') }),
-      ...((min !== undefined || max !== undefined) && { price: { currency: CURRENCY, ...(min !== undefined && { min }), ...(max !== undefined && { max }) } }),
+      ...((min !== undefined || max !== undefined) && {
+        price: { currency: CURRENCY, ...(min !== undefined && { min }), ...(max !== undefined && { max }) },
+      }),
       ...(q.in_stock !== undefined && { custom: { available: q.in_stock === 'true' } }),
       limit: data.products.length,
     });
@@ -283,7 +297,10 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     const q = req.query as Record<string, string | undefined>;
     if (q.reference !== undefined) {
       const order = orders.findByReference(q.reference);
-      return { data: order ? [orderView(order, store.origin)] : [], meta: { page: 1, per_page: 1, total_items: order ? 1 : 0, total_pages: 1 } };
+      return {
+        data: order ? [orderView(order, store.origin)] : [],
+        meta: { page: 1, per_page: 1, total_items: order ? 1 : 0, total_pages: 1 },
+      };
     }
     const since = Date.parse(q.updated_since ?? '');
     if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference or updated_since (RFC 3339)');
@@ -328,7 +345,13 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     // The buyer may give (or change) the delivery address and rate on the page.
     if (form.line1 || cart.input.ship_to) {
       const ship_to = form.line1
-        ? { line1: form.line1, city: form.city ?? '', state: form.state ?? '', zip: form.zip ?? '', country: (form.country ?? 'US').toUpperCase() }
+        ? {
+            line1: form.line1,
+            city: form.city ?? '',
+            state: form.state ?? '',
+            zip: form.zip ?? '',
+            country: (form.country ?? 'US').toUpperCase(),
+          }
         : cart.input.ship_to;
       const priced = carts.price({ ...cart.input, ...(ship_to && { ship_to }) });
       const rates = priced.fulfillment?.[0]?.groups[0]?.options ?? [];
@@ -339,7 +362,11 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
       customer: { email: form.email || cart.input.customer?.email || 'buyer@example.com' },
       payment: { kind: 'card', token: form.card_token ?? '' },
     });
-    if (outcome.status !== 'placed') return reply.code(422).type('text/html').send(problemPage(outcome.status === 'declined' ? 'Your card was declined.' : 'Your cart cannot be ordered as it is.'));
+    if (outcome.status !== 'placed')
+      return reply
+        .code(422)
+        .type('text/html')
+        .send(problemPage(outcome.status === 'declined' ? 'Your card was declined.' : 'Your cart cannot be ordered as it is.'));
     if (outcome.created) announce('order.created', outcome.order);
     return reply.type('text/html').send(thanksPage(outcome.order.id));
   });
@@ -348,7 +375,11 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     const parseFault = validated(FaultInput);
     app.post('/_control/faults', async (req) => {
       const fault = parseFault(req.body);
-      faults.inject({ mode: fault.mode, count: fault.count ?? 1, ...(fault.retry_after_seconds !== undefined && { retryAfterSeconds: fault.retry_after_seconds }) });
+      faults.inject({
+        mode: fault.mode,
+        count: fault.count ?? 1,
+        ...(fault.retry_after_seconds !== undefined && { retryAfterSeconds: fault.retry_after_seconds }),
+      });
       return { ok: true };
     });
     app.delete('/_control/faults', async () => (faults.clear(), { ok: true }));

@@ -70,7 +70,10 @@ export function cartView(cart: CartRecord) {
   const money = (amount: number) => decimal(amount, q.currency);
   const group = q.fulfillment?.[0]?.groups[0];
   const discountOf = (lineRef: string) =>
-    q.discounts.applied.flatMap((d) => d.allocations).filter((a) => a.target.kind === 'line' && a.target.lineId === lineRef).reduce((s, a) => s + a.amount, 0);
+    q.discounts.applied
+      .flatMap((d) => d.allocations)
+      .filter((a) => a.target.kind === 'line' && a.target.lineId === lineRef)
+      .reduce((s, a) => s + a.amount, 0);
   const splits = (d: Quote['discounts']['applied'][number]) => ({
     lines: d.allocations.flatMap((a) => (a.target.kind === 'line' ? [{ line_ref: a.target.lineId, amount: money(a.amount) }] : [])),
     shipping: money(d.allocations.filter((a) => a.target.kind === 'shipping').reduce((s, a) => s + a.amount, 0)),
@@ -98,7 +101,13 @@ export function cartView(cart: CartRecord) {
     })),
     problems: q.lineProblems.map((p) => ({
       line_ref: p.lineId,
-      problem: { not_found: 'unknown_item', invalid_quantity: 'bad_quantity', out_of_stock: 'sold_out', discontinued: 'retired', insufficient_stock: 'short' }[p.code],
+      problem: {
+        not_found: 'unknown_item',
+        invalid_quantity: 'bad_quantity',
+        out_of_stock: 'sold_out',
+        discontinued: 'retired',
+        insufficient_stock: 'short',
+      }[p.code],
       ...(p.code === 'insufficient_stock' && { available: p.available }),
     })),
     coupons: [
@@ -112,7 +121,13 @@ export function cartView(cart: CartRecord) {
         order: i + 1,
         split: splits(d),
       })),
-      ...q.discounts.rejected.map((r) => ({ code: r.code, position: r.index, state: 'refused', why: (r.reason && REFUSAL[r.reason]) ?? 'unknown', message: r.detail ?? null })),
+      ...q.discounts.rejected.map((r) => ({
+        code: r.code,
+        position: r.index,
+        state: 'refused',
+        why: (r.reason && REFUSAL[r.reason]) ?? 'unknown',
+        message: r.detail ?? null,
+      })),
     ],
     shipping: group
       ? {
@@ -129,8 +144,13 @@ export function cartView(cart: CartRecord) {
           unavailable: group.unavailableReason ?? null,
         }
       : null,
-    delivery_methods: q.availableMethods.filter((m) => m.type === 'shipping').map((m) => ({ kind: m.type, line_refs: m.lineIds, ready: m.fulfillableOn, note: m.description })),
-    tax: q.totals.tax === null ? null : { lines: q.taxLines.map((t) => ({ name: t.title, amount: money(t.amount) })), total: money(q.totals.tax) },
+    delivery_methods: q.availableMethods
+      .filter((m) => m.type === 'shipping')
+      .map((m) => ({ kind: m.type, line_refs: m.lineIds, ready: m.fulfillableOn, note: m.description })),
+    tax:
+      q.totals.tax === null
+        ? null
+        : { lines: q.taxLines.map((t) => ({ name: t.title, amount: money(t.amount) })), total: money(q.totals.tax) },
     totals: {
       items: money(q.totals.subtotal),
       item_discounts: money(q.totals.itemsDiscount),

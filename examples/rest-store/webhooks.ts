@@ -68,7 +68,12 @@ export class WebhookSender {
     const delays = this.options.retryDelaysMs ?? [200, 1000];
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(5000) });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: delivery.headers,
+          body: delivery.body,
+          signal: AbortSignal.timeout(5000),
+        });
         delivery.status = response.status;
         await response.body?.cancel();
         if (response.ok) return;

@@ -40,15 +40,27 @@ describe('reference store', () => {
   });
 
   it('keeps carts by id, prices coupons and shipping, and forgets an expired cart', async () => {
-    const created = await store.call('POST', '/carts', { lines: [{ line_ref: 'a', variant_id: 'bouquet_roses', qty: 2 }], coupons: ['10OFF', 'NOPE'] });
+    const created = await store.call('POST', '/carts', {
+      lines: [{ line_ref: 'a', variant_id: 'bouquet_roses', qty: 2 }],
+      coupons: ['10OFF', 'NOPE'],
+    });
     expect(created.status).toBe(201);
     expect(created.body.totals).toMatchObject({ items: '70.00', item_discounts: '7.00', grand_total: '63.00' });
     expect(created.body.coupons.filter((c: any) => !c.automatic)).toEqual([
-      expect.objectContaining({ code: '10OFF', state: 'applied', amount: '7.00', split: { lines: [{ line_ref: 'a', amount: '7.00' }], shipping: '0.00', order: '0.00' } }),
+      expect.objectContaining({
+        code: '10OFF',
+        state: 'applied',
+        amount: '7.00',
+        split: { lines: [{ line_ref: 'a', amount: '7.00' }], shipping: '0.00', order: '0.00' },
+      }),
       expect.objectContaining({ code: 'NOPE', state: 'refused', why: 'unknown' }),
     ]);
     const id = created.body.cart_id;
-    const shipped = await store.call('PUT', `/carts/${id}`, { lines: [{ line_ref: 'a', variant_id: 'bouquet_roses', qty: 2 }], ship_to: SHIP_TO, shipping_rate_id: 'std-ship' });
+    const shipped = await store.call('PUT', `/carts/${id}`, {
+      lines: [{ line_ref: 'a', variant_id: 'bouquet_roses', qty: 2 }],
+      ship_to: SHIP_TO,
+      shipping_rate_id: 'std-ship',
+    });
     expect(shipped.body.shipping.selected_rate_id).toBe('std-ship');
     expect(shipped.body.shipping.rates.map((r: any) => r.rate_id)).toEqual(['std-ship', 'exp-ship-us']);
     expect((await store.call('GET', `/carts/${id}`)).body.cart_id).toBe(id);
@@ -57,9 +69,19 @@ describe('reference store', () => {
   });
 
   it('places an order once per reference, refuses a wrong total and a declined card, and signs its webhooks', async () => {
-    const cart = (await store.call('POST', '/carts', { lines: [{ line_ref: 'a', variant_id: 'pot_ceramic', qty: 1 }], ship_to: SHIP_TO, shipping_rate_id: 'std-ship' })).body;
-    const place = (extra: object) => store.call('POST', '/orders', { cart_id: cart.cart_id, reference: 'chk_1', customer: { email: 'ann@example.com' }, ...extra });
-    expect((await place({ expected_total: '1.00', payment: { kind: 'prepaid', processor_ref: 'tx_1' } })).body.error).toMatchObject({ code: 'total_mismatch', actual_total: cart.totals.grand_total });
+    const cart = (
+      await store.call('POST', '/carts', {
+        lines: [{ line_ref: 'a', variant_id: 'pot_ceramic', qty: 1 }],
+        ship_to: SHIP_TO,
+        shipping_rate_id: 'std-ship',
+      })
+    ).body;
+    const place = (extra: object) =>
+      store.call('POST', '/orders', { cart_id: cart.cart_id, reference: 'chk_1', customer: { email: 'ann@example.com' }, ...extra });
+    expect((await place({ expected_total: '1.00', payment: { kind: 'prepaid', processor_ref: 'tx_1' } })).body.error).toMatchObject({
+      code: 'total_mismatch',
+      actual_total: cart.totals.grand_total,
+    });
     expect((await place({ payment: { kind: 'card', token: 'fail_token' } })).status).toBe(402);
     const placed = await place({ expected_total: cart.totals.grand_total, payment: { kind: 'prepaid', processor_ref: 'tx_1' } });
     expect(placed.status).toBe(201);
@@ -85,9 +107,16 @@ describe('reference store', () => {
     const link = (await store.call('POST', `/carts/${cart.cart_id}/checkout-link`, { reference: 'chk_handoff' })).body;
     const page = await fetch(link.url);
     expect(await page.text()).toContain('Pay now');
-    const paid = await fetch(link.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=bo%40example.com&card_token=success_token' });
+    const paid = await fetch(link.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=bo%40example.com&card_token=success_token',
+    });
     expect(await paid.text()).toMatch(/order <strong id="order">#\d+/);
-    expect((await store.call('GET', '/orders?reference=chk_handoff')).body.data[0]).toMatchObject({ reference: 'chk_handoff', status: 'paid' });
+    expect((await store.call('GET', '/orders?reference=chk_handoff')).body.data[0]).toMatchObject({
+      reference: 'chk_handoff',
+      status: 'paid',
+    });
   });
 
   it('adds faults on demand: throttling, errors, garbage', async () => {

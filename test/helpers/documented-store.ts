@@ -69,8 +69,15 @@ export async function startDocumentedStore(): Promise<DocumentedStore> {
     const body = req.body as { cartId: string } & Omit<Parameters<MemoryAdapter['placeOrder']>[0], 'quote'>;
     const cart = carts.get(body.cartId);
     if (!cart) return reply.code(404).send({ error: 'no such cart' });
-    if (body.payment.mode === 'store_charged' && body.payment.credential.token !== 'success_token') return { status: 'rejected', reason: 'payment_declined', detail: 'declined' };
-    const payment = body.payment.mode === 'gateway_charged' ? body.payment : { mode: 'gateway_charged' as const, record: { handlerId: 'store', transactionId: `st_${body.reference}`, amount: body.expectedTotal } };
+    if (body.payment.mode === 'store_charged' && body.payment.credential.token !== 'success_token')
+      return { status: 'rejected', reason: 'payment_declined', detail: 'declined' };
+    const payment =
+      body.payment.mode === 'gateway_charged'
+        ? body.payment
+        : {
+            mode: 'gateway_charged' as const,
+            record: { handlerId: 'store', transactionId: `st_${body.reference}`, amount: body.expectedTotal },
+          };
     return engine.placeOrder({ ...body, quote: cart, payment });
   });
   app.get('/orders', async (req) => {
@@ -78,7 +85,10 @@ export async function startDocumentedStore(): Promise<DocumentedStore> {
     return { orders: found ? [found] : [] };
   });
   app.get('/orders/changes', async (req) => ({ changes: await engine.ordersChangedSince((req.query as { since: string }).since) }));
-  app.get('/orders/:id', async (req, reply) => (await engine.getOrder((req.params as { id: string }).id)) ?? reply.code(404).send({ error: 'no such order' }));
+  app.get(
+    '/orders/:id',
+    async (req, reply) => (await engine.getOrder((req.params as { id: string }).id)) ?? reply.code(404).send({ error: 'no such order' }),
+  );
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -86,8 +96,16 @@ export async function startDocumentedStore(): Promise<DocumentedStore> {
     engine,
     failNext,
     webhook(type, orderId, reference) {
-      const body = Buffer.from(JSON.stringify({ id: `evt_${randomBytes(6).toString('hex')}`, type, ...(orderId && { orderId }), ...(reference && { reference }) }));
-      return { headers: { 'content-type': 'application/json', 'x-store-signature': createHmac('sha256', DOCUMENTED_WEBHOOK_SECRET).update(body).digest('base64') }, body };
+      const body = Buffer.from(
+        JSON.stringify({ id: `evt_${randomBytes(6).toString('hex')}`, type, ...(orderId && { orderId }), ...(reference && { reference }) }),
+      );
+      return {
+        headers: {
+          'content-type': 'application/json',
+          'x-store-signature': createHmac('sha256', DOCUMENTED_WEBHOOK_SECRET).update(body).digest('base64'),
+        },
+        body,
+      };
     },
     close: async () => {
       app.server.closeAllConnections();

@@ -45,7 +45,9 @@ export async function startRestStore(options: Partial<RestStoreOptions> = {}): P
         ...(body !== undefined && { 'content-type': 'application/json' }),
         'x-shop-key': STORE_KEY.id,
         'x-shop-timestamp': timestamp,
-        'x-shop-signature': createHmac('sha256', STORE_KEY.secret).update(stringToSign(timestamp, method, target, text)).digest('hex'),
+        'x-shop-signature': createHmac('sha256', STORE_KEY.secret)
+          .update(stringToSign(timestamp, method, target, text))
+          .digest('hex'),
       },
       ...(body !== undefined && { body: text }),
     });
@@ -75,7 +77,11 @@ export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
 export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
 
 /** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */
-export async function flowersAdapter(store: { origin: string }, now: () => number = Date.now, settings: Record<string, unknown> = {}): Promise<RestAdapter> {
+export async function flowersAdapter(
+  store: { origin: string },
+  now: () => number = Date.now,
+  settings: Record<string, unknown> = {},
+): Promise<RestAdapter> {
   const config = flowersTenant(store);
   const checked = compile<RestSettings>(RestSettings)({ ...config.adapter.settings, ...settings });
   if (!checked.ok) throw new Error(checked.message);

@@ -13,7 +13,15 @@ export const DEMO_SHOP_FIXTURES = {
   handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
   line: { variantId: 'bouquet_roses', quantity: 2 },
   codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
-  shippingAddress: { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' },
+  shippingAddress: {
+    firstName: 'Jane',
+    lastName: 'Doe',
+    streetAddress: '123 Main St',
+    locality: 'Chicago',
+    region: 'IL',
+    country: 'US',
+    postalCode: '60601',
+  },
   buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
 } satisfies ContractFixtures;
 

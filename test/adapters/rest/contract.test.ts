@@ -10,13 +10,16 @@ import { flowersAdapter, startRestStore } from '../../helpers/rest-store.js';
 
 const FAULTS: Record<BackendFault, FaultMode> = { throttle: 'throttle', server_error: 'error', garbage: 'garbage', hang: 'hang' };
 
-const signed = (delivery: Delivery | undefined): SignedDelivery | null => (delivery ? { headers: delivery.headers, body: Buffer.from(delivery.body) } : null);
+const signed = (delivery: Delivery | undefined): SignedDelivery | null =>
+  delivery ? { headers: delivery.headers, body: Buffer.from(delivery.body) } : null;
 
 runAdapterContract('rest (reference store)', async () => {
   const store = await startRestStore();
   const adapter = await flowersAdapter(store);
   const lastDelivery = (type: string, orderId: string) =>
-    [...store.webhooks.deliveries].reverse().find((d) => d.type === type && (JSON.parse(d.body) as { data: { order_id: string } }).data.order_id === orderId);
+    [...store.webhooks.deliveries]
+      .reverse()
+      .find((d) => d.type === type && (JSON.parse(d.body) as { data: { order_id: string } }).data.order_id === orderId);
   return {
     adapter,
     fixtures: {

@@ -21,7 +21,15 @@ import { startReceiver, WEBHOOK_PATH, type WebhookReceiver } from '../../helpers
 
 const API_KEY = 'pk_flowers_platform_7Hq2Lm9Xv4';
 const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
-const ADDRESS = { first_name: 'Ann', last_name: 'Lee', street_address: '123 Main St', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60601' };
+const ADDRESS = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  street_address: '123 Main St',
+  address_locality: 'Chicago',
+  address_region: 'IL',
+  address_country: 'US',
+  postal_code: '60601',
+};
 const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
 
 /** The tenant's payment handlers in each mode (config/rest-demo lists the sandbox one). */
@@ -41,7 +49,9 @@ interface World {
 async function world(mode: FinishingMode): Promise<World> {
   const receiver = await startReceiver();
   const profile = platformProfile();
-  profile.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: receiver.url(WEBHOOK_PATH) } } as { version: string }];
+  profile.proto.capabilities['dev.proto.shopping.order'] = [
+    { version: '2026-04-08', config: { webhook_url: receiver.url(WEBHOOK_PATH) } } as { version: string },
+  ];
   const platform = await startPlatform(profile);
   const store = await startRestStore();
   const tenant = flowersTenant(store);
@@ -71,10 +81,14 @@ function caller(w: World, transport: Transport) {
       const path = op.rest.path.replace('{id}', encodeURIComponent(id ?? ''));
       return rest(op.rest.method, path, op.rest.method === 'GET' ? undefined : (body ?? {}), { headers: { 'x-api-key': API_KEY } });
     }
-    return mcp(name, { ...(id !== undefined && { id }), ...(op.mcp.payload && body !== undefined && { [op.mcp.payload]: body }) }, {
-      headers: { 'x-api-key': API_KEY },
-      ...(op.idempotency && { key: randomUUID() }),
-    });
+    return mcp(
+      name,
+      { ...(id !== undefined && { id }), ...(op.mcp.payload && body !== undefined && { [op.mcp.payload]: body }) },
+      {
+        headers: { 'x-api-key': API_KEY },
+        ...(op.idempotency && { key: randomUUID() }),
+      },
+    );
   };
 }
 
@@ -104,15 +118,27 @@ describe.each(FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((
       const tee = await call('get_product', { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] });
       expect(tee.body.product.options.map((o: any) => o.name)).toEqual(['Size', 'Color']);
 
-      const cart = await call('create_cart', { line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }], discounts: { codes: ['10OFF', 'NOPE'] } });
+      const cart = await call('create_cart', {
+        line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+        discounts: { codes: ['10OFF', 'NOPE'] },
+      });
       expect(cart.body.totals.find((t: any) => t.type === 'items_discount')?.amount).toBe(-700);
       expect(cart.body.messages.map((m: any) => m.code)).toContain('discount_code_invalid');
 
-      const created = await call('create_checkout', { line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }], buyer: BUYER, discounts: { codes: ['10OFF'] } });
+      const created = await call('create_checkout', {
+        line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+        buyer: BUYER,
+        discounts: { codes: ['10OFF'] },
+      });
       const id = created.body.id as string;
       const withAddress = await call(
         'update_checkout',
-        { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] } },
+        {
+          line_items: lineItems(created.body),
+          buyer: BUYER,
+          discounts: { codes: ['10OFF'] },
+          fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] },
+        },
         id,
       );
       const method = withAddress.body.fulfillment.methods[0];
@@ -124,19 +150,41 @@ describe.each(FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((
         selected_destination_id: method.selected_destination_id,
         groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: 'std-ship' })),
       };
-      const ready = await call('update_checkout', { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } }, id);
+      const ready = await call(
+        'update_checkout',
+        { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } },
+        id,
+      );
       expect(ready.body.status).toBe('ready_for_complete');
       const total = ready.body.totals.find((t: any) => t.type === 'total').amount as number;
 
       const handler = HANDLERS[mode]?.[0]?.id;
-      const payment = handler ? { payment: { instruments: [{ id: 'i1', handler_id: handler, type: 'card', selected: true, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } }] } } : {};
+      const payment = handler
+        ? {
+            payment: {
+              instruments: [
+                {
+                  id: 'i1',
+                  handler_id: handler,
+                  type: 'card',
+                  selected: true,
+                  credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+                },
+              ],
+            },
+          }
+        : {};
       const completed = await call('complete_checkout', payment, id);
       let orderId: string;
       if (mode === 'handoff') {
         expect(completed.body.status).toBe('requires_escalation');
         const page = completed.body.continue_url as string;
         expect(page.startsWith(`${w.store.origin}/checkout/`)).toBe(true);
-        const paid = await fetch(page, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=ann%40example.com&card_token=success_token' });
+        const paid = await fetch(page, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'email=ann%40example.com&card_token=success_token',
+        });
         orderId = /id="order">#(\d+)</.exec(await paid.text())![1]!;
       } else {
         expect(completed.body.status).toBe('completed');
@@ -154,12 +202,18 @@ describe.each(FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((
       // The store numbers its own lines; the platform keeps seeing the checkout's line ids.
       expect(order.body.line_items.map((l: any) => l.id)).toEqual(created.body.line_items.map((l: any) => l.id));
 
-      const shipped = await w.store.call('POST', `/orders/${orderId}/events`, { type: 'shipped', carrier: 'UPS', tracking_no: '1ZFLOWERS' });
+      const shipped = await w.store.call('POST', `/orders/${orderId}/events`, {
+        type: 'shipped',
+        carrier: 'UPS',
+        tracking_no: '1ZFLOWERS',
+      });
       expect(shipped.status).toBe(200);
       const hooks = await w.receiver.waitFor(2);
       const update = JSON.parse(hooks[1]!.body);
       expect(update.id).toBe(orderId);
-      expect(update.fulfillment.events).toEqual([expect.objectContaining({ type: 'shipped', tracking_number: '1ZFLOWERS', carrier: 'UPS' })]);
+      expect(update.fulfillment.events).toEqual([
+        expect.objectContaining({ type: 'shipped', tracking_number: '1ZFLOWERS', carrier: 'UPS' }),
+      ]);
     });
   },
 );

@@ -9,6 +9,7 @@ import type { QuoteRequest } from '../../../adapters/contract.js';
 import type { RestAdapter } from '../../../adapters/rest/index.js';
 import { NOW } from '../../helpers/demo-gateway.js';
 import { flowersAdapter, startRestStore, type TestRestStore } from '../../helpers/rest-store.js';
+import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { demoStore } from '../memory/fixtures.js';
 
 let store: TestRestStore;
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const ADDRESS = { firstName: 'Jane', lastName: 'Doe', streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
+const ADDRESS = DEMO_SHOP_FIXTURES.shippingAddress;
 
 function checkoutRequest(overrides: Partial<QuoteRequest> = {}): QuoteRequest {
   return {
@@ -30,7 +31,18 @@ function checkoutRequest(overrides: Partial<QuoteRequest> = {}): QuoteRequest {
     ],
     discountCodes: ['ROSES15', 'NOPE'],
     buyer: { email: 'jane.doe@example.com' },
-    fulfillment: { multiGroup: false, methods: [{ methodId: 'm1', type: 'shipping', lineIds: ['li_1', 'li_2'], destination: { address: ADDRESS }, selectedOptions: { default: 'exp-ship-us' } }] },
+    fulfillment: {
+      multiGroup: false,
+      methods: [
+        {
+          methodId: 'm1',
+          type: 'shipping',
+          lineIds: ['li_1', 'li_2'],
+          destination: { address: ADDRESS },
+          selectedOptions: { default: 'exp-ship-us' },
+        },
+      ],
+    },
     ...overrides,
   };
 }
@@ -39,13 +51,22 @@ describe('REST adapter on the reference store', () => {
   it('prices exactly as the demo store does, with reasons for refused codes', async () => {
     const quote = await adapter.quote(checkoutRequest());
     const { adapter: memory } = await demoStore();
-    const reference = await memory.quote({ ...checkoutRequest(), fulfillment: { ...checkoutRequest().fulfillment!, methods: [{ ...checkoutRequest().fulfillment!.methods[0]!, selectedOptions: { all: 'exp-ship-us' } }] } });
+    const reference = await memory.quote({
+      ...checkoutRequest(),
+      fulfillment: {
+        ...checkoutRequest().fulfillment!,
+        methods: [{ ...checkoutRequest().fulfillment!.methods[0]!, selectedOptions: { all: 'exp-ship-us' } }],
+      },
+    });
     expect(quote.totals).toEqual(reference.totals);
     expect(quote.lines).toEqual(reference.lines);
     expect(quote.taxLines).toEqual(reference.taxLines);
     expect(quote.discounts.rejected).toEqual(reference.discounts.rejected);
     expect(quote.discounts.rejected).toEqual([{ code: 'NOPE', index: 1, reason: 'invalid' }]);
-    expect(quote.discounts.applied.find((d) => d.code === 'ROSES15')).toMatchObject({ amount: 1050, allocations: [{ target: { kind: 'line', lineId: 'li_1' }, amount: 1050 }] });
+    expect(quote.discounts.applied.find((d) => d.code === 'ROSES15')).toMatchObject({
+      amount: 1050,
+      allocations: [{ target: { kind: 'line', lineId: 'li_1' }, amount: 1050 }],
+    });
     expect(quote.fulfillment![0]!.groups[0]).toMatchObject({ key: 'default', lineIds: ['li_1'], selectedOptionId: 'exp-ship-us' });
     expect(quote.handle).toMatch(/^cart_/);
   });
@@ -94,14 +115,37 @@ describe('REST adapter on the reference store', () => {
     const quote = await adapter.quote(request);
     const base = { quote: { ...request, handle: quote.handle! }, buyer: { email: 'jane.doe@example.com' } };
     expect(
-      await adapter.placeOrder({ ...base, reference: 'chk_moved', expectedTotal: 1, payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx', amount: 1 } } }),
+      await adapter.placeOrder({
+        ...base,
+        reference: 'chk_moved',
+        expectedTotal: 1,
+        payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx', amount: 1 } },
+      }),
     ).toMatchObject({ status: 'rejected', reason: 'price_changed', actualTotal: quote.totals.total });
-    const storeCharged = (token: string) => ({ mode: 'store_charged' as const, handlerId: 'sandbox', credential: { type: 'PAYMENT_GATEWAY', token } });
-    expect(await adapter.placeOrder({ ...base, reference: 'chk_declined', expectedTotal: quote.totals.total, payment: storeCharged('fail_token') })).toMatchObject({
+    const storeCharged = (token: string) => ({
+      mode: 'store_charged' as const,
+      handlerId: 'sandbox',
+      credential: { type: 'PAYMENT_GATEWAY', token },
+    });
+    expect(
+      await adapter.placeOrder({
+        ...base,
+        reference: 'chk_declined',
+        expectedTotal: quote.totals.total,
+        payment: storeCharged('fail_token'),
+      }),
+    ).toMatchObject({
       status: 'rejected',
       reason: 'payment_declined',
     });
-    expect(await adapter.placeOrder({ ...base, reference: 'chk_paid', expectedTotal: quote.totals.total, payment: storeCharged('success_token') })).toMatchObject({
+    expect(
+      await adapter.placeOrder({
+        ...base,
+        reference: 'chk_paid',
+        expectedTotal: quote.totals.total,
+        payment: storeCharged('success_token'),
+      }),
+    ).toMatchObject({
       status: 'placed',
     });
   });
@@ -111,14 +155,33 @@ describe('REST adapter on the reference store', () => {
     const { url, handle } = await adapter.checkoutUrl({ reference: 'chk_handoff', quote: request });
     expect(url).toMatch(new RegExp(`^${store.origin}/checkout/`));
     expect(handle).toMatch(/^cart_/);
-    const paid = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=jane.doe%40example.com&card_token=success_token' });
+    const paid = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=jane.doe%40example.com&card_token=success_token',
+    });
     expect(paid.status).toBe(200);
     const delivery = store.webhooks.deliveries.at(-1)!;
     const event = adapter.verifyWebhook(delivery.headers, Buffer.from(delivery.body));
-    expect(event).toEqual({ kind: 'order', eventId: delivery.id, orderId: expect.any(String), topic: 'order.created', reference: 'chk_handoff' });
-    expect(adapter.verifyWebhook({ ...delivery.headers, 'x-shop-signature': delivery.headers['x-shop-signature']!.replace(/v1=./, 'v1=0') }, Buffer.from(delivery.body))).toBeNull();
+    expect(event).toEqual({
+      kind: 'order',
+      eventId: delivery.id,
+      orderId: expect.any(String),
+      topic: 'order.created',
+      reference: 'chk_handoff',
+    });
+    expect(
+      adapter.verifyWebhook(
+        { ...delivery.headers, 'x-shop-signature': delivery.headers['x-shop-signature']!.replace(/v1=./, 'v1=0') },
+        Buffer.from(delivery.body),
+      ),
+    ).toBeNull();
     expect(adapter.verifyWebhook(delivery.headers, Buffer.from(delivery.body.replace('chk_handoff', 'chk_other')))).toBeNull();
     const changes = await adapter.ordersChangedSince!(new Date(NOW).toISOString());
-    expect(changes).toContainEqual({ orderId: (event as { orderId: string }).orderId, reference: 'chk_handoff', updatedAt: new Date(NOW).toISOString() });
+    expect(changes).toContainEqual({
+      orderId: (event as { orderId: string }).orderId,
+      reference: 'chk_handoff',
+      updatedAt: new Date(NOW).toISOString(),
+    });
   });
 });

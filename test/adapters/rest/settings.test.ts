@@ -44,14 +44,20 @@ describe('REST adapter settings', () => {
     const registry = await loadFlowers();
     const [tenant] = registry.tenants;
     expect(tenant!.adapter.kind).toBe('rest');
-    expect(tenant!.adapter.capabilities).toMatchObject({ lookupKeys: ['sku', 'handle'], rejectionReasons: true, finishing: ['gateway_charged', 'store_charged', 'handoff'] });
+    expect(tenant!.adapter.capabilities).toMatchObject({
+      lookupKeys: ['sku', 'handle'],
+      rejectionReasons: true,
+      finishing: ['gateway_charged', 'store_charged', 'handoff'],
+    });
     await registry.close();
   });
 
   it('stops start-up on a JSONata syntax error, naming the file and the JSON path', async () => {
     const failure = loadFlowers((t) => t.replace(`response: '{"url": url}'`, `response: '{"url": url'`));
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
-    await expect(failure).rejects.toThrow(/tenants\/flowers\.yaml: \$\.adapter\.settings\.operations\.checkout_url\.response is not a valid JSONata expression \(at character \d+\)/);
+    await expect(failure).rejects.toThrow(
+      /flowers\.yaml: \$\.adapter\.settings\.operations\.checkout_url\.response is not a valid JSONata expression \(at character \d+\)/,
+    );
   });
 
   it('stops start-up on a syntax error in a shared function', async () => {
@@ -67,9 +73,9 @@ describe('REST adapter settings', () => {
   });
 
   it('stops start-up on a shared function that is not a function', async () => {
-    await expect(loadFlowers((t) => t.replace(/storeAddress: \|\n(\s+)function/, 'storeAddress: |\n$1"not a function" & function'))).rejects.toThrow(
-      /functions\.storeAddress (must be a JSONata function|cannot be evaluated)/,
-    );
+    await expect(
+      loadFlowers((t) => t.replace(/storeAddress: \|\n(\s+)function/, 'storeAddress: |\n$1"not a function" & function')),
+    ).rejects.toThrow(/functions\.storeAddress (must be a JSONata function|cannot be evaluated)/);
   });
 });
 
@@ -109,12 +115,23 @@ describe('REST adapter auth', () => {
     expect(signer({ type: 'basic', username: 'user', password: 'pass' }, credential)(request, 0)).toEqual({
       authorization: `Basic ${Buffer.from('ck_user:cs_pass').toString('base64')}`,
     });
-    expect(signer({ type: 'api_key', header: 'X-Api-Key', key: 'key', prefix: 'Key ' }, credential)(request, 0)).toEqual({ 'x-api-key': 'Key key-123' });
+    expect(signer({ type: 'api_key', header: 'X-Api-Key', key: 'key', prefix: 'Key ' }, credential)(request, 0)).toEqual({
+      'x-api-key': 'Key key-123',
+    });
   });
 
   it('signs the time, method, path and body with HMAC as the template says', () => {
     const sign = signer(
-      { type: 'hmac', secret: 'secret', signature_header: 'X-Sig', timestamp_header: 'X-Time', timestamp_format: 'iso', payload: '{timestamp}|{method}|{path}|{body}', encoding: 'base64', headers: { 'X-Key-Id': 'k1' } },
+      {
+        type: 'hmac',
+        secret: 'secret',
+        signature_header: 'X-Sig',
+        timestamp_header: 'X-Time',
+        timestamp_format: 'iso',
+        payload: '{timestamp}|{method}|{path}|{body}',
+        encoding: 'base64',
+        headers: { 'X-Key-Id': 'k1' },
+      },
       credential,
     );
     const headers = sign(request, Date.parse('2026-03-10T12:00:00Z'));

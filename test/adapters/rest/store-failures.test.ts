@@ -53,7 +53,17 @@ const product = (price: unknown) => ({
   options: [],
   tags: [],
   featuredVariantId: 'p1',
-  variants: [{ id: 'p1', productId: 'p1', title: 'Roses', price, options: [], availability: { available: true, status: 'in_stock', quantity: 3 }, requiresShipping: true }],
+  variants: [
+    {
+      id: 'p1',
+      productId: 'p1',
+      title: 'Roses',
+      price,
+      options: [],
+      availability: { available: true, status: 'in_stock', quantity: 3 },
+      requiresShipping: true,
+    },
+  ],
 });
 
 beforeAll(() => nock.disableNetConnect());
@@ -120,6 +130,16 @@ describe('REST adapter: a store that fails', () => {
     expect(answer.code).toBe('backend_invalid_response');
   });
 
+  it('refuses an answer larger than 8 MB with backend_invalid_response', async () => {
+    const adapter = await restAdapter();
+    nock(STORE)
+      .get('/api/orders/o1')
+      .reply(200, `{"id": "${'x'.repeat(9 * 1024 * 1024)}"}`, { 'content-type': 'application/json' });
+    const { error, answer } = await failure(adapter.getOrder('o1'));
+    expect((error as Error).message).toBe("tenant shop: getOrder: the store's answer is larger than 8388608 bytes or was cut off");
+    expect(answer.code).toBe('backend_invalid_response');
+  });
+
   it('gives up on a store that never answers, as a retryable timeout', async () => {
     const adapter = await restAdapter();
     nock(STORE).get('/api/health').times(2).delay(5_000).reply(200, {});
@@ -130,7 +150,9 @@ describe('REST adapter: a store that fails', () => {
 
   it('does not retry refused credentials, and never shows them', async () => {
     const adapter = await restAdapter();
-    const scope = nock(STORE).get('/api/health').reply(401, { error: `bad token ${TOKEN}` });
+    const scope = nock(STORE)
+      .get('/api/health')
+      .reply(401, { error: `bad token ${TOKEN}` });
     const { error, answer } = await failure(adapter.ping());
     expect(scope.isDone()).toBe(true);
     expect((error as Error).message).toBe("tenant shop: ping: the store refused the gateway's credentials (401)");
@@ -142,31 +164,56 @@ describe('REST adapter: a store that fails', () => {
       money: 'decimal',
       operations: { search: { response: '{"products": [items.{"id": id, "price": $money(price)}]}' } },
     });
-    nock(STORE).get('/api/products').query(true).reply(200, { items: [{ id: 'p1', price: '12.345' }] });
+    nock(STORE)
+      .get('/api/products')
+      .query(true)
+      .reply(200, { items: [{ id: 'p1', price: '12.345' }] });
     const { error, answer } = await failure(adapter.search({ limit: 5 }));
-    expect((error as Error).message).toBe('tenant shop: search: the mapping $.adapter.settings.operations.search.response failed: 12.345 has more decimals than USD allows');
+    expect((error as Error).message).toBe(
+      'tenant shop: search: the mapping $.adapter.settings.operations.search.response failed: 12.345 has more decimals than USD allows',
+    );
     expect(answer).toMatchObject({ status: 503, code: 'backend_invalid_response' });
   });
 
   it('names the expression when its answer does not have the contract shape', async () => {
     const adapter = await restAdapter({ operations: { search: { response: '{"products": [items]}' } } });
-    nock(STORE).get('/api/products').query(true).reply(200, { items: [product('35.00')] });
+    nock(STORE)
+      .get('/api/products')
+      .query(true)
+      .reply(200, { items: [product('35.00')] });
     const { error, answer } = await failure(adapter.search({ limit: 5 }));
     expect((error as Error).message).toBe(
-      'tenant shop: search: the mapping $.adapter.settings.operations.search.response gave an answer that does not fit: $.products[0].variants[0].price must be object',
+      'tenant shop: search: the mapping $.adapter.settings.operations.search.response gave an answer that does not fit: ' +
+        '$.products[0].variants[0].price must be object',
     );
     expect(answer.code).toBe('backend_invalid_response');
   });
 
   it('answers a gateway caller 503 backend_invalid_response and logs tenant, method and expression, never the credential', async () => {
     const gw = await testGateway({
-      tenant: { id: 'shop', adapter: { type: 'rest', settings: {}, credentials: { api_token: { env: 'SHOP_TOKEN' } } }, policies: { allow_loopback_profiles: true, backend: { attempts: 1 } } },
-      adapter: await bareAdapter({ money: 'decimal', operations: { search: { response: '{"products": [items.{"id": id, "price": $money(price)}]}' } } }),
+      tenant: {
+        id: 'shop',
+        adapter: { type: 'rest', settings: {}, credentials: { api_token: { env: 'SHOP_TOKEN' } } },
+        policies: { allow_loopback_profiles: true, backend: { attempts: 1 } },
+      },
+      adapter: await bareAdapter({
+        money: 'decimal',
+        operations: { search: { response: '{"products": [items.{"id": id, "price": $money(price)}]}' } },
+      }),
       assembly: {},
     });
     try {
-      nock(STORE).get('/api/products').query(true).matchHeader('authorization', `Bearer ${TOKEN}`).reply(200, { items: [{ id: 'p1', price: 'twelve' }] });
-      const res = await gw.app.inject({ method: 'POST', url: '/catalog/search', headers: gw.headers(), payload: JSON.stringify({ query: 'roses' }) });
+      nock(STORE)
+        .get('/api/products')
+        .query(true)
+        .matchHeader('authorization', `Bearer ${TOKEN}`)
+        .reply(200, { items: [{ id: 'p1', price: 'twelve' }] });
+      const res = await gw.app.inject({
+        method: 'POST',
+        url: '/catalog/search',
+        headers: gw.headers(),
+        payload: JSON.stringify({ query: 'roses' }),
+      });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'backend_invalid_response' });
       const logged = gw.rawLogs.join('\n');
