@@ -44,7 +44,7 @@ function kept(session: CheckoutSession): Kept {
 }
 
 /** A session from fresh inputs, before pricing. */
-const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutSession => ({
+export const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutSession => ({
   ...base,
   ...read.inputs,
   expiresAt: expiryFrom(ctx),
@@ -53,7 +53,7 @@ const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutS
 });
 
 /** The priced draft as the answer shows it; lines the store could not price are not kept. */
-const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
+export const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
   present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages);
 
 /** The answer of a create, and the new session's id (none when the store could price no line). */

@@ -1,0 +1,249 @@
+/**
+ * `npm run bench:stages`: what each pipeline stage of create_checkout costs, in-process, in µs per
+ * call, so that a regression is found without a profiler. Every stage calls the gateway's own
+ * functions in the order the request runs them (src/operations/pipeline.ts, then
+ * checkout-service.ts `open`), on the demo tenant with a memory store; the whole request is
+ * measured too, through the pipeline and through Fastify (inject, no socket).
+ *
+ * Each stage runs ROUNDS rounds of CALLS calls, alternating with the other stages, and reports its
+ * median round: a machine shared with other work slows a round, not a stage. CPU time
+ * (process.cpuUsage) is reported beside wall time; the two differ when the machine is busy.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pino } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { CheckoutCreateRequest } from '../schemas/checkout.js';
+import { GatewaySecret } from '../src/config/gateway-secret.js';
+import { Metrics } from '../src/observability/metrics.js';
+import { fingerprint, Idempotency } from '../src/operations/idempotency.js';
+import type { OperationContext } from '../src/operations/context.js';
+import { Pipeline } from '../src/operations/pipeline.js';
+import { operations } from '../src/operations/table.js';
+import { negotiated } from '../src/protocol/negotiated.js';
+import { ProfileFetcher } from '../src/protocol/profile-fetcher.js';
+import { signResponse } from '../src/security/sign.js';
+import { buildServer } from '../src/server.js';
+import { MemoryStore } from '../src/state/memory-store.js';
+import { loadTenants } from '../src/tenancy/load.js';
+import type { Tenant } from '../src/tenancy/tenant.js';
+import { compile } from '../src/validation/validator.js';
+import { callerOwner } from '../src/capabilities/cart/ownership.js';
+import { pickupLocationsOnce, priceCheckout } from '../src/capabilities/checkout/checkout-pricing.js';
+import { readInputs } from '../src/capabilities/checkout/checkout-inputs.js';
+import { newCheckoutId } from '../src/capabilities/checkout/checkout-record.js';
+import { checkoutRepository } from '../src/capabilities/checkout/checkout-repository.js';
+import { built, draftOf } from '../src/capabilities/checkout/checkout-service.js';
+import { identifyLines } from '../src/capabilities/pricing/line-ids.js';
+import { serveAgentProfile } from './agent-profile.js';
+import { machine, writeSection } from './results-file.js';
+
+const CALLS = Number(process.env.STAGES_CALLS ?? 2000);
+const ROUNDS = Number(process.env.STAGES_ROUNDS ?? 7);
+
+const PAYLOAD = { line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }], buyer: { email: 'bench@example.com' } };
+const PAYLOAD_TEXT = JSON.stringify(PAYLOAD);
+
+interface Stage {
+  name: string;
+  what: string;
+  /** One call; `i` numbers the calls of a round (fresh keys, ids). */
+  call(i: number): unknown;
+}
+
+interface Timing {
+  wallMicros: number;
+  cpuMicros: number;
+}
+
+async function time(stage: Stage, calls: number, offset: number): Promise<Timing> {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) await stage.call(offset + i);
+  const wall = Number(process.hrtime.bigint() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { wallMicros: wall / calls, cpuMicros: (used.user + used.system) / calls };
+}
+
+/** The demo tenant as shipped (data from this checkout), response signing on. */
+async function demoConfig(dir: string): Promise<string> {
+  const demo = await readFile(resolve('config/tenants/demo.yaml'), 'utf8');
+  await mkdir(join(dir, 'tenants'), { recursive: true });
+  await writeFile(join(dir, 'tenants', 'demo.yaml'), demo.replace(/data_dir: .*/, `data_dir: ${resolve('config/demo')}`).replace(/sign_responses: .*/, 'sign_responses: true'));
+  return dir;
+}
+
+async function main(): Promise<void> {
+  const workDir = await mkdtemp(join(tmpdir(), 'proto-stages-'));
+  const agent = await serveAgentProfile();
+  const store = new MemoryStore();
+  const now = Date.now;
+  const tenants = await loadTenants(await demoConfig(workDir), { env: process.env, now, store, baseUrl: 'http://127.0.0.1:1' });
+  const tenant: Tenant = tenants.tenants[0]!;
+  const key = tenant.security.keyring.active!;
+  const nullLog = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const profiles = new ProfileFetcher();
+  const secret = GatewaySecret.from(undefined);
+  const metrics = new Metrics();
+  const idempotency = new Idempotency(store);
+  const pipeline = new Pipeline(operations, { store, profiles, idempotency, secret, now });
+  const app: FastifyInstance = await buildServer({ settings: { bodyLimitBytes: 1 << 20, logLevel: 'info' }, tenants, store, profiles, secret, metrics, logStream: pino.destination({ dest: '/dev/null', sync: false }) });
+  const op = operations.find((o) => o.name === 'create_checkout')!;
+  const profileUrl = agent.header.match(/profile="([^"]+)"/)![1]!;
+
+  const profile = await profiles.get(profileUrl, true);
+  const negotiation = negotiated(tenant, profile);
+  const principal = await tenant.security.admit({ capability: op.capability, profileUrl, profile, now });
+  const ctx: OperationContext = {
+    tenant,
+    caller: { profileUrl, profile, active: negotiation.active, principal },
+    transport: 'rest',
+    requestId: 'stages',
+    log: nullLog,
+    store,
+    secret,
+    now,
+  };
+  const validate = compile(CheckoutCreateRequest);
+  const request = validate(JSON.parse(PAYLOAD_TEXT)) as { ok: true; value: CheckoutCreateRequest };
+  const basis = { lines: identifyLines(request.value.line_items ?? [], []), context: undefined, buyer: request.value.buyer, carriedCodes: [] };
+
+  // What the later stages take as input: one priced and rendered checkout.
+  const locations = pickupLocationsOnce(ctx);
+  const read = await readInputs(ctx, request.value, basis, undefined, locations);
+  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
+  const priced = await priceCheckout(ctx, draft, locations, read.asked);
+  const answer = built(ctx, draft, priced, read);
+  // Every create_checkout answer differs (ids, expiry), so signing is measured over distinct bodies.
+  const bodies = Array.from({ length: 64 }, (_, i) => negotiation.envelope('success', op.capability, { ...answer.body, id: `${answer.session.id}${i}` }));
+  const access = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const fakeReq = { tenant, operation: op.name, transport: 'rest', routeOptions: {} } as never;
+  const fakeReply = { statusCode: 201, elapsedTime: 1.5 } as never;
+  let sequence = 0;
+
+  const stages: Stage[] = [
+    {
+      name: 'negotiation',
+      what: 'profile from cache, capabilities negotiated (cached per profile), caller admitted',
+      call: async () => {
+        const p = await profiles.get(profileUrl, true);
+        negotiated(tenant, p);
+        await tenant.security.admit({ capability: op.capability, profileUrl, profile: p, now });
+      },
+    },
+    { name: 'validation', what: 'the payload against CheckoutCreateRequest (Ajv)', call: () => validate(JSON.parse(PAYLOAD_TEXT)) },
+    {
+      name: 'idempotency',
+      what: 'key checked, request fingerprinted, reserved and the answer recorded (memory store)',
+      call: async (i) => {
+        const k = `stage-${++sequence}`;
+        await idempotency.run(`idem:${tenant.id}:scope:${k}`, fingerprint([op.name, '', PAYLOAD_TEXT]), 60_000, async () => ({ status: 201, outcome: 'success', body: bodies[i % bodies.length]! }));
+      },
+    },
+    {
+      name: 'pricing',
+      what: 'request read, draft built, priced by the demo store (quote, discounts, fulfillment)',
+      call: async () => {
+        const readNow = await readInputs(ctx, request.value, basis, undefined, locations);
+        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, readNow.asked);
+      },
+    },
+    { name: 'rendering', what: 'status decided and the checkout rendered', call: () => built(ctx, draft, priced, read) },
+    {
+      name: 'store write',
+      what: 'the new session inserted (memory store)',
+      call: () => checkoutRepository(ctx).insert({ ...answer.session, id: newCheckoutId() }),
+    },
+    { name: 'serialization', what: 'the answer envelope to JSON text', call: () => negotiation.envelope('success', op.capability, answer.body) },
+    {
+      name: 'signing',
+      what: 'Content-Digest, Signature-Input and an ES256 Signature over a new body',
+      call: (i) => signResponse({ status: 201, contentType: 'application/json; charset=utf-8', body: bodies[i % bodies.length]! }, { key, now }),
+    },
+    {
+      name: 'logging',
+      what: 'the request log line (pino, to /dev/null) and the request metrics',
+      call: () => {
+        access.info({ reqId: 'stages', tenant: tenant.id, operation: op.name, transport: 'rest', status: 201, latency_ms: 1.5 }, 'request');
+        metrics.observeRequest(fakeReq, fakeReply);
+      },
+    },
+  ];
+  const whole: Stage[] = [
+    {
+      name: 'pipeline.execute',
+      what: 'the whole operation through the pipeline, no transport',
+      call: (i) =>
+        pipeline.execute(op, {
+          tenant,
+          transport: 'rest',
+          requestId: 'stages',
+          log: nullLog,
+          profileUrl,
+          payload: JSON.parse(PAYLOAD_TEXT),
+          payloadBytes: PAYLOAD_TEXT,
+          idempotencyKey: `whole-${i}-${++sequence}`,
+        }),
+    },
+    {
+      name: 'HTTP (inject)',
+      what: 'the whole request through Fastify, response signed and logged (light-my-request, no socket)',
+      call: async () => {
+        const id = `inject-${++sequence}`;
+        const response = await app.inject({
+          method: 'POST',
+          url: '/checkout-sessions',
+          headers: { host: '127.0.0.1:1', 'content-type': 'application/json', 'proto-agent': agent.header, 'request-id': id, 'idempotency-key': id },
+          payload: PAYLOAD_TEXT,
+        });
+        if (response.statusCode !== 201) throw new Error(`create_checkout answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      },
+    },
+  ];
+
+  const all = [...stages, ...whole];
+  for (const stage of all) await time(stage, Math.min(500, CALLS), 0); // warm-up: compiled and cached
+  const rounds = new Map<Stage, Timing[]>(all.map((s) => [s, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    process.stdout.write(`round ${round + 1}/${ROUNDS}\n`);
+    for (const stage of all) rounds.get(stage)!.push(await time(stage, CALLS, round * CALLS));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+  const row = (stage: Stage) => {
+    const timings = rounds.get(stage)!;
+    return { stage, cpu: median(timings.map((t) => t.cpuMicros)), wall: median(timings.map((t) => t.wallMicros)) };
+  };
+  const stageRows = stages.map(row);
+  const wholeRows = whole.map(row);
+  const sum = stageRows.reduce((total, r) => total + r.cpu, 0);
+  const fixed = (n: number) => n.toFixed(1);
+  const markdown = [
+    '## create_checkout stage by stage',
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min). \`npm run bench:stages\`: each stage of create_checkout run in-process on the demo tenant (memory store, response signing on), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stages; the median round is shown. CPU µs is process CPU time per call; wall µs includes what the machine's other work took from it.`,
+    '',
+    '| stage | what it runs | CPU µs/call | wall µs/call |',
+    '|---|---|---:|---:|',
+    ...stageRows.map((r) => `| ${r.stage.name} | ${r.stage.what} | ${fixed(r.cpu)} | ${fixed(r.wall)} |`),
+    `| **sum of the stages** |  | **${fixed(sum)}** |  |`,
+    ...wholeRows.map((r) => `| ${r.stage.name} | ${r.stage.what} | ${fixed(r.cpu)} | ${fixed(r.wall)} |`),
+    '',
+    'The whole request costs more than the sum of its stages by what no stage names: routing, the JSON body parser, promise hops and garbage collection; Fastify inject adds its own request and response objects, which a socket replaces with the kernel\'s work (see the throughput table for the gateway as a process).',
+  ].join('\n');
+  process.stdout.write(`\n${markdown}\n`);
+  if (process.env.STAGES_WRITE !== '0') {
+    await writeSection('stages', markdown);
+    process.stdout.write('\nwritten to bench/results.md\n');
+  }
+  await app.close();
+  await store.close();
+  await tenants.close();
+  await agent.close();
+  await rm(workDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:stages failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
