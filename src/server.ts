@@ -14,7 +14,6 @@ import type { OperationDefinition } from './operations/operation.js';
 import { Pipeline } from './operations/pipeline.js';
 import { operations as allOperations } from './operations/table.js';
 import { ProfileFetcher } from './protocol/profile-fetcher.js';
-import { registerResponseSigning } from './security/response-signing.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
 import { registerDiscovery } from './transports/discovery.js';
@@ -25,6 +24,7 @@ import { registerRateLimits } from './transports/rate-limit.js';
 import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
+import { registerSignedAnswers } from './transports/signed-answers.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
 import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
 import type { QueueWorker } from './state/queue-worker.js';
@@ -119,7 +119,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   registerJsonBody(app);
   registerRestErrors(app);
-  registerResponseSigning(app, now);
   for (const tenant of options.tenants.tenants) {
     if (tenant.security.keyring.ephemeral) {
       app.log.warn({ tenant: tenant.id, kid: tenant.security.keyring.active?.kid }, 'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas');
@@ -139,6 +138,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     observeIdempotency: metrics.idempotency,
     rateLimiter,
   });
+  registerSignedAnswers(app, pipeline);
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);

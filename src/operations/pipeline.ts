@@ -17,6 +17,7 @@ import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../validation/validator.js';
 import { AnswerCache } from './answer-cache.js';
+import { signAnswer, type AnswerBytes } from './answer-signing.js';
 import type { Caller, Transport } from './context.js';
 import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
@@ -151,6 +152,11 @@ export class Pipeline {
     }
     await limit(admitted.principal);
     return admitted;
+  }
+
+  /** The last step of every answer, once a transport has its bytes: the headers that sign it (none when the tenant does not sign). */
+  signAnswer(tenant: Tenant, answer: AnswerBytes): Record<string, string> | undefined {
+    return signAnswer(tenant, answer, this.deps.now);
   }
 
   private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {

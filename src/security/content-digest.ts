@@ -19,7 +19,11 @@ const bytesOf = (body: Body): Buffer => (body === undefined ? Buffer.alloc(0) : 
  * than the hash itself on every signed response.
  */
 export function contentDigest(body: Body): string {
-  return `sha-256=:${createHash('sha256').update(bytesOf(body)).digest('base64')}:`;
+  // A string is hashed as its UTF-8 bytes without first being copied into a Buffer.
+  const hash = createHash('sha256');
+  if (typeof body === 'string') hash.update(body, 'utf8');
+  else if (body !== undefined) hash.update(body);
+  return `sha-256=:${hash.digest('base64')}:`;
 }
 
 /** Throws 400 when the field is malformed, names no known algorithm, or does not match the body. */

@@ -1,0 +1,25 @@
+/**
+ * The Fastify binding of the answer-signing step (operations/answer-signing.ts): every response
+ * of a request a transport took (REST, MCP, and any route that sets `req.transport`), errors
+ * included, is signed over the exact bytes sent, in one onSend hook instead of per-route code.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Pipeline } from '../operations/pipeline.js';
+
+/** What Fastify itself sends a string body as when no type was set. */
+const DEFAULT_TYPE = 'text/plain; charset=utf-8';
+
+export function registerSignedAnswers(app: FastifyInstance, pipeline: Pipeline): void {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const { tenant } = req;
+    const body = payload ?? undefined;
+    // Only operation responses with bytes in hand; streams are not signed.
+    if (tenant?.security.signResponses && req.transport !== undefined && (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))) {
+      let contentType = reply.getHeader('content-type');
+      if (body !== undefined && body.length > 0 && contentType === undefined) reply.header('content-type', (contentType = DEFAULT_TYPE));
+      const headers = pipeline.signAnswer(tenant, { status: reply.statusCode, ...(contentType !== undefined && { contentType: String(contentType) }), body });
+      if (headers) reply.headers(headers);
+    }
+    done(null, payload);
+  });
+}
