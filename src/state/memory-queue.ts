@@ -53,11 +53,14 @@ export class MemoryQueue<T> implements DurableQueue<T> {
     checkMax(max);
     const lease = durationMillis(leaseMs, 'leaseMs');
     const now = this.now();
-    const due = [...this.groups.values()]
-      .map((ids) => this.jobs.get(ids[0]!)!)
-      .filter((job) => job.dueAt <= now)
-      .sort((a, b) => a.dueAt - b.dueAt)
-      .slice(0, max);
+    // Polled every second by every replica's worker: one pass over the group heads, no copies of the groups.
+    const due: QueuedJob[] = [];
+    for (const ids of this.groups.values()) {
+      const head = this.jobs.get(ids[0]!)!;
+      if (head.dueAt <= now) due.push(head);
+    }
+    due.sort((a, b) => a.dueAt - b.dueAt);
+    if (due.length > max) due.length = max;
     return due.map((job) => {
       if (job.token !== undefined) job.attempts += 1; // its previous lease ran out unsettled
       job.token = String(++this.fence);

@@ -46,10 +46,10 @@ export class MemoryStore implements StateStore {
 
   async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {
     this.checkOpen();
-    const json = encodeJson(value);
     const ttl = durationMillis(ttlMs);
+    // A key already held (a repeated idempotency key, a taken id) is refused without copying the value.
     if (this.live(key)) return false;
-    this.write(key, json, ttl, 0);
+    this.write(key, encodeJson(value), ttl, 0);
     return true;
   }
 
