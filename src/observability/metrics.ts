@@ -145,7 +145,14 @@ export class Metrics {
 
   /** The observer a tenant's resilient adapter reports each backend attempt to. */
   backendObserver(tenant: string): BackendObserver {
-    return ({ method, durationMs, outcome }) => this.backendSeconds.observe({ tenant, method, outcome }, durationMs / 1000);
+    // As for requests: each series' child is looked up once, not its labels hashed on every call.
+    const series = new Map<string, Histogram.Internal<'tenant' | 'method' | 'outcome'>>();
+    return ({ method, durationMs, outcome }) => {
+      const key = `${method}\n${outcome}`;
+      let child = series.get(key);
+      if (!child) series.set(key, (child = this.backendSeconds.labels({ tenant, method, outcome })));
+      child.observe(durationMs / 1000);
+    };
   }
 
   idempotency = (event: IdempotencyEvent): void => {

@@ -73,6 +73,28 @@ function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Nego
   return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
 }
 
+const limited = (tenant: Tenant) => tenant.policies.rateLimits.perCaller !== undefined || tenant.policies.rateLimits.perTenant !== undefined;
+
+/** Bounds the profile URLs whose idempotency scope is remembered. */
+const MAX_SCOPES = 1024;
+
+/**
+ * Idempotency keys are scoped by the caller's profile URL (a digest of it, so no URL ends up in a
+ * store key). Callers are few and call often: each URL's digest is computed once, not per request.
+ */
+class IdempotencyScopes {
+  private readonly digests = new Map<string, string>();
+
+  of(profileUrl: string): string {
+    let scope = this.digests.get(profileUrl);
+    if (scope === undefined) {
+      if (this.digests.size >= MAX_SCOPES) this.digests.clear();
+      this.digests.set(profileUrl, (scope = fingerprint([profileUrl]).slice(0, 16)));
+    }
+    return scope;
+  }
+}
+
 /** A caller negotiated with and authenticated. */
 interface Admitted {
   profile: PlatformProfile;
@@ -83,6 +105,7 @@ interface Admitted {
 export class Pipeline {
   private readonly validators = new Map<string, Validator<unknown>>();
   private readonly answers: AnswerCache;
+  private readonly scopes = new IdempotencyScopes();
 
   constructor(
     operations: readonly OperationDefinition[],
@@ -97,8 +120,10 @@ export class Pipeline {
     if (!tenant.capabilities.has(op.capability)) {
       throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
-    await this.deps.rateLimiter?.count(tenant, 'tenant', tenant.id, call.log, true);
-    const { profile, negotiation, principal } = await this.admit(op, call);
+    // Most tenants set no limit: their calls skip the limiter's promises altogether.
+    const limiter = limited(tenant) ? this.deps.rateLimiter : undefined;
+    if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, true);
+    const { profile, negotiation, principal } = await this.admit(op, call, limiter);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     const payload = this.validate(op, call.payload);
@@ -115,7 +140,7 @@ export class Pipeline {
       return { ...(await run()), replayed: false };
     }
     checkIdempotencyKey(key);
-    const scope = fingerprint([call.profileUrl]).slice(0, 16);
+    const scope = this.scopes.of(call.profileUrl);
     const { response, replayed } = await this.deps.idempotency.run(
       `idem:${tenant.id}:${scope}:${key}`,
       fingerprint([op.name, call.id ?? '', call.payloadBytes]),
@@ -127,12 +152,12 @@ export class Pipeline {
   }
 
   /** Negotiates and authenticates the caller, then counts the call against its budget and the tenant's. */
-  private async admit(op: OperationDefinition, call: OperationCall): Promise<Admitted> {
+  private async admit(op: OperationDefinition, call: OperationCall, limiter: RateLimiter | undefined): Promise<Admitted> {
     const { tenant } = call;
-    const limiter = this.deps.rateLimiter;
     const limit = async (principal?: Principal) => {
-      await limiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
-      await limiter?.count(tenant, 'tenant', tenant.id, call.log);
+      if (!limiter) return;
+      await limiter.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+      await limiter.count(tenant, 'tenant', tenant.id, call.log);
     };
     let admitted;
     try {
@@ -150,7 +175,7 @@ export class Pipeline {
       await limit(); // a failed call still spends its claim's budget; past it, the answer is 429
       throw error;
     }
-    await limit(admitted.principal);
+    if (limiter) await limit(admitted.principal);
     return admitted;
   }
 

@@ -64,22 +64,39 @@ class AttemptTimeout extends BackendError {
   }
 }
 
-/** One attempt: the adapter's own promise against the deadline, its signal aborted at the deadline. */
-async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
+/**
+ * One attempt: the adapter's own promise against the deadline, its signal aborted at the deadline.
+ * One promise settled by whichever comes first (no race of two promises): every backend call of
+ * every request passes here.
+ */
+function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
   const deadline = new AbortController();
   const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
       deadline.abort();
       reject(new AttemptTimeout(method, timeoutMs));
     }, timeoutMs);
+    const settle = () => clearTimeout(timer);
+    let answer: Promise<T>;
+    try {
+      answer = run(signal);
+    } catch (error) {
+      settle();
+      reject(error);
+      return;
+    }
+    answer.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([run(signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Replaces every occurrence of a credential in `text`. */
