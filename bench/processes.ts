@@ -91,13 +91,15 @@ export interface GatewayOptions {
   store: string;
   signResponses: boolean;
   workDir: string;
+  /** The checkout whose build and demo tenant run (bench:compare builds other commits); this one by default. */
+  root?: string;
 }
 
 /** The demo tenant as shipped, its data read from this checkout, response signing as asked. */
-async function writeTenant(configDir: string, signResponses: boolean): Promise<void> {
-  const demo = await readFile(resolve('config/tenants/demo.yaml'), 'utf8');
+async function writeTenant(configDir: string, signResponses: boolean, root: string): Promise<void> {
+  const demo = await readFile(resolve(root, 'config/tenants/demo.yaml'), 'utf8');
   const tenant = demo
-    .replace(/data_dir: .*/, `data_dir: ${resolve('config/demo')}`)
+    .replace(/data_dir: .*/, `data_dir: ${resolve(root, 'config/demo')}`)
     .replace(/sign_responses: .*/, `sign_responses: ${signResponses}`);
   if (tenant === demo) throw new Error('config/tenants/demo.yaml changed shape: the bench cannot set data_dir and sign_responses');
   await mkdir(join(configDir, 'tenants'), { recursive: true });
@@ -106,8 +108,9 @@ async function writeTenant(configDir: string, signResponses: boolean): Promise<v
 
 export async function startGateway(options: GatewayOptions): Promise<ServerProcess> {
   const configDir = join(options.workDir, options.name);
-  await writeTenant(configDir, options.signResponses);
-  return startProcess(options.name, resolve('dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, '/readyz');
+  const root = options.root ?? '.';
+  await writeTenant(configDir, options.signResponses, root);
+  return startProcess(options.name, resolve(root, 'dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, '/readyz');
 }
 
 /** Credentials the REST rows' store and gateway share (made up per run). */
