@@ -34,7 +34,7 @@ export async function pageCall(
   pageUrl: string,
   operation: string,
   payload?: unknown,
-  options: { key?: string | null; raw?: string; headers?: Record<string, string> } = {},
+  options: { key?: string | null; raw?: string; headers?: Record<string, string>; remoteAddress?: string } = {},
 ): Promise<PageReply> {
   const key = options.key === undefined ? randomUUID() : options.key;
   const res = await gw.app.inject({
@@ -42,6 +42,7 @@ export async function pageCall(
     url: `${pathOf(pageUrl)}/rpc`,
     headers: { 'content-type': 'application/json', ...(key !== null && { 'idempotency-key': key }), ...options.headers },
     payload: options.raw ?? JSON.stringify({ operation, ...(payload !== undefined && { payload }) }),
+    ...(options.remoteAddress && { remoteAddress: options.remoteAddress }),
   });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 }
