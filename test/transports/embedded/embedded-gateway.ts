@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { checkoutGateway, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { checkoutGateway, type CheckoutClient, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
 import type { DemoGatewayOptions } from '../../helpers/demo-gateway.js';
 
 export const HOST_ORIGINS = ['http://127.0.0.1:9100', 'https://agent.example'];
@@ -45,4 +45,33 @@ export async function pageCall(
     ...(options.remoteAddress && { remoteAddress: options.remoteAddress }),
   });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
+}
+
+/**
+ * A checkout client whose create is the agent's (REST) and whose every later call goes through the
+ * page of the session it created, so the usual flow (walkToReady) runs from the page.
+ */
+export function pageClient(gw: CheckoutGateway): CheckoutClient & { pageUrl(): string } {
+  let url: string | undefined;
+  const page = () => {
+    if (url === undefined) throw new Error('create the checkout first');
+    return url;
+  };
+  const reply = async (call: Promise<PageReply>) => {
+    const res = await call;
+    return { status: res.status, body: res.body, replayed: res.headers['idempotent-replayed'] === 'true' };
+  };
+  return {
+    transport: 'rest',
+    pageUrl: page,
+    async create(checkout, options) {
+      const created = await gw.client('rest').create(checkout, options);
+      url = created.body.continue_url;
+      return created;
+    },
+    get: () => reply(pageCall(gw, page(), 'get_checkout', undefined, { key: null })),
+    update: (_id, checkout, options) => reply(pageCall(gw, page(), 'update_checkout', checkout, options?.key ? { key: options.key } : {})),
+    complete: (_id, body, options) => reply(pageCall(gw, page(), 'complete_checkout', body, options?.key ? { key: options.key } : {})),
+    cancel: (_id, options) => reply(pageCall(gw, page(), 'cancel_checkout', undefined, options?.key ? { key: options.key } : {})),
+  };
 }

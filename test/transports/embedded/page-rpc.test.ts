@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewaySecret } from '../../../src/config/gateway-secret.js';
-import { BUYER, CHICAGO, line, pay, STOREFRONT, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
-import { embeddedGateway, pageCall, pathOf } from './embedded-gateway.js';
+import { BUYER, line, pay, STOREFRONT, walkToReady, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { embeddedGateway, pageCall, pageClient, pathOf } from './embedded-gateway.js';
 
 let gw: CheckoutGateway | undefined;
 afterEach(async () => {
@@ -36,29 +36,12 @@ describe('a checkout page', () => {
   });
 
   it('fills in the buyer and the delivery, completes, and the order exists for the agent too', async () => {
-    const { gw, created, url } = await checkoutPage();
-    const lines = linesOf(created);
-    const destination = await pageCall(gw, url, 'update_checkout', { line_items: lines, buyer: BUYER, fulfillment: { methods: [{ type: 'shipping', destinations: [CHICAGO] }] } });
-    expect(destination.status).toBe(200);
-    const method = destination.body.fulfillment.methods[0];
-    const chosen = {
-      line_items: lines,
-      buyer: BUYER,
-      fulfillment: {
-        methods: [
-          {
-            id: method.id,
-            type: 'shipping',
-            destinations: method.destinations,
-            selected_destination_id: method.selected_destination_id,
-            groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })),
-          },
-        ],
-      },
-    };
-    const ready = await pageCall(gw, url, 'update_checkout', chosen);
-    expect(ready.body.status).toBe('ready_for_complete');
-    const done = await pageCall(gw, url, 'complete_checkout', pay('success_token'));
+    gw = await embeddedGateway();
+    const client = pageClient(gw);
+    const { created, ready } = await walkToReady(client, [line('pot_ceramic')]);
+    expect(ready.status).toBe('ready_for_complete');
+    expect(ready.continue_url).toBeUndefined();
+    const done = await client.complete(created.id, pay('success_token'));
     expect(done.status).toBe(200);
     expect(done.body.proto.status).toBe('success');
     expect(done.body.status).toBe('completed');
@@ -72,14 +55,10 @@ describe('a checkout page', () => {
 
   it('answers a store that takes payment on its own page with that page, so the page can hand off', async () => {
     const handler = { id: 'store-checkout', name: 'dev.proto.payments.handoff', type: 'handoff' as const, instruments: ['redirect'] };
-    const { gw, created, url } = await checkoutPage({ tenant: { payment_handlers: [handler] } });
-    const lines = linesOf(created);
-    const destination = (await pageCall(gw, url, 'update_checkout', { line_items: lines, buyer: BUYER, fulfillment: { methods: [{ type: 'shipping', destinations: [CHICAGO] }] } })).body;
-    const method = destination.fulfillment.methods[0];
-    const groups = method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id }));
-    const fulfillment = { methods: [{ id: method.id, type: 'shipping', destinations: method.destinations, selected_destination_id: method.selected_destination_id, groups }] };
-    await pageCall(gw, url, 'update_checkout', { line_items: lines, buyer: BUYER, fulfillment });
-    const escalated = await pageCall(gw, url, 'complete_checkout', {});
+    gw = await embeddedGateway({ tenant: { payment_handlers: [handler] } });
+    const client = pageClient(gw);
+    const { created } = await walkToReady(client, [line('pot_ceramic')]);
+    const escalated = await client.complete(created.id, {});
     expect(escalated.body.status).toBe('requires_escalation');
     expect(escalated.body.continue_url).toBe(`${STOREFRONT}/cart/pot_ceramic:1?ref=${created.id}`);
     // The agent, meanwhile, is sent to the page, which hands off.
