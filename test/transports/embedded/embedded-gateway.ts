@@ -62,7 +62,7 @@ export function pageClient(gw: CheckoutGateway): CheckoutClient & { pageUrl(): s
     return { status: res.status, body: res.body, replayed: res.headers['idempotent-replayed'] === 'true' };
   };
   return {
-    transport: 'rest',
+    transport: 'rest', // what its create speaks; the rest is the page RPC, which answers as REST does
     pageUrl: page,
     async create(checkout, options) {
       const created = await gw.client('rest').create(checkout, options);
