@@ -7,20 +7,10 @@
 import { BackendError, type Adapter } from '../../../adapters/contract.js';
 import { runAdapterContract, type BackendFault, type SimulatorControls } from '../contract/contract-suite.js';
 import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
+import { FAULTY_METHODS } from '../../reliability/helpers/faulty.js';
 import { demoStore } from './fixtures.js';
 
 const WEBHOOK_SECRET = 'demo-store-webhook-secret';
-const METHODS = [
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
-  'placeOrder',
-  'findOrderByReference',
-  'getOrder',
-] as const;
 
 /** The adapter with the next calls failing as `faults` says, whatever method they are. */
 function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
@@ -41,7 +31,7 @@ function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
     }
   };
   const wrapped = Object.create(adapter) as Record<string, unknown>;
-  for (const method of METHODS) {
+  for (const method of FAULTY_METHODS) {
     const real = (adapter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!.bind(adapter);
     wrapped[method] = async (...args: unknown[]) => {
       if (faults.length === 0) return real(...args);
