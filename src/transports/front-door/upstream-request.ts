@@ -1,0 +1,41 @@
+/**
+ * The headers a passed-through request carries to the store: its Host (the store's own, or the
+ * merchant's with `preserve_host`), the client as X-Forwarded-For/-Proto/-Host, and Via.
+ * @fastify/reply-from has already set Host to the store's and dropped hop-by-hop headers.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import type { Storefront } from './storefront.js';
+
+/** How the gateway names itself in Via (RFC 9110 §7.6.3); seeing it come back means a loop. */
+export const VIA_NAME = 'proto-gateway';
+
+const OURS = new RegExp(`(^|,)\\s*[^\\s,]+\\s+${VIA_NAME}(\\s|,|$)`, 'i');
+
+/** The request already went through a proto gateway: passing it on would go round forever. */
+export function isLoop(req: FastifyRequest): boolean {
+  const via = req.headers.via;
+  return typeof via === 'string' && OURS.test(via);
+}
+
+/**
+ * Client first, this hop last. Only the part of a received X-Forwarded-For that came through
+ * trusted proxies (TRUST_PROXY) is kept: anything else a client wrote there could be forged.
+ */
+function forwardedFor(req: FastifyRequest): string {
+  const chain = req.ips ?? [req.ip];
+  return [...chain].reverse().join(', ');
+}
+
+export function upstreamRequestHeaders(req: FastifyRequest, headers: IncomingHttpHeaders, storefront: Storefront): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers };
+  if (storefront.preserveHost) out.host = req.host;
+  out['x-forwarded-for'] = forwardedFor(req);
+  out['x-forwarded-proto'] = req.protocol;
+  out['x-forwarded-host'] = req.host;
+  // The gateway keeps only the X-Forwarded-* fields: the others are passed as the client sent them.
+  delete out.forwarded;
+  delete out['x-real-ip'];
+  out.via = [headers.via, `${req.raw.httpVersion} ${VIA_NAME}`].filter(Boolean).join(', ');
+  return out;
+}
