@@ -3,7 +3,12 @@
  * gateway does not answer through to its store's site (a real HTTP server on loopback), over a
  * real socket, so streaming, Host and X-Forwarded-* are what a browser would get.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -260,6 +265,33 @@ describe('front door: the gateway at the merchant own origin', () => {
     expect(answer.body.toString()).toContain('The store is taking too long');
   });
 
+  it('survives a store that dies in the middle of its answer, and a buyer who leaves in the middle of one', async () => {
+    store.serve('/broken', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' });
+      res.write('<h1>half a page');
+      setImmediate(() => res.destroy());
+    });
+    // The status was already sent: the buyer's connection is cut rather than given a short page.
+    await expect(send(port, { path: '/broken', host: 'flowers.test' })).rejects.toThrow();
+    store.serve('/endless', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const more = () => res.write(chunkAt(0)) ? setImmediate(more) : res.once('drain', more);
+      res.on('close', () => res.removeAllListeners('drain'));
+      more();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/endless', headers: { host: 'flowers.test' } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    });
+    expect((await send(port, { path: '/', host: 'flowers.test' })).status).toBe(200);
+  });
+
   it('shows the store’s own 503 page rather than asking again', async () => {
     let asked = 0;
     store.serve('/maintenance', (_req, res) => {
@@ -337,6 +369,27 @@ describe('front door behind a trusted proxy', () => {
     } finally {
       await app.close();
       await store.close();
+    }
+  });
+});
+
+describe('front door to an https store', () => {
+  it('verifies the store’s certificate: a self-signed one gets the 502 page, not the page behind it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'front-door-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'pipe' });
+    const impostor = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('<h1>not the real store</h1>'));
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    const upstream = `https://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
+    const { app, port } = await listen([tenant({ id: 'flowers', hosts: ['flowers.test'], front_door: { upstream } })]);
+    try {
+      const answer = await send(port, { path: '/', host: 'flowers.test' });
+      expect(answer.status).toBe(502);
+      expect(answer.body.toString()).not.toContain('not the real store');
+    } finally {
+      await app.close();
+      impostor.closeAllConnections();
+      await new Promise((resolve) => impostor.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
