@@ -129,6 +129,19 @@ describe('front door: the gateway at the merchant own origin', () => {
     const missing = await send(port, { path: '/collections/roses', host: 'flowers.test' });
     expect(missing.status).toBe(404);
     expect(missing.body.toString()).toBe('<h1>Flower Shop: no such page</h1>');
+    // A protocol path with a method the gateway does not serve there is the store's.
+    const wrongMethod = await send(port, { path: '/carts', host: 'flowers.test' });
+    expect(wrongMethod.body.toString()).toBe('<h1>Flower Shop: no such page</h1>');
+  });
+
+  it('leaves out the store’s hop-by-hop headers', async () => {
+    store.serve('/hops', (_req, res) => {
+      res.writeHead(200, { connection: 'keep-alive, x-hop', 'keep-alive': 'timeout=1', 'x-hop': 'store-internal', 'x-kept': 'yes' }).end('ok');
+    });
+    const answer = await send(port, { path: '/hops', host: 'flowers.test' });
+    expect(answer.headers['x-kept']).toBe('yes');
+    expect(answer.headers['x-hop']).toBeUndefined();
+    expect(answer.headers['keep-alive']).not.toBe('timeout=1');
   });
 
   it('streams a POST body through as sent, whatever its type (the gateway parses none of it)', async () => {

@@ -1,5 +1,6 @@
 /**
- * The store's response headers as the buyer sees them on the merchant's domain: a redirect to
+ * The store's response headers as the buyer sees them on the merchant's domain (its hop-by-hop
+ * fields left out, @fastify/reply-from copies them all): a redirect to
  * the store's own origin points at the merchant's origin instead (relative ones are kept as
  * sent), and a cookie scoped to a domain the browser would refuse there becomes a host-only one.
  */
@@ -39,8 +40,18 @@ export function cookieForMerchant(setCookie: string, merchantHost: string): stri
   });
 }
 
-export function storefrontResponseHeaders(headers: IncomingHttpHeaders, req: FastifyRequest, storefront: Storefront): IncomingHttpHeaders {
+/** Hop-by-hop fields (RFC 9110 §7.6.1) describe the store's connection to the gateway, not the buyer's. */
+const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade'];
+
+function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = { ...headers };
+  const named = typeof headers.connection === 'string' ? headers.connection.split(',').map((name) => name.trim().toLowerCase()) : [];
+  for (const name of [...HOP_BY_HOP, ...named]) delete out[name];
+  return out;
+}
+
+export function storefrontResponseHeaders(headers: IncomingHttpHeaders, req: FastifyRequest, storefront: Storefront): IncomingHttpHeaders {
+  const out = withoutHopByHop(headers);
   if (typeof headers.location === 'string') out.location = onMerchantOrigin(headers.location, storefront, merchantOrigin(req));
   const cookies = headers['set-cookie'] as string[] | string | undefined; // undici gives a single one as a string
   if (cookies !== undefined) {
