@@ -155,6 +155,16 @@ describe('front door: the gateway at the merchant own origin', () => {
     expect(json(asJson)).toMatchObject({ bytes: notJson.length, sha256: createHash('sha256').update(notJson).digest('hex') });
   });
 
+  it('passes a request carrying hop-by-hop fields (curl’s Expect: 100-continue, an old client’s Keep-Alive)', async () => {
+    const body = 'x'.repeat(2 * CHUNK);
+    const answer = await send(port, { method: 'POST', path: '/echo', host: 'flowers.test', headers: { expect: '100-continue', 'keep-alive': 'timeout=5', te: 'trailers', 'proxy-authorization': 'Basic c2VjcmV0' }, body });
+    expect(answer.status).toBe(200);
+    const seen = json(answer);
+    expect(seen.bytes).toBe(body.length);
+    expect(seen.headers).not.toHaveProperty('proxy-authorization');
+    expect(seen.headers).not.toHaveProperty('keep-alive');
+  });
+
   it('rewrites a redirect to the store’s origin onto the merchant’s, and keeps relative and foreign ones', async () => {
     store.serve('/account', (_req, res) => res.writeHead(302, { location: `${store.origin}/account/login?return_to=%2Fcart#top` }).end());
     store.serve('/cart/checkout', (_req, res) => res.writeHead(303, { location: '/checkouts/c1?step=contact' }).end());

@@ -27,8 +27,16 @@ function forwardedFor(req: FastifyRequest): string {
   return [...chain].reverse().join(', ');
 }
 
+/**
+ * Hop-by-hop fields (RFC 9110 §7.6.1) reply-from does not drop unless the client listed them in
+ * Connection; undici also refuses a request carrying one of them, or Expect (Node has already
+ * answered a client's `Expect: 100-continue`).
+ */
+const NOT_FORWARDED = ['keep-alive', 'proxy-connection', 'te', 'upgrade', 'expect', 'proxy-authorization'];
+
 export function upstreamRequestHeaders(req: FastifyRequest, headers: IncomingHttpHeaders, storefront: Storefront): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = { ...headers };
+  for (const name of NOT_FORWARDED) delete out[name];
   if (storefront.preserveHost) out.host = req.host;
   out['x-forwarded-for'] = forwardedFor(req);
   out['x-forwarded-proto'] = req.protocol;
