@@ -134,6 +134,15 @@ describe('front door: the gateway at the merchant own origin', () => {
     expect(wrongMethod.body.toString()).toBe('<h1>Flower Shop: no such page</h1>');
   });
 
+  it('refuses a path that would climb out of the store’s root before it reaches the store', async () => {
+    const before = store.seen.length;
+    for (const path of ['/a/../../etc/passwd', '//evil.example/x']) {
+      const answer = await send(port, { path, host: 'flowers.test' });
+      expect(answer.status).toBe(400);
+    }
+    expect(store.seen.length).toBe(before);
+  });
+
   it('leaves out the store’s hop-by-hop headers', async () => {
     store.serve('/hops', (_req, res) => {
       res.writeHead(200, { connection: 'keep-alive, x-hop', 'keep-alive': 'timeout=1', 'x-hop': 'store-internal', 'x-kept': 'yes' }).end('ok');
