@@ -1,7 +1,7 @@
 /**
  * The headers a passed-through request carries to the store: its Host (the store's own, or the
  * merchant's with `preserve_host`), the client as X-Forwarded-For/-Proto/-Host, and Via.
- * @fastify/reply-from has already set Host to the store's and dropped hop-by-hop headers.
+ * @fastify/reply-from has already set Host to the store's and dropped Connection and the fields it names.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
@@ -41,7 +41,7 @@ export function upstreamRequestHeaders(req: FastifyRequest, headers: IncomingHtt
   out['x-forwarded-for'] = forwardedFor(req);
   out['x-forwarded-proto'] = req.protocol;
   out['x-forwarded-host'] = req.host;
-  // The gateway keeps only the X-Forwarded-* fields: the others are passed as the client sent them.
+  // The gateway vouches only for X-Forwarded-*: other forwarding fields a client wrote are dropped, not passed on as if checked.
   delete out.forwarded;
   delete out['x-real-ip'];
   out.via = [headers.via, `${req.raw.httpVersion} ${VIA_NAME}`].filter(Boolean).join(', ');

@@ -1,8 +1,8 @@
 /**
- * The store's response headers as the buyer sees them on the merchant's domain (its hop-by-hop
- * fields left out, @fastify/reply-from copies them all): a redirect to
- * the store's own origin points at the merchant's origin instead (relative ones are kept as
- * sent), and a cookie scoped to a domain the browser would refuse there becomes a host-only one.
+ * The store's response headers as the buyer sees them on the merchant's domain: a redirect to the
+ * store's own origin points at the merchant's origin instead (relative ones are kept as sent), a
+ * cookie scoped to a domain the browser would refuse there becomes a host-only one, and the
+ * hop-by-hop fields, which @fastify/reply-from would copy, are left out.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
@@ -13,11 +13,11 @@ import { VIA_NAME } from './upstream-request.js';
 const AUTHORITY = /^([a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
 
 /** The origin the buyer reached: the merchant's (behind trusted proxies, what they forwarded). */
-export function merchantOrigin(req: FastifyRequest): string {
+function merchantOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
 }
 
-export function onMerchantOrigin(location: string, storefront: Storefront, merchant: string): string {
+function onMerchantOrigin(location: string, storefront: Storefront, merchant: string): string {
   const authority = AUTHORITY.exec(location)?.[0];
   if (authority === undefined) return location; // relative: already on the merchant's domain
   let origin: string;
@@ -33,7 +33,7 @@ export function onMerchantOrigin(location: string, storefront: Storefront, merch
 const DOMAIN_ATTRIBUTE = /;\s*domain\s*=\s*\.?([^;]*)/gi;
 
 /** Drops a Domain attribute the merchant's host does not belong to (the browser would refuse the cookie). */
-export function cookieForMerchant(setCookie: string, merchantHost: string): string {
+function cookieForMerchant(setCookie: string, merchantHost: string): string {
   return setCookie.replace(DOMAIN_ATTRIBUTE, (attribute, domain: string) => {
     const d = domain.trim().toLowerCase();
     return merchantHost === d || merchantHost.endsWith(`.${d}`) ? attribute : '';
