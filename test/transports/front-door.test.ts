@@ -405,6 +405,22 @@ describe('front door behind a trusted proxy', () => {
   });
 });
 
+describe('front door pointed back at the gateway', () => {
+  it('stops after one round with the 508 page instead of looping', async () => {
+    const { app, port } = await listen([tenant({ id: 'placeholder', hosts: ['placeholder.test'] })]);
+    try {
+      // The store's address is the gateway's own, and the store is sent the merchant's Host: the same tenant again.
+      app.tenants.registry = new TenantRegistry([tenant({ id: 'loop', hosts: ['loop.test'], front_door: { upstream: `http://127.0.0.1:${port}`, preserve_host: true } })]);
+      const answer = await send(port, { path: '/', host: 'loop.test' });
+      expect(answer.status).toBe(508);
+      expect(answer.body.toString()).toContain('points back at this gateway');
+      expect(answer.headers.via).toBe('1.1 proto-gateway');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('front door to an https store', () => {
   it('verifies the store’s certificate: a self-signed one gets the 502 page, not the page behind it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'front-door-'));
