@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatewaySecret } from '../../../src/config/gateway-secret.js';
 import { defaultAssetsDir } from '../../../src/transports/embedded/assets.js';
 import { line, STOREFRONT, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { startStorefront } from '../storefront-server.js';
 import { embeddedGateway, HOST_ORIGINS, pathOf } from './embedded-gateway.js';
 
 const CSP =
@@ -93,6 +94,24 @@ describe('the page shell', () => {
     const cart = (await gw.carts('mcp').create({ line_items: [line('bouquet_roses', 2)] })).body;
     const html = (await gw.app.inject({ method: 'GET', url: pathOf(cart.continue_url) })).body;
     expect(configOf(html)).toMatchObject({ kind: 'cart', delegate: [], rpc: `${cart.continue_url}/rpc` });
+  });
+});
+
+describe('at the merchant\'s own origin (front_door)', () => {
+  it('the page, its RPC and its assets are the gateway\'s; other paths still reach the store', async () => {
+    const store = await startStorefront('Flower Shop site');
+    try {
+      const { gw, url } = await checkoutPage({ tenant: { front_door: { upstream: store.origin } } });
+      expect((await gw.app.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(200);
+      expect((await gw.app.inject({ method: 'GET', url: '/embedded/assets/page.js' })).body).toBe('export const page = 1;\n');
+      expect((await gw.app.inject({ method: 'GET', url: '/embedded/checkout/made-up' })).statusCode).toBe(404);
+      expect(store.seen).toEqual([]);
+      const home = await gw.app.inject({ method: 'GET', url: '/' });
+      expect(home.body).toContain('Welcome to Flower Shop site');
+      expect(store.seen.map((s) => s.url)).toEqual(['/']);
+    } finally {
+      await store.close();
+    }
   });
 });
 
