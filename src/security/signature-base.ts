@@ -64,9 +64,21 @@ function componentValue(message: HttpMessage, id: ComponentId, label: string): s
   return dictionaryMember(value, name, key, label);
 }
 
+/**
+ * Each identifier serialized once: a response signer reuses its component list for every answer
+ * of a second, and structured-headers checks every character of an item it serializes.
+ */
+const serializedIds = new WeakMap<ComponentId, string>();
+
+function serializedId(id: ComponentId): string {
+  let text = serializedIds.get(id);
+  if (text === undefined) serializedIds.set(id, (text = serializeItem(id)));
+  return text;
+}
+
 /** The bytes that are signed. `params` is the serialized inner list of Signature-Input. */
 export function signatureBase(message: HttpMessage, components: readonly ComponentId[], params: string, label: string): Buffer {
   let base = '';
-  for (const id of components) base += `${serializeItem(id)}: ${componentValue(message, id, label)}\n`;
+  for (const id of components) base += `${serializedId(id)}: ${componentValue(message, id, label)}\n`;
   return Buffer.from(`${base}"@signature-params": ${params}`, 'utf8');
 }
