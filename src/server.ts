@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
+import { bufferedStdout } from './observability/log-destination.js';
 import { Metrics } from './observability/metrics.js';
 import { Idempotency } from './operations/idempotency.js';
 import type { OperationDefinition } from './operations/operation.js';
@@ -77,9 +78,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const secret = options.secret ?? GatewaySecret.from(undefined);
   const metrics = options.metrics ?? new Metrics();
   const routing = new TenantRouting(options.tenants);
-  // Written asynchronously: lines written while a write is under way go out together, one system
-  // call for many requests; pino flushes what is left when the process exits.
-  const destination = options.logStream ?? pino.destination({ dest: 1, sync: false });
+  const buffered = options.logStream ? undefined : bufferedStdout();
+  const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
   // The per-request line carries only the fields named below, so it skips the redaction walk.
@@ -100,6 +100,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     trustProxy: options.trustProxy ?? false,
     ...(options.https && { https: options.https }),
   }) as unknown as FastifyInstance; // the HTTPS instance serves the same routes and hooks
+  if (buffered) {
+    app.addHook('onClose', (_app, done) => {
+      buffered.stop();
+      done();
+    });
+  }
   app.decorate('metrics', metrics);
   app.decorate('tenants', routing);
   // Callback-style hooks: an async hook costs a promise and a microtask hop on every request.
