@@ -27,7 +27,7 @@ export const cartBasis = (cart: ActiveCart): Basis => ({
   lines: cart.lines,
   context: cart.context,
   buyer: cart.buyer,
-  carriedCodes: cart.discountCodes,
+  carried: cart,
 });
 
 /** The checkout converted from `cart`, while it is open; complete_in_progress counts (it is not done). */

@@ -11,7 +11,7 @@ import type { PlaceOrderRequest } from '../../../adapters/contract.js';
 import type { Checkout, CheckoutStatus } from '../../../schemas/checkout.js';
 import type { Attribution, Buyer, Context, Message, Signals, Total } from '../../../schemas/common.js';
 import type { PaymentInstrument } from '../../../schemas/payment.js';
-import type { StoredMethod } from '../../extensions/fulfillment/method-record.js';
+import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
@@ -19,17 +19,13 @@ import type { OrderRecipient } from './order-placement.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 
-/** What the platform sent (update replaces all of it). */
-export interface CheckoutInputs {
+/** What the platform sent (update replaces all of it); each extension's part is kept unused while it is not active. */
+export interface CheckoutInputs extends CheckoutExtensionState {
   lines: PricedLineInput[];
   context?: Context;
   buyer?: Buyer;
   signals?: Signals;
   attribution?: Attribution;
-  /** As submitted (discount extension); kept unused while the extension is not active. */
-  discountCodes: string[];
-  /** Fulfillment extension; kept unused while it is not active. */
-  fulfillment: StoredMethod[];
   /** Display fields only. */
   instruments: PaymentInstrument[];
 }

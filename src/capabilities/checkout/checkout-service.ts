@@ -54,7 +54,7 @@ const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutS
 
 /** The priced draft as the answer shows it; lines the store could not price are not kept. */
 const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
-  present(ctx, keepPricedLines({ ...draft, fulfillment: priced.methods }, priced.quote), priced, read.messages);
+  present(ctx, keepPricedLines({ ...draft, ...priced.settled }, priced.quote), priced, read.messages);
 
 /** The answer of a create, and the new session's id (none when the store could price no line). */
 interface Opened {
@@ -67,7 +67,7 @@ async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis
   const locations = pickupLocationsOnce(ctx);
   const read = await readInputs(ctx, request, basis, undefined, locations);
   const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, read.asked);
+  const priced = await priceCheckout(ctx, draft, locations, read.asks);
   if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, priced.quote, priced.refs) };
   const { session, body } = built(ctx, draft, priced, read);
   if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
@@ -83,7 +83,7 @@ async function existing(ctx: OperationContext, id: string): Promise<OperationRes
 export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
   if (request.cart_id === undefined) {
     const lines = identifyLines(request.line_items ?? [], []);
-    return (await open(ctx, request, { lines, context: request.context, buyer: request.buyer, carriedCodes: [] })).result;
+    return (await open(ctx, request, { lines, context: request.context, buyer: request.buyer, })).result;
   }
   const cart = await findCart(ctx, request.cart_id);
   if (!cart) {
@@ -144,13 +144,12 @@ export async function updateCheckout(ctx: OperationContext, id: string, request:
       lines: identifyLines(request.line_items, current.lines),
       context: request.context,
       buyer: request.buyer,
-      carriedCodes: [],
     };
     const read = await readInputs(ctx, request, basis, current, locations);
     const draft = draftOf(ctx, kept(current), read);
     return {
-      inputs: pricingInputs(ctx, draft, read.asked),
-      price: () => priceCheckout(ctx, draft, locations, read.asked),
+      inputs: pricingInputs(ctx, draft, read.asks),
+      price: () => priceCheckout(ctx, draft, locations, read.asks),
       apply: (priced) => {
         const { session, body } = built(ctx, draft, priced, read);
         return { result: success(body), write: session };

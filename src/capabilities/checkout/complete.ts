@@ -28,7 +28,7 @@ import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { fingerprint } from '../../operations/idempotency.js';
 import { success, type OperationResult } from '../../operations/operation.js';
-import { normalizeAddress, toStoreAddress } from '../../extensions/fulfillment/address.js';
+import { normalizeAddress, toStoreAddress } from '../../protocol/postal-address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
 import { shownInstruments } from '../../payments/instruments.js';
 import type { ChangePlan } from '../../state/session-repository.js';
