@@ -18,9 +18,9 @@ import type { ChangePlan } from '../../state/session-repository.js';
 import { callerOwner, ownedByCaller } from '../cart/ownership.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
-import { checkoutNotFound, expiryFrom, isOpen, present, presentedChanges, refused } from './answers.js';
+import { checkoutNotFound, expiryFrom, present, presentedChanges, refused } from './answers.js';
 import { pickupLocationsOnce, priceCheckout, pricingInputs, type Locations, type PricedCheckout } from './checkout-pricing.js';
-import { isLive, newCheckoutId, type CheckoutSession } from './checkout-record.js';
+import { isFrozen, isLive, isOpen, newCheckoutId, type CanceledCheckout, type CheckoutSession, type OpenCheckout } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
 import { cartBasis, findCart, linkCart, openCheckoutOf } from './cart-conversion.js';
@@ -44,7 +44,7 @@ function kept(session: CheckoutSession): Kept {
 }
 
 /** A session from fresh inputs, before pricing. */
-const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutSession => ({
+const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): OpenCheckout => ({
   ...base,
   ...read.inputs,
   expiresAt: expiryFrom(ctx),
@@ -53,7 +53,7 @@ const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): CheckoutS
 });
 
 /** The priced draft as the answer shows it; lines the store could not price are not kept. */
-const built = (ctx: OperationContext, draft: CheckoutSession, priced: PricedCheckout, read: ReadInputs) =>
+const built = (ctx: OperationContext, draft: OpenCheckout, priced: PricedCheckout, read: ReadInputs) =>
   present(ctx, keepPricedLines({ ...draft, ...priced.settled }, priced.quote), priced, read.messages);
 
 /** The answer of a create, and the new session's id (none when the store could price no line). */
@@ -111,7 +111,7 @@ export async function getCheckout(ctx: OperationContext, id: string): Promise<Op
   const locations = pickupLocationsOnce(ctx);
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
-    if (!isOpen(current) && current.view) return { result: success(storedView(current)) };
+    if (isFrozen(current)) return { result: success(storedView(current)) };
     const price = () => priceCheckout(ctx, current, locations);
     if (!isOpen(current)) {
       return {
@@ -169,7 +169,7 @@ export async function cancelCheckout(ctx: OperationContext, id: string): Promise
       price: () => priceCheckout(ctx, current, locations),
       apply: (priced) => {
         const view = renderCheckout(ctx, current, priced, { status: 'canceled', messages: [] });
-        const canceled: CheckoutSession = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };
+        const canceled: CanceledCheckout = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };
         return { result: success(storedView(canceled)), write: canceled };
       },
     };

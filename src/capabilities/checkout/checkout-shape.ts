@@ -14,7 +14,7 @@ import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { renderTotals } from '../pricing/totals.js';
 import type { PricedCheckout } from './checkout-pricing.js';
 import { webhookUrlWarnings } from './order-placement.js';
-import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
+import type { CheckoutBody, FrozenCheckout, SessionFields } from './checkout-record.js';
 
 export interface CheckoutState {
   status: CheckoutBody['status'];
@@ -22,7 +22,7 @@ export interface CheckoutState {
   messages: readonly Message[];
 }
 
-export function renderCheckout(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
+export function renderCheckout(ctx: OperationContext, session: SessionFields, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
   const { quote } = priced;
   const lineItems = renderLineItems(quote);
   const extensions = renderExtensions(ctx, { ...session, ...priced.settled }, quote, lineAllocationPath(lineItemPaths(lineItems)), priced.locations);
@@ -56,12 +56,12 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
 }
 
 /** The answer of a session that no longer changes by itself (being completed, completed, canceled): no handoff, no messages. */
-export function storedView(session: CheckoutSession): CheckoutBody {
-  const { continue_url: _handoff, messages: _messages, ...view } = session.view!;
+export function storedView(session: FrozenCheckout): CheckoutBody {
+  const { continue_url: _handoff, messages: _messages, ...view } = session.view;
   return {
     ...view,
     status: session.status,
-    ...(session.order && { order: { id: session.order.id, permalink_url: session.order.permalinkUrl } }),
+    ...(session.status === 'completed' && { order: { id: session.order.id, permalink_url: session.order.permalinkUrl } }),
     expires_at: new Date(session.expiresAt).toISOString(),
   };
 }
