@@ -28,12 +28,15 @@ interface Registered<Steps> {
 }
 
 const cartSteps: Array<Registered<CartSteps>> = extensions.flatMap((e) => (e.cart ? [{ capability: e.capability, steps: e.cart }] : []));
-const checkoutSteps: Array<Registered<CheckoutSteps>> = extensions.flatMap((e) => (e.checkout ? [{ capability: e.capability, steps: e.checkout }] : []));
+const checkoutSteps: Array<Registered<CheckoutSteps>> = extensions.flatMap((e) =>
+  e.checkout ? [{ capability: e.capability, steps: e.checkout }] : [],
+);
 
 const isActive = (ctx: ExtensionContext, capability: Extension['capability']) => ctx.caller.active.has(capability);
 
 /** The steps of the extensions active for the caller. */
-const activeCheckout = (ctx: ExtensionContext): CheckoutSteps[] => checkoutSteps.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps);
+const activeCheckout = (ctx: ExtensionContext): CheckoutSteps[] =>
+  checkoutSteps.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps);
 const activeCart = (ctx: ExtensionContext): CartSteps[] => cartSteps.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps);
 
 /** Each extension returns its own member of the state, so together they make the whole. */
@@ -50,7 +53,11 @@ function mergePriced(parts: readonly Priced[]): ExtensionsPriced {
 
 // Cart
 
-export function readCart(ctx: ExtensionContext, request: CartCreateRequest | CartUpdateRequest, stored?: CartExtensionState): CartExtensionState {
+export function readCart(
+  ctx: ExtensionContext,
+  request: CartCreateRequest | CartUpdateRequest,
+  stored?: CartExtensionState,
+): CartExtensionState {
   return merged(cartSteps.map((e) => e.steps.read({ active: isActive(ctx, e.capability), request, ...(stored && { stored }) })));
 }
 
@@ -63,7 +70,12 @@ export interface RenderedMembers<Body> {
   messages: Message[];
 }
 
-export function renderCart(ctx: ExtensionContext, state: CartExtensionState, quote: Quote, linePath: AllocationPath): RenderedMembers<Omit<Cart, 'proto'>> {
+export function renderCart(
+  ctx: ExtensionContext,
+  state: CartExtensionState,
+  quote: Quote,
+  linePath: AllocationPath,
+): RenderedMembers<Omit<Cart, 'proto'>> {
   const rendered = activeCart(ctx).map((steps) => steps.render?.({ ctx, state, quote, pathOf: linePath }) ?? {});
   return { members: merged(rendered.map((r) => r.members ?? {})), messages: rendered.flatMap((r) => r.messages ?? []) };
 }
@@ -85,7 +97,15 @@ export async function readCheckout(
 ): Promise<CheckoutReading> {
   const reads = [];
   for (const e of checkoutSteps) {
-    reads.push(await e.steps.read({ active: isActive(ctx, e.capability), request, ...(stored && { stored }), ...(carried && { carried }), locations }));
+    reads.push(
+      await e.steps.read({
+        active: isActive(ctx, e.capability),
+        request,
+        ...(stored && { stored }),
+        ...(carried && { carried }),
+        locations,
+      }),
+    );
   }
   return {
     state: merged(reads.map((r) => r.state)),

@@ -30,5 +30,5 @@ export interface OperationContext {
   store: StateStore;
   /** Keys for the tokens the gateway signs (the same on every replica). */
   secret: GatewaySecret;
-  now(): number;
+  now: () => number;
 }

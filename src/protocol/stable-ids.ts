@@ -20,7 +20,11 @@ export interface Requested {
  * One id per requested entry, in request order. `fresh` makes a new id for a key; it is told
  * every id already in use, so it never repeats one.
  */
-export function assignIds(requested: readonly Requested[], existing: readonly Keyed[], fresh: (key: string, used: ReadonlySet<string>) => string): string[] {
+export function assignIds(
+  requested: readonly Requested[],
+  existing: readonly Keyed[],
+  fresh: (key: string, used: ReadonlySet<string>) => string,
+): string[] {
   const known = new Set(existing.map((entry) => entry.id));
   const claimed = new Set<string>();
   // Named ids first, so an entry matched by key never takes an id another entry (even a later one) names.
@@ -32,9 +36,9 @@ export function assignIds(requested: readonly Requested[], existing: readonly Ke
   return named.map((id, i) => {
     if (id !== undefined) return id;
     const key = requested[i]!.key;
-    const assigned = existing.find((entry) => entry.key === key && !claimed.has(entry.id))?.id ?? fresh(key, new Set([...known, ...claimed]));
+    const assigned =
+      existing.find((entry) => entry.key === key && !claimed.has(entry.id))?.id ?? fresh(key, new Set([...known, ...claimed]));
     claimed.add(assigned);
     return assigned;
   });
 }
-

@@ -22,9 +22,11 @@ describe('registered extensions', () => {
       it(`${extension.capability} on ${resource}: its members are in the ${resource} schemas and it extends ${resource}`, () => {
         const { requests, response, capability } = SCHEMAS[resource];
         for (const request of requests) {
-          for (const [name, schema] of Object.entries(steps.members.request)) expect(request.properties[name as keyof typeof request.properties]).toBe(schema);
+          for (const [name, schema] of Object.entries(steps.members.request))
+            expect(request.properties[name as keyof typeof request.properties]).toBe(schema);
         }
-        for (const [name, schema] of Object.entries(steps.members.response)) expect(response.properties[name as keyof typeof response.properties]).toBe(schema);
+        for (const [name, schema] of Object.entries(steps.members.response))
+          expect(response.properties[name as keyof typeof response.properties]).toBe(schema);
         expect(CAPABILITIES[extension.capability].extends).toContain(capability);
       });
     }

@@ -2,9 +2,10 @@
  * Prices a checkout with the store, in the store's own cart (the session's handle): its lines,
  * codes and buyer as a cart would be priced, plus what the active extensions add (fulfillment
  * methods). When an extension settles what the request asked for on the first answer (an option
- * sent without its group, set on the groups that offer it), the checkout is priced again (only then). When the answer hands the buyer to the store
- * (`requires_escalation` decided by status.ts), the store's checkout page comes with it; a page
- * newly made for this checkout is remembered as a handoff (handoff-record.ts).
+ * sent without its group, set on the groups that offer it), the checkout is priced again (only
+ * then). When the answer hands the buyer to the store (`requires_escalation` decided by
+ * status.ts), the store's checkout page comes with it; a page newly made for this checkout is
+ * remembered as a handoff (handoff-record.ts).
  *
  * Pricing happens before the session is written (see state/session-repository.ts); `inputs`
  * says what was priced, so a write that meets a conflict reuses the price when nothing changed.
@@ -80,7 +81,9 @@ export async function priceCheckout(
   locations: Locations,
   asks: Partial<CheckoutAsks> = {},
 ): Promise<PricedCheckout> {
-  let { request, notices } = requestFor(ctx, session);
+  const first = requestFor(ctx, session);
+  const { notices } = first;
+  let { request } = first;
   let quote = await ctx.tenant.adapter.quote(request);
   let handle = quote.handle ?? session.handle;
   const settled = settleCheckout(ctx, session, asks, quote) ?? {};

@@ -23,7 +23,15 @@ declare module '../extension.js' {
 }
 
 /** Codes and claims to price; claims nothing is priced for are told about. */
-function price({ ctx, active, session }: { ctx: ExtensionContext; active: boolean; session: SessionBasics & { discountCodes: readonly string[] } }): Priced {
+function price({
+  ctx,
+  active,
+  session,
+}: {
+  ctx: ExtensionContext;
+  active: boolean;
+  session: SessionBasics & { discountCodes: readonly string[] };
+}): Priced {
   const notices = unacceptedClaims(session.context?.eligibility, ctx.tenant.adapter.capabilities.acceptedClaims, active);
   return { ...(active && { quote: { discountCodes: session.discountCodes, eligibility: true } }), notices };
 }
@@ -36,7 +44,12 @@ function render({ ctx, state, quote, pathOf }: RenderStep<{ discountCodes: reado
 }
 
 /** A checkout takes the codes of the cart it is made from, then those sent that the cart does not have. */
-function checkoutCodes(active: boolean, carried: readonly string[], sent: readonly string[] | undefined, stored: readonly string[]): string[] {
+function checkoutCodes(
+  active: boolean,
+  carried: readonly string[],
+  sent: readonly string[] | undefined,
+  stored: readonly string[],
+): string[] {
   if (!active) return [...carried, ...stored];
   const known = new Set(carried.map((code) => code.trim().toUpperCase()));
   return [...carried, ...(sent ?? []).filter((code) => !known.has(code.trim().toUpperCase()))];
