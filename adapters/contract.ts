@@ -76,6 +76,35 @@ export interface CustomFilter {
   schema: Record<string, unknown>;
 }
 
+// ---------------------------------------------------------------- the request
+
+/**
+ * What the gateway saw of the request an adapter call serves (filled by the pipeline, never by
+ * the caller's body). Stores that localize or guard per buyer use it; an adapter that ignores it
+ * answers as for any buyer (the store's default language, no buyer address forwarded).
+ */
+export interface RequestContext {
+  /**
+   * The buyer's client IP: the request's address, or the client named by trusted proxies
+   * (`TRUST_PROXY`), never a proxy's. For stores that rate-limit or screen bots per buyer
+   * (Shopify `Shopify-Storefront-Buyer-IP`). Personal data: adapters never log or keep it.
+   */
+  clientIp?: string;
+  /** The buyer's language, a BCP 47 tag (`fr`, `pt-BR`): the first of `Accept-Language`. */
+  language?: string;
+}
+
+/** Options of a lookup (all optional; an adapter may ignore each). */
+export interface LookupOptions {
+  context?: RequestContext;
+  /**
+   * get_product's option selection (canonical names and values of the product's options): a store
+   * that lists only some variants of a large product makes sure the variant with exactly these
+   * values, when it exists, is among `variants`. Adapters that list every variant ignore it.
+   */
+  selected?: Array<{ name: string; value: string }>;
+}
+
 // ---------------------------------------------------------------- catalog
 
 export type AvailabilityStatus = 'in_stock' | 'backorder' | 'preorder' | 'out_of_stock' | 'discontinued';
@@ -154,6 +183,8 @@ export interface SearchQuery {
   limit: number;
   /** Opaque token from a previous page of the same query. */
   pageToken?: string;
+  /** The request this search serves; never part of the query's identity (page tokens, caches). */
+  context?: RequestContext;
 }
 
 export interface SearchPage {
@@ -310,6 +341,8 @@ export interface QuoteRequest {
   discountCodes: string[];
   /** Claims from context.eligibility; the store prices the ones it accepts as provisional discounts. */
   eligibilityClaims?: string[];
+  /** The request this quote serves (client IP, language): not part of what is priced. */
+  context?: RequestContext;
   /** Absent on cart estimates: no fulfillment groups and no shipping are priced then. */
   fulfillment?: {
     methods: FulfillmentMethodRequest[];
@@ -696,7 +729,7 @@ export interface Adapter {
    * Resolves product ids, variant ids and the declared `lookupKeys` (SKU, handle). Each product
    * appears once, with all its variants; unknown ids are simply not in any `inputs`.
    */
-  lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]>;
+  lookup(ids: string[], signal?: AbortSignal, options?: LookupOptions): Promise<LookupResult[]>;
   /** [] when the store has none (`capabilities.pickup` false). */
   pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]>;
   /**

@@ -140,7 +140,7 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     capabilities: adapter.capabilities,
     storefrontUrl: adapter.storefrontUrl,
     search: (query, signal) => call('search', (s) => adapter.search(query, s), signal),
-    lookup: (ids, signal) => call('lookup', (s) => adapter.lookup(ids, s), signal),
+    lookup: (ids, signal, options) => call('lookup', (s) => adapter.lookup(ids, s, options), signal),
     pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
     ...(discoverFulfillment && {
       discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment.call(adapter, query, s), signal),
