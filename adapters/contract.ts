@@ -80,8 +80,11 @@ export interface CustomFilter {
 
 /**
  * What the gateway saw of the request an adapter call serves (filled by the pipeline, never by
- * the caller's body). Stores that localize or guard per buyer use it; an adapter that ignores it
- * answers as for any buyer (the store's default language, no buyer address forwarded).
+ * the caller's body), passed beside the call's own input (the last argument of `search`,
+ * `quote`, `checkoutUrl`; `LookupOptions.context`), so it is never part of a query's or a cart's
+ * identity (page tokens, fingerprints, caches). Stores that localize or guard per buyer use it;
+ * an adapter that ignores it answers as for any buyer (the store's default language, no buyer
+ * address forwarded). Absent when no request is behind the call (queued jobs, placeOrder).
  */
 export interface RequestContext {
   /**
@@ -183,8 +186,6 @@ export interface SearchQuery {
   limit: number;
   /** Opaque token from a previous page of the same query. */
   pageToken?: string;
-  /** The request this search serves; never part of the query's identity (page tokens, caches). */
-  context?: RequestContext;
 }
 
 export interface SearchPage {
@@ -341,8 +342,6 @@ export interface QuoteRequest {
   discountCodes: string[];
   /** Claims from context.eligibility; the store prices the ones it accepts as provisional discounts. */
   eligibilityClaims?: string[];
-  /** The request this quote serves (client IP, language): not part of what is priced. */
-  context?: RequestContext;
   /** Absent on cart estimates: no fulfillment groups and no shipping are priced then. */
   fulfillment?: {
     methods: FulfillmentMethodRequest[];
@@ -724,7 +723,7 @@ export interface Adapter {
   /** The store's home page: `continue_url` when there is nothing to hand over (an unknown cart). */
   readonly storefrontUrl: string;
 
-  search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage>;
+  search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage>;
   /**
    * Resolves product ids, variant ids and the declared `lookupKeys` (SKU, handle). Each product
    * appears once, with all its variants; unknown ids are simply not in any `inputs`.
@@ -749,14 +748,14 @@ export interface Adapter {
    * the store's own cart when the request carries a `handle` (and returns the handle to keep).
    * The gateway calls it before it writes the session, never inside a compare-and-set retry.
    */
-  quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote>;
+  quote(request: QuoteRequest, signal?: AbortSignal, context?: RequestContext): Promise<Quote>;
 
   /**
    * The store's checkout page for this session, from the store (Shopify `cart.checkoutUrl`, a
    * draft order's `invoiceUrl`, WooCommerce's order `payment_url`), carrying `reference` so the
    * order placed there can be matched. May return a new `handle` (the store made a cart for it).
    */
-  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }>;
+  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<{ url: string; handle?: string }>;
 
   /**
    * gateway_charged and store_charged only: places the order once per `reference`; concurrent

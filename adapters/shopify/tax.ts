@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
 import { fromMinorUnits } from '../../src/protocol/money.js';
-import { toShopifyAddress } from './addresses.js';
+import { fromShopifyAddress, toShopifyAddress } from './addresses.js';
 import type { SfCart } from './cart-types.js';
 import { LINE_ATTRIBUTE } from './ids.js';
 
@@ -18,10 +18,23 @@ export interface TaxResult {
   lines: Array<{ title: string; amount: number }>;
 }
 
-/** The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known yet. */
-export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | undefined, email: string | undefined) {
+/** The address of the pickup location selected in `quote` (a pickup option id is the location's gid). */
+function pickupAddress(cart: SfCart, quote: Quote): PostalAddress | undefined {
+  const selected = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'pickup' ? m.groups.map((g) => g.selectedOptionId) : []));
+  const locations = cart.lines.nodes.flatMap((l) => l.merchandise.storeAvailability.nodes.map((a) => a.location));
+  const location = locations.find((l) => selected.includes(l.id));
+  return location && fromShopifyAddress(location.address);
+}
+
+/**
+ * The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known
+ * yet. A pickup order is taxed where it is collected: the location's address, with a free
+ * shipping line named for the pickup.
+ */
+export function draftFor(cart: SfCart, quote: Quote, shipTo: PostalAddress | undefined, email: string | undefined) {
   const ships = quote.lines.some((l) => l.requiresShipping);
-  const groups = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'shipping' ? m.groups : []));
+  const groups = (quote.fulfillment ?? []).flatMap((m) => m.groups);
+  const address = shipTo ?? pickupAddress(cart, quote);
   if (!ships || !address || groups.length === 0 || groups.some((g) => !g.selectedOptionId)) return undefined;
   const shipping = groups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
   const currency = quote.currency;

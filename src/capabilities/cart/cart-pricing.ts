@@ -4,7 +4,6 @@
  * own cart (the handle) and with the store's page for it. Pricing happens before the cart is
  * written (see state/session-repository.ts); `inputs` says what was priced.
  */
-import { withClient } from '../client-context.js';
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
@@ -31,7 +30,7 @@ export const cartInputs = (ctx: OperationContext, cart: ActiveCart): string =>
 
 export async function priceCart(ctx: OperationContext, cart: ActiveCart): Promise<PricedCart> {
   const { request, notices } = callerQuoteRequest(ctx, cart);
-  const quote = await ctx.tenant.adapter.quote(withClient(ctx, request));
+  const quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   const handle = quote.handle ?? cart.handle;
   const page = await storePage(ctx, cart.id, { ...request, ...(handle !== undefined && { handle }) }, cart.storePage);
   return { quote, notices, refs: lineRefs(cart.lines), ...(page.handle !== undefined && { handle: page.handle }), storePage: page.page };

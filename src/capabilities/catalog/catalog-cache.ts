@@ -41,7 +41,7 @@ const discoveryOf = (adapter: Adapter): CatalogReader['discoverFulfillment'] =>
 
 function directReader(adapter: Adapter): CatalogReader {
   return {
-    search: (query, signal) => adapter.search(query, signal),
+    search: (query, signal, context) => adapter.search(query, signal, context),
     lookup: (ids, signal, options) => adapter.lookup(ids, signal, options),
     pickupLocations: (signal) => adapter.pickupLocations(signal),
     discoverFulfillment: discoveryOf(adapter),
@@ -62,7 +62,7 @@ const MAX_ENTRIES = 5000;
 /** Entries of one language: `{kind}:{language}|{id}`. */
 const lang = (context: RequestContext | undefined) => context?.language ?? '';
 const key = {
-  search: (query: SearchQuery) => `s:${JSON.stringify({ ...query, context: lang(query.context) })}`,
+  search: (language: string, query: SearchQuery) => `s:${language}|${JSON.stringify(query)}`,
   id: (language: string, id: string) => `i:${language}|${id}`,
   product: (language: string, id: string) => `p:${language}|${id}`,
   fulfillment: (variantId: string, query: FulfillmentDiscoveryQuery) => `f:${JSON.stringify([variantId, query.destination, query.methods ?? null])}`,
@@ -92,11 +92,11 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
       return generation;
     },
 
-    async search(query, signal) {
-      const k = key.search(query);
+    async search(query, signal, context) {
+      const k = key.search(lang(context), query);
       const hit = cache.get(k) as SearchPage | undefined;
       if (hit) return hit;
-      const page = await adapter.search(query, signal);
+      const page = await adapter.search(query, signal, context);
       cache.set(k, page);
       return page;
     },
@@ -188,7 +188,7 @@ export function catalogOf(tenant: Tenant, now: () => number, client?: RequestCon
   const reader = tenantReader(tenant, now);
   if (!client || Object.keys(client).length === 0) return reader;
   return {
-    search: (query, signal) => reader.search({ ...query, context: client }, signal),
+    search: (query, signal) => reader.search(query, signal, client),
     lookup: (ids, signal, options) => reader.lookup(ids, signal, { ...options, context: client }),
     pickupLocations: (signal) => reader.pickupLocations(signal),
     discoverFulfillment: (query, signal) => reader.discoverFulfillment(query, signal),

@@ -9,7 +9,6 @@
  * Pricing happens before the session is written (see state/session-repository.ts); `inputs`
  * says what was priced, so a write that meets a conflict reuses the price when nothing changed.
  */
-import { withClient } from '../client-context.js';
 import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
@@ -108,13 +107,13 @@ export async function priceCheckout(
 ): Promise<PricedCheckout> {
   let methods = session.fulfillment;
   let { request, notices } = requestFor(ctx, session, methods);
-  let quote = await ctx.tenant.adapter.quote(withClient(ctx, request));
+  let quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   let handle = quote.handle ?? session.handle;
   const withLoose = applyLooseOptions(methods, asked, quote);
   if (withLoose) {
     methods = withLoose;
     request = requestFor(ctx, { ...session, handle }, methods).request;
-    quote = await ctx.tenant.adapter.quote(withClient(ctx, request));
+    quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
     handle = quote.handle ?? handle;
   }
   request = handle === undefined ? request : { ...request, handle };
