@@ -28,6 +28,12 @@ export interface CartLineRecord {
   attributes: Attribute[];
 }
 
+/** `CartPreferencesInput`: what prefills Shopify's checkout (delivery method, pickup location, wallets). */
+export interface CartPreferences {
+  delivery?: { deliveryMethod?: string[] | null; pickupHandle?: string[] | null } | null;
+  wallet?: string[] | null;
+}
+
 export interface CartRecord {
   token: string;
   key: string;
@@ -37,7 +43,7 @@ export interface CartRecord {
   updatedAt: string;
   lines: CartLineRecord[];
   discountCodes: string[];
-  buyer: { email?: string | null; phone?: string | null; countryCode?: string | null };
+  buyer: { email?: string | null; phone?: string | null; countryCode?: string | null; preferences?: CartPreferences | null };
   addresses: Array<{ id: string; address: DeliveryAddressInput; selected: boolean; oneTimeUse: boolean }>;
   /** Selected delivery option handle per delivery group id. */
   selected: Map<string, string>;
@@ -366,7 +372,17 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
       phone: cart.buyer.phone ?? null,
       customer: null,
       deliveryAddressPreferences: [],
-      preferences: null,
+      // Checkout prefill only (CartDeliveryPreference): kept and shown back, never applied to the cart.
+      preferences: cart.buyer.preferences
+        ? {
+            delivery: {
+              coordinates: null,
+              deliveryMethod: cart.buyer.preferences.delivery?.deliveryMethod ?? [],
+              pickupHandle: cart.buyer.preferences.delivery?.pickupHandle ?? [],
+            },
+            wallet: cart.buyer.preferences.wallet ?? [],
+          }
+        : null,
       purchasingCompany: null,
     },
     delivery: {

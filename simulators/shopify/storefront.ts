@@ -1,14 +1,16 @@
 /** The Storefront API root: catalog queries and the Cart API mutations. */
 import { catalogQueries, type CatalogContext } from './catalog.js';
 import { randomUUID } from 'node:crypto';
-import { cartNode, type Attribute, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
+import { cartNode, type Attribute, type CartPreferences, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import { gid } from './graph.js';
+import { answeredLanguage, DEFAULT_LANGUAGE } from './translations.js';
 import type { ShopData } from './shop-data.js';
 
 export interface StorefrontRequest {
-  /** `@inContext(country:)` of the operation. */
+  /** `@inContext(country:, language:)` of the operation. */
   country: string | null;
+  language?: string | null;
   checkoutUrl: (cart: CartRecord) => string;
 }
 
@@ -38,13 +40,17 @@ interface BuyerIdentityInput {
   phone?: string | null;
   countryCode?: string | null;
   customerAccessToken?: string | null;
+  preferences?: CartPreferences | null;
 }
 
 const NO_CART: UserError = { field: ['cartId'], message: 'The specified cart does not exist.', code: 'INVALID' };
 
 export function storefrontRoot(shop: ShopData, carts: Carts, request: StorefrontRequest) {
   const market = shop.market(request.country);
-  const ctx: CatalogContext = { shop, market, store: shop.store(market) };
+  const published = market.languages ?? [DEFAULT_LANGUAGE];
+  const language = answeredLanguage(request.language, published);
+  const ctx: CatalogContext = { shop, market, store: shop.store(market), language };
+  const languageNode = (code: string) => ({ isoCode: code, name: code, endonymName: code });
 
   /**
    * Runs a cart mutation all or nothing and answers with Shopify's payload: the cart, or null
@@ -100,6 +106,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     if (input.email !== undefined) cart.buyer.email = input.email;
     if (input.phone !== undefined) cart.buyer.phone = input.phone;
     if (input.countryCode !== undefined) cart.buyer.countryCode = input.countryCode;
+    if (input.preferences !== undefined) cart.buyer.preferences = input.preferences;
   };
 
   const addLines = (cart: CartRecord, lines: CartLineInput[], errors: UserError[], warnings: CartWarning[]) => {
@@ -144,8 +151,8 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         name: m.country,
         currency: { isoCode: m.currency, name: m.currency, symbol: m.currency },
       })),
-      language: { isoCode: 'EN', name: 'English', endonymName: 'English' },
-      availableLanguages: [{ isoCode: 'EN', name: 'English', endonymName: 'English' }],
+      language: languageNode(language),
+      availableLanguages: published.map(languageNode),
     },
 
     cartCreate: ({ input }: { input?: CartInput | null }) => {
