@@ -28,15 +28,16 @@ function pickupAddress(cart: SfCart, quote: Quote): PostalAddress | undefined {
 
 /**
  * The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known
- * yet. A pickup order is taxed where it is collected: the location's address, with a free
- * shipping line named for the pickup.
+ * yet. A pickup order is taxed where it is collected: the location's address, with no shipping
+ * line (local pickup is free).
  */
 export function draftFor(cart: SfCart, quote: Quote, shipTo: PostalAddress | undefined, email: string | undefined) {
   const ships = quote.lines.some((l) => l.requiresShipping);
   const groups = (quote.fulfillment ?? []).flatMap((m) => m.groups);
   const address = shipTo ?? pickupAddress(cart, quote);
   if (!ships || !address || groups.length === 0 || groups.some((g) => !g.selectedOptionId)) return undefined;
-  const shipping = groups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
+  const shippingGroups = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'shipping' ? m.groups : []));
+  const shipping = shippingGroups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
   const currency = quote.currency;
   return {
     lineItems: cart.lines.nodes.map((l) => ({
@@ -46,16 +47,18 @@ export function draftFor(cart: SfCart, quote: Quote, shipTo: PostalAddress | und
     })),
     ...(email && { email }),
     shippingAddress: toShopifyAddress(address),
-    shippingLine: {
-      title: shipping.map((o) => o.title).join(' + '),
-      priceWithCurrency: {
-        amount: fromMinorUnits(
-          shipping.reduce((s, o) => s + o.amount, 0),
-          currency,
-        ),
-        currencyCode: currency,
+    ...(shipping.length > 0 && {
+      shippingLine: {
+        title: shipping.map((o) => o.title).join(' + '),
+        priceWithCurrency: {
+          amount: fromMinorUnits(
+            shipping.reduce((s, o) => s + o.amount, 0),
+            currency,
+          ),
+          currencyCode: currency,
+        },
       },
-    },
+    }),
     discountCodes: cart.discountCodes.filter((c) => c.applicable).map((c) => c.code),
     acceptAutomaticDiscounts: true,
     presentmentCurrencyCode: currency,

@@ -134,6 +134,11 @@ export class Carts {
     return cart && cart.key === key ? cart : undefined;
   }
 
+  /** Every cart, oldest first (for tests that look at what a buyer's cart holds). */
+  all(): CartRecord[] {
+    return [...this.carts.values()];
+  }
+
   byToken(token: string): CartRecord | undefined {
     return this.carts.get(token);
   }
