@@ -284,9 +284,11 @@ function allocationNode(d: AppliedDiscount, a: Allocation, currency: string) {
 }
 
 /** The Cart object of the Storefront API. */
-export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
+/** The cart as the Storefront API shows it; merchandise texts in the query's language. */
+export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, language?: string) {
   const priced = carts.price(cart);
-  const { quote: q, ctx } = priced;
+  const { quote: q } = priced;
+  const ctx = { ...priced.ctx, ...(language && { language }) };
   const currency = q.currency;
   const applied = q.discounts.applied.filter((d) => d.amount > 0 || d.code);
   const each = (d: AppliedDiscount) => d.method === 'each';

@@ -74,7 +74,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     }
     carts.touch(cart);
     warnings.push(...carts.codeWarnings(cart, carts.price(cart)));
-    return { cart: cartNode(carts, cart, request.checkoutUrl(cart)), userErrors: [], warnings };
+    return { cart: cartNode(carts, cart, request.checkoutUrl(cart), language), userErrors: [], warnings };
   };
 
   const addAddresses = (cart: CartRecord, inputs: SelectableAddressInput[], errors: UserError[]) => {
@@ -122,7 +122,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     ...catalogQueries(ctx),
     cart: ({ id }: { id: string }) => {
       const cart = carts.find(id);
-      return cart ? cartNode(carts, cart, request.checkoutUrl(cart)) : null;
+      return cart ? cartNode(carts, cart, request.checkoutUrl(cart), language) : null;
     },
     shop: {
       id: gid('Shop', 1),

@@ -77,6 +77,12 @@ describe('the buyer language', () => {
     expect(product.body.product.title).toBe('Pot en céramique');
   });
 
+  it('prices a French cart with French line titles (the cart calls run in the same context)', async () => {
+    const roses = s.sim.shop.ids.gid('ProductVariant', 'bouquet_roses');
+    const cart = await call('POST', '/carts', { line_items: [{ item: { id: roses }, quantity: 1 }] }, { 'accept-language': 'fr' });
+    expect(cart.body.line_items[0].item.title).toBe('Bouquet de roses rouges');
+  });
+
   it('a language the shop does not publish, or Shopify does not know, gets the default texts', async () => {
     expect(await search('de-DE')).toContain('Bouquet of Red Roses');
     expect(await search('tlh')).toContain('Bouquet of Red Roses');
