@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { cartNode, type Attribute, type CartPreferences, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import { gid } from './graph.js';
-import { answeredLanguage, DEFAULT_LANGUAGE } from './translations.js';
+import { answeredLanguage, DEFAULT_LANGUAGE, languageNode } from './translations.js';
 import type { ShopData } from './shop-data.js';
 
 export interface StorefrontRequest {
@@ -50,7 +50,6 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
   const published = market.languages ?? [DEFAULT_LANGUAGE];
   const language = answeredLanguage(request.language, published);
   const ctx: CatalogContext = { shop, market, store: shop.store(market), language };
-  const languageNode = (code: string) => ({ isoCode: code, name: code, endonymName: code });
 
   /**
    * Runs a cart mutation all or nothing and answers with Shopify's payload: the cart, or null

@@ -25,3 +25,7 @@ export const DEFAULT_LANGUAGE = 'EN';
 export function answeredLanguage(requested: string | null | undefined, published: readonly string[]): string {
   return requested && published.includes(requested) ? requested : DEFAULT_LANGUAGE;
 }
+
+/** Shopify's `Language` object of a published language (name in English, endonym). */
+const NAMES: Record<string, [string, string]> = { EN: ['English', 'English'], FR: ['French', 'français'], ES: ['Spanish', 'Español'] };
+export const languageNode = (code: string) => ({ isoCode: code, name: NAMES[code]?.[0] ?? code, endonymName: NAMES[code]?.[1] ?? code });
