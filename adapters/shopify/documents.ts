@@ -69,7 +69,7 @@ export const PRODUCT_BY_HANDLE = `query ProductByHandle($handle: String!, ${DETA
 const LOCATION_ADDRESS = 'address { address1 address2 city provinceCode countryCode zip phone }';
 
 /** The shop's locations that offer local pickup (the Storefront `locations` lists only those). */
-export const LOCATIONS = `query Locations($after: String, $language: LanguageCode) @inContext(language: $language) {
+export const LOCATIONS = `query Locations($after: String, $country: CountryCode, $language: LanguageCode) ${IN_CONTEXT} {
   locations(first: 250, after: $after) { pageInfo { hasNextPage endCursor } nodes { id name ${LOCATION_ADDRESS} } }
 }`;
 

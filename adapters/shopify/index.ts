@@ -209,7 +209,7 @@ export class ShopifyAdapter implements Adapter {
     do {
       type Page = { locations: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: SfLocation[] } };
       const page: Page = await sf<Page>(Q.LOCATIONS, { after });
-      all.push(...page.locations.nodes.map((l) => toPickupLocation(l)));
+      all.push(...page.locations.nodes.map(toPickupLocation));
       after = page.locations.pageInfo.hasNextPage ? page.locations.pageInfo.endCursor : null;
     } while (after);
     return all;

@@ -26,17 +26,9 @@ export interface SfStoreAvailability {
   location: SfLocation;
 }
 
-/** "Usually ready in 24 hours" / "in 2-4 days" as its upper bound in hours; undefined when not said. */
-export function readyWithinHours(pickUpTime: string | undefined): number | undefined {
-  const m = /(\d+)(?:\s*[-–]\s*(\d+))?\+?\s*(hour|day)/i.exec(pickUpTime ?? '');
-  if (!m) return undefined;
-  const n = Number(m[2] ?? m[1]);
-  return m[3]!.toLowerCase() === 'day' ? n * 24 : n;
-}
-
-export function toPickupLocation(l: SfLocation, pickUpTime?: string): PickupLocation {
-  const hours = readyWithinHours(pickUpTime);
-  return { id: l.id, name: l.name, address: fromShopifyAddress(l.address), ...(hours !== undefined && { readyWithinHours: hours }) };
+/** A location without `readyWithinHours`: Shopify says it per variant only, as text (`pickUpTime`). */
+export function toPickupLocation(l: SfLocation): PickupLocation {
+  return { id: l.id, name: l.name, address: fromShopifyAddress(l.address) };
 }
 
 /** A cart line's quantity and where it can be collected. */
