@@ -126,9 +126,7 @@ export class ShopifyAdapter implements Adapter {
     const sf = this.storefront(market, context, signal, { withStock: false });
     type Page = { nodes: SfProduct[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount?: number };
     const page = text
-      ? (
-          await sf<{ search: Page }>(Q.SEARCH, { query: text, first, after, filters: productFilters(query) })
-        ).search
+      ? (await sf<{ search: Page }>(Q.SEARCH, { query: text, first, after, filters: productFilters(query) })).search
       : (await sf<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after })).products;
     return {
       products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
@@ -347,7 +345,11 @@ export class ShopifyAdapter implements Adapter {
     return payload?.cart ?? undefined;
   }
 
-  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<{ url: string; handle?: string }> {
+  async checkoutUrl(
+    request: CheckoutUrlRequest,
+    signal?: AbortSignal,
+    context?: RequestContext,
+  ): Promise<{ url: string; handle?: string }> {
     let handle = request.handle;
     let made: string | undefined;
     if (!readHandle(handle)) {

@@ -53,7 +53,9 @@ const list = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join
 export function pickupAvailable(lines: PickupLine[], quoted: QuotedLine[]): AvailableMethod | undefined {
   const pickable = lines.filter((l) => l.availability.some((a) => collectable(a, l.quantity)));
   if (pickable.length === 0) return undefined;
-  const names = new Map(pickable.flatMap((l) => l.availability.filter((a) => collectable(a, l.quantity)).map((a) => [a.location.id, a.location.name])));
+  const names = new Map(
+    pickable.flatMap((l) => l.availability.filter((a) => collectable(a, l.quantity)).map((a) => [a.location.id, a.location.name])),
+  );
   const backorder = quoted.some((q) => pickable.some((l) => l.lineId === q.lineId) && q.fulfillableOn === null);
   return {
     type: 'pickup',
@@ -64,7 +66,10 @@ export function pickupAvailable(lines: PickupLine[], quoted: QuotedLine[]): Avai
 }
 
 /** The one pickup group of a method: the chosen location's free option, or why there is none. */
-export function pickupGroup(method: FulfillmentMethodRequest, lines: PickupLine[]): { group: FulfillmentGroupQuote; location?: SfLocation } {
+export function pickupGroup(
+  method: FulfillmentMethodRequest,
+  lines: PickupLine[],
+): { group: FulfillmentGroupQuote; location?: SfLocation } {
   const group: FulfillmentGroupQuote = { key: 'pickup', lineIds: lines.map((l) => l.lineId), options: [] };
   const unavailable = (unavailableReason: string) => ({ group: { ...group, unavailableReason } });
   const destination = method.destination;

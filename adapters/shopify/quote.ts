@@ -129,7 +129,12 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
     if (method !== shippingMethod) {
       // Shopify's cart ships to one address: a second shipping method is not offered.
       const reason = 'The store ships every parcel of an order to one address.';
-      return { methodId: method.methodId, type: method.type, lineIds, groups: lineIds.length ? [{ key: 'shipping', lineIds, options: [], unavailableReason: reason }] : [] };
+      return {
+        methodId: method.methodId,
+        type: method.type,
+        lineIds,
+        groups: lineIds.length ? [{ key: 'shipping', lineIds, options: [], unavailableReason: reason }] : [],
+      };
     }
     const groups = cart.deliveryGroups.nodes.map((g) => {
       const options = g.deliveryOptions

@@ -73,7 +73,12 @@ describe('the buyer language', () => {
     expect(await search('fr-CA,fr;q=0.9,en;q=0.5')).toContain('Bouquet de roses rouges');
     // Same request without the header: not the French answer from a cache.
     expect(await search()).toContain('Bouquet of Red Roses');
-    const product = await call('POST', '/catalog/product', { id: s.sim.shop.ids.gid('Product', 'pot_ceramic') }, { 'accept-language': 'fr' });
+    const product = await call(
+      'POST',
+      '/catalog/product',
+      { id: s.sim.shop.ids.gid('Product', 'pot_ceramic') },
+      { 'accept-language': 'fr' },
+    );
     expect(product.body.product.title).toBe('Pot en céramique');
   });
 
@@ -108,7 +113,11 @@ describe('local pickup', () => {
     const atLoop = await update({ methods: [{ id: method.id, type: 'pickup', selected_destination_id: loop }] });
     const group = atLoop.fulfillment.methods[0].groups[0];
     expect(group.options).toHaveLength(1);
-    expect(group.options[0]).toMatchObject({ id: loop, title: 'Pick up at Petal & Stem Loop Studio', description: 'Usually ready in 2 hours' });
+    expect(group.options[0]).toMatchObject({
+      id: loop,
+      title: 'Pick up at Petal & Stem Loop Studio',
+      description: 'Usually ready in 2 hours',
+    });
 
     const chosen = await update({
       methods: [{ id: method.id, type: 'pickup', selected_destination_id: loop, groups: [{ id: group.id, selected_option_id: loop }] }],
@@ -126,7 +135,8 @@ describe('local pickup', () => {
 
   it('says so when the location lacks the stock', async () => {
     const sunflowers = s.sim.shop.ids.gid('ProductVariant', 'bouquet_sunflowers');
-    const created = (await call('POST', '/checkout-sessions', { line_items: [{ item: { id: sunflowers }, quantity: 1 }], buyer: BUYER })).body;
+    const created = (await call('POST', '/checkout-sessions', { line_items: [{ item: { id: sunflowers }, quantity: 1 }], buyer: BUYER }))
+      .body;
     const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
     const evanston = s.sim.shop.ids.gid('Location', 'evanston');
     const body = (
@@ -137,6 +147,9 @@ describe('local pickup', () => {
       })
     ).body;
     expect(body.fulfillment.methods[0].groups[0].options).toEqual([]);
-    expect(body.messages.map((m: any) => [m.code, m.path])).toContainEqual(['fulfillment_unavailable', '$.fulfillment.methods[0].groups[0]']);
+    expect(body.messages.map((m: any) => [m.code, m.path])).toContainEqual([
+      'fulfillment_unavailable',
+      '$.fulfillment.methods[0].groups[0]',
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { shopifySchema } from '../../../simulators/shopify/schemas.js';
 describe("Shopify's LanguageCode for a buyer language", () => {
   it('is every value of the schema enum, no more', () => {
     const type = shopifySchema('storefront', DEFAULT_API_VERSION)!.getType('LanguageCode') as GraphQLEnumType;
-    expect([...LANGUAGE_CODES].sort()).toEqual(type.getValues().map((v) => v.name).sort());
+    expect([...LANGUAGE_CODES].sort()).toEqual(
+      type
+        .getValues()
+        .map((v) => v.name)
+        .sort(),
+    );
   });
 
   it('keeps a region Shopify has, drops one it has not, and knows no code for an unknown language', () => {

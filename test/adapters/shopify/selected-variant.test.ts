@@ -83,7 +83,10 @@ describe('the selected variant of a large product', () => {
     ];
     const [detail] = await s.adapter.lookup([productId], undefined, { selected });
     const variant = detail!.product.variants.find((v) => JSON.stringify(optionsOf(v)) === JSON.stringify(LAST));
-    expect(variant).toMatchObject({ id: s.sim.shop.ids.gid('ProductVariant', 'builder_XL_Poppy_Velvet'), availability: { available: true } });
+    expect(variant).toMatchObject({
+      id: s.sim.shop.ids.gid('ProductVariant', 'builder_XL_Poppy_Velvet'),
+      availability: { available: true },
+    });
     expect(detail!.product.variants).toHaveLength(251);
   });
 
