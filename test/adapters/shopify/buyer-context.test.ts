@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testGateway, type TestGateway } from '../../helpers/gateway.js';
+import { protocolCaller } from '../../helpers/protocol-client.js';
 import { shopifySetup, type ShopifySetup } from './helpers.js';
 
 const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
@@ -80,6 +81,12 @@ describe('the buyer language', () => {
       { 'accept-language': 'fr' },
     );
     expect(product.body.product.title).toBe('Pot en céramique');
+  });
+
+  it('reads Accept-Language on MCP calls too (the HTTP request carrying the call)', async () => {
+    const { mcp } = protocolCaller(gw, () => undefined);
+    const found = await mcp('search_catalog', { catalog: { query: 'roses' } }, { headers: { 'accept-language': 'fr' } });
+    expect(found.body.products.map((p: { title: string }) => p.title)).toContain('Bouquet de roses rouges');
   });
 
   it('prices a French cart with French line titles (the cart calls run in the same context)', async () => {
