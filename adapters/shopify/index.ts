@@ -381,6 +381,9 @@ export class ShopifyAdapter implements Adapter {
       return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
     const existing = await this.findOrderByReference(request.reference, signal);
     if (existing) return { status: 'placed', ...existing };
+    // A draft order has a shipping line, no pickup location: pickup orders are placed on Shopify's checkout.
+    if (request.quote.fulfillment?.methods.some((m) => m.type === 'pickup' && m.lineIds.length > 0))
+      return { status: 'rejected', reason: 'incomplete', detail: "Pickup orders are placed on the store's own checkout page." };
     const { quote, draft } = await this.priceCart(request.quote, signal);
     const unsellable = quote.lineProblems.find((p) => p.code !== 'insufficient_stock' && p.code !== 'invalid_quantity');
     if (unsellable || quote.lineProblems.length) {

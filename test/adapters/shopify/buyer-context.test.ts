@@ -140,6 +140,30 @@ describe('local pickup', () => {
     expect(cart.buyer.preferences?.delivery).toEqual({ deliveryMethod: ['PICK_UP'], pickupHandle: [loop] });
   });
 
+  it('is not placed as a paid draft order (a draft has no pickup location): refused as incomplete, nothing created', async () => {
+    const roses = s.sim.shop.ids.gid('ProductVariant', 'bouquet_roses');
+    const loop = s.sim.shop.ids.gid('Location', 'loop');
+    const drafts = s.sim.drafts.all().length;
+    const placed = await s.adapter.placeOrder({
+      reference: 'chk_pickup_paid',
+      quote: {
+        lines: [{ lineId: 'l1', variantId: roses, quantity: 1 }],
+        discountCodes: [],
+        fulfillment: {
+          multiGroup: false,
+          methods: [
+            { methodId: 'm1', type: 'pickup', lineIds: ['l1'], destination: { locationId: loop }, selectedOptions: { pickup: loop } },
+          ],
+        },
+      },
+      expectedTotal: 3719,
+      buyer: { email: BUYER.email },
+      payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx_1', amount: 3719 } },
+    });
+    expect(placed).toMatchObject({ status: 'rejected', reason: 'incomplete' });
+    expect(s.sim.drafts.all()).toHaveLength(drafts);
+  });
+
   it('says so when the location lacks the stock', async () => {
     const sunflowers = s.sim.shop.ids.gid('ProductVariant', 'bouquet_sunflowers');
     const created = (await call('POST', '/checkout-sessions', { line_items: [{ item: { id: sunflowers }, quantity: 1 }], buyer: BUYER }))
