@@ -101,9 +101,10 @@ export interface RequestContext {
 export interface LookupOptions {
   context?: RequestContext;
   /**
-   * get_product's option selection (canonical names and values of the product's options): a store
-   * that lists only some variants of a large product makes sure the variant with exactly these
-   * values, when it exists, is among `variants`. Adapters that list every variant ignore it.
+   * get_product's option selection, as the caller sent it (names and values matched without
+   * regard to case): a store that lists only some variants of a large product makes sure the
+   * variant with exactly these values, when it exists, is among `variants`. Adapters that list
+   * every variant ignore it.
    */
   selected?: Array<{ name: string; value: string }>;
 }
