@@ -84,13 +84,13 @@ export async function priceCheckout(
   const first = requestFor(ctx, session);
   const { notices } = first;
   let { request } = first;
-  let quote = await ctx.tenant.adapter.quote(request);
+  let quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   let handle = quote.handle ?? session.handle;
   const settled = settleCheckout(ctx, session, asks, quote) ?? {};
   const current = { ...session, ...settled };
   if (Object.keys(settled).length > 0) {
     request = requestFor(ctx, { ...current, handle }).request;
-    quote = await ctx.tenant.adapter.quote(request);
+    quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
     handle = quote.handle ?? handle;
   }
   request = handle === undefined ? request : { ...request, handle };

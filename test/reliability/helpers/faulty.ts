@@ -12,31 +12,15 @@
  * - garbage: answers with a malformed value (null, {}, amounts as decimal strings, text), in turn.
  */
 import { BackendError, type Adapter, type PlaceOrderRequest } from '../../../adapters/contract.js';
+import { BACKEND_METHODS, type BackendMethod } from '../../../src/tenancy/resilient-adapter.js';
 
 export type Fault = 'timeout' | 'lost_reply' | 'error' | 'fatal' | 'throttle' | 'crash' | 'garbage';
 export const FAULTS: readonly Fault[] = ['timeout', 'lost_reply', 'error', 'fatal', 'throttle', 'crash', 'garbage'];
 
-export type FaultyMethod =
-  | 'search'
-  | 'lookup'
-  | 'pickupLocations'
-  | 'discoverFulfillment'
-  | 'quote'
-  | 'checkoutUrl'
-  | 'placeOrder'
-  | 'findOrderByReference'
-  | 'getOrder';
-export const FAULTY_METHODS: readonly FaultyMethod[] = [
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
-  'placeOrder',
-  'findOrderByReference',
-  'getOrder',
-];
+/** The methods every adapter has; the optional ones (eligibility, order polling, ping) are off the demo store's path. */
+export type FaultyMethod = Exclude<BackendMethod, 'verifyEligibility' | 'ordersChangedSince' | 'ping'>;
+const OPTIONAL: ReadonlySet<BackendMethod> = new Set(['verifyEligibility', 'ordersChangedSince', 'ping']);
+export const FAULTY_METHODS = BACKEND_METHODS.filter((method): method is FaultyMethod => !OPTIONAL.has(method));
 
 export type FaultPlan = Partial<Record<FaultyMethod, Fault | readonly Fault[] | ((call: number) => Fault | undefined)>>;
 
@@ -123,12 +107,12 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: (signal) => adapter.ping(signal),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
-    search: wrap('search', (q, s) => adapter.search(q, s), (a) => a[1]),
-    lookup: wrap('lookup', (ids, s) => adapter.lookup(ids, s), (a) => a[1]),
+    search: wrap('search', (q, s, c) => adapter.search(q, s, c), (a) => a[1]),
+    lookup: wrap('lookup', (ids, s, o) => adapter.lookup(ids, s, o), (a) => a[1]),
     pickupLocations: wrap('pickupLocations', (s) => adapter.pickupLocations(s), (a) => a[0]),
     discoverFulfillment: wrap('discoverFulfillment', (q, s) => adapter.discoverFulfillment!(q, s), (a) => a[1]),
-    quote: wrap('quote', (r, s) => adapter.quote(r, s), (a) => a[1]),
-    checkoutUrl: wrap('checkoutUrl', (r, s) => adapter.checkoutUrl(r, s), (a) => a[1]),
+    quote: wrap('quote', (r, s, c) => adapter.quote(r, s, c), (a) => a[1]),
+    checkoutUrl: wrap('checkoutUrl', (r, s, c) => adapter.checkoutUrl(r, s, c), (a) => a[1]),
     placeOrder: wrap('placeOrder', (r, s) => adapter.placeOrder(r, s), (a) => a[1]),
     findOrderByReference: wrap('findOrderByReference', (r, s) => adapter.findOrderByReference(r, s), (a) => a[1]),
     getOrder: wrap('getOrder', (id, s) => adapter.getOrder(id, s), (a) => a[1]),
