@@ -1,7 +1,7 @@
 /**
  * Builds the gateway from its parts without listening, so tests run it in-process.
  * Read top to bottom, this is the request path:
- *   tenant routing -> JSON body -> transport (discovery | REST | MCP) -> pipeline -> adapter
+ *   tenant routing -> JSON body -> transport (discovery | REST | MCP | embedded page) -> pipeline -> adapter
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -25,6 +25,8 @@ import { registerRateLimits } from './transports/rate-limit.js';
 import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
+import { embeddedTransport } from './transports/embedded/embedded-transport.js';
+import { EMBEDDED_PATH } from './operations/embedded/session-binding.js';
 import { registerOrderPage } from './capabilities/order/order-page.js';
 import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
 import type { QueueWorker } from './state/queue-worker.js';
@@ -51,6 +53,8 @@ export interface ServerOptions {
   webhooks?: Partial<WebhookSettings>;
   /** How often an idle replica looks for due background jobs (completions, order polls); 1 s by default. */
   jobPollMs?: number;
+  /** Where the embedded page's built files are; dist/embedded/page by default. */
+  embeddedAssetsDir?: string;
 }
 
 /** Never logged, wherever they appear. */
@@ -142,6 +146,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
+  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }) });
   registerOrderPage(app, secret);
   const jobPollMs = options.jobPollMs ?? 1000;
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };

@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from '../tenancy/resilient-adapter.js';
+import { EmbeddedConfig } from './embedded-settings.js';
 
 /** An http(s) origin with an optional path, no trailing slash, query or fragment. */
 export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';
@@ -221,6 +222,8 @@ export const TenantConfig = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded-settings.ts). */
+    embedded: Type.Optional(EmbeddedConfig),
     /** Extra protocol versions served, to their version-specific profile URLs. */
     supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
   },

@@ -2,7 +2,7 @@
  * The transport-independent path of every operation call: capability offered -> tenant budget left ->
  * caller negotiated and authenticated -> caller and tenant budgets -> payload valid -> idempotency -> handler -> envelope.
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
- * REST and MCP both end here, so an operation behaves the same over either.
+ * REST, MCP and the embedded page all end here, so an operation behaves the same over each.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
@@ -20,6 +20,7 @@ import { AnswerCache } from './answer-cache.js';
 import type { Caller, Transport } from './context.js';
 import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
+import { bindSession } from './embedded/session-binding.js';
 import { callerBudget, type RateLimiter } from './rate-limits.js';
 
 export interface OperationCall {
@@ -37,6 +38,11 @@ export interface OperationCall {
   http?: HttpRequestDescriptor;
   /** The client's network address: the budget of calls that verify no identity. */
   address?: string;
+  /**
+   * A caller the transport admitted itself: the embedded page, which its URL token admits for the
+   * session's owner with the business's own profile. No profile is fetched and no credential checked.
+   */
+  admitted?: { profile: PlatformProfile; principal: Principal };
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -107,8 +113,8 @@ export class Pipeline {
 
     const key = call.idempotencyKey;
     if (key === undefined) {
-      if (call.transport === 'rest' || op.idempotency.mcp === 'required') {
-        const where = call.transport === 'rest' ? 'the Idempotency-Key header' : 'meta["idempotency-key"]';
+      if (call.transport !== 'mcp' || op.idempotency.mcp === 'required') {
+        const where = call.transport === 'mcp' ? 'meta["idempotency-key"]' : 'the Idempotency-Key header';
         throw new ProtocolError(400, 'missing_idempotency_key', `${op.name} requires ${where}`);
       }
       return { ...(await run()), replayed: false };
@@ -133,6 +139,11 @@ export class Pipeline {
       await limiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
       await limiter?.count(tenant, 'tenant', tenant.id, call.log);
     };
+    if (call.admitted) {
+      const admitted = { ...call.admitted, negotiation: negotiated(tenant, call.admitted.profile) };
+      await limit(admitted.principal);
+      return admitted;
+    }
     let admitted;
     try {
       const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
@@ -186,6 +197,10 @@ export class Pipeline {
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
-    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, result.body) };
+    const bound =
+      result.outcome === 'success' && op.embedded
+        ? bindSession(op.embedded, result.body, { tenant: call.tenant, secret: this.deps.secret, now: this.deps.now(), transport: call.transport, owner: caller.profileUrl })
+        : undefined;
+    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, bound?.body ?? result.body, bound?.services) };
   }
 }
