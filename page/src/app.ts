@@ -46,8 +46,9 @@ export class App {
     if (handshake.status === 'failed') return this.end(problem('Something went wrong', handshake.reason, this.session.config.storefrontUrl));
     if (handshake.credential) this.gateway.useCredential(handshake.credential);
     const answer = await this.gateway.call(`get_${this.kind}`);
-    if (!this.accepts(answer)) return this.sessionGone(answer);
-    this.resource = answer.body as unknown as Resource;
+    const loaded = this.resourceOf(answer);
+    if (!loaded) return this.sessionGone(answer);
+    this.resource = loaded;
     this.render();
     this.link.notify('start', this.params());
     if (this.resource.status === 'requires_escalation' && this.resource.continue_url) this.handOff(this.resource.continue_url);
@@ -75,7 +76,8 @@ export class App {
     if (this.busy) return;
     this.notice = undefined;
     const answer = await this.call(`update_${this.kind}`, updateBody(this.resource, edit));
-    if (answer && this.accepts(answer)) this.apply(answer.body as unknown as Resource);
+    const next = answer && this.resourceOf(answer);
+    if (next) this.apply(next);
     this.render();
   }
 
@@ -105,9 +107,10 @@ export class App {
       ];
     }
     const answer = await this.call('complete_checkout', instruments.length > 0 ? { payment: { instruments } } : {});
-    if (!answer || !this.accepts(answer)) return this.render();
-    const next = answer.body as unknown as Resource;
+    const next = answer && this.resourceOf(answer);
+    if (!next) return this.render();
     if (next.status === 'completed') {
+      this.notice = undefined;
       this.resource = next;
       this.end(confirmation(next, this.session.config.businessName));
       this.link.notify('complete', this.params());
@@ -115,7 +118,7 @@ export class App {
     }
     this.apply(next);
     if (next.status === 'requires_escalation' && next.continue_url) return this.handOff(next.continue_url);
-    this.notice = next.messages?.find((m) => m.type === 'error')?.content ?? 'The payment did not go through.';
+    this.notice ??= 'The payment did not go through.';
     this.render();
   }
 
@@ -138,9 +141,7 @@ export class App {
 
   /** The store takes payment (or confirmation) on its own site: the host navigates, or the buyer follows the link. */
   private handOff(url: string): void {
-    const why =
-      this.resource.messages?.find((m) => m.type === 'error' || m.severity === 'requires_buyer_input')?.content ??
-      `${this.session.config.businessName} takes payment on its own site.`;
+    const why = this.resource.messages?.find((m) => m.severity === 'requires_buyer_input')?.content ?? `${this.session.config.businessName} takes payment on its own site.`;
     this.link.error([{ type: 'error', code: 'requires_escalation', severity: 'unrecoverable', content: why }], url);
     this.end(handoff(url, this.session.config.businessName, why));
   }
@@ -156,12 +157,19 @@ export class App {
     return answer;
   }
 
-  /** A 2xx answer carrying the resource; anything else becomes the notice the buyer reads. */
-  private accepts(answer: Answer): boolean {
-    const body = answer.body as { proto?: { status?: string }; messages?: ProtoMessage[]; content?: string; id?: string };
-    if (answer.status >= 200 && answer.status < 300 && body.proto?.status !== 'error' && body.id) return true;
-    this.notice = body.messages?.map((m) => m.content).join(' ') || body.content || `The store answered ${answer.status}. Try again.`;
-    return false;
+  /**
+   * The resource a 2xx answer carries (an application error such as a declined card still carries
+   * the session: proto.status error, with messages); anything else becomes the notice the buyer reads.
+   */
+  private resourceOf(answer: Answer): Resource | undefined {
+    const body = answer.body as { proto?: { status?: string }; messages?: ProtoMessage[]; content?: string; id?: unknown; line_items?: unknown };
+    const ok = answer.status >= 200 && answer.status < 300 && typeof body.id === 'string' && Array.isArray(body.line_items);
+    const failed = !ok || body.proto?.status === 'error';
+    if (failed) {
+      const errors = (body.messages ?? []).filter((m) => m.type === 'error');
+      this.notice = errors.map((m) => m.content).join(' ') || body.content || `The store answered ${answer.status}. Try again.`;
+    }
+    return ok ? (body as unknown as Resource) : undefined;
   }
 
   private apply(next: Resource): void {

@@ -4,6 +4,7 @@
  * or the error path when the host's version is missing or wrong.
  */
 import { App } from './app.js';
+import { h } from './dom.js';
 import { nativeChannel, nativeConsumer, noChannel, webChannel, type Channel } from './channel.js';
 import { readConfig, readSession, type ColorScheme, type PageConfig } from './config.js';
 import { Gateway } from './gateway.js';
@@ -30,6 +31,7 @@ function applyColorScheme(scheme: ColorScheme | undefined): void {
 function main(): void {
   const root = document.getElementById('app')!;
   const config = readConfig(document);
+  document.body.prepend(h('header', {}, h('h1', {}, config.businessName)));
   const read = readSession(config, location.search);
   const version = read.ok ? read.session.version : config.version;
   const channel = channelFor(config, version);
