@@ -26,8 +26,9 @@ const TYPE_LABELS: Record<string, string> = { shipping: 'Ship to an address', pi
 export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
   const fulfillment = ctx.resource.fulfillment;
   if (!fulfillment) return null;
-  const method = fulfillment.methods[0];
   const types = [...new Set((fulfillment.available_methods ?? []).map((m) => m.type))];
+  // Nothing chosen yet: shipping's address form is shown at once (saving it chooses shipping).
+  const method: Partial<FulfillmentMethod> | undefined = fulfillment.methods[0] ?? (types.includes('shipping') ? { type: 'shipping' } : undefined);
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'delivery-title' },
@@ -43,12 +44,12 @@ export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
       ),
     messageList(messagesAt(ctx.resource, '$.fulfillment'), 'About delivery'),
     method?.type === 'shipping' && shipping(ctx, method),
-    method?.type === 'pickup' && pickup(ctx, method),
-    method && options(ctx, method),
+    method?.type === 'pickup' && pickup(ctx, method as FulfillmentMethod),
+    method?.id !== undefined && options(ctx, method as FulfillmentMethod),
   );
 }
 
-function shipping(ctx: ViewContext, method: FulfillmentMethod): HTMLElement {
+function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLElement {
   const current = method.destinations?.find((d) => d.id === method.selected_destination_id) ?? method.destinations?.[0];
   if (ctx.delegated.has('fulfillment.address_change')) {
     return h(
@@ -68,7 +69,7 @@ function shipping(ctx: ViewContext, method: FulfillmentMethod): HTMLElement {
     event.preventDefault();
     const address = formValues(form);
     if (address.address_country) address.address_country = address.address_country.toUpperCase();
-    ctx.edit({ part: 'fulfillment', methods: [{ id: method.id, type: 'shipping', line_item_ids: method.line_item_ids, destinations: [address] }] });
+    ctx.edit({ part: 'fulfillment', methods: [{ ...(method.id && { id: method.id, line_item_ids: method.line_item_ids }), type: 'shipping', destinations: [address] }] });
   });
   return form;
 }

@@ -3,9 +3,9 @@
  * demo flower shop, sandboxed and credentialless, and speaks the protocol with it (spec part 2 §6.2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
-import { embedded, hostLog, inbound, received, startWorld, VERSION, type World } from './helpers/world.js';
+import { embedded, hostLog, inbound, notified, received, startWorld, VERSION, type World } from './helpers/world.js';
 
 let browser: Browser;
 let world: World;
@@ -19,6 +19,8 @@ afterAll(async () => {
 
 async function open(query: string): Promise<{ page: Page; context: BrowserContext }> {
   const context = await browser.newContext();
+  // A step that never happens fails with its own name, well before the test's timeout.
+  context.setDefaultTimeout(8000);
   const page = await context.newPage();
   await page.goto(`${world.host.origin}/?autostart=1&${query}`);
   return { page, context };
@@ -39,6 +41,188 @@ describe('the handshake', () => {
       expect(start.params!.checkout.proto.version).toBe(VERSION);
       const frame = await embedded(page);
       expect(await frame.textContent('#lines-title')).toBe('Items');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the handshake with an upgrade', () => {
+  it('sends a fresh ready on the MessagePort and uses only the port afterwards', async () => {
+    const { page, context } = await open('kind=checkout&pay=1&upgrade=1');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
+      await frame.click('[data-key="buyer-save"]');
+      await received(page, 'ec.buyer.change');
+      const log = await inbound(page);
+      expect(log.map((e) => [e.via, e.message.method])).toEqual([
+        ['window', 'ec.ready'],
+        ['port', 'ec.ready'],
+        ['port', 'ec.start'],
+        ['port', 'ec.buyer.change'],
+        ...log.slice(4).map((e) => ['port', e.message.method]),
+      ]);
+      expect(log[1]!.message.params).toEqual({ delegate: ['payment.credential'] });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('edits', () => {
+  it('each change reaches the host as a state-change notification with the full checkout', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      const lines = await notified(page, 'ec.line_items.change', async () => {
+        await frame.fill('[data-key^="qty-"]', '3');
+        await frame.press('[data-key^="qty-"]', 'Enter');
+      });
+      expect(lines.params!.checkout).toMatchObject({ line_items: [{ quantity: 3, totals: expect.arrayContaining([{ type: 'subtotal', amount: 10_500 }]) }] });
+      expect(lines.params!.checkout.totals).toContainEqual({ type: 'subtotal', amount: 10_500 });
+      expect(Object.keys(lines.params!.checkout)).toEqual(expect.arrayContaining(['id', 'status', 'currency', 'totals', 'fulfillment', 'payment', 'links']));
+      expect(await frame.textContent('[data-total="subtotal"]')).toBe('$105.00');
+
+      const discounted = await notified(page, 'ec.line_items.change', () => applyCode(frame, '10OFF'));
+      expect(discounted.params!.checkout.discounts.applied).toMatchObject([{ code: '10OFF', amount: 1050 }]);
+
+      const messages = await notified(page, 'ec.messages.change', () => applyCode(frame, 'BOGUS'));
+      expect(messages.params!.checkout.messages).toContainEqual(expect.objectContaining({ code: 'discount_code_invalid', path: '$.discounts.codes[1]' }));
+      expect(await frame.textContent('[aria-label="About the discount codes"]')).toContain('BOGUS');
+
+      const buyer = await notified(page, 'ec.buyer.change', async () => {
+        await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
+        await frame.click('[data-key="buyer-save"]');
+      });
+      expect(buyer.params!.checkout.buyer).toEqual({ email: 'ann@example.com' });
+      expect(buyer.params!.checkout.discounts.codes).toEqual(['10OFF', 'BOGUS']);
+
+      const pickup = await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key="method-pickup"]'));
+      expect(pickup.params!.checkout.fulfillment.methods[0]).toMatchObject({ type: 'pickup', selected_destination_id: null });
+      const chosen = await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key="pickup-evanston"]'));
+      expect(chosen.params!.checkout.fulfillment.methods[0].selected_destination_id).toBe('evanston');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+async function applyCode(frame: Frame, code: string): Promise<void> {
+  await frame.fill('[data-key="discount-code"]', code);
+  await frame.click('[data-key="discount-apply"]');
+}
+
+async function shipToChicago(page: Page, frame: Frame): Promise<void> {
+  await notified(page, 'ec.buyer.change', async () => {
+    await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
+    await frame.click('[data-key="buyer-save"]');
+  });
+  await notified(page, 'ec.fulfillment.change', async () => {
+    await frame.fill('[data-key="ship-street_address"]', '123 Main St');
+    await frame.fill('[data-key="ship-address_locality"]', 'Chicago');
+    await frame.fill('[data-key="ship-address_region"]', 'IL');
+    await frame.fill('[data-key="ship-postal_code"]', '60601');
+    await frame.click('[data-key="address-save"]');
+  });
+  await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
+}
+
+describe('payment delegated to the host', () => {
+  it('asks the host for the credential, and completing places an order', async () => {
+    const { page, context } = await open('kind=checkout&pay=1');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await shipToChicago(page, frame);
+      expect(await frame.textContent('#payment-title + p')).toContain('come from the app');
+      await frame.click('[data-key="pay"]');
+      const request = await received(page, 'ec.payment.credential_request');
+      expect(request.id).toBeTruthy();
+      expect(request.params!.checkout.status).toBe('ready_for_complete');
+      // The host confirms in its own sheet before releasing the credential.
+      await page.click('#sheet-pay');
+      const complete = await received(page, 'ec.complete');
+      expect(complete.params!.checkout).toMatchObject({ status: 'completed', order: { id: expect.any(String) } });
+      expect(await frame.textContent('[data-order]')).toBe(complete.params!.checkout.order.id);
+      // The gateway agrees, asked by the agent that owns the session (the host example's profile).
+      const headers = world.gateway.headers({ 'proto-agent': `profile="${world.host.origin}/.well-known/proto"` });
+      const answer = await world.gateway.app.inject({ method: 'GET', url: `/checkout-sessions/${complete.params!.checkout.id}`, headers });
+      expect(answer.json()).toMatchObject({ status: 'completed', order: { id: complete.params!.checkout.order.id } });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a buyer who closes the host sheet pays nothing and can try again', async () => {
+    const { page, context } = await open('kind=checkout&pay=1');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await shipToChicago(page, frame);
+      await frame.click('[data-key="pay"]');
+      await received(page, 'ec.payment.credential_request');
+      await page.click('#sheet button[value="cancel"]');
+      await frame.waitForSelector('.notice:has-text("Nothing was paid")');
+      expect((await inbound(page)).some((e) => e.message.method === 'ec.complete')).toBe(false);
+      await notified(page, 'ec.payment.credential_request', () => frame.click('[data-key="pay"]'));
+      await page.click('#sheet-pay');
+      expect((await received(page, 'ec.complete')).params!.checkout.status).toBe('completed');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the error paths', () => {
+  it('a wrong ep_version gets the error notification with the storefront as continue_url, and no ready', async () => {
+    const { page, context } = await open('kind=checkout&version=2020-01-01');
+    try {
+      const error = await received(page, 'ec.error');
+      expect(error.params!.error).toEqual({
+        proto: { version: VERSION, status: 'error' },
+        messages: [expect.objectContaining({ type: 'error', code: 'not_supported_error', severity: 'unrecoverable' })],
+        continue_url: 'https://flowers.example/store',
+      });
+      expect((await inbound(page)).map((e) => e.message.method)).toEqual(['ec.error']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a host that answers ready with an error hears nothing more', async () => {
+    const { page, context } = await open('kind=checkout&ready=error');
+    try {
+      const frame = await embedded(page);
+      await frame.waitForSelector('h2:has-text("This session was closed")');
+      expect((await inbound(page)).map((e) => e.message.method)).toEqual(['ec.ready']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a window on a foreign origin gets security_error and none of what it sent is processed', async () => {
+    const { page, context } = await open('kind=checkout&pay=1');
+    try {
+      await received(page, 'ec.start');
+      await page.evaluate((src) => {
+        const frame = (globalThis as any).document.createElement('iframe');
+        frame.src = src;
+        (globalThis as any).document.body.append(frame);
+      }, `${world.foreign.origin}/`);
+      const foreign = page.frames().find((f) => f.url().startsWith(world.foreign.origin)) ?? (await page.waitForEvent('framenavigated', (f) => f.url().startsWith(world.foreign.origin)));
+      await foreign.waitForFunction(() => (globalThis as any).received.length >= 2);
+      const replies = await foreign.evaluate(() => (globalThis as any).received);
+      expect(replies).toEqual([0, 1].map(() => ({ jsonrpc: '2.0', method: 'ec.error', params: { error: { proto: { version: VERSION, status: 'error' }, messages: [expect.objectContaining({ code: 'security_error', severity: 'unrecoverable' })] } } })));
+      // The session goes on with its real host, which heard nothing of it.
+      const frame = await embedded(page);
+      await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
+      await frame.click('[data-key="buyer-save"]');
+      await received(page, 'ec.buyer.change');
+      expect((await inbound(page)).map((e) => e.message.method)).toEqual(['ec.ready', 'ec.start', 'ec.buyer.change', 'ec.messages.change']);
+      expect((await hostLog(page)).filter((e) => e.direction === 'out').map((e) => Object.keys(e.message.result ?? {}))).toEqual([['proto']]);
     } finally {
       await context.close();
     }

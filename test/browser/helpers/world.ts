@@ -107,3 +107,10 @@ export async function tabTo(page: Page, frame: Frame, key: string, limit = 80): 
   }
   throw new Error(`Tab never reached ${key}`);
 }
+
+/** Runs the buyer's action and waits for the next notification of this method it causes. */
+export async function notified(page: Page, method: string, action: () => Promise<unknown>): Promise<LoggedMessage['message']> {
+  const before = (await inbound(page)).filter((e) => e.message.method === method).length;
+  await action();
+  return received(page, method, before);
+}
