@@ -3,9 +3,9 @@
  * demo flower shop, sandboxed and credentialless, and speaks the protocol with it (spec part 2 §6.2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
-import { embedded, hostLog, inbound, notified, received, startWorld, VERSION, type World } from './helpers/world.js';
+import { applyCode, embedded, hostLog, inbound, notified, openHost, received, shipToChicago, startWorld, VERSION, type World } from './helpers/world.js';
 
 let browser: Browser;
 let world: World;
@@ -17,14 +17,7 @@ afterAll(async () => {
   await Promise.all([browser?.close(), world?.close()]);
 });
 
-async function open(query: string): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await browser.newContext();
-  // A step that never happens fails with its own name, well before the test's timeout.
-  context.setDefaultTimeout(8000);
-  const page = await context.newPage();
-  await page.goto(`${world.host.origin}/?autostart=1&${query}`);
-  return { page, context };
-}
+const open = (query: string) => openHost(browser, world, query);
 
 describe('the handshake', () => {
   it('sends ready with the accepted delegations, then start with the full checkout, over the window', async () => {
@@ -109,26 +102,6 @@ describe('edits', () => {
     }
   });
 });
-
-async function applyCode(frame: Frame, code: string): Promise<void> {
-  await frame.fill('[data-key="discount-code"]', code);
-  await frame.click('[data-key="discount-apply"]');
-}
-
-async function shipToChicago(page: Page, frame: Frame): Promise<void> {
-  await notified(page, 'ec.buyer.change', async () => {
-    await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
-    await frame.click('[data-key="buyer-save"]');
-  });
-  await notified(page, 'ec.fulfillment.change', async () => {
-    await frame.fill('[data-key="ship-street_address"]', '123 Main St');
-    await frame.fill('[data-key="ship-address_locality"]', 'Chicago');
-    await frame.fill('[data-key="ship-address_region"]', 'IL');
-    await frame.fill('[data-key="ship-postal_code"]', '60601');
-    await frame.click('[data-key="address-save"]');
-  });
-  await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
-}
 
 describe('payment delegated to the host', () => {
   it('asks the host for the credential, and completing places an order', async () => {

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startHost, type HostServer } from '../../../examples/embedded-host/server.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
 import { demoGateway, type DemoGateway } from '../../helpers/demo-gateway.js';
@@ -99,13 +99,24 @@ export async function embedded(page: Page): Promise<Frame> {
   return frame;
 }
 
-/** Presses Tab until the focused element carries data-key=`key` (the keyboard path a buyer takes). */
+/** Presses Tab until the focused element's data-key is `key` (or starts with it, for `prefix*`): the keyboard path a buyer takes. */
 export async function tabTo(page: Page, frame: Frame, key: string, limit = 80): Promise<void> {
+  const matches = (active: string | undefined) => active !== undefined && (key.endsWith('*') ? active.startsWith(key.slice(0, -1)) : active === key);
   for (let i = 0; i < limit; i++) {
-    if ((await frame.evaluate(() => (globalThis as any).document.activeElement?.dataset?.key)) === key) return;
+    if (matches(await frame.evaluate(() => (globalThis as any).document.activeElement?.dataset?.key))) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${key}`);
+}
+
+/** The host example in a fresh browser context, started with these query parameters. */
+export async function openHost(browser: Browser, world: World, query: string): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await browser.newContext();
+  // A step that never happens fails with its own name, well before the test's timeout.
+  context.setDefaultTimeout(8000);
+  const page = await context.newPage();
+  await page.goto(`${world.host.origin}/?autostart=1&${query}`);
+  return { page, context };
 }
 
 /** Runs the buyer's action and waits for the next notification of this method it causes. */
@@ -113,4 +124,26 @@ export async function notified(page: Page, method: string, action: () => Promise
   const before = (await inbound(page)).filter((e) => e.message.method === method).length;
   await action();
   return received(page, method, before);
+}
+
+/** Types a discount code and applies it. */
+export async function applyCode(frame: Frame, code: string): Promise<void> {
+  await frame.fill('[data-key="discount-code"]', code);
+  await frame.click('[data-key="discount-apply"]');
+}
+
+/** Contact, a Chicago address and standard shipping: what makes the demo checkout ready_for_complete. */
+export async function shipToChicago(page: Page, frame: Frame): Promise<void> {
+  await notified(page, 'ec.buyer.change', async () => {
+    await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
+    await frame.click('[data-key="buyer-save"]');
+  });
+  await notified(page, 'ec.fulfillment.change', async () => {
+    await frame.fill('[data-key="ship-street_address"]', '123 Main St');
+    await frame.fill('[data-key="ship-address_locality"]', 'Chicago');
+    await frame.fill('[data-key="ship-address_region"]', 'IL');
+    await frame.fill('[data-key="ship-postal_code"]', '60601');
+    await frame.click('[data-key="address-save"]');
+  });
+  await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
 }
