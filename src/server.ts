@@ -63,6 +63,7 @@ const REDACT = [
   'req.headers["x-api-key"]',
   'req.headers.signature',
   'req.headers.cookie',
+  'req.headers["ep-auth"]',
   '*.credential',
   '*.token',
   '*.password',

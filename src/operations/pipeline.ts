@@ -197,10 +197,9 @@ export class Pipeline {
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
+    // Failed outcomes that still show a live session (a complete escalated to the store) are bound too.
     const bound =
-      result.outcome === 'success' && op.embedded
-        ? bindSession(op.embedded, result.body, { tenant: call.tenant, secret: this.deps.secret, now: this.deps.now(), transport: call.transport, owner: caller.profileUrl })
-        : undefined;
+      op.embedded && bindSession(op.embedded, result.body, { tenant: call.tenant, secret: this.deps.secret, now: this.deps.now(), transport: call.transport, owner: caller.profileUrl });
     return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, bound?.body ?? result.body, bound?.services) };
   }
 }

@@ -71,6 +71,8 @@ export interface TestGatewayOptions {
   /** Adapter extras (the order simulator) and the resolved simulation secret. */
   assembly?: Pick<AssemblyOptions, 'extras' | 'simulationSecret'>;
   webhooks?: Partial<WebhookSettings>;
+  /** Where the embedded page's files are served from (a temporary directory). */
+  embeddedAssetsDir?: string;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -98,6 +100,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     ...(options.secret && { secret: options.secret }),
     ...(options.profiles && { profiles: options.profiles }),
     ...(options.webhooks && { webhooks: options.webhooks }),
+    ...(options.embeddedAssetsDir && { embeddedAssetsDir: options.embeddedAssetsDir }),
     // Background jobs run when a test drains them (app.completions.drain()), never on a timer.
     jobPollMs: 3_600_000,
   });
