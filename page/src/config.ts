@@ -14,8 +14,6 @@ export interface PageConfig {
   delegate: string[];
   storefrontUrl: string;
   businessName: string;
-  /** Authorization the business asks the host for in ready when ep_auth is absent (type e.g. "oauth"). */
-  auth?: { type: string };
 }
 
 export interface Session {

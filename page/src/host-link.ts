@@ -61,9 +61,8 @@ export class HostLink {
   async handshake(): Promise<Handshake> {
     // Opened on its own (no frame, no webview): nobody to greet.
     if (this.channel.name === 'none') return { status: 'ready' };
+    // No `auth` member: the URL token carries the session, so the page never needs the host's authorization.
     const params: Record<string, unknown> = { delegate: this.session.delegate };
-    const authType = !this.session.auth && this.session.config.auth?.type;
-    if (authType) params.auth = { type: authType };
     for (;;) {
       const response = await this.request('ready', params);
       const result = response.result;
@@ -81,11 +80,9 @@ export class HostLink {
       if (proto.version !== this.session.version) {
         return this.fail('not_supported_error', `The host confirmed protocol version ${String(proto.version)}; this session speaks ${this.session.version}.`);
       }
+      // A credential the host sends anyway travels to the gateway as EP-Auth, like ep_auth.
       const credential = result.credential;
-      if (authType && (typeof credential !== 'string' || credential === '')) {
-        return this.fail('not_supported_error', 'The host sent no usable credential for the authorization this session needs.');
-      }
-      return { status: 'ready', ...(typeof credential === 'string' && { credential }) };
+      return { status: 'ready', ...(typeof credential === 'string' && credential !== '' && { credential }) };
     }
   }
 

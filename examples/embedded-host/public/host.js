@@ -12,6 +12,8 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const form = $('controls');
 
+// Without a preset, the options are open so the first visit shows what can be chosen.
+if (params.get('autostart') !== '1') $('options').open = true;
 for (const [name, value] of params) {
   const field = form.elements.namedItem(name);
   if (field instanceof HTMLInputElement && field.type === 'checkbox') field.checked = value === '1';
