@@ -20,13 +20,16 @@ export interface Session {
   config: PageConfig;
   /** The negotiated version, echoed in every answer of the session. */
   version: string;
-  /** What the page accepts: asked by the host ∩ allowed by the business, in the business's order. */
+  /** What the page accepts: asked by the host ∩ allowed by the business ∩ implemented here, in the business's order. */
   delegate: string[];
   auth?: string;
   colorScheme?: ColorScheme;
   /** Method prefix: `ec` for checkout, `ep.cart` for cart. */
   prefix: 'ec' | 'ep.cart';
 }
+
+/** Delegations this page carries out (upstream ECP names); others are never accepted, even when allowed. */
+const IMPLEMENTED = new Set(['payment.credential', 'fulfillment.address_change']);
 
 export type SessionResult = { ok: true; session: Session } | { ok: false; config: PageConfig; problem: string };
 
@@ -54,7 +57,7 @@ export function readSession(config: PageConfig, search: string): SessionResult {
     session: {
       config,
       version,
-      delegate: config.delegate.filter((name) => wanted.has(name)),
+      delegate: config.delegate.filter((name) => wanted.has(name) && IMPLEMENTED.has(name)),
       ...(auth && { auth }),
       ...((scheme === 'light' || scheme === 'dark') && { colorScheme: scheme }),
       prefix: config.kind === 'checkout' ? 'ec' : 'ep.cart',
