@@ -201,3 +201,43 @@ describe('the error paths', () => {
     }
   });
 });
+
+describe('the address delegated to the host', () => {
+  it('asks the host for the address and ships there', async () => {
+    const { page, context } = await open('kind=checkout&pay=0&address=1');
+    try {
+      expect((await received(page, 'ec.ready')).params).toEqual({ delegate: ['fulfillment.address_change'] });
+      const frame = await embedded(page);
+      // The page shows no address form of its own for a delegated address.
+      expect(await frame.$('[data-key="ship-street_address"]')).toBeNull();
+      const change = await notified(page, 'ec.fulfillment.change', () => frame.click('[data-key="address-change"]'));
+      expect((await received(page, 'ec.fulfillment.address_change_request')).params!.checkout.id).toBe(change.params!.checkout.id);
+      expect(change.params!.checkout.fulfillment.methods[0].destinations).toMatchObject([{ street_address: '123 Main St', address_locality: 'Chicago' }]);
+      expect(await frame.textContent('.address p')).toBe('123 Main St, Chicago, IL 60601, US');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('layout', () => {
+  it('fits a 320 px wide window without sideways scrolling, dark when the system is', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, colorScheme: 'dark' });
+    context.setDefaultTimeout(8000);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${world.host.origin}/?autostart=1&kind=checkout&pay=0`);
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      const { scroll, client, background } = await frame.evaluate(() => {
+        const doc = (globalThis as any).document;
+        return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth, background: (globalThis as any).getComputedStyle(doc.body).backgroundColor };
+      });
+      expect(client).toBeLessThanOrEqual(320);
+      expect(scroll).toBeLessThanOrEqual(client);
+      expect(background).toBe('rgb(20, 20, 18)');
+    } finally {
+      await context.close();
+    }
+  });
+});
