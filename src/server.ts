@@ -18,6 +18,7 @@ import { registerResponseSigning } from './security/response-signing.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
 import { registerDiscovery } from './transports/discovery.js';
+import { frontDoor } from './transports/front-door/front-door.js';
 import { registerHealth } from './transports/health.js';
 import { registerJsonBody } from './transports/json-body.js';
 import { registerMcp } from './transports/mcp/mcp-transport.js';
@@ -155,6 +156,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('orderPolls', orderPolls);
   app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
   registerHealth(app, options.store, routing, metrics);
+  await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }
 
