@@ -149,6 +149,26 @@ describe('payment delegated to the host', () => {
   });
 });
 
+describe('the sandbox handler on the page', () => {
+  it('a declined test card leaves the checkout payable; the approved one places the order', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await shipToChicago(page, frame);
+      await frame.check('[data-key="card-fail_token"]');
+      const declined = await notified(page, 'ec.messages.change', () => frame.click('[data-key="pay"]'));
+      expect(declined.params!.checkout.status).toBe('ready_for_complete');
+      expect(await frame.textContent('.notice')).toMatch(/declined/i);
+      await frame.check('[data-key="card-success_token"]');
+      await frame.click('[data-key="pay"]');
+      expect((await received(page, 'ec.complete')).params!.checkout).toMatchObject({ status: 'completed', order: { id: expect.any(String) } });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the error paths', () => {
   it('a wrong ep_version gets the error notification with the storefront as continue_url, and no ready', async () => {
     const { page, context } = await open('kind=checkout&version=2020-01-01');

@@ -110,6 +110,11 @@ describe('the embedded cart in a web host', () => {
       });
       expect(change.params!.cart.discounts.applied).toMatchObject([{ code: '10OFF' }]);
       expect(change.params!.cart.totals).toContainEqual({ type: 'total', amount: 6300 });
+      const buyer = await notified(page, 'ep.cart.buyer.change', async () => {
+        await frame.fill('[data-key="buyer-email"]', 'lee@example.com');
+        await frame.click('[data-key="buyer-save"]');
+      });
+      expect(buyer.params!.cart).toMatchObject({ buyer: { email: 'lee@example.com' }, discounts: { codes: ['10OFF'] } });
     } finally {
       await context.close();
     }
