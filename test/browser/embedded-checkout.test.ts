@@ -185,6 +185,25 @@ describe('the error paths', () => {
     }
   });
 
+  it('a page whose link expired ends the session with invalid_state_error and the storefront as continue_url', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    const clock = world.gateway.clock;
+    const then = clock.now;
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      clock.now += 3601_000; // past the page token's hour
+      const error = await notified(page, 'ec.error', () => applyCode(frame, '10OFF'));
+      expect(error.params!.error).toMatchObject({
+        messages: [{ type: 'error', code: 'invalid_state_error', severity: 'unrecoverable' }],
+        continue_url: 'https://flowers.example/store',
+      });
+    } finally {
+      clock.now = then;
+      await context.close();
+    }
+  });
+
   it('a host that answers ready with an error hears nothing more', async () => {
     const { page, context } = await open('kind=checkout&ready=error');
     try {
