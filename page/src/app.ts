@@ -19,6 +19,8 @@ import { cartFinishSection, paymentSection } from './view-payment.js';
 import { summarySection } from './view-summary.js';
 
 const SESSION_GONE = new Set([401, 403, 404, 410]);
+/** The controls (by key prefix) whose text an edit of each part saves. */
+const SAVED_BY: Record<Edit['part'], string> = { line_items: 'qty-', discounts: 'discount-code', buyer: 'buyer-', fulfillment: 'ship-' };
 
 export class App {
   private resource!: Resource;
@@ -26,6 +28,8 @@ export class App {
   private notice: string | undefined;
   private ending: HTMLElement | undefined;
   private focusKey: string | undefined;
+  /** Text the buyer typed and has not saved yet, by control key: a re-render must not wipe it. */
+  private readonly typed = new Map<string, string>();
   private readonly kind: Session['config']['kind'];
 
   constructor(
@@ -78,7 +82,8 @@ export class App {
     const answer = await this.call(`update_${this.kind}`, updateBody(this.resource, edit));
     const next = answer && this.resourceOf(answer);
     if (next) this.apply(next);
-    this.render();
+    // What was saved now shows as the store answered it (normalized), not as it was typed.
+    this.render(next ? SAVED_BY[edit.part] : undefined);
   }
 
   private async pay(choice: PaymentChoice): Promise<void> {
@@ -196,10 +201,16 @@ export class App {
     view.querySelector<HTMLElement>('#outcome-title')?.focus();
   }
 
-  private render(): void {
+  /** `saved`: key prefix of the controls whose typed text the last edit saved (dropped, not restored). */
+  private render(saved?: string): void {
     if (this.ending) return;
     const active = document.activeElement as HTMLElement | null;
     if (active?.dataset.key) this.focusKey = active.dataset.key;
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('input[data-key]:not([type=radio])')) {
+      if (input.value !== input.defaultValue) this.typed.set(input.dataset.key!, input.value);
+      else this.typed.delete(input.dataset.key!);
+    }
+    if (saved) for (const key of [...this.typed.keys()]) if (key.startsWith(saved)) this.typed.delete(key);
     const ctx = this.context();
     const checkout = this.kind === 'checkout';
     this.root.setAttribute('aria-busy', String(this.busy));
@@ -224,6 +235,10 @@ export class App {
         ),
       ),
     );
+    for (const [key, value] of this.typed) {
+      const input = this.root.querySelector<HTMLInputElement>(`input[data-key="${CSS.escape(key)}"]`);
+      if (input) input.value = value;
+    }
     const again = this.focusKey && this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.focusKey)}"]`);
     if (again && !(again as HTMLInputElement).disabled) again.focus();
   }

@@ -9,7 +9,8 @@ export interface FieldSpec {
   required?: boolean;
 }
 
-export function field(spec: FieldSpec, value: string | undefined, key: string, disabled: boolean): HTMLElement {
+/** Text stays editable while an update is under way; what the buyer types survives re-renders (app.ts). */
+export function field(spec: FieldSpec, value: string | undefined, key: string): HTMLElement {
   const id = uid(spec.name);
   return h(
     'div',
@@ -22,7 +23,6 @@ export function field(spec: FieldSpec, value: string | undefined, key: string, d
       autocomplete: spec.autocomplete,
       value: value ?? '',
       required: spec.required,
-      disabled,
       'data-key': `${key}-${spec.name}`,
     }),
   );

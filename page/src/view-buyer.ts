@@ -16,7 +16,7 @@ export function buyerSection(ctx: ViewContext): HTMLElement {
   const form = h(
     'form',
     { class: 'grid-form', 'aria-labelledby': 'buyer-title' },
-    ...FIELDS.map((spec) => field(spec, buyer[spec.name as keyof typeof buyer], 'buyer', ctx.busy)),
+    ...FIELDS.map((spec) => field(spec, buyer[spec.name as keyof typeof buyer], 'buyer')),
     h('div', { class: 'actions' }, h('button', { type: 'submit', 'data-key': 'buyer-save', disabled: ctx.busy }, 'Save contact details')),
   );
   form.addEventListener('submit', (event) => {

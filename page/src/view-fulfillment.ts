@@ -62,7 +62,7 @@ function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLEle
   const form = h(
     'form',
     { class: 'grid-form', 'aria-label': 'Shipping address' },
-    ...ADDRESS.map((spec) => field(spec, current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined), 'ship', ctx.busy)),
+    ...ADDRESS.map((spec) => field(spec, current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined), 'ship')),
     h('div', { class: 'actions' }, h('button', { type: 'submit', 'data-key': 'address-save', disabled: ctx.busy }, 'Use this address')),
   );
   form.addEventListener('submit', (event) => {

@@ -33,7 +33,6 @@ function lineRow(ctx: ViewContext, line: LineItem, index: number): HTMLElement {
     max: 999,
     value: line.quantity,
     'data-key': `qty-${line.id}`,
-    disabled: ctx.busy,
   });
   quantity.addEventListener('change', () => {
     const value = Number.parseInt(quantity.value, 10);
@@ -71,7 +70,7 @@ export function discountsSection(ctx: ViewContext): HTMLElement | null {
   if (!discounts) return null;
   const codes = discounts.codes ?? [];
   const id = uid('code');
-  const input = h('input', { id, name: 'code', autocomplete: 'off', autocapitalize: 'characters', 'data-key': 'discount-code', disabled: ctx.busy });
+  const input = h('input', { id, name: 'code', autocomplete: 'off', autocapitalize: 'characters', 'data-key': 'discount-code' });
   const form = h(
     'form',
     { class: 'inline-form' },

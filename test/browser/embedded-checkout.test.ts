@@ -103,6 +103,25 @@ describe('edits', () => {
   });
 });
 
+describe('typing', () => {
+  it('what the buyer typed and has not saved survives the update another edit causes', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await frame.fill('[data-key="ship-street_address"]', '9 Elm St');
+      await frame.fill('[data-key="buyer-email"]', 'half-typed@');
+      await notified(page, 'ec.line_items.change', () => applyCode(frame, '10OFF'));
+      expect(await frame.inputValue('[data-key="ship-street_address"]')).toBe('9 Elm St');
+      expect(await frame.inputValue('[data-key="buyer-email"]')).toBe('half-typed@');
+      // The code just applied is saved: its field is empty again.
+      expect(await frame.inputValue('[data-key="discount-code"]')).toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('payment delegated to the host', () => {
   it('asks the host for the credential, and completing places an order', async () => {
     const { page, context } = await open('kind=checkout&pay=1');
