@@ -97,7 +97,7 @@ describe('a native host', () => {
 });
 
 describe('the embedded cart in a web host', () => {
-  it('sends ep.cart.ready, ep.cart.start and a line-items change with the full cart', async () => {
+  it('sends ep.cart.ready, start, changes with the full cart and complete, after which the host checks out', async () => {
     const { page, context } = await openHost(browser, world, 'kind=cart');
     try {
       const start = await received(page, 'ep.cart.start');
@@ -115,6 +115,15 @@ describe('the embedded cart in a web host', () => {
         await frame.click('[data-key="buyer-save"]');
       });
       expect(buyer.params!.cart).toMatchObject({ buyer: { email: 'lee@example.com' }, discounts: { codes: ['10OFF'] } });
+      await notified(page, 'ep.cart.line_items.change', async () => {
+        await frame.fill('[data-key^="qty-"]', '5');
+        await frame.press('[data-key^="qty-"]', 'Enter');
+      });
+      const complete = await notified(page, 'ep.cart.complete', () => frame.click('[data-key="cart-done"]'));
+      expect(complete.params!.cart.line_items).toMatchObject([{ item: { id: 'bouquet_roses' }, quantity: 5 }]);
+      // The host makes a checkout of the finished cart and frames it.
+      const checkout = await notified(page, 'ec.start', () => page.click('#checkout-cart'));
+      expect(checkout.params!.checkout.line_items).toMatchObject([{ item: { id: 'bouquet_roses' }, quantity: 5 }]);
     } finally {
       await context.close();
     }

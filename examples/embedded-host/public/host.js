@@ -42,8 +42,9 @@ function banner(text, link) {
   $('stage').prepend(box);
 }
 
-async function createSession(kind) {
-  const response = await fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind }) });
+async function createSession(kind, lineItems) {
+  const request = JSON.stringify({ kind, ...(lineItems && { line_items: lineItems }) });
+  const response = await fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: request });
   const body = await response.json();
   if (!response.ok || !body.continue_url) throw new Error(`the gateway answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return body;
@@ -55,14 +56,15 @@ function allowedDelegations(session) {
   return binding?.config?.delegate ?? [];
 }
 
-async function start() {
+/** `lineItems`: a checkout for these items (the cart the buyer just finished) instead of the example's bouquets. */
+async function start(kindOverride, lineItems) {
   const options = Object.fromEntries(new FormData(form));
-  const kind = options.kind === 'cart' ? 'cart' : 'checkout';
+  const kind = kindOverride ?? (options.kind === 'cart' ? 'cart' : 'checkout');
   $('stage').replaceChildren();
-  let continueUrl = params.get('url');
+  let continueUrl = lineItems ? null : params.get('url');
   let allowed = ['payment.credential', 'fulfillment.address_change'];
   if (!continueUrl) {
-    const session = await createSession(kind);
+    const session = await createSession(kind, lineItems);
     continueUrl = session.continue_url;
     allowed = allowedDelegations(session);
   }
@@ -114,7 +116,8 @@ function speak(frame, origin, kind, options) {
       case `${prefix}.fulfillment.address_change_request`:
         return send({ jsonrpc: '2.0', id: message.id, result: addressPicked() });
       case `${prefix}.complete`:
-        return banner(kind === 'cart' ? 'Cart finished: the assistant can check out now.' : `Order placed: ${message.params.checkout?.order?.id ?? ''}`);
+        if (kind === 'cart') return checkoutButton(message.params.cart);
+        return banner(`Order placed: ${message.params.checkout?.order?.id ?? ''}`);
       case `${prefix}.error`: {
         // Tear down, and hand the buyer over where the page says (a top-level navigation the buyer starts).
         const error = message.params?.error ?? {};
@@ -131,6 +134,18 @@ function speak(frame, origin, kind, options) {
     if (event.source !== frame.contentWindow || event.origin !== origin || port) return;
     if (event.data?.jsonrpc === '2.0') void receive(event.data, 'window');
   });
+}
+
+/** After ep.cart.complete the host may create a checkout from the cart: one button away. */
+function checkoutButton(cart) {
+  const lineItems = (cart?.line_items ?? []).map((line) => ({ item: { id: line.item.id }, quantity: line.quantity }));
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'checkout-cart';
+  button.textContent = 'Check out these items';
+  button.addEventListener('click', () => start('checkout', lineItems).catch((error) => banner(error.message)));
+  banner('Cart finished.');
+  $('stage').firstElementChild.append(' ', button);
 }
 
 /** The buyer confirms in the host's own sheet before any credential leaves it. */
