@@ -31,6 +31,8 @@ export class App {
   /** Text the buyer typed and has not saved yet, by control key: a re-render must not wipe it. */
   private readonly typed = new Map<string, string>();
   private readonly kind: Session['config']['kind'];
+  /** One live region for the whole session: re-rendered ones would not be announced. */
+  private readonly announcer = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
 
   constructor(
     private readonly session: Session,
@@ -39,6 +41,7 @@ export class App {
     private readonly root: HTMLElement,
   ) {
     this.kind = session.config.kind;
+    document.body.append(this.announcer);
   }
 
   async run(): Promise<void> {
@@ -89,6 +92,8 @@ export class App {
   private async pay(choice: PaymentChoice): Promise<void> {
     if (this.busy) return;
     this.notice = undefined;
+    // An order the store is still placing is only looked at again, never paid twice.
+    if (this.resource.status === 'complete_in_progress') return this.settle(await this.call('get_checkout', {}));
     let instruments: Instrument[] = [];
     if (this.session.delegate.includes('payment.credential')) {
       this.setBusy(true);
@@ -111,7 +116,11 @@ export class App {
         },
       ];
     }
-    const answer = await this.call('complete_checkout', instruments.length > 0 ? { payment: { instruments } } : {});
+    this.settle(await this.call('complete_checkout', instruments.length > 0 ? { payment: { instruments } } : {}));
+  }
+
+  /** After complete (or a look at an order being placed): the confirmation, the handoff, or the reason to try again. */
+  private settle(answer: Answer | undefined): void {
     const next = answer && this.resourceOf(answer);
     if (!next) return this.render();
     if (next.status === 'completed') {
@@ -123,7 +132,8 @@ export class App {
     }
     this.apply(next);
     if (next.status === 'requires_escalation' && next.continue_url) return this.handOff(next.continue_url);
-    this.notice ??= 'The payment did not go through.';
+    if (next.status === 'complete_in_progress') this.notice = 'The store is still placing your order. Check its status again in a moment.';
+    else this.notice ??= 'The payment did not go through.';
     this.render();
   }
 
@@ -230,8 +240,8 @@ export class App {
           'div',
           { class: 'side' },
           summarySection(ctx),
-          h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' }, this.notice ?? ''),
-          checkout ? paymentSection(ctx, undefined) : cartFinishSection(ctx),
+          h('p', { class: 'notice' }, this.notice ?? ''),
+          checkout ? paymentSection(ctx) : cartFinishSection(ctx),
         ),
       ),
     );
@@ -239,6 +249,7 @@ export class App {
       const input = this.root.querySelector<HTMLInputElement>(`input[data-key="${CSS.escape(key)}"]`);
       if (input) input.value = value;
     }
+    if (this.announcer.textContent !== (this.notice ?? '')) this.announcer.textContent = this.notice ?? '';
     const again = this.focusKey && this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.focusKey)}"]`);
     if (again && !(again as HTMLInputElement).disabled) again.focus();
   }

@@ -16,11 +16,11 @@ const TEST_CARDS = [
 ];
 
 /** Handlers of the business the page can pay with itself (the sandbox only: it needs no card form). */
-export function sandboxHandlers(resource: Resource) {
+function sandboxHandlers(resource: Resource) {
   return resource.proto?.payment_handlers?.[SANDBOX] ?? [];
 }
 
-export function paymentSection(ctx: ViewContext, problem: string | undefined): HTMLElement {
+export function paymentSection(ctx: ViewContext): HTMLElement {
   const total = ctx.resource.totals.find((t) => t.type === 'total');
   const amount = total ? formatMoney(total.amount, ctx.resource.currency) : '';
   const handler = sandboxHandlers(ctx.resource)[0];
@@ -48,12 +48,12 @@ export function paymentSection(ctx: ViewContext, problem: string | undefined): H
     choice = () => ({});
     label = 'Continue to payment';
   }
+  if (ctx.resource.status === 'complete_in_progress') label = 'Check order status';
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'payment-title' },
     h('h2', { id: 'payment-title' }, 'Payment'),
     ...body,
-    problem ? h('p', { class: 'message message-error', role: 'alert' }, problem) : null,
     h('button', { type: 'button', class: 'primary', 'data-key': 'pay', disabled: ctx.busy, onclick: () => ctx.pay(choice()) }, ctx.busy ? 'Working…' : label),
   );
 }
