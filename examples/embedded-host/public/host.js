@@ -25,8 +25,17 @@ function record(direction, via, message) {
   const item = document.createElement('li');
   item.className = direction;
   const summary = message.method ?? (message.result ? `result ${message.id}` : `error ${message.id}`);
-  item.textContent = `${direction === 'in' ? '←' : '→'} [${via}] ${summary} ${JSON.stringify(message.params ?? message.result ?? message.error ?? {}).slice(0, 160)}`;
+  item.textContent = `${direction === 'in' ? '←' : '→'} [${via}] ${summary} ${preview(message)}`;
   $('log').append(item);
+}
+
+/** A resource in a message is shown by its status, lines and total; anything else as (short) JSON. */
+function preview(message) {
+  const resource = message.params?.checkout ?? message.params?.cart;
+  if (!resource?.line_items) return JSON.stringify(message.params ?? message.result ?? message.error ?? {}).slice(0, 160);
+  const total = resource.totals?.find((t) => t.type === 'total');
+  const items = resource.line_items.reduce((n, line) => n + line.quantity, 0);
+  return `${resource.status ?? 'cart'} · ${items} item(s) · total ${total ? (total.amount / 100).toFixed(2) : '?'} ${resource.currency ?? ''}${resource.order ? ` · order ${resource.order.id}` : ''}`;
 }
 
 function banner(text, link) {
