@@ -47,8 +47,9 @@ function parse(data: string): PageSession | undefined {
 export function readPageToken(secret: GatewaySecret, tenantId: string, kind: SessionKind, token: string, now: number): PageTokenCheck {
   const match = TOKEN.exec(token);
   if (!match) return { ok: false, reason: 'invalid' };
-  const given = Buffer.from(match[2]!, 'base64url');
-  const expected = signature(secret, tenantId, kind, match[1]!);
+  // Compared as text: base64url decoding ignores the last character's spare bits, and one token must have one spelling.
+  const given = Buffer.from(match[2]!);
+  const expected = Buffer.from(signature(secret, tenantId, kind, match[1]!).toString('base64url'));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
   const session = parse(match[1]!);
   if (!session) return { ok: false, reason: 'invalid' };

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatewaySecret } from '../../../src/config/gateway-secret.js';
 import { defaultAssetsDir } from '../../../src/transports/embedded/assets.js';
 import { line, STOREFRONT, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { startStorefront } from '../storefront-server.js';
 import { embeddedGateway, HOST_ORIGINS, pathOf } from './embedded-gateway.js';
 
 const CSP =
@@ -40,10 +41,10 @@ async function checkoutPage(options: Parameters<typeof embeddedGateway>[0] = {})
 
 const configOf = (html: string) => JSON.parse(/<script type="application\/json" id="ep-config">([^<]*)<\/script>/.exec(html)![1]!);
 
-/** The token with one character of its signature changed. */
-function tampered(url: string): string {
-  const last = url.at(-1) === 'A' ? 'B' : 'A';
-  return `${url.slice(0, -1)}${last}`;
+/** The token with one character of its signature changed: `at` from the end (1 = the last, whose spare bits decode alike). */
+function tampered(url: string, at = 5): string {
+  const i = url.length - at;
+  return `${url.slice(0, i)}${url[i] === 'A' ? 'B' : 'A'}${url.slice(i + 1)}`;
 }
 
 describe('the page shell', () => {
@@ -96,6 +97,24 @@ describe('the page shell', () => {
   });
 });
 
+describe('at the merchant\'s own origin (front_door)', () => {
+  it('the page, its RPC and its assets are the gateway\'s; other paths still reach the store', async () => {
+    const store = await startStorefront('Flower Shop site');
+    try {
+      const { gw, url } = await checkoutPage({ tenant: { front_door: { upstream: store.origin } } });
+      expect((await gw.app.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(200);
+      expect((await gw.app.inject({ method: 'GET', url: '/embedded/assets/page.js' })).body).toBe('export const page = 1;\n');
+      expect((await gw.app.inject({ method: 'GET', url: '/embedded/checkout/made-up' })).statusCode).toBe(404);
+      expect(store.seen).toEqual([]);
+      const home = await gw.app.inject({ method: 'GET', url: '/' });
+      expect(home.body).toContain('Welcome to Flower Shop site');
+      expect(store.seen.map((s) => s.url)).toEqual(['/']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('a page token', () => {
   const expectRefused = async (gw: CheckoutGateway, path: string, status: 404 | 410) => {
     const res = await gw.app.inject({ method: 'GET', url: path });
@@ -109,6 +128,7 @@ describe('a page token', () => {
   it('altered in its signature or its contents gets a 404', async () => {
     const { gw, url } = await checkoutPage();
     await expectRefused(gw, pathOf(tampered(url)), 404);
+    await expectRefused(gw, pathOf(tampered(url, 1)), 404);
     const [data, signature] = pathOf(url).split('/').at(-1)!.split('.');
     const [, owner, expires] = JSON.parse(Buffer.from(data!, 'base64url').toString());
     const other = Buffer.from(JSON.stringify(['chk_someone_else', owner, expires])).toString('base64url');
