@@ -80,6 +80,6 @@ export function registerCompletionQueue(
     metrics: deps.metrics.outbox(COMPLETION_QUEUE, combinedDepth(() => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id)))),
   });
   app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
+  app.addHook('preClose', async () => worker.stop());
   return worker;
 }
