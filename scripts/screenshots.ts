@@ -6,13 +6,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { parseDocument } from 'yaml';
+import { freePort } from './free-port.js';
 import { startHost } from '../examples/embedded-host/server.js';
 
 const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,16 +22,6 @@ const SIZES = [
   { width: 1280, height: 800 },
 ];
 const SCHEMES = ['light', 'dark'] as const;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.once('error', fail);
-  });
-}
 
 /** The demo tenant file, with the host example's origin allowed and its paths made absolute. */
 function tenantDir(hostOrigin: string): string {

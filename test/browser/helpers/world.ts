@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startHost, type HostServer } from '../../../examples/embedded-host/server.js';
+import { freePort } from '../../../scripts/free-port.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
 import { demoGateway, type DemoGateway } from '../../helpers/demo-gateway.js';
 
@@ -24,14 +25,6 @@ export interface LoggedMessage {
   direction: 'in' | 'out';
   via: 'window' | 'port';
   message: { id?: string; method?: string; params?: Record<string, any>; result?: Record<string, any>; error?: unknown };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /** A page on a foreign origin that writes to the embedded page (the host's first frame) and keeps what comes back. */
