@@ -278,6 +278,27 @@ describe('the address delegated to the host', () => {
   });
 });
 
+describe('accessibility', () => {
+  it('names every control: fields by their label, buttons by their text or aria-label', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await frame.check('[data-key="method-pickup"]');
+      await frame.waitForSelector('[data-key="pickup-loop"]');
+      const unnamed = await frame.evaluate(() =>
+        [...(globalThis as any).document.querySelectorAll('input, button, select')]
+          .filter((c: any) => !(c.labels?.length > 0 && c.labels[0].textContent.trim()) && !c.getAttribute('aria-label') && !c.textContent.trim())
+          .map((c: any) => c.outerHTML),
+      );
+      expect(unnamed).toEqual([]);
+      expect(await frame.$$eval('input', (inputs) => inputs.length)).toBeGreaterThan(8);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('layout', () => {
   it('fits a 320 px wide window without sideways scrolling, dark when the system is', async () => {
     const context = await browser.newContext({ viewport: { width: 320, height: 640 }, colorScheme: 'dark' });
