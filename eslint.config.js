@@ -39,6 +39,26 @@ export default defineConfig(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // The example host page runs in the browser.
+    files: ['examples/*/public/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'URL',
+          'URLSearchParams',
+          'fetch',
+          'FormData',
+          'MessageChannel',
+          'HTMLInputElement',
+          'HTMLSelectElement',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Tests and benchmarks drive the gateway with hand-built, deliberately loose payloads and read
     // its JSON answers without declaring their shape: the `any` rules would flag nearly every
     // `response.json()` (about 2,000 findings). The code they exercise keeps these rules.
