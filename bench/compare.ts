@@ -56,7 +56,10 @@ async function checkout(label: string, ref: string, parent: string, sides: Side[
 async function build(side: Side): Promise<void> {
   process.stdout.write(`${side.label}: building…\n`);
   await symlink(resolve('node_modules'), join(side.root, 'node_modules'), 'dir');
-  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', join(side.root, 'tsconfig.build.json')], { cwd: side.root, maxBuffer: 16 << 20 });
+  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', join(side.root, 'tsconfig.build.json')], {
+    cwd: side.root,
+    maxBuffer: 16 << 20,
+  });
 }
 
 const cpuRatio = (base: Measurement, gateway: Measurement) => base.cpuMicros / gateway.cpuMicros;
@@ -81,14 +84,22 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
     for (const side of [a, b]) {
       for (const name of needed) {
         const store = name === 'redis' ? REDIS_URL : 'memory';
-        const server = await startGateway({ name: `${side.label}-${name}`, store, signResponses: name === 'signing', workDir, root: side.root });
+        const server = await startGateway({
+          name: `${side.label}-${name}`,
+          store,
+          signResponses: name === 'signing',
+          workDir,
+          root: side.root,
+        });
         servers.push(server);
         gateways.set(`${side.label} ${name}`, server);
       }
     }
     const gateway = (side: Side, name: GatewayName) => gateways.get(`${side.label} ${name}`)!;
 
-    const ratios = new Map<Row, { a: number[]; b: number[]; p99a: number[]; p99b: number[] }>(selected.map((r) => [r, { a: [], b: [], p99a: [], p99b: [] }]));
+    const ratios = new Map<Row, { a: number[]; b: number[]; p99a: number[]; p99b: number[] }>(
+      selected.map((r) => [r, { a: [], b: [], p99a: [], p99b: [] }]),
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const row of selected) {
         const order = round % 2 === 1 ? [a, b] : [b, a];
@@ -98,11 +109,14 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
           await send(server, call, row.operation);
           const base = await measure(baseline, row.baseline, settings);
           const measured = await measure(server, call, settings);
-          if (measured.failures > 0 || base.failures > 0) throw new Error(`${row.operation} (${side.label}): ${measured.failures} failed requests`);
+          if (measured.failures > 0 || base.failures > 0)
+            throw new Error(`${row.operation} (${side.label}): ${measured.failures} failed requests`);
           const entry = ratios.get(row)!;
           (side === a ? entry.a : entry.b).push(cpuRatio(base, measured));
           (side === a ? entry.p99a : entry.p99b).push(measured.p99Ms);
-          process.stdout.write(`[${round}/${ROUNDS}] ${row.operation} (${row.gateway}) ${side.label}: ${Math.round(measured.cpuMicros)} µs/req, baseline ${Math.round(base.cpuMicros)} µs/req, CPU ratio ${fixed(cpuRatio(base, measured))}\n`);
+          process.stdout.write(
+            `[${round}/${ROUNDS}] ${row.operation} (${row.gateway}) ${side.label}: ${Math.round(measured.cpuMicros)} µs/req, baseline ${Math.round(base.cpuMicros)} µs/req, CPU ratio ${fixed(cpuRatio(base, measured))}\n`,
+          );
         }
       }
     }
@@ -118,8 +132,10 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
       return `| ${row.operation} | ${row.gateway} | ${fixed(ra)} | ${fixed(rb)} | ${change >= 0 ? '+' : ''}${fixed(change * 100, 1)} % | ${median(entry.p99a)} / ${median(entry.p99b)} | ${flag} |`;
     });
     return [
-      `A = ${a.commit.slice(0, 12)}, B = ${b.commit.slice(0, 12)}; ${ROUNDS} rounds, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per measurement, ${settings.connections} connections; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores.`,
-      'CPU ratio: the baseline\'s CPU µs per request over the gateway\'s, each gateway measured right after its own baseline run (median of the rounds); change: B over A (positive: B spends less CPU per request).',
+      `A = ${a.commit.slice(0, 12)}, B = ${b.commit.slice(0, 12)}; ${ROUNDS} rounds, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per measurement, ${settings.connections} connections; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} on ${cpus().length} cores.`,
+      "CPU ratio: the baseline's CPU µs per request over the gateway's, each gateway measured right after its own baseline run (median of the rounds); change: B over A (positive: B spends less CPU per request).",
       '',
       '| operation | gateway | CPU ratio A | CPU ratio B | change | p99 ms A / B | verdict |',
       '|---|---|---:|---:|---:|---|---|',

@@ -110,7 +110,12 @@ export async function startGateway(options: GatewayOptions): Promise<ServerProce
   const configDir = join(options.workDir, options.name);
   const root = options.root ?? '.';
   await writeTenant(configDir, options.signResponses, root);
-  return startProcess(options.name, resolve(root, 'dist/src/main.js'), { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, '/readyz');
+  return startProcess(
+    options.name,
+    resolve(root, 'dist/src/main.js'),
+    { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    '/readyz',
+  );
 }
 
 /** Credentials the REST rows' store and gateway share (made up per run). */

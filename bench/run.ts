@@ -74,7 +74,8 @@ async function throughput(): Promise<void> {
         process.stdout.write(`${Math.round(base.reqPerSec)} req/s; gateway… `);
         const gateway = await measure(server, call, settings);
         process.stdout.write(`${Math.round(gateway.reqPerSec)} req/s (${gateway.failures} failures)\n`);
-        if (gateway.failures > 0 || base.failures > 0) throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
+        if (gateway.failures > 0 || base.failures > 0)
+          throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
         rounds.get(row)!.push({ base, gateway });
       }
     }
@@ -123,7 +124,9 @@ async function throughput(): Promise<void> {
       '',
       'get_checkout answers the same checkout again and again: identical answers within one second reuse their signature (src/security/sign.ts). Every create_checkout answer is new, so each costs one ES256 signature.',
       '',
-      `With ${settings.connections} connections, mean latency is ${settings.connections} / throughput (Little's law): a p99 of 10 ms needs at least ${Math.round((settings.connections * 1000) / 10).toLocaleString('en')} req/s, one of 20 ms ${Math.round((settings.connections * 1000) / 20).toLocaleString('en')}. Targets on the ratio are judged on the CPU ratio (issue 19), the steadier figure on a shared machine; the load average at the end of the run was ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`,
+      `With ${settings.connections} connections, mean latency is ${settings.connections} / throughput (Little's law): a p99 of 10 ms needs at least ${Math.round((settings.connections * 1000) / 10).toLocaleString('en')} req/s, one of 20 ms ${Math.round((settings.connections * 1000) / 20).toLocaleString('en')}. Targets on the ratio are judged on the CPU ratio (issue 19), the steadier figure on a shared machine; the load average at the end of the run was ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`,
       '',
       verdicts.length === 0 ? 'Every target is met.' : `Not met: ${verdicts.map((v) => v.replace(/\*\*/g, '')).join('; ')}`,
     ].join('\n');

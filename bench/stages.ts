@@ -70,7 +70,10 @@ async function time(stage: Stage, calls: number, offset: number): Promise<Timing
 async function demoConfig(dir: string, sign: boolean): Promise<string> {
   const demo = await readFile(resolve('config/tenants/demo.yaml'), 'utf8');
   await mkdir(join(dir, 'tenants'), { recursive: true });
-  await writeFile(join(dir, 'tenants', 'demo.yaml'), demo.replace(/data_dir: .*/, `data_dir: ${resolve('config/demo')}`).replace(/sign_responses: .*/, `sign_responses: ${sign}`));
+  await writeFile(
+    join(dir, 'tenants', 'demo.yaml'),
+    demo.replace(/data_dir: .*/, `data_dir: ${resolve('config/demo')}`).replace(/sign_responses: .*/, `sign_responses: ${sign}`),
+  );
   return dir;
 }
 
@@ -90,7 +93,15 @@ async function main(): Promise<void> {
   const idempotency = new Idempotency(store);
   const pipeline = new Pipeline(operations, { store, profiles, idempotency, secret, now });
   const gateway = (registry: typeof tenants): Promise<FastifyInstance> =>
-    buildServer({ settings: { bodyLimitBytes: 1 << 20, logLevel: 'info' }, tenants: registry, store, profiles, secret, metrics: new Metrics(), logStream: pino.destination({ dest: '/dev/null', sync: false }) });
+    buildServer({
+      settings: { bodyLimitBytes: 1 << 20, logLevel: 'info' },
+      tenants: registry,
+      store,
+      profiles,
+      secret,
+      metrics: new Metrics(),
+      logStream: pino.destination({ dest: '/dev/null', sync: false }),
+    });
   const app = await gateway(tenants);
   const unsigned = await gateway(unsignedTenants);
   const op = operations.find((o) => o.name === 'create_checkout')!;
@@ -112,13 +123,18 @@ async function main(): Promise<void> {
   let sequence = 0;
   const validate = compile(CheckoutCreateRequest);
   const request = validate(JSON.parse(PAYLOAD_TEXT)) as { ok: true; value: CheckoutCreateRequest };
-  const basis = { lines: identifyLines(request.value.line_items ?? [], []), context: undefined, buyer: request.value.buyer, carriedCodes: [] };
+  const basis = {
+    lines: identifyLines(request.value.line_items ?? [], []),
+    context: undefined,
+    buyer: request.value.buyer,
+    carriedCodes: [],
+  };
 
   // What the later stages take as input: one priced and rendered checkout.
   const locations = pickupLocationsOnce(ctx);
   const read = await readInputs(ctx, request.value, basis, undefined, locations);
   const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, read.asked);
+  const priced = await priceCheckout(ctx, draft, locations, read.asks);
   const answer = built(ctx, draft, priced, read);
   // Every create_checkout answer is new (its id), so each signature is measured over a body never signed before.
   const body = negotiation.envelope('success', op.capability, answer.body);
@@ -133,7 +149,13 @@ async function main(): Promise<void> {
     const response = await server.inject({
       method: 'POST',
       url: '/checkout-sessions',
-      headers: { host: '127.0.0.1:1', 'content-type': 'application/json', 'proto-agent': agent.header, 'request-id': id, 'idempotency-key': id },
+      headers: {
+        host: '127.0.0.1:1',
+        'content-type': 'application/json',
+        'proto-agent': agent.header,
+        'request-id': id,
+        'idempotency-key': id,
+      },
       payload: PAYLOAD_TEXT,
     });
     if (response.statusCode !== 201) throw new Error(`create_checkout answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
@@ -155,7 +177,11 @@ async function main(): Promise<void> {
       what: 'key checked, request fingerprinted, reserved and the answer recorded (memory store)',
       call: async () => {
         const k = `stage-${++sequence}`;
-        await idempotency.run(`idem:${tenant.id}:scope:${k}`, fingerprint([op.name, '', PAYLOAD_TEXT]), 60_000, async () => ({ status: 201, outcome: 'success', body }));
+        await idempotency.run(`idem:${tenant.id}:scope:${k}`, fingerprint([op.name, '', PAYLOAD_TEXT]), 60_000, async () => ({
+          status: 201,
+          outcome: 'success',
+          body,
+        }));
       },
     },
     {
@@ -163,7 +189,7 @@ async function main(): Promise<void> {
       what: 'request read, draft built, priced by the demo store (quote, discounts, fulfillment)',
       call: async () => {
         const readNow = await readInputs(ctx, request.value, basis, undefined, locations);
-        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, readNow.asked);
+        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, readNow.asks);
       },
     },
     { name: 'rendering', what: 'status decided and the checkout rendered', call: () => built(ctx, draft, priced, read) },
@@ -172,7 +198,11 @@ async function main(): Promise<void> {
       what: 'the new session inserted (memory store)',
       call: () => checkoutRepository(ctx).insert({ ...answer.session, id: newCheckoutId() }),
     },
-    { name: 'serialization', what: 'the answer envelope to JSON text', call: () => negotiation.envelope('success', op.capability, answer.body) },
+    {
+      name: 'serialization',
+      what: 'the answer envelope to JSON text',
+      call: () => negotiation.envelope('success', op.capability, answer.body),
+    },
     {
       name: 'signing',
       what: 'Content-Digest, Signature-Input and an ES256 Signature over a new body',
@@ -239,7 +269,12 @@ async function main(): Promise<void> {
   const markdown = [
     '## create_checkout stage by stage',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min). \`npm run bench:stages\`: each stage of create_checkout run in-process on the demo tenant (memory store, response signing on), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stages; the median round is shown. CPU µs is process CPU time per call; wall µs includes what the machine's other work took from it.`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ', ',
+      )} (1, 5, 15 min). \`npm run bench:stages\`: each stage of create_checkout run in-process on the demo tenant (memory store, response signing on), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stages; the median round is shown. CPU µs is process CPU time per call; wall µs includes what the machine's other work took from it.`,
     '',
     '| stage | what it runs | CPU µs/call | wall µs/call |',
     '|---|---|---:|---:|',
@@ -247,8 +282,13 @@ async function main(): Promise<void> {
     `| **sum of the stages** |  | **${fixed(sum)}** |  |`,
     ...wholeRows.map((r) => `| ${r.stage.name} | ${r.stage.what} | ${fixed(r.cpu)} | ${fixed(r.wall)} |`),
     '',
-    ...(signingShare === undefined ? [] : [`Response signing costs the whole create_checkout request ${(signingShare * 100).toFixed(1)} % more CPU in-process (target ≤ 15 %: ${signingShare <= 0.15 ? 'met' : '**not met**'}).`, '']),
-    'The whole request costs more than the sum of its stages by what no stage names: routing, the JSON body parser, promise hops and garbage collection; Fastify inject adds its own request and response objects, which a socket replaces with the kernel\'s work (see the throughput table for the gateway as a process).',
+    ...(signingShare === undefined
+      ? []
+      : [
+          `Response signing costs the whole create_checkout request ${(signingShare * 100).toFixed(1)} % more CPU in-process (target ≤ 15 %: ${signingShare <= 0.15 ? 'met' : '**not met**'}).`,
+          '',
+        ]),
+    "The whole request costs more than the sum of its stages by what no stage names: routing, the JSON body parser, promise hops and garbage collection; Fastify inject adds its own request and response objects, which a socket replaces with the kernel's work (see the throughput table for the gateway as a process).",
   ].join('\n');
   process.stdout.write(`\n${markdown}\n`);
   if (!only && process.env.STAGES_WRITE !== '0') {

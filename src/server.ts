@@ -122,7 +122,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   app.addHook('onResponse', (req, reply, done) => {
     accessLog.info(
-      { reqId: req.id, tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
+      {
+        reqId: req.id,
+        tenant: req.tenant?.id,
+        operation: req.operation,
+        transport: req.transport,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
       'request',
     );
     metrics.observeRequest(req, reply);
@@ -133,7 +140,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerRestErrors(app);
   for (const tenant of options.tenants.tenants) {
     if (tenant.security.keyring.ephemeral) {
-      app.log.warn({ tenant: tenant.id, kid: tenant.security.keyring.active?.kid }, 'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas');
+      app.log.warn(
+        { tenant: tenant.id, kid: tenant.security.keyring.active?.kid },
+        'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas',
+      );
     }
   }
 
@@ -154,13 +164,30 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerDiscovery(app);
   registerRestRoutes(app, operations, pipeline);
   registerMcp(app, operations, pipeline);
-  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }) });
+  await app.register(embeddedTransport, {
+    prefix: EMBEDDED_PATH,
+    operations,
+    pipeline,
+    secret,
+    now,
+    ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
+  });
   registerOrderPage(app, secret);
   const jobPollMs = options.jobPollMs ?? 1000;
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
   const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
-  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
+  app.decorate(
+    'completions',
+    registerCompletionQueue(app, {
+      store: options.store,
+      secret,
+      now,
+      metrics,
+      tenants: () => routing.registry.tenants,
+      pollMs: jobPollMs,
+    }),
+  );
   registerHealth(app, options.store, routing, metrics);
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;

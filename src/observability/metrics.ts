@@ -95,8 +95,14 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        this.inc({ result: 'hit' }, caches.reduce((sum, c) => sum + c.hits, 0));
-        this.inc({ result: 'miss' }, caches.reduce((sum, c) => sum + c.misses, 0));
+        this.inc(
+          { result: 'hit' },
+          caches.reduce((sum, c) => sum + c.hits, 0),
+        );
+        this.inc(
+          { result: 'miss' },
+          caches.reduce((sum, c) => sum + c.misses, 0),
+        );
       },
     });
     const queues = this.outboxQueues;
@@ -136,7 +142,10 @@ export class Metrics {
     const key = `${tenant}\n${operation}\n${transport}\n${status}`;
     let series = this.requestSeries.get(key);
     if (!series) {
-      series = { count: this.requests.labels({ tenant, operation, transport, status: String(status) }), seconds: this.requestSeconds.labels({ tenant, operation, transport }) };
+      series = {
+        count: this.requests.labels({ tenant, operation, transport, status: String(status) }),
+        seconds: this.requestSeconds.labels({ tenant, operation, transport }),
+      };
       this.requestSeries.set(key, series);
     }
     series.count.inc();

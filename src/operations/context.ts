@@ -1,5 +1,6 @@
 /** What an operation handler may use: the tenant, the negotiated caller, state, time, logs. */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../../adapters/contract.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
@@ -30,5 +31,7 @@ export interface OperationContext {
   store: StateStore;
   /** Keys for the tokens the gateway signs (the same on every replica). */
   secret: GatewaySecret;
-  now(): number;
+  now: () => number;
+  /** What the store may learn of the request (client IP, language); absent outside a request. */
+  client?: RequestContext;
 }

@@ -5,6 +5,7 @@
  * REST, MCP and the embedded page all end here, so an operation behaves the same over each.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { ProtocolError } from '../protocol/errors.js';
@@ -37,13 +38,23 @@ export interface OperationCall {
   idempotencyKey?: string;
   /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
   http?: HttpRequestDescriptor;
-  /** The client's network address: the budget of calls that verify no identity. */
+  /**
+   * The client's network address (Fastify's `req.ip`: the real client behind TRUST_PROXY's
+   * proxies): the budget of calls that verify no identity, and the buyer IP some stores want.
+   */
   address?: string;
   /**
    * A caller the transport admitted itself: the embedded page, which its URL token admits for the
    * session's owner with the business's own profile. No profile is fetched and no credential checked.
    */
   admitted?: { profile: PlatformProfile; principal: Principal };
+  /** The buyer's language (Accept-Language), for stores that translate. */
+  language?: string;
+}
+
+/** What the adapters may learn of the request (adapters/contract.ts RequestContext). */
+function clientOf(call: OperationCall): RequestContext {
+  return { ...(call.address && { clientIp: call.address }), ...(call.language && { language: call.language }) };
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -79,7 +90,8 @@ function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Nego
   return { status: 200, outcome: 'error', body: negotiation.envelope('error', op.capability, body) };
 }
 
-const limited = (tenant: Tenant) => tenant.policies.rateLimits.perCaller !== undefined || tenant.policies.rateLimits.perTenant !== undefined;
+const limited = (tenant: Tenant) =>
+  tenant.policies.rateLimits.perCaller !== undefined || tenant.policies.rateLimits.perTenant !== undefined;
 
 /** Bounds the profile URLs whose idempotency scope is remembered. */
 const MAX_SCOPES = 1024;
@@ -195,9 +207,18 @@ export class Pipeline {
     return signAnswer(tenant, answer, this.deps.now);
   }
 
-  private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  private async reuseAnswer(
+    op: OperationDefinition,
+    call: OperationCall,
+    negotiation: Negotiated,
+    run: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
     const scope = op.answers!(call.tenant, this.deps.now);
-    const key = scope && this.answers.key(scope, { operation: op.name, caller: negotiation.key, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
+    // The language is part of what an answer says (translated titles); the address is not.
+    const caller = `${negotiation.key}\n${call.language ?? ''}`;
+    const key =
+      scope &&
+      this.answers.key(scope, { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
     if (!scope || key === undefined) return run();
     const hit = this.answers.get(call.tenant, key);
     if (hit) return hit;
@@ -214,7 +235,13 @@ export class Pipeline {
     return result.value;
   }
 
-  private async run(op: OperationDefinition, call: OperationCall, caller: Caller, negotiation: Negotiated, payload: unknown): Promise<StoredResponse> {
+  private async run(
+    op: OperationDefinition,
+    call: OperationCall,
+    caller: Caller,
+    negotiation: Negotiated,
+    payload: unknown,
+  ): Promise<StoredResponse> {
     const ctx = {
       tenant: call.tenant,
       caller,
@@ -225,12 +252,24 @@ export class Pipeline {
       store: this.deps.store,
       secret: this.deps.secret,
       now: this.deps.now,
+      client: clientOf(call),
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
     // Failed outcomes that still show a live session (a complete escalated to the store) are bound too.
     const bound =
-      op.embedded && bindSession(op.embedded, result.body, { tenant: call.tenant, secret: this.deps.secret, now: this.deps.now(), transport: call.transport, owner: caller.profileUrl });
-    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, bound?.body ?? result.body, bound?.services) };
+      op.embedded &&
+      bindSession(op.embedded, result.body, {
+        tenant: call.tenant,
+        secret: this.deps.secret,
+        now: this.deps.now(),
+        transport: call.transport,
+        owner: caller.profileUrl,
+      });
+    return {
+      status,
+      outcome: result.outcome,
+      body: negotiation.envelope(result.outcome, op.capability, bound?.body ?? result.body, bound?.services),
+    };
   }
 }

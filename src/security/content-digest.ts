@@ -11,7 +11,8 @@ const HASHES: Record<string, string> = { 'sha-256': 'sha256', 'sha-512': 'sha512
 
 export type Body = Buffer | string | undefined;
 
-const bytesOf = (body: Body): Buffer => (body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+const bytesOf = (body: Body): Buffer =>
+  body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 
 /**
  * `sha-256=:<base64>:`, the RFC 8941 serialization of a one-member dictionary (tests compare it
@@ -39,7 +40,8 @@ export function checkContentDigest(field: string, body: Body): void {
   for (const [name, member] of dictionary) {
     const hash = HASHES[name];
     if (!hash) continue;
-    const value = member[0];
+    // structured-headers types byte sequences as the DOM's BufferSource, which Node's lib lacks.
+    const value: unknown = member[0];
     if (!(value instanceof ArrayBuffer)) throw invalidDigest(`Content-Digest ${name} must be a byte sequence (${name}=:<base64>:)`);
     if (!createHash(hash).update(bytes).digest().equals(Buffer.from(value))) throw digestMismatch();
     checked++;

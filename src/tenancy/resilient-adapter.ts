@@ -55,39 +55,22 @@ class AttemptTimeout extends BackendError {
   }
 }
 
-/**
- * One attempt: the adapter's own promise against the deadline, its signal aborted at the deadline.
- * One promise settled by whichever comes first (no race of two promises): every backend call of
- * every request passes here.
- */
-function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
+/** One attempt: the adapter's own promise against the deadline, its signal aborted at the deadline. */
+async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
   const deadline = new AbortController();
   const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
       deadline.abort();
       reject(new AttemptTimeout(method, timeoutMs));
     }, timeoutMs);
-    const settle = () => clearTimeout(timer);
-    let answer: Promise<T>;
-    try {
-      answer = run(signal);
-    } catch (error) {
-      settle();
-      reject(error);
-      return;
-    }
-    answer.then(
-      (value) => {
-        settle();
-        resolve(value);
-      },
-      (error: unknown) => {
-        settle();
-        reject(error);
-      },
-    );
   });
+  try {
+    return await Promise.race([run(signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Replaces every occurrence of a credential in `text`. */
@@ -142,30 +125,33 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     }
   }
 
-  const { discoverFulfillment, verifyEligibility, ordersChangedSince } = adapter;
+  // The optional methods, bound to their adapter: present or not, as the adapter declares them.
+  const discoverFulfillment = adapter.discoverFulfillment?.bind(adapter);
+  const verifyEligibility = adapter.verifyEligibility?.bind(adapter);
+  const ordersChangedSince = adapter.ordersChangedSince?.bind(adapter);
   return {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
     storefrontUrl: adapter.storefrontUrl,
-    search: (query, signal) => call('search', (s) => adapter.search(query, s), signal),
-    lookup: (ids, signal) => call('lookup', (s) => adapter.lookup(ids, s), signal),
+    search: (query, signal, context) => call('search', (s) => adapter.search(query, s, context), signal),
+    lookup: (ids, signal, options) => call('lookup', (s) => adapter.lookup(ids, s, options), signal),
     pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
     ...(discoverFulfillment && {
-      discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment.call(adapter, query, s), signal),
+      discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment(query, s), signal),
     }),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
-    quote: (request, signal) => call('quote', (s) => adapter.quote(request, s), signal),
-    checkoutUrl: (request, signal) => call('checkoutUrl', (s) => adapter.checkoutUrl(request, s), signal),
+    quote: (request, signal, context) => call('quote', (s) => adapter.quote(request, s, context), signal),
+    checkoutUrl: (request, signal, context) => call('checkoutUrl', (s) => adapter.checkoutUrl(request, s, context), signal),
     placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
     ...(verifyEligibility && {
       verifyEligibility: (claims, buyer, signal) =>
-        call('verifyEligibility', (s) => verifyEligibility.call(adapter, claims, buyer, s), signal),
+        call('verifyEligibility', (s) => verifyEligibility(claims, buyer, s), signal),
     }),
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ...(ordersChangedSince && {
-      ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince.call(adapter, since, s), signal),
+      ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince(since, s), signal),
     }),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
     ...(adapter.close && { close: () => adapter.close!() }),

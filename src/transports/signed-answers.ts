@@ -14,10 +14,18 @@ export function registerSignedAnswers(app: FastifyInstance, pipeline: Pipeline):
     const { tenant } = req;
     const body = payload ?? undefined;
     // Only operation responses with bytes in hand; streams are not signed.
-    if (tenant?.security.signResponses && req.transport !== undefined && (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))) {
+    if (
+      tenant?.security.signResponses &&
+      req.transport !== undefined &&
+      (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))
+    ) {
       let contentType = reply.getHeader('content-type');
       if (body !== undefined && body.length > 0 && contentType === undefined) reply.header('content-type', (contentType = DEFAULT_TYPE));
-      const headers = pipeline.signAnswer(tenant, { status: reply.statusCode, ...(contentType !== undefined && { contentType: String(contentType) }), body });
+      const headers = pipeline.signAnswer(tenant, {
+        status: reply.statusCode,
+        ...(contentType !== undefined && { contentType: String(contentType) }),
+        body,
+      });
       if (headers) reply.headers(headers);
     }
     done(null, payload);

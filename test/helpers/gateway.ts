@@ -2,6 +2,7 @@
  * Builds a gateway in-process for integration tests, with a platform profile served on
  * loopback and every request header a well-behaved platform sends.
  */
+import type { TrustProxy } from '../../src/config/env.js';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -49,7 +50,7 @@ export interface TestGateway {
   headers(overrides?: Record<string, string | undefined>): Record<string, string>;
   /** MCP `meta` for this platform. */
   meta(extra?: Record<string, unknown>): Record<string, unknown>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface TestGatewayOptions {
@@ -73,6 +74,8 @@ export interface TestGatewayOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Where the embedded page's files are served from (a temporary directory). */
   embeddedAssetsDir?: string;
+  /** TRUST_PROXY (default false): whose X-Forwarded-For names the client. */
+  trustProxy?: TrustProxy;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -101,6 +104,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     ...(options.profiles && { profiles: options.profiles }),
     ...(options.webhooks && { webhooks: options.webhooks }),
     ...(options.embeddedAssetsDir && { embeddedAssetsDir: options.embeddedAssetsDir }),
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     // Background jobs run when a test drains them (app.completions.drain()), never on a timer.
     jobPollMs: 3_600_000,
   });

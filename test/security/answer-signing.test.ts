@@ -40,7 +40,9 @@ describe('signAnswer', () => {
     const { tenant, keys } = await tenantSigning(true);
     for (const body of ['{"id":"a"}', '{"id":"b"}']) {
       const headers = signAnswer(tenant, { status: 200, contentType: 'application/json', body }, now)!;
-      await expect(verifyResponse({ status: 200, headers: { 'content-type': 'application/json', ...headers }, body }, keys, { now })).resolves.toHaveLength(1);
+      await expect(
+        verifyResponse({ status: 200, headers: { 'content-type': 'application/json', ...headers }, body }, keys, { now }),
+      ).resolves.toHaveLength(1);
     }
   });
 

@@ -11,7 +11,7 @@ import type { OperationContext } from '../../operations/context.js';
 import { combinedDepth, jobWorker, type JobResult, type QueueWorker } from '../../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import type { CheckoutSession } from './checkout-record.js';
+import type { CompletingCheckout } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { attemptLeaseMs, recoverInBackground } from './completion.js';
 
@@ -32,8 +32,8 @@ export const completionQueue = (store: StateStore, tenantId: string): DurableQue
  * with `now` (the placement is known to be unsettled), at once: an order the store placed is
  * then found by reference without waiting. Jobs are independent (no group): each checks the state.
  */
-export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
-  const { attemptAt } = session.completion!;
+export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CompletingCheckout, now?: number): Promise<void> {
+  const { attemptAt } = session.completion;
   const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
   const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
   await completionQueue(ctx.store, ctx.tenant.id).enqueue({ id, payload, availableAt: now ?? attemptAt + attemptLeaseMs(ctx) });
@@ -55,7 +55,7 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
   if (!tenant) return { outcome: 'failed', reason: `tenant ${job.tenantId} is not configured`, permanent: false };
   const ctx = { tenant, store: deps.store, secret: deps.secret, now: deps.now, log: deps.log };
   const session = await checkoutRepository(ctx).find(job.checkoutId);
-  if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
+  if (session?.status !== 'complete_in_progress' || session.completion.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
   const settled = await recoverInBackground(ctx, session);
   deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
   return settled === 'waiting' ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false } : { outcome: 'delivered' };
@@ -80,6 +80,6 @@ export function registerCompletionQueue(
     metrics: deps.metrics.outbox(COMPLETION_QUEUE, combinedDepth(() => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id)))),
   });
   app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
+  app.addHook('preClose', async () => worker.stop());
   return worker;
 }

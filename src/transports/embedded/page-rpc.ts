@@ -8,6 +8,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { languageOf } from '../accept-language.js';
 import type { SessionKind } from '../../config/embedded-settings.js';
 import type { PageSession } from '../../operations/embedded/page-token.js';
 import type { OperationDefinition } from '../../operations/operation.js';
@@ -72,6 +73,7 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       address: req.ip,
+      ...languageOf(req),
       admitted: { profile: tenant.profile.object, principal: ANONYMOUS },
     });
     reply.header('cache-control', 'no-store');

@@ -3,6 +3,7 @@
  * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
  * and so does the SDK client over Streamable HTTP. Tools come from the operation table.
  */
+import { languageOf } from '../accept-language.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -59,7 +60,7 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
   const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
   const rpc = jsonRpcErrorOf(mapped);
   if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
-  return reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
+  reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
 }
 
 /** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
@@ -110,6 +111,7 @@ export function registerMcp(app: FastifyInstance, operations: readonly Operation
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       http: describeHttpRequest(req, tenant.baseUrl),
       address: req.ip,
+      ...languageOf(req),
     });
     return {
       structuredContent: JSON.parse(response.body) as Record<string, unknown>,

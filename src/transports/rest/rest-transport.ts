@@ -2,6 +2,7 @@
  * REST binding: one Fastify route per operation, generated from the operation table.
  * Reads the protocol headers, hands the call to the pipeline, writes its bytes back.
  */
+import { languageOf } from '../accept-language.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -58,6 +59,7 @@ export function registerRestRoutes(app: FastifyInstance, operations: readonly Op
           ...(idempotencyKey !== undefined && { idempotencyKey }),
           http: describeHttpRequest(req, tenant.baseUrl),
           address: req.ip,
+      ...languageOf(req),
         });
         return sendOperationResponse(reply, response);
       },

@@ -69,8 +69,8 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     const entry = plan[method];
     if (entry === undefined) return undefined;
     if (typeof entry === 'function') return entry(n);
-    if (typeof entry === 'string') return entry as Fault;
-    return (entry as readonly Fault[])[n - 1];
+    if (typeof entry === 'string') return entry;
+    return (entry)[n - 1];
   }
 
   function wrap<A extends unknown[], R>(method: FaultyMethod, real: (...args: A) => Promise<R>, signalOf: (args: A) => AbortSignal | undefined) {
@@ -107,12 +107,12 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: (signal) => adapter.ping(signal),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
-    search: wrap('search', (q, s) => adapter.search(q, s), (a) => a[1]),
-    lookup: wrap('lookup', (ids, s) => adapter.lookup(ids, s), (a) => a[1]),
+    search: wrap('search', (q, s, c) => adapter.search(q, s, c), (a) => a[1]),
+    lookup: wrap('lookup', (ids, s, o) => adapter.lookup(ids, s, o), (a) => a[1]),
     pickupLocations: wrap('pickupLocations', (s) => adapter.pickupLocations(s), (a) => a[0]),
     discoverFulfillment: wrap('discoverFulfillment', (q, s) => adapter.discoverFulfillment!(q, s), (a) => a[1]),
-    quote: wrap('quote', (r, s) => adapter.quote(r, s), (a) => a[1]),
-    checkoutUrl: wrap('checkoutUrl', (r, s) => adapter.checkoutUrl(r, s), (a) => a[1]),
+    quote: wrap('quote', (r, s, c) => adapter.quote(r, s, c), (a) => a[1]),
+    checkoutUrl: wrap('checkoutUrl', (r, s, c) => adapter.checkoutUrl(r, s, c), (a) => a[1]),
     placeOrder: wrap('placeOrder', (r, s) => adapter.placeOrder(r, s), (a) => a[1]),
     findOrderByReference: wrap('findOrderByReference', (r, s) => adapter.findOrderByReference(r, s), (a) => a[1]),
     getOrder: wrap('getOrder', (id, s) => adapter.getOrder(id, s), (a) => a[1]),
