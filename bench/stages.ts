@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { CheckoutCreateRequest } from '../schemas/checkout.js';
 import { GatewaySecret } from '../src/config/gateway-secret.js';
+import { bufferedLog } from '../src/observability/log-destination.js';
 import { Metrics } from '../src/observability/metrics.js';
 import { fingerprint, Idempotency } from '../src/operations/idempotency.js';
 import type { OperationContext } from '../src/operations/context.js';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
       profiles,
       secret,
       metrics: new Metrics(),
-      logStream: pino.destination({ dest: '/dev/null', sync: false }),
+      logStream: bufferedLog('/dev/null'),
     });
   const app = await gateway(tenants);
   const unsigned = await gateway(unsignedTenants);

@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
-import { bufferedStdout } from './observability/log-destination.js';
+import { bufferedLog } from './observability/log-destination.js';
 import { Metrics } from './observability/metrics.js';
 import { Idempotency } from './operations/idempotency.js';
 import type { OperationDefinition } from './operations/operation.js';
@@ -78,7 +78,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const secret = options.secret ?? GatewaySecret.from(undefined);
   const metrics = options.metrics ?? new Metrics();
   const routing = new TenantRouting(options.tenants);
-  const buffered = options.logStream ? undefined : bufferedStdout();
+  const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);

@@ -15,8 +15,9 @@ export interface BufferedLog extends DestinationStream {
   stop(): void;
 }
 
-export function bufferedStdout(): BufferedLog {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+/** `dest`: a file descriptor or path; stdout by default (the benchmarks write to /dev/null). */
+export function bufferedLog(dest: number | string = 1): BufferedLog {
+  const stream = pino.destination({ dest, sync: false, minLength: BUFFER_BYTES });
   let pending = false;
   const flush = () => {
     if (!pending) return;
