@@ -21,12 +21,12 @@ import { registerDiscovery } from './transports/discovery.js';
 import { registerHealth } from './transports/health.js';
 import { registerJsonBody } from './transports/json-body.js';
 import { registerMcp } from './transports/mcp/mcp-transport.js';
+import { registerOrderPage } from './transports/pages/order-page.js';
 import { registerRateLimits } from './transports/rate-limit.js';
 import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
 import { registerRestRoutes } from './transports/rest/rest-transport.js';
-import { registerOrderPage } from './capabilities/order/order-page.js';
-import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
+import { registerCompletionQueue } from './capabilities/checkout/completion-worker.js';
 import type { QueueWorker } from './state/queue-worker.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 

@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
-import { defaultBackendPolicy, type BackendPolicy } from '../tenancy/resilient-adapter.js';
+import { defaultBackendPolicy, type BackendPolicy } from './backend-policy.js';
 
 /** An http(s) origin with an optional path, no trailing slash, query or fragment. */
 export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';

@@ -7,7 +7,6 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Message } from '../../schemas/common.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import type { AnswerScope } from './answer-cache.js';
 import type { OperationContext } from './context.js';
 
 export interface OperationInput<P> {
@@ -15,6 +14,13 @@ export interface OperationInput<P> {
   id?: string;
   /** The request body: REST body, MCP `arguments[payloadKey]`. */
   payload: P;
+}
+
+/** How long an operation's answer may be served again (answer-cache.ts), and for which version of the data. */
+export interface AnswerScope {
+  ttlMs: number;
+  /** Changes whenever the underlying data does; part of every key. */
+  version: number;
 }
 
 export type OperationResult =

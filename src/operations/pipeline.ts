@@ -18,7 +18,8 @@ import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../validation/validator.js';
 import { AnswerCache } from './answer-cache.js';
 import type { Caller, Transport } from './context.js';
-import { checkIdempotencyKey, fingerprint, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
+import { fingerprint } from '../security/fingerprint.js';
+import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
 import { callerBudget, type RateLimiter } from './rate-limits.js';
 

@@ -45,10 +45,6 @@ export function paymentHandler(entry: Pick<HandlerEntry, 'id' | 'type'>, setup: 
   }
 }
 
-/** The handlers a checkout can be paid with: only handoff ones when the tenant finishes by handoff. */
-export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: FinishingMode): HandlerEntry[] =>
-  handlers.filter((h) => finishing !== 'handoff' || h.type === 'handoff');
-
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
 /**

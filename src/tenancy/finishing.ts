@@ -43,3 +43,9 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   }
   return mode;
 }
+
+type HandlerEntry = NonNullable<TenantConfig['payment_handlers']>[number];
+
+/** The handlers a checkout can be paid with: only handoff ones when the tenant finishes by handoff. */
+export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: FinishingMode): HandlerEntry[] =>
+  handlers.filter((h) => finishing !== 'handoff' || h.type === 'handoff');

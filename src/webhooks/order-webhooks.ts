@@ -12,10 +12,10 @@ import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { registerBackendWebhooks } from './inbound.js';
 import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll, type PollJob } from './order-poll.js';
-import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from './outbox.js';
+import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from '../capabilities/order/outbox.js';
 import { combinedDepth, QueueWorker, type WorkerNames } from '../state/queue-worker.js';
 import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
-import type { OrderEvent } from './order-event.js';
+import type { OrderEvent } from '../capabilities/order/order-event.js';
 import { registerOrderSimulation } from './simulation-route.js';
 
 export interface WebhookSettings {

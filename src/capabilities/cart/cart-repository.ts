@@ -5,6 +5,6 @@ import type { CartRecord } from './cart-record.js';
 
 export class CartRepository extends SessionRepository<CartRecord> {
   constructor(store: StateStore, tenantId: string, now: () => number) {
-    super({ store, kind: 'cart', tenantId, now, conflictCode: 'cart_update_conflict' });
+    super({ store, kind: 'cart', tenantId, now });
   }
 }

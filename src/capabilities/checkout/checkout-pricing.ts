@@ -12,7 +12,7 @@
 import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 import { fulfillmentActive, supportsMultiGroup } from '../../extensions/fulfillment/active.js';
 import type { AskedOption, StoredMethod } from '../../extensions/fulfillment/method-record.js';
 import { applyLooseOptions, methodRequests, untakenOptions } from '../../extensions/fulfillment/quote-methods.js';

@@ -26,7 +26,7 @@
 import type { CheckoutCompleteRequest } from '../../../schemas/checkout.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 import { success, type OperationResult } from '../../operations/operation.js';
 import { normalizeAddress, toStoreAddress } from '../../extensions/fulfillment/address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
