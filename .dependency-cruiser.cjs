@@ -13,9 +13,11 @@ const LAYERS = [
   // Runs operations (idempotency, rate limits, answer cache) and observes the layers below.
   { name: 'pipeline', path: ['^src/operations/(?!(operation|context)\\.ts$)', '^src/observability/'] },
   // The operation contract (operation.ts, context.ts) is what capabilities implement and the pipeline runs.
-  { name: 'capabilities', path: ['^src/(capabilities|extensions|payments)/', '^src/operations/(operation|context)\\.ts$'] },
-  // A tenant: its configured adapter, capabilities, policies, keys.
+  { name: 'capabilities', path: ['^src/(capabilities|extensions)/', '^src/operations/(operation|context)\\.ts$'] },
+  // A tenant: its configured adapter, payment handlers, capabilities, policies, keys.
   { name: 'tenancy', path: '^src/tenancy/' },
+  // Payment handlers: providers a tenant is configured with, beside its adapter.
+  { name: 'payments', path: '^src/payments/' },
   { name: 'adapters', path: '^adapters/' },
   { name: 'state', path: '^src/state/' },
 ];

@@ -15,7 +15,7 @@ import { discountActive } from '../../extensions/discount/active.js';
 import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
 import type { AskedOption } from '../../extensions/fulfillment/method-record.js';
 import { readFulfillmentRequest } from '../../extensions/fulfillment/method-request.js';
-import { shownInstruments } from '../../payments/instruments.js';
+import { shownInstruments } from './instruments.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { Locations } from './checkout-pricing.js';
 import type { CheckoutInputs, CheckoutSession } from './checkout-record.js';

@@ -30,7 +30,7 @@ import { fingerprint } from '../../security/fingerprint.js';
 import { success, type OperationResult } from '../../operations/operation.js';
 import { normalizeAddress, toStoreAddress } from '../../extensions/fulfillment/address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
-import { shownInstruments } from '../../payments/instruments.js';
+import { shownInstruments } from './instruments.js';
 import type { ChangePlan } from '../../state/session-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import { storePage } from '../pricing/store-page.js';
