@@ -18,12 +18,16 @@ const LAYERS = [
   { name: 'tenancy', path: '^src/tenancy/' },
   // Payment handlers: providers a tenant is configured with, beside its adapter.
   { name: 'payments', path: '^src/payments/' },
-  { name: 'adapters', path: '^adapters/' },
+  // The platforms' adapters and the registry that builds them; their contract is foundation.
+  { name: 'adapters', path: '^adapters/(?!(contract|simulator)\\.ts$)' },
   { name: 'state', path: '^src/state/' },
 ];
 
-/** Protocol vocabulary, configuration, signatures, outbound HTTP, validation, wire schemas. */
-const FOUNDATION = '^(src/(protocol|config|security|net|validation)/|schemas/)';
+/**
+ * Protocol vocabulary, configuration, signatures, outbound HTTP, validation, wire schemas, and the
+ * adapter contract (the store-side vocabulary every layer down to the adapters speaks).
+ */
+const FOUNDATION = '^(src/(protocol|config|security|net|validation)/|schemas/|adapters/(contract|simulator)\\.ts$)';
 
 const upwards = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-upwards`,
