@@ -17,18 +17,21 @@ import { ProfileFetcher } from './protocol/profile-fetcher.js';
 import { registerResponseSigning } from './security/response-signing.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
-import { registerDiscovery } from './transports/discovery.js';
-import { registerHealth } from './transports/health.js';
-import { registerJsonBody } from './transports/json-body.js';
-import { registerMcp } from './transports/mcp/mcp-transport.js';
-import { registerOrderPage } from './transports/pages/order-page.js';
+import { discoveryTransport } from './transports/discovery.js';
+import { healthRoutes } from './transports/health.js';
+import { jsonBody } from './transports/json-body.js';
+import { mcpTransport } from './transports/mcp/mcp-transport.js';
+import { orderPages } from './transports/pages/order-page.js';
 import { registerRateLimits } from './transports/rate-limit.js';
-import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
-import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
-import { registerRestRoutes } from './transports/rest/rest-transport.js';
+import { requestIdFor, TenantRouting } from './transports/request-context.js';
+import { requestHooks } from './transports/request-hooks.js';
+import { frameworkErrorHandler, MAX_PARAM_LENGTH, restErrors } from './transports/rest/error-handler.js';
+import { restTransport } from './transports/rest/rest-transport.js';
 import { registerCompletionQueue } from './capabilities/checkout/completion-worker.js';
 import type { QueueWorker } from './state/queue-worker.js';
+import { backendWebhooks } from './webhooks/inbound.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
+import { orderSimulation } from './webhooks/simulation-route.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
@@ -76,12 +79,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const destination = options.logStream ?? pino.destination({ dest: 1, sync: false });
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
-  // The per-request line carries only the fields named below, so it skips the redaction walk.
+  // The per-request line carries only the fields the request hooks name, so it skips the redaction walk.
   const accessLog = pino({ level }, destination);
 
   const app = Fastify({
     loggerInstance: logger,
-    // One log line per request, written in onResponse below.
+    // One log line per request, written by the request hooks (transports/request-hooks.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
@@ -96,29 +99,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }) as unknown as FastifyInstance; // the HTTPS instance serves the same routes and hooks
   app.decorate('metrics', metrics);
   app.decorate('tenants', routing);
-  // Callback-style hooks: an async hook costs a promise and a microtask hop on every request.
-  app.addHook('onRequest', (req, reply, done) => {
-    const tenant = routing.tenantFor(req.raw, reply.raw);
-    if (tenant) req.tenant = tenant;
-    reply.header('request-id', req.id);
-    try {
-      checkSingleHost(req.raw);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  });
-  app.addHook('onResponse', (req, reply, done) => {
-    accessLog.info(
-      { reqId: req.id, tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
-      'request',
-    );
-    metrics.observeRequest(req, reply);
-    done();
-  });
 
-  registerJsonBody(app);
-  registerRestErrors(app);
+  // Cross-cutting (fastify-plugin): they reach every transport registered below.
+  await app.register(requestHooks, { routing, metrics, accessLog });
+  await app.register(jsonBody);
+  await app.register(restErrors);
   registerResponseSigning(app, now);
   for (const tenant of options.tenants.tenants) {
     if (tenant.security.keyring.ephemeral) {
@@ -139,16 +124,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     observeIdempotency: metrics.idempotency,
     rateLimiter,
   });
-  registerDiscovery(app);
-  registerRestRoutes(app, operations, pipeline);
-  registerMcp(app, operations, pipeline);
-  registerOrderPage(app, secret);
+  // Transports: encapsulated plugins, each with its own routes (and parsers, where it needs others).
+  await app.register(discoveryTransport);
+  await app.register(restTransport, { operations, pipeline });
+  await app.register(mcpTransport, { operations, pipeline });
+  await app.register(orderPages, { secret });
+  await app.register(backendWebhooks, { store: options.store, secret, now });
+  await app.register(orderSimulation, { store: options.store, secret, now });
   const jobPollMs = options.jobPollMs ?? 1000;
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
   const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
   app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
-  registerHealth(app, options.store, routing, metrics);
+  await app.register(healthRoutes, { store: options.store, routing, metrics });
   return app;
 }
 

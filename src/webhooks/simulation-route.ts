@@ -49,7 +49,8 @@ async function simulate(access: SimulationAccess, orderId: string, action: Simul
   }
 }
 
-export function registerOrderSimulation(app: FastifyInstance, deps: SimulationDeps): void {
+/** A Fastify plugin. */
+export async function orderSimulation(app: FastifyInstance, deps: SimulationDeps): Promise<void> {
   app.post(SIMULATION_PATH, async (req, reply) => {
     req.operation = 'simulate_order';
     const tenant = tenantOf(req);

@@ -106,7 +106,8 @@ function send(reply: FastifyReply, status: 200 | 404, page: string): FastifyRepl
     .send(page);
 }
 
-export function registerOrderPage(app: FastifyInstance, secret: GatewaySecret): void {
+/** A Fastify plugin. */
+export async function orderPages(app: FastifyInstance, { secret }: { secret: GatewaySecret }): Promise<void> {
   app.get(`${ORDER_PAGE_PATH}/:id`, async (req, reply) => {
     req.operation = 'order_page';
     const tenant = tenantOf(req);
