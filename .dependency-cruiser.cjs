@@ -31,7 +31,9 @@ const FOUNDATION = '^(src/(protocol|config|security|net|validation)/|schemas/|ad
 
 const upwards = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-upwards`,
-  comment: `${layer.name} may import only ${LAYERS.slice(index + 1).map((l) => l.name).join(', ')} and the foundation`,
+  comment: `${layer.name} may import only ${LAYERS.slice(index + 1)
+    .map((l) => l.name)
+    .join(', ')} and the foundation`,
   severity: 'error',
   from: { path: layer.path },
   to: { path: LAYERS.slice(0, index + 1).flatMap((l) => l.path) },
@@ -49,7 +51,8 @@ module.exports = {
     },
     {
       name: 'state-imports-protocol',
-      comment: 'of the foundation, state uses only config: it speaks of records and queues, never protocol errors or wire shapes (errors are mapped above)',
+      comment:
+        'of the foundation, state uses only config: it speaks of records and queues, never protocol errors or wire shapes (errors are mapped above)',
       severity: 'error',
       from: { path: '^src/state/' },
       to: { path: '^(src/(protocol|security|net|validation)/|schemas/)' },

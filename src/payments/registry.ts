@@ -31,7 +31,8 @@ const HANDLER_TYPES: Readonly<Record<string, HandlerType>> = {
 export const handlerTypeNames = (): string[] => Object.keys(HANDLER_TYPES);
 
 /** The registered type, or undefined when this build has none by that name. */
-export const findHandlerType = (name: string): HandlerType | undefined => (Object.hasOwn(HANDLER_TYPES, name) ? HANDLER_TYPES[name] : undefined);
+export const findHandlerType = (name: string): HandlerType | undefined =>
+  Object.hasOwn(HANDLER_TYPES, name) ? HANDLER_TYPES[name] : undefined;
 
 /** The type of a handler start-up already checked (a tenant entry, a session's recorded handler). */
 export function handlerType(name: string): HandlerType {

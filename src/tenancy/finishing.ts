@@ -26,7 +26,9 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   const handlers = config.payment_handlers ?? [];
   handlers.forEach((handler, i) => {
     if (!findHandlerType(handler.type)) {
-      throw new ConfigError(`${file}: $.payment_handlers[${i}].type "${handler.type}" is not a payment handler type of this build (${handlerTypeNames().join(', ')})`);
+      throw new ConfigError(
+        `${file}: $.payment_handlers[${i}].type "${handler.type}" is not a payment handler type of this build (${handlerTypeNames().join(', ')})`,
+      );
     }
   });
   const charging = handlers.filter((h) => needs(h) !== 'handoff');
@@ -41,11 +43,15 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   // Handoff offers only handoff handlers: charging ones stay listed, unused (an adapter switch keeps the file valid).
   for (const handler of charging) {
     if (needs(handler) === mode) continue;
-    throw new ConfigError(`${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${needs(handler)}, not ${mode}`);
+    throw new ConfigError(
+      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${needs(handler)}, not ${mode}`,
+    );
   }
   if (charging.length === 0) {
     const fitting = handlerTypeNames().filter((name) => handlerType(name).finishing === mode);
-    throw new ConfigError(`${file}: $.adapter.finishing ${mode} needs a payment handler of type ${fitting.join(' or ')} in $.payment_handlers`);
+    throw new ConfigError(
+      `${file}: $.adapter.finishing ${mode} needs a payment handler of type ${fitting.join(' or ')} in $.payment_handlers`,
+    );
   }
   return mode;
 }

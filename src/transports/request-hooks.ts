@@ -31,7 +31,14 @@ async function addRequestHooks(app: FastifyInstance, { routing, metrics, accessL
   });
   app.addHook('onResponse', (req, reply, done) => {
     accessLog.info(
-      { reqId: req.id, tenant: req.tenant?.id, operation: req.operation, transport: req.transport, status: reply.statusCode, latency_ms: Math.round(reply.elapsedTime * 100) / 100 },
+      {
+        reqId: req.id,
+        tenant: req.tenant?.id,
+        operation: req.operation,
+        transport: req.transport,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
       'request',
     );
     metrics.observeRequest(req, reply);

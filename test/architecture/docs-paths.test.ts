@@ -21,7 +21,8 @@ const DOCS = ['README.md', ...markdown('docs')];
 /** A path from the repository root; not part of a URL (`shopify.dev/docs/api/...`). */
 const ROOTED = /(?<![\w./-])(?:src|test|docs|adapters|schemas|scripts|bench|config|examples|simulators|docker)\/[\w./-]*[\w-]/g;
 /** A source file relative to src/ (`state/store.ts`), as the code comments write them. */
-const SRC_RELATIVE = /(?<![\w./-])(?!(?:src|test|docs|adapters|schemas|scripts|bench|config|examples|simulators|docker)\/)(?:[\w-]+\/)+[\w.-]+\.ts\b/g;
+const SRC_RELATIVE =
+  /(?<![\w./-])(?!(?:src|test|docs|adapters|schemas|scripts|bench|config|examples|simulators|docker)\/)(?:[\w-]+\/)+[\w.-]+\.ts\b/g;
 
 function missing(doc: string): string[] {
   const text = readFileSync(join(root, doc), 'utf8');

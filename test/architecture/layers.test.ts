@@ -15,7 +15,9 @@ async function violations(baseDir: string, folders: string[]): Promise<string[]>
   const options = await extractDepcruiseOptions(`${root}.dependency-cruiser.cjs`);
   const tsConfig = extractTSConfig(`${root}tsconfig.json`);
   const { output } = await cruise(folders, { ...options, baseDir, validate: true }, {}, { tsConfig });
-  return (output as ICruiseResult).summary.violations.map((v) => `${v.rule.name}: ${[v.from, ...(v.cycle?.map((c) => c.name) ?? [v.to])].join(' → ')}`);
+  return (output as ICruiseResult).summary.violations.map(
+    (v) => `${v.rule.name}: ${[v.from, ...(v.cycle?.map((c) => c.name) ?? [v.to])].join(' → ')}`,
+  );
 }
 
 describe('layers', () => {

@@ -17,7 +17,9 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /** A transport of its own: it reads form bodies, which no other transport accepts. */
 async function echoTransport(scope: FastifyInstance): Promise<void> {
-  scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
   scope.post('/echo', async (req) => ({ tenant: req.tenant?.id, body: req.body }));
 }
 
@@ -30,7 +32,13 @@ describe('a transport registered as a plugin', () => {
   beforeAll(async () => {
     const tenant = assembleTenant({ config: baseTenantConfig, file: 'test/tenant.yaml' }, stubAdapter(), {});
     const logStream = new Writable({ write: (_chunk, _encoding, done) => done() });
-    app = await buildServer({ settings: { bodyLimitBytes: 65_536, logLevel: 'silent' }, tenants: new TenantRegistry([tenant]), store, logStream, jobPollMs: 3_600_000 });
+    app = await buildServer({
+      settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
+      tenants: new TenantRegistry([tenant]),
+      store,
+      logStream,
+      jobPollMs: 3_600_000,
+    });
     await app.register(echoTransport);
     await app.ready();
   });

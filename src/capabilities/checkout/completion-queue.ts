@@ -27,10 +27,13 @@ export const completionQueue = (store: StateStore, tenantId: string): DurableQue
  * with `now` (the placement is known to be unsettled), at once: an order the store placed is
  * then found by reference without waiting. Jobs are independent (no group): each checks the state.
  */
-export async function enqueueRecovery(ctx: Pick<OperationContext, 'store' | 'tenant'>, session: CheckoutSession, now?: number): Promise<void> {
+export async function enqueueRecovery(
+  ctx: Pick<OperationContext, 'store' | 'tenant'>,
+  session: CheckoutSession,
+  now?: number,
+): Promise<void> {
   const { attemptAt } = session.completion!;
   const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
   const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
   await completionQueue(ctx.store, ctx.tenant.id).enqueue({ id, payload, availableAt: now ?? attemptAt + attemptLeaseMs(ctx) });
 }
-

@@ -5,7 +5,14 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
-import { combinedDepth, jobWorker, type JobResult, type OutboxMetrics, type QueueMetrics, type QueueWorker } from '../../state/queue-worker.js';
+import {
+  combinedDepth,
+  jobWorker,
+  type JobResult,
+  type OutboxMetrics,
+  type QueueMetrics,
+  type QueueWorker,
+} from '../../state/queue-worker.js';
 import type { StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { checkoutRepository } from './checkout-repository.js';
@@ -31,7 +38,9 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
   if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
   const settled = await recoverInBackground(ctx, session);
   deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
-  return settled === 'waiting' ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false } : { outcome: 'delivered' };
+  return settled === 'waiting'
+    ? { outcome: 'failed', reason: 'the attempt may still be running', permanent: false }
+    : { outcome: 'delivered' };
 }
 
 export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<CompletionJob> {
@@ -50,7 +59,10 @@ export function registerCompletionQueue(
   const worker = completionWorker({
     ...deps,
     log: app.log.child({ component: 'checkout-completions' }),
-    metrics: deps.metrics.outbox(COMPLETION_QUEUE, combinedDepth(() => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id)))),
+    metrics: deps.metrics.outbox(
+      COMPLETION_QUEUE,
+      combinedDepth(() => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id))),
+    ),
   });
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => worker.stop());
