@@ -18,6 +18,7 @@ import { registerResponseSigning } from './security/response-signing.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
 import { discoveryTransport } from './transports/discovery.js';
+import { frontDoor } from './transports/front-door/front-door.js';
 import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
@@ -137,6 +138,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('orderPolls', orderPolls);
   app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
   await app.register(healthRoutes, { store: options.store, routing, metrics });
+  await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }
 

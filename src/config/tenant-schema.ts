@@ -97,6 +97,26 @@ const RateLimit = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The merchant's own storefront, for a gateway deployed on the merchant's domain: every path the
+ * gateway does not answer is passed through to it (transports/front-door).
+ */
+export const FrontDoor = Type.Object(
+  {
+    /** The store's origin: https (plain http only on loopback, for tests and demos), no user, path, query or fragment. */
+    upstream: Type.String({
+      anyOf: [{ pattern: '^https://[^/?#@\\s]+/?$' }, { pattern: '^http://(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d{1,5})?/?$' }],
+      description: 'an https origin without user, path or query (plain http only on loopback)',
+    }),
+    /** Send the merchant's Host to the store instead of the store's own (stores that serve the merchant's domain). */
+    preserve_host: Type.Optional(Type.Boolean()),
+    /** How long the store may take to start answering, and to send each further piece of its answer. */
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+  },
+  { additionalProperties: false },
+);
+export type FrontDoor = Static<typeof FrontDoor>;
+
 export const TenantConfig = Type.Object(
   {
     id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
@@ -221,6 +241,8 @@ export const TenantConfig = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Pass every non-protocol path through to the merchant's storefront (a gateway on the merchant's own domain). */
+    front_door: Type.Optional(FrontDoor),
     /** Extra protocol versions served, to their version-specific profile URLs. */
     supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
   },

@@ -19,34 +19,25 @@ import { checkAnswer } from './adapter-answers.js';
 /** What a metrics or log sink learns about each attempt. */
 export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;
 
-type AsyncMethod =
-  | 'search'
-  | 'lookup'
-  | 'pickupLocations'
-  | 'discoverFulfillment'
-  | 'quote'
-  | 'checkoutUrl'
-  | 'placeOrder'
-  | 'findOrderByReference'
-  | 'getOrder'
-  | 'verifyEligibility'
-  | 'ordersChangedSince'
-  | 'ping';
-
-/** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
-const REPEATABLE: ReadonlySet<AsyncMethod> = new Set([
+/** The adapter's asynchronous methods: each goes through the deadline, retry and shape checks below. */
+export const BACKEND_METHODS = [
   'search',
   'lookup',
   'pickupLocations',
   'discoverFulfillment',
   'quote',
   'checkoutUrl',
+  'placeOrder',
   'findOrderByReference',
   'getOrder',
   'verifyEligibility',
   'ordersChangedSince',
   'ping',
-]);
+] as const;
+export type BackendMethod = (typeof BACKEND_METHODS)[number];
+
+/** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
+const REPEATABLE: ReadonlySet<BackendMethod> = new Set(BACKEND_METHODS.filter((method) => method !== 'placeOrder'));
 
 class AttemptTimeout extends BackendError {
   constructor(method: string, ms: number) {
@@ -105,7 +96,7 @@ function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendEr
 /** `secrets`: the tenant's resolved backend credentials, kept out of every error text. */
 export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defaultBackendPolicy, observe: BackendObserver = () => undefined, secrets: readonly string[] = []): Adapter {
   const scrub = scrubber(secrets);
-  async function call<T>(method: AsyncMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  async function call<T>(method: BackendMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
     for (let n = 1; ; n++) {
       const started = performance.now();

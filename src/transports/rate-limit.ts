@@ -8,7 +8,8 @@
  * Retry-After, as `{code: 'rate_limited', content}` on REST and a JSON-RPC error with
  * `data.retry_after` on MCP. When the counters cannot be reached the request passes (fail open,
  * one log line per outage): the state store already fails closed, and a limiter outage must not
- * turn into a full outage. Discovery, health and metrics are never limited.
+ * turn into a full outage. Discovery, health and metrics are never limited, nor the merchant's own
+ * site passed through at its origin (front-door): browsing the store must not spend protocol budgets.
  */
 import { createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
@@ -25,6 +26,9 @@ import type { Tenant } from '../tenancy/tenant.js';
 export const COUNTED_PER_CALL = { countedPerCall: true };
 
 const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz', '/metrics']);
+
+/** Route config of routes no limit counts (the storefront passed through, front-door). */
+export const NOT_LIMITED = { notLimited: true };
 
 /** Who sends a request outside the pipeline: a client certificate the TLS listener verified, else the address. */
 function requestCaller(req: FastifyRequest): string {
@@ -47,6 +51,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The pipeline counts this route's operation calls; the per-request hook leaves it alone. */
     countedPerCall?: boolean;
+    /** No limit counts this route's requests. */
+    notLimited?: boolean;
   }
 }
 
@@ -107,7 +113,8 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
   app.addHook('preHandler', (req, _reply, done) => {
     const { tenant } = req;
     const limits = tenant?.policies.rateLimits;
-    const counted = req.routeOptions.config.countedPerCall || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '');
+    const { config } = req.routeOptions;
+    const counted = config.countedPerCall || config.notLimited || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '');
     if (!tenant || !(limits?.perCaller || limits?.perTenant) || counted) return done();
     limiter
       .count(tenant, 'caller', requestCaller(req), req.log)

@@ -6,20 +6,11 @@
  */
 import { BackendError, type Adapter } from '../../../adapters/contract.js';
 import { runAdapterContract, type BackendFault, type SimulatorControls } from '../contract/contract-suite.js';
+import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
+import { FAULTY_METHODS } from '../../reliability/helpers/faulty.js';
 import { demoStore } from './fixtures.js';
 
 const WEBHOOK_SECRET = 'demo-store-webhook-secret';
-const METHODS = [
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
-  'placeOrder',
-  'findOrderByReference',
-  'getOrder',
-] as const;
 
 /** The adapter with the next calls failing as `faults` says, whatever method they are. */
 function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
@@ -40,7 +31,7 @@ function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
     }
   };
   const wrapped = Object.create(adapter) as Record<string, unknown>;
-  for (const method of METHODS) {
+  for (const method of FAULTY_METHODS) {
     const real = (adapter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!.bind(adapter);
     wrapped[method] = async (...args: unknown[]) => {
       if (faults.length === 0) return real(...args);
@@ -69,26 +60,7 @@ runAdapterContract('memory', async () => {
   };
   return {
     adapter: withFaults(adapter, faults),
-    fixtures: {
-      currency: 'USD',
-      searchText: 'flowers',
-      product: { id: 'florist_tee', optionNames: ['Size', 'Color'], variantId: 'florist_tee_m_green' },
-      sku: { value: 'FLW-ROSE-12', variantId: 'bouquet_roses' },
-      handle: { value: 'red-rose-bouquet', productId: 'bouquet_roses' },
-      line: { variantId: 'bouquet_roses', quantity: 2 },
-      codes: { accepted: '10OFF', rejected: 'NOSUCHCODE', rejectedReason: 'invalid' },
-      shippingAddress: {
-        firstName: 'Jane',
-        lastName: 'Doe',
-        streetAddress: '123 Main St',
-        locality: 'Chicago',
-        region: 'IL',
-        country: 'US',
-        postalCode: '60601',
-      },
-      buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
-      gatewayHandlerId: 'sandbox',
-    },
+    fixtures: { ...DEMO_SHOP_FIXTURES, gatewayHandlerId: 'sandbox' },
     controls,
     close: async () => undefined,
   };

@@ -9,19 +9,12 @@ import type { WooCommerceSettings } from '../../../adapters/woocommerce/settings
 import { DEFAULT_KEY, startWooSimulator, type WooSimulator, type WooSimulatorOptions } from '../../../simulators/woocommerce/server.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import type { BackendFault, ContractFixtures, SimulatorControls } from '../contract/contract-suite.js';
+import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 
 export const WEBHOOK_SECRET = 'woo-webhook-secret-for-tests';
-/** A Chicago address the store ships to (Illinois tax, US rates). */
-export const ADDRESS = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  streetAddress: '123 Main St',
-  locality: 'Chicago',
-  region: 'IL',
-  country: 'US',
-  postalCode: '60601',
-};
-export const BUYER = { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' };
+/** A Chicago address the store ships to (Illinois tax, US rates), and its buyer. */
+export const ADDRESS = DEMO_SHOP_FIXTURES.shippingAddress;
+export const BUYER = DEMO_SHOP_FIXTURES.buyer;
 
 export interface WooSubject {
   sim: WooSimulator;

@@ -12,31 +12,15 @@
  * - garbage: answers with a malformed value (null, {}, amounts as decimal strings, text), in turn.
  */
 import { BackendError, type Adapter, type PlaceOrderRequest } from '../../../adapters/contract.js';
+import { BACKEND_METHODS, type BackendMethod } from '../../../src/tenancy/resilient-adapter.js';
 
 export type Fault = 'timeout' | 'lost_reply' | 'error' | 'fatal' | 'throttle' | 'crash' | 'garbage';
 export const FAULTS: readonly Fault[] = ['timeout', 'lost_reply', 'error', 'fatal', 'throttle', 'crash', 'garbage'];
 
-export type FaultyMethod =
-  | 'search'
-  | 'lookup'
-  | 'pickupLocations'
-  | 'discoverFulfillment'
-  | 'quote'
-  | 'checkoutUrl'
-  | 'placeOrder'
-  | 'findOrderByReference'
-  | 'getOrder';
-export const FAULTY_METHODS: readonly FaultyMethod[] = [
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
-  'placeOrder',
-  'findOrderByReference',
-  'getOrder',
-];
+/** The methods every adapter has; the optional ones (eligibility, order polling, ping) are off the demo store's path. */
+export type FaultyMethod = Exclude<BackendMethod, 'verifyEligibility' | 'ordersChangedSince' | 'ping'>;
+const OPTIONAL: ReadonlySet<BackendMethod> = new Set(['verifyEligibility', 'ordersChangedSince', 'ping']);
+export const FAULTY_METHODS = BACKEND_METHODS.filter((method): method is FaultyMethod => !OPTIONAL.has(method));
 
 export type FaultPlan = Partial<Record<FaultyMethod, Fault | readonly Fault[] | ((call: number) => Fault | undefined)>>;
 
