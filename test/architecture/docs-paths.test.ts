@@ -1,8 +1,8 @@
 /**
  * The docs name files that exist: every repository path README.md and docs/ mention
  * (`src/...`, `test/...`, `docs/...` and the other top-level folders), and every source path
- * written relative to src/ (`state/session-repository.ts`), so a move or rename that forgets
- * the docs fails here.
+ * written relative to src/ (`state/session-repository.ts`), outside fenced examples, so a move or
+ * rename that forgets the docs fails here.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +25,8 @@ const SRC_RELATIVE =
   /(?<![\w./-])(?!(?:src|test|docs|adapters|schemas|scripts|bench|config|examples|simulators|docker)\/)(?:[\w-]+\/)+[\w.-]+\.ts\b/g;
 
 function missing(doc: string): string[] {
-  const text = readFileSync(join(root, doc), 'utf8');
+  // Fenced blocks hold examples, often of files yet to be written (a new extension's folder).
+  const text = readFileSync(join(root, doc), 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
   const rooted = [...text.matchAll(ROOTED)].map((m) => m[0]).filter((path) => !existsSync(join(root, path)));
   const relative = [...text.matchAll(SRC_RELATIVE)]
     .map((m) => m[0])
