@@ -24,13 +24,22 @@ const ROOTED = /(?<![\w./-])(?:src|test|docs|adapters|schemas|scripts|bench|conf
 const SRC_RELATIVE =
   /(?<![\w./-])(?!(?:src|test|docs|adapters|schemas|scripts|bench|config|examples|simulators|docker)\/)(?:[\w-]+\/)+[\w.-]+\.ts\b/g;
 
+/** Files the gateway writes on its first start (`config/demo-simulation-secret`) are ignored by git, not missing. */
+const generated = new Set(
+  readFileSync(join(root, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#')),
+);
+
+/** A path from the root or from src/ (`config/...` names both the tenant files' folder and src/config/). */
+const exists = (path: string) => generated.has(path) || existsSync(join(root, path)) || existsSync(join(root, 'src', path));
+
 function missing(doc: string): string[] {
   // Fenced blocks hold examples, often of files yet to be written (a new extension's folder).
   const text = readFileSync(join(root, doc), 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
-  const rooted = [...text.matchAll(ROOTED)].map((m) => m[0]).filter((path) => !existsSync(join(root, path)));
-  const relative = [...text.matchAll(SRC_RELATIVE)]
-    .map((m) => m[0])
-    .filter((path) => !existsSync(join(root, path)) && !existsSync(join(root, 'src', path)));
+  const rooted = [...text.matchAll(ROOTED)].map((m) => m[0]).filter((path) => !exists(path));
+  const relative = [...text.matchAll(SRC_RELATIVE)].map((m) => m[0]).filter((path) => !exists(path));
   return [...new Set([...rooted, ...relative])].map((path) => `${doc}: ${path}`);
 }
 
