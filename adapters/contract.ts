@@ -76,6 +76,39 @@ export interface CustomFilter {
   schema: Record<string, unknown>;
 }
 
+// ---------------------------------------------------------------- the request
+
+/**
+ * What the gateway saw of the request an adapter call serves (filled by the pipeline, never by
+ * the caller's body), passed beside the call's own input (the last argument of `search`,
+ * `quote`, `checkoutUrl`; `LookupOptions.context`), so it is never part of a query's or a cart's
+ * identity (page tokens, fingerprints, caches). Stores that localize or guard per buyer use it;
+ * an adapter that ignores it answers as for any buyer (the store's default language, no buyer
+ * address forwarded). Absent when no request is behind the call (queued jobs, placeOrder).
+ */
+export interface RequestContext {
+  /**
+   * The buyer's client IP: the request's address, or the client named by trusted proxies
+   * (`TRUST_PROXY`), never a proxy's. For stores that rate-limit or screen bots per buyer
+   * (Shopify `Shopify-Storefront-Buyer-IP`). Personal data: adapters never log or keep it.
+   */
+  clientIp?: string;
+  /** The buyer's language, a BCP 47 tag (`fr`, `pt-BR`): the first of `Accept-Language`. */
+  language?: string;
+}
+
+/** Options of a lookup (all optional; an adapter may ignore each). */
+export interface LookupOptions {
+  context?: RequestContext;
+  /**
+   * get_product's option selection, as the caller sent it (names and values matched without
+   * regard to case): a store that lists only some variants of a large product makes sure the
+   * variant with exactly these values, when it exists, is among `variants`. Adapters that list
+   * every variant ignore it.
+   */
+  selected?: Array<{ name: string; value: string }>;
+}
+
 // ---------------------------------------------------------------- catalog
 
 export type AvailabilityStatus = 'in_stock' | 'backorder' | 'preorder' | 'out_of_stock' | 'discontinued';
@@ -691,12 +724,12 @@ export interface Adapter {
   /** The store's home page: `continue_url` when there is nothing to hand over (an unknown cart). */
   readonly storefrontUrl: string;
 
-  search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage>;
+  search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage>;
   /**
    * Resolves product ids, variant ids and the declared `lookupKeys` (SKU, handle). Each product
    * appears once, with all its variants; unknown ids are simply not in any `inputs`.
    */
-  lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]>;
+  lookup(ids: string[], signal?: AbortSignal, options?: LookupOptions): Promise<LookupResult[]>;
   /** [] when the store has none (`capabilities.pickup` false). */
   pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]>;
   /**
@@ -716,14 +749,14 @@ export interface Adapter {
    * the store's own cart when the request carries a `handle` (and returns the handle to keep).
    * The gateway calls it before it writes the session, never inside a compare-and-set retry.
    */
-  quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote>;
+  quote(request: QuoteRequest, signal?: AbortSignal, context?: RequestContext): Promise<Quote>;
 
   /**
    * The store's checkout page for this session, from the store (Shopify `cart.checkoutUrl`, a
    * draft order's `invoiceUrl`, WooCommerce's order `payment_url`), carrying `reference` so the
    * order placed there can be matched. May return a new `handle` (the store made a cart for it).
    */
-  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }>;
+  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<{ url: string; handle?: string }>;
 
   /**
    * gateway_charged and store_charged only: places the order once per `reference`; concurrent

@@ -1,7 +1,7 @@
 /**
  * Builds the gateway from its parts without listening, so tests run it in-process.
  * Read top to bottom, this is the request path:
- *   tenant routing -> JSON body -> transport (discovery | REST | MCP) -> pipeline -> adapter
+ *   tenant routing -> JSON body -> transport (discovery | REST | MCP | embedded page) -> pipeline -> adapter
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -28,6 +28,8 @@ import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { requestHooks } from './transports/request-hooks.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, restErrors } from './transports/rest/error-handler.js';
 import { restTransport } from './transports/rest/rest-transport.js';
+import { embeddedTransport } from './transports/embedded/embedded-transport.js';
+import { EMBEDDED_PATH } from './operations/embedded/session-binding.js';
 import { registerCompletionQueue } from './capabilities/checkout/completion-worker.js';
 import type { QueueWorker } from './state/queue-worker.js';
 import { backendWebhooks } from './webhooks/inbound.js';
@@ -55,6 +57,8 @@ export interface ServerOptions {
   webhooks?: Partial<WebhookSettings>;
   /** How often an idle replica looks for due background jobs (completions, order polls); 1 s by default. */
   jobPollMs?: number;
+  /** Where the embedded page's built files are; dist/embedded/page by default. */
+  embeddedAssetsDir?: string;
 }
 
 /** Never logged, wherever they appear. */
@@ -63,6 +67,7 @@ const REDACT = [
   'req.headers["x-api-key"]',
   'req.headers.signature',
   'req.headers.cookie',
+  'req.headers["ep-auth"]',
   '*.credential',
   '*.token',
   '*.password',
@@ -129,6 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });
   await app.register(mcpTransport, { operations, pipeline });
+  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }) });
   await app.register(orderPages, { secret });
   await app.register(backendWebhooks, { store: options.store, secret, now });
   await app.register(orderSimulation, { store: options.store, secret, now });

@@ -49,7 +49,12 @@ export function readHandle(handle: string | undefined): CartHandle | undefined {
 export const writeHandle = (handle: CartHandle) => JSON.stringify(handle);
 
 export interface WantedCart {
-  buyer: { email?: string; countryCode: string };
+  buyer: {
+    email?: string;
+    countryCode: string;
+    /** The pickup location chosen, so Shopify's checkout opens on local pickup there. */
+    preferences?: { delivery: { deliveryMethod: ['PICK_UP']; pickupHandle: [string] } };
+  };
   /** Lines that can go to Shopify (quantity at least 1, a variant id). */
   lines: Array<{ lineId: string; variantId: string; quantity: number }>;
   codes: string[];
@@ -66,14 +71,27 @@ function shippingAddress(request: QuoteRequest): PostalAddress | undefined {
   return undefined;
 }
 
+/** The location of the first pickup method with one. */
+function pickupLocation(request: QuoteRequest): string | undefined {
+  for (const method of request.fulfillment?.methods ?? []) {
+    if (method.type === 'pickup' && method.destination && 'locationId' in method.destination) return method.destination.locationId;
+  }
+  return undefined;
+}
+
 export function wantedCart(request: QuoteRequest, countryCode: string): WantedCart {
   const address = shippingAddress(request);
+  const pickupAt = pickupLocation(request);
   const options = Object.assign(
     {},
     ...(request.fulfillment?.methods ?? []).filter((m) => m.type === 'shipping').map((m) => m.selectedOptions ?? {}),
   ) as Record<string, string>;
   return {
-    buyer: { ...(request.buyer?.email && { email: request.buyer.email }), countryCode },
+    buyer: {
+      ...(request.buyer?.email && { email: request.buyer.email }),
+      countryCode,
+      ...(pickupAt && { preferences: { delivery: { deliveryMethod: ['PICK_UP'], pickupHandle: [pickupAt] } } }),
+    },
     lines: request.lines.filter((l) => Number.isSafeInteger(l.quantity) && l.quantity >= 1 && isGid('ProductVariant', l.variantId)),
     codes: [...request.discountCodes],
     ...(address && { address }),

@@ -1,5 +1,6 @@
 /** The Storefront Cart as the adapter's CART fragment selects it. */
 import type { MoneyV2 } from './catalog.js';
+import type { SfStoreAvailability } from './pickup.js';
 
 export interface SfAllocation {
   discountedAmount: MoneyV2;
@@ -21,6 +22,7 @@ export interface SfCartLine {
     image: { url: string } | null;
     product: { id: string; title: string };
     selectedOptions: Array<{ name: string; value: string }>;
+    storeAvailability: { nodes: SfStoreAvailability[] };
   };
   cost: { amountPerQuantity: MoneyV2; subtotalAmount: MoneyV2 };
   discountAllocations: SfAllocation[];

@@ -2,7 +2,10 @@
  * Storefront products as the contract's catalog: a product without options (Shopify's single
  * "Title" / "Default Title" option) is a simple product; availability comes from
  * `encodedVariantAvailability` when Shopify sends it (else `availableForSale`), backorder from
- * `currentlyNotInStock`; prices are exact minor units of the presentment currency.
+ * `currentlyNotInStock`; prices are exact minor units of the presentment currency. Per-location
+ * stock comes from `storeAvailability` when the document asked for it (lookups). A product with
+ * more variants than one page lists the first page plus, on product detail, the selected one
+ * (`variantBySelectedOptions`).
  */
 import type { AvailabilityStatus, CatalogProduct, CatalogVariant, Media } from '../contract.js';
 import { toMinorUnits } from '../../src/protocol/money.js';
@@ -43,6 +46,8 @@ export interface SfProduct {
   encodedVariantAvailability: string | null;
   selectedOrFirstAvailableVariant: { id: string } | null;
   variants: { nodes: SfVariant[] };
+  /** Product detail with a selection: `variantBySelectedOptions`, null when no variant has those values. */
+  selectedVariant?: SfVariant | null;
 }
 
 export const money = (m: MoneyV2) => toMinorUnits(m.amount, m.currencyCode);
@@ -80,7 +85,10 @@ export function toCatalogProduct(p: SfProduct, storefrontUrl: string): CatalogPr
   const indices = (v: SfVariant) =>
     p.options.map((o) => o.optionValues.findIndex((x) => x.name === v.selectedOptions.find((s) => s.name === o.name)?.value)).join(':');
   const url = p.onlineStoreUrl ?? `${storefrontUrl}/products/${p.handle}`;
-  const variants = p.variants.nodes.map((v): CatalogVariant => {
+  // The selected variant may lie beyond the first page of a large product's variants.
+  const listed = p.variants.nodes;
+  const sfVariants = p.selectedVariant && !listed.some((v) => v.id === p.selectedVariant!.id) ? [...listed, p.selectedVariant] : listed;
+  const variants = sfVariants.map((v): CatalogVariant => {
     const available = availableCombos ? availableCombos.has(indices(v)) : v.availableForSale;
     const quantity = quantityOf(v, available);
     return {

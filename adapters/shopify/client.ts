@@ -117,9 +117,18 @@ export class ShopifyClient {
     this.storefrontClient = new this.shopify.clients.Storefront({ session });
   }
 
-  async storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+  /**
+   * A Storefront call with the private token. `buyerIp` (the buyer's client IP) goes in
+   * `Shopify-Storefront-Buyer-IP`, so Shopify throttles and screens per buyer rather than per
+   * gateway (https://shopify.dev/docs/api/usage/authentication, "private access tokens").
+   */
+  async storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal, buyerIp?: string): Promise<T> {
     try {
-      const response = await this.storefrontClient.request<T>(document, { variables, ...(signal && { signal }) });
+      const response = await this.storefrontClient.request<T>(document, {
+        variables,
+        ...(buyerIp && { headers: { 'Shopify-Storefront-Buyer-IP': buyerIp } }),
+        ...(signal && { signal }),
+      });
       return response.data as T;
     } catch (error) {
       throw backendError('Storefront', error);

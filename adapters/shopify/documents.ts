@@ -27,6 +27,15 @@ const PRODUCT = `
 const CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode, $withStock: Boolean!';
 const IN_CONTEXT = '@inContext(country: $country, language: $language)';
 
+/**
+ * Product detail: the variant with exactly the caller's selected options, which `variants(first:
+ * 250)` may not reach on a large product (Shopify allows 2048 variants), by `variantBySelectedOptions`.
+ */
+const DETAIL_VARS = `${CONTEXT_VARS}, $selected: [SelectedOptionInput!]!, $withSelected: Boolean!`;
+const PRODUCT_DETAIL = `${PRODUCT}
+  selectedVariant: variantBySelectedOptions(selectedOptions: $selected, ignoreUnknownOptions: true, caseInsensitiveMatch: true)
+    @include(if: $withSelected) { ${VARIANT} }`;
+
 export const SEARCH = `query Search(
   $query: String!, $first: Int!, $after: String, $filters: [ProductFilter!], ${CONTEXT_VARS}
 ) ${IN_CONTEXT} {
@@ -45,20 +54,23 @@ export const BROWSE = `query Browse($query: String, $first: Int!, $after: String
   }
 }`;
 
-export const NODES = `query Nodes($ids: [ID!]!, ${CONTEXT_VARS}) ${IN_CONTEXT} {
+export const NODES = `query Nodes($ids: [ID!]!, ${DETAIL_VARS}) ${IN_CONTEXT} {
   nodes(ids: $ids) {
     __typename
-    ... on Product { ${PRODUCT} }
-    ... on ProductVariant { id product { ${PRODUCT} } }
+    ... on Product { ${PRODUCT_DETAIL} }
+    ... on ProductVariant { id product { ${PRODUCT_DETAIL} } }
   }
 }`;
 
-export const PRODUCT_BY_HANDLE = `query ProductByHandle($handle: String!, ${CONTEXT_VARS}) ${IN_CONTEXT} {
-  product(handle: $handle) { ${PRODUCT} }
+export const PRODUCT_BY_HANDLE = `query ProductByHandle($handle: String!, ${DETAIL_VARS}) ${IN_CONTEXT} {
+  product(handle: $handle) { ${PRODUCT_DETAIL} }
 }`;
 
-export const LOCATIONS = `query Locations {
-  locations(first: 100) { nodes { id name address { address1 address2 city provinceCode countryCode zip } } }
+const LOCATION_ADDRESS = 'address { address1 address2 city provinceCode countryCode zip phone }';
+
+/** The shop's locations that offer local pickup (the Storefront `locations` lists only those). */
+export const LOCATIONS = `query Locations($after: String, $country: CountryCode, $language: LanguageCode) ${IN_CONTEXT} {
+  locations(first: 250, after: $after) { pageInfo { hasNextPage endCursor } nodes { id name ${LOCATION_ADDRESS} } }
 }`;
 
 const ALLOCATION = `discountedAmount { ${MONEY} } targetType
@@ -85,6 +97,7 @@ const CART = `
           image { url }
           product { id title }
           selectedOptions { name value }
+          storeAvailability(first: 20) { nodes { available quantityAvailable pickUpTime location { id name ${LOCATION_ADDRESS} } } }
         }
       }
       cost { amountPerQuantity { ${MONEY} } subtotalAmount { ${MONEY} } }

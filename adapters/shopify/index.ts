@@ -11,6 +11,7 @@ import type {
   AdapterCapabilities,
   BackendEvent,
   CheckoutUrlRequest,
+  LookupOptions,
   LookupResult,
   OrderSnapshot,
   PickupLocation,
@@ -18,6 +19,7 @@ import type {
   PlaceOrderResult,
   Quote,
   QuoteRequest,
+  RequestContext,
   SearchPage,
   SearchQuery,
 } from '../contract.js';
@@ -42,6 +44,8 @@ import type { SfCart, SfCartPayload } from './cart-types.js';
 import { money, toCatalogProduct, type MoneyV2, type SfProduct } from './catalog.js';
 import { ShopifyClient } from './client.js';
 import * as Q from './documents.js';
+import { shopifyLanguage } from './languages.js';
+import { toPickupLocation, type SfLocation } from './pickup.js';
 import { isGid, orderGid, orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
 import { toOrderSnapshot, type AdminOrder } from './orders.js';
 import { toQuote } from './quote.js';
@@ -51,6 +55,8 @@ import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
 
 type Market = ShopifyConfig['markets'][number];
+/** A Storefront call bound to one request's context (`@inContext` variables, buyer IP, deadline). */
+type Storefront = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
 type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
 
 const MAX_PAGE = 250;
@@ -80,8 +86,8 @@ export class ShopifyAdapter implements Adapter {
       currencies: [...new Set(settings.markets.map((m) => m.currency))],
       quotesShipping: true,
       quotesTax: true,
-      pickup: false,
-      locationStock: false,
+      pickup: true,
+      locationStock: true,
       multiGroup: false,
       fulfillmentDiscovery: false,
       rejectionReasons: false,
@@ -96,32 +102,32 @@ export class ShopifyAdapter implements Adapter {
     return markets.find((m) => m.currency === currency) ?? markets.find((m) => m.country === country) ?? markets[0]!;
   }
 
-  private context(market: Market) {
-    return { country: market.country, ...(this.settings.language && { language: this.settings.language }), withStock: false };
+  /** `@inContext` of a request: the market's country, the buyer's language else the tenant's. */
+  private inContext(market: Market, request: RequestContext | undefined) {
+    const language = shopifyLanguage(request?.language) ?? this.settings.language;
+    return { country: market.country, ...(language && { language }) };
   }
 
-  private storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
-    return this.client.storefront<T>(document, variables, signal);
+  /** Storefront calls for one request: in its context, with the buyer's IP, under its deadline. */
+  private storefront(market: Market, request: RequestContext | undefined, signal: AbortSignal | undefined, extra: object = {}): Storefront {
+    const context = { ...this.inContext(market, request), ...extra };
+    return <T>(document: string, variables: Record<string, unknown>) =>
+      this.client.storefront<T>(document, { ...variables, ...context }, signal, request?.clientIp);
   }
 
   // ------------------------------------------------------------ catalog
 
-  async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
+  async search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage> {
     const after = readPageToken(query);
     const market = this.market(query.price?.currency);
     const first = Math.min(MAX_PAGE, Math.max(1, query.limit));
     const text = query.text?.trim();
+    // Per-location stock is left to lookups: 20 locations x 250 variants per product is too costly a page.
+    const sf = this.storefront(market, context, signal, { withStock: false });
     type Page = { nodes: SfProduct[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount?: number };
     const page = text
-      ? (
-          await this.storefront<{ search: Page }>(
-            Q.SEARCH,
-            { query: text, first, after, filters: productFilters(query), ...this.context(market) },
-            signal,
-          )
-        ).search
-      : (await this.storefront<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after, ...this.context(market) }, signal))
-          .products;
+      ? (await sf<{ search: Page }>(Q.SEARCH, { query: text, first, after, filters: productFilters(query) })).search
+      : (await sf<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after })).products;
     return {
       products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
       ...(page.pageInfo.hasNextPage && page.pageInfo.endCursor && { nextPageToken: pageToken(query, page.pageInfo.endCursor) }),
@@ -130,15 +136,16 @@ export class ShopifyAdapter implements Adapter {
   }
 
   /** Product and variant gids through `nodes`, handles through `product(handle:)`, SKUs through the Admin API. */
-  async lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]> {
+  async lookup(ids: string[], signal?: AbortSignal, options: LookupOptions = {}): Promise<LookupResult[]> {
     const unique = [...new Set(ids)];
-    const context = this.context(this.market());
+    const selected = options.selected ?? [];
+    const sf = this.storefront(this.market(), options.context, signal, { withStock: true, selected, withSelected: selected.length > 0 });
     const gids = unique.filter((id) => isGid('Product', id) || isGid('ProductVariant', id));
     const others = unique.filter((id) => !gids.includes(id));
     const byHandle = await Promise.all(
       others.map(async (handle) => ({
         handle,
-        product: (await this.storefront<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle, ...context }, signal)).product,
+        product: (await sf<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle })).product,
       })),
     );
     const skus = byHandle.filter((h) => !h.product).map((h) => h.handle);
@@ -157,7 +164,7 @@ export class ShopifyAdapter implements Adapter {
     }
     const nodeIds = [...new Set([...gids, ...skuVariants.values()])];
     type Node = ({ __typename: 'Product' } & SfProduct) | { __typename: 'ProductVariant'; id: string; product: SfProduct } | null;
-    const nodes = nodeIds.length ? (await this.storefront<{ nodes: Node[] }>(Q.NODES, { ids: nodeIds, ...context }, signal)).nodes : [];
+    const nodes = nodeIds.length ? (await sf<{ nodes: Node[] }>(Q.NODES, { ids: nodeIds })).nodes : [];
     const products = new Map<string, SfProduct>();
     const variantProduct = new Map<string, string>();
     for (const node of nodes) {
@@ -192,21 +199,31 @@ export class ShopifyAdapter implements Adapter {
     return [...results.values()];
   }
 
-  async pickupLocations(): Promise<PickupLocation[]> {
-    return [];
+  /** The shop's local pickup locations (Storefront `locations`, every page). */
+  async pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]> {
+    const sf = this.storefront(this.market(), undefined, signal);
+    const all: PickupLocation[] = [];
+    let after: string | null = null;
+    do {
+      type Page = { locations: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: SfLocation[] } };
+      const page: Page = await sf<Page>(Q.LOCATIONS, { after });
+      all.push(...page.locations.nodes.map(toPickupLocation));
+      after = page.locations.pageInfo.hasNextPage ? page.locations.pageInfo.endCursor : null;
+    } while (after);
+    return all;
   }
 
   // ------------------------------------------------------------ carts and checkout
 
-  async quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
-    return (await this.priceCart(request, signal)).quote;
+  async quote(request: QuoteRequest, signal?: AbortSignal, context?: RequestContext): Promise<Quote> {
+    return (await this.priceCart(request, signal, context)).quote;
   }
 
   /** The quote, with the Shopify cart it was priced in and the draft order that would charge it. */
-  private async priceCart(request: QuoteRequest, signal?: AbortSignal) {
+  private async priceCart(request: QuoteRequest, signal?: AbortSignal, client?: RequestContext) {
     const market = this.market(request.currency, request.location?.country);
     const wanted = wantedCart(request, market.country);
-    const context = { country: market.country, ...(this.settings.language && { language: this.settings.language }) };
+    const sf = this.storefront(market, client, signal);
     const old = readHandle(request.handle);
     const problems = new Map<string, SentLine['problem']>(
       Object.entries(old?.lines ?? {}).flatMap(([lineId, sent]) =>
@@ -216,8 +233,8 @@ export class ShopifyAdapter implements Adapter {
       ),
     );
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
-    let cart = old ? await this.sync(old, sendable, problems, context, signal) : null;
-    cart ??= await this.create(sendable, problems, context, signal);
+    let cart = old ? await this.sync(old, sendable, problems, sf) : null;
+    cart ??= await this.create(sendable, problems, sf);
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
     const quote = toQuote(request, handle, cart);
@@ -260,23 +277,14 @@ export class ShopifyAdapter implements Adapter {
     return lines.filter((l) => !refused.includes(l.lineId));
   }
 
-  private async create(
-    wanted: WantedCart,
-    problems: Map<string, SentLine['problem']>,
-    context: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<SfCart> {
+  private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, sf: Storefront): Promise<SfCart> {
     let lines = wanted.lines;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const { cartCreate } = await this.storefront<{ cartCreate: SfCartPayload }>(
-        Q.CART_CREATE,
-        { input: createInput({ ...wanted, lines }), ...context },
-        signal,
-      );
+      const { cartCreate } = await sf<{ cartCreate: SfCartPayload }>(Q.CART_CREATE, { input: createInput({ ...wanted, lines }) });
       if (cartCreate.cart) {
         if (Object.keys(wanted.options).length === 0 || !wanted.address) return cartCreate.cart;
         const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
-        return (await this.selectOptions(handle, wanted.options, context, signal)) ?? cartCreate.cart;
+        return (await this.selectOptions(handle, wanted.options, sf)) ?? cartCreate.cart;
       }
       const remaining = this.refuse(lines, cartCreate.userErrors, problems);
       if (remaining.length === lines.length) break;
@@ -290,12 +298,11 @@ export class ShopifyAdapter implements Adapter {
     handle: CartHandle,
     wanted: WantedCart,
     problems: Map<string, SentLine['problem']>,
-    context: Record<string, unknown>,
-    signal?: AbortSignal,
+    sf: Storefront,
   ): Promise<SfCart | null> {
     const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
-    if (!changed) return (await this.storefront<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart, ...context }, signal)).cart;
-    const payloads = await this.storefront<SyncPayloads>(Q.CART_SYNC, { ...variables, ...context }, signal);
+    if (!changed) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart })).cart;
+    const payloads = await sf<SyncPayloads>(Q.CART_SYNC, variables);
     const all = Object.values(payloads);
     if (all.some((p) => p && cartGone(p.userErrors))) return null;
     let cart = lastCart([
@@ -311,11 +318,7 @@ export class ShopifyAdapter implements Adapter {
       const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
       const retry = this.refuse(sent, payloads.add.userErrors, problems);
       if (retry.length) {
-        const { add } = await this.storefront<SyncPayloads>(
-          Q.CART_SYNC,
-          { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true, ...context },
-          signal,
-        );
+        const { add } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true });
         cart = add?.cart ?? cart;
       }
     }
@@ -329,42 +332,37 @@ export class ShopifyAdapter implements Adapter {
       );
     const needsOptions = optionsAfter || (payloads.options && !payloads.options.cart);
     if (needsOptions && Object.keys(wanted.options).length) {
-      cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, context, signal)) ?? cart;
+      cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf)) ?? cart;
     }
     return cart;
   }
 
   /** Selects options once the cart's delivery groups are known; undefined when none applies. */
-  private async selectOptions(
-    handle: CartHandle,
-    options: Record<string, string>,
-    context: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<SfCart | undefined> {
+  private async selectOptions(handle: CartHandle, options: Record<string, string>, sf: Storefront): Promise<SfCart | undefined> {
     const inputs = optionInputs(handle.groups, options);
     if (!inputs.length) return undefined;
-    const { options: payload } = await this.storefront<SyncPayloads>(
-      Q.CART_SYNC,
-      { ...noSteps(handle.cart), options: inputs, doOptions: true, ...context },
-      signal,
-    );
+    const { options: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), options: inputs, doOptions: true });
     return payload?.cart ?? undefined;
   }
 
-  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+  async checkoutUrl(
+    request: CheckoutUrlRequest,
+    signal?: AbortSignal,
+    context?: RequestContext,
+  ): Promise<{ url: string; handle?: string }> {
     let handle = request.handle;
     let made: string | undefined;
     if (!readHandle(handle)) {
-      made = handle = (await this.quote({ ...request.quote, handle: undefined }, signal)).handle;
+      made = handle = (await this.quote({ ...request.quote, handle: undefined }, signal, context)).handle;
     }
     const cartId = readHandle(handle)!.cart;
     const seen = this.seen.get(cartId);
     if (seen?.reference === request.reference) return { url: seen.url, ...(made && { handle: made }) };
-    const { cartAttributesUpdate: result } = await this.storefront<{
+    const { cartAttributesUpdate: result } = await this.client.storefront<{
       cartAttributesUpdate: { cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'> | null; userErrors: SfCartPayload['userErrors'] };
-    }>(Q.CART_ATTRIBUTES, { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] }, signal);
+    }>(Q.CART_ATTRIBUTES, { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] }, signal, context?.clientIp);
     if (!result.cart) {
-      if (!made && cartGone(result.userErrors)) return this.checkoutUrl({ ...request, handle: undefined }, signal);
+      if (!made && cartGone(result.userErrors)) return this.checkoutUrl({ ...request, handle: undefined }, signal, context);
       throw new BackendError(`Shopify refused the cart attribute: ${result.userErrors.map((e) => e.message).join('; ')}`, false);
     }
     this.remember(result.cart);
@@ -383,6 +381,9 @@ export class ShopifyAdapter implements Adapter {
       return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
     const existing = await this.findOrderByReference(request.reference, signal);
     if (existing) return { status: 'placed', ...existing };
+    // A draft order has a shipping line, no pickup location: pickup orders are placed on Shopify's checkout.
+    if (request.quote.fulfillment?.methods.some((m) => m.type === 'pickup' && m.lineIds.length > 0))
+      return { status: 'rejected', reason: 'incomplete', detail: "Pickup orders are placed on the store's own checkout page." };
     const { quote, draft } = await this.priceCart(request.quote, signal);
     const unsellable = quote.lineProblems.find((p) => p.code !== 'insufficient_stock' && p.code !== 'invalid_quantity');
     if (unsellable || quote.lineProblems.length) {

@@ -11,6 +11,7 @@ import { groupKeys } from './cart-sync.js';
 import type { SfAllocation, SfCart } from './cart-types.js';
 import { money } from './catalog.js';
 import { LINE_ATTRIBUTE } from './ids.js';
+import { pickupAvailable, pickupGroup, type PickupLine } from './pickup.js';
 
 const DEFAULT_TITLE = 'Default Title';
 
@@ -70,6 +71,17 @@ function discounts(
   return { applied: [...applied.values()], rejected };
 }
 
+/** Each priced physical line with where Shopify says it can be collected. */
+export function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physical: QuotedLine[]): PickupLine[] {
+  const byLine = new Map(cart.lines.nodes.map((l) => [lineIdOf.get(l.id)!, l]));
+  return physical.map((q) => ({
+    lineId: q.lineId,
+    title: q.title,
+    quantity: q.quantity,
+    availability: byLine.get(q.lineId)?.merchandise.storeAvailability.nodes ?? [],
+  }));
+}
+
 export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart): Quote {
   const currency = cart.cost.subtotalAmount.currencyCode;
   const lineIdOf = new Map(cart.lines.nodes.map((l) => [l.id, l.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? l.id]));
@@ -105,16 +117,23 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
   const { applied, rejected } = discounts(request, cart, lineIdOf, shippingTarget);
 
   const physical = lines.filter((l) => l.requiresShipping);
+  const pickupLines = pickupLinesOf(cart, lineIdOf, physical);
+  const pickup = pickupAvailable(pickupLines, physical);
   const fulfillment = request.fulfillment?.methods.map((method): FulfillmentMethodQuote => {
     const lineIds = method.lineIds.filter((id) => physical.some((l) => l.lineId === id));
-    if (method.type !== 'shipping' || method !== shippingMethod) {
+    if (method.type === 'pickup') {
+      const lines = pickupLines.filter((l) => lineIds.includes(l.lineId));
+      const { group } = pickupGroup(method, lines);
+      return { methodId: method.methodId, type: 'pickup', lineIds, groups: lineIds.length ? [group] : [] };
+    }
+    if (method !== shippingMethod) {
+      // Shopify's cart ships to one address: a second shipping method is not offered.
+      const reason = 'The store ships every parcel of an order to one address.';
       return {
         methodId: method.methodId,
         type: method.type,
         lineIds,
-        groups: lineIds.length
-          ? [{ key: method.type, lineIds, options: [], unavailableReason: 'This store offers pickup on its own checkout page.' }]
-          : [],
+        groups: lineIds.length ? [{ key: 'shipping', lineIds, options: [], unavailableReason: reason }] : [],
       };
     }
     const groups = cart.deliveryGroups.nodes.map((g) => {
@@ -167,6 +186,7 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
             fulfillableOn: physical.some((l) => l.fulfillableOn === null) ? null : 'now',
             description: 'Shipped by the store.',
           },
+          ...(pickup ? [pickup] : []),
         ]
       : [],
     taxLines: [],

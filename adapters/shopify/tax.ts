@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
 import { fromMinorUnits } from '../../src/protocol/money.js';
-import { toShopifyAddress } from './addresses.js';
+import { fromShopifyAddress, toShopifyAddress } from './addresses.js';
 import type { SfCart } from './cart-types.js';
 import { LINE_ATTRIBUTE } from './ids.js';
 
@@ -18,12 +18,26 @@ export interface TaxResult {
   lines: Array<{ title: string; amount: number }>;
 }
 
-/** The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known yet. */
-export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | undefined, email: string | undefined) {
+/** The address of the pickup location selected in `quote` (a pickup option id is the location's gid). */
+function pickupAddress(cart: SfCart, quote: Quote): PostalAddress | undefined {
+  const selected = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'pickup' ? m.groups.map((g) => g.selectedOptionId) : []));
+  const locations = cart.lines.nodes.flatMap((l) => l.merchandise.storeAvailability.nodes.map((a) => a.location));
+  const location = locations.find((l) => selected.includes(l.id));
+  return location && fromShopifyAddress(location.address);
+}
+
+/**
+ * The draft order Shopify would price exactly as the cart, or undefined when tax cannot be known
+ * yet. A pickup order is taxed where it is collected: the location's address, with no shipping
+ * line (local pickup is free).
+ */
+export function draftFor(cart: SfCart, quote: Quote, shipTo: PostalAddress | undefined, email: string | undefined) {
   const ships = quote.lines.some((l) => l.requiresShipping);
-  const groups = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'shipping' ? m.groups : []));
+  const groups = (quote.fulfillment ?? []).flatMap((m) => m.groups);
+  const address = shipTo ?? pickupAddress(cart, quote);
   if (!ships || !address || groups.length === 0 || groups.some((g) => !g.selectedOptionId)) return undefined;
-  const shipping = groups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
+  const shippingGroups = (quote.fulfillment ?? []).flatMap((m) => (m.type === 'shipping' ? m.groups : []));
+  const shipping = shippingGroups.map((g) => g.options.find((o) => o.id === g.selectedOptionId)!);
   const currency = quote.currency;
   return {
     lineItems: cart.lines.nodes.map((l) => ({
@@ -33,16 +47,18 @@ export function draftFor(cart: SfCart, quote: Quote, address: PostalAddress | un
     })),
     ...(email && { email }),
     shippingAddress: toShopifyAddress(address),
-    shippingLine: {
-      title: shipping.map((o) => o.title).join(' + '),
-      priceWithCurrency: {
-        amount: fromMinorUnits(
-          shipping.reduce((s, o) => s + o.amount, 0),
-          currency,
-        ),
-        currencyCode: currency,
+    ...(shipping.length > 0 && {
+      shippingLine: {
+        title: shipping.map((o) => o.title).join(' + '),
+        priceWithCurrency: {
+          amount: fromMinorUnits(
+            shipping.reduce((s, o) => s + o.amount, 0),
+            currency,
+          ),
+          currencyCode: currency,
+        },
       },
-    },
+    }),
     discountCodes: cart.discountCodes.filter((c) => c.applicable).map((c) => c.code),
     acceptAutomaticDiscounts: true,
     presentmentCurrencyCode: currency,

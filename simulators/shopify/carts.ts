@@ -28,6 +28,12 @@ export interface CartLineRecord {
   attributes: Attribute[];
 }
 
+/** `CartPreferencesInput`: what prefills Shopify's checkout (delivery method, pickup location, wallets). */
+export interface CartPreferences {
+  delivery?: { deliveryMethod?: string[] | null; pickupHandle?: string[] | null } | null;
+  wallet?: string[] | null;
+}
+
 export interface CartRecord {
   token: string;
   key: string;
@@ -37,7 +43,7 @@ export interface CartRecord {
   updatedAt: string;
   lines: CartLineRecord[];
   discountCodes: string[];
-  buyer: { email?: string | null; phone?: string | null; countryCode?: string | null };
+  buyer: { email?: string | null; phone?: string | null; countryCode?: string | null; preferences?: CartPreferences | null };
   addresses: Array<{ id: string; address: DeliveryAddressInput; selected: boolean; oneTimeUse: boolean }>;
   /** Selected delivery option handle per delivery group id. */
   selected: Map<string, string>;
@@ -126,6 +132,11 @@ export class Carts {
     const cart = token ? this.carts.get(token) : undefined;
     const key = /[?&]key=([^&]+)/.exec(cartId)?.[1];
     return cart && cart.key === key ? cart : undefined;
+  }
+
+  /** Every cart, oldest first (for tests that look at what a buyer's cart holds). */
+  all(): CartRecord[] {
+    return [...this.carts.values()];
   }
 
   byToken(token: string): CartRecord | undefined {
@@ -273,9 +284,11 @@ function allocationNode(d: AppliedDiscount, a: Allocation, currency: string) {
 }
 
 /** The Cart object of the Storefront API. */
-export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
+/** The cart as the Storefront API shows it; merchandise texts in the query's language. */
+export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, language?: string) {
   const priced = carts.price(cart);
-  const { quote: q, ctx } = priced;
+  const { quote: q } = priced;
+  const ctx = { ...priced.ctx, ...(language && { language }) };
   const currency = q.currency;
   const applied = q.discounts.applied.filter((d) => d.amount > 0 || d.code);
   const each = (d: AppliedDiscount) => d.method === 'each';
@@ -366,7 +379,17 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string) {
       phone: cart.buyer.phone ?? null,
       customer: null,
       deliveryAddressPreferences: [],
-      preferences: null,
+      // Checkout prefill only (CartDeliveryPreference): kept and shown back, never applied to the cart.
+      preferences: cart.buyer.preferences
+        ? {
+            delivery: {
+              coordinates: null,
+              deliveryMethod: cart.buyer.preferences.delivery?.deliveryMethod ?? [],
+              pickupHandle: cart.buyer.preferences.delivery?.pickupHandle ?? [],
+            },
+            wallet: cart.buyer.preferences.wallet ?? [],
+          }
+        : null,
       purchasingCompany: null,
     },
     delivery: {

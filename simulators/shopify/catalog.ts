@@ -15,7 +15,13 @@ export interface CatalogContext {
   shop: ShopData;
   market: Market;
   store: PricedStore;
+  /** The language texts are answered in (translations.ts); absent: the shop's default. */
+  language?: string;
 }
+
+/** A product text in the context's language, else the shop's own. */
+const text = (ctx: CatalogContext, p: CatalogProduct, field: 'title' | 'description') =>
+  (ctx.language && ctx.shop.translations[ctx.language]?.[p.id]?.[field]) || p[field];
 
 const DEFAULT_OPTION = { name: 'Title', value: 'Default Title' };
 const EPOCH = '2026-01-05T09:00:00Z';
@@ -130,9 +136,9 @@ export function productNode(ctx: CatalogContext, p: CatalogProduct) {
     __typename: 'Product',
     id: ctx.shop.ids.gid('Product', p.id),
     handle: p.handle,
-    title: p.title,
-    description: () => p.description ?? '',
-    descriptionHtml: `<p>${(p.description ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
+    title: text(ctx, p, 'title'),
+    description: () => text(ctx, p, 'description') ?? '',
+    descriptionHtml: `<p>${(text(ctx, p, 'description') ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
     vendor: p.vendor?.name ?? '',
     productType: merchant[0]?.value ?? '',
     tags: [...p.tags, ...merchant.slice(1).map((c) => c.value)],

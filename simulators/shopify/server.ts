@@ -309,11 +309,15 @@ export class ShopifySimulator {
 
     const contextDirective = schema.getDirective('inContext');
     const inContext = contextDirective
-      ? (getDirectiveValues(contextDirective, operation, variables) as { country?: string } | undefined)
+      ? (getDirectiveValues(contextDirective, operation, variables) as { country?: string; language?: string } | undefined)
       : undefined;
     const rootValue =
       api === 'storefront'
-        ? storefrontRoot(this.shop, this.carts, { country: inContext?.country ?? null, checkoutUrl: (cart) => this.checkoutUrl(cart) })
+        ? storefrontRoot(this.shop, this.carts, {
+            country: inContext?.country ?? null,
+            language: inContext?.language ?? null,
+            checkoutUrl: (cart) => this.checkoutUrl(cart),
+          })
         : adminRoot(this.shop, this.orders, this.drafts, this.webhooks, {
             origin: this.origin,
             shopDomain: this.shopDomain,

@@ -9,18 +9,21 @@ import { mulDivRoundHalfUp } from '../../adapters/memory/money-math.js';
 import { buildSearchIndex } from '../../adapters/memory/search.js';
 import { currencyExponent } from '../../src/protocol/money.js';
 import { gid } from './graph.js';
+import { DEFAULT_TRANSLATIONS, type ProductTexts } from './translations.js';
 
 export interface Market {
   country: string;
   currency: string;
   /** Market price = shop price x numerator / denominator (in major units). */
   rate: [number, number];
+  /** Languages published in the market (LanguageCode), the shop's default first; default just EN. */
+  languages?: string[];
 }
 
 /** US prices in the shop currency; the others convert at a fixed rate, so amounts are predictable. */
 export const DEFAULT_MARKETS: Market[] = [
-  { country: 'US', currency: 'USD', rate: [1, 1] },
-  { country: 'CA', currency: 'CAD', rate: [137, 100] },
+  { country: 'US', currency: 'USD', rate: [1, 1], languages: ['EN', 'FR', 'ES'] },
+  { country: 'CA', currency: 'CAD', rate: [137, 100], languages: ['EN', 'FR'] },
   { country: 'JP', currency: 'JPY', rate: [150, 1] },
   { country: 'KW', currency: 'KWD', rate: [307, 1000] },
 ];
@@ -67,6 +70,8 @@ export class ShopData {
   constructor(
     readonly base: StoreData,
     readonly markets: Market[],
+    /** Language code -> demo product id -> translated texts (translations.ts). */
+    readonly translations: Record<string, Record<string, ProductTexts>> = DEFAULT_TRANSLATIONS,
   ) {
     this.ids = new ShopIds(base);
     this.shopCurrency = base.currency;

@@ -1,14 +1,16 @@
 /** The Storefront API root: catalog queries and the Cart API mutations. */
 import { catalogQueries, type CatalogContext } from './catalog.js';
 import { randomUUID } from 'node:crypto';
-import { cartNode, type Attribute, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
+import { cartNode, type Attribute, type CartPreferences, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import { gid } from './graph.js';
+import { answeredLanguage, DEFAULT_LANGUAGE, languageNode } from './translations.js';
 import type { ShopData } from './shop-data.js';
 
 export interface StorefrontRequest {
-  /** `@inContext(country:)` of the operation. */
+  /** `@inContext(country:, language:)` of the operation. */
   country: string | null;
+  language?: string | null;
   checkoutUrl: (cart: CartRecord) => string;
 }
 
@@ -38,13 +40,16 @@ interface BuyerIdentityInput {
   phone?: string | null;
   countryCode?: string | null;
   customerAccessToken?: string | null;
+  preferences?: CartPreferences | null;
 }
 
 const NO_CART: UserError = { field: ['cartId'], message: 'The specified cart does not exist.', code: 'INVALID' };
 
 export function storefrontRoot(shop: ShopData, carts: Carts, request: StorefrontRequest) {
   const market = shop.market(request.country);
-  const ctx: CatalogContext = { shop, market, store: shop.store(market) };
+  const published = market.languages ?? [DEFAULT_LANGUAGE];
+  const language = answeredLanguage(request.language, published);
+  const ctx: CatalogContext = { shop, market, store: shop.store(market), language };
 
   /**
    * Runs a cart mutation all or nothing and answers with Shopify's payload: the cart, or null
@@ -68,7 +73,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     }
     carts.touch(cart);
     warnings.push(...carts.codeWarnings(cart, carts.price(cart)));
-    return { cart: cartNode(carts, cart, request.checkoutUrl(cart)), userErrors: [], warnings };
+    return { cart: cartNode(carts, cart, request.checkoutUrl(cart), language), userErrors: [], warnings };
   };
 
   const addAddresses = (cart: CartRecord, inputs: SelectableAddressInput[], errors: UserError[]) => {
@@ -100,6 +105,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     if (input.email !== undefined) cart.buyer.email = input.email;
     if (input.phone !== undefined) cart.buyer.phone = input.phone;
     if (input.countryCode !== undefined) cart.buyer.countryCode = input.countryCode;
+    if (input.preferences !== undefined) cart.buyer.preferences = input.preferences;
   };
 
   const addLines = (cart: CartRecord, lines: CartLineInput[], errors: UserError[], warnings: CartWarning[]) => {
@@ -115,7 +121,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
     ...catalogQueries(ctx),
     cart: ({ id }: { id: string }) => {
       const cart = carts.find(id);
-      return cart ? cartNode(carts, cart, request.checkoutUrl(cart)) : null;
+      return cart ? cartNode(carts, cart, request.checkoutUrl(cart), language) : null;
     },
     shop: {
       id: gid('Shop', 1),
@@ -144,8 +150,8 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
         name: m.country,
         currency: { isoCode: m.currency, name: m.currency, symbol: m.currency },
       })),
-      language: { isoCode: 'EN', name: 'English', endonymName: 'English' },
-      availableLanguages: [{ isoCode: 'EN', name: 'English', endonymName: 'English' }],
+      language: languageNode(language),
+      availableLanguages: published.map(languageNode),
     },
 
     cartCreate: ({ input }: { input?: CartInput | null }) => {

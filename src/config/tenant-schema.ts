@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from './backend-policy.js';
+import { EmbeddedConfig } from './embedded-settings.js';
 
 /** An http(s) origin with an optional path, no trailing slash, query or fragment. */
 export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';
@@ -241,6 +242,8 @@ export const TenantConfig = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded-settings.ts). */
+    embedded: Type.Optional(EmbeddedConfig),
     /** Pass every non-protocol path through to the merchant's storefront (a gateway on the merchant's own domain). */
     front_door: Type.Optional(FrontDoor),
     /** Extra protocol versions served, to their version-specific profile URLs. */

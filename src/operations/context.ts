@@ -1,5 +1,6 @@
 /** What an operation handler may use: the tenant, the negotiated caller, state, time, logs. */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../../adapters/contract.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
@@ -31,4 +32,6 @@ export interface OperationContext {
   /** Keys for the tokens the gateway signs (the same on every replica). */
   secret: GatewaySecret;
   now(): number;
+  /** What the store may learn of the request (client IP, language); absent outside a request. */
+  client?: RequestContext;
 }

@@ -5,6 +5,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Message } from '../../schemas/common.js';
+import type { SessionKind } from '../config/embedded-settings.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import type { OperationContext } from './context.js';
@@ -50,6 +51,11 @@ export interface OperationDefinition<S extends TSchema = TSchema> {
    * be served again. See answer-cache.ts.
    */
   answers?(tenant: Tenant, now: () => number): AnswerScope | undefined;
+  /**
+   * Answers with a cart or checkout session that an embedded page can show: while it is live, the
+   * answer carries the session's embedded binding when the tenant has the transport on (embedded/session-binding.ts).
+   */
+  embedded?: SessionKind;
   handler(ctx: OperationContext, input: OperationInput<Static<S>>): Promise<OperationResult>;
 }
 

@@ -2,9 +2,10 @@
  * The transport-independent path of every operation call: capability offered -> tenant budget left ->
  * caller negotiated and authenticated -> caller and tenant budgets -> payload valid -> idempotency -> handler -> envelope.
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
- * REST and MCP both end here, so an operation behaves the same over either.
+ * REST, MCP and the embedded page all end here, so an operation behaves the same over each.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
 import { ProtocolError } from '../protocol/errors.js';
@@ -21,6 +22,7 @@ import type { Caller, Transport } from './context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from './operation.js';
+import { bindSession } from './embedded/session-binding.js';
 import { callerBudget, type RateLimiter } from './rate-limits.js';
 
 export interface OperationCall {
@@ -36,8 +38,23 @@ export interface OperationCall {
   idempotencyKey?: string;
   /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
   http?: HttpRequestDescriptor;
-  /** The client's network address: the budget of calls that verify no identity. */
+  /**
+   * The client's network address (Fastify's `req.ip`: the real client behind TRUST_PROXY's
+   * proxies): the budget of calls that verify no identity, and the buyer IP some stores want.
+   */
   address?: string;
+  /**
+   * A caller the transport admitted itself: the embedded page, which its URL token admits for the
+   * session's owner with the business's own profile. No profile is fetched and no credential checked.
+   */
+  admitted?: { profile: PlatformProfile; principal: Principal };
+  /** The buyer's language (Accept-Language), for stores that translate. */
+  language?: string;
+}
+
+/** What the adapters may learn of the request (adapters/contract.ts RequestContext). */
+function clientOf(call: OperationCall): RequestContext {
+  return { ...(call.address && { clientIp: call.address }), ...(call.language && { language: call.language }) };
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -108,8 +125,8 @@ export class Pipeline {
 
     const key = call.idempotencyKey;
     if (key === undefined) {
-      if (call.transport === 'rest' || op.idempotency.mcp === 'required') {
-        const where = call.transport === 'rest' ? 'the Idempotency-Key header' : 'meta["idempotency-key"]';
+      if (call.transport !== 'mcp' || op.idempotency.mcp === 'required') {
+        const where = call.transport === 'mcp' ? 'meta["idempotency-key"]' : 'the Idempotency-Key header';
         throw new ProtocolError(400, 'missing_idempotency_key', `${op.name} requires ${where}`);
       }
       return { ...(await run()), replayed: false };
@@ -134,6 +151,11 @@ export class Pipeline {
       await limiter?.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
       await limiter?.count(tenant, 'tenant', tenant.id, call.log);
     };
+    if (call.admitted) {
+      const admitted = { ...call.admitted, negotiation: negotiated(tenant, call.admitted.profile) };
+      await limit(admitted.principal);
+      return admitted;
+    }
     let admitted;
     try {
       const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
@@ -156,7 +178,9 @@ export class Pipeline {
 
   private async reuseAnswer(op: OperationDefinition, call: OperationCall, negotiation: Negotiated, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
     const scope = op.answers!(call.tenant, this.deps.now);
-    const key = scope && this.answers.key(scope, { operation: op.name, caller: negotiation.key, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
+    // The language is part of what an answer says (translated titles); the address is not.
+    const caller = `${negotiation.key}\n${call.language ?? ''}`;
+    const key = scope && this.answers.key(scope, { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
     if (!scope || key === undefined) return run();
     const hit = this.answers.get(call.tenant, key);
     if (hit) return hit;
@@ -184,9 +208,13 @@ export class Pipeline {
       store: this.deps.store,
       secret: this.deps.secret,
       now: this.deps.now,
+      client: clientOf(call),
     };
     const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
-    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, result.body) };
+    // Failed outcomes that still show a live session (a complete escalated to the store) are bound too.
+    const bound =
+      op.embedded && bindSession(op.embedded, result.body, { tenant: call.tenant, secret: this.deps.secret, now: this.deps.now(), transport: call.transport, owner: caller.profileUrl });
+    return { status, outcome: result.outcome, body: negotiation.envelope(result.outcome, op.capability, bound?.body ?? result.body, bound?.services) };
   }
 }

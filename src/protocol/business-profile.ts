@@ -21,7 +21,8 @@ export interface ProfileInput {
   paymentHandlers: readonly PaymentHandlerInput[];
   publicKeys: ReadonlyArray<Record<string, unknown>>;
   supportedVersions: Readonly<Record<string, string>>;
-  embedded: boolean;
+  /** The embedded transport is on: the delegations the business allows, per session kind. */
+  embedded?: { delegate: Readonly<Record<string, readonly string[]>> };
 }
 
 export const profilePath = '/.well-known/proto';
@@ -41,13 +42,17 @@ export function paymentHandlerRegistry(handlers: readonly PaymentHandlerInput[])
 }
 
 export function renderBusinessProfile(input: ProfileInput): Profile {
-  const service = (transport: keyof typeof SERVICE_BINDINGS, endpoint?: string) => ({
+  const service = (transport: keyof typeof SERVICE_BINDINGS, endpoint?: string, config?: Record<string, unknown>) => ({
     version: PROTOCOL_VERSION,
     spec: SERVICE_BINDINGS[transport].spec,
     transport,
     schema: SERVICE_BINDINGS[transport].schema,
     ...(endpoint && { endpoint }),
+    ...(config && { config }),
   });
+  // At service level `config.delegate` declares every delegation available; each cart and
+  // checkout answer then confirms the ones allowed for that session (upstream embedded_config).
+  const delegate = input.embedded && [...new Set(Object.values(input.embedded.delegate).flat())];
   const capabilities: NonNullable<Profile['proto']['capabilities']> = {};
   for (const [name, config] of input.capabilities) {
     const def = CAPABILITIES[name];
@@ -69,7 +74,8 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
         [SHOPPING_SERVICE]: [
           service('rest', input.baseUrl),
           service('mcp', `${input.baseUrl}/mcp`),
-          ...(input.embedded ? [service('embedded')] : []),
+          // The page is reached through each session's continue_url, so the binding has no endpoint.
+          ...(delegate ? [service('embedded', undefined, { delegate })] : []),
         ],
       },
       capabilities,

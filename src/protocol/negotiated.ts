@@ -27,8 +27,9 @@ export interface Negotiated {
   /**
    * The answer body of an operation with capability `root`: the `proto` envelope for this caller
    * (the active capabilities relevant to `root`; payment handlers on checkout answers), then the body's members.
+   * `services`: the service bindings of this one answer (a session's embedded binding).
    */
-  envelope(outcome: Outcome, root: CapabilityName, body: Record<string, unknown>): string;
+  envelope(outcome: Outcome, root: CapabilityName, body: Record<string, unknown>, services?: Record<string, unknown[]>): string;
 }
 
 const cache = new WeakMap<PlatformProfile, WeakMap<Business, Negotiated>>();
@@ -43,17 +44,21 @@ export function negotiated(business: Business, profile: PlatformProfile): Negoti
   const entry: Negotiated = {
     active,
     key: [...active].sort().join(' '),
-    envelope(outcome, root, body) {
-      let start = starts.get(`${outcome} ${root}`);
-      if (start === undefined) {
+    envelope(outcome, root, body, services) {
+      const proto = () => {
         const relevant = relevantTo(active, root);
-        const proto = {
+        return {
           version: PROTOCOL_VERSION,
           status: outcome,
+          ...(services && { services }),
           capabilities: capabilityRegistry(relevant),
           ...(relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers }),
         };
-        start = `{"proto":${JSON.stringify(proto)}`;
+      };
+      // Per-answer services are rare enough to serialize afresh; the common prefixes are cached.
+      let start = services ? `{"proto":${JSON.stringify(proto())}` : starts.get(`${outcome} ${root}`);
+      if (start === undefined) {
+        start = `{"proto":${JSON.stringify(proto())}`;
         starts.set(`${outcome} ${root}`, start);
       }
       const members = JSON.stringify(body);

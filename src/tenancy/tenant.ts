@@ -14,6 +14,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
 import { createSecretFile, resolveSecret } from '../config/secrets.js';
+import { resolveEmbedded, type EmbeddedSettings } from '../config/embedded-settings.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
 import { Keyring, loadKeyring } from '../security/keyring.js';
@@ -46,6 +47,8 @@ export interface Tenant {
   readonly security: TenantSecurity;
   /** The order simulation API: present when the adapter offers one and the tenant file sets its secret. */
   readonly simulation?: SimulationAccess;
+  /** The embedded transport, when the tenant turns it on. */
+  readonly embedded?: EmbeddedSettings;
 }
 
 export interface TenantDeps {
@@ -152,6 +155,7 @@ export function assembleTenant(
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);
   const security = new TenantSecurity(config, keyring, file);
+  const embedded = resolveEmbedded(config.embedded, file);
   const profile = renderProfile(
     renderBusinessProfile({
       baseUrl,
@@ -159,7 +163,7 @@ export function assembleTenant(
       paymentHandlers: config.payment_handlers ?? [],
       publicKeys: keyring.publicJwks,
       supportedVersions: config.supported_versions ?? {},
-      embedded: false,
+      ...(embedded && { embedded }),
     }),
   );
   return {
@@ -175,5 +179,6 @@ export function assembleTenant(
     checkoutPaymentHandlers: paymentHandlerRegistry(offeredHandlers(config.payment_handlers ?? [], finishing)),
     security,
     ...(simulation && { simulation }),
+    ...(embedded && { embedded }),
   };
 }

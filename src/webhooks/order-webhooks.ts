@@ -64,7 +64,8 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     { concurrency: settings.concurrency, pollMs: settings.pollMs, leaseMs: Math.max(60_000, 6 * settings.timeoutMs), drainMs: settings.timeoutMs + 1000 },
   );
   app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
+  // preClose: claiming stops the moment closing starts, not after the HTTP server has drained.
+  app.addHook('preClose', async () => worker.stop());
 
   const tenants = () => routing.registry.tenants;
   const polls = orderPollWorker({
@@ -88,7 +89,7 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     void scheduleAll();
     polls.start();
   });
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     clearTimeout(retry);
     await polls.stop();
   });

@@ -91,7 +91,8 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
 
   it('Try it: discovery advertises the port the gateway listens on (PORT), not 8080', () => {
     const profile = json(outputs[0]!);
-    const endpoints = profile.proto.services['dev.proto.shopping'].map((s: { endpoint: string }) => s.endpoint);
+    // The embedded binding has no endpoint: its page is each session's continue_url.
+    const endpoints = profile.proto.services['dev.proto.shopping'].flatMap((s: { endpoint?: string }) => (s.endpoint ? [s.endpoint] : []));
     expect(endpoints).toEqual([`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/mcp`]);
     expect(JSON.stringify(profile)).not.toContain(':8080');
   });

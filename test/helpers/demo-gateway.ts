@@ -35,7 +35,7 @@ export interface DemoGatewayOptions {
   /** Signs the demo store's own webhooks (its `webhook_secret` credential). */
   webhookSecret?: string;
   /** Passed on to the gateway as they are. */
-  gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks'>;
+  gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks' | 'embeddedAssetsDir'>;
 }
 
 export async function demoGateway(options: DemoGatewayOptions = {}): Promise<DemoGateway> {

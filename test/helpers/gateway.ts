@@ -2,6 +2,7 @@
  * Builds a gateway in-process for integration tests, with a platform profile served on
  * loopback and every request header a well-behaved platform sends.
  */
+import type { TrustProxy } from '../../src/config/env.js';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -71,6 +72,10 @@ export interface TestGatewayOptions {
   /** Adapter extras (the order simulator) and the resolved simulation secret. */
   assembly?: Pick<AssemblyOptions, 'extras' | 'simulationSecret'>;
   webhooks?: Partial<WebhookSettings>;
+  /** Where the embedded page's files are served from (a temporary directory). */
+  embeddedAssetsDir?: string;
+  /** TRUST_PROXY (default false): whose X-Forwarded-For names the client. */
+  trustProxy?: TrustProxy;
 }
 
 export async function testGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -98,6 +103,8 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     ...(options.secret && { secret: options.secret }),
     ...(options.profiles && { profiles: options.profiles }),
     ...(options.webhooks && { webhooks: options.webhooks }),
+    ...(options.embeddedAssetsDir && { embeddedAssetsDir: options.embeddedAssetsDir }),
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     // Background jobs run when a test drains them (app.completions.drain()), never on a timer.
     jobPollMs: 3_600_000,
   });

@@ -30,7 +30,7 @@ export const cartInputs = (ctx: OperationContext, cart: ActiveCart): string =>
 
 export async function priceCart(ctx: OperationContext, cart: ActiveCart): Promise<PricedCart> {
   const { request, notices } = callerQuoteRequest(ctx, cart);
-  const quote = await ctx.tenant.adapter.quote(request);
+  const quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   const handle = quote.handle ?? cart.handle;
   const page = await storePage(ctx, cart.id, { ...request, ...(handle !== undefined && { handle }) }, cart.storePage);
   return { quote, notices, refs: lineRefs(cart.lines), ...(page.handle !== undefined && { handle: page.handle }), storePage: page.page };

@@ -14,6 +14,7 @@ export const createCartOperation = defineOperation({
   mcp: { id: false, payload: 'cart' },
   input: CartCreateRequest,
   idempotency: { mcp: 'optional' },
+  embedded: 'cart',
   handler: (ctx, { payload }) => createCart(ctx, payload),
 });
 
@@ -24,6 +25,7 @@ export const getCartOperation = defineOperation({
   capability: CAPABILITY.cart,
   rest: { method: 'GET', path: '/carts/{id}', status: 200 },
   mcp: { id: true },
+  embedded: 'cart',
   handler: (ctx, { id }) => getCart(ctx, id!),
 });
 
@@ -37,6 +39,7 @@ export const updateCartOperation = defineOperation({
   mcp: { id: true, payload: 'cart' },
   input: CartUpdateRequest,
   idempotency: { mcp: 'optional' },
+  embedded: 'cart',
   handler: (ctx, { id, payload }) => updateCart(ctx, id!, payload),
 });
 

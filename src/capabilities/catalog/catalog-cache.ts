@@ -4,16 +4,21 @@
  * Lookups are cached per request id (its resolution, or that it is unknown) and per product, so
  * a batch only asks the backend for the ids it has not seen. An adapter with `onCatalogChange`
  * drops entries early: the changed products, what resolves to them, unknown ids, every search
- * page and every fulfillment answer (any of which the change may alter).
+ * page and every fulfillment answer (any of which the change may alter). Entries are kept per
+ * buyer language (a store may translate); the client IP reaches the store on misses only and
+ * never keys an entry.
  */
 import { LRUCache } from 'lru-cache';
 import type {
   Adapter,
   CatalogChange,
+  CatalogVariant,
+  LookupOptions,
   CatalogProduct,
   FulfillmentDiscoveryQuery,
   LookupResult,
   PickupLocation,
+  RequestContext,
   SearchPage,
   SearchQuery,
   VariantFulfillment,
@@ -36,8 +41,8 @@ const discoveryOf = (adapter: Adapter): CatalogReader['discoverFulfillment'] =>
 
 function directReader(adapter: Adapter): CatalogReader {
   return {
-    search: (query, signal) => adapter.search(query, signal),
-    lookup: (ids, signal) => adapter.lookup(ids, signal),
+    search: (query, signal, context) => adapter.search(query, signal, context),
+    lookup: (ids, signal, options) => adapter.lookup(ids, signal, options),
     pickupLocations: (signal) => adapter.pickupLocations(signal),
     discoverFulfillment: discoveryOf(adapter),
   };
@@ -54,10 +59,12 @@ type Entry = SearchPage | Resolution | CatalogProduct | VariantFulfillment | Pic
 /** Entries per tenant; a catalog bigger than this simply gets fewer hits. */
 const MAX_ENTRIES = 5000;
 
+/** Entries of one language: `{kind}:{language}|{id}`. */
+const lang = (context: RequestContext | undefined) => context?.language ?? '';
 const key = {
-  search: (query: SearchQuery) => `s:${JSON.stringify(query)}`,
-  id: (id: string) => `i:${id}`,
-  product: (id: string) => `p:${id}`,
+  search: (language: string, query: SearchQuery) => `s:${language}|${JSON.stringify(query)}`,
+  id: (language: string, id: string) => `i:${language}|${id}`,
+  product: (language: string, id: string) => `p:${language}|${id}`,
   fulfillment: (variantId: string, query: FulfillmentDiscoveryQuery) => `f:${JSON.stringify([variantId, query.destination, query.methods ?? null])}`,
   locations: 'l',
 };
@@ -73,7 +80,7 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
     const changed = new Set(change.productIds);
     const stale = [...cache.entries()].flatMap(([k, value]) => {
       const kind = k.slice(0, 2);
-      if (kind === 'p:') return changed.has(k.slice(2)) ? [k] : [];
+      if (kind === 'p:') return changed.has(k.slice(k.indexOf('|') + 1)) ? [k] : [];
       if (kind === 'i:') return 'unknown' in value || changed.has((value as { productId: string }).productId) ? [k] : [];
       return kind === 's:' || kind === 'f:' ? [k] : [];
     });
@@ -85,16 +92,17 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
       return generation;
     },
 
-    async search(query, signal) {
-      const k = key.search(query);
+    async search(query, signal, context) {
+      const k = key.search(lang(context), query);
       const hit = cache.get(k) as SearchPage | undefined;
       if (hit) return hit;
-      const page = await adapter.search(query, signal);
+      const page = await adapter.search(query, signal, context);
       cache.set(k, page);
       return page;
     },
 
-    async lookup(ids, signal) {
+    async lookup(ids, signal, options) {
+      const language = lang(options?.context);
       const found = new Map<string, LookupResult>();
       const add = (product: CatalogProduct, input: LookupResult['inputs'][number]) => {
         const result = found.get(product.id) ?? { product, inputs: [] };
@@ -103,23 +111,23 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
       };
       const misses: string[] = [];
       for (const id of ids) {
-        const resolution = cache.get(key.id(id)) as Resolution | undefined;
+        const resolution = cache.get(key.id(language, id)) as Resolution | undefined;
         if (resolution && 'unknown' in resolution) continue;
-        const product = resolution && (cache.get(key.product(resolution.productId)) as CatalogProduct | undefined);
-        if (resolution && product) add(product, { id, variantId: resolution.variantId, match: resolution.match });
+        const product = resolution && (cache.get(key.product(language, resolution.productId)) as CatalogProduct | undefined);
+        if (resolution && product && hasSelection(product, options?.selected)) add(product, { id, variantId: resolution.variantId, match: resolution.match });
         else misses.push(id);
       }
       if (misses.length === 0) return [...found.values()];
       const resolved = new Set<string>();
-      for (const result of await adapter.lookup(misses, signal)) {
-        cache.set(key.product(result.product.id), result.product);
+      for (const result of await adapter.lookup(misses, signal, options)) {
+        cache.set(key.product(language, result.product.id), result.product);
         for (const input of result.inputs) {
-          cache.set(key.id(input.id), { productId: result.product.id, variantId: input.variantId, match: input.match });
+          cache.set(key.id(language, input.id), { productId: result.product.id, variantId: input.variantId, match: input.match });
           resolved.add(input.id);
           add(result.product, input);
         }
       }
-      for (const id of misses) if (!resolved.has(id)) cache.set(key.id(id), { unknown: true });
+      for (const id of misses) if (!resolved.has(id)) cache.set(key.id(language, id), { unknown: true });
       return [...found.values()];
     },
 
@@ -149,10 +157,20 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
   };
 }
 
+/**
+ * Whether a cached product can answer a selection: it lists a variant with every selected value
+ * (a store listing only some variants of a large product is asked again, with the selection).
+ */
+function hasSelection(product: CatalogProduct, selected: LookupOptions['selected']): boolean {
+  if (!selected?.length) return true;
+  const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+  const has = (v: CatalogVariant) => selected.every((s) => v.options.some((o) => same(o.name, s.name) && same(o.value, s.value)));
+  return product.variants.some(has);
+}
+
 const readers = new WeakMap<Tenant, CatalogReader | CachedReader>();
 
-/** The tenant's catalog reader: cached unless its TTL is 0. One per tenant object (a reload starts afresh). */
-export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
+function tenantReader(tenant: Tenant, now: () => number): CatalogReader | CachedReader {
   let reader = readers.get(tenant);
   if (!reader) {
     const ttlMs = tenant.policies.catalogCacheTtlMs;
@@ -163,11 +181,26 @@ export function catalogOf(tenant: Tenant, now: () => number): CatalogReader {
 }
 
 /**
+ * The tenant's catalog reader: cached unless its TTL is 0. One per tenant object (a reload starts
+ * afresh). With the request's `client` facts, every search and lookup carries them to the store.
+ */
+export function catalogOf(tenant: Tenant, now: () => number, client?: RequestContext): CatalogReader {
+  const reader = tenantReader(tenant, now);
+  if (!client || Object.keys(client).length === 0) return reader;
+  return {
+    search: (query, signal) => reader.search(query, signal, client),
+    lookup: (ids, signal, options) => reader.lookup(ids, signal, { ...options, context: client }),
+    pickupLocations: (signal) => reader.pickupLocations(signal),
+    discoverFulfillment: (query, signal) => reader.discoverFulfillment(query, signal),
+  };
+}
+
+/**
  * How long a catalog answer may be reused: as long as the entries it was built from, and only
  * until the catalog changes (the version moves). Undefined when the tenant caches nothing.
  */
 export function catalogAnswerScope(tenant: Tenant, now: () => number): AnswerScope | undefined {
-  const reader = catalogOf(tenant, now);
+  const reader = tenantReader(tenant, now);
   if (!('generation' in reader)) return undefined;
   return { ttlMs: tenant.policies.catalogCacheTtlMs, version: (reader as CachedReader).generation };
 }

@@ -38,9 +38,11 @@ function effectiveSelection(product: CatalogProduct, requested: CatalogVariant |
 
 export async function getProduct(ctx: OperationContext, request: GetProductRequest): Promise<OperationResult> {
   if (request.selected) checkSelected(request.selected);
-  const reader = catalogOf(ctx.tenant, ctx.now);
+  const reader = catalogOf(ctx.tenant, ctx.now, ctx.client);
   const filters = await readFilters(ctx, reader, request, 'lookup');
-  const [result] = await reader.lookup([request.id]);
+  // The caller's selection lets a store that lists only some variants include the selected one.
+  const wanted = request.selected?.map((s) => ({ name: s.name, value: s.label }));
+  const [result] = await reader.lookup([request.id], undefined, wanted?.length ? { selected: wanted } : undefined);
   const input = result?.inputs[0];
   if (!result || !input) return notFound(`No product or variant has the id ${JSON.stringify(request.id)}.`, '$.id');
 

@@ -46,7 +46,7 @@ export async function lookupCatalog(ctx: OperationContext, request: LookupReques
   if (ids.length > limit) {
     throw new ProtocolError(400, 'request_too_large', `$.ids has ${ids.length} distinct ids; this store looks up at most ${limit} per request: split the batch`);
   }
-  const reader = catalogOf(ctx.tenant, ctx.now);
+  const reader = catalogOf(ctx.tenant, ctx.now, ctx.client);
   const filters = await readFilters(ctx, reader, request, 'lookup');
   const results = await reader.lookup(ids);
 

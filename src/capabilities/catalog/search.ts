@@ -64,7 +64,7 @@ async function collect(reader: CatalogReader, filters: CatalogFilterSet, query: 
 }
 
 export async function searchCatalog(ctx: OperationContext, request: SearchRequest): Promise<OperationResult> {
-  const reader = catalogOf(ctx.tenant, ctx.now);
+  const reader = catalogOf(ctx.tenant, ctx.now, ctx.client);
   const filters = await readFilters(ctx, reader, request, 'search');
   const text = request.query?.trim();
   if (!text && !filters.given) throw badRequest('invalid_request', NO_INPUT);

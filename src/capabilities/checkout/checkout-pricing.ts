@@ -107,13 +107,13 @@ export async function priceCheckout(
 ): Promise<PricedCheckout> {
   let methods = session.fulfillment;
   let { request, notices } = requestFor(ctx, session, methods);
-  let quote = await ctx.tenant.adapter.quote(request);
+  let quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   let handle = quote.handle ?? session.handle;
   const withLoose = applyLooseOptions(methods, asked, quote);
   if (withLoose) {
     methods = withLoose;
     request = requestFor(ctx, { ...session, handle }, methods).request;
-    quote = await ctx.tenant.adapter.quote(request);
+    quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
     handle = quote.handle ?? handle;
   }
   request = handle === undefined ? request : { ...request, handle };

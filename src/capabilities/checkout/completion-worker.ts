@@ -65,6 +65,6 @@ export function registerCompletionQueue(
     ),
   });
   app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
+  app.addHook('preClose', async () => worker.stop());
   return worker;
 }

@@ -15,6 +15,7 @@ export const createCheckoutOperation = defineOperation({
   mcp: { id: false, payload: 'checkout' },
   input: CheckoutCreateRequest,
   idempotency: { mcp: 'optional' },
+  embedded: 'checkout',
   handler: (ctx, { payload }) => createCheckout(ctx, payload),
 });
 
@@ -25,6 +26,7 @@ export const getCheckoutOperation = defineOperation({
   capability: CAPABILITY.checkout,
   rest: { method: 'GET', path: '/checkout-sessions/{id}', status: 200 },
   mcp: { id: true },
+  embedded: 'checkout',
   handler: (ctx, { id }) => getCheckout(ctx, id!),
 });
 
@@ -38,6 +40,7 @@ export const updateCheckoutOperation = defineOperation({
   mcp: { id: true, payload: 'checkout' },
   input: CheckoutUpdateRequest,
   idempotency: { mcp: 'optional' },
+  embedded: 'checkout',
   handler: (ctx, { id, payload }) => updateCheckout(ctx, id!, payload),
 });
 
@@ -51,6 +54,7 @@ export const completeCheckoutOperation = defineOperation({
   mcp: { id: true, payload: 'checkout' },
   input: CheckoutCompleteRequest,
   idempotency: { mcp: 'required' },
+  embedded: 'checkout',
   handler: (ctx, { id, payload }) => completeCheckout(ctx, id!, payload),
 });
 

@@ -17,13 +17,13 @@ const pageKey = (reference: string, request: QuoteRequest) => fingerprint([refer
 
 /** The page for `request` (which carries the session's handle); `fresh` when the store was asked. */
 export async function storePage(
-  ctx: Pick<OperationContext, 'tenant'>,
+  ctx: Pick<OperationContext, 'tenant' | 'client'>,
   reference: string,
   request: QuoteRequest,
   cached: StorePage | undefined,
 ): Promise<{ page: StorePage; handle?: string; fresh: boolean }> {
   if (cached?.key === pageKey(reference, request)) return { page: cached, ...(request.handle && { handle: request.handle }), fresh: false };
-  const answer = await ctx.tenant.adapter.checkoutUrl({ reference, ...(request.handle && { handle: request.handle }), quote: request });
+  const answer = await ctx.tenant.adapter.checkoutUrl({ reference, ...(request.handle && { handle: request.handle }), quote: request }, undefined, ctx.client);
   const handle = answer.handle ?? request.handle;
   const made = handle === undefined ? { ...request } : { ...request, handle };
   return { page: { url: answer.url, key: pageKey(reference, made) }, ...(handle && { handle }), fresh: true };

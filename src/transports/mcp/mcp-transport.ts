@@ -3,6 +3,7 @@
  * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
  * and so does the SDK client over Streamable HTTP. Tools come from the operation table.
  */
+import { languageOf } from '../accept-language.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -111,6 +112,7 @@ export async function mcpTransport(app: FastifyInstance, { operations, pipeline 
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       http: describeHttpRequest(req, tenant.baseUrl),
       address: req.ip,
+      ...languageOf(req),
     });
     return {
       structuredContent: JSON.parse(response.body) as Record<string, unknown>,

@@ -3,6 +3,7 @@
  * Reads the protocol headers, hands the call to the pipeline, writes its bytes back.
  * A Fastify plugin, registered with the operations and the pipeline.
  */
+import { languageOf } from '../accept-language.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -59,6 +60,7 @@ export async function restTransport(app: FastifyInstance, { operations, pipeline
           ...(idempotencyKey !== undefined && { idempotencyKey }),
           http: describeHttpRequest(req, tenant.baseUrl),
           address: req.ip,
+      ...languageOf(req),
         });
         return sendOperationResponse(reply, response);
       },

@@ -253,6 +253,40 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
       });
     });
 
+    describe('pickup (with capabilities.pickup / locationStock)', () => {
+      const get = subject(factory);
+
+      it('lists pickup locations, stock per location, and a free or priced pickup option at one, selected into the totals', async () => {
+        const { gateway, fixtures, adapter } = get();
+        const locations = await gateway.pickupLocations();
+        if (!adapter.capabilities.pickup) {
+          expect(locations).toEqual([]);
+          return;
+        }
+        expect(locations.length).toBeGreaterThan(0);
+        for (const l of locations) expect(l).toMatchObject({ id: expect.any(String), name: expect.any(String), address: { country: expect.stringMatching(/^[A-Z]{2}$/) } });
+        let at = locations[0]!;
+        if (adapter.capabilities.locationStock) {
+          const [found] = await gateway.lookup([fixtures.line.variantId]);
+          const stock = found!.product.variants.find((v) => v.id === fixtures.line.variantId)!.locationStock!;
+          expect(stock.every((s) => locations.some((l) => l.id === s.locationId) && Number.isInteger(s.quantity))).toBe(true);
+          const stocked = stock.find((s) => s.quantity >= fixtures.line.quantity);
+          expect(stocked).toBeDefined();
+          at = locations.find((l) => l.id === stocked!.locationId)!;
+        }
+        const open = await gateway.quote(pickupRequest(fixtures, at.id));
+        expect(open.availableMethods.find((m) => m.type === 'pickup')?.lineIds).toEqual(['l1']);
+        const group = open.fulfillment![0]!.groups[0]!;
+        expect(group.lineIds).toEqual(['l1']);
+        expect(group.options.length).toBeGreaterThan(0);
+        const chosen = await gateway.quote(pickupRequest(fixtures, at.id, { select: open, handle: open.handle }));
+        const selected = chosen.fulfillment![0]!.groups[0]!;
+        expect(selected.selectedOptionId).toBe(group.options[0]!.id);
+        expect(chosen.totals.shipping).toBe(group.options[0]!.amount);
+        expectTotalsAddUp(chosen);
+      });
+    });
+
     describe('finishing', () => {
       const get = subject(factory);
 
@@ -436,6 +470,19 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
 }
 
 /** The fixture line, with codes, and (`ship`) one shipping method to the fixture address, the first option of `select`'s groups chosen. */
+/** `fixtures.line` collected at a pickup location, with the first option of an earlier quote selected. */
+function pickupRequest(fixtures: ContractFixtures, locationId: string, options: { select?: Quote; handle?: string | undefined } = {}): QuoteRequest {
+  const selectedOptions =
+    options.select && Object.fromEntries(options.select.fulfillment![0]!.groups.map((g) => [g.key, g.options[0]!.id]));
+  return {
+    ...quoteRequest(fixtures, { handle: options.handle }),
+    fulfillment: {
+      multiGroup: false,
+      methods: [{ methodId: 'm1', type: 'pickup', lineIds: ['l1'], destination: { locationId }, ...(selectedOptions && { selectedOptions }) }],
+    },
+  };
+}
+
 function quoteRequest(
   fixtures: ContractFixtures,
   options: { discountCodes?: string[]; ship?: boolean; select?: Quote; handle?: string | undefined },

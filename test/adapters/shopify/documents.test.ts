@@ -18,3 +18,16 @@ describe('Shopify adapter documents', () => {
     expect(validateDocument(schema, DOCUMENTS.storefront.CART_QUERY.replace('checkoutUrl', 'checkoutURL'))).not.toEqual([]);
   });
 });
+
+describe('Shopify adapter documents in use', () => {
+  it('each document is sent by the adapter (no query is kept that nothing runs)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../../adapters/shopify/', import.meta.url);
+    const sources = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && f !== 'documents.ts')
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .join('\n');
+    const unused = [...Object.keys(DOCUMENTS.storefront), ...Object.keys(DOCUMENTS.admin)].filter((name) => !sources.includes(`Q.${name}`));
+    expect(unused).toEqual([]);
+  });
+});

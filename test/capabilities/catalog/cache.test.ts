@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Adapter, CatalogChange } from '../../../adapters/contract.js';
+import type { Adapter, CatalogChange, RequestContext } from '../../../adapters/contract.js';
 import type { MemoryAdapter } from '../../../adapters/memory/index.js';
 import { catalogGateway, NO_FULFILLMENT, productIds, type CatalogGateway } from './catalog-gateway.js';
 
 /** The demo adapter, recording what reaches it, with a catalog-change hook the test can fire. */
 function observed(adapter: MemoryAdapter) {
-  const calls = { search: 0, lookup: [] as string[][], discoverFulfillment: [] as string[][] };
+  const calls = { search: 0, lookup: [] as string[][], discoverFulfillment: [] as string[][], contexts: [] as Array<RequestContext | undefined> };
   const listeners = new Set<(change: CatalogChange) => void>();
   const wrapped: Adapter = {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
     storefrontUrl: adapter.storefrontUrl,
-    search: (query) => (calls.search++, adapter.search(query)),
-    lookup: (ids) => (calls.lookup.push(ids), adapter.lookup(ids)),
+    search: (query, _signal, context) => (calls.search++, calls.contexts.push(context), adapter.search(query)),
+    lookup: (ids, _signal, options) => (calls.lookup.push(ids), calls.contexts.push(options?.context), adapter.lookup(ids)),
     discoverFulfillment: (query) => (calls.discoverFulfillment.push(query.variantIds), adapter.discoverFulfillment(query)),
     pickupLocations: () => adapter.pickupLocations(),
     quote: (request) => adapter.quote(request),
@@ -55,6 +55,24 @@ describe('catalog cache', () => {
     // get_product reads through the same cache.
     await c.rest('get_product', { id: 'bouquet_roses' });
     expect(spy.calls.lookup).toHaveLength(2);
+  });
+
+  it("keeps entries per buyer language, never per client address; the store hears the client's facts on a miss", async () => {
+    const { c, spy } = await setup();
+    const fr = { 'accept-language': 'fr-CA, fr;q=0.8' };
+    await c.rest('search_catalog', { query: 'roses' }, { headers: fr, remoteAddress: '198.51.100.1' });
+    await c.rest('search_catalog', { query: 'roses' }, { headers: fr, remoteAddress: '198.51.100.2' });
+    await c.rest('search_catalog', { query: 'roses' }, { headers: { 'accept-language': 'en' }, remoteAddress: '198.51.100.2' });
+    await c.rest('get_product', { id: 'bouquet_roses' }, { headers: fr });
+    await c.rest('get_product', { id: 'bouquet_roses' }, { headers: { 'accept-language': 'de' } });
+    expect(spy.calls.search).toBe(2);
+    expect(spy.calls.lookup).toEqual([['bouquet_roses'], ['bouquet_roses']]);
+    expect(spy.calls.contexts).toEqual([
+      { clientIp: '198.51.100.1', language: 'fr-CA' },
+      { clientIp: '198.51.100.2', language: 'en' },
+      { clientIp: '127.0.0.1', language: 'fr-CA' },
+      { clientIp: '127.0.0.1', language: 'de' },
+    ]);
   });
 
   it('repeated searches and fulfillment answers are served from the cache', async () => {

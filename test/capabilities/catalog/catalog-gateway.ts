@@ -51,6 +51,9 @@ export const NO_FULFILLMENT = '/profiles/no-fulfillment';
 export interface CallOptions {
   /** Profile path on the test platform (default: every capability). */
   profile?: string;
+  /** Extra request headers (Accept-Language) and the peer's address (REST only). */
+  headers?: Record<string, string>;
+  remoteAddress?: string;
 }
 
 // Bodies are whatever the operation returned; tests read them as an agent would.
@@ -97,12 +100,13 @@ export async function catalogGateway(options: CatalogGatewayOptions = {}): Promi
   });
   gw.platform.serve(NO_FULFILLMENT, platformProfile(ALL_CAPABILITIES.filter((c) => c !== 'dev.proto.shopping.fulfillment')));
 
-  const rest = async (op: CatalogOperation, payload: unknown, { profile }: CallOptions = {}): Promise<CallResult> => {
+  const rest = async (op: CatalogOperation, payload: unknown, { profile, headers, remoteAddress }: CallOptions = {}): Promise<CallResult> => {
     const res = await gw.app.inject({
       method: 'POST',
       url: PATHS[op],
-      headers: gw.headers(profile ? { 'proto-agent': gw.platform.agent(profile) } : {}),
+      headers: gw.headers({ ...(profile && { 'proto-agent': gw.platform.agent(profile) }), ...headers }),
       payload: JSON.stringify(payload),
+      ...(remoteAddress && { remoteAddress }),
     });
     return { status: res.statusCode, body: res.json() };
   };
