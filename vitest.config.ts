@@ -41,7 +41,7 @@ export default defineConfig({
       { extends: true, test: { name: 'reliability', include: reliability, exclude: processes } },
       { extends: true, test: { name: 'redis', include: redis } },
       { extends: true, test: { name: 'processes', include: processes, globalSetup: ['test/helpers/build-once.ts'] } },
-      { extends: true, test: { name: 'browser', include: browser } },
+      { extends: true, test: { name: 'browser', include: browser, globalSetup: ['test/helpers/build-page.ts'] } },
     ],
   },
 });

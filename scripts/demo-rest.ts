@@ -9,27 +9,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
+import { freePort } from './free-port.js';
 
 /** The compiled scripts (dist/, or a test's build folder); configuration comes from the working directory. */
 const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TENANT_FILE = resolve('config/rest-demo/tenants/flowers.yaml');
 const KEY_ID = 'flowers-gateway';
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.once('error', fail);
-  });
-}
 
 /** Starts the store and resolves its origin from the JSON line it prints when listening. */
 function startStore(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; origin: string }> {

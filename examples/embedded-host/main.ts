@@ -1,0 +1,24 @@
+/**
+ * `npm run demo:host`: the host example on http://127.0.0.1:9100 (HOST_PORT; 0 = any free port),
+ * creating sessions at the gateway on GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080, so
+ * `PORT=18080 npm start` pairs with `PORT=18080 npm run demo:host`). The demo tenant lets
+ * http://127.0.0.1:9100 frame its pages. Start the gateway first (`npm start`), then open the
+ * printed address.
+ */
+import { startHost } from './server.js';
+
+const port = Number.parseInt(process.env.HOST_PORT || '9100', 10);
+const gateway = process.env.GATEWAY_URL || `http://127.0.0.1:${process.env.PORT || 8080}`;
+
+startHost({ port, gateway }).then(
+  (host) => {
+    process.stdout.write(`host example on ${host.origin} (sessions from ${gateway}); open it in a browser\n`);
+    const stop = () => void host.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  },
+  (error: unknown) => {
+    process.stderr.write(`could not start the host example: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

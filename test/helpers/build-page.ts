@@ -1,0 +1,15 @@
+/**
+ * Vitest global setup of the browser suites: builds the embedded page once (`npm run build:page`:
+ * page/src to dist/embedded/page, where the gateway serves it from), incrementally.
+ */
+import { execFile } from 'node:child_process';
+import { copyFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export default async function setup(): Promise<void> {
+  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', 'page/tsconfig.json']);
+  await copyFile('page/embedded.css', 'dist/embedded/page/embedded.css');
+}
