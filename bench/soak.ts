@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     let failed = 0;
     const started = Date.now();
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const run = autocannon({ url: gateway.origin, connections: CONNECTIONS, amount: TOTAL, requests: mix }, (error, done) => (error ? reject(error) : resolve(done)));
+      const run = autocannon({ url: gateway.origin, connections: CONNECTIONS, amount: TOTAL, requests: mix }, (error, done) => (error ? reject(error as Error) : resolve(done)));
       run.on('response', (_client, status) => {
         answered++;
         if (status >= 400) failed++;

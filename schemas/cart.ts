@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Attribution, Buyer, Context, CurrencyCode, HandoffFailure, Link, Message, ResponseEnvelope, Signals, Total } from './common.js';
-import { Discounts, DiscountsRequest } from './discount.js';
+import { DiscountMembers } from './discount.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
 
 const requestMembers = {
@@ -13,8 +13,7 @@ const requestMembers = {
   signals: Type.Optional(Signals),
   attribution: Type.Optional(Attribution),
   buyer: Type.Optional(Buyer),
-  /** Read only when the discount extension is active for the caller. */
-  discounts: Type.Optional(DiscountsRequest),
+  ...DiscountMembers.request,
 };
 
 export const CartCreateRequest = Type.Object({
@@ -48,8 +47,7 @@ export const Cart = Type.Object({
   links: Type.Optional(Type.Array(Link)),
   continue_url: Type.Optional(Type.String({ format: 'uri' })),
   expires_at: Type.Optional(Type.String({ format: 'date-time' })),
-  /** Present when the discount extension is active for the caller. */
-  discounts: Type.Optional(Discounts),
+  ...DiscountMembers.response,
 });
 export type Cart = Static<typeof Cart>;
 

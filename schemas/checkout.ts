@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Attribution, Buyer, Context, CurrencyCode, HandoffFailure, Link, Message, ResponseEnvelope, Signals, StringEnum, Total } from './common.js';
-import { Discounts, DiscountsRequest } from './discount.js';
-import { Fulfillment, FulfillmentRequest } from './fulfillment.js';
+import { DiscountMembers } from './discount.js';
+import { FulfillmentMembers } from './fulfillment.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
 import { Payment, PaymentRequest } from './payment.js';
 
@@ -20,10 +20,8 @@ const requestMembers = {
   attribution: Type.Optional(Attribution),
   /** Every field optional: built up over updates (resend what to keep). */
   buyer: Type.Optional(Buyer),
-  /** Read only when the discount extension is active for the caller. */
-  discounts: Type.Optional(DiscountsRequest),
-  /** Read only when the fulfillment extension is active for the caller. */
-  fulfillment: Type.Optional(FulfillmentRequest),
+  ...DiscountMembers.request,
+  ...FulfillmentMembers.request,
   /** Instruments to show (display fields); credentials are only read by complete. */
   payment: Type.Optional(PaymentRequest),
 };
@@ -71,10 +69,8 @@ export const Checkout = Type.Object({
   buyer: Type.Optional(Buyer),
   currency: CurrencyCode,
   totals: Type.Array(Total, { minItems: 1 }),
-  /** Present when the discount extension is active for the caller. */
-  discounts: Type.Optional(Discounts),
-  /** Present when the fulfillment extension is active for the caller. */
-  fulfillment: Type.Optional(Fulfillment),
+  ...DiscountMembers.response,
+  ...FulfillmentMembers.response,
   payment: Payment,
   messages: Type.Optional(Type.Array(Message)),
   links: Type.Optional(Type.Array(Link)),

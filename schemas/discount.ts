@@ -47,3 +47,12 @@ export const Discounts = Type.Object({
   applied: Type.Array(AppliedDiscount),
 });
 export type Discounts = Static<typeof Discounts>;
+
+/**
+ * The members the extension adds to carts and checkouts (composed into cart.ts and checkout.ts):
+ * read only, and present only, when the extension is active for the caller.
+ */
+export const DiscountMembers = {
+  request: { discounts: Type.Optional(DiscountsRequest) },
+  response: { discounts: Type.Optional(Discounts) },
+};

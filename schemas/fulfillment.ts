@@ -108,3 +108,12 @@ export const Fulfillment = Type.Object({
   available_methods: Type.Array(AvailableMethod),
 });
 export type Fulfillment = Static<typeof Fulfillment>;
+
+/**
+ * The members the extension adds to checkouts (composed into checkout.ts): read only, and present
+ * only, when the extension is active for the caller.
+ */
+export const FulfillmentMembers = {
+  request: { fulfillment: Type.Optional(FulfillmentRequest) },
+  response: { fulfillment: Type.Optional(Fulfillment) },
+};

@@ -57,7 +57,8 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
   try {
     response = await fetch(url, { headers });
   } catch (error) {
-    io.err(`no answer from ${settings.gateway}: ${(error as Error).cause ?? (error as Error).message}`);
+    const { cause, message } = error as Error;
+    io.err(`no answer from ${settings.gateway}: ${cause instanceof Error ? cause.message : message}`);
     return 1;
   }
   io.out(await response.text());

@@ -26,7 +26,7 @@ function startStore(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; orig
   const child = spawn(process.execPath, [join(built, 'examples/rest-store/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the reference store exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => {
+    createInterface({ input: child.stdout }).once('line', (line) => {
       const origin = (JSON.parse(line) as { store?: string }).store;
       if (origin) done({ child, origin });
       else fail(new Error(`unexpected output from the reference store: ${line}`));

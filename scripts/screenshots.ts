@@ -41,22 +41,37 @@ function startGateway(port: number, configDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(built, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the gateway exited with ${code}`)));
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       if (line.includes('Server listening')) done(child);
     });
   });
 }
 
-const started = (page: Page) => page.waitForFunction(() => ((globalThis as any).hostLog ?? []).some((e: any) => e.message.method === 'ec.start'));
-const changes = (page: Page) => page.evaluate(() => ((globalThis as any).hostLog as any[]).filter((e) => e.message.method?.endsWith('.change')).length);
+/**
+ * The browser globals the evaluated functions use (this script compiles without the DOM library):
+ * the example host's log of the messages it received (examples/embedded-host/public/host.js).
+ */
+interface HostWindow {
+  hostLog?: Array<{ message: { method?: string } }>;
+  document: { activeElement: { blur?: () => void } | null };
+  scrollTo(x: number, y: number): void;
+}
+
+const started = (page: Page) =>
+  page.waitForFunction(() => ((globalThis as unknown as HostWindow).hostLog ?? []).some((e) => e.message.method === 'ec.start'));
+const changes = (page: Page) =>
+  page.evaluate(() => ((globalThis as unknown as HostWindow).hostLog ?? []).filter((e) => e.message.method?.endsWith('.change')).length);
 
 /** Fills in what a buyer would, so the picture shows options, totals and a discount. */
 async function walk(page: Page, frame: Frame): Promise<void> {
   const step = async (action: () => Promise<unknown>) => {
     const before = await changes(page);
     await action();
-    await page.waitForFunction((n) => ((globalThis as any).hostLog as any[]).filter((e) => e.message.method?.endsWith('.change')).length > n, before);
+    await page.waitForFunction(
+      (n) => ((globalThis as unknown as HostWindow).hostLog ?? []).filter((e) => e.message.method?.endsWith('.change')).length > n,
+      before,
+    );
   };
   await step(async () => {
     await frame.fill('[data-key="discount-code"]', '10OFF');
@@ -94,10 +109,11 @@ async function main(): Promise<void> {
         const frame = (await (await page.waitForSelector('#stage iframe')).contentFrame())!;
         await walk(page, frame);
         await frame.evaluate(() => {
-          (globalThis as any).document.activeElement?.blur();
-          (globalThis as any).scrollTo(0, 0);
+          const window = globalThis as unknown as HostWindow;
+          window.document.activeElement?.blur?.();
+          window.scrollTo(0, 0);
         });
-        await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+        await page.evaluate(() => (globalThis as unknown as HostWindow).scrollTo(0, 0));
         const file = join(OUT, `embedded-checkout-${size.width}x${size.height}-${scheme}.png`);
         await page.screenshot({ path: file });
         process.stdout.write(`wrote ${file}\n`);

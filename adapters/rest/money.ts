@@ -8,9 +8,10 @@ import { fromMinorUnits, toMinorUnits } from '../../src/protocol/money.js';
 
 export type MoneyFormat = 'decimal' | 'minor';
 
+/** Plain functions (no `this`): the adapter hands them to its JSONata bindings. */
 export interface MoneyFunctions {
-  money(value: unknown, currency?: string): number | undefined;
-  storeMoney(amount: unknown, currency?: string): string | number | undefined;
+  money: (value: unknown, currency?: string) => number | undefined;
+  storeMoney: (amount: unknown, currency?: string) => string | number | undefined;
 }
 
 /** A JSON number written by a store as a decimal ("35.5" parsed to 35.5) back to its digits. */

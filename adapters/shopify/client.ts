@@ -73,7 +73,8 @@ export function backendError(api: string, error: unknown): unknown {
     return new BackendError(`Shopify ${api} API is throttling (429)`, true, after !== undefined ? after * 1_000 : 1_000);
   }
   if (error instanceof HttpResponseError) {
-    const code = error.response.code;
+    // instanceof leaves the response's type parameter `any`; it is the default HttpResponseData.
+    const { code } = (error as HttpResponseError).response;
     if (code === 430) return new BackendError(`Shopify ${api} API rejected the call for now (430)`, true, 1_000);
     if (code >= 500) return new BackendError(`Shopify ${api} API failed (${code})`, true);
     if (code === 401 || code === 403) return new BackendError(`Shopify ${api} API refused the credentials (${code})`, false);
@@ -141,7 +142,7 @@ export class ShopifyClient {
       const response = await client.request<T>(document, { variables, ...(signal && { signal }) });
       return response.data as T;
     } catch (error) {
-      if (error instanceof HttpResponseError && error.response.code === 401 && this.adminClient?.expires) this.adminClient = undefined;
+      if (error instanceof HttpResponseError && (error as HttpResponseError).response.code === 401 && this.adminClient?.expires) this.adminClient = undefined;
       throw backendError('Admin', error);
     }
   }

@@ -272,7 +272,7 @@ export class ShopifyAdapter implements Adapter {
 
   /** Lines Shopify refused for their merchandise become not_found; the rest go again. */
   private refuse(lines: WantedCart['lines'], errors: SfCartPayload['userErrors'], problems: Map<string, SentLine['problem']>) {
-    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i]!.lineId] : []));
+    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i].lineId] : []));
     for (const lineId of refused) problems.set(lineId, 'not_found');
     return lines.filter((l) => !refused.includes(l.lineId));
   }

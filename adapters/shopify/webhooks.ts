@@ -43,7 +43,7 @@ export function verifyShopifyWebhook(
 
   let payload: { id?: unknown; order_id?: unknown; note_attributes?: Array<{ name?: unknown; value?: unknown }> };
   try {
-    payload = JSON.parse(rawBody.toString('utf8'));
+    payload = JSON.parse(rawBody.toString('utf8')) as typeof payload;
   } catch {
     return null;
   }

@@ -77,7 +77,11 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
 function flatHeaders(headers: Record<string, unknown> | Headers): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) if (value !== undefined && value !== null) out[name.toLowerCase()] = String(value);
+  for (const [name, value] of entries) {
+    // axios' header values: strings, numbers, booleans, or a list (joined as String() joins it).
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name.toLowerCase()] = String(value);
+    else if (Array.isArray(value)) out[name.toLowerCase()] = value.join(',');
+  }
   return out;
 }
 

@@ -126,7 +126,7 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
     ...(r.line_items.length > 0 && {
       lines: r.line_items.flatMap((li) => {
         const id = meta(li.meta_data, '_refunded_item_id');
-        return id ? [{ id: String(id), quantity: -Math.abs(li.quantity) }] : [];
+        return typeof id === 'string' || typeof id === 'number' ? [{ id: String(id), quantity: -Math.abs(li.quantity) }] : [];
       }),
     }),
     ...(r.reason && { description: r.reason }),

@@ -251,7 +251,7 @@ export function expectShape<S extends TSchema>(schema: S, value: unknown, what: 
   }
   const checked = validate(value);
   if (!checked.ok) throw new InvalidAnswerError(`${what}: the store answered an unexpected shape (${checked.message})`);
-  return checked.value as Static<S>;
+  return checked.value;
 }
 
 export const WcProducts = Type.Array(WcProduct);

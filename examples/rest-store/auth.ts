@@ -26,7 +26,7 @@ export function checkSignature(
   body: Buffer,
   nowMs: number,
 ): string | null {
-  const one = (name: string) => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
+  const one = (name: string) => (typeof headers[name] === 'string' ? headers[name] : undefined);
   const keyId = one('x-shop-key');
   const timestamp = one('x-shop-timestamp');
   const signature = one('x-shop-signature');

@@ -194,7 +194,8 @@ export class App {
   }
 
   private sessionGone(answer: Answer): void {
-    const content = String((answer.body as { content?: unknown }).content ?? 'This page has expired.');
+    const sent = (answer.body as { content?: unknown }).content;
+    const content = typeof sent === 'string' ? sent : 'This page has expired.';
     this.link.error([embeddedError('invalid_state_error', content)], this.session.config.storefrontUrl);
     this.end(problem('This page has expired', content, this.session.config.storefrontUrl));
   }

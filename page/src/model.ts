@@ -36,7 +36,8 @@ export interface FulfillmentOption {
 
 export interface FulfillmentMethod {
   id: string;
-  type: 'shipping' | 'pickup' | string;
+  /** `shipping` or `pickup`, or a method type of a later protocol version. */
+  type: string;
   line_item_ids: string[];
   destinations?: Array<PostalAddress & { name?: string; address?: PostalAddress }>;
   selected_destination_id?: string | null;

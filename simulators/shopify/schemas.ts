@@ -42,7 +42,7 @@ export function shopifySchema(api: ShopifyApi, version: string): GraphQLSchema |
   if (!/^(\d{4}-\d{2}|unstable)$/.test(version)) return undefined;
   let json: { data?: IntrospectionQuery } & Partial<IntrospectionQuery>;
   try {
-    json = JSON.parse(gunzipSync(readFileSync(join(schemaDir(), `${FILE_PREFIX[api]}${version}.json.gz`))).toString('utf8'));
+    json = JSON.parse(gunzipSync(readFileSync(join(schemaDir(), `${FILE_PREFIX[api]}${version}.json.gz`))).toString('utf8')) as typeof json;
   } catch {
     return undefined;
   }

@@ -25,6 +25,7 @@ import { schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
 import { storefrontRoot } from './storefront.js';
 import { Webhooks, topicEnum } from './webhooks.js';
+import { text } from '../request-text.js';
 
 export interface ShopifySimulatorOptions {
   port?: number;
@@ -120,7 +121,7 @@ function queryCost(document: DocumentNode): number {
   const visit = (node: { selectionSet?: { selections: readonly unknown[] } }, multiplier: number) => {
     for (const selection of (node.selectionSet?.selections ?? []) as Array<{
       kind: string;
-      arguments?: readonly { name: { value: string }; value: { kind: string; value?: string } }[];
+      arguments?: readonly { name: { value: string }; value: { kind: Kind; value?: string } }[];
       selectionSet?: { selections: readonly unknown[] };
     }>) {
       const first = selection.arguments?.find((a) => a.name.value === 'first' && a.value.kind === Kind.INT)?.value.value;
@@ -385,7 +386,7 @@ export class ShopifySimulator {
     const order = await payCheckout(this.carts, this.orders, token, {
       ...(typeof body?.email === 'string' && body.email && { email: body.email }),
       ...(body?.shippingAddress && typeof body.shippingAddress === 'object'
-        ? { shippingAddress: body.shippingAddress as PayInput['shippingAddress'] }
+        ? { shippingAddress: body.shippingAddress }
         : {}),
     });
     if ((req.headers['content-type'] ?? '').includes('form-urlencoded')) {
@@ -411,11 +412,11 @@ export class ShopifySimulator {
     const action = match[2];
     const result: { order: OrderRecord; fulfillment?: { id: string } } =
       action === 'fulfill'
-        ? await this.orders.fulfill(orderId, body as Parameters<Orders['fulfill']>[1])
+        ? await this.orders.fulfill(orderId, body)
         : action === 'event'
-          ? await this.orders.fulfillmentEvent(orderId, String(body.fulfillmentId), String(body.status ?? 'IN_TRANSIT'))
+          ? await this.orders.fulfillmentEvent(orderId, text(body.fulfillmentId), text(body.status, 'IN_TRANSIT'))
           : action === 'refund'
-            ? await this.orders.refund(orderId, body as Parameters<Orders['refund']>[1])
+            ? await this.orders.refund(orderId, body)
             : await this.orders.cancel(orderId, typeof body.reason === 'string' ? body.reason : undefined);
     send(res, 200, {
       order: { id: result.order.id, name: result.order.name },

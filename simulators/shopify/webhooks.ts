@@ -78,7 +78,7 @@ export class Webhooks {
     const delivery: Delivery = { topic, headers, body, results: [] };
     this.deliveries.push(delivery);
     for (const s of this.subscriptions.filter((s) => s.topic === topicEnum(topic))) {
-      let status = 0;
+      let status: number;
       try {
         const response = await fetch(s.uri, {
           method: 'POST',

@@ -11,6 +11,7 @@ import type { PaymentGateway, SimOrder } from './model.js';
 import type { OrderBook } from './orders.js';
 import { decimal } from './shapes/format.js';
 import type { WooStore } from './store.js';
+import { text } from '../request-text.js';
 
 export interface PaymentResult {
   status: 'success' | 'failure';
@@ -36,7 +37,7 @@ export function orderPaymentResult(
     orders.addNote(order, 'Awaiting BACS payment Order status changed from Pending payment to On hold.', false);
     return { status: 'success', details: [], redirectUrl: orderReceivedUrl(store, order) };
   }
-  const token = String(data.find((d) => d.key === 'token' || d.key === `wc-${gateway.id}-token`)?.value ?? '');
+  const token = text(data.find((d) => d.key === 'token' || d.key === `wc-${gateway.id}-token`)?.value);
   if (token !== 'success_token') {
     const declined = token ? 'Your card was declined.' : 'Please enter your card details.';
     orders.addNote(order, `Payment failed: ${declined} Order status changed from Pending payment to Failed.`, false);

@@ -18,6 +18,7 @@ import { WEBHOOK_TOPICS, webhookShape } from './shapes/rest-webhook.js';
 import type { WooStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
 import { invalidParam, noRoute, WpError } from './wp-error.js';
+import { text } from '../request-text.js';
 
 export type TrackingMode = 'fulfillments' | 'shipment-tracking' | 'none';
 
@@ -56,7 +57,7 @@ function paginate<T>(ctx: RouteContext, home: string, all: T[]): RouteResult {
   const link = (p: number) => {
     const query = new URLSearchParams({ ...ctx.query, page: String(p) });
     for (const k of [...query.keys()]) if (k.startsWith('oauth_') || k.startsWith('consumer_')) query.delete(k);
-    return `<${home}/wp-json${ctx.route}?${query}>`;
+    return `<${home}/wp-json${ctx.route}?${query.toString()}>`;
   };
   const rels = [...(page > 1 ? [`${link(page - 1)}; rel="prev"`] : []), ...(page < totalPages ? [`${link(page + 1)}; rel="next"`] : [])];
   return {
@@ -66,7 +67,7 @@ function paginate<T>(ctx: RouteContext, home: string, all: T[]): RouteResult {
 }
 
 const metaInput = (value: unknown): Array<{ key: string; value: unknown }> =>
-  Array.isArray(value) ? value.filter((m): m is { key: string; value: unknown } => typeof m?.key === 'string') : [];
+  Array.isArray(value) ? value.filter((m: unknown): m is { key: string; value: unknown } => typeof (m as { key?: unknown } | null)?.key === 'string') : [];
 
 export class RestApi {
   constructor(
@@ -282,7 +283,7 @@ export class RestApi {
       const wanted = ids(q.include);
       products.sort((a, b) => wanted.indexOf(a.id) - wanted.indexOf(b.id));
     } else if (key[orderby]) {
-      const by = key[orderby]!;
+      const by = key[orderby];
       products.sort((a, b) => {
         const x = by(a);
         const y = by(b);
@@ -387,13 +388,13 @@ export class RestApi {
       return { productId, variationId, quantity, variation, meta: metaInput(li.meta_data).filter((m) => !isAttribute(m.key)) };
     });
     const shippingLines = (Array.isArray(body.shipping_lines) ? (body.shipping_lines as Array<Record<string, unknown>>) : []).map((s) => ({
-      methodId: String(s.method_id ?? ''),
-      methodTitle: String(s.method_title ?? ''),
-      instanceId: String(s.instance_id ?? ''),
-      total: toMinor(String(s.total ?? '0'), this.store.settings.decimals, 'shipping_lines'),
+      methodId: text(s.method_id),
+      methodTitle: text(s.method_title),
+      instanceId: text(s.instance_id),
+      total: toMinor(text(s.total, '0'), this.store.settings.decimals, 'shipping_lines'),
     }));
     const couponCodes = (Array.isArray(body.coupon_lines) ? (body.coupon_lines as Array<{ code?: unknown }>) : []).map((c) =>
-      String(c.code ?? ''),
+      text(c.code),
     );
     const status = typeof body.status === 'string' ? (body.status as OrderStatus) : 'pending';
     if (!ORDER_STATUSES.includes(status)) throw invalidParam('status', `status is not one of ${ORDER_STATUSES.join(', ')}.`);
@@ -445,9 +446,9 @@ export class RestApi {
     const lines = (Array.isArray(body.line_items) ? (body.line_items as Array<Record<string, unknown>>) : []).map((l) => ({
       lineId: Number(l.id),
       quantity: Number(l.quantity ?? 0),
-      total: toMinor(String(l.refund_total ?? '0'), dp, 'line_items'),
+      total: toMinor(text(l.refund_total, '0'), dp, 'line_items'),
     }));
-    const amount = body.amount !== undefined ? toMinor(String(body.amount), dp, 'amount') : lines.reduce((n, l) => n + l.total, 0);
+    const amount = body.amount !== undefined ? toMinor(text(body.amount), dp, 'amount') : lines.reduce((n, l) => n + l.total, 0);
     const refund = this.orders.refund(order, {
       amount,
       reason: typeof body.reason === 'string' ? body.reason : '',
@@ -466,10 +467,10 @@ export class RestApi {
 
   private async createWebhook(ctx: RouteContext): Promise<RouteResult> {
     const body = ctx.body;
-    const topic = String(body.topic ?? '');
+    const topic = text(body.topic);
     if (!WEBHOOK_TOPICS.includes(topic))
       throw new WpError(400, 'woocommerce_rest_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
-    const deliveryUrl = String(body.delivery_url ?? '');
+    const deliveryUrl = text(body.delivery_url);
     if (!/^https?:\/\//.test(deliveryUrl)) {
       throw new WpError(
         400,

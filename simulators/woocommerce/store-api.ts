@@ -15,6 +15,7 @@ import { cartShape, type CartLine } from './shapes/store-cart.js';
 import { decimal } from './shapes/format.js';
 import type { WooStore } from './store.js';
 import { WpError } from './wp-error.js';
+import { text } from '../request-text.js';
 
 export interface StoreApiOptions {
   packagesByClass: () => boolean;
@@ -314,7 +315,7 @@ export class StoreApi {
   }
 
   private async applyCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = String(body.code ?? '')
+    const code = text(body.code)
       .trim()
       .toLowerCase();
     const coupon = code ? this.store.couponByCode(code) : undefined;
@@ -331,7 +332,7 @@ export class StoreApi {
   }
 
   private async removeCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = String(body.code ?? '')
+    const code = text(body.code)
       .trim()
       .toLowerCase();
     if (!session.coupons.includes(code)) {

@@ -31,7 +31,7 @@ export interface OperationContext {
   store: StateStore;
   /** Keys for the tokens the gateway signs (the same on every replica). */
   secret: GatewaySecret;
-  now(): number;
+  now: () => number;
   /** What the store may learn of the request (client IP, language); absent outside a request. */
   client?: RequestContext;
 }

@@ -35,7 +35,8 @@ export function checkContentDigest(field: string, body: Body): void {
   for (const [name, member] of dictionary) {
     const hash = HASHES[name];
     if (!hash) continue;
-    const value = member[0];
+    // structured-headers types byte sequences as the DOM's BufferSource, which Node's lib lacks.
+    const value: unknown = member[0];
     if (!(value instanceof ArrayBuffer)) throw invalidDigest(`Content-Digest ${name} must be a byte sequence (${name}=:<base64>:)`);
     if (!createHash(hash).update(bytes).digest().equals(Buffer.from(value))) throw digestMismatch();
     checked++;

@@ -4,7 +4,7 @@
  * the set, marked unusable, so they never break verification by the other keys (spec part 2
  * §5.1); a signature made with one fails with `algorithm_unsupported`.
  */
-import { KeyObject, type webcrypto } from 'node:crypto';
+import { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
 import { algorithmOf, describeKeyType, type SignatureAlgorithm } from './algorithms.js';
 
@@ -31,7 +31,7 @@ export function publicMembers(jwk: JwkLike): JWK {
 async function importPublicKey(jwk: JwkLike, algorithm: SignatureAlgorithm): Promise<KeyObject> {
   const imported = await importJWK(publicMembers(jwk), algorithm.name);
   if (imported instanceof Uint8Array) throw new Error('not an asymmetric key');
-  const publicKey = KeyObject.from(imported as webcrypto.CryptoKey);
+  const publicKey = KeyObject.from(imported);
   if (publicKey.type !== 'public') throw new Error('not a public key');
   return publicKey;
 }

@@ -64,7 +64,7 @@ export async function signingKeyFromJwk(jwk: unknown, where: string): Promise<Si
   let privateKey: KeyObject;
   try {
     // WebCrypto refuses members that are malformed or a public point that does not belong to d.
-    privateKey = KeyObject.from((await importJWK({ ...publicMembers(members), d: members.d } as JWK, algorithm.name)) as webcrypto.CryptoKey);
+    privateKey = KeyObject.from((await importJWK({ ...publicMembers(members), d: members.d }, algorithm.name)) as webcrypto.CryptoKey);
   } catch {
     const point = algorithm.kty === 'EC' ? 'x, y' : 'x';
     throw new ConfigError(`${where}: is not a valid ${algorithm.name} key pair (malformed members, or ${point} not belonging to d)`);
@@ -118,7 +118,7 @@ export async function loadKeyring(signing: SigningConfig | undefined, where: str
     return Keyring.none;
   }
   // With one key there is nothing to choose; with several (rotation) the tenant file says which signs.
-  if (activeKid === undefined && keys.length === 1) return new Keyring(keys, keys[0]!, false);
+  if (activeKid === undefined && keys.length === 1) return new Keyring(keys, keys[0], false);
   if (activeKid === undefined) throw new ConfigError(`${where}: $.signing.active_kid is required: the kid of the key that signs (one of ${keys.map((k) => k.kid).join(', ')})`);
   const active = keys.find((k) => k.kid === activeKid);
   if (!active) throw new ConfigError(`${where}: $.signing.active_kid "${activeKid}" is not the kid of any key in $.signing.keys (${keys.map((k) => k.kid).join(', ')})`);

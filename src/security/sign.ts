@@ -113,7 +113,7 @@ const responseSigners = new WeakMap<SigningKey, Map<string, ResponseSigner>>();
 
 function responseSigner(key: SigningKey, label: string): ResponseSigner {
   let byLabel = responseSigners.get(key);
-  if (!byLabel) responseSigners.set(key, (byLabel = new Map()));
+  if (!byLabel) responseSigners.set(key, (byLabel = new Map<string, ResponseSigner>()));
   let signer = byLabel.get(label);
   if (!signer) byLabel.set(label, (signer = new ResponseSigner(key, label)));
   return signer;

@@ -58,7 +58,7 @@ function componentValue(message: HttpMessage, id: ComponentId, label: string): s
   if (unsupported !== undefined) throw signatureInvalid(label, `component parameter ;${unsupported} is not supported`);
   const value = fieldValue(message.headers, name);
   if (value === undefined) throw signatureInvalid(label, `covered header ${name} is not in the message`);
-  const key = params.get('key');
+  const key: unknown = params.get('key');
   if (key === undefined) return value;
   if (typeof key !== 'string') throw signatureInvalid(label, `;key on ${name} must be a string`);
   return dictionaryMember(value, name, key, label);

@@ -3,7 +3,7 @@
  * label, serialized and parsed with structured-headers. Several labelled signatures may share
  * one message.
  */
-import { isInnerList, parseDictionary, serializeDictionary, serializeInnerList, type Dictionary, type InnerList } from 'structured-headers';
+import { isInnerList, parseDictionary, serializeDictionary, serializeInnerList, type BareItem, type Dictionary, type InnerList } from 'structured-headers';
 import { signatureInvalid, signatureMissing } from './errors.js';
 import type { ComponentId } from './signature-base.js';
 
@@ -59,13 +59,13 @@ function parseField(name: string, value: string): Dictionary {
 function paramsOf(label: string, list: InnerList): SignatureParams {
   const params: SignatureParams = {};
   for (const name of INTEGER_PARAMS) {
-    const value = list[1].get(name);
+    const value: unknown = list[1].get(name);
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value)) throw signatureInvalid(label, `${name} must be an integer`);
     params[name] = value;
   }
   for (const name of STRING_PARAMS) {
-    const value = list[1].get(name);
+    const value: unknown = list[1].get(name);
     if (value === undefined) continue;
     if (typeof value !== 'string') throw signatureInvalid(label, `${name} must be a string`);
     params[name] = value;
@@ -79,7 +79,7 @@ function componentsOf(label: string, list: InnerList): ComponentId[] {
   const seen = new Set<string>();
   for (const item of items) {
     if (typeof item[0] !== 'string') throw signatureInvalid(label, 'component identifiers must be strings');
-    const key = serializeInnerList([[item], new Map()]);
+    const key = serializeInnerList([[item], new Map<string, BareItem>()]);
     if (seen.has(key)) throw signatureInvalid(label, `covers ${key.slice(1, -1)} twice`);
     seen.add(key);
   }

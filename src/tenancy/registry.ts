@@ -71,6 +71,6 @@ export class TenantRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.tenants.map((t) => t.adapter.close?.()));
+    await Promise.allSettled(this.tenants.map(async (t) => t.adapter.close?.()));
   }
 }

@@ -115,7 +115,10 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     }
   }
 
-  const { discoverFulfillment, verifyEligibility, ordersChangedSince } = adapter;
+  // The optional methods, bound to their adapter: present or not, as the adapter declares them.
+  const discoverFulfillment = adapter.discoverFulfillment?.bind(adapter);
+  const verifyEligibility = adapter.verifyEligibility?.bind(adapter);
+  const ordersChangedSince = adapter.ordersChangedSince?.bind(adapter);
   return {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
@@ -124,7 +127,7 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     lookup: (ids, signal, options) => call('lookup', (s) => adapter.lookup(ids, s, options), signal),
     pickupLocations: (signal) => call('pickupLocations', (s) => adapter.pickupLocations(s), signal),
     ...(discoverFulfillment && {
-      discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment.call(adapter, query, s), signal),
+      discoverFulfillment: (query, signal) => call('discoverFulfillment', (s) => discoverFulfillment(query, s), signal),
     }),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
     quote: (request, signal, context) => call('quote', (s) => adapter.quote(request, s, context), signal),
@@ -134,11 +137,11 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
     ...(verifyEligibility && {
       verifyEligibility: (claims, buyer, signal) =>
-        call('verifyEligibility', (s) => verifyEligibility.call(adapter, claims, buyer, s), signal),
+        call('verifyEligibility', (s) => verifyEligibility(claims, buyer, s), signal),
     }),
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ...(ordersChangedSince && {
-      ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince.call(adapter, since, s), signal),
+      ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince(since, s), signal),
     }),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
     ...(adapter.close && { close: () => adapter.close!() }),

@@ -38,7 +38,7 @@ export interface PollDeps {
 
 const intervalMs = (tenant: Tenant) => (tenant.config.adapter.order_poll_seconds ?? DEFAULT_POLL_SECONDS) * 1000;
 
-export const polled = (tenant: Tenant) => Boolean(tenant.adapter.ordersChangedSince);
+export const polled = (tenant: Tenant) => tenant.adapter.ordersChangedSince !== undefined;
 
 /** Queues the poll of the slot that starts at or before `at` (a no-op while that job is queued). */
 export async function schedulePoll(store: StateStore, tenant: Tenant, at: number): Promise<void> {

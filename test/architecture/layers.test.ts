@@ -1,5 +1,5 @@
 /**
- * The layers (docs/architecture.md, rules in .dependency-cruiser.cjs): no import runs back up
+ * The layers (docs/architecture.md, rules in .dependency-cruiser.mjs): no import runs back up
  * them and none takes part in a cycle. A failure lists each offending import with its rule.
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Each violation as one line: `rule: from → to` (a cycle lists its path). */
 async function violations(baseDir: string, folders: string[]): Promise<string[]> {
-  const options = await extractDepcruiseOptions(`${root}.dependency-cruiser.cjs`);
+  const options = await extractDepcruiseOptions(`${root}.dependency-cruiser.mjs`);
   const tsConfig = extractTSConfig(`${root}tsconfig.json`);
   const { output } = await cruise(folders, { ...options, baseDir, validate: true }, {}, { tsConfig });
   return (output as ICruiseResult).summary.violations.map(

@@ -3,7 +3,7 @@
  * demo flower shop, sandboxed and credentialless, and speaks the protocol with it (spec part 2 §6.2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
 import { applyCode, embedded, hostLog, inbound, notified, openHost, received, shipToChicago, startWorld, VERSION, type World } from './helpers/world.js';
 

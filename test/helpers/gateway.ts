@@ -50,7 +50,7 @@ export interface TestGateway {
   headers(overrides?: Record<string, string | undefined>): Record<string, string>;
   /** MCP `meta` for this platform. */
   meta(extra?: Record<string, unknown>): Record<string, unknown>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface TestGatewayOptions {

@@ -27,8 +27,8 @@ export interface CallOptions {
 }
 
 export interface ProtocolCaller {
-  rest(method: 'GET' | 'POST' | 'PUT', url: string, body: unknown, options?: CallOptions): Promise<Reply>;
-  mcp(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<Reply>;
+  rest: (method: 'GET' | 'POST' | 'PUT', url: string, body: unknown, options?: CallOptions) => Promise<Reply>;
+  mcp: (name: string, args: Record<string, unknown>, options?: CallOptions) => Promise<Reply>;
 }
 
 export function protocolCaller(gw: TestGateway, validate: (body: any) => void, profilePath?: string): ProtocolCaller {

@@ -209,7 +209,7 @@ describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooComme
       .poll(() => receiver.received.some((w) => (bodyOf(w).fulfillment?.events ?? []).length > 0), { timeout: 10_000 })
       .toBe(true);
     const shipped = bodyOf(receiver.received.find((w) => (bodyOf(w).fulfillment?.events ?? []).length > 0)!);
-    expect(shipped.fulfillment!.events[0]).toMatchObject({
+    expect(shipped.fulfillment.events[0]).toMatchObject({
       type: 'shipped',
       tracking_number: '1Z999AA10123456784',
       tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',

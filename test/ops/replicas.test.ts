@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { ALL_CAPABILITIES } from '../helpers/platform.js';
 import { redisBinariesProblem, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { describeWhenAvailable } from '../helpers/redis.js';

@@ -49,7 +49,7 @@ beforeAll(async () => {
     tenant: {
       auth: {
         api_keys: [{ sha256: sha256hex(API_KEY), profile }],
-        oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [issuerJwk as Record<string, unknown>] }, clients: { 'agent-app': profile } },
+        oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [issuerJwk] }, clients: { 'agent-app': profile } },
       },
       policies: { allow_loopback_profiles: true, backend: { timeout_ms: 100, attempts: 2 } },
     },

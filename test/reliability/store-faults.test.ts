@@ -61,7 +61,7 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
     await redis?.remove();
   });
 
-  const ready = async (replica: ReliabilityGateway) => (await replica.app.inject({ method: 'GET', url: '/readyz' })).json() as { ready: boolean };
+  const ready = async (replica: ReliabilityGateway) => (await replica.app.inject({ method: 'GET', url: '/readyz' })).json<{ ready: boolean }>();
 
   it('fails closed while Redis is down, recovers without a restart, and loses no acknowledged write', { timeout: 60_000 }, async () => {
     // Every agent has a resource, and a few acknowledged writes to it, through both replicas.

@@ -51,7 +51,7 @@ describe('with API keys and OAuth configured', () => {
             { sha256: sha256hex(API_KEY), profile: platform.url() },
             { sha256: sha256hex(OTHER_KEY), profile: OTHER_PROFILE },
           ],
-          oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [issuerJwk as Record<string, unknown>] }, clients: { 'agent-app': platform.url(), 'other-app': OTHER_PROFILE } },
+          oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [issuerJwk] }, clients: { 'agent-app': platform.url(), 'other-app': OTHER_PROFILE } },
         },
       }),
     });

@@ -72,7 +72,7 @@ describe('the gateway verifies what http-message-signatures signs', () => {
     const signed = await httpbis.signMessage({ key: signer, name: 'agent', fields: ['@method', '@authority', '@path', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest'] }, request);
     expect(signed.headers['Signature-Input']).toContain('alg="ecdsa-p256-sha256"');
     const keys = await KeySet.from([publicJwk]);
-    const message = requestMessage({ ...request, headers: signed.headers as Record<string, string>, body });
+    const message = requestMessage({ ...request, headers: signed.headers, body });
     await expect(verifyRequest(message, keys, { now: Date.now })).resolves.toEqual([{ label: 'agent', kid: platformJwk.kid }]);
     await expect(verifyRequest({ ...message, body: '{"by":4}' }, keys, { now: Date.now })).rejects.toMatchObject({ code: 'digest_mismatch' });
   });

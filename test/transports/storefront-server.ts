@@ -12,7 +12,8 @@ export interface Seen {
   headers: IncomingHttpHeaders;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+/** May be async (a streamed answer); a handler that fails ends the connection. */
+type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 export interface StorefrontServer {
   origin: string;
@@ -42,7 +43,10 @@ export async function startStorefront(name: string): Promise<StorefrontServer> {
   const server = createServer((req, res) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
     const route = routes.get(req.url!.split('?')[0]!);
-    if (route) return route(req, res);
+    if (route) {
+      Promise.resolve(route(req, res)).catch(() => res.destroy());
+      return;
+    }
     res.writeHead(404, { 'content-type': 'text/html' }).end(`<h1>${name}: no such page</h1>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

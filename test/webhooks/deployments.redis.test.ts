@@ -47,7 +47,7 @@ describeWithRedis('deployments sharing one Redis', () => {
     const [delivered] = await receiver.waitFor(1);
     expect(JSON.parse(delivered!.body).id).toBe(own);
 
-    expect(b.gw.logs.filter((l) => String(l.reason ?? '').includes('not configured'))).toEqual([]);
+    expect(b.gw.logs.filter((l) => (typeof l.reason === 'string' ? l.reason : '').includes('not configured'))).toEqual([]);
     const queue = orderWebhookQueue(a.store, 'shop1');
     expect(await queue.depth()).toEqual({ queued: 1, dead: 0 });
     const [waiting] = await queue.claim(10, 60_000);

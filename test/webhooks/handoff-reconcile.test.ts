@@ -82,6 +82,18 @@ describe('a handed-off checkout paid on the store, reported by a backend webhook
     expect((await gw.client('rest', PROFILE).complete(ready.id, {})).body.messages[0].code).toBe('checkout_completed');
   });
 
+  it('a checkout the store completed refuses an update before anyone read it, and shows the order at the next get', async () => {
+    receiver.received.length = 0;
+    const { rest, ready, escalated } = await handedOff(gw);
+    const { orderId } = await gw.demo.purchase(escalated.continue_url, ADDRESS, BUYER);
+    await backendWebhook(gw, (await gw.demo.webhookFor('order.created', orderId))!);
+    const refused = await rest.update(ready.id, { line_items: [line('bouquet_roses', 1)] });
+    expect([refused.status, refused.body.messages.map((m: { code: string }) => m.code)]).toEqual([200, ['checkout_completed']]);
+    const completed = (await rest.get(ready.id)).body;
+    expect([completed.status, completed.order.id]).toEqual(['completed', orderId]);
+    await receiver.waitFor(1);
+  });
+
   it('a redelivered event is processed once; a later change is an order updated webhook', async () => {
     receiver.received.length = 0;
     const { escalated } = await handedOff(gw);

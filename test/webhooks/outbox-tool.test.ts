@@ -30,7 +30,7 @@ describe('npm run outbox -- list', () => {
     await deadLetterTo(store, 'evt_junk', 'not a url?token=secret');
     const out: string[] = [];
     expect(await run(['list'], { out: (l) => out.push(l), err: () => undefined }, store, () => ['shop'])).toBe(0);
-    const destinations = out.map((line) => /to=(.*?)  reason=/.exec(line)?.[1]);
+    const destinations = out.map((line) => /to=(.*?) {2}reason=/.exec(line)?.[1]);
     expect(destinations).toEqual(['file:///etc/passwd', 'https://agent.example/hooks', '"not a url"']);
     await store.close();
   });

@@ -88,7 +88,7 @@ function parseItemIds(row: PromotionRow, file: string, index: number): string[] 
   if (row.eligible_item_ids === '') return undefined;
   try {
     const ids: unknown = JSON.parse(row.eligible_item_ids);
-    if (Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string')) return ids as string[];
+    if (Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string')) return ids;
   } catch {
     // reported below
   }

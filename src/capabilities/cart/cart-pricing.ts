@@ -7,6 +7,7 @@
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
+import { priceCart as extensionsPricing } from '../../extensions/steps.js';
 import { fingerprint } from '../../security/fingerprint.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
@@ -26,10 +27,12 @@ export interface PricedCart {
 
 /** What pricing `cart` reads, to tell whether a price can be reused (see SessionRepository.changePriced). */
 export const cartInputs = (ctx: OperationContext, cart: ActiveCart): string =>
-  fingerprint([JSON.stringify(callerQuoteRequest(ctx, cart).request), cart.id, JSON.stringify(cart.storePage ?? null)]);
+  fingerprint([JSON.stringify(requestFor(ctx, cart).request), cart.id, JSON.stringify(cart.storePage ?? null)]);
+
+const requestFor = (ctx: OperationContext, cart: ActiveCart) => callerQuoteRequest(ctx, cart, extensionsPricing(ctx, cart));
 
 export async function priceCart(ctx: OperationContext, cart: ActiveCart): Promise<PricedCart> {
-  const { request, notices } = callerQuoteRequest(ctx, cart);
+  const { request, notices } = requestFor(ctx, cart);
   const quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   const handle = quote.handle ?? cart.handle;
   const page = await storePage(ctx, cart.id, { ...request, ...(handle !== undefined && { handle }) }, cart.storePage);

@@ -6,13 +6,15 @@
  */
 import { randomId } from '../../security/random-id.js';
 import type { Attribution, Buyer, Context, Signals } from '../../../schemas/common.js';
+import type { CartExtensionState } from '../../extensions/extension.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
 
 /** A line as priced: gateway line id, the store's variant id, quantity. */
 export type CartLine = PricedLineInput;
 
-export interface ActiveCart {
+/** Each extension's part (`CartExtensionState`) is kept until replaced, unused while it is not active. */
+export interface ActiveCart extends CartExtensionState {
   state: 'active';
   id: string;
   /** See ownership.ts. */
@@ -24,8 +26,6 @@ export interface ActiveCart {
   buyer?: Buyer;
   signals?: Signals;
   attribution?: Attribution;
-  /** As submitted (discount extension); kept until replaced. */
-  discountCodes: string[];
   /** The store's cart for this one (adapter `Quote.handle`), handed back on every quote. */
   handle?: string;
   /** The store's page for it (`continue_url`), see pricing/store-page.ts. */

@@ -12,8 +12,7 @@ import type { CartCreateRequest, CartUpdateRequest } from '../../../schemas/cart
 import type { OperationContext } from '../../operations/context.js';
 import { failure, success, type OperationResult } from '../../operations/operation.js';
 import { errorMessage } from '../../protocol/messages.js';
-import { discountActive } from '../../extensions/discount/active.js';
-import { submittedCodes } from '../../extensions/discount/discounts-member.js';
+import { readCart } from '../../extensions/steps.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
 import type { ChangePlan, SessionChange } from '../../state/session-repository.js';
@@ -34,11 +33,6 @@ function carriedInputs(request: CartRequest, stored?: ActiveCart): Pick<ActiveCa
   return { ...(context && { context }), ...(buyer && { buyer }), ...(signals && { signals }), ...(attribution && { attribution }) };
 }
 
-/** Codes are read only with the discount extension; without it the stored ones stay untouched. */
-function codesFor(ctx: OperationContext, request: CartRequest, stored: readonly string[]): string[] {
-  return discountActive(ctx.caller) ? submittedCodes(request.discounts, stored) : [...stored];
-}
-
 /** The same answer whether the cart never existed, expired, was canceled or is someone else's. */
 function cartNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This cart does not exist, has expired or was canceled.', 'unrecoverable')], {
@@ -54,7 +48,7 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
     expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
     lines: identifyLines(request.line_items, []),
     ...carriedInputs(request),
-    discountCodes: codesFor(ctx, request, []),
+    ...readCart(ctx, request),
   };
   const priced = await priceCart(ctx, draft);
   if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
@@ -102,7 +96,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
     expiresAt: ctx.now() + ctx.tenant.policies.cartTtlMs,
     lines: identifyLines(request.line_items, current.lines),
     ...carriedInputs(request, current),
-    discountCodes: codesFor(ctx, request, current.discountCodes),
+    ...readCart(ctx, request, current),
     ...(current.handle !== undefined && { handle: current.handle }),
     ...(current.storePage && { storePage: current.storePage }),
     ...(current.checkoutId !== undefined && { checkoutId: current.checkoutId }),

@@ -5,10 +5,8 @@
 import type { Cart } from '../../../schemas/cart.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { discountActive } from '../../extensions/discount/active.js';
-import { lineAllocationPath } from '../../extensions/discount/applied.js';
-import { renderDiscounts } from '../../extensions/discount/discounts-member.js';
-import { rejectionMessages } from '../../extensions/discount/rejections.js';
+import { lineAllocationPath } from '../../extensions/allocation-path.js';
+import { renderCart as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { partialTotalsMessage, renderTotals } from '../pricing/totals.js';
@@ -20,12 +18,12 @@ export type CartBody = Omit<Cart, 'proto'>;
 /** `expiresAt` overrides the cart's own (a canceled cart ends now). */
 export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: PricedCart, expiresAt = cart.expiresAt): CartBody {
   const { quote } = priced;
-  const discounts = discountActive(ctx.caller);
   const lineItems = renderLineItems(quote);
+  const extensions = renderExtensions(ctx, cart, quote, lineAllocationPath(lineItemPaths(lineItems)));
   const { totals, pending } = renderTotals(quote);
   const messages: Message[] = [
     ...lineProblemMessages(quote, priced.refs),
-    ...(discounts ? rejectionMessages(quote.discounts.rejected, ctx.tenant.adapter.capabilities.rejectionReasons) : []),
+    ...extensions.messages,
     ...priced.notices,
     ...(pending.length > 0 ? [partialTotalsMessage(pending)] : []),
   ];
@@ -39,7 +37,7 @@ export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: Pric
     ...(cart.buyer && { buyer: cart.buyer }),
     currency: quote.currency,
     totals,
-    ...(discounts && { discounts: renderDiscounts(cart.discountCodes, quote, lineAllocationPath(lineItemPaths(lineItems))) }),
+    ...extensions.members,
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
     continue_url: priced.storePage.url,

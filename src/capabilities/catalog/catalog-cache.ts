@@ -202,5 +202,5 @@ export function catalogOf(tenant: Tenant, now: () => number, client?: RequestCon
 export function catalogAnswerScope(tenant: Tenant, now: () => number): AnswerScope | undefined {
   const reader = tenantReader(tenant, now);
   if (!('generation' in reader)) return undefined;
-  return { ttlMs: tenant.policies.catalogCacheTtlMs, version: (reader as CachedReader).generation };
+  return { ttlMs: tenant.policies.catalogCacheTtlMs, version: reader.generation };
 }

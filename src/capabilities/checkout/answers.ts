@@ -9,13 +9,9 @@ import type { OperationContext } from '../../operations/context.js';
 import { failure, type OperationResult } from '../../operations/operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { withStoreCart, type PricedCheckout } from './checkout-pricing.js';
-import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
+import { isFrozen, type CheckoutBody, type CheckoutSession, type OpenCheckout } from './checkout-record.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 import { evaluate, statusRules } from './status.js';
-
-const OPEN_STATUSES: ReadonlySet<string> = new Set(['incomplete', 'requires_escalation', 'ready_for_complete']);
-
-export const isOpen = (session: CheckoutSession) => OPEN_STATUSES.has(session.status);
 
 export function checkoutNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
@@ -26,10 +22,12 @@ export function checkoutNotFound(ctx: OperationContext): OperationResult {
 /** A checkout that failed as a business outcome: HTTP 200, proto.status error, the checkout with its messages. */
 export const failed = (body: CheckoutBody): OperationResult => ({ outcome: 'error', body: { ...body, messages: body.messages ?? [] } });
 
-function refusal(session: CheckoutSession): Message {
+type ClosedCheckout = Exclude<CheckoutSession, OpenCheckout>;
+
+function refusal(session: ClosedCheckout): Message {
   switch (session.status) {
     case 'completed':
-      return errorMessage('checkout_completed', `This checkout is completed (order ${session.order?.id}); it does not change any more.`, 'unrecoverable');
+      return errorMessage('checkout_completed', `This checkout is completed (order ${session.order.id}); it does not change any more.`, 'unrecoverable');
     case 'canceled':
       return errorMessage('checkout_canceled', 'This checkout was canceled; it does not change any more.', 'unrecoverable');
     default:
@@ -41,8 +39,12 @@ function refusal(session: CheckoutSession): Message {
   }
 }
 
-/** An update, cancel or complete the session's status does not allow. */
-export const refused = (session: CheckoutSession): OperationResult => failed({ ...storedView(session), messages: [refusal(session)] });
+/**
+ * An update, cancel or complete the session's status does not allow: the session as it is, or,
+ * completed by the store and not rendered yet (the next get renders it), the message alone.
+ */
+export const refused = (session: ClosedCheckout): OperationResult =>
+  isFrozen(session) ? failed({ ...storedView(session), messages: [refusal(session)] }) : failure([refusal(session)]);
 
 /** Totals compare by value: type, amount and label, in order. */
 export const sameTotals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -53,7 +55,7 @@ export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx
  * Decides the status of an open session from its fresh price and renders the answer; the session
  * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
  */
-export function present(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, messages: readonly Message[] = []): { session: CheckoutSession; body: CheckoutBody } {
+export function present(ctx: OperationContext, session: OpenCheckout, priced: PricedCheckout, messages: readonly Message[] = []): { session: OpenCheckout; body: CheckoutBody } {
   const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };

@@ -10,9 +10,8 @@ import type { OperationContext } from '../../operations/context.js';
 import { isLive as isLiveCart, type ActiveCart } from '../cart/cart-record.js';
 import { cartRepository } from '../cart/cart-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
-import { isOpen } from './answers.js';
 import type { Basis } from './checkout-inputs.js';
-import { isLive } from './checkout-record.js';
+import { isLive, isOpen } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 
 /** The caller's live cart, or null (missing, expired, canceled or another caller's look the same). */
@@ -25,7 +24,7 @@ export const cartBasis = (cart: ActiveCart): Basis => ({
   lines: cart.lines,
   context: cart.context,
   buyer: cart.buyer,
-  carriedCodes: cart.discountCodes,
+  carried: cart,
 });
 
 /** The checkout converted from `cart`, while it is open; complete_in_progress counts (it is not done). */

@@ -5,42 +5,35 @@
  * display fields only.
  *
  * A create with `cart_id` takes the lines, context and buyer of that cart (cart-conversion.ts) and
- * ignores the payload's; the cart's codes are carried forward, followed by payload codes it does
- * not already have (spec part 1 §2.5, §4.3).
+ * ignores the payload's; the extensions carry forward what the cart holds of them (the discount
+ * extension: the cart's codes, followed by payload codes it does not already have; spec part 1
+ * §2.5, §4.3).
  */
 import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../schemas/checkout.js';
 import type { Buyer, Context, Message } from '../../../schemas/common.js';
+import type { CartExtensionState, CheckoutAsks } from '../../extensions/extension.js';
+import { readCheckout } from '../../extensions/steps.js';
 import type { OperationContext } from '../../operations/context.js';
-import { discountActive } from '../../extensions/discount/active.js';
-import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
-import type { AskedOption } from '../../extensions/fulfillment/method-record.js';
-import { readFulfillmentRequest } from '../../extensions/fulfillment/method-request.js';
 import { shownInstruments } from './instruments.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { Locations } from './checkout-pricing.js';
 import type { CheckoutInputs, CheckoutSession } from './checkout-record.js';
 
-/** What the lines, context, buyer and codes come from: the payload, or a cart. */
+/** What the lines, context and buyer come from: the payload, or a cart. */
 export interface Basis {
   lines: PricedLineInput[];
   context?: Context | undefined;
   buyer?: Buyer | undefined;
-  /** Codes carried forward (a cart's); the payload's follow. */
-  carriedCodes: readonly string[];
+  /** The cart's state of the extensions, carried forward. */
+  carried?: CartExtensionState;
 }
 
 export interface ReadInputs {
   inputs: CheckoutInputs;
-  /** Options the platform asked for, to check against the quote. */
-  asked: AskedOption[];
+  /** What the platform asked for (options), to check against the quote. */
+  asks: Partial<CheckoutAsks>;
   /** What in the request could not be used. */
   messages: Message[];
-}
-
-function codes(ctx: OperationContext, basis: Basis, sent: readonly string[] | undefined, stored: readonly string[]): string[] {
-  if (!discountActive(ctx.caller)) return [...basis.carriedCodes, ...stored];
-  const carried = new Set(basis.carriedCodes.map((code) => code.trim().toUpperCase()));
-  return [...basis.carriedCodes, ...(sent ?? []).filter((code) => !carried.has(code.trim().toUpperCase()))];
 }
 
 export async function readInputs(
@@ -50,18 +43,15 @@ export async function readInputs(
   stored: CheckoutSession | undefined,
   locations: Locations,
 ): Promise<ReadInputs> {
-  const fulfillment = fulfillmentActive(ctx.caller)
-    ? await readFulfillmentRequest(request.fulfillment, stored?.fulfillment ?? [], locations)
-    : { methods: stored?.fulfillment ?? [], asked: [], messages: [] };
+  const extensions = await readCheckout(ctx, request, stored, basis.carried, locations);
   const inputs: CheckoutInputs = {
     lines: basis.lines,
     ...(basis.context && { context: basis.context }),
     ...(basis.buyer && { buyer: basis.buyer }),
     ...(request.signals && { signals: request.signals }),
     ...(request.attribution && { attribution: request.attribution }),
-    discountCodes: codes(ctx, basis, request.discounts?.codes, stored?.discountCodes ?? []),
-    fulfillment: fulfillment.methods,
+    ...extensions.state,
     instruments: shownInstruments(request.payment?.instruments ?? []),
   };
-  return { inputs, asked: fulfillment.asked, messages: fulfillment.messages };
+  return { inputs, asks: extensions.asks, messages: extensions.messages };
 }

@@ -1,10 +1,11 @@
 /**
  * Prices a checkout with the store, in the store's own cart (the session's handle): its lines,
- * codes and buyer as a cart would be priced, plus the fulfillment methods when the extension is
- * active. Options asked for without a group are set on the groups that offer them and the
- * checkout is priced again (only then). When the answer hands the buyer to the store
- * (`requires_escalation` decided by status.ts), the store's checkout page comes with it; a page
- * newly made for this checkout is remembered as a handoff (handoff-record.ts).
+ * codes and buyer as a cart would be priced, plus what the active extensions add (fulfillment
+ * methods). When an extension settles what the request asked for on the first answer (an option
+ * sent without its group, set on the groups that offer it), the checkout is priced again (only
+ * then). When the answer hands the buyer to the store (`requires_escalation` decided by
+ * status.ts), the store's checkout page comes with it; a page newly made for this checkout is
+ * remembered as a handoff (handoff-record.ts).
  *
  * Pricing happens before the session is written (see state/session-repository.ts); `inputs`
  * says what was priced, so a write that meets a conflict reuses the price when nothing changed.
@@ -13,9 +14,8 @@ import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/cont
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { fingerprint } from '../../security/fingerprint.js';
-import { fulfillmentActive, supportsMultiGroup } from '../../extensions/fulfillment/active.js';
-import type { AskedOption, StoredMethod } from '../../extensions/fulfillment/method-record.js';
-import { applyLooseOptions, methodRequests, untakenOptions } from '../../extensions/fulfillment/quote-methods.js';
+import type { CheckoutAsks, CheckoutExtensionState } from '../../extensions/extension.js';
+import { checkoutNeedsLocations, priceCheckout as extensionsPricing, settleCheckout, untakenAsks } from '../../extensions/steps.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';
@@ -28,12 +28,12 @@ export interface PricedCheckout {
   quote: Quote;
   /** What was priced (with the store's handle): placing the order asks for exactly this. */
   request: QuoteRequest;
-  /** The fulfillment methods as priced (to keep, and to show when the extension is active). */
-  methods: StoredMethod[];
+  /** The extensions' state where settling changed it (to keep, and to show). */
+  settled: Partial<CheckoutExtensionState>;
   /** Choices made for the buyer and options not taken, to tell them about. */
   notices: Message[];
   refs: ReadonlyMap<string, LineRef>;
-  /** The store's pickup locations when a method is pickup (to show them as destinations). */
+  /** The store's pickup locations when an extension shows them (pickup destinations). */
   locations: PickupLocation[];
   /** The store's cart after this quote. */
   handle?: string;
@@ -42,21 +42,8 @@ export interface PricedCheckout {
 }
 
 /** What a session is priced from. */
-export type PricedSession = Pick<
-  CheckoutSession,
-  | 'id'
-  | 'lines'
-  | 'context'
-  | 'buyer'
-  | 'discountCodes'
-  | 'fulfillment'
-  | 'handle'
-  | 'storePage'
-  | 'rejectedClaims'
-  | 'verifiedClaims'
-  | 'review'
-  | 'escalation'
->;
+export type PricedSession = CheckoutExtensionState &
+  Pick<CheckoutSession, 'id' | 'lines' | 'context' | 'buyer' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims' | 'review' | 'escalation'>;
 
 /** The store's pickup locations, asked for at most once per request. */
 export type Locations = () => Promise<PickupLocation[]>;
@@ -66,23 +53,12 @@ export function pickupLocationsOnce(ctx: OperationContext): Locations {
   return () => (locations ??= ctx.tenant.adapter.pickupLocations());
 }
 
-/** Several groups per method only when both the platform and the store can (else one group: the store's fallback). */
-const multiGroup = (ctx: OperationContext) => supportsMultiGroup(ctx.caller) && ctx.tenant.adapter.capabilities.multiGroup;
-
-function requestFor(
-  ctx: OperationContext,
-  session: PricedSession,
-  methods: readonly StoredMethod[],
-): { request: QuoteRequest; notices: Message[] } {
-  const { request, notices } = callerQuoteRequest(ctx, session);
-  if (!fulfillmentActive(ctx.caller)) return { request, notices };
-  const lineIds = session.lines.map((line) => line.id);
-  return { request: { ...request, fulfillment: { methods: methodRequests(methods, lineIds), multiGroup: multiGroup(ctx) } }, notices };
-}
+const requestFor = (ctx: OperationContext, session: PricedSession): { request: QuoteRequest; notices: Message[] } =>
+  callerQuoteRequest(ctx, session, extensionsPricing(ctx, session));
 
 /** Fingerprint of what pricing `session` reads (see SessionRepository.changePriced). */
 export function pricingInputs(ctx: OperationContext, session: PricedSession, extra: unknown = null): string {
-  const { request } = requestFor(ctx, session, session.fulfillment);
+  const { request } = requestFor(ctx, session);
   return fingerprint([
     session.id,
     JSON.stringify(request),
@@ -103,16 +79,17 @@ export async function priceCheckout(
   ctx: OperationContext,
   session: PricedSession,
   locations: Locations,
-  asked: readonly AskedOption[] = [],
+  asks: Partial<CheckoutAsks> = {},
 ): Promise<PricedCheckout> {
-  let methods = session.fulfillment;
-  let { request, notices } = requestFor(ctx, session, methods);
+  const first = requestFor(ctx, session);
+  const { notices } = first;
+  let { request } = first;
   let quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
   let handle = quote.handle ?? session.handle;
-  const withLoose = applyLooseOptions(methods, asked, quote);
-  if (withLoose) {
-    methods = withLoose;
-    request = requestFor(ctx, { ...session, handle }, methods).request;
+  const settled = settleCheckout(ctx, session, asks, quote) ?? {};
+  const current = { ...session, ...settled };
+  if (Object.keys(settled).length > 0) {
+    request = requestFor(ctx, { ...current, handle }).request;
     quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
     handle = quote.handle ?? handle;
   }
@@ -121,13 +98,13 @@ export async function priceCheckout(
   const priced: PricedCheckout = {
     quote,
     request,
-    methods,
-    notices: [...notices, ...untakenOptions(asked, quote)],
+    settled,
+    notices: [...notices, ...untakenAsks(ctx, asks, quote)],
     refs: lineRefs(session.lines),
-    locations: fulfillmentActive(ctx.caller) && methods.some((m) => m.type === 'pickup') ? await locations() : [],
+    locations: checkoutNeedsLocations(ctx, current) ? await locations() : [],
     ...(handle !== undefined && { handle }),
   };
-  const escalates = evaluate({ ...session, fulfillment: methods }, quote, statusRules(ctx)).status === 'requires_escalation';
+  const escalates = evaluate(current, quote, statusRules(ctx)).status === 'requires_escalation';
   return escalates && !session.escalation ? withStorePage(ctx, session, priced) : priced;
 }
 

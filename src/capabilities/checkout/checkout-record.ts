@@ -11,7 +11,7 @@ import type { PlaceOrderRequest } from '../../../adapters/contract.js';
 import type { Checkout, CheckoutStatus } from '../../../schemas/checkout.js';
 import type { Attribution, Buyer, Context, Message, Signals, Total } from '../../../schemas/common.js';
 import type { PaymentInstrument } from '../../../schemas/payment.js';
-import type { StoredMethod } from '../../extensions/fulfillment/method-record.js';
+import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
@@ -19,17 +19,13 @@ import type { OrderRecipient } from './order-placement.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 
-/** What the platform sent (update replaces all of it). */
-export interface CheckoutInputs {
+/** What the platform sent (update replaces all of it); each extension's part is kept unused while it is not active. */
+export interface CheckoutInputs extends CheckoutExtensionState {
   lines: PricedLineInput[];
   context?: Context;
   buyer?: Buyer;
   signals?: Signals;
   attribution?: Attribution;
-  /** As submitted (discount extension); kept unused while the extension is not active. */
-  discountCodes: string[];
-  /** Fulfillment extension; kept unused while it is not active. */
-  fulfillment: StoredMethod[];
   /** Display fields only. */
   instruments: PaymentInstrument[];
 }
@@ -53,7 +49,8 @@ export interface Completion {
   recipient: OrderRecipient;
 }
 
-export interface CheckoutSession extends CheckoutInputs {
+/** What a session has whatever its status. */
+export interface SessionFields extends CheckoutInputs {
   id: string;
   /** See cart/ownership.ts. */
   owner: string;
@@ -62,16 +59,10 @@ export interface CheckoutSession extends CheckoutInputs {
   status: CheckoutStatus;
   /** The totals of the last answer: what the buyer saw. */
   seenTotals: Total[];
-  /** Something changed at complete (price, stock); lasts until the next update. */
+  /** Something changed at complete (price, stock); lasts until the next update. Only while open. */
   review?: Message[];
+  /** Only while open. */
   escalation?: Escalation;
-  completion?: Completion;
-  order?: { id: string; permalinkUrl: string };
-  /**
-   * The answer of a session that is being completed, completed or canceled: it no longer changes.
-   * Absent on a session completed by a backend event (a handed-off checkout): the next read renders it.
-   */
-  view?: CheckoutBody;
   /** The store's cart for this session (adapter `Quote.handle`), handed back on every call. */
   handle?: string;
   /** The store's checkout page, while the session is handed to it (see pricing/store-page.ts). */
@@ -80,8 +71,58 @@ export interface CheckoutSession extends CheckoutInputs {
   rejectedClaims?: string[];
   /** Claims verified at completion: their discounts are no longer provisional. */
   verifiedClaims?: string[];
-  /** Shown once with the next answer, blocking nothing (a completion that was undone). */
+  /** Shown once with the next answer, blocking nothing (a completion that was undone). Only while open. */
   notices?: Message[];
+}
+
+/** The statuses in which the session still changes with its inputs and the store's prices. */
+export type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
+
+export interface OpenCheckout extends SessionFields {
+  status: OpenStatus;
+}
+
+/**
+ * The answer of a session that is being completed, completed or canceled (`view`) no longer
+ * changes: it is rendered once, when the session leaves the open statuses.
+ */
+export interface CompletingCheckout extends SessionFields {
+  status: 'complete_in_progress';
+  completion: Completion;
+  view: CheckoutBody;
+}
+
+export interface CompletedCheckout extends SessionFields {
+  status: 'completed';
+  order: { id: string; permalinkUrl: string };
+  /** Absent on a session completed by a backend event (a handed-off checkout): the next read renders it. */
+  view?: CheckoutBody;
+}
+
+export interface CanceledCheckout extends SessionFields {
+  status: 'canceled';
+  view: CheckoutBody;
+}
+
+/** A checkout session, typed by its status (as carts are `ActiveCart | CanceledCart`). */
+export type CheckoutSession = OpenCheckout | CompletingCheckout | CompletedCheckout | CanceledCheckout;
+
+/** A session whose answer is its stored view. */
+export type FrozenCheckout = Exclude<CheckoutSession, OpenCheckout> & { view: CheckoutBody };
+
+const OPEN_STATUSES: ReadonlySet<CheckoutStatus> = new Set<OpenStatus>(['incomplete', 'requires_escalation', 'ready_for_complete']);
+
+export const isOpen = (session: CheckoutSession): session is OpenCheckout => OPEN_STATUSES.has(session.status);
+
+export const isFrozen = (session: CheckoutSession): session is FrozenCheckout => !isOpen(session) && session.view !== undefined;
+
+/** What undoing a completion may change besides the status. */
+export type ReopenPatch = Partial<Pick<SessionFields, 'escalation' | 'storePage' | 'handle' | 'review' | 'notices'>>;
+
+/** The session being completed open again (its status decided afresh at the next answer), with `patch`. */
+export function reopened(session: CompletingCheckout, expiresAt: number, patch: ReopenPatch = {}): OpenCheckout {
+  const { completion: _completion, view: _view, ...fields } = session;
+  return { ...fields, status: 'incomplete', expiresAt, ...patch };
 }
 
 /** 128 random bits: a checkout id cannot be guessed. */

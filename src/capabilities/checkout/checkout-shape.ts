@@ -7,18 +7,14 @@
  */
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { discountActive } from '../../extensions/discount/active.js';
-import { lineAllocationPath, type AllocationPath } from '../../extensions/discount/applied.js';
-import { renderDiscounts } from '../../extensions/discount/discounts-member.js';
-import { rejectionMessages } from '../../extensions/discount/rejections.js';
-import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
-import { renderFulfillment } from '../../extensions/fulfillment/fulfillment-member.js';
+import { lineAllocationPath } from '../../extensions/allocation-path.js';
+import { renderCheckout as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { renderTotals } from '../pricing/totals.js';
 import type { PricedCheckout } from './checkout-pricing.js';
 import { webhookUrlWarnings } from './order-placement.js';
-import type { CheckoutBody, CheckoutSession } from './checkout-record.js';
+import type { CheckoutBody, FrozenCheckout, SessionFields } from './checkout-record.js';
 
 export interface CheckoutState {
   status: CheckoutBody['status'];
@@ -26,16 +22,13 @@ export interface CheckoutState {
   messages: readonly Message[];
 }
 
-export function renderCheckout(ctx: OperationContext, session: CheckoutSession, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
+export function renderCheckout(ctx: OperationContext, session: SessionFields, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
   const { quote } = priced;
   const lineItems = renderLineItems(quote);
-  const linePath = lineAllocationPath(lineItemPaths(lineItems));
-  const fulfillment = fulfillmentActive(ctx.caller) ? renderFulfillment(priced.methods, quote, priced.locations) : undefined;
-  const allocationPath: AllocationPath = (target) => linePath(target) ?? fulfillment?.allocationPath(target);
-  const discounts = discountActive(ctx.caller);
+  const extensions = renderExtensions(ctx, { ...session, ...priced.settled }, quote, lineAllocationPath(lineItemPaths(lineItems)), priced.locations);
   const messages: Message[] = [
     ...lineProblemMessages(quote, priced.refs),
-    ...(discounts ? rejectionMessages(quote.discounts.rejected, ctx.tenant.adapter.capabilities.rejectionReasons) : []),
+    ...extensions.messages,
     ...priced.notices,
     ...state.messages,
     ...webhookUrlWarnings(ctx),
@@ -53,8 +46,7 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
     ...(session.buyer && { buyer: session.buyer }),
     currency: quote.currency,
     totals: renderTotals(quote).totals,
-    ...(discounts && { discounts: renderDiscounts(session.discountCodes, quote, allocationPath) }),
-    ...(fulfillment && { fulfillment: fulfillment.member }),
+    ...extensions.members,
     payment: { instruments: session.instruments },
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
@@ -64,12 +56,12 @@ export function renderCheckout(ctx: OperationContext, session: CheckoutSession, 
 }
 
 /** The answer of a session that no longer changes by itself (being completed, completed, canceled): no handoff, no messages. */
-export function storedView(session: CheckoutSession): CheckoutBody {
-  const { continue_url: _handoff, messages: _messages, ...view } = session.view!;
+export function storedView(session: FrozenCheckout): CheckoutBody {
+  const { continue_url: _handoff, messages: _messages, ...view } = session.view;
   return {
     ...view,
     status: session.status,
-    ...(session.order && { order: { id: session.order.id, permalink_url: session.order.permalinkUrl } }),
+    ...(session.status === 'completed' && { order: { id: session.order.id, permalink_url: session.order.permalinkUrl } }),
     expires_at: new Date(session.expiresAt).toISOString(),
   };
 }

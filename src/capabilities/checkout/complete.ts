@@ -28,13 +28,13 @@ import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { fingerprint } from '../../security/fingerprint.js';
 import { success, type OperationResult } from '../../operations/operation.js';
-import { normalizeAddress, toStoreAddress } from '../../extensions/fulfillment/address.js';
+import { normalizeAddress, toStoreAddress } from '../../protocol/postal-address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
 import { shownInstruments } from './instruments.js';
 import type { ChangePlan } from '../../state/session-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import { storePage } from '../pricing/store-page.js';
-import { checkoutNotFound, expiryFrom, failed, isOpen, present, presentedChanges, refused, sameTotals } from './answers.js';
+import { checkoutNotFound, expiryFrom, failed, present, presentedChanges, refused, sameTotals } from './answers.js';
 import {
   pickupLocationsOnce,
   pricingInputs,
@@ -43,8 +43,18 @@ import {
   type Locations,
   type PricedCheckout,
 } from './checkout-pricing.js';
-import { isLive, type CheckoutSession } from './checkout-record.js';
+import {
+  isFrozen,
+  isLive,
+  isOpen,
+  reopened,
+  type CheckoutSession,
+  type CompletingCheckout,
+  type OpenCheckout,
+  type ReopenPatch,
+} from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
+import { getCheckout } from './checkout-service.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 import { buyerActionRequired, completionInterrupted, orderRejected, paymentFailed, totalsChanged } from './complete-messages.js';
 import { placeOrder, recover, whileClaimed, type Placement } from './completion.js';
@@ -54,7 +64,7 @@ import { orderRecipient } from './order-placement.js';
 import { droppedClaimMessages, priceForCompletion, type SettledPrice } from './provisional.js';
 import { evaluate, statusRules } from './status.js';
 
-type Step = { answer: OperationResult } | { attempt: CheckoutSession; choice: PaymentChoice } | { resume: CheckoutSession };
+type Step = { answer: OperationResult } | { attempt: CompletingCheckout; choice: PaymentChoice } | { resume: CompletingCheckout };
 
 const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
   handlers: ctx.tenant.config.payment_handlers ?? [],
@@ -85,7 +95,7 @@ function plan(
   locations: Locations,
 ): ChangePlan<Step, CheckoutSession, SettledPrice> {
   if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: { answer: checkoutNotFound(ctx) } };
-  if (current.status === 'complete_in_progress' && current.completion?.claim === claim) return { result: { resume: current } };
+  if (current.status === 'complete_in_progress' && current.completion.claim === claim) return { result: { resume: current } };
   if (!isOpen(current)) return { result: { answer: refused(current) } };
   return {
     inputs: pricingInputs(ctx, current, 'complete'),
@@ -96,20 +106,20 @@ function plan(
 
 function decide(
   ctx: OperationContext,
-  current: CheckoutSession,
+  current: OpenCheckout,
   request: CheckoutCompleteRequest,
   claim: string,
   settled: SettledPrice,
 ): ReturnType<typeof plan> & { result: Step } {
   const { priced, verified, dropped } = settled;
-  const claims: CheckoutSession = {
+  const claims: OpenCheckout = {
     ...current,
     ...(verified.length > 0 && { verifiedClaims: [...(current.verifiedClaims ?? []), ...verified] }),
     ...(dropped.length > 0 && { rejectedClaims: [...(current.rejectedClaims ?? []), ...dropped.map((d) => d.claim)] }),
   };
   const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, claims, priced, evaluation);
-  const seen: CheckoutSession = withStoreCart(
+  const seen: OpenCheckout = withStoreCart(
     { ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined },
     priced,
   );
@@ -121,56 +131,59 @@ function decide(
       ...droppedClaimMessages(dropped, current.context),
       ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)]),
     ];
-    const changed: CheckoutSession = { ...seen, status: 'requires_escalation', review };
+    const changed: OpenCheckout = { ...seen, status: 'requires_escalation', review };
     const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
     return { result: { answer }, write: changed };
   }
   const { choice, messages } = choosePayment(paymentSetup(ctx), request.payment);
   if (!choice) return { result: { answer: failed({ ...body, messages: [...(body.messages ?? []), ...messages] }) }, ...remember };
-  const claimed = claimedSession(ctx, seen, priced, request, choice, claim);
+  const email = seen.buyer?.email;
+  // ready_for_complete needs the email (tenant policies always require it): never without it.
+  if (email === undefined) throw new Error(`checkout ${seen.id} is ready_for_complete without the buyer's email`);
+  const claimed = claimedSession(ctx, seen, priced, request, choice, claim, email);
   return { result: { attempt: claimed, choice }, write: claimed };
 }
 
 function claimedSession(
   ctx: OperationContext,
-  seen: CheckoutSession,
+  seen: OpenCheckout,
   priced: PricedCheckout,
   request: CheckoutCompleteRequest,
   choice: PaymentChoice,
   claim: string,
-): CheckoutSession {
+  email: string,
+): CompletingCheckout {
   const billing = choice.instrument?.billing_address;
-  const session: CheckoutSession = {
+  const fields = {
     ...seen,
-    status: 'complete_in_progress',
+    status: 'complete_in_progress' as const,
     ...(request.payment?.instruments && { instruments: shownInstruments(request.payment.instruments) }),
     ...(request.signals && { signals: request.signals }),
     expiresAt: expiryFrom(ctx),
-    completion: {
-      claim,
-      attemptAt: ctx.now(),
-      handler: { id: choice.handler.id, type: choice.handler.type },
-      placement: {
-        reference: seen.id,
-        quote: priced.request,
-        expectedTotal: priced.quote.totals.total,
-        // ready_for_complete needs the email (tenant policies always require it).
-        buyer: { ...priced.request.buyer, email: seen.buyer!.email! },
-        ...(billing && { billingAddress: toStoreAddress(normalizeAddress(billing).address) }),
-        ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
-      },
-      recipient: orderRecipient(ctx),
-    },
   };
-  return { ...session, view: renderCheckout(ctx, session, priced, { status: 'complete_in_progress', messages: [] }) };
+  const completion = {
+    claim,
+    attemptAt: ctx.now(),
+    handler: { id: choice.handler.id, type: choice.handler.type },
+    placement: {
+      reference: seen.id,
+      quote: priced.request,
+      expectedTotal: priced.quote.totals.total,
+      buyer: { ...priced.request.buyer, email },
+      ...(billing && { billingAddress: toStoreAddress(normalizeAddress(billing).address) }),
+      ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
+    },
+    recipient: orderRecipient(ctx),
+  };
+  return { ...fields, completion, view: renderCheckout(ctx, fields, priced, { status: 'complete_in_progress', messages: [] }) };
 }
 
-async function attempt(ctx: OperationContext, session: CheckoutSession, choice: PaymentChoice): Promise<OperationResult> {
-  const { placement } = session.completion!;
+async function attempt(ctx: OperationContext, session: CompletingCheckout, choice: PaymentChoice): Promise<OperationResult> {
+  const { placement } = session.completion;
   const charge = await choice.handler.charge({
     reference: session.id,
     amount: placement.expectedTotal,
-    currency: session.view!.currency,
+    currency: session.view.currency,
     instrument: choice.instrument,
     signals: session.signals,
   });
@@ -183,7 +196,9 @@ async function attempt(ctx: OperationContext, session: CheckoutSession, choice: 
         choice.index,
       );
     case 'store_charges': {
-      const credential = choice.instrument!.credential!;
+      // A handler that takes a credential is chosen only with an instrument that carries one (payments/choose.ts).
+      const credential = choice.instrument?.credential;
+      if (!credential) throw new Error(`payment handler ${choice.handler.id} lets the store charge, but no credential was chosen`);
       const payment = {
         mode: 'store_charged' as const,
         handlerId: choice.handler.id,
@@ -200,10 +215,10 @@ async function attempt(ctx: OperationContext, session: CheckoutSession, choice: 
 }
 
 /** The buyer continues on the store's checkout page for this checkout; the order placed there is reconciled later. */
-async function handOff(ctx: OperationContext, session: CheckoutSession, reason: string): Promise<OperationResult> {
-  const made = await storePage(ctx, session.id, session.completion!.placement.quote, session.storePage);
-  await saveHandoff(ctx, session.id, session.completion!.recipient);
-  const patch: Partial<CheckoutSession> = {
+async function handOff(ctx: OperationContext, session: CompletingCheckout, reason: string): Promise<OperationResult> {
+  const made = await storePage(ctx, session.id, session.completion.placement.quote, session.storePage);
+  await saveHandoff(ctx, session.id, session.completion.recipient);
+  const patch: ReopenPatch = {
     escalation: { message: buyerActionRequired(reason), continueUrl: made.page.url },
     storePage: made.page,
     ...(made.handle !== undefined && { handle: made.handle }),
@@ -214,7 +229,7 @@ async function handOff(ctx: OperationContext, session: CheckoutSession, reason: 
 /** `instrument`: the position of the instrument used, for a decline's path. */
 function answer(
   ctx: OperationContext,
-  session: CheckoutSession,
+  session: CompletingCheckout,
   placement: Placement,
   instrument = 0,
 ): Promise<OperationResult> | OperationResult {
@@ -234,36 +249,30 @@ function answer(
 async function settledElsewhere(ctx: OperationContext, id: string): Promise<OperationResult> {
   const current = await checkoutRepository(ctx).find(id);
   if (!isLive(current, ctx.now())) return checkoutNotFound(ctx);
-  if (!isOpen(current)) return success(storedView(current));
+  if (isFrozen(current)) return success(storedView(current));
+  if (!isOpen(current)) return getCheckout(ctx, id);
   return success(present(ctx, current, await priceCheckout(ctx, current, pickupLocationsOnce(ctx))).body);
 }
 
 /** Back to an open status (decided afresh) with `patch` and `messages`; priced first, then written while still claimed. */
 async function reopen(
   ctx: OperationContext,
-  claimed: CheckoutSession,
-  patch: Partial<CheckoutSession>,
+  claimed: CompletingCheckout,
+  patch: ReopenPatch,
   messages: Message[],
   outcome: 'success' | 'error' = 'error',
 ): Promise<OperationResult> {
-  const opened = (session: CheckoutSession): CheckoutSession => ({
-    ...session,
-    status: 'incomplete',
-    completion: undefined,
-    view: undefined,
-    expiresAt: expiryFrom(ctx),
-    ...patch,
-  });
+  const opened = (session: CompletingCheckout) => reopened(session, expiryFrom(ctx), patch);
   const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx));
-  const reopened = await whileClaimed(ctx, claimed, (current) => {
+  const answered = await whileClaimed(ctx, claimed, (current) => {
     const { session, body } = present(ctx, opened(current), priced, messages);
     return { session, result: outcome === 'error' ? failed(body) : success(body) };
   });
-  return reopened ?? settledElsewhere(ctx, claimed.id);
+  return answered ?? settledElsewhere(ctx, claimed.id);
 }
 
 /** Step 4: the claiming request retried while its session is complete_in_progress. */
-async function resume(ctx: OperationContext, session: CheckoutSession, request: CheckoutCompleteRequest): Promise<OperationResult> {
+async function resume(ctx: OperationContext, session: CompletingCheckout, request: CheckoutCompleteRequest): Promise<OperationResult> {
   const recovery = await recover(ctx, session);
   switch (recovery.kind) {
     case 'waiting':

@@ -5,7 +5,7 @@
  */
 import type { OperationContext } from '../../operations/context.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
-import type { CheckoutSession } from './checkout-record.js';
+import type { CompletingCheckout } from './checkout-record.js';
 
 export const COMPLETION_QUEUE = 'checkout-completions';
 
@@ -29,10 +29,10 @@ export const completionQueue = (store: StateStore, tenantId: string): DurableQue
  */
 export async function enqueueRecovery(
   ctx: Pick<OperationContext, 'store' | 'tenant'>,
-  session: CheckoutSession,
+  session: CompletingCheckout,
   now?: number,
 ): Promise<void> {
-  const { attemptAt } = session.completion!;
+  const { attemptAt } = session.completion;
   const id = `complete:${ctx.tenant.id}:${session.id}:${attemptAt}:${now === undefined ? 'lease' : 'now'}`;
   const payload = { tenantId: ctx.tenant.id, checkoutId: session.id, attemptAt };
   await completionQueue(ctx.store, ctx.tenant.id).enqueue({ id, payload, availableAt: now ?? attemptAt + attemptLeaseMs(ctx) });

@@ -35,7 +35,7 @@ export async function runCompletionJob(job: CompletionJob, deps: CompletionWorke
   if (!tenant) return { outcome: 'failed', reason: `tenant ${job.tenantId} is not configured`, permanent: false };
   const ctx = { tenant, store: deps.store, secret: deps.secret, now: deps.now, log: deps.log };
   const session = await checkoutRepository(ctx).find(job.checkoutId);
-  if (session?.status !== 'complete_in_progress' || session.completion?.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
+  if (session?.status !== 'complete_in_progress' || session.completion.attemptAt !== job.attemptAt) return { outcome: 'delivered' };
   const settled = await recoverInBackground(ctx, session);
   deps.log.info({ tenant: tenant.id, checkout: job.checkoutId, outcome: settled }, 'interrupted completion recovered');
   return settled === 'waiting'

@@ -17,7 +17,7 @@ import { paymentHandler } from '../../payments/choose.js';
 import type { PaymentHandler } from '../../payments/payment-handler.js';
 import { permalinkFor } from '../order/permalink.js';
 import { expiryFrom } from './answers.js';
-import type { CheckoutSession } from './checkout-record.js';
+import { reopened, type CheckoutSession, type CompletingCheckout, type FrozenCheckout, type OpenCheckout, type ReopenPatch } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { completionInterrupted, orderRejected } from './complete-messages.js';
 import { attemptLeaseMs, enqueueRecovery } from './completion-queue.js';
@@ -27,8 +27,8 @@ import { recordOrder } from './order-placement.js';
 export type SettleContext = Pick<OperationContext, 'tenant' | 'store' | 'now' | 'log' | 'secret'>;
 
 export type Placement =
-  /** The session is completed (null: another request or job completed it first). */
-  | { kind: 'completed'; session: CheckoutSession | null }
+  /** The session is completed, its answer kept (null: another request or job completed it first). */
+  | { kind: 'completed'; session: FrozenCheckout | null }
   /** Not known yet (the store is slow, or did not answer): the recovery job settles it. */
   | { kind: 'pending' }
   /** The store refused the order (store_charged: `payment_declined`, nothing charged); a gateway capture was released. */
@@ -40,15 +40,15 @@ export type Placement =
  */
 export async function whileClaimed<T>(
   ctx: SettleContext,
-  claimed: CheckoutSession,
-  next: (current: CheckoutSession) => { session: CheckoutSession; result: T },
+  claimed: CompletingCheckout,
+  next: (current: CompletingCheckout) => { session: CheckoutSession; result: T },
   sameAttempt = false,
 ): Promise<T | null> {
-  const { claim, attemptAt } = claimed.completion!;
+  const { claim, attemptAt } = claimed.completion;
   return checkoutRepository(ctx).change<T | null>(claimed.id, async (current) => {
     const ours =
       current?.status === 'complete_in_progress' &&
-      current.completion?.claim === claim &&
+      current.completion.claim === claim &&
       (!sameAttempt || current.completion.attemptAt === attemptAt);
     if (!ours) return { result: null };
     const { session, result } = next(current);
@@ -59,19 +59,14 @@ export async function whileClaimed<T>(
 /** The order exists on the store: record it (its webhook queued), then the session is completed. */
 export async function completeWith(
   ctx: SettleContext,
-  session: CheckoutSession,
+  session: CompletingCheckout,
   order: { orderId: string; permalinkUrl?: string },
-): Promise<CheckoutSession | null> {
-  await recordOrder(ctx, session.id, order.orderId, session.completion!.recipient);
+): Promise<FrozenCheckout | null> {
+  await recordOrder(ctx, session.id, order.orderId, session.completion.recipient);
   const permalinkUrl = order.permalinkUrl ?? permalinkFor(ctx, order.orderId);
   return whileClaimed(ctx, session, (current) => {
-    const completed: CheckoutSession = {
-      ...current,
-      status: 'completed',
-      order: { id: order.orderId, permalinkUrl },
-      completion: undefined,
-      expiresAt: expiryFrom(ctx),
-    };
+    const { completion: _completion, ...fields } = current;
+    const completed = { ...fields, status: 'completed' as const, order: { id: order.orderId, permalinkUrl }, expiresAt: expiryFrom(ctx) };
     return { session: completed, result: completed };
   });
 }
@@ -79,13 +74,13 @@ export async function completeWith(
 /** Places the order once per reference and settles what can be settled without a caller. */
 export async function placeOrder(
   ctx: SettleContext,
-  session: CheckoutSession,
+  session: CompletingCheckout,
   handler: PaymentHandler,
   payment: OrderPayment,
 ): Promise<Placement> {
   let placed: PlaceOrderResult;
   try {
-    placed = await ctx.tenant.adapter.placeOrder({ ...session.completion!.placement, payment });
+    placed = await ctx.tenant.adapter.placeOrder({ ...session.completion.placement, payment });
   } catch (error) {
     // It may have happened: only a later look-up by reference can tell (never a blind second order).
     const level = error instanceof BackendError ? 'warn' : 'error';
@@ -112,20 +107,9 @@ export async function placeOrder(
  * Back to an open status with `patch`, without an answer to render: the next read decides the
  * status afresh. Null when someone else settled the session first.
  */
-export function reopenQuietly(
-  ctx: SettleContext,
-  claimed: CheckoutSession,
-  patch: Partial<CheckoutSession>,
-): Promise<CheckoutSession | null> {
+export function reopenQuietly(ctx: SettleContext, claimed: CompletingCheckout, patch: ReopenPatch): Promise<OpenCheckout | null> {
   return whileClaimed(ctx, claimed, (current) => {
-    const open: CheckoutSession = {
-      ...current,
-      status: 'incomplete',
-      completion: undefined,
-      view: undefined,
-      expiresAt: expiryFrom(ctx),
-      ...patch,
-    };
+    const open = reopened(current, expiryFrom(ctx), patch);
     return { session: open, result: open };
   });
 }
@@ -135,7 +119,7 @@ export type Recovery =
   /** Its attempt may still be running. */
   | { kind: 'waiting' }
   /** Nothing was captured or placed: the attempt is undone (or the caller charges again). */
-  | { kind: 'uncharged'; leased: CheckoutSession }
+  | { kind: 'uncharged'; leased: CompletingCheckout }
   | { kind: 'settled_elsewhere' };
 
 /**
@@ -143,8 +127,8 @@ export type Recovery =
  * otherwise, once the attempt is surely over, a new attempt lease is taken and the order placed
  * again with the payment captured for it; without a capture the caller decides (`uncharged`).
  */
-export async function recover(ctx: SettleContext, session: CheckoutSession): Promise<Recovery> {
-  const completion = session.completion!;
+export async function recover(ctx: SettleContext, session: CompletingCheckout): Promise<Recovery> {
+  const { completion } = session;
   const found = await ctx.tenant.adapter.findOrderByReference(session.id);
   if (found) return { kind: 'completed', session: await completeWith(ctx, session, found) };
   if (ctx.now() < completion.attemptAt + attemptLeaseMs(ctx)) return { kind: 'waiting' };
@@ -152,7 +136,7 @@ export async function recover(ctx: SettleContext, session: CheckoutSession): Pro
     ctx,
     session,
     (current) => {
-      const next: CheckoutSession = { ...current, completion: { ...current.completion!, attemptAt: ctx.now() } };
+      const next: CompletingCheckout = { ...current, completion: { ...current.completion, attemptAt: ctx.now() } };
       return { session: next, result: next };
     },
     true,
@@ -166,7 +150,7 @@ export async function recover(ctx: SettleContext, session: CheckoutSession): Pro
 }
 
 /** The queue's part: what `recover` leaves open is undone, the buyer told why at the next read. */
-export async function recoverInBackground(ctx: SettleContext, session: CheckoutSession): Promise<Recovery['kind']> {
+export async function recoverInBackground(ctx: SettleContext, session: CompletingCheckout): Promise<Recovery['kind']> {
   const recovery = await recover(ctx, session);
   if (recovery.kind === 'uncharged') await reopenQuietly(ctx, recovery.leased, { notices: [completionInterrupted()] });
   if (recovery.kind === 'rejected') await reopenQuietly(ctx, session, { review: [orderRejected(recovery.rejection)] });

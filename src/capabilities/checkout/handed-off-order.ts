@@ -2,8 +2,8 @@
 import type { OrderSnapshot } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
 import { permalinkFor } from '../order/permalink.js';
-import { expiryFrom, isOpen } from './answers.js';
-import { isLive, type CheckoutSession } from './checkout-record.js';
+import { expiryFrom } from './answers.js';
+import { isLive, isOpen, type CompletedCheckout } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 
 /**
@@ -18,7 +18,7 @@ export async function completeHandedOff(
   const permalinkUrl = order.permalinkUrl ?? permalinkFor(ctx, order.id);
   await checkoutRepository(ctx).change(checkoutId, async (current) => {
     if (!isLive(current, ctx.now()) || !isOpen(current)) return { result: undefined };
-    const completed: CheckoutSession = {
+    const completed: CompletedCheckout = {
       ...current,
       status: 'completed',
       order: { id: order.id, permalinkUrl },

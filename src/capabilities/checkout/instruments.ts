@@ -4,7 +4,7 @@
  * it, from its own request, for the one charge.
  */
 import type { InstrumentDisplay, InstrumentRequest, PaymentInstrument } from '../../../schemas/payment.js';
-import { normalizeAddress } from '../../extensions/fulfillment/address.js';
+import { normalizeAddress } from '../../protocol/postal-address.js';
 
 const DISPLAY_MEMBERS: ReadonlyArray<keyof InstrumentDisplay> = ['brand', 'last_digits', 'rich_text_description', 'email', 'card_art', 'description'];
 

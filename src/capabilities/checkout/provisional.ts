@@ -42,8 +42,8 @@ export async function priceForCompletion(
   const priced = await priceCheckout(ctx, session, locations);
   const claims = provisionalClaims(priced.quote.discounts.applied);
   if (claims.length === 0) return { priced: await forReview(ctx, session, priced, false), verified: [], dropped: [] };
-  const { verifyEligibility } = ctx.tenant.adapter;
-  const verdicts = verifyEligibility ? await verifyEligibility(claims, eligibilityBuyer(ctx, session)) : [];
+  const { adapter } = ctx.tenant;
+  const verdicts = adapter.verifyEligibility ? await adapter.verifyEligibility(claims, eligibilityBuyer(ctx, session)) : [];
   const verified = claims.filter((claim) => verdicts.some((v) => v.claim === claim && v.verified));
   const droppedClaims = claims.filter((claim) => !verified.includes(claim));
   const settled = {

@@ -17,8 +17,8 @@
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { BuyerField } from '../../config/tenant-schema.js';
-import { fulfillmentActive } from '../../extensions/fulfillment/active.js';
-import { fulfillmentGaps } from '../../extensions/fulfillment/gaps.js';
+import type { CheckoutExtensionState } from '../../extensions/extension.js';
+import { completionRules, type CompletionRules } from '../../extensions/steps.js';
 import type { OperationContext } from '../../operations/context.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { CheckoutSession } from './checkout-record.js';
@@ -27,8 +27,8 @@ export type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_compl
 
 export interface StatusRules {
   requiredBuyerFields: readonly BuyerField[];
-  /** The fulfillment extension is active for the caller. */
-  fulfillment: boolean;
+  /** What the extensions active for the caller still need, and whether one lets the platform choose delivery. */
+  extensions: CompletionRules;
 }
 
 export interface Evaluation {
@@ -45,10 +45,14 @@ const BUYER_FIELD_NAMES: Record<BuyerField, string> = {
 
 export const statusRules = (ctx: Pick<OperationContext, 'tenant' | 'caller'>): StatusRules => ({
   requiredBuyerFields: ctx.tenant.policies.requiredBuyerFields,
-  fulfillment: fulfillmentActive(ctx.caller),
+  extensions: completionRules(ctx),
 });
 
-export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' | 'review' | 'escalation'>, quote: Quote, rules: StatusRules): Evaluation {
+export function evaluate(
+  session: CheckoutExtensionState & Pick<CheckoutSession, 'buyer' | 'review' | 'escalation'>,
+  quote: Quote,
+  rules: StatusRules,
+): Evaluation {
   const messages: Message[] = [];
   if (quote.lines.length === 0) messages.push(errorMessage('missing', 'Add at least one item that can be bought.', 'recoverable', '$.line_items'));
   for (const field of rules.requiredBuyerFields) {
@@ -56,8 +60,8 @@ export function evaluate(session: Pick<CheckoutSession, 'buyer' | 'fulfillment' 
     messages.push(errorMessage('missing', `The store needs the buyer's ${BUYER_FIELD_NAMES[field]}.`, 'recoverable', `$.buyer.${field}`));
   }
   const ships = quote.lines.some((line) => line.requiresShipping);
-  const handOff = ships && !rules.fulfillment;
-  if (rules.fulfillment) messages.push(...fulfillmentGaps(session.fulfillment, quote));
+  const handOff = ships && !rules.extensions.delivers;
+  messages.push(...rules.extensions.gaps(session, quote));
   if (!handOff && messages.length === 0 && quote.lines.length > 0 && quote.totals.tax === null) {
     messages.push(errorMessage('missing', "Tax needs the buyer's country and region: send context.address_country and context.address_region.", 'recoverable', '$.context.address_country'));
   }

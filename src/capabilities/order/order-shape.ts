@@ -9,7 +9,7 @@ import type { Message, Total } from '../../../schemas/common.js';
 import type * as Proto from '../../../schemas/order.js';
 import type { OperationContext } from '../../operations/context.js';
 import { infoMessage } from '../../protocol/messages.js';
-import { fromStoreAddress } from '../../extensions/fulfillment/address.js';
+import { fromStoreAddress } from '../../protocol/postal-address.js';
 import type { OrderRecord } from './order-record.js';
 import { permalinkFor } from './permalink.js';
 

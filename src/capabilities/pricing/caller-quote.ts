@@ -1,41 +1,38 @@
 /**
- * The quote request of a cart or checkout for this caller: codes and eligibility claims only with
- * the discount extension, the buyer identity from a verified token, the store's currencies; claims
- * nothing is priced for are told about (eligibility.ts).
+ * The quote request of a cart or checkout for this caller: its lines, the buyer identity from a
+ * verified token, the store's currencies, and what the extensions add (codes and eligibility
+ * claims priced only with the discount extension; fulfillment methods), with what they tell the
+ * buyer after the request's own notices.
  */
 import type { Buyer, Context } from '../../../schemas/common.js';
+import type { ExtensionsPriced } from '../../extensions/steps.js';
 import type { OperationContext } from '../../operations/context.js';
-import { discountActive } from '../../extensions/discount/active.js';
-import { unacceptedClaims } from '../../extensions/discount/eligibility.js';
 import { buyerIdentity } from './buyer-identity.js';
 import { quoteRequest, type PricedLineInput } from './quote-request.js';
 
-/** What carts and checkout sessions keep and price. */
+/** What carts and checkout sessions keep and price, besides the extensions' state. */
 export interface PricedInputs {
   lines: readonly PricedLineInput[];
   context?: Context | undefined;
   buyer?: Buyer | undefined;
-  /** As submitted (discount extension); read only while the extension is active. */
-  discountCodes: readonly string[];
   /** The store's cart of this session (`Quote.handle`), handed back to the adapter. */
   handle?: string | undefined;
   /** Claims the store could not verify at completion: not priced again in this session. */
   rejectedClaims?: readonly string[] | undefined;
 }
 
-export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs): ReturnType<typeof quoteRequest> {
-  const discounts = discountActive(ctx.caller);
+export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs, extensions: ExtensionsPriced): ReturnType<typeof quoteRequest> {
+  const added = extensions.quote;
   const { request, notices } = quoteRequest({
     lines: inputs.lines,
     context: inputs.context,
     buyer: inputs.buyer,
     identity: buyerIdentity(ctx),
-    discountCodes: discounts ? inputs.discountCodes : [],
-    eligibility: discounts,
+    discountCodes: added.discountCodes ?? [],
+    eligibility: added.eligibility ?? false,
     ...(inputs.handle !== undefined && { handle: inputs.handle }),
     ...(inputs.rejectedClaims && { rejectedClaims: inputs.rejectedClaims }),
     currencies: ctx.tenant.adapter.capabilities.currencies,
   });
-  const claims = unacceptedClaims(inputs.context?.eligibility, ctx.tenant.adapter.capabilities.acceptedClaims, discounts);
-  return { request, notices: [...notices, ...claims] };
+  return { request: { ...request, ...(added.fulfillment && { fulfillment: added.fulfillment }) }, notices: [...notices, ...extensions.notices] };
 }

@@ -5,17 +5,9 @@
  * discount counts as unallocated (`discount` total). Only discounts that reduce something are
  * listed (`amount` is a positive integer): one with nothing to reduce yet appears once it does.
  */
-import type { AllocationTarget, AppliedDiscount as QuotedDiscount } from '../../../adapters/contract.js';
+import type { AppliedDiscount as QuotedDiscount } from '../../../adapters/contract.js';
 import type { AppliedDiscount } from '../../../schemas/discount.js';
-
-/** JSONPath of an allocation target in the rendered resource; undefined when it has none. */
-export type AllocationPath = (target: AllocationTarget) => string | undefined;
-
-/** Line targets by the rendered line items' paths (see pricing/line-items.ts lineItemPaths). */
-export const lineAllocationPath =
-  (linePaths: ReadonlyMap<string, string>): AllocationPath =>
-  (target) =>
-    target.kind === 'line' ? linePaths.get(target.lineId) : undefined;
+import type { AllocationPath } from '../allocation-path.js';
 
 function allocationsOf(discount: QuotedDiscount, pathOf: AllocationPath): AppliedDiscount['allocations'] {
   const allocations = discount.allocations.map(({ target, amount }) => ({ path: pathOf(target), amount }));

@@ -5,7 +5,8 @@
  */
 import type { Quote } from '../../../adapters/contract.js';
 import type { Discounts, DiscountsRequest } from '../../../schemas/discount.js';
-import { renderApplied, type AllocationPath } from './applied.js';
+import type { AllocationPath } from '../allocation-path.js';
+import { renderApplied } from './applied.js';
 
 export function submittedCodes(request: DiscountsRequest | undefined, stored: readonly string[]): string[] {
   return [...(request?.codes ?? stored)];
@@ -14,6 +15,3 @@ export function submittedCodes(request: DiscountsRequest | undefined, stored: re
 export function renderDiscounts(codes: readonly string[], quote: Quote, pathOf: AllocationPath): Discounts {
   return { codes: [...codes], applied: renderApplied(quote.discounts.applied, pathOf) };
 }
-
-/** The codes the store accepted (for a handoff URL). */
-export const appliedCodes = (quote: Quote): string[] => quote.discounts.applied.flatMap((d) => (d.code === undefined ? [] : [d.code]));

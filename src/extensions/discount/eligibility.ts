@@ -8,10 +8,10 @@
 import type { Message } from '../../../schemas/common.js';
 import { warningMessage } from '../../protocol/messages.js';
 
-export function unacceptedClaims(claims: readonly string[] | undefined, accepted: readonly string[], discountActive: boolean): Message[] {
-  const why = discountActive ? 'this store does not recognize it' : 'claims are priced only for platforms with dev.proto.shopping.discount';
+export function unacceptedClaims(claims: readonly string[] | undefined, accepted: readonly string[], active: boolean): Message[] {
+  const why = active ? 'this store does not recognize it' : 'claims are priced only for platforms with dev.proto.shopping.discount';
   return (claims ?? []).flatMap((claim, i) => {
-    if (discountActive && accepted.includes(claim)) return [];
+    if (active && accepted.includes(claim)) return [];
     const content = `Eligibility claim ${JSON.stringify(claim)} changes nothing: ${why}.`;
     return [warningMessage('eligibility_not_accepted', content, `$.context.eligibility[${i}]`)];
   });

@@ -19,7 +19,7 @@ import type { Context, Message } from '../../../schemas/common.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { formatAmount } from '../../protocol/money.js';
-import { regionCode, toAlpha2 } from './country-code.js';
+import { regionCode, toAlpha2 } from '../../protocol/country-code.js';
 
 export interface DiscoveryPlan {
   destination: DiscoveryDestination;

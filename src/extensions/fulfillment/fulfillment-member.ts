@@ -8,8 +8,8 @@
 import type { AllocationTarget, FulfillmentOptionQuote, PickupLocation, Quote } from '../../../adapters/contract.js';
 import type { Total } from '../../../schemas/common.js';
 import type { Fulfillment, FulfillmentMethod, FulfillmentOption, RetailLocation, ShippingDestination } from '../../../schemas/fulfillment.js';
-import type { AllocationPath } from '../discount/applied.js';
-import { fromStoreAddress } from './address.js';
+import type { AllocationPath } from '../allocation-path.js';
+import { fromStoreAddress } from '../../protocol/postal-address.js';
 import { groupId } from './ids.js';
 import type { StoredMethod } from './method-record.js';
 
@@ -52,20 +52,22 @@ function destinations(method: StoredMethod, locations: readonly PickupLocation[]
   });
 }
 
-export interface RenderedFulfillment {
-  member: Fulfillment;
-  /** Paths of shipping allocations, for the discount extension's `applied[].allocations`. */
-  allocationPath: AllocationPath;
+/** Shipping allocations point at the groups they reduce: `$.fulfillment.methods[i].groups[j]`. */
+export function fulfillmentAllocationPath(methods: readonly StoredMethod[], quote: Quote): AllocationPath {
+  const paths = new Map<string, string>();
+  methods.forEach((method, i) => {
+    const groups = quote.fulfillment?.find((m) => m.methodId === method.id)?.groups ?? [];
+    groups.forEach((group, j) => paths.set(groupRef(method.id, group.key), `$.fulfillment.methods[${i}].groups[${j}]`));
+  });
+  return (target: AllocationTarget) => (target.kind === 'shipping' ? paths.get(groupRef(target.methodId, target.groupKey)) : undefined);
 }
 
-export function renderFulfillment(methods: readonly StoredMethod[], quote: Quote, locations: readonly PickupLocation[]): RenderedFulfillment {
+export function renderFulfillment(methods: readonly StoredMethod[], quote: Quote, locations: readonly PickupLocation[]): Fulfillment {
   const discounts = shippingDiscounts(quote);
-  const paths = new Map<string, string>();
-  const rendered = methods.map((method, i): FulfillmentMethod => {
+  const rendered = methods.map((method): FulfillmentMethod => {
     const quoted = quote.fulfillment?.find((m) => m.methodId === method.id);
-    const groups = (quoted?.groups ?? []).map((group, j) => {
+    const groups = (quoted?.groups ?? []).map((group) => {
       const ref = groupRef(method.id, group.key);
-      paths.set(ref, `$.fulfillment.methods[${i}].groups[${j}]`);
       const options = [...group.options].sort((a, b) => a.amount - b.amount);
       return {
         id: groupId(method.id, group.key),
@@ -84,6 +86,5 @@ export function renderFulfillment(methods: readonly StoredMethod[], quote: Quote
     };
   });
   const available = quote.availableMethods.map((m) => ({ type: m.type, line_item_ids: [...m.lineIds], fulfillable_on: m.fulfillableOn, description: m.description }));
-  const allocationPath: AllocationPath = (target: AllocationTarget) => (target.kind === 'shipping' ? paths.get(groupRef(target.methodId, target.groupKey)) : undefined);
-  return { member: { methods: rendered, available_methods: available }, allocationPath };
+  return { methods: rendered, available_methods: available };
 }

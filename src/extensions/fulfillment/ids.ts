@@ -2,7 +2,7 @@
  * The business's fulfillment ids (spec part 1 §4.3: methods, destinations and groups get their ids
  * from the business), all derived deterministically so they stay stable across updates:
  * - method: `{type}_{n}`, the smallest n free (a method resent with its id, or of a type the
- *   session already had, keeps its id: see pricing/line-ids.ts assignIds);
+ *   session already had, keeps its id: see protocol/stable-ids.ts assignIds);
  * - shipping destination: `dest_` + a hash of the normalized address (the same address is the
  *   same destination); a pickup destination's id is the store's location id (§4.5 item 7);
  * - group: `{methodId}.{base64url(group key)}`, the key being the store's stable group identity,
@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PostalAddress } from '../../../schemas/fulfillment.js';
-import { ADDRESS_MEMBERS } from './address.js';
+import { ADDRESS_MEMBERS } from '../../protocol/postal-address.js';
 
 export function freshMethodId(type: string, used: ReadonlySet<string>): string {
   for (let n = 1; ; n++) if (!used.has(`${type}_${n}`)) return `${type}_${n}`;

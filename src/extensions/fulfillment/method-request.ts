@@ -9,9 +9,9 @@
 import type { FulfillmentMethodType, PickupLocation } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { FulfillmentRequest, MethodRequest } from '../../../schemas/fulfillment.js';
-import { assignIds } from '../../capabilities/pricing/line-ids.js';
+import { assignIds } from '../../protocol/stable-ids.js';
 import { errorMessage } from '../../protocol/messages.js';
-import { ADDRESS_MEMBERS, normalizeAddress } from './address.js';
+import { ADDRESS_MEMBERS, normalizeAddress } from '../../protocol/postal-address.js';
 import { destinationId, freshMethodId, groupKeyOf } from './ids.js';
 import type { AskedOption, StoredDestination, StoredMethod } from './method-record.js';
 

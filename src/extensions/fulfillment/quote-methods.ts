@@ -7,7 +7,7 @@
 import type { FulfillmentMethodRequest, Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import { errorMessage } from '../../protocol/messages.js';
-import { toStoreAddress } from './address.js';
+import { toStoreAddress } from '../../protocol/postal-address.js';
 import type { AskedOption, StoredMethod } from './method-record.js';
 
 function destinationOf(method: StoredMethod): FulfillmentMethodRequest['destination'] {

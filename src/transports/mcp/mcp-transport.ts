@@ -60,7 +60,7 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
   const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
   const rpc = jsonRpcErrorOf(mapped);
   if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
-  return reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
+  reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
 }
 
 /** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */

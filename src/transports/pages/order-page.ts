@@ -27,7 +27,7 @@ class Html {
 type Part = string | number | Html | Part[] | undefined | false;
 const flatten = (part: Part): string =>
   part === undefined || part === false ? '' : part instanceof Html ? part.text : Array.isArray(part) ? part.map(flatten).join('') : escape(String(part));
-const html = (strings: TemplateStringsArray, ...parts: Part[]) => new Html(strings.reduce((out, s, i) => out + s + (i < parts.length ? flatten(parts[i]!) : ''), ''));
+const html = (strings: TemplateStringsArray, ...parts: Part[]) => new Html(strings.reduce((out, s, i) => out + s + (i < parts.length ? flatten(parts[i]) : ''), ''));
 
 const STATUS: Record<string, string> = { processing: 'Processing', partial: 'Partly sent', fulfilled: 'Sent', removed: 'Removed' };
 const TOTAL: Record<string, string> = { subtotal: 'Subtotal', items_discount: 'Item discounts', discount: 'Discount', fulfillment: 'Shipping', tax: 'Tax', total: 'Total' };

@@ -118,7 +118,7 @@ export interface ContractSubject {
   adapter: Adapter;
   fixtures: ContractFixtures;
   controls: SimulatorControls;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export type ContractFactory = () => Promise<ContractSubject>;
@@ -151,7 +151,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
         const { adapter } = get();
         expect(adapter.capabilities.finishing.length).toBeGreaterThan(0);
         expect(adapter.capabilities.currencies.length).toBeGreaterThan(0);
-        expect(Boolean(adapter.discoverFulfillment)).toBe(adapter.capabilities.fulfillmentDiscovery);
+        expect(adapter.discoverFulfillment !== undefined).toBe(adapter.capabilities.fulfillmentDiscovery);
         expect(adapter.storefrontUrl).toMatch(/^https?:\/\//);
       });
 

@@ -69,7 +69,7 @@ describe('demo data loading', () => {
   it('refuses an entry that repeats what the CSV already says, or a CSV row without its entry', async () => {
     expect(await loadError('discounts.yaml', (t) => t.replace('  - code: 10OFF\n', '  - code: 10OFF\n    value: 15\n'))).toMatch(/\$\.codes\[0\]\.value repeats .*discounts\.csv/);
     expect(await loadError('catalog.yaml', (t) => t.replace('handle: ceramic-pot\n', 'handle: ceramic-pot\n    price: 1600\n'))).toMatch(/\$\.products\[1\]\.price repeats/);
-    expect(await loadError('shipping.yaml', (t) => t.replace(/  - id: std-ship\n    carrier: USPS\n    min_days: 3\n    max_days: 5\n/, ''))).toMatch(/\$\.rates has no entry for "std-ship"/);
+    expect(await loadError('shipping.yaml', (t) => t.replace(/ {2}- id: std-ship\n {4}carrier: USPS\n {4}min_days: 3\n {4}max_days: 5\n/, ''))).toMatch(/\$\.rates has no entry for "std-ship"/);
   });
 
   it('refuses impossible options: a combination twice, a value the axis lacks', async () => {

@@ -45,7 +45,7 @@ const quoteRequest = fc
           methods: fulfillment.methods.map(
             (m, k): FulfillmentMethodRequest => ({
               methodId: `m${k}`,
-              type: m.type as FulfillmentMethodRequest['type'],
+              type: m.type,
               lineIds: lineIds.filter((_, i) => i % fulfillment.methods.length === k),
               ...(m.destination && { destination: m.destination }),
               selectedOptions: { all: m.option, florist: m.option, warehouse: m.option },

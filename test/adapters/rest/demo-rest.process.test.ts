@@ -37,7 +37,7 @@ it('starts the store and the gateway on PORT, serves the flowers tenant through 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const banner: string[] = [];
   await new Promise<void>((resolve, reject) => {
     lines.on('line', (line) => {

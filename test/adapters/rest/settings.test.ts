@@ -14,7 +14,6 @@ import { moneyFunctions } from '../../../adapters/rest/money.js';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { loadTenants } from '../../../src/tenancy/load.js';
-import { FLOWERS_FILE } from '../../helpers/rest-store.js';
 
 const ENV = { FLOWERS_STORE_API_SECRET: 'api-secret-123456', FLOWERS_STORE_WEBHOOK_SECRET: 'hook-secret-123456' };
 

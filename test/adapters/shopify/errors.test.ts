@@ -91,14 +91,14 @@ describe('Shopify error shapes', () => {
     shop()
       .post(STOREFRONT)
       .reply(function reply() {
-        seen.storefront = this.req.headers['shopify-storefront-private-token'] as string;
-        seen.leak = this.req.headers['x-shopify-access-token'] as string | undefined;
+        seen.storefront = this.req.headers['shopify-storefront-private-token'];
+        seen.leak = this.req.headers['x-shopify-access-token'];
         return [200, { data: { product: null } }];
       });
     shop()
       .post(ADMIN)
       .reply(function reply() {
-        seen.admin = this.req.headers['x-shopify-access-token'] as string;
+        seen.admin = this.req.headers['x-shopify-access-token'];
         return [200, { data: { productVariants: { nodes: [] } } }];
       });
     expect(await adapter.lookup(['no-such-handle'])).toEqual([]);

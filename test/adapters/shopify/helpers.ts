@@ -8,7 +8,7 @@ let shops = 0;
 export interface ShopifySetup {
   sim: ShopifySimulator;
   adapter: ShopifyAdapter;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Each setup gets its own shop domain, so several simulators can run in one test file. */

@@ -20,7 +20,7 @@ export interface WooSubject {
   sim: WooSimulator;
   adapter: WooCommerceAdapter;
   store: MemoryStore;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export async function wooSubject(

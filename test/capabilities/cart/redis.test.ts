@@ -23,7 +23,7 @@ describeWithRedis('carts in Redis', () => {
     const gw = await cartGateway({ store, platform });
     return {
       gw,
-      async stop() {
+      stop: async () => {
         await gw.close();
         await store.close();
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertMinor, priceBounds } from '../../../src/capabilities/catalog/price-filter.js';
-import { regionCode, toAlpha2 } from '../../../src/extensions/fulfillment/country-code.js';
+import { regionCode, toAlpha2 } from '../../../src/protocol/country-code.js';
 
 describe('price filter conversion', () => {
   it('converts exactly between exponents, widening to whole minor units', () => {

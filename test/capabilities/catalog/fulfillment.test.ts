@@ -11,7 +11,7 @@ afterAll(() => c.close());
 const ok = async (op: 'search_catalog' | 'lookup_catalog' | 'get_product', payload: unknown) => {
   const res = await c.call(op, payload);
   expect(res.status).toBe(200);
-  return res.body as Body;
+  return res.body;
 };
 /** The fulfillment of the first variant of the product `id` in a body. */
 const fulfillmentOf = (body: Body, id: string) => body.products.find((p: Body) => p.id === id).variants[0].fulfillment;

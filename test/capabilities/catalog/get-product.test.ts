@@ -10,7 +10,7 @@ afterAll(() => c.close());
 const getProduct = async (payload: unknown) => {
   const res = await c.call('get_product', payload);
   expect(res.status).toBe(200);
-  return res.body as Body;
+  return res.body;
 };
 const variantIds = (body: Body): string[] => body.product.variants.map((v: { id: string }) => v.id);
 const sel = (size: string, color: string) => [

@@ -10,7 +10,7 @@ afterAll(() => c.close());
 const lookup = async (payload: unknown) => {
   const res = await c.call('lookup_catalog', payload);
   expect(res.status).toBe(200);
-  return res.body as Body;
+  return res.body;
 };
 
 /** variant id -> its inputs, over every product of the body. */

@@ -11,7 +11,7 @@ afterAll(() => c.close());
 const search = async (payload: unknown) => {
   const res = await c.call('search_catalog', payload);
   expect(res.status).toBe(200);
-  return res.body as Body;
+  return res.body;
 };
 const variantIds = (product: Body): string[] => product.variants.map((v: { id: string }) => v.id);
 

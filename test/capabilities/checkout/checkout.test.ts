@@ -214,7 +214,7 @@ describe('sessions', () => {
     const path = `/profiles/webhook-${encodeURIComponent(url)}`;
     const profile = platformProfile();
     const order = { version: '2026-04-08', config: { webhook_url: url } };
-    profile.proto.capabilities['dev.proto.shopping.order'] = [order as { version: string }];
+    profile.proto.capabilities['dev.proto.shopping.order'] = [order];
     gw.platform.serve(path, profile);
     const client = gw.client('rest', path);
     const outbox = orderWebhookQueue(gw.store, 'shop');

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Quote, QuotedLine } from '../../../adapters/contract.js';
 import { evaluate, type StatusRules } from '../../../src/capabilities/checkout/status.js';
+import { fulfillmentExtension } from '../../../src/extensions/fulfillment/extension.js';
 import type { StoredMethod } from '../../../src/extensions/fulfillment/method-record.js';
+import { rulesOf } from '../../../src/extensions/steps.js';
 import { errorMessage } from '../../../src/protocol/messages.js';
 
 const pot: QuotedLine = { lineId: 'l1', variantId: 'pot', productId: 'pot', title: 'Pot', unitPrice: 1500, quantity: 1, requiresShipping: true, fulfillableOn: 'now', subtotal: 1500 };
@@ -23,8 +25,10 @@ function quote(overrides: Partial<Quote> = {}, totals: Partial<Quote['totals']> 
 }
 
 const shipping: StoredMethod = { id: 'shipping_1', type: 'shipping', destinations: [{ id: 'dest_1', address: { address_country: 'US', address_region: 'IL' } }], selectedDestinationId: 'dest_1', selections: { all: 'std' } };
-const session = { buyer: { email: 'ann@example.com' }, fulfillment: [shipping] };
-const rules: StatusRules = { requiredBuyerFields: ['email'], fulfillment: true };
+const session = { buyer: { email: 'ann@example.com' }, discountCodes: [], fulfillment: [shipping] };
+/** With the fulfillment extension active; without it, no active extension lets the platform choose delivery. */
+const rules: StatusRules = { requiredBuyerFields: ['email'], extensions: rulesOf([fulfillmentExtension.checkout!]) };
+const withoutFulfillment: StatusRules = { ...rules, extensions: rulesOf([]) };
 const paths = (e: ReturnType<typeof evaluate>) => e.messages.map((m) => [m.code, m.severity, m.path]);
 
 describe('evaluate', () => {
@@ -65,7 +69,7 @@ describe('evaluate', () => {
   });
 
   it('physical lines for a platform without the fulfillment extension need the store page', () => {
-    const result = evaluate({ ...session, fulfillment: [] }, quote({ fulfillment: undefined }, { shipping: null, tax: null }), { ...rules, fulfillment: false });
+    const result = evaluate({ ...session, fulfillment: [] }, quote({ fulfillment: undefined }, { shipping: null, tax: null }), withoutFulfillment);
     expect([result.status, paths(result)]).toEqual(['requires_escalation', [['fulfillment_unsupported', 'requires_buyer_input', undefined]]]);
   });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
           { sha256: sha256hex(KEY_A), profile: platformA.url() },
           { sha256: sha256hex(KEY_B), profile: platformB.url() },
         ],
-        oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [jwk as Record<string, unknown>] }, clients: { 'app-a': platformA.url(), 'app-b': platformB.url() } },
+        oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [jwk] }, clients: { 'app-a': platformA.url(), 'app-b': platformB.url() } },
       },
     },
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   platform = await startPlatform();
   gw = await cartGateway({
     platform,
-    tenant: { auth: { oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [jwk as Record<string, unknown>] }, clients: { 'agent-app': platform.url() } } } },
+    tenant: { auth: { oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [jwk] }, clients: { 'agent-app': platform.url() } } } },
   });
 });
 afterAll(async () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AppliedDiscount, BuyerIdentity } from '../../../adapters/contract.js';
 import { quoteRequest, type PricingInput } from '../../../src/capabilities/pricing/quote-request.js';
-import { lineAllocationPath, renderApplied } from '../../../src/extensions/discount/applied.js';
+import { lineAllocationPath } from '../../../src/extensions/allocation-path.js';
+import { renderApplied } from '../../../src/extensions/discount/applied.js';
 import { rejectionMessages } from '../../../src/extensions/discount/rejections.js';
 import { demoStore } from '../../adapters/memory/fixtures.js';
 

@@ -1,7 +1,7 @@
 /** The business's fulfillment ids and address normalization, which keep those ids stable. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeAddress, toStoreAddress, fromStoreAddress } from '../../../src/extensions/fulfillment/address.js';
+import { normalizeAddress, toStoreAddress, fromStoreAddress } from '../../../src/protocol/postal-address.js';
 import { destinationId, freshMethodId, groupId, groupKeyOf } from '../../../src/extensions/fulfillment/ids.js';
 
 describe('group ids', () => {

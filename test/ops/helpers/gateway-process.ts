@@ -42,12 +42,12 @@ export async function startGateway(buildDir: string, env: Record<string, string>
   const logs: Array<Record<string, unknown>> = [];
   let stderr = '';
   let partial = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString('utf8')).split('\n');
     partial = lines.pop()!;
     for (const line of lines) if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
   });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logged = (msg: string, timeoutMs = 15_000) =>
     vi.waitFor(

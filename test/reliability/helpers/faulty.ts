@@ -69,8 +69,8 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     const entry = plan[method];
     if (entry === undefined) return undefined;
     if (typeof entry === 'function') return entry(n);
-    if (typeof entry === 'string') return entry as Fault;
-    return (entry as readonly Fault[])[n - 1];
+    if (typeof entry === 'string') return entry;
+    return (entry)[n - 1];
   }
 
   function wrap<A extends unknown[], R>(method: FaultyMethod, real: (...args: A) => Promise<R>, signalOf: (args: A) => AbortSignal | undefined) {

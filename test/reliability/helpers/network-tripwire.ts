@@ -26,6 +26,8 @@ function refused(what: string): NodeJS.ErrnoException {
 export function installNetworkTripwire(names: readonly string[] = []): Tripwire {
   const tripped: string[] = [];
   const allowedNames = new Set(['localhost', ...names]);
+  // Kept to be called with the socket as `this` (apply below) and put back on uninstall.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const original = Socket.prototype.connect;
 
   function guardLookup(inner: Lookup): Lookup {
@@ -51,16 +53,16 @@ export function installNetworkTripwire(names: readonly string[] = []): Tripwire 
     const first = args[0];
     const options = (Array.isArray(first) ? first[0] : first) as Record<string, unknown> | number | string;
     if (options !== null && typeof options === 'object' && options.path === undefined) {
-      const host = String(options.host ?? 'localhost');
+      const host = typeof options.host === 'string' ? options.host : 'localhost';
       if (isIP(host) && !isLoopback(host)) {
         tripped.push(host);
         process.nextTick(() => this.destroy(refused(`connection to ${host} refused`)));
         return this;
       }
-      if (!isIP(host)) options.lookup = guardLookup((options.lookup as Lookup | undefined) ?? (systemLookup as unknown as Lookup));
+      if (!isIP(host)) options.lookup = guardLookup((options.lookup as Lookup | undefined) ?? (systemLookup));
     }
     return (original as (...a: unknown[]) => Socket).apply(this, args);
-  } as typeof Socket.prototype.connect;
+  };
 
   return {
     tripped,

@@ -35,7 +35,7 @@ export interface Call {
 /** A gateway to send to, and how its callers sign their requests (unsigned when absent). */
 export interface Target {
   app: FastifyInstance;
-  sign?(request: InjectOptions): InjectOptions;
+  sign?: (request: InjectOptions) => InjectOptions;
 }
 
 export interface Answer {

@@ -53,7 +53,7 @@ export async function reliabilityGateway(options: DemoGatewayOptions = {}): Prom
     sign(request: InjectOptions): InjectOptions {
       const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name, String(value)]));
       const body = typeof request.payload === 'string' || Buffer.isBuffer(request.payload) ? request.payload : undefined;
-      const signed = signRequest({ method: String(request.method), url: `${ORIGIN}${request.url}`, headers, ...(body !== undefined && { body }) }, { key, now: () => gw.clock.now });
+      const signed = signRequest({ method: request.method ?? 'GET', url: `${ORIGIN}${typeof request.url === 'string' ? request.url : ''}`, headers, ...(body !== undefined && { body }) }, { key, now: () => gw.clock.now });
       return { ...request, headers: { ...signed, host: new URL(ORIGIN).host } };
     },
   });

@@ -1,10 +1,11 @@
 /**
- * Shipping addresses between the protocol (snake_case members, any country spelling) and the
- * adapter contract (camelCase, ISO 3166-1 alpha-2, subdivision codes without the country prefix).
+ * Postal addresses (shipping destinations, billing addresses, store locations) between the protocol
+ * (snake_case members, any country spelling) and the adapter contract (camelCase, ISO 3166-1
+ * alpha-2, subdivision codes without the country prefix).
  * Members are trimmed and empty ones dropped, so one address always reads the same.
  */
-import type { PostalAddress as StoreAddress } from '../../../adapters/contract.js';
-import type { PostalAddress } from '../../../schemas/fulfillment.js';
+import type { PostalAddress as StoreAddress } from '../../adapters/contract.js';
+import type { PostalAddress } from '../../schemas/fulfillment.js';
 import { regionCode, toAlpha2 } from './country-code.js';
 
 const MEMBERS: ReadonlyArray<readonly [keyof PostalAddress, keyof StoreAddress]> = [

@@ -39,7 +39,7 @@ const upwards = LAYERS.slice(1).map((layer, index) => ({
   to: { path: LAYERS.slice(0, index + 1).flatMap((l) => l.path) },
 }));
 
-module.exports = {
+export default {
   forbidden: [
     ...upwards,
     {
