@@ -73,7 +73,9 @@ describe('SessionRepository.change under endless conflicts', () => {
     const contested = Object.assign(Object.create(store) as MemoryStore, { compareAndSet: async () => null });
     const repository = new SessionRepository<Session>({ store: contested, kind: 'cart', tenantId: 't', now: () => NOW });
     await repository.insert({ id: 's1', expiresAt: NOW + 60_000, lines: ['roses'] });
-    const failure = await repository.change('s1', async (current) => ({ result: 1, write: { ...current!, seen: 1 } })).catch((error: unknown) => error);
+    const failure = await repository
+      .change('s1', async (current) => ({ result: 1, write: { ...current!, seen: 1 } }))
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SessionConflictError);
     const answered = toProtocolError(failure, pino({ level: 'silent' }));
     expect([answered.status, answered.code, answered.extra.retryAfterSeconds]).toEqual([409, 'cart_update_conflict', 1]);
