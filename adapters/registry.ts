@@ -8,13 +8,14 @@ import { ConfigError } from '../src/config/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
-import type { Adapter, OrderSnapshot } from './contract.js';
-import { createMemoryAdapter, type SimulationAction } from './memory/index.js';
+import type { Adapter } from './contract.js';
+import { createMemoryAdapter } from './memory/index.js';
 import { createRestAdapter } from './rest/index.js';
 import { RestSettings } from './rest/settings.js';
 import { createShopifyAdapter } from './shopify/index.js';
 import { checkCredentials, ShopifySettings, withDefaults } from './shopify/settings.js';
 import { CREDENTIALS, createWooCommerceAdapter, WooCommerceSettings } from './woocommerce/index.js';
+import type { OrderSimulator } from './simulator.js';
 
 export interface AdapterContext {
   credentials: Record<string, string>;
@@ -28,11 +29,6 @@ export interface AdapterContext {
   tenantId: string;
   /** The gateway's check of an answer's shape (what is wrong, or undefined), for adapters that map answers. */
   answerProblem?: (method: string, answer: unknown) => string | undefined;
-}
-
-/** Moves orders along (ship, deliver, refund, ...) for demos and tests; returns the fresh snapshot. */
-export interface OrderSimulator {
-  simulate(orderId: string, action: SimulationAction): Promise<OrderSnapshot>;
 }
 
 /**

@@ -15,8 +15,8 @@ import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { openStore } from '../src/state/create-store.js';
 import type { DeadJob, StateStore } from '../src/state/store.js';
-import type { OrderEvent } from '../src/webhooks/order-event.js';
-import { orderWebhookQueue } from '../src/webhooks/outbox.js';
+import type { OrderEvent } from '../src/capabilities/order/order-event.js';
+import { orderWebhookQueue } from '../src/capabilities/order/outbox.js';
 
 export interface Io {
   out(line: string): void;

@@ -17,22 +17,25 @@ import { operations as allOperations } from './operations/table.js';
 import { ProfileFetcher } from './protocol/profile-fetcher.js';
 import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
-import { registerDiscovery } from './transports/discovery.js';
+import { discoveryTransport } from './transports/discovery.js';
 import { frontDoor } from './transports/front-door/front-door.js';
-import { registerHealth } from './transports/health.js';
-import { registerJsonBody } from './transports/json-body.js';
-import { registerMcp } from './transports/mcp/mcp-transport.js';
+import { healthRoutes } from './transports/health.js';
+import { jsonBody } from './transports/json-body.js';
+import { mcpTransport } from './transports/mcp/mcp-transport.js';
+import { orderPages } from './transports/pages/order-page.js';
 import { registerRateLimits } from './transports/rate-limit.js';
-import { checkSingleHost, requestIdFor, TenantRouting } from './transports/request-context.js';
-import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerRestErrors } from './transports/rest/error-handler.js';
-import { registerRestRoutes } from './transports/rest/rest-transport.js';
+import { requestIdFor, TenantRouting } from './transports/request-context.js';
+import { requestHooks } from './transports/request-hooks.js';
+import { frameworkErrorHandler, MAX_PARAM_LENGTH, restErrors } from './transports/rest/error-handler.js';
+import { restTransport } from './transports/rest/rest-transport.js';
 import { registerSignedAnswers } from './transports/signed-answers.js';
 import { embeddedTransport } from './transports/embedded/embedded-transport.js';
 import { EMBEDDED_PATH } from './operations/embedded/session-binding.js';
-import { registerOrderPage } from './capabilities/order/order-page.js';
-import { registerCompletionQueue } from './capabilities/checkout/completion-queue.js';
+import { registerCompletionQueue } from './capabilities/checkout/completion-worker.js';
 import type { QueueWorker } from './state/queue-worker.js';
+import { backendWebhooks } from './webhooks/inbound.js';
 import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
+import { orderSimulation } from './webhooks/simulation-route.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
@@ -82,12 +85,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
-  // The per-request line carries only the fields named below, so it skips the redaction walk.
+  // The per-request line carries only the fields the request hooks name, so it skips the redaction walk.
   const accessLog = pino({ level }, destination);
 
   const app = Fastify({
     loggerInstance: logger,
-    // One log line per request, written in onResponse below.
+    // One log line per request, written by the request hooks (transports/request-hooks.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,
     // Long ids reach the operation, which answers 400 with the limit instead of a bare 414.
@@ -108,36 +111,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
   app.decorate('metrics', metrics);
   app.decorate('tenants', routing);
-  // Callback-style hooks: an async hook costs a promise and a microtask hop on every request.
-  app.addHook('onRequest', (req, reply, done) => {
-    const tenant = routing.tenantFor(req.raw, reply.raw);
-    if (tenant) req.tenant = tenant;
-    reply.header('request-id', req.id);
-    try {
-      checkSingleHost(req.raw);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  });
-  app.addHook('onResponse', (req, reply, done) => {
-    accessLog.info(
-      {
-        reqId: req.id,
-        tenant: req.tenant?.id,
-        operation: req.operation,
-        transport: req.transport,
-        status: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
-    metrics.observeRequest(req, reply);
-    done();
-  });
 
-  registerJsonBody(app);
-  registerRestErrors(app);
+  // Cross-cutting (fastify-plugin): they reach every transport registered below.
+  await app.register(requestHooks, { routing, metrics, accessLog });
+  await app.register(jsonBody);
+  await app.register(restErrors);
   for (const tenant of options.tenants.tenants) {
     if (tenant.security.keyring.ephemeral) {
       app.log.warn(
@@ -160,35 +138,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     observeIdempotency: metrics.idempotency,
     rateLimiter,
   });
+  // Signed answers: a root onSend hook, so it reaches every transport registered below.
   registerSignedAnswers(app, pipeline);
-  registerDiscovery(app);
-  registerRestRoutes(app, operations, pipeline);
-  registerMcp(app, operations, pipeline);
-  await app.register(embeddedTransport, {
-    prefix: EMBEDDED_PATH,
-    operations,
-    pipeline,
-    secret,
-    now,
-    ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
-  });
-  registerOrderPage(app, secret);
+  // Transports: encapsulated plugins, each with its own routes (and parsers, where it needs others).
+  await app.register(discoveryTransport);
+  await app.register(restTransport, { operations, pipeline });
+  await app.register(mcpTransport, { operations, pipeline });
+  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }) });
+  await app.register(orderPages, { secret });
+  await app.register(backendWebhooks, { store: options.store, secret, now });
+  await app.register(orderSimulation, { store: options.store, secret, now });
   const jobPollMs = options.jobPollMs ?? 1000;
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
   const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
-  app.decorate(
-    'completions',
-    registerCompletionQueue(app, {
-      store: options.store,
-      secret,
-      now,
-      metrics,
-      tenants: () => routing.registry.tenants,
-      pollMs: jobPollMs,
-    }),
-  );
-  registerHealth(app, options.store, routing, metrics);
+  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
+  await app.register(healthRoutes, { store: options.store, routing, metrics });
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }

@@ -34,11 +34,11 @@ import type { StoreData } from './model.js';
 import { OrderBook } from './orders.js';
 import { quote } from './quote.js';
 import { buildSearchIndex, search } from './search.js';
-import { simulate, SimulationError, type SimulationAction } from './simulation.js';
+import { SimulationError, type OrderSimulator } from '../simulator.js';
+import { simulate, SimulationParams, type SimulationAction } from './simulation.js';
 import { checkoutPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
 import { signWebhook, verifyWebhook, type DemoTopic, type SignedWebhook } from './webhooks.js';
 
-export { SimulationError, type SimulationAction } from './simulation.js';
 export { StorefrontError } from './storefront.js';
 
 export interface MemoryAdapterOptions {
@@ -61,7 +61,7 @@ export interface MemoryAdapterOptions {
 
 const DEFAULT_RETENTION_MS = 90 * 86_400_000;
 
-export class MemoryAdapter implements Adapter {
+export class MemoryAdapter implements Adapter, OrderSimulator {
   readonly kind = 'memory';
   readonly capabilities: AdapterCapabilities;
   private readonly index: ReturnType<typeof buildSearchIndex>;
@@ -132,7 +132,10 @@ export class MemoryAdapter implements Adapter {
     return (await this.orders.get(orderId))?.snapshot ?? null;
   }
 
-  /** Moves an order along (ship, deliver, refund, return, cancel) and returns the fresh snapshot. */
+  /** The simulator's actions (ship, deliver, refund, return, cancel, ...) and their parameters. */
+  readonly actions = SimulationParams;
+
+  /** Moves an order along and returns the fresh snapshot. */
   async simulate(orderId: string, action: SimulationAction): Promise<OrderSnapshot> {
     const ctx = { now: new Date(this.options.now()).toISOString(), storefrontUrl: this.options.storefrontUrl };
     const updated = await this.orders.update(orderId, (order) => simulate(order, action, ctx));

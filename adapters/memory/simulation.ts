@@ -1,11 +1,12 @@
 /**
- * What happens to a demo order after it is placed, for demos and tests (not part of the adapter
- * contract): shipments and deliveries append fulfillment events; refunds, returns and
+ * What happens to a demo order after it is placed, for demos and tests (the demo adapter's order
+ * simulator, adapters/simulator.ts): shipments and deliveries append fulfillment events; refunds, returns and
  * cancellations append adjustments. Nothing is ever rewritten: a received return is a second,
  * completed adjustment.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
+import { SimulationError } from '../simulator.js';
 import type { StoredOrder } from './orders.js';
 
 const Lines = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), quantity: Type.Integer() }, { additionalProperties: false }), {
@@ -38,16 +39,6 @@ export type SimulationActionType = keyof typeof SimulationParams;
 export type SimulationAction = { [K in SimulationActionType]: { type: K } & Static<(typeof SimulationParams)[K]> }[SimulationActionType];
 
 export type LineQuantities = Array<{ id: string; quantity: number }>;
-
-export class SimulationError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SimulationError';
-  }
-}
 
 const invalid = (message: string) => new SimulationError('invalid', message);
 

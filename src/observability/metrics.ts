@@ -8,6 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IdempotencyEvent } from '../operations/pipeline.js';
+import type { OutboxMetrics, QueueMetrics } from '../state/queue-worker.js';
 import type { DurableQueue } from '../state/store.js';
 import type { BackendObserver } from '../tenancy/resilient-adapter.js';
 
@@ -20,14 +21,7 @@ export interface CacheCounts {
   misses: number;
 }
 
-export type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
-
-/** Handed to the webhook outbox worker: it reports each delivery attempt; depth is read on scrape. */
-export interface OutboxMetrics {
-  attempt(outcome: OutboxOutcome): void;
-}
-
-export class Metrics {
+export class Metrics implements QueueMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'tenant' | 'operation' | 'transport' | 'status'>;
   private readonly requestSeconds: Histogram<'tenant' | 'operation' | 'transport'>;

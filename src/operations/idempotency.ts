@@ -5,7 +5,6 @@
  * waits for the first to finish instead of executing twice. A store failure propagates
  * (StoreUnavailableError), so the request fails closed with 503.
  */
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../protocol/errors.js';
 import type { StateStore } from '../state/store.js';
@@ -34,12 +33,6 @@ export function checkIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
     throw new ProtocolError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters');
   }
-}
-
-export function fingerprint(parts: ReadonlyArray<string | Buffer>): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('base64url');
 }
 
 export class Idempotency {

@@ -8,7 +8,6 @@ import type { Message } from '../../schemas/common.js';
 import type { SessionKind } from '../config/embedded-settings.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import type { AnswerScope } from './answer-cache.js';
 import type { OperationContext } from './context.js';
 
 export interface OperationInput<P> {
@@ -16,6 +15,13 @@ export interface OperationInput<P> {
   id?: string;
   /** The request body: REST body, MCP `arguments[payloadKey]`. */
   payload: P;
+}
+
+/** How long an operation's answer may be served again (answer-cache.ts), and for which version of the data. */
+export interface AnswerScope {
+  ttlMs: number;
+  /** Changes whenever the underlying data does; part of every key. */
+  version: number;
 }
 
 export type OperationResult =

@@ -10,11 +10,9 @@ import type { Message } from '../../schemas/common.js';
 import type { InstrumentRequest, PaymentRequest } from '../../schemas/payment.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import { errorMessage } from '../protocol/messages.js';
-import type { StateStore } from '../state/store.js';
 import { HandoffHandler } from './handoff.js';
 import type { PaymentHandler } from './payment-handler.js';
-import { SandboxHandler } from './sandbox.js';
-import { StoreChargedHandler } from './store-charged.js';
+import { handlerType, type HandlerSetup } from './registry.js';
 
 export type HandlerEntry = NonNullable<TenantConfig['payment_handlers']>[number];
 
@@ -26,28 +24,13 @@ export interface PaymentChoice {
   index?: number;
 }
 
-export interface PaymentSetup {
+export interface PaymentSetup extends HandlerSetup {
   handlers: readonly HandlerEntry[];
   /** How the tenant finishes checkouts (`adapter.finishing`, see tenancy/finishing.ts). */
   finishing: FinishingMode;
-  store: StateStore;
-  tenantId: string;
 }
 
-export function paymentHandler(entry: Pick<HandlerEntry, 'id' | 'type'>, setup: Pick<PaymentSetup, 'store' | 'tenantId'>): PaymentHandler {
-  switch (entry.type) {
-    case 'sandbox':
-      return new SandboxHandler(setup.store, setup.tenantId, entry.id);
-    case 'handoff':
-      return new HandoffHandler(entry.id);
-    case 'store':
-      return new StoreChargedHandler(entry.id);
-  }
-}
-
-/** The handlers a checkout can be paid with: only handoff ones when the tenant finishes by handoff. */
-export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: FinishingMode): HandlerEntry[] =>
-  handlers.filter((h) => finishing !== 'handoff' || h.type === 'handoff');
+export const paymentHandler = (entry: Pick<HandlerEntry, 'id' | 'type'>, setup: HandlerSetup): PaymentHandler => handlerType(entry.type).create(entry.id, setup);
 
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
@@ -56,7 +39,7 @@ const missing = (content: string, path: string) => errorMessage('missing', conte
  * the tenant finishes by handoff or lists no handler.
  */
 function handoff(setup: PaymentSetup): PaymentHandler | undefined {
-  const entry = setup.handlers.find((h) => h.type === 'handoff');
+  const entry = setup.handlers.find((h) => handlerType(h.type).finishing === 'handoff');
   if (entry) return paymentHandler(entry, setup);
   return setup.finishing === 'handoff' || setup.handlers.length === 0 ? new HandoffHandler('handoff') : undefined;
 }

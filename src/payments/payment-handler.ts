@@ -30,9 +30,9 @@ export type ChargeResult =
   | { status: 'store_charges' };
 
 export interface PaymentHandler {
-  /** The tenant's handler id and type (`payment_handlers[]`). */
+  /** The tenant's handler id and type (`payment_handlers[]`, a name in payments/registry.ts). */
   readonly id: string;
-  readonly type: 'sandbox' | 'handoff' | 'store';
+  readonly type: string;
   /** False for a handler that takes no credential (handoff): complete needs no instrument. */
   readonly takesCredential: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;

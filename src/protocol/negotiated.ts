@@ -5,13 +5,13 @@
  * weakly: a reloaded tenant or an evicted profile takes its entries with it.
  */
 import type { PlatformProfile } from '../../schemas/profile.js';
-import type { OperationResult } from '../operations/operation.js';
 import type { PaymentHandlerRegistry } from './business-profile.js';
 import { CAPABILITY, type CapabilityName } from './capability-registry.js';
 import { capabilityRegistry, checkVersion, negotiate, relevantTo } from './negotiation.js';
 import { PROTOCOL_VERSION } from './version.js';
 
-type Outcome = OperationResult['outcome'];
+/** The envelope's `proto.status`: an answer, or a business outcome that failed (spec §7 layer 2). */
+type Outcome = 'success' | 'error';
 
 export interface Business {
   capabilities: ReadonlyMap<CapabilityName, unknown>;

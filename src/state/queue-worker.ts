@@ -7,7 +7,6 @@
  * flight. `drain` runs what is due now, once (operators' tools and tests).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { OutboxMetrics } from '../observability/metrics.js';
 import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';
 import type { DurableQueue, Job } from './store.js';
 
@@ -16,6 +15,18 @@ export type JobResult =
   | { outcome: 'delivered'; status?: number }
   /** `permanent`: retrying cannot help, dead-letter now. */
   | { outcome: 'failed'; reason: string; permanent: boolean };
+
+export type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
+
+/** Handed to a worker: it reports each delivery attempt (observability/metrics.ts implements it). */
+export interface OutboxMetrics {
+  attempt(outcome: OutboxOutcome): void;
+}
+
+/** Where a worker's queue is registered for metrics: its depth is read on scrape, attempts counted. */
+export interface QueueMetrics {
+  outbox(queue: string, source: Pick<DurableQueue<unknown>, 'depth'>): OutboxMetrics;
+}
 
 /** How the worker names its jobs in log lines. */
 export interface WorkerNames {

@@ -7,7 +7,7 @@
 import { firstContact, openRedisClient, storeError, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
 import { RedisQueue } from './redis-queue.js';
 import type { ScriptName } from './redis-scripts.js';
-import { StoreUnavailableError, type DurableQueue, type StateStore, type Versioned } from './store.js';
+import { StoreUnavailableError, type DurableQueue, type SharedConnection, type StateStore, type Versioned } from './store.js';
 import { checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
 
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -36,7 +36,7 @@ export class RedisStore implements StateStore {
   }
 
   /** The client and this store's key prefix, for parts that keep their own keys in the same Redis (the shared rate limiter). */
-  get connection(): { client: RedisClient; keyPrefix: string } {
+  get connection(): SharedConnection {
     return { client: this.client, keyPrefix: this.prefix };
   }
 

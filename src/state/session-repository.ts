@@ -9,7 +9,6 @@
  * prices (the plan's `inputs`) differs from what was priced, never once per retry.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProtocolError } from '../protocol/errors.js';
 import type { StateStore } from './store.js';
 
 const MAX_ATTEMPTS = 50;
@@ -43,8 +42,17 @@ export interface SessionRepositoryOptions {
   kind: string;
   tenantId: string;
   now: () => number;
-  /** Transport error code when conflicts outlast every retry, e.g. `cart_update_conflict`. */
-  conflictCode: string;
+}
+
+/**
+ * Conflicting writes outlasted every retry: the session is being changed by other requests.
+ * The transports answer it 409 `{kind}_update_conflict` with Retry-After (transports/error-mapping.ts).
+ */
+export class SessionConflictError extends Error {
+  constructor(readonly kind: string) {
+    super(`the ${kind} is being changed by other requests; retry shortly`);
+    this.name = 'SessionConflictError';
+  }
 }
 
 export class SessionRepository<R extends SessionRecord> {
@@ -75,9 +83,7 @@ export class SessionRepository<R extends SessionRecord> {
       const { result, write } = await decide(current?.value ?? null);
       if (!write) return result;
       if ((await this.options.store.compareAndSet(key, current?.version ?? 0, write, this.ttl(write))) !== null) return result;
-      if (attempt === MAX_ATTEMPTS) {
-        throw new ProtocolError(409, this.options.conflictCode, `the ${this.options.kind} is being changed by other requests; retry shortly`, { retryAfterSeconds: 1 });
-      }
+      if (attempt === MAX_ATTEMPTS) throw new SessionConflictError(this.options.kind);
       // Jittered, so writers that collided do not collide again in lockstep.
       await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
     }

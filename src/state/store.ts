@@ -8,11 +8,18 @@
  * Failures to reach the backing service (or a closed store) throw `StoreUnavailableError`;
  * callers fail closed (503).
  */
+import type { Cluster, Redis } from 'ioredis';
 
 export interface Versioned<T> {
   value: T;
   /** Starts at 1 on creation and grows by one on every write. */
   version: number;
+}
+
+/** A Redis connection and a key prefix other parts may keep their own keys under. */
+export interface SharedConnection {
+  client: Redis | Cluster;
+  keyPrefix: string;
 }
 
 export interface StateStore {
@@ -29,6 +36,11 @@ export interface StateStore {
   delete(key: string): Promise<void>;
   /** A durable queue; every key of one queue shares one Redis Cluster slot. */
   queue<T>(name: string): DurableQueue<T>;
+  /**
+   * The Redis behind the store and the store's key prefix, for parts that keep their own keys in
+   * the same Redis so every replica shares them (the rate limiter); absent for an in-process store.
+   */
+  readonly connection?: SharedConnection;
   /** Throws StoreUnavailableError when the backing service does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

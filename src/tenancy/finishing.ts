@@ -14,14 +14,24 @@
 import type { AdapterCapabilities, FinishingMode } from '../../adapters/contract.js';
 import { ConfigError } from '../config/config-error.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
+import { findHandlerType, handlerType, handlerTypeNames } from '../payments/registry.js';
 
-/** The handler type each charging mode needs; handoff needs none. */
-const CHARGING: Partial<Record<FinishingMode, 'sandbox' | 'store'>> = { gateway_charged: 'sandbox', store_charged: 'store' };
+type HandlerEntry = NonNullable<TenantConfig['payment_handlers']>[number];
+
+/** The finishing mode a handler's type needs (handoff handlers fit every mode). */
+const needs = (handler: Pick<HandlerEntry, 'type'>): FinishingMode => handlerType(handler.type).finishing;
 
 export function resolveFinishing(config: TenantConfig, kind: string, capabilities: AdapterCapabilities, file: string): FinishingMode {
   const declared = capabilities.finishing;
   const handlers = config.payment_handlers ?? [];
-  const charging = handlers.filter((h) => h.type !== 'handoff');
+  handlers.forEach((handler, i) => {
+    if (!findHandlerType(handler.type)) {
+      throw new ConfigError(
+        `${file}: $.payment_handlers[${i}].type "${handler.type}" is not a payment handler type of this build (${handlerTypeNames().join(', ')})`,
+      );
+    }
+  });
+  const charging = handlers.filter((h) => needs(h) !== 'handoff');
   const mode = config.adapter.finishing ?? (charging.length === 0 && declared.includes('handoff') ? 'handoff' : declared[0]);
   if (!mode) throw new ConfigError(`${file}: the ${kind} adapter declares no finishing mode`);
   if (!declared.includes(mode)) {
@@ -29,17 +39,23 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
       `${file}: $.adapter.finishing "${mode}" is not supported by the ${kind} adapter (it supports ${declared.join(', ')})`,
     );
   }
-  const needed = CHARGING[mode];
+  if (mode === 'handoff') return mode;
   // Handoff offers only handoff handlers: charging ones stay listed, unused (an adapter switch keeps the file valid).
-  for (const handler of needed ? charging : []) {
-    if (handler.type === needed) continue;
-    const fits = Object.entries(CHARGING).find(([, type]) => type === handler.type)?.[0];
+  for (const handler of charging) {
+    if (needs(handler) === mode) continue;
     throw new ConfigError(
-      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${fits}, not ${mode}`,
+      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${needs(handler)}, not ${mode}`,
     );
   }
-  if (needed && charging.length === 0) {
-    throw new ConfigError(`${file}: $.adapter.finishing ${mode} needs a payment handler of type ${needed} in $.payment_handlers`);
+  if (charging.length === 0) {
+    const fitting = handlerTypeNames().filter((name) => handlerType(name).finishing === mode);
+    throw new ConfigError(
+      `${file}: $.adapter.finishing ${mode} needs a payment handler of type ${fitting.join(' or ')} in $.payment_handlers`,
+    );
   }
   return mode;
 }
+
+/** The handlers a checkout can be paid with: only handoff ones when the tenant finishes by handoff. */
+export const offeredHandlers = (handlers: readonly HandlerEntry[], finishing: FinishingMode): HandlerEntry[] =>
+  handlers.filter((h) => finishing !== 'handoff' || needs(h) === 'handoff');

@@ -13,18 +13,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BackendError, InvalidAnswerError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
+import { defaultBackendPolicy, type BackendPolicy } from '../config/backend-policy.js';
 import { checkAnswer } from './adapter-answers.js';
-
-export interface BackendPolicy {
-  /** Deadline of one attempt. */
-  timeoutMs: number;
-  /** Attempts in all (1 = no retry) for calls that may be repeated. */
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const defaultBackendPolicy: BackendPolicy = { timeoutMs: 8_000, attempts: 3, baseDelayMs: 100, maxDelayMs: 2_000 };
 
 /** What a metrics or log sink learns about each attempt. */
 export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { Adapter, FinishingMode } from '../../adapters/contract.js';
 import { createAdapter, type AdapterExtras } from '../../adapters/registry.js';
 import { answerProblem, type CheckedMethod } from './adapter-answers.js';
-import { resolveFinishing } from './finishing.js';
+import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import { ConfigError } from '../config/config-error.js';
@@ -17,12 +17,11 @@ import { createSecretFile, resolveSecret } from '../config/secrets.js';
 import { resolveEmbedded, type EmbeddedSettings } from '../config/embedded-settings.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
-import { offeredHandlers } from '../payments/choose.js';
 import { Keyring, loadKeyring } from '../security/keyring.js';
 import { TenantSecurity } from '../security/tenant-security.js';
 import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol/capability-registry.js';
 import type { StateStore } from '../state/store.js';
-import { SimulationAccess } from '../webhooks/simulation-access.js';
+import { SimulationAccess } from './simulation-access.js';
 
 export interface RenderedProfile {
   object: Profile;

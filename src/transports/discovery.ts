@@ -1,9 +1,9 @@
-/** GET /.well-known/proto: the tenant's business profile, rendered once, cacheable. */
+/** GET /.well-known/proto: the tenant's business profile, rendered once, cacheable. A Fastify plugin. */
 import type { FastifyInstance } from 'fastify';
 import { profilePath } from '../protocol/business-profile.js';
 import { tenantOf } from './request-context.js';
 
-export function registerDiscovery(app: FastifyInstance): void {
+export async function discoveryTransport(app: FastifyInstance): Promise<void> {
   app.get(profilePath, async (req, reply) => {
     req.operation = 'discovery';
     const { profile } = tenantOf(req);

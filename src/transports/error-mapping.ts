@@ -1,11 +1,13 @@
 /**
  * Turns anything thrown while serving a request into the transport error a client should see:
- * protocol errors as they are, Fastify's body errors as clear 4xx, an unreachable store or
+ * protocol errors as they are, Fastify's body errors as clear 4xx, a session whose writes kept
+ * conflicting as 409 `{kind}_update_conflict` (cart, checkout), an unreachable store or
  * backend (or one answering garbage) as 503, and everything else as a 500 that leaks no detail (the log keeps it).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError, InvalidAnswerError } from '../../adapters/contract.js';
 import { ProtocolError } from '../protocol/errors.js';
+import { SessionConflictError } from '../state/session-repository.js';
 import { StoreUnavailableError } from '../state/store.js';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
@@ -21,6 +23,9 @@ export function toProtocolError(error: unknown, log: FastifyBaseLogger): Protoco
   if (error instanceof StoreUnavailableError) {
     log.warn({ err: error }, 'state store unavailable');
     return new ProtocolError(503, 'store_unavailable', 'the state store is unavailable; retry shortly', { retryAfterSeconds: 1 });
+  }
+  if (error instanceof SessionConflictError) {
+    return new ProtocolError(409, `${error.kind}_update_conflict`, error.message, { retryAfterSeconds: 1 });
   }
   if (error instanceof InvalidAnswerError) {
     log.error({ err: error }, 'backend answered an invalid shape');

@@ -23,7 +23,8 @@ async function check(run: (signal: AbortSignal) => Promise<unknown>): Promise<'o
   );
 }
 
-export function registerHealth(app: FastifyInstance, store: StateStore, routing: TenantRouting, metrics: Metrics): void {
+/** A Fastify plugin. */
+export async function healthRoutes(app: FastifyInstance, { store, routing, metrics }: { store: StateStore; routing: TenantRouting; metrics: Metrics }): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const tenants = routing.registry.tenants;

@@ -4,6 +4,7 @@
  * poisoning keys.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { ProtocolError } from '../protocol/errors.js';
 
 export const MAX_JSON_DEPTH = 64;
@@ -54,7 +55,7 @@ export function parseJsonBody(raw: Buffer): unknown {
   }
 }
 
-export function registerJsonBody(app: FastifyInstance): void {
+async function parseJsonBodies(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer, done) => {
     req.rawBody = body;
@@ -65,3 +66,6 @@ export function registerJsonBody(app: FastifyInstance): void {
     }
   });
 }
+
+/** Through fastify-plugin, so every transport's scope parses JSON this way. */
+export const jsonBody = fp(parseJsonBodies, { name: 'json-body' });

@@ -19,7 +19,6 @@ import type { Metrics } from '../observability/metrics.js';
 import type { LimitScope, RateLimiter } from '../operations/rate-limits.js';
 import { profilePath } from '../protocol/business-profile.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { RedisStore } from '../state/redis-store.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
@@ -59,7 +58,7 @@ declare module 'fastify' {
 
 /** Registers the counters and the per-request hook; returns the limiter the pipeline counts calls with. */
 export async function registerRateLimits(app: FastifyInstance, store: StateStore, metrics: Metrics): Promise<RateLimiter> {
-  const shared = store instanceof RedisStore ? store.connection : undefined;
+  const shared = store.connection;
   await app.register(rateLimit, {
     global: false,
     skipOnError: false,

@@ -13,7 +13,8 @@ import { UnusableWebhookUrl, webhookTarget } from '../net/webhook-target.js';
 import { agentHeader } from '../protocol/agent-header.js';
 import { signRequest } from '../security/sign.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import { renderEventBody, type OrderEvent } from './order-event.js';
+import type { OrderEvent } from '../capabilities/order/order-event.js';
+import { renderEventBody } from './event-body.js';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 

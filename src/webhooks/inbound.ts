@@ -38,27 +38,26 @@ function verify(
   }
 }
 
-export function registerBackendWebhooks(app: FastifyInstance, deps: InboundDeps): void {
+/** A Fastify plugin: its own scope takes every body as bytes. */
+export async function backendWebhooks(scope: FastifyInstance, deps: InboundDeps): Promise<void> {
   // Stores sign the exact bytes they send, JSON or not (WooCommerce's first delivery is a form post).
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-      req.rawBody = body as Buffer;
-      done(null, undefined);
-    });
-    scope.post(BACKEND_WEBHOOK_PATH, async (req, reply) => {
-      req.operation = 'backend_webhook';
-      const tenant = tenantOf(req);
-      const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
-      if (!event) throw new ProtocolError(401, 'webhook_unverified', "the webhook does not verify with this store's webhook secret");
-      if (event.kind === 'ping') {
-        req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');
-        return reply.send({ status: 'ping' });
-      }
-      const { eventId, orderId, reference } = event;
-      const outcome = await reconcileOnce(deps, tenant, { eventId, orderId, ...(reference !== undefined && { reference }) });
-      req.log.info({ tenant: tenant.id, order: orderId, topic: event.topic, outcome }, 'backend webhook');
-      return reply.send({ status: outcome });
-    });
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    req.rawBody = body as Buffer;
+    done(null, undefined);
+  });
+  scope.post(BACKEND_WEBHOOK_PATH, async (req, reply) => {
+    req.operation = 'backend_webhook';
+    const tenant = tenantOf(req);
+    const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
+    if (!event) throw new ProtocolError(401, 'webhook_unverified', "the webhook does not verify with this store's webhook secret");
+    if (event.kind === 'ping') {
+      req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');
+      return reply.send({ status: 'ping' });
+    }
+    const { eventId, orderId, reference } = event;
+    const outcome = await reconcileOnce(deps, tenant, { eventId, orderId, ...(reference !== undefined && { reference }) });
+    req.log.info({ tenant: tenant.id, order: orderId, topic: event.topic, outcome }, 'backend webhook');
+    return reply.send({ status: outcome });
   });
 }

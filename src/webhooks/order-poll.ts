@@ -8,8 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
-import type { OutboxMetrics } from '../observability/metrics.js';
-import { jobWorker, type JobResult, type QueueWorker } from '../state/queue-worker.js';
+import { jobWorker, type JobResult, type OutboxMetrics, type QueueWorker } from '../state/queue-worker.js';
 import type { DurableQueue, StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { reconcileOrder } from './reconcile.js';

@@ -1,8 +1,8 @@
 /**
- * Order webhooks in one place for the server: the backend webhook endpoint, the order polls of
- * stores without webhooks and the simulation API (where order changes come from), and the outbox
- * worker that delivers order events to platforms, started with the app and stopped (after its
- * deliveries in flight) when it closes.
+ * The order webhook workers, started with the app and stopped (after their jobs in flight) when it
+ * closes: the order polls of stores without webhooks (where their order changes come from), and
+ * the outbox worker that delivers order events to platforms. The routes where order changes come
+ * in are transports of their own (inbound.ts, simulation-route.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { GatewaySecret } from '../config/gateway-secret.js';
@@ -10,13 +10,11 @@ import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
-import { registerBackendWebhooks } from './inbound.js';
 import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll, type PollJob } from './order-poll.js';
-import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from './outbox.js';
+import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from '../capabilities/order/outbox.js';
 import { combinedDepth, QueueWorker, type WorkerNames } from '../state/queue-worker.js';
 import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
-import type { OrderEvent } from './order-event.js';
-import { registerOrderSimulation } from './simulation-route.js';
+import type { OrderEvent } from '../capabilities/order/order-event.js';
 
 export interface WebhookSettings {
   /** Deliveries in flight at once, per replica. */
@@ -49,9 +47,6 @@ export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenant
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
   const { store, secret, now, routing } = deps;
   const settings = { ...defaultWebhookSettings(), ...deps.settings };
-  registerBackendWebhooks(app, { store, secret, now });
-  registerOrderSimulation(app, { store, secret, now });
-
   const queues = () => routing.registry.tenants.map((tenant) => orderWebhookQueue(store, tenant.id));
   const worker = new QueueWorker<OrderEvent>(
     {

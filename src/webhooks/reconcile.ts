@@ -16,8 +16,8 @@ import { loadOrderRecord } from '../capabilities/order/order-record.js';
 import { completeHandedOff } from '../capabilities/checkout/handed-off-order.js';
 import { loadHandoff } from '../capabilities/checkout/handoff-record.js';
 import { recordOrder } from '../capabilities/checkout/order-placement.js';
-import { backendEventId } from './order-event.js';
-import { alreadyAnnounced, enqueueOrderEvent, snapshotFingerprint } from './outbox.js';
+import { backendEventId } from '../capabilities/order/order-event.js';
+import { alreadyAnnounced, enqueueOrderEvent, snapshotFingerprint } from '../capabilities/order/outbox.js';
 
 export type ReconcileOutcome = 'created' | 'queued' | 'ignored' | 'unchanged' | 'duplicate';
 

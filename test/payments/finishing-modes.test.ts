@@ -53,6 +53,13 @@ describe('choosing the finishing mode at start-up', () => {
     );
   });
 
+  it('refuses a handler type this build does not register, naming the types it has', async () => {
+    const unknown = { ...SANDBOX_HANDLER, type: 'crypto' } as unknown as Handler;
+    await expect(checkoutGateway({ tenant: storeTenant(undefined, [SANDBOX_HANDLER, unknown]) })).rejects.toThrow(
+      '$.payment_handlers[1].type "crypto" is not a payment handler type of this build (sandbox, handoff, store)',
+    );
+  });
+
   it("defaults to handoff when no handler charges, otherwise to the adapter's first mode", async () => {
     const handoff = await checkoutGateway({ tenant: storeTenant(undefined, []) });
     const charged = await checkoutGateway({ tenant: storeTenant(undefined, [SANDBOX_HANDLER]) });

@@ -4,8 +4,10 @@
  * changed, never once per retry.
  */
 import { describe, expect, it } from 'vitest';
-import { SessionRepository } from '../../src/state/session-repository.js';
+import { pino } from 'pino';
+import { SessionConflictError, SessionRepository } from '../../src/state/session-repository.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
+import { toProtocolError } from '../../src/transports/error-mapping.js';
 
 interface Session {
   id: string;
@@ -18,7 +20,7 @@ const NOW = Date.parse('2026-03-10T12:00:00Z');
 
 async function setUp() {
   const store = new MemoryStore({ now: () => NOW });
-  const repository = new SessionRepository<Session>({ store, kind: 'test', tenantId: 't', now: () => NOW, conflictCode: 'conflict' });
+  const repository = new SessionRepository<Session>({ store, kind: 'test', tenantId: 't', now: () => NOW });
   await repository.insert({ id: 's1', expiresAt: NOW + 60_000, lines: ['roses'] });
   return { store, repository };
 }
@@ -61,5 +63,21 @@ describe('SessionRepository.changePriced', () => {
       apply: (price) => ({ result: price, write: current! }),
     }));
     expect(priced).toEqual(['roses', 'roses,pot']);
+  });
+});
+
+describe('SessionRepository.change under endless conflicts', () => {
+  it('gives up with a state-level conflict the transports answer 409 {kind}_update_conflict with Retry-After', async () => {
+    const store = new MemoryStore({ now: () => NOW });
+    // Every compare-and-set loses, as if another request always wrote in between.
+    const contested = Object.assign(Object.create(store) as MemoryStore, { compareAndSet: async () => null });
+    const repository = new SessionRepository<Session>({ store: contested, kind: 'cart', tenantId: 't', now: () => NOW });
+    await repository.insert({ id: 's1', expiresAt: NOW + 60_000, lines: ['roses'] });
+    const failure = await repository
+      .change('s1', async (current) => ({ result: 1, write: { ...current!, seen: 1 } }))
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SessionConflictError);
+    const answered = toProtocolError(failure, pino({ level: 'silent' }));
+    expect([answered.status, answered.code, answered.extra.retryAfterSeconds]).toEqual([409, 'cart_update_conflict', 1]);
   });
 });

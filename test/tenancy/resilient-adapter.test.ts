@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BackendError, type Adapter, type LookupResult } from '../../adapters/contract.js';
-import { resilientAdapter, type BackendPolicy } from '../../src/tenancy/resilient-adapter.js';
+import type { BackendPolicy } from '../../src/config/backend-policy.js';
+import { resilientAdapter } from '../../src/tenancy/resilient-adapter.js';
 import { stubAdapter } from '../helpers/stub-adapter.js';
 
 const policy: BackendPolicy = { timeoutMs: 100, attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { openStore } from '../../src/state/create-store.js';
 import type { StateStore } from '../../src/state/store.js';
-import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
+import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
 import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
 import { deleteKeys, describeWithRedis, REDIS_URL } from '../helpers/redis.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -6,7 +6,7 @@
  * `order updated`. Deliveries are deduplicated; a store's ping is acknowledged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdEventId } from '../../src/webhooks/order-event.js';
+import { createdEventId } from '../../src/capabilities/order/order-event.js';
 import { checkoutGateway, line, walkToReady, type CheckoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { tenantKeyring } from '../helpers/order-gateway.js';
 import { platformProfile } from '../helpers/platform.js';

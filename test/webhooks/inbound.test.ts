@@ -7,8 +7,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError, type Adapter, type BackendEvent } from '../../adapters/contract.js';
-import { backendEventId } from '../../src/webhooks/order-event.js';
-import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
+import { backendEventId } from '../../src/capabilities/order/order-event.js';
+import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
 import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { bodyOf } from './platform-side.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/outbox.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
-import type { OrderEvent } from '../../src/webhooks/order-event.js';
-import { orderWebhookQueue } from '../../src/webhooks/outbox.js';
+import type { OrderEvent } from '../../src/capabilities/order/order-event.js';
+import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
 
 async function deadLetterTo(store: MemoryStore, id: string, webhookUrl: string): Promise<void> {
   const queue = orderWebhookQueue(store, 'shop');

@@ -8,7 +8,7 @@ import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
 import { priceCart as extensionsPricing } from '../../extensions/steps.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';

@@ -1,10 +1,7 @@
 /** Carts in the state store under `cart:{tenant}:{id}` (see state/session-repository.ts). */
+import type { OperationContext } from '../../operations/context.js';
 import { SessionRepository } from '../../state/session-repository.js';
-import type { StateStore } from '../../state/store.js';
 import type { CartRecord } from './cart-record.js';
 
-export class CartRepository extends SessionRepository<CartRecord> {
-  constructor(store: StateStore, tenantId: string, now: () => number) {
-    super({ store, kind: 'cart', tenantId, now, conflictCode: 'cart_update_conflict' });
-  }
-}
+export const cartRepository = (ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>) =>
+  new SessionRepository<CartRecord>({ store: ctx.store, kind: 'cart', tenantId: ctx.tenant.id, now: ctx.now });

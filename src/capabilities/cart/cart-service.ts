@@ -18,13 +18,11 @@ import { nothingToBuy } from '../pricing/nothing-to-buy.js';
 import type { ChangePlan, SessionChange } from '../../state/session-repository.js';
 import { cartInputs, priceCart, withStoreCart, type PricedCart } from './cart-pricing.js';
 import { isLive, newCartId, type ActiveCart, type CanceledCart, type CartRecord } from './cart-record.js';
-import { CartRepository } from './cart-repository.js';
+import { cartRepository } from './cart-repository.js';
 import { renderCart } from './cart-shape.js';
 import { callerOwner, ownedByCaller } from './ownership.js';
 
 type CartRequest = CartCreateRequest | CartUpdateRequest;
-
-const repository = (ctx: OperationContext) => new CartRepository(ctx.store, ctx.tenant.id, ctx.now);
 
 /** Members a request may leave out: present ones replace, absent ones keep the stored value. */
 function carriedInputs(request: CartRequest, stored?: ActiveCart): Pick<ActiveCart, 'context' | 'buyer' | 'signals' | 'attribution'> {
@@ -55,7 +53,7 @@ export async function createCart(ctx: OperationContext, request: CartCreateReque
   const priced = await priceCart(ctx, draft);
   if (priced.quote.lines.length === 0) return nothingToBuy(ctx, priced.quote, priced.refs);
   const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
-  if (!(await repository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
+  if (!(await cartRepository(ctx).insert(cart))) throw new Error(`cart id ${cart.id} is already taken`);
   return success(renderCart(ctx, cart, priced), 201);
 }
 
@@ -75,7 +73,7 @@ function onLiveCart(
 
 /** Writes only when the store replaced its cart or the page changed. */
 export async function getCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  return repository(ctx).changePriced(id, async (current) =>
+  return cartRepository(ctx).changePriced(id, async (current) =>
     onLiveCart(
       ctx,
       current,
@@ -103,7 +101,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
     ...(current.storePage && { storePage: current.storePage }),
     ...(current.checkoutId !== undefined && { checkoutId: current.checkoutId }),
   });
-  return repository(ctx).changePriced(id, async (current) =>
+  return cartRepository(ctx).changePriced(id, async (current) =>
     onLiveCart(ctx, current, replaced, (draft, priced) => {
       const cart = withStoreCart(keepPricedLines(draft, priced.quote), priced);
       return { result: success(renderCart(ctx, cart, priced)), write: cart };
@@ -113,7 +111,7 @@ export async function updateCart(ctx: OperationContext, id: string, request: Car
 
 /** Answers with the cart as it was, ending now; leaves a tombstone without buyer data until its expiry. */
 export async function cancelCart(ctx: OperationContext, id: string): Promise<OperationResult> {
-  return repository(ctx).changePriced(id, async (current) =>
+  return cartRepository(ctx).changePriced(id, async (current) =>
     onLiveCart(
       ctx,
       current,

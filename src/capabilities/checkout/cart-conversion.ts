@@ -8,17 +8,15 @@
  */
 import type { OperationContext } from '../../operations/context.js';
 import { isLive as isLiveCart, type ActiveCart } from '../cart/cart-record.js';
-import { CartRepository } from '../cart/cart-repository.js';
+import { cartRepository } from '../cart/cart-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import type { Basis } from './checkout-inputs.js';
 import { isLive, isOpen } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 
-const carts = (ctx: OperationContext) => new CartRepository(ctx.store, ctx.tenant.id, ctx.now);
-
 /** The caller's live cart, or null (missing, expired, canceled or another caller's look the same). */
 export async function findCart(ctx: OperationContext, cartId: string): Promise<ActiveCart | null> {
-  const cart = await carts(ctx).find(cartId);
+  const cart = await cartRepository(ctx).find(cartId);
   return isLiveCart(cart, ctx.now()) && ownedByCaller(ctx, cart) ? cart : null;
 }
 
@@ -42,7 +40,7 @@ export async function openCheckoutOf(ctx: OperationContext, cart: ActiveCart): P
  * another conversion linked the cart to a checkout that is still open meanwhile, with that one's.
  */
 export async function linkCart(ctx: OperationContext, cartId: string, checkoutId: string): Promise<string> {
-  return carts(ctx).change(cartId, async (current) => {
+  return cartRepository(ctx).change(cartId, async (current) => {
     if (!isLiveCart(current, ctx.now())) return { result: checkoutId };
     const other = current.checkoutId === checkoutId ? undefined : await openCheckoutOf(ctx, current);
     if (other !== undefined) return { result: other };

@@ -14,7 +14,7 @@ import type { Buyer, Context, Message } from '../../../schemas/common.js';
 import type { CartExtensionState, CheckoutAsks } from '../../extensions/extension.js';
 import { readCheckout } from '../../extensions/steps.js';
 import type { OperationContext } from '../../operations/context.js';
-import { shownInstruments } from '../../payments/instruments.js';
+import { shownInstruments } from './instruments.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { Locations } from './checkout-pricing.js';
 import type { CheckoutInputs, CheckoutSession } from './checkout-record.js';

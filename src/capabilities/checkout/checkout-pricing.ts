@@ -13,7 +13,7 @@
 import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 import type { CheckoutAsks, CheckoutExtensionState } from '../../extensions/extension.js';
 import { checkoutNeedsLocations, priceCheckout as extensionsPricing, settleCheckout, untakenAsks } from '../../extensions/steps.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';

@@ -4,4 +4,4 @@ import { SessionRepository } from '../../state/session-repository.js';
 import type { CheckoutSession } from './checkout-record.js';
 
 export const checkoutRepository = (ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>) =>
-  new SessionRepository<CheckoutSession>({ store: ctx.store, kind: 'checkout', tenantId: ctx.tenant.id, now: ctx.now, conflictCode: 'checkout_update_conflict' });
+  new SessionRepository<CheckoutSession>({ store: ctx.store, kind: 'checkout', tenantId: ctx.tenant.id, now: ctx.now });

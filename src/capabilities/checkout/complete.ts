@@ -26,11 +26,11 @@
 import type { CheckoutCompleteRequest } from '../../../schemas/checkout.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../../operations/context.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 import { success, type OperationResult } from '../../operations/operation.js';
 import { normalizeAddress, toStoreAddress } from '../../protocol/postal-address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
-import { shownInstruments } from '../../payments/instruments.js';
+import { shownInstruments } from './instruments.js';
 import type { ChangePlan } from '../../state/session-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import { storePage } from '../pricing/store-page.js';

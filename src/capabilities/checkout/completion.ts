@@ -20,14 +20,11 @@ import { expiryFrom } from './answers.js';
 import { reopened, type CheckoutSession, type CompletingCheckout, type FrozenCheckout, type OpenCheckout, type ReopenPatch } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { completionInterrupted, orderRejected } from './complete-messages.js';
-import { enqueueRecovery } from './completion-queue.js';
+import { attemptLeaseMs, enqueueRecovery } from './completion-queue.js';
 import { recordOrder } from './order-placement.js';
 
 /** What settling needs: no caller, no rendering. */
 export type SettleContext = Pick<OperationContext, 'tenant' | 'store' | 'now' | 'log' | 'secret'>;
-
-/** How long an attempt may still be charging and placing: no other may start before. */
-export const attemptLeaseMs = (ctx: Pick<OperationContext, 'tenant'>) => 2 * ctx.tenant.policies.backend.timeoutMs;
 
 export type Placement =
   /** The session is completed, its answer kept (null: another request or job completed it first). */

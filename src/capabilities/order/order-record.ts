@@ -7,8 +7,8 @@
  */
 import { BackendError, type OrderSnapshot } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
-import { createdEventId } from '../../webhooks/order-event.js';
-import { enqueueOrderEvent } from '../../webhooks/outbox.js';
+import { createdEventId } from './order-event.js';
+import { enqueueOrderEvent } from './outbox.js';
 
 export interface OrderRecord {
   orderId: string;

@@ -5,7 +5,7 @@
  */
 import type { QuoteRequest } from '../../../adapters/contract.js';
 import type { OperationContext } from '../../operations/context.js';
-import { fingerprint } from '../../operations/idempotency.js';
+import { fingerprint } from '../../security/fingerprint.js';
 
 export interface StorePage {
   url: string;

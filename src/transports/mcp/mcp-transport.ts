@@ -66,7 +66,8 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
 /** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
 export const MAX_BATCH = 20;
 
-export function registerMcp(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {
+/** A Fastify plugin, registered with the operations and the pipeline. */
+export async function mcpTransport(app: FastifyInstance, { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline }): Promise<void> {
   /** Requests with a tool call refused by a rate limit: the longest Retry-After among them. */
   const rateLimited = new WeakMap<FastifyRequest, number>();
   const byName = new Map(operations.map((op) => [op.name, op]));

@@ -1,5 +1,6 @@
 /** REST rendering of transport errors (spec part 1 §7 layer 1): status + {code, content}. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { bounded } from '../../protocol/errors.js';
 import { toProtocolError } from '../error-mapping.js';
 
@@ -19,7 +20,7 @@ export function frameworkErrorHandler(error: FastifyError, req: FastifyRequest, 
   void reply.code(400).header('request-id', req.id).type('application/json; charset=utf-8').send({ code: 'invalid_request', content });
 }
 
-export function registerRestErrors(app: FastifyInstance): void {
+async function restErrorHandlers(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const mapped = toProtocolError(error, req.log);
     if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
@@ -30,3 +31,6 @@ export function registerRestErrors(app: FastifyInstance): void {
     reply.code(404).send({ code: 'not_found', content: `no endpoint ${req.method} ${bounded(req.url.split('?')[0]!, 200)}` }),
   );
 }
+
+/** Through fastify-plugin: every transport answers errors and unknown paths this way unless its route says otherwise (MCP). */
+export const restErrors = fp(restErrorHandlers, { name: 'rest-errors' });

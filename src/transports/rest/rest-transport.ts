@@ -1,6 +1,7 @@
 /**
  * REST binding: one Fastify route per operation, generated from the operation table.
  * Reads the protocol headers, hands the call to the pipeline, writes its bytes back.
+ * A Fastify plugin, registered with the operations and the pipeline.
  */
 import { languageOf } from '../accept-language.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,7 +33,7 @@ export function sendOperationResponse(reply: FastifyReply, response: OperationRe
   return reply.send(response.body);
 }
 
-export function registerRestRoutes(app: FastifyInstance, operations: readonly OperationDefinition[], pipeline: Pipeline): void {
+export async function restTransport(app: FastifyInstance, { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline }): Promise<void> {
   for (const op of operations) {
     app.route({
       method: op.rest.method,

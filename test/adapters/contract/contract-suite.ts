@@ -40,7 +40,8 @@ import {
   type Quote,
   type QuoteRequest,
 } from '../../../adapters/contract.js';
-import { resilientAdapter, type BackendPolicy } from '../../../src/tenancy/resilient-adapter.js';
+import type { BackendPolicy } from '../../../src/config/backend-policy.js';
+import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
 
 /** The simulator's data the suite relies on. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulationError } from '../../../adapters/memory/index.js';
+import { SimulationError } from '../../../adapters/simulator.js';
 import { CHICAGO, demoStore, request, shipTo } from './fixtures.js';
 
 /** A placed order: 3 roses (l1) and 2 pots (l2), standard shipping by USPS. */

@@ -4,7 +4,7 @@
  * placements.
  */
 import { BackendError, type Adapter, type PlaceOrderResult } from '../../../adapters/contract.js';
-import { defaultBackendPolicy } from '../../../src/tenancy/resilient-adapter.js';
+import { defaultBackendPolicy } from '../../../src/config/backend-policy.js';
 
 /** How long a complete's attempt may still run (twice the default backend deadline): nobody places again before. */
 export const ATTEMPT_LEASE_MS = 2 * defaultBackendPolicy.timeoutMs;

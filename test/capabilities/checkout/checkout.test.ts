@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrderRecord } from '../../../src/capabilities/order/order-record.js';
-import { orderWebhookQueue } from '../../../src/webhooks/outbox.js';
+import { orderWebhookQueue } from '../../../src/capabilities/order/outbox.js';
 import { platformProfile } from '../../helpers/platform.js';
 import {
   BUYER,

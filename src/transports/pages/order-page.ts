@@ -9,13 +9,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OrderSnapshot } from '../../../adapters/contract.js';
 import type { PostalAddress } from '../../../schemas/fulfillment.js';
 import type { OrderBody } from '../../../schemas/order.js';
+import { orderRefs, renderOrder } from '../../capabilities/order/order-shape.js';
+import { ORDER_PAGE_PATH, permalinkTokenValid } from '../../capabilities/order/permalink.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { formatAmount } from '../../protocol/money.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { tenantOf } from '../../transports/request-context.js';
-import { orderRefs, renderOrder } from './order-shape.js';
-import { ORDER_PAGE_PATH, permalinkTokenValid } from './permalink.js';
+import { tenantOf } from '../request-context.js';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -106,7 +106,8 @@ function send(reply: FastifyReply, status: 200 | 404, page: string): FastifyRepl
     .send(page);
 }
 
-export function registerOrderPage(app: FastifyInstance, secret: GatewaySecret): void {
+/** A Fastify plugin. */
+export async function orderPages(app: FastifyInstance, { secret }: { secret: GatewaySecret }): Promise<void> {
   app.get(`${ORDER_PAGE_PATH}/:id`, async (req, reply) => {
     req.operation = 'order_page';
     const tenant = tenantOf(req);

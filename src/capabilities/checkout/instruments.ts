@@ -3,8 +3,8 @@
  * The credential is dropped here, before anything is stored, echoed or logged; only complete reads
  * it, from its own request, for the one charge.
  */
-import type { InstrumentDisplay, InstrumentRequest, PaymentInstrument } from '../../schemas/payment.js';
-import { normalizeAddress } from '../protocol/postal-address.js';
+import type { InstrumentDisplay, InstrumentRequest, PaymentInstrument } from '../../../schemas/payment.js';
+import { normalizeAddress } from '../../protocol/postal-address.js';
 
 const DISPLAY_MEMBERS: ReadonlyArray<keyof InstrumentDisplay> = ['brand', 'last_digits', 'rich_text_description', 'email', 'card_art', 'description'];
 

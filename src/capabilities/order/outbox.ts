@@ -6,12 +6,11 @@
  * fingerprint of the latest snapshot queued per order is kept, so a poll that finds nothing new
  * announces nothing.
  */
-import type { OrderSnapshot } from '../../adapters/contract.js';
-import { fingerprint } from '../operations/idempotency.js';
-import type { OrderRecord } from '../capabilities/order/order-record.js';
-import { profilePath } from '../protocol/business-profile.js';
-import type { DurableQueue, StateStore } from '../state/store.js';
-import type { Tenant } from '../tenancy/tenant.js';
+import type { OrderSnapshot } from '../../../adapters/contract.js';
+import { profilePath } from '../../protocol/business-profile.js';
+import { fingerprint } from '../../security/fingerprint.js';
+import type { DurableQueue, StateStore } from '../../state/store.js';
+import type { Tenant } from '../../tenancy/tenant.js';
 import type { OrderEvent, OrderEventKind } from './order-event.js';
 
 export const ORDER_WEBHOOK_QUEUE = 'order-webhooks';
@@ -26,11 +25,18 @@ export interface EventFacts {
   occurredAt: number;
 }
 
+/** Who an order's events go to: what the order's record (order-record.ts) says about the platform that placed it. */
+export interface EventRecipient {
+  /** The platform's `config.webhook_url`; none, no events. */
+  webhookUrl?: string;
+  checkoutId: string;
+}
+
 /**
  * Queues an event of `order` for the platform that placed it. Returns false (nothing queued)
  * when that platform's profile gave no webhook URL. Enqueueing an id already queued does nothing.
  */
-export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 'id' | 'baseUrl'>, record: OrderRecord, order: OrderSnapshot, facts: EventFacts): Promise<boolean> {
+export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 'id' | 'baseUrl'>, record: EventRecipient, order: OrderSnapshot, facts: EventFacts): Promise<boolean> {
   if (!record.webhookUrl) return false;
   const event: OrderEvent = {
     ...facts,

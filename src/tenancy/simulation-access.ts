@@ -4,7 +4,7 @@
  * comparison takes the same time whatever is presented.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { OrderSimulator } from '../../adapters/registry.js';
+import type { OrderSimulator } from '../../adapters/simulator.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,17 +1,12 @@
 /**
  * One order event as the outbox keeps it: the order as the store reported it at the event,
  * where it goes and who sends it. The body is rendered from it on every attempt by a pure
- * function, so each retry (and a replay from the dead letters) sends the same bytes with the
- * same Webhook-Id; only the signature is fresh.
+ * function (webhooks/event-body.ts), so each retry (and a replay from the dead letters) sends
+ * the same bytes with the same Webhook-Id; only the signature is fresh.
  */
 import { createHash } from 'node:crypto';
-import { randomId } from '../security/random-id.js';
-import type { OrderSnapshot } from '../../adapters/contract.js';
-import type { OrderEventBody } from '../../schemas/order.js';
-import { renderOrder, type OrderRefs } from '../capabilities/order/order-shape.js';
-import { CAPABILITY } from '../protocol/capability-registry.js';
-import { capabilityRegistry } from '../protocol/negotiation.js';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
+import type { OrderSnapshot } from '../../../adapters/contract.js';
+import { randomId } from '../../security/random-id.js';
 
 export type OrderEventKind = 'order_created' | 'order_updated';
 
@@ -39,14 +34,3 @@ export const createdEventId = (tenantId: string, orderId: string) => `evt_${dige
 export const backendEventId = (tenantId: string, backendId: string) => `evt_${digest('backend', tenantId, backendId)}`;
 
 export const newEventId = () => randomId('evt_', 24);
-
-/** The webhook body: the full order with its envelope, plus the event's id and time. */
-export function renderEventBody(event: OrderEvent, refs: OrderRefs): string {
-  const body: OrderEventBody = {
-    proto: { version: PROTOCOL_VERSION, status: 'success', capabilities: capabilityRegistry(new Set([CAPABILITY.order])) },
-    ...renderOrder(event.order, refs),
-    event_id: event.id,
-    created_time: new Date(event.occurredAt).toISOString(),
-  };
-  return JSON.stringify(body);
-}

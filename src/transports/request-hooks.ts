@@ -1,0 +1,49 @@
+/**
+ * The hooks every request runs, whichever transport serves it: on the way in, the tenant it routed
+ * to, its Request-Id header and the one-Host check; on the way out, one access-log line and the
+ * request metrics. Through fastify-plugin, so they reach every transport's encapsulated scope.
+ * Callback-style hooks: an async hook costs a promise and a microtask hop on every request.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.js';
+import { checkSingleHost, type TenantRouting } from './request-context.js';
+
+export interface RequestHooksOptions {
+  routing: TenantRouting;
+  metrics: Metrics;
+  /** Writes the per-request line; it carries only the fields named below, so it skips redaction. */
+  accessLog: Logger;
+}
+
+async function addRequestHooks(app: FastifyInstance, { routing, metrics, accessLog }: RequestHooksOptions): Promise<void> {
+  app.addHook('onRequest', (req, reply, done) => {
+    const tenant = routing.tenantFor(req.raw, reply.raw);
+    if (tenant) req.tenant = tenant;
+    reply.header('request-id', req.id);
+    try {
+      checkSingleHost(req.raw);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    accessLog.info(
+      {
+        reqId: req.id,
+        tenant: req.tenant?.id,
+        operation: req.operation,
+        transport: req.transport,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+    metrics.observeRequest(req, reply);
+    done();
+  });
+}
+
+export const requestHooks = fp(addRequestHooks, { name: 'request-hooks' });
