@@ -37,7 +37,15 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...redis, ...processes, ...reliability, ...browser] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: [...redis, ...processes, ...reliability, ...browser],
+        },
+      },
       { extends: true, test: { name: 'reliability', include: reliability, exclude: processes } },
       { extends: true, test: { name: 'redis', include: redis } },
       { extends: true, test: { name: 'processes', include: processes, globalSetup: ['test/helpers/build-once.ts'] } },

@@ -366,13 +366,7 @@ export type LineProblem =
  * subtotal or quantity not reached) has no protocol code of its own.
  */
 export type DiscountRejection =
-  | 'expired'
-  | 'invalid'
-  | 'already_applied'
-  | 'combination_disallowed'
-  | 'user_not_logged_in'
-  | 'user_ineligible'
-  | 'not_applicable';
+  'expired' | 'invalid' | 'already_applied' | 'combination_disallowed' | 'user_not_logged_in' | 'user_ineligible' | 'not_applicable';
 
 /** What one allocation of a discount reduces. */
 export type AllocationTarget =

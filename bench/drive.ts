@@ -58,7 +58,12 @@ function run(server: ServerProcess, call: Call, seconds: number, connections: nu
 }
 
 /** `beforeMeasured` runs between the warm-up and the measured run (resetting a counter, say). */
-export async function measure(server: ServerProcess, call: Call, settings: DriveSettings, beforeMeasured?: () => Promise<unknown>): Promise<Measurement> {
+export async function measure(
+  server: ServerProcess,
+  call: Call,
+  settings: DriveSettings,
+  beforeMeasured?: () => Promise<unknown>,
+): Promise<Measurement> {
   await run(server, call, settings.warmupSeconds, settings.connections);
   await beforeMeasured?.();
   const cpuBefore = server.cpuSeconds();

@@ -54,14 +54,18 @@ async function main(): Promise<void> {
     let failed = 0;
     const started = Date.now();
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const run = autocannon({ url: gateway.origin, connections: CONNECTIONS, amount: TOTAL, requests: mix }, (error, done) => (error ? reject(error as Error) : resolve(done)));
+      const run = autocannon({ url: gateway.origin, connections: CONNECTIONS, amount: TOTAL, requests: mix }, (error, done) =>
+        error ? reject(error as Error) : resolve(done),
+      );
       run.on('response', (_client, status) => {
         answered++;
         if (status >= 400) failed++;
         if (answered % SAMPLE_EVERY === 0) {
           samples.push({ requests: answered, rss: gateway.rssBytes() });
           const seconds = (Date.now() - started) / 1000;
-          process.stdout.write(`${answered.toLocaleString('en')} requests, ${Math.round(answered / seconds)} req/s, RSS ${mib(samples.at(-1)!.rss)} MiB\n`);
+          process.stdout.write(
+            `${answered.toLocaleString('en')} requests, ${Math.round(answered / seconds)} req/s, RSS ${mib(samples.at(-1)!.rss)} MiB\n`,
+          );
         }
       });
     });

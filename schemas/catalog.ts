@@ -121,7 +121,11 @@ export const CatalogFulfillment = Type.Object(
           /** The pickup location this answer is about. */
           location: Type.Optional(Type.String()),
           /** Representative (cheapest and fastest), not exhaustive; ids are accepted at checkout. */
-          options: Type.Optional(Type.Array(Type.Object({ id: Type.String(), title: Type.String(), description: Type.Optional(Text) }, { additionalProperties: false }))),
+          options: Type.Optional(
+            Type.Array(
+              Type.Object({ id: Type.String(), title: Type.String(), description: Type.Optional(Text) }, { additionalProperties: false }),
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -145,7 +149,12 @@ export const Variant = Type.Object(
     tags: Type.Optional(Type.Array(Type.String())),
     seller: Type.Optional(
       Type.Object(
-        { name: Type.String(), links: Type.Optional(Type.Array(Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }) }, { additionalProperties: false }))) },
+        {
+          name: Type.String(),
+          links: Type.Optional(
+            Type.Array(Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }) }, { additionalProperties: false })),
+          ),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -182,11 +191,16 @@ export const Product = Type.Object(
     categories: Type.Array(Type.Object({ value: Type.String(), taxonomy: Type.Optional(Type.String()) }, { additionalProperties: false })),
     price_range: Type.Object({ min: Price, max: Price }, { additionalProperties: false }),
     media: Type.Array(
-      Type.Object({ type: Type.String(), url: Type.String({ format: 'uri' }), alt_text: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      Type.Object(
+        { type: Type.String(), url: Type.String({ format: 'uri' }), alt_text: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
     ),
     options: Type.Array(ProductOption),
     variants: Type.Array(Variant),
-    rating: Type.Optional(Type.Object({ value: Type.Number(), scale_max: Type.Number(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    rating: Type.Optional(
+      Type.Object({ value: Type.Number(), scale_max: Type.Number(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    ),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** get_product: the effective selection (present for products with options). */
     selected: Type.Optional(Type.Array(SelectedOption)),
@@ -215,9 +229,15 @@ export const SearchResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export const LookupResponse = Type.Object({ proto: ResponseEnvelope, products: Type.Array(Product), messages: Messages }, { additionalProperties: false });
+export const LookupResponse = Type.Object(
+  { proto: ResponseEnvelope, products: Type.Array(Product), messages: Messages },
+  { additionalProperties: false },
+);
 
-export const GetProductResponse = Type.Object({ proto: ResponseEnvelope, product: Product, messages: Messages }, { additionalProperties: false });
+export const GetProductResponse = Type.Object(
+  { proto: ResponseEnvelope, product: Product, messages: Messages },
+  { additionalProperties: false },
+);
 
 /** A catalog operation whose business outcome failed (get_product of an unknown id). */
 export const CatalogErrorResponse = Type.Object(

@@ -4,13 +4,32 @@
  * whole session: what is not resent is dropped. Unknown request members are tolerated (ignored).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Attribution, Buyer, Context, CurrencyCode, HandoffFailure, Link, Message, ResponseEnvelope, Signals, StringEnum, Total } from './common.js';
+import {
+  Attribution,
+  Buyer,
+  Context,
+  CurrencyCode,
+  HandoffFailure,
+  Link,
+  Message,
+  ResponseEnvelope,
+  Signals,
+  StringEnum,
+  Total,
+} from './common.js';
 import { DiscountMembers } from './discount.js';
 import { FulfillmentMembers } from './fulfillment.js';
 import { LineItem, LineItemRequest, MAX_LINE_ITEMS } from './line-item.js';
 import { Payment, PaymentRequest } from './payment.js';
 
-const CHECKOUT_STATUSES = ['incomplete', 'requires_escalation', 'ready_for_complete', 'complete_in_progress', 'completed', 'canceled'] as const;
+const CHECKOUT_STATUSES = [
+  'incomplete',
+  'requires_escalation',
+  'ready_for_complete',
+  'complete_in_progress',
+  'completed',
+  'canceled',
+] as const;
 export const CheckoutStatus = StringEnum(CHECKOUT_STATUSES);
 export type CheckoutStatus = Static<typeof CheckoutStatus>;
 

@@ -15,15 +15,13 @@ export const Amount = Type.Integer({ minimum: -1e15, maximum: 1e15 });
 
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
 
-export const Message = Type.Object(
-  {
-    type: StringEnum(['error', 'warning', 'info']),
-    code: Type.String(),
-    severity: Type.Optional(StringEnum(['recoverable', 'requires_buyer_input', 'requires_buyer_review', 'unrecoverable'])),
-    content: Type.String(),
-    path: Type.Optional(Type.String()),
-  },
-);
+export const Message = Type.Object({
+  type: StringEnum(['error', 'warning', 'info']),
+  code: Type.String(),
+  severity: Type.Optional(StringEnum(['recoverable', 'requires_buyer_input', 'requires_buyer_review', 'unrecoverable'])),
+  content: Type.String(),
+  path: Type.Optional(Type.String()),
+});
 export type Message = Static<typeof Message>;
 
 export const Total = Type.Object({

@@ -58,7 +58,10 @@ export type FulfillmentRequest = Static<typeof FulfillmentRequest>;
 export const ShippingDestination = Type.Object({ id: Type.String(), ...addressMembers }, { additionalProperties: false });
 export type ShippingDestination = Static<typeof ShippingDestination>;
 
-export const RetailLocation = Type.Object({ id: Type.String(), name: Type.String(), address: Type.Optional(PostalAddress) }, { additionalProperties: false });
+export const RetailLocation = Type.Object(
+  { id: Type.String(), name: Type.String(), address: Type.Optional(PostalAddress) },
+  { additionalProperties: false },
+);
 export type RetailLocation = Static<typeof RetailLocation>;
 
 export const FulfillmentOption = Type.Object({

@@ -36,7 +36,6 @@ export const OrderLineItem = Type.Object({
 });
 export type OrderLineItem = Static<typeof OrderLineItem>;
 
-
 export const Expectation = Type.Object({
   id: Type.String(),
   line_items: Type.Array(LineQuantity),

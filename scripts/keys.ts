@@ -39,12 +39,15 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
   io.out(JSON.stringify(privateJwk));
   io.out('# Public key: the gateway publishes it in the profile `keys` by itself.');
   io.out(JSON.stringify(publicJwk));
-  io.out(`# Tenant file: signing: { keys: [{ file: keys/${kid}.json }], active_kid: "${kid}" }   (or { env: SIGNING_KEY } instead of file)`);
+  io.out(
+    `# Tenant file: signing: { keys: [{ file: keys/${kid}.json }], active_kid: "${kid}" }   (or { env: SIGNING_KEY } instead of file)`,
+  );
   return 0;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }).then(
-    (code) => (process.exitCode = code),
-  );
+  void run(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  }).then((code) => (process.exitCode = code));
 }

@@ -61,7 +61,10 @@ function tenantOption(args: readonly string[]): { rest: string[]; tenant?: strin
 export async function run(args: readonly string[], io: Io, store: StateStore, tenants: () => readonly string[]): Promise<number> {
   const parsed = tenantOption(args);
   const [command, target, ...extra] = parsed?.rest ?? [];
-  const valid = parsed !== null && extra.length === 0 && ((command === 'list' && target === undefined) || (command === 'replay' && target !== undefined));
+  const valid =
+    parsed !== null &&
+    extra.length === 0 &&
+    ((command === 'list' && target === undefined) || (command === 'replay' && target !== undefined));
   if (!valid) {
     io.err(USAGE);
     return 2;

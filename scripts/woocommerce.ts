@@ -79,7 +79,8 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run(process.argv.slice(2), { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) }).then(
-    (code) => (process.exitCode = code),
-  );
+  void run(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  }).then((code) => (process.exitCode = code));
 }

@@ -144,7 +144,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });
   await app.register(mcpTransport, { operations, pipeline });
-  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }) });
+  await app.register(embeddedTransport, {
+    prefix: EMBEDDED_PATH,
+    operations,
+    pipeline,
+    secret,
+    now,
+    ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
+  });
   await app.register(orderPages, { secret });
   await app.register(backendWebhooks, { store: options.store, secret, now });
   await app.register(orderSimulation, { store: options.store, secret, now });
@@ -152,7 +159,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
   const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
   app.decorate('orderPolls', orderPolls);
-  app.decorate('completions', registerCompletionQueue(app, { store: options.store, secret, now, metrics, tenants: () => routing.registry.tenants, pollMs: jobPollMs }));
+  app.decorate(
+    'completions',
+    registerCompletionQueue(app, {
+      store: options.store,
+      secret,
+      now,
+      metrics,
+      tenants: () => routing.registry.tenants,
+      pollMs: jobPollMs,
+    }),
+  );
   await app.register(healthRoutes, { store: options.store, routing, metrics });
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;

@@ -107,7 +107,13 @@ function lineAllocations(rule: DiscountRule, lines: PricedLine[], remaining: Map
   return allocate(amount, bases);
 }
 
-export function applyDiscounts(data: StoreData, request: QuoteRequest, lines: PricedLine[], groups: GroupState[], now: number): DiscountResult {
+export function applyDiscounts(
+  data: StoreData,
+  request: QuoteRequest,
+  lines: PricedLine[],
+  groups: GroupState[],
+  now: number,
+): DiscountResult {
   const { accepted, rejected } = judgeCodes(data, request, lines, now);
   const stack = [...activePromotions(data, request, lines, now), ...accepted].sort(
     (a, b) =>
@@ -126,7 +132,8 @@ export function applyDiscounts(data: StoreData, request: QuoteRequest, lines: Pr
     if (rule.type === 'free_shipping') {
       const eligible = new Set(eligibleLines(rule, lines));
       for (const g of groups) {
-        const covered = g.selected && (!rule.serviceLevels || (g.selected.serviceLevel !== undefined && rule.serviceLevels.has(g.selected.serviceLevel)));
+        const covered =
+          g.selected && (!rule.serviceLevels || (g.selected.serviceLevel !== undefined && rule.serviceLevels.has(g.selected.serviceLevel)));
         if (!covered || !g.lines.some((l) => eligible.has(l))) continue;
         const amount = shippingLeft.get(groupRef(g))!;
         shippingLeft.set(groupRef(g), 0);

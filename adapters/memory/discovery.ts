@@ -49,7 +49,9 @@ function bestLocation(data: StoreData, source: StoreVariant, area: Area): Locati
   const region = area?.region?.toUpperCase();
   const inArea = data.locations.filter((l) => !country || l.location.address.country === country);
   const ranked = [...inArea].sort(
-    (a, b) => Number(hasStockAt(b, source)) - Number(hasStockAt(a, source)) || Number(b.location.address.region === region) - Number(a.location.address.region === region),
+    (a, b) =>
+      Number(hasStockAt(b, source)) - Number(hasStockAt(a, source)) ||
+      Number(b.location.address.region === region) - Number(a.location.address.region === region),
   );
   return ranked[0];
 }

@@ -82,17 +82,24 @@ function missingAt(location: Location, lines: PricedLine[]): string[] {
 function pickupGroupOptions(data: StoreData, method: FulfillmentMethodRequest, lines: PricedLine[], now: number): Options {
   const destination = method.destination;
   if (!destination) return { options: [] };
-  if (!('locationId' in destination)) return { options: [], unavailableReason: 'Pickup needs one of our pickup locations, not an address.' };
+  if (!('locationId' in destination))
+    return { options: [], unavailableReason: 'Pickup needs one of our pickup locations, not an address.' };
   const location = data.locations.find((l) => l.location.id === destination.locationId);
   if (!location) return { options: [], unavailableReason: `"${destination.locationId}" is not one of our pickup locations.` };
   const { country, region } = location.location.address;
   const taxAddress = { country: country!, ...(region && { region }) };
   const missing = missingAt(location, lines);
-  if (missing.length) return { options: [], unavailableReason: `${[...new Set(missing)].join(', ')} not in stock at ${location.location.name}.`, taxAddress };
+  if (missing.length)
+    return { options: [], unavailableReason: `${[...new Set(missing)].join(', ')} not in stock at ${location.location.name}.`, taxAddress };
   return { options: [pickupOption(location, now, releaseOf(lines))], taxAddress };
 }
 
-export function quoteFulfillment(data: StoreData, request: NonNullable<QuoteRequest['fulfillment']>, priced: PricedLine[], now: number): FulfillmentResult {
+export function quoteFulfillment(
+  data: StoreData,
+  request: NonNullable<QuoteRequest['fulfillment']>,
+  priced: PricedLine[],
+  now: number,
+): FulfillmentResult {
   const byId = new Map(priced.filter((l) => l.quoted.requiresShipping).map((l) => [l.quoted.lineId, l]));
   const assigned = new Set<string>();
   const methods: FulfillmentMethodQuote[] = [];
@@ -107,7 +114,9 @@ export function quoteFulfillment(data: StoreData, request: NonNullable<QuoteRequ
     const split = method.type === 'shipping' ? splitShipping(data, lines, request.multiGroup) : lines.length ? [{ key: 'all', lines }] : [];
     const quotes = split.map(({ key, lines: groupLines }) => {
       const { options, unavailableReason, taxAddress } =
-        method.type === 'shipping' ? shippingGroupOptions(data, method, groupLines, now) : pickupGroupOptions(data, method, groupLines, now);
+        method.type === 'shipping'
+          ? shippingGroupOptions(data, method, groupLines, now)
+          : pickupGroupOptions(data, method, groupLines, now);
       const wanted = method.selectedOptions?.[key];
       const option = options.find((o) => o.id === wanted);
       const serviceLevel = option && serviceLevelOf(data, option.id);
@@ -119,7 +128,13 @@ export function quoteFulfillment(data: StoreData, request: NonNullable<QuoteRequ
         ...(option && { selected: { option, ...(serviceLevel && { serviceLevel }) } }),
         ...(taxAddress && { taxAddress }),
       });
-      return { key, lineIds: groupLines.map((l) => l.quoted.lineId), options, ...(unavailableReason && { unavailableReason }), ...(option && { selectedOptionId: option.id }) };
+      return {
+        key,
+        lineIds: groupLines.map((l) => l.quoted.lineId),
+        options,
+        ...(unavailableReason && { unavailableReason }),
+        ...(option && { selectedOptionId: option.id }),
+      };
     });
     methods.push({ methodId: method.methodId, type: method.type, lineIds: lines.map((l) => l.quoted.lineId), groups: quotes });
   }

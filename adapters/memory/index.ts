@@ -83,7 +83,8 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
       customFilters: [
         {
           name: 'available',
-          description: 'true: only products with a variant that can be bought now (in stock, backorder or preorder); false: only those without.',
+          description:
+            'true: only products with a variant that can be bought now (in stock, backorder or preorder); false: only those without.',
           schema: { type: 'boolean' },
         },
       ],

@@ -12,7 +12,9 @@ export function lookup(data: StoreData, ids: string[]): LookupResult[] {
     const product = variant ? variant.product : (data.productsById.get(id) ?? data.productsByHandle.get(id));
     if (!product) continue;
     const result = results.get(product.id) ?? { product, inputs: [] };
-    result.inputs.push(variant ? { id, variantId: variant.variant.id, match: 'exact' } : { id, variantId: product.featuredVariantId, match: 'featured' });
+    result.inputs.push(
+      variant ? { id, variantId: variant.variant.id, match: 'exact' } : { id, variantId: product.featuredVariantId, match: 'featured' },
+    );
     results.set(product.id, result);
   }
   return [...results.values()];

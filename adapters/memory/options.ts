@@ -28,7 +28,13 @@ export function originsNotServing(origins: Origin[], country: string): Origin[] 
  * Shipping options for one parcel from `origins` to `country`, cheapest first. Dispatch waits for
  * the slowest origin's handling and for `notBefore` (a preorder's release).
  */
-export function shippingOptions(data: StoreData, origins: Origin[], country: string, now: number, notBefore?: number): FulfillmentOptionQuote[] {
+export function shippingOptions(
+  data: StoreData,
+  origins: Origin[],
+  country: string,
+  now: number,
+  notBefore?: number,
+): FulfillmentOptionQuote[] {
   const handling = Math.max(0, ...origins.map((o) => o.handlingDays));
   const dispatch = Math.max(now + handling * DAY_MS, notBefore ?? 0);
   return ratesFor(data, country)

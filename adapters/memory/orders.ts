@@ -5,14 +5,7 @@
  * removes its copy and answers with the winner's order.
  */
 import { randomBytes } from 'node:crypto';
-import type {
-  FulfillmentExpectation,
-  OrderChange,
-  OrderSnapshot,
-  PlaceOrderRequest,
-  PlaceOrderResult,
-  Quote,
-} from '../contract.js';
+import type { FulfillmentExpectation, OrderChange, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { StoreData } from './model.js';
 import { quote } from './quote.js';
@@ -156,14 +149,23 @@ export class OrderBook {
 
 /** Why the store will not place this quote, or null. */
 function refusal(q: Quote, request: PlaceOrderRequest, paidOnStore: boolean): PlaceOrderResult | null {
-  const reject = (reason: 'price_changed' | 'out_of_stock' | 'incomplete', detail: string) => ({ status: 'rejected' as const, reason, detail });
+  const reject = (reason: 'price_changed' | 'out_of_stock' | 'incomplete', detail: string) => ({
+    status: 'rejected' as const,
+    reason,
+    detail,
+  });
   const unknown = q.lineProblems.filter((p) => p.code === 'not_found' || p.code === 'invalid_quantity');
-  if (unknown.length) return reject('incomplete', `lines ${unknown.map((p) => p.lineId).join(', ')} cannot be sold (${unknown.map((p) => p.code).join(', ')})`);
+  if (unknown.length)
+    return reject(
+      'incomplete',
+      `lines ${unknown.map((p) => p.lineId).join(', ')} cannot be sold (${unknown.map((p) => p.code).join(', ')})`,
+    );
   if (q.lineProblems.length) return reject('out_of_stock', `not enough stock for lines ${q.lineProblems.map((p) => p.lineId).join(', ')}`);
   if (q.lines.length === 0) return reject('incomplete', 'the order has no lines');
   const covered = new Set((q.fulfillment ?? []).flatMap((m) => m.groups.filter((g) => g.selectedOptionId).flatMap((g) => g.lineIds)));
   const uncovered = q.lines.filter((l) => l.requiresShipping && !covered.has(l.lineId));
-  if (uncovered.length) return reject('incomplete', `no fulfillment option selected for lines ${uncovered.map((l) => l.lineId).join(', ')}`);
+  if (uncovered.length)
+    return reject('incomplete', `no fulfillment option selected for lines ${uncovered.map((l) => l.lineId).join(', ')}`);
   if (q.totals.total !== request.expectedTotal) {
     return { ...reject('price_changed', `the total is now ${q.totals.total}, not ${request.expectedTotal}`), actualTotal: q.totals.total };
   }
@@ -181,7 +183,11 @@ function latestFulfillable(dates: Array<string | null>): string | null {
   return days.at(-1) ?? 'now';
 }
 
-function expectationsOf(data: StoreData, q: Quote, request: PlaceOrderRequest): { expectations: FulfillmentExpectation[]; carrier?: string } {
+function expectationsOf(
+  data: StoreData,
+  q: Quote,
+  request: PlaceOrderRequest,
+): { expectations: FulfillmentExpectation[]; carrier?: string } {
   const lines = new Map(q.lines.map((l) => [l.lineId, l]));
   const requested = new Map((request.quote.fulfillment?.methods ?? []).map((m) => [m.methodId, m]));
   const expectations: FulfillmentExpectation[] = [];

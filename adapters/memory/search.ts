@@ -55,7 +55,9 @@ function passesFilters(product: CatalogProduct, query: SearchQuery): boolean {
     if (!product.categories.some((c) => wanted.has(c.value.toLowerCase()))) return false;
   }
   const { price, custom } = query;
-  const inRange = product.variants.filter((v) => (price?.min === undefined || v.price.amount >= price.min) && (price?.max === undefined || v.price.amount <= price.max));
+  const inRange = product.variants.filter(
+    (v) => (price?.min === undefined || v.price.amount >= price.min) && (price?.max === undefined || v.price.amount <= price.max),
+  );
   if (inRange.length === 0) return false;
   // available: true wants a buyable variant in range; false wants none.
   if (custom?.available === true) return inRange.some((v) => v.availability.available);

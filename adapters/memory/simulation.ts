@@ -9,17 +9,24 @@ import type { FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from
 import { SimulationError } from '../simulator.js';
 import type { StoredOrder } from './orders.js';
 
-const Lines = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), quantity: Type.Integer() }, { additionalProperties: false }), {
-  minItems: 1,
-  maxItems: 100,
-});
+const Lines = Type.Array(
+  Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), quantity: Type.Integer() }, { additionalProperties: false }),
+  {
+    minItems: 1,
+    maxItems: 100,
+  },
+);
 const Reason = Type.String({ minLength: 1, maxLength: 500 });
 const params = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
 /** The parameters of each action (the simulation API validates requests with them). */
 export const SimulationParams = {
   /** Hands over `lines` (default: everything not yet fulfilled); with a part of a line, a partial fulfillment. */
-  ship: params({ lines: Type.Optional(Lines), trackingNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
+  ship: params({
+    lines: Type.Optional(Lines),
+    trackingNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  }),
   /** The latest shipment is on its way. */
   in_transit: params({}),
   /** The latest shipment arrived. */
@@ -63,7 +70,11 @@ function checkLines(order: OrderSnapshot, lines: LineQuantities, allowed: (l: Or
   }
 }
 
-function withLines(order: OrderSnapshot, lines: LineQuantities, change: (line: OrderLine, quantity: number) => OrderLine['quantity']): OrderLine[] {
+function withLines(
+  order: OrderSnapshot,
+  lines: LineQuantities,
+  change: (line: OrderLine, quantity: number) => OrderLine['quantity'],
+): OrderLine[] {
   return order.lines.map((line) => {
     const quantity = lines.filter((l) => l.id === line.id).reduce((s, l) => s + l.quantity, 0);
     return quantity ? { ...line, quantity: change(line, quantity) } : line;
@@ -102,7 +113,14 @@ function ship(stored: StoredOrder, action: Extract<SimulationAction, { type: 'sh
       lines: withLines(order, lines, (l, q) => ({ ...l.quantity, fulfilled: l.quantity.fulfilled + q })),
       events: appendEvent(
         order,
-        { type: 'shipped', lines, trackingNumber, trackingUrl: `${ctx.storefrontUrl}/tracking/${trackingNumber}`, ...(carrier && { carrier }), description: 'Handed to the carrier' },
+        {
+          type: 'shipped',
+          lines,
+          trackingNumber,
+          trackingUrl: `${ctx.storefrontUrl}/tracking/${trackingNumber}`,
+          ...(carrier && { carrier }),
+          description: 'Handed to the carrier',
+        },
         ctx,
       ),
     },
@@ -137,7 +155,13 @@ function refund(stored: StoredOrder, action: Extract<SimulationAction, { type: '
       lines: withLines(order, lines, (l, q) => ({ ...l.quantity, current: l.quantity.current - q })),
       adjustments: appendAdjustment(
         order,
-        { type: 'refund', status: 'completed', amount: -action.amount, ...(action.lines && { lines: negate(action.lines) }), ...(action.reason && { description: action.reason }) },
+        {
+          type: 'refund',
+          status: 'completed',
+          amount: -action.amount,
+          ...(action.lines && { lines: negate(action.lines) }),
+          ...(action.reason && { description: action.reason }),
+        },
         ctx,
       ),
     },
@@ -151,7 +175,11 @@ function sendBack(stored: StoredOrder, action: Extract<SimulationAction, { type:
     ...stored,
     snapshot: {
       ...order,
-      adjustments: appendAdjustment(order, { type: 'return', status: 'pending', lines: negate(action.lines), description: action.reason ?? 'Return requested' }, ctx),
+      adjustments: appendAdjustment(
+        order,
+        { type: 'return', status: 'pending', lines: negate(action.lines), description: action.reason ?? 'Return requested' },
+        ctx,
+      ),
     },
   };
 }
@@ -168,7 +196,11 @@ function receiveReturn(stored: StoredOrder, returnId: string, ctx: Context): Sto
     snapshot: {
       ...order,
       lines: withLines(order, lines, (l, q) => ({ ...l.quantity, current: l.quantity.current - q, fulfilled: l.quantity.fulfilled - q })),
-      adjustments: appendAdjustment(order, { type: 'return', status: 'completed', lines: pending.lines!, description: `Return ${returnId} received` }, ctx),
+      adjustments: appendAdjustment(
+        order,
+        { type: 'return', status: 'completed', lines: pending.lines!, description: `Return ${returnId} received` },
+        ctx,
+      ),
     },
   };
 }
@@ -184,7 +216,11 @@ function cancel(stored: StoredOrder, reason: string | undefined, ctx: Context): 
       ...order,
       canceled: true,
       lines: withLines(order, lines, (l) => ({ ...l.quantity, current: l.quantity.fulfilled })),
-      adjustments: appendAdjustment(order, { type: 'cancellation', status: 'completed', lines: negate(lines), description: reason ?? 'Canceled by the store' }, ctx),
+      adjustments: appendAdjustment(
+        order,
+        { type: 'cancellation', status: 'completed', lines: negate(lines), description: reason ?? 'Canceled by the store' },
+        ctx,
+      ),
     },
   };
 }

@@ -51,6 +51,8 @@ export function computeTax(data: StoreData, input: TaxInput): { tax: number | nu
     const rule = taxRuleFor(data, group.taxAddress);
     if (rule?.shippingTaxable) add(rule, group.selected.option.amount - input.shippingDiscount(group));
   }
-  const taxLines = [...bases].map(([rule, base]) => ({ title: rule.title, amount: mulDivRoundHalfUp(base, rule.ppm, 1_000_000) })).filter((t) => t.amount > 0);
+  const taxLines = [...bases]
+    .map(([rule, base]) => ({ title: rule.title, amount: mulDivRoundHalfUp(base, rule.ppm, 1_000_000) }))
+    .filter((t) => t.amount > 0);
   return { tax: taxLines.reduce((s, t) => s + t.amount, 0), taxLines };
 }

@@ -142,7 +142,8 @@ export class ShopifyClient {
       const response = await client.request<T>(document, { variables, ...(signal && { signal }) });
       return response.data as T;
     } catch (error) {
-      if (error instanceof HttpResponseError && (error as HttpResponseError).response.code === 401 && this.adminClient?.expires) this.adminClient = undefined;
+      if (error instanceof HttpResponseError && (error as HttpResponseError).response.code === 401 && this.adminClient?.expires)
+        this.adminClient = undefined;
       throw backendError('Admin', error);
     }
   }

@@ -71,7 +71,11 @@ export class Handoff {
       return ref ? [`${ref.id}:${l.quantity}`] : [];
     });
     const coupon = request.discountCodes[0];
-    const query = [`products=${products.join(',')}`, ...(coupon ? [`coupon=${encodeURIComponent(coupon)}`] : []), `proto_ref=${encodeURIComponent(reference)}`];
+    const query = [
+      `products=${products.join(',')}`,
+      ...(coupon ? [`coupon=${encodeURIComponent(coupon)}`] : []),
+      `proto_ref=${encodeURIComponent(reference)}`,
+    ];
     return `${this.deps.storeUrl}/checkout-link/?${query.join('&')}`;
   }
 
@@ -86,7 +90,8 @@ export class Handoff {
     const entry = (await this.deps.state.get<HandoffEntry>(this.key(request.reference)))?.value;
     if (entry?.fingerprint === fingerprint) return { url: entry.url, ...handle };
     const quote = await this.deps.priced(request.quote, request.handle, signal);
-    if (!placeable(request.quote, quote)) return { url: this.checkoutLink(request.quote, request.reference), ...(quote.handle && { handle: quote.handle }) };
+    if (!placeable(request.quote, quote))
+      return { url: this.checkoutLink(request.quote, request.reference), ...(quote.handle && { handle: quote.handle }) };
 
     const lines = await orderLines(this.deps, quote, signal);
     const buyer = request.quote.buyer;

@@ -30,7 +30,11 @@ const STATIC: Record<string, string> = {
   '/host.js': 'host.js',
   '/host.css': 'host.css',
 };
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
 const CAPABILITIES = ['cart', 'checkout', 'discount', 'fulfillment', 'order'].map((name) => `dev.proto.shopping.${name}`);
 /** What the example buys when the page does not say: two bouquets of the demo flower shop. */
 const DEFAULT_ITEMS = [{ item: { id: 'bouquet_roses' }, quantity: 2 }];
@@ -45,14 +49,20 @@ export async function startHost(options: HostOptions): Promise<HostServer> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://host').pathname;
     if (req.method === 'GET' && path === '/.well-known/proto') {
-      const profile = { proto: { version: '2026-04-08', capabilities: Object.fromEntries(CAPABILITIES.map((c) => [c, [{ version: '2026-04-08' }]])) } };
+      const profile = {
+        proto: { version: '2026-04-08', capabilities: Object.fromEntries(CAPABILITIES.map((c) => [c, [{ version: '2026-04-08' }]])) },
+      };
       return send(res, 200, profile);
     }
     if (req.method === 'POST' && path === '/api/sessions') return createSession(req, res);
     const file = STATIC[path];
     if (req.method !== 'GET' || !file) return send(res, 404, { error: 'not found' });
     const body = await readFile(join(PUBLIC, file));
-    res.writeHead(200, { 'content-type': TYPES[file.split('.').pop()!]!, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': TYPES[file.split('.').pop()!]!,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(body);
   }
 

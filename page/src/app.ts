@@ -48,9 +48,12 @@ export class App {
     this.root.replaceChildren(h('p', { class: 'loading', role: 'status' }, 'Loading…'));
     const handshake = await this.link.handshake();
     if (handshake.status === 'refused') {
-      return this.end(problem('This session was closed', 'The app you are shopping in closed this session.', this.session.config.storefrontUrl));
+      return this.end(
+        problem('This session was closed', 'The app you are shopping in closed this session.', this.session.config.storefrontUrl),
+      );
     }
-    if (handshake.status === 'failed') return this.end(problem('Something went wrong', handshake.reason, this.session.config.storefrontUrl));
+    if (handshake.status === 'failed')
+      return this.end(problem('Something went wrong', handshake.reason, this.session.config.storefrontUrl));
     if (handshake.credential) this.gateway.useCredential(handshake.credential);
     const answer = await this.gateway.call(`get_${this.kind}`);
     const loaded = this.resourceOf(answer);
@@ -143,7 +146,8 @@ export class App {
     this.setBusy(true);
     const response = await this.link.request('fulfillment.address_change_request', this.params());
     this.busy = false;
-    const result = response.result as { proto?: { status?: string }; checkout?: { fulfillment?: { methods?: FulfillmentMethod[] } } } | undefined;
+    const result = response.result as
+      { proto?: { status?: string }; checkout?: { fulfillment?: { methods?: FulfillmentMethod[] } } } | undefined;
     const methods = result?.proto?.status === 'success' ? result.checkout?.fulfillment?.methods : undefined;
     if (!methods) return this.render();
     await this.edit({ part: 'fulfillment', methods: methodRequests(methods) });
@@ -151,12 +155,21 @@ export class App {
 
   private finishCart(): void {
     this.link.notify('complete', this.params());
-    this.end(h('section', { class: 'card outcome' }, h('h2', { id: 'outcome-title', tabindex: -1 }, 'Your cart is ready'), h('p', {}, 'Continue to checkout in the app you are shopping in.')));
+    this.end(
+      h(
+        'section',
+        { class: 'card outcome' },
+        h('h2', { id: 'outcome-title', tabindex: -1 }, 'Your cart is ready'),
+        h('p', {}, 'Continue to checkout in the app you are shopping in.'),
+      ),
+    );
   }
 
   /** The store takes payment (or confirmation) on its own site: the host navigates, or the buyer follows the link. */
   private handOff(url: string): void {
-    const why = this.resource.messages?.find((m) => m.severity === 'requires_buyer_input')?.content ?? `${this.session.config.businessName} takes payment on its own site.`;
+    const why =
+      this.resource.messages?.find((m) => m.severity === 'requires_buyer_input')?.content ??
+      `${this.session.config.businessName} takes payment on its own site.`;
     this.link.error([{ type: 'error', code: 'requires_escalation', severity: 'unrecoverable', content: why }], url);
     this.end(handoff(url, this.session.config.businessName, why));
   }
@@ -177,7 +190,13 @@ export class App {
    * the session: proto.status error, with messages); anything else becomes the notice the buyer reads.
    */
   private resourceOf(answer: Answer): Resource | undefined {
-    const body = answer.body as { proto?: { status?: string }; messages?: ProtoMessage[]; content?: string; id?: unknown; line_items?: unknown };
+    const body = answer.body as {
+      proto?: { status?: string };
+      messages?: ProtoMessage[];
+      content?: string;
+      id?: unknown;
+      line_items?: unknown;
+    };
     const ok = answer.status >= 200 && answer.status < 300 && typeof body.id === 'string' && Array.isArray(body.line_items);
     const failed = !ok || body.proto?.status === 'error';
     if (failed) {
@@ -229,14 +248,7 @@ export class App {
       h(
         'div',
         { class: 'layout' },
-        h(
-          'div',
-          { class: 'main' },
-          linesSection(ctx),
-          discountsSection(ctx),
-          buyerSection(ctx),
-          checkout ? fulfillmentSection(ctx) : null,
-        ),
+        h('div', { class: 'main' }, linesSection(ctx), discountsSection(ctx), buyerSection(ctx), checkout ? fulfillmentSection(ctx) : null),
         h(
           'div',
           { class: 'side' },

@@ -44,7 +44,8 @@ export function readSession(config: PageConfig, search: string): SessionResult {
   const query = new URLSearchParams(search);
   const param = (name: string) => query.get(`ep_${name}`) ?? (config.kind === 'checkout' ? query.get(`ec_${name}`) : null);
   const version = param('version');
-  if (version === null || version === '') return { ok: false, config, problem: 'The host did not say which protocol version it speaks (ep_version).' };
+  if (version === null || version === '')
+    return { ok: false, config, problem: 'The host did not say which protocol version it speaks (ep_version).' };
   if (version !== config.version) {
     return { ok: false, config, problem: `The host asked for protocol version ${version}; this ${config.kind} speaks ${config.version}.` };
   }

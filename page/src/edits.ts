@@ -30,7 +30,8 @@ export function updateBody(resource: Resource, edit: Edit): Record<string, unkno
   if (buyer && Object.keys(buyer).length > 0) body.buyer = buyer;
   if (resource.context) body.context = resource.context;
   if (resource.discounts) body.discounts = { codes: edit.part === 'discounts' ? edit.codes : (resource.discounts.codes ?? []) };
-  if (resource.fulfillment) body.fulfillment = { methods: edit.part === 'fulfillment' ? edit.methods : methodRequests(resource.fulfillment.methods) };
+  if (resource.fulfillment)
+    body.fulfillment = { methods: edit.part === 'fulfillment' ? edit.methods : methodRequests(resource.fulfillment.methods) };
   return body;
 }
 

@@ -28,7 +28,13 @@ export class Gateway {
     if (this.auth) headers['ep-auth'] = this.auth;
     let response: Response;
     try {
-      response = await fetch(this.rpc, { method: 'POST', headers, body: JSON.stringify({ operation, payload }), credentials: 'omit', cache: 'no-store' });
+      response = await fetch(this.rpc, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ operation, payload }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
     } catch {
       return { status: 0, body: { code: 'unavailable', content: 'The store could not be reached. Check the connection and try again.' } };
     }

@@ -25,7 +25,12 @@ export const EMBEDDED_ERRORS = {
 } as const;
 export type EmbeddedError = keyof typeof EMBEDDED_ERRORS;
 
-export const embeddedError = (code: EmbeddedError, content: string): ProtoMessage => ({ type: 'error', code, severity: EMBEDDED_ERRORS[code], content });
+export const embeddedError = (code: EmbeddedError, content: string): ProtoMessage => ({
+  type: 'error',
+  code,
+  severity: EMBEDDED_ERRORS[code],
+  content,
+});
 
 /** `{prefix}.error`: params.error carries the proto envelope (status error), messages and continue_url. */
 export function errorNotification(prefix: string, version: string, messages: ProtoMessage[], continueUrl?: string): Message {
@@ -33,7 +38,8 @@ export function errorNotification(prefix: string, version: string, messages: Pro
   return { jsonrpc: '2.0', method: `${prefix}.error`, params: { error } };
 }
 
-export type Handshake = { status: 'ready'; credential?: string } | { status: 'refused'; messages: ProtoMessage[] } | { status: 'failed'; reason: string };
+export type Handshake =
+  { status: 'ready'; credential?: string } | { status: 'refused'; messages: ProtoMessage[] } | { status: 'failed'; reason: string };
 
 export class HostLink {
   private channel: Channel;
@@ -66,7 +72,8 @@ export class HostLink {
     for (;;) {
       const response = await this.request('ready', params);
       const result = response.result;
-      if (response.error || !result) return this.refuse([embeddedError('invalid_state_error', response.error?.message ?? 'The host did not accept ready.')]);
+      if (response.error || !result)
+        return this.refuse([embeddedError('invalid_state_error', response.error?.message ?? 'The host did not accept ready.')]);
       const proto = result.proto as { status?: string; version?: string } | undefined;
       if (proto?.status !== 'success') return this.refuse((result.messages as ProtoMessage[] | undefined) ?? []);
       const port = (result.upgrade as { port?: unknown } | undefined)?.port;
@@ -78,7 +85,10 @@ export class HostLink {
         continue;
       }
       if (proto.version !== this.session.version) {
-        return this.fail('not_supported_error', `The host confirmed protocol version ${String(proto.version)}; this session speaks ${this.session.version}.`);
+        return this.fail(
+          'not_supported_error',
+          `The host confirmed protocol version ${String(proto.version)}; this session speaks ${this.session.version}.`,
+        );
       }
       // A credential the host sends anyway travels to the gateway as EP-Auth, like ep_auth.
       const credential = result.credential;

@@ -77,7 +77,10 @@ export interface Resource {
   buyer?: Buyer;
   context?: Record<string, unknown>;
   discounts?: { codes?: string[]; applied?: Array<{ code?: string; title: string; amount: number }> };
-  fulfillment?: { methods: FulfillmentMethod[]; available_methods?: Array<{ type: string; line_item_ids: string[]; description?: string }> };
+  fulfillment?: {
+    methods: FulfillmentMethod[];
+    available_methods?: Array<{ type: string; line_item_ids: string[]; description?: string }>;
+  };
   payment?: { instruments: Instrument[] };
   messages?: ProtoMessage[];
   links?: Array<{ type: string; url: string; title?: string }>;

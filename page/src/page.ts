@@ -19,7 +19,9 @@ function channelFor(config: PageConfig, version: string): Channel {
   return webChannel(window, config.hostOrigins, (event) => {
     // A window that is not the allowed host: it hears security_error, and nothing it sent is processed.
     const source = event.source as Window | null;
-    const refusal = errorNotification(prefix, version, [embeddedError('security_error', `Messages from ${event.origin} are not accepted here.`)]);
+    const refusal = errorNotification(prefix, version, [
+      embeddedError('security_error', `Messages from ${event.origin} are not accepted here.`),
+    ]);
     source?.postMessage(refusal, { targetOrigin: event.origin === 'null' ? '*' : event.origin });
   });
 }
@@ -36,7 +38,14 @@ function main(): void {
   const version = read.ok ? read.session.version : config.version;
   const channel = channelFor(config, version);
   if (!read.ok) {
-    channel.send(errorNotification(config.kind === 'checkout' ? 'ec' : 'ep.cart', version, [embeddedError('not_supported_error', read.problem)], config.storefrontUrl));
+    channel.send(
+      errorNotification(
+        config.kind === 'checkout' ? 'ec' : 'ep.cart',
+        version,
+        [embeddedError('not_supported_error', read.problem)],
+        config.storefrontUrl,
+      ),
+    );
     root.replaceChildren(problem('This page cannot be shown here', read.problem, config.storefrontUrl));
     return;
   }

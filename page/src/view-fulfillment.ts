@@ -28,7 +28,8 @@ export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
   if (!fulfillment) return null;
   const types = [...new Set((fulfillment.available_methods ?? []).map((m) => m.type))];
   // Nothing chosen yet: shipping's address form is shown at once (saving it chooses shipping).
-  const method: Partial<FulfillmentMethod> | undefined = fulfillment.methods[0] ?? (types.includes('shipping') ? { type: 'shipping' } : undefined);
+  const method: Partial<FulfillmentMethod> | undefined =
+    fulfillment.methods[0] ?? (types.includes('shipping') ? { type: 'shipping' } : undefined);
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'delivery-title' },
@@ -56,20 +57,29 @@ function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLEle
       'div',
       { class: 'address' },
       h('p', {}, current ? addressLine(current) : 'No address yet.'),
-      h('button', { type: 'button', 'data-key': 'address-change', disabled: ctx.busy, onclick: () => ctx.changeAddress() }, current ? 'Change address' : 'Choose address'),
+      h(
+        'button',
+        { type: 'button', 'data-key': 'address-change', disabled: ctx.busy, onclick: () => ctx.changeAddress() },
+        current ? 'Change address' : 'Choose address',
+      ),
     );
   }
   const form = h(
     'form',
     { class: 'grid-form', 'aria-label': 'Shipping address' },
-    ...ADDRESS.map((spec) => field(spec, current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined), 'ship')),
+    ...ADDRESS.map((spec) =>
+      field(spec, current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined), 'ship'),
+    ),
     h('div', { class: 'actions' }, h('button', { type: 'submit', 'data-key': 'address-save', disabled: ctx.busy }, 'Use this address')),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const address = formValues(form);
     if (address.address_country) address.address_country = address.address_country.toUpperCase();
-    ctx.edit({ part: 'fulfillment', methods: [{ ...(method.id && { id: method.id, line_item_ids: method.line_item_ids }), type: 'shipping', destinations: [address] }] });
+    ctx.edit({
+      part: 'fulfillment',
+      methods: [{ ...(method.id && { id: method.id, line_item_ids: method.line_item_ids }), type: 'shipping', destinations: [address] }],
+    });
   });
   return form;
 }
@@ -80,7 +90,11 @@ function pickup(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | null
   return radios(
     'Pickup location',
     'pickup',
-    places.map((place) => ({ value: place.id ?? '', label: place.name ?? addressLine(place), detail: place.address && addressLine(place.address) })),
+    places.map((place) => ({
+      value: place.id ?? '',
+      label: place.name ?? addressLine(place),
+      detail: place.address && addressLine(place.address),
+    })),
     method.selected_destination_id ?? undefined,
     ctx.busy,
     (id) => ctx.edit({ part: 'fulfillment', methods: withMethod(ctx, method.id, (m) => ({ ...m, selected_destination_id: id })) }),
@@ -108,14 +122,21 @@ function options(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | nul
         (id) =>
           ctx.edit({
             part: 'fulfillment',
-            methods: withMethod(ctx, method.id, (m) => ({ ...m, groups: m.groups?.map((g) => (g.id === group.id ? { ...g, selected_option_id: id } : g)) })),
+            methods: withMethod(ctx, method.id, (m) => ({
+              ...m,
+              groups: m.groups?.map((g) => (g.id === group.id ? { ...g, selected_option_id: id } : g)),
+            })),
           }),
       ),
     ),
   );
 }
 
-function withMethod(ctx: ViewContext, id: string, change: (m: ReturnType<typeof methodRequests>[number]) => ReturnType<typeof methodRequests>[number]) {
+function withMethod(
+  ctx: ViewContext,
+  id: string,
+  change: (m: ReturnType<typeof methodRequests>[number]) => ReturnType<typeof methodRequests>[number],
+) {
   return methodRequests(ctx.resource.fulfillment!.methods).map((m) => (m.id === id ? change(m) : m));
 }
 
@@ -125,7 +146,14 @@ interface Choice {
   detail?: string | undefined;
 }
 
-function radios(legend: string, name: string, choices: Choice[], selected: string | undefined, busy: boolean, pick: (value: string) => void): HTMLElement {
+function radios(
+  legend: string,
+  name: string,
+  choices: Choice[],
+  selected: string | undefined,
+  busy: boolean,
+  pick: (value: string) => void,
+): HTMLElement {
   const group = uid(name);
   return h(
     'fieldset',
@@ -133,15 +161,34 @@ function radios(legend: string, name: string, choices: Choice[], selected: strin
     h('legend', {}, legend),
     ...choices.map((choice) => {
       const id = uid(name);
-      const input = h('input', { id, type: 'radio', name: group, value: choice.value, checked: choice.value === selected, disabled: busy, 'data-key': `${name}-${choice.value}` });
+      const input = h('input', {
+        id,
+        type: 'radio',
+        name: group,
+        value: choice.value,
+        checked: choice.value === selected,
+        disabled: busy,
+        'data-key': `${name}-${choice.value}`,
+      });
       input.addEventListener('change', () => input.checked && pick(choice.value));
-      return h('label', { for: id, class: 'choice' }, input, h('span', {}, choice.label, choice.detail ? h('span', { class: 'muted block' }, choice.detail) : null));
+      return h(
+        'label',
+        { for: id, class: 'choice' },
+        input,
+        h('span', {}, choice.label, choice.detail ? h('span', { class: 'muted block' }, choice.detail) : null),
+      );
     }),
   );
 }
 
 export function addressLine(a: PostalAddress): string {
-  return [a.street_address, a.extended_address, a.address_locality, [a.address_region, a.postal_code].filter(Boolean).join(' '), a.address_country]
+  return [
+    a.street_address,
+    a.extended_address,
+    a.address_locality,
+    [a.address_region, a.postal_code].filter(Boolean).join(' '),
+    a.address_country,
+  ]
     .filter(Boolean)
     .join(', ');
 }

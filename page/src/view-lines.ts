@@ -36,7 +36,8 @@ function lineRow(ctx: ViewContext, line: LineItem, index: number): HTMLElement {
   });
   quantity.addEventListener('change', () => {
     const value = Number.parseInt(quantity.value, 10);
-    if (Number.isInteger(value) && value >= 0 && value !== line.quantity) ctx.edit({ part: 'line_items', quantities: { [line.id]: value } });
+    if (Number.isInteger(value) && value >= 0 && value !== line.quantity)
+      ctx.edit({ part: 'line_items', quantities: { [line.id]: value } });
   });
   return h(
     'li',
@@ -48,7 +49,17 @@ function lineRow(ctx: ViewContext, line: LineItem, index: number): HTMLElement {
       h('span', { class: 'line-title' }, line.item.title),
       h('span', { class: 'muted' }, `${formatMoney(line.item.price, currency)} each`),
     ),
-    h('div', { class: 'qty' }, h('label', { for: id }, h('span', { class: 'sr-only' }, `Quantity of ${line.item.title}`), h('span', { 'aria-hidden': 'true' }, 'Qty')), quantity),
+    h(
+      'div',
+      { class: 'qty' },
+      h(
+        'label',
+        { for: id },
+        h('span', { class: 'sr-only' }, `Quantity of ${line.item.title}`),
+        h('span', { 'aria-hidden': 'true' }, 'Qty'),
+      ),
+      quantity,
+    ),
     h('span', { class: 'line-total' }, formatMoney(total, currency)),
     h(
       'button',

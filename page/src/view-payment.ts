@@ -32,7 +32,17 @@ export function paymentSection(ctx: ViewContext): HTMLElement {
     choice = () => ({});
   } else if (handler) {
     const name = uid('card');
-    const inputs = TEST_CARDS.map((card, index) => h('input', { type: 'radio', name, value: card.token, checked: index === 0, id: uid('card'), 'data-key': `card-${card.token}`, disabled: ctx.busy }));
+    const inputs = TEST_CARDS.map((card, index) =>
+      h('input', {
+        type: 'radio',
+        name,
+        value: card.token,
+        checked: index === 0,
+        id: uid('card'),
+        'data-key': `card-${card.token}`,
+        disabled: ctx.busy,
+      }),
+    );
     body = [
       h(
         'fieldset',
@@ -54,7 +64,11 @@ export function paymentSection(ctx: ViewContext): HTMLElement {
     { class: 'card', 'aria-labelledby': 'payment-title' },
     h('h2', { id: 'payment-title' }, 'Payment'),
     ...body,
-    h('button', { type: 'button', class: 'primary', 'data-key': 'pay', disabled: ctx.busy, onclick: () => ctx.pay(choice()) }, ctx.busy ? 'Working…' : label),
+    h(
+      'button',
+      { type: 'button', class: 'primary', 'data-key': 'pay', disabled: ctx.busy, onclick: () => ctx.pay(choice()) },
+      ctx.busy ? 'Working…' : label,
+    ),
   );
 }
 
@@ -62,6 +76,16 @@ export function cartFinishSection(ctx: ViewContext): HTMLElement {
   return h(
     'section',
     { class: 'card' },
-    h('button', { type: 'button', class: 'primary', 'data-key': 'cart-done', disabled: ctx.busy || ctx.resource.line_items.length === 0, onclick: () => ctx.finishCart() }, 'Continue to checkout'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        'data-key': 'cart-done',
+        disabled: ctx.busy || ctx.resource.line_items.length === 0,
+        onclick: () => ctx.finishCart(),
+      },
+      'Continue to checkout',
+    ),
   );
 }

@@ -27,7 +27,11 @@ export function summarySection(ctx: ViewContext): HTMLElement {
       'dl',
       { class: 'totals' },
       ...resource.totals.flatMap((total) => [
-        h('dt', { class: total.type === 'total' ? 'grand' : '' }, total.display_text ?? LABELS[total.type] ?? total.type.replace(/_/g, ' ')),
+        h(
+          'dt',
+          { class: total.type === 'total' ? 'grand' : '' },
+          total.display_text ?? LABELS[total.type] ?? total.type.replace(/_/g, ' '),
+        ),
         h('dd', { class: total.type === 'total' ? 'grand' : '', 'data-total': total.type }, formatMoney(total.amount, resource.currency)),
       ]),
     ),

@@ -385,9 +385,7 @@ export class ShopifySimulator {
     if (!pay || req.method !== 'POST') return send(res, 405, { errors: 'Method Not Allowed' });
     const order = await payCheckout(this.carts, this.orders, token, {
       ...(typeof body?.email === 'string' && body.email && { email: body.email }),
-      ...(body?.shippingAddress && typeof body.shippingAddress === 'object'
-        ? { shippingAddress: body.shippingAddress }
-        : {}),
+      ...(body?.shippingAddress && typeof body.shippingAddress === 'object' ? { shippingAddress: body.shippingAddress } : {}),
     });
     if ((req.headers['content-type'] ?? '').includes('form-urlencoded')) {
       res.setHeader('content-type', 'text/html; charset=utf-8');

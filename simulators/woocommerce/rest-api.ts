@@ -67,7 +67,9 @@ function paginate<T>(ctx: RouteContext, home: string, all: T[]): RouteResult {
 }
 
 const metaInput = (value: unknown): Array<{ key: string; value: unknown }> =>
-  Array.isArray(value) ? value.filter((m: unknown): m is { key: string; value: unknown } => typeof (m as { key?: unknown } | null)?.key === 'string') : [];
+  Array.isArray(value)
+    ? value.filter((m: unknown): m is { key: string; value: unknown } => typeof (m as { key?: unknown } | null)?.key === 'string')
+    : [];
 
 export class RestApi {
   constructor(
@@ -393,9 +395,7 @@ export class RestApi {
       instanceId: text(s.instance_id),
       total: toMinor(text(s.total, '0'), this.store.settings.decimals, 'shipping_lines'),
     }));
-    const couponCodes = (Array.isArray(body.coupon_lines) ? (body.coupon_lines as Array<{ code?: unknown }>) : []).map((c) =>
-      text(c.code),
-    );
+    const couponCodes = (Array.isArray(body.coupon_lines) ? (body.coupon_lines as Array<{ code?: unknown }>) : []).map((c) => text(c.code));
     const status = typeof body.status === 'string' ? (body.status as OrderStatus) : 'pending';
     if (!ORDER_STATUSES.includes(status)) throw invalidParam('status', `status is not one of ${ORDER_STATUSES.join(', ')}.`);
     const gateway = this.store.gateways.find((g) => g.id === body.payment_method);

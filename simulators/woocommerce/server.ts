@@ -224,7 +224,9 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     if (/^\/checkout\/?$/.test(path) && request.method === 'POST') {
       const form = Object.fromEntries(new URLSearchParams(typeof request.body === 'string' ? request.body : ''));
       const outcome = placeFromCheckout(store, orders, form, settings.referenceSnippet);
-      return 'redirect' in outcome ? reply.redirect(outcome.redirect, 302) : html(200, `<ul class="woocommerce-error"><li>${outcome.error}</li></ul>`);
+      return 'redirect' in outcome
+        ? reply.redirect(outcome.redirect, 302)
+        : html(200, `<ul class="woocommerce-error"><li>${outcome.error}</li></ul>`);
     }
     const match = /^\/checkout\/(order-pay|order-received)\/(\d+)\/?$/.exec(path);
     const order = match ? store.orders.get(Number(match[2])) : undefined;

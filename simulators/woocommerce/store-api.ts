@@ -315,9 +315,7 @@ export class StoreApi {
   }
 
   private async applyCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = text(body.code)
-      .trim()
-      .toLowerCase();
+    const code = text(body.code).trim().toLowerCase();
     const coupon = code ? this.store.couponByCode(code) : undefined;
     if (!coupon) throw couponError(`"${code}" is an invalid coupon code.`);
     if (session.coupons.includes(coupon.code)) throw couponError(`Coupon code "${coupon.code}" has already been applied.`);
@@ -332,9 +330,7 @@ export class StoreApi {
   }
 
   private async removeCoupon(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    const code = text(body.code)
-      .trim()
-      .toLowerCase();
+    const code = text(body.code).trim().toLowerCase();
     if (!session.coupons.includes(code)) {
       throw cartError(400, 'cart_coupon_invalid_code', 'Coupon cannot be removed because it is not already applied to the cart.');
     }

@@ -17,7 +17,8 @@ export function checkoutLinkPage(store: WooStore, query: Record<string, string>,
     const found = store.purchasable(Number(id));
     return found ? [`<li>${escapeHtml(found.product.name)} &times; ${Number(qty) || 1}</li>`] : [];
   });
-  const hidden = (name: string, value: string | undefined) => (value ? `<input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
+  const hidden = (name: string, value: string | undefined) =>
+    value ? `<input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '';
   const field = (name: string) => `<label>${name} <input name="${name}"></label>`;
   return `<!DOCTYPE html>
 <html lang="en-US"><head><meta charset="UTF-8"><title>Checkout &ndash; Petal &amp; Stem</title></head>
@@ -32,7 +33,12 @@ ${['email', 'first_name', 'last_name', 'address_1', 'city', 'state', 'postcode',
 export type CheckoutOutcome = { redirect: string } | { error: string };
 
 /** The checkout form posted: the order is created for the cart of the link, at the cheapest rate, and paid. */
-export function placeFromCheckout(store: WooStore, orders: OrderBook, form: Record<string, string>, referenceSnippet: boolean): CheckoutOutcome {
+export function placeFromCheckout(
+  store: WooStore,
+  orders: OrderBook,
+  form: Record<string, string>,
+  referenceSnippet: boolean,
+): CheckoutOutcome {
   const lines = (form.products ?? '').split(',').flatMap((pair) => {
     const [id, qty] = pair.split(':');
     const found = store.purchasable(Number(id));

@@ -68,9 +68,14 @@ export class Idempotency {
       }
       if (Date.now() >= deadline) {
         observe('in_progress');
-        throw new ProtocolError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {
-          retryAfterSeconds: 1,
-        });
+        throw new ProtocolError(
+          409,
+          'idempotency_request_in_progress',
+          'a request with this Idempotency-Key is still being processed; retry shortly',
+          {
+            retryAfterSeconds: 1,
+          },
+        );
       }
       await sleep(delay);
     }

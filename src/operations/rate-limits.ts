@@ -25,7 +25,7 @@ export interface RateLimiter {
 /** 128 bits of SHA-256: a bounded, opaque counter key that never holds a URL or an id itself. */
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);
 
-const canonical = (url: string) => URL.canParse(url) ? new URL(url).href : url;
+const canonical = (url: string) => (URL.canParse(url) ? new URL(url).href : url);
 
 /** The caller budget a call draws on: its verified identity, else its address and claimed profile. */
 export function callerBudget(principal: Principal | undefined, claimedProfile: string, address: string): string {

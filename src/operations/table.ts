@@ -8,4 +8,9 @@ import { checkoutOperations } from '../capabilities/checkout/operations.js';
 import { orderOperations } from '../capabilities/order/operations.js';
 import type { OperationDefinition } from './operation.js';
 
-export const operations: readonly OperationDefinition[] = [...catalogOperations, ...cartOperations, ...checkoutOperations, ...orderOperations];
+export const operations: readonly OperationDefinition[] = [
+  ...catalogOperations,
+  ...cartOperations,
+  ...checkoutOperations,
+  ...orderOperations,
+];

@@ -30,7 +30,8 @@ export interface PaymentSetup extends HandlerSetup {
   finishing: FinishingMode;
 }
 
-export const paymentHandler = (entry: Pick<HandlerEntry, 'id' | 'type'>, setup: HandlerSetup): PaymentHandler => handlerType(entry.type).create(entry.id, setup);
+export const paymentHandler = (entry: Pick<HandlerEntry, 'id' | 'type'>, setup: HandlerSetup): PaymentHandler =>
+  handlerType(entry.type).create(entry.id, setup);
 
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
 
@@ -50,15 +51,29 @@ export function choosePayment(setup: PaymentSetup, payment: PaymentRequest | und
   if (fallback && (instruments.length === 0 || setup.finishing === 'handoff')) return { choice: { handler: fallback }, messages: [] };
   if (instruments.length === 0) {
     const offered = setup.handlers.map((h) => `${h.id} (${h.instruments.join(', ')})`).join(', ');
-    return { messages: [missing(`Send the buyer's payment instrument with its credential; this store takes ${offered}.`, '$.payment.instruments')] };
+    return {
+      messages: [missing(`Send the buyer's payment instrument with its credential; this store takes ${offered}.`, '$.payment.instruments')],
+    };
   }
-  const index = Math.max(0, instruments.findIndex((i) => i.selected === true));
+  const index = Math.max(
+    0,
+    instruments.findIndex((i) => i.selected === true),
+  );
   const instrument = instruments[index]!;
   const path = `$.payment.instruments[${index}]`;
   const entry = setup.handlers.find((h) => h.id === instrument.handler_id);
   if (!entry) {
     const known = setup.handlers.map((h) => h.id).join(', ');
-    return { messages: [errorMessage('payment_handler_unknown', `This store has no payment handler ${JSON.stringify(instrument.handler_id)} (it has ${known}).`, 'recoverable', `${path}.handler_id`)] };
+    return {
+      messages: [
+        errorMessage(
+          'payment_handler_unknown',
+          `This store has no payment handler ${JSON.stringify(instrument.handler_id)} (it has ${known}).`,
+          'recoverable',
+          `${path}.handler_id`,
+        ),
+      ],
+    };
   }
   if (!entry.instruments.includes(instrument.type)) {
     const content = `Payment handler ${entry.id} takes ${entry.instruments.join(', ')}, not ${JSON.stringify(instrument.type)}.`;

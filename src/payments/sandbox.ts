@@ -62,7 +62,9 @@ export class SandboxHandler implements PaymentHandler {
       handlerId: this.id,
       transactionId: `sbx_${randomBytes(12).toString('hex')}`,
       amount: request.amount,
-      ...(display && { display: { ...(display.brand && { brand: display.brand }), ...(display.last_digits && { lastDigits: display.last_digits }) } }),
+      ...(display && {
+        display: { ...(display.brand && { brand: display.brand }), ...(display.last_digits && { lastDigits: display.last_digits }) },
+      }),
     };
     if (await this.store.setIfAbsent(this.key(request.reference), record, CAPTURE_TTL_MS)) return record;
     const winner = await this.captured(request.reference);

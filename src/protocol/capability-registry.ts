@@ -42,7 +42,10 @@ export const CAPABILITIES: Record<CapabilityName, CapabilityDefinition> = {
     extends: [CAPABILITY.checkout, CAPABILITY.catalogSearch, CAPABILITY.catalogLookup],
   },
   [CAPABILITY.order]: { spec: `${SPEC}/order`, schema: `${SCHEMAS}/order.json` },
-  [CAPABILITY.identityLinking]: { spec: 'https://proto.dev/specification/identity-linking', schema: 'https://proto.dev/schemas/common/identity_linking.json' },
+  [CAPABILITY.identityLinking]: {
+    spec: 'https://proto.dev/specification/identity-linking',
+    schema: 'https://proto.dev/schemas/common/identity_linking.json',
+  },
 };
 
 export const isCapabilityName = (name: string): name is CapabilityName => Object.hasOwn(CAPABILITIES, name);

@@ -31,7 +31,9 @@ export function toMinorUnits(decimal: string, currency: string): number {
 export function fromMinorUnits(amount: number, currency: string): string {
   if (!Number.isSafeInteger(amount)) throw new Error(`not an integer amount: ${amount}`);
   const exponent = currencyExponent(currency);
-  const digits = Math.abs(amount).toString().padStart(exponent + 1, '0');
+  const digits = Math.abs(amount)
+    .toString()
+    .padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);
   const fraction = digits.slice(digits.length - exponent);
   return `${amount < 0 ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`;

@@ -13,7 +13,11 @@ export function checkVersion(platform: PlatformProfile, extraVersions: Readonly<
   const version = platform.proto.version;
   if (version !== PROTOCOL_VERSION && !Object.hasOwn(extraVersions, version)) {
     const supported = [PROTOCOL_VERSION, ...Object.keys(extraVersions)].join(', ');
-    throw discoveryError(422, 'version_unsupported', `platform protocol version ${version} is not supported; this business supports ${supported}`);
+    throw discoveryError(
+      422,
+      'version_unsupported',
+      `platform protocol version ${version} is not supported; this business supports ${supported}`,
+    );
   }
 }
 

@@ -117,7 +117,11 @@ export class ProfileFetcher {
       throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched: ${reason}`);
     }
     if (response.status >= 300 && response.status < 400) {
-      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} answered a redirect (${response.status}); redirects are not followed`);
+      throw discoveryError(
+        424,
+        'profile_unreachable',
+        `profile at ${url.href} answered a redirect (${response.status}); redirects are not followed`,
+      );
     }
     if (response.status !== 200) {
       throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} answered HTTP ${response.status}`);

@@ -14,7 +14,8 @@ export const unknownKey = (label: string, kid: string) =>
   new ProtocolError(401, 'key_not_found', `signature ${label}: keyid ${JSON.stringify(kid)} is not among the signer's published keys`);
 
 /** Spec part 2 §7: a key type, curve or algorithm the verifier cannot use. */
-export const algorithmUnsupported = (label: string, why: string) => new ProtocolError(400, 'algorithm_unsupported', `signature ${label}: ${why}`);
+export const algorithmUnsupported = (label: string, why: string) =>
+  new ProtocolError(400, 'algorithm_unsupported', `signature ${label}: ${why}`);
 
 export const digestMismatch = () => new ProtocolError(400, 'digest_mismatch', 'Content-Digest does not match the request body');
 
@@ -30,9 +31,14 @@ export const credentialNotAccepted = (what: string) =>
   new ProtocolError(401, 'credential_not_accepted', `${what} is not an authentication mechanism this business accepts`);
 
 export const credentialProfileMismatch = (via: string) =>
-  new ProtocolError(403, 'credential_profile_mismatch', `the ${via} credential was issued to another platform than the PROTO-Agent profile`);
+  new ProtocolError(
+    403,
+    'credential_profile_mismatch',
+    `the ${via} credential was issued to another platform than the PROTO-Agent profile`,
+  );
 
-export const unknownClient = () => new ProtocolError(403, 'unknown_client', 'the bearer token was issued to a client that is not registered with this business');
+export const unknownClient = () =>
+  new ProtocolError(403, 'unknown_client', 'the bearer token was issued to a client that is not registered with this business');
 
 export const insufficientScope = (scope: string) =>
   new ProtocolError(403, 'insufficient_scope', `this operation needs the scope ${scope}`, {
@@ -40,4 +46,6 @@ export const insufficientScope = (scope: string) =>
   });
 
 export const authorizationServerUnavailable = () =>
-  new ProtocolError(503, 'authorization_server_unavailable', 'the authorization server keys could not be fetched; retry shortly', { retryAfterSeconds: 5 });
+  new ProtocolError(503, 'authorization_server_unavailable', 'the authorization server keys could not be fetched; retry shortly', {
+    retryAfterSeconds: 5,
+  });

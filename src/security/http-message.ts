@@ -40,7 +40,12 @@ export function fieldValue(headers: HeaderFields, name: string): string | undefi
 export const hasBody = (body: Body): boolean => body !== undefined && body.length > 0;
 
 /** Describes a request to an absolute URL (outgoing webhooks, tests, other verifiers). */
-export function requestMessage(init: { method: string; url: string | URL; headers?: Record<string, string>; body?: Body }): HttpRequestMessage {
+export function requestMessage(init: {
+  method: string;
+  url: string | URL;
+  headers?: Record<string, string>;
+  body?: Body;
+}): HttpRequestMessage {
   const url = new URL(init.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;

@@ -40,7 +40,8 @@ async function prepare(kid: string, jwk: JwkLike): Promise<VerificationKey> {
   let thumbprint: Promise<string> | undefined;
   const base = { kid, thumbprint: () => (thumbprint ??= calculateJwkThumbprint(publicMembers(jwk), 'sha256')) };
   const algorithm = algorithmOf(jwk);
-  if (!algorithm) return { ...base, unusable: `key ${JSON.stringify(kid)} has ${describeKeyType(jwk)}, which this verifier does not support` };
+  if (!algorithm)
+    return { ...base, unusable: `key ${JSON.stringify(kid)} has ${describeKeyType(jwk)}, which this verifier does not support` };
   try {
     return { ...base, usable: { algorithm, publicKey: await importPublicKey(jwk, algorithm) } };
   } catch {

@@ -53,10 +53,14 @@ export class Keyring {
 
 /** Checks a private JWK and prepares it for signing; every failure names `where` and never the key material. */
 export async function signingKeyFromJwk(jwk: unknown, where: string): Promise<SigningKey> {
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) throw new ConfigError(`${where}: not a JSON Web Key (expected a JSON object)`);
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
+    throw new ConfigError(`${where}: not a JSON Web Key (expected a JSON object)`);
   const members = jwk as JwkLike;
   const algorithm = algorithmOf(members);
-  if (!algorithm) throw new ConfigError(`${where}: ${describeKeyType(members)} is not supported; use EC P-256 (ES256), EC P-384 (ES384) or OKP Ed25519 (EdDSA)`);
+  if (!algorithm)
+    throw new ConfigError(
+      `${where}: ${describeKeyType(members)} is not supported; use EC P-256 (ES256), EC P-384 (ES384) or OKP Ed25519 (EdDSA)`,
+    );
   if (members.alg !== undefined && members.alg !== algorithm.name) {
     throw new ConfigError(`${where}: alg ${JSON.stringify(members.alg)} contradicts ${describeKeyType(members)} (${algorithm.name})`);
   }
@@ -72,10 +76,17 @@ export async function signingKeyFromJwk(jwk: unknown, where: string): Promise<Si
   const thumbprint = await calculateJwkThumbprint(publicMembers(members), 'sha256');
   if (members.kid !== thumbprint) {
     const found = typeof members.kid === 'string' ? `kid ${JSON.stringify(members.kid)} does not match the key` : 'has no kid';
-    throw new ConfigError(`${where}: ${found}; its kid must be its RFC 7638 thumbprint "${thumbprint}" (npm run keys -- generate prints keys this way)`);
+    throw new ConfigError(
+      `${where}: ${found}; its kid must be its RFC 7638 thumbprint "${thumbprint}" (npm run keys -- generate prints keys this way)`,
+    );
   }
   const { kty, crv, x, y } = publicMembers(members) as PublicJwk;
-  return { kid: thumbprint, algorithm, privateKey, publicJwk: { kty, crv, x, ...(y !== undefined && { y }), kid: thumbprint, use: 'sig', alg: algorithm.name } };
+  return {
+    kid: thumbprint,
+    algorithm,
+    privateKey,
+    publicJwk: { kty, crv, x, ...(y !== undefined && { y }), kid: thumbprint, use: 'sig', alg: algorithm.name },
+  };
 }
 
 /** A new key pair as a private JWK (kid = thumbprint), ready for a secret file. */
@@ -97,7 +108,12 @@ function parseJwk(text: string, where: string): unknown {
   }
 }
 
-export async function loadKeyring(signing: SigningConfig | undefined, where: string, baseDir: string, env: NodeJS.ProcessEnv): Promise<Keyring> {
+export async function loadKeyring(
+  signing: SigningConfig | undefined,
+  where: string,
+  baseDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Keyring> {
   const refs = signing?.keys ?? [];
   if (signing?.ephemeral_key) {
     if (refs.length > 0) throw new ConfigError(`${where}: $.signing.ephemeral_key cannot be combined with $.signing.keys; remove one`);
@@ -119,8 +135,14 @@ export async function loadKeyring(signing: SigningConfig | undefined, where: str
   }
   // With one key there is nothing to choose; with several (rotation) the tenant file says which signs.
   if (activeKid === undefined && keys.length === 1) return new Keyring(keys, keys[0], false);
-  if (activeKid === undefined) throw new ConfigError(`${where}: $.signing.active_kid is required: the kid of the key that signs (one of ${keys.map((k) => k.kid).join(', ')})`);
+  if (activeKid === undefined)
+    throw new ConfigError(
+      `${where}: $.signing.active_kid is required: the kid of the key that signs (one of ${keys.map((k) => k.kid).join(', ')})`,
+    );
   const active = keys.find((k) => k.kid === activeKid);
-  if (!active) throw new ConfigError(`${where}: $.signing.active_kid "${activeKid}" is not the kid of any key in $.signing.keys (${keys.map((k) => k.kid).join(', ')})`);
+  if (!active)
+    throw new ConfigError(
+      `${where}: $.signing.active_kid "${activeKid}" is not the kid of any key in $.signing.keys (${keys.map((k) => k.kid).join(', ')})`,
+    );
   return new Keyring(keys, active, false);
 }

@@ -101,7 +101,11 @@ class ResponseSigner {
     if (!fields) {
       const withBody = hasBody(message.body);
       let prepared = this.prepared.get(withBody);
-      if (!prepared) this.prepared.set(withBody, (prepared = prepare(this.label, signatureParamsList(responseComponents(message), { created, keyid: this.key.kid }))));
+      if (!prepared)
+        this.prepared.set(
+          withBody,
+          (prepared = prepare(this.label, signatureParamsList(responseComponents(message), { created, keyid: this.key.kid }))),
+        );
       fields = sign(message, prepared, this.label, this.key);
       if (this.signatures.size < MAX_REUSED) this.signatures.set(covered, fields);
     }
@@ -120,7 +124,10 @@ function responseSigner(key: SigningKey, label: string): ResponseSigner {
 }
 
 /** The headers that sign a response whose body is exactly `body`: Content-Digest (with a body), Signature-Input, Signature. */
-export function signResponse(response: { status: number; contentType?: string; body?: Body }, options: SignOptions): Record<string, string> {
+export function signResponse(
+  response: { status: number; contentType?: string; body?: Body },
+  options: SignOptions,
+): Record<string, string> {
   const digest = hasBody(response.body) ? contentDigest(response.body) : undefined;
   const message: HttpResponseMessage = {
     status: response.status,

@@ -13,7 +13,13 @@ import { signatureMissing } from './errors.js';
 import type { HttpRequestDescriptor } from './http-request.js';
 import { keySetOfProfile } from './key-set.js';
 import type { Keyring } from './keyring.js';
-import { DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_AGE_SECONDS, verifyRequest, type VerifiedSignature, type VerifyOptions } from './verify.js';
+import {
+  DEFAULT_CLOCK_SKEW_SECONDS,
+  DEFAULT_MAX_AGE_SECONDS,
+  verifyRequest,
+  type VerifiedSignature,
+  type VerifyOptions,
+} from './verify.js';
 
 export type VerifyMode = 'off' | 'optional' | 'required';
 
@@ -71,7 +77,9 @@ export class TenantSecurity {
     if (this.verifyMode === 'off') return [];
     const signatures = http ? await verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions }) : [];
     if (signatures.length === 0 && this.verifyMode === 'required') {
-      throw signatureMissing('this business requires signed requests: send Signature-Input and Signature (RFC 9421) made with a key from your profile');
+      throw signatureMissing(
+        'this business requires signed requests: send Signature-Input and Signature (RFC 9421) made with a key from your profile',
+      );
     }
     return signatures;
   }

@@ -41,7 +41,8 @@ function checkTimes(sig: ParsedSignature, options: VerifyOptions): void {
   if (expires !== undefined && now > expires + skew) throw signatureExpired(sig.label, 'the signature has expired');
   if (created === undefined) return;
   if (created > now + skew) throw signatureInvalid(sig.label, 'created is in the future');
-  if (now - created > (options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) + skew) throw signatureExpired(sig.label, 'created is older than this business accepts');
+  if (now - created > (options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) + skew)
+    throw signatureExpired(sig.label, 'created is older than this business accepts');
 }
 
 async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature> {
@@ -58,8 +59,10 @@ async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySe
   if (missing.length > 0) throw signatureInvalid(label, `does not cover the required components ${missing.join(', ')}`);
   checkTimes(sig, options);
   if (params.tag === WEB_BOT_AUTH_TAG) {
-    if (params.created === undefined || params.expires === undefined) throw signatureInvalid(label, 'web-bot-auth signatures need created and expires');
-    if (params.keyid !== (await key.thumbprint())) throw signatureInvalid(label, 'web-bot-auth signatures need keyid = the key\'s RFC 7638 thumbprint');
+    if (params.created === undefined || params.expires === undefined)
+      throw signatureInvalid(label, 'web-bot-auth signatures need created and expires');
+    if (params.keyid !== (await key.thumbprint()))
+      throw signatureInvalid(label, "web-bot-auth signatures need keyid = the key's RFC 7638 thumbprint");
   }
   if (!verifyBytes(algorithm, publicKey, signatureBase(message, sig.components, sig.serializedParams, label), sig.signature)) {
     throw signatureInvalid(label, 'does not verify');

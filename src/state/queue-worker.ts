@@ -122,7 +122,8 @@ export class QueueWorker<T> {
       if (this.unreachable) this.deps.log.info(`${this.deps.names.job}s: ${this.deps.names.queue} answers again`);
       this.unreachable = false;
     } catch (error) {
-      if (!this.unreachable) this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
+      if (!this.unreachable)
+        this.deps.log.warn({ err: error }, `${this.deps.names.job}s: cannot reach ${this.deps.names.queue}; trying again every poll`);
       this.unreachable = true;
     }
     this.first = queues.length === 0 ? 0 : (this.first + 1) % queues.length;
@@ -203,5 +204,8 @@ export function combinedDepth(queues: () => ReadonlyArray<DurableQueue<unknown>>
 
 /** A worker for background jobs (completions, polls): the default backoff, two at a time, first poll after `pollMs`. */
 export function jobWorker<T>(deps: Omit<WorkerDeps<T>, 'schedule'>, pollMs: number): QueueWorker<T> {
-  return new QueueWorker<T>({ ...deps, schedule: backoffSchedule() }, { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs });
+  return new QueueWorker<T>(
+    { ...deps, schedule: backoffSchedule() },
+    { concurrency: 2, pollMs, leaseMs: 120_000, drainMs: 10_000, firstPollMs: pollMs },
+  );
 }

@@ -31,7 +31,11 @@ export class RedisQueue<T> implements DurableQueue<T> {
     const group = job.group ?? job.id;
     const due = job.availableAt ?? this.now();
     checkTime(due, 'availableAt');
-    await this.script('queueEnqueue', [this.job(job.id), this.group(group), this.ready, this.queued], [job.id, group, encodeJson(job.payload), due]);
+    await this.script(
+      'queueEnqueue',
+      [this.job(job.id), this.group(group), this.ready, this.queued],
+      [job.id, group, encodeJson(job.payload), due],
+    );
   }
 
   async claim(max: number, leaseMs: number): Promise<Array<Job<T>>> {
@@ -59,7 +63,9 @@ export class RedisQueue<T> implements DurableQueue<T> {
   }
 
   async listDead(): Promise<Array<DeadJob<T>>> {
-    const dead = (await this.script('queueListDead', [this.dead], [this.prefix])) as Array<[string, string, string, string, string, string]>;
+    const dead = (await this.script('queueListDead', [this.dead], [this.prefix])) as Array<
+      [string, string, string, string, string, string]
+    >;
     return dead.map(([id, group, payload, attempts, reason, diedAt]) => ({
       id,
       group,

@@ -55,7 +55,11 @@ export class RedisStore implements StateStore {
 
   async compareAndSet<T>(key: string, expectedVersion: number, value: T, ttlMs: number): Promise<number | null> {
     checkVersion(expectedVersion);
-    const version = (await this.script('stateCompareAndSet', [this.record(key)], [expectedVersion, encodeJson(value), durationMillis(ttlMs)])) as number;
+    const version = (await this.script(
+      'stateCompareAndSet',
+      [this.record(key)],
+      [expectedVersion, encodeJson(value), durationMillis(ttlMs)],
+    )) as number;
     return version === 0 ? null : version;
   }
 

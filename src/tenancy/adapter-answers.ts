@@ -58,16 +58,29 @@ const Product = Type.Object({
   rating: Type.Optional(Type.Object({ value: Type.Number(), scaleMax: Type.Number(), count: Quantity })),
 });
 
-const SearchPageShape = Type.Object({ products: Type.Array(Product), nextPageToken: Type.Optional(Type.String()), totalCount: Type.Optional(Quantity) });
+const SearchPageShape = Type.Object({
+  products: Type.Array(Product),
+  nextPageToken: Type.Optional(Type.String()),
+  totalCount: Type.Optional(Quantity),
+});
 
-const LookupShape = Type.Array(Type.Object({ product: Product, inputs: Type.Array(Type.Object({ id: Type.String(), variantId: Id, match: Type.String() })) }));
+const LookupShape = Type.Array(
+  Type.Object({ product: Product, inputs: Type.Array(Type.Object({ id: Type.String(), variantId: Id, match: Type.String() })) }),
+);
 
 const PickupShape = Type.Array(Type.Object({ id: Id, name: Type.String(), address: Type.Object({}) }));
 
 const FulfillmentShape = Type.Array(
   Type.Object({
     variantId: Id,
-    methods: Type.Array(Type.Object({ type: Type.String(), available: Type.Boolean(), status: Type.String(), options: Type.Array(Type.Object({ id: Id, title: Type.String(), amount: Amount })) })),
+    methods: Type.Array(
+      Type.Object({
+        type: Type.String(),
+        available: Type.Boolean(),
+        status: Type.String(),
+        options: Type.Array(Type.Object({ id: Id, title: Type.String(), amount: Amount })),
+      }),
+    ),
   }),
 );
 
@@ -107,13 +120,33 @@ const QuoteShape = Type.Object({
         methodId: Id,
         type: Type.String(),
         lineIds: Type.Array(Type.String()),
-        groups: Type.Array(Type.Object({ key: Type.String(), lineIds: Type.Array(Type.String()), options: Type.Array(Type.Object({ id: Id, title: Type.String(), amount: Amount })) })),
+        groups: Type.Array(
+          Type.Object({
+            key: Type.String(),
+            lineIds: Type.Array(Type.String()),
+            options: Type.Array(Type.Object({ id: Id, title: Type.String(), amount: Amount })),
+          }),
+        ),
       }),
     ),
   ),
-  availableMethods: Type.Array(Type.Object({ type: Type.String(), lineIds: Type.Array(Type.String()), fulfillableOn: Nullable(Type.String()), description: Type.String() })),
+  availableMethods: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      lineIds: Type.Array(Type.String()),
+      fulfillableOn: Nullable(Type.String()),
+      description: Type.String(),
+    }),
+  ),
   taxLines: Type.Array(Type.Object({ title: Type.String(), amount: Amount })),
-  totals: Type.Object({ subtotal: Amount, itemsDiscount: Amount, discount: Amount, shipping: Nullable(Amount), tax: Nullable(Amount), total: Amount }),
+  totals: Type.Object({
+    subtotal: Amount,
+    itemsDiscount: Amount,
+    discount: Amount,
+    shipping: Nullable(Amount),
+    tax: Nullable(Amount),
+    total: Amount,
+  }),
 });
 
 const PlaceOrderShape = Type.Union([
@@ -204,7 +237,10 @@ const shapes = {
 
 export type CheckedMethod = keyof typeof shapes;
 
-const validators = Object.fromEntries(Object.entries(shapes).map(([method, shape]) => [method, compile(shape)])) as Record<CheckedMethod, Validator<unknown>>;
+const validators = Object.fromEntries(Object.entries(shapes).map(([method, shape]) => [method, compile(shape)])) as Record<
+  CheckedMethod,
+  Validator<unknown>
+>;
 
 /** What is wrong with `answer` for the gateway ("$.lines[0].unitPrice must be integer"), or undefined when nothing is. */
 export function answerProblem(method: CheckedMethod, answer: unknown): string | undefined {

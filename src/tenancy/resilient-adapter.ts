@@ -79,7 +79,9 @@ function asBackendError(method: string, error: unknown, scrub: (text: string) =>
   if (error instanceof BackendError) {
     const message = scrub(error.message);
     if (message === error.message) return error;
-    return error instanceof InvalidAnswerError ? new InvalidAnswerError(message) : new BackendError(message, error.retryable, error.retryAfterMs);
+    return error instanceof InvalidAnswerError
+      ? new InvalidAnswerError(message)
+      : new BackendError(message, error.retryable, error.retryAfterMs);
   }
   const name = error instanceof Error ? error.name : typeof error;
   const code = (error as { code?: unknown } | null)?.code;
@@ -94,7 +96,12 @@ function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendEr
 }
 
 /** `secrets`: the tenant's resolved backend credentials, kept out of every error text. */
-export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defaultBackendPolicy, observe: BackendObserver = () => undefined, secrets: readonly string[] = []): Adapter {
+export function resilientAdapter(
+  adapter: Adapter,
+  policy: BackendPolicy = defaultBackendPolicy,
+  observe: BackendObserver = () => undefined,
+  secrets: readonly string[] = [],
+): Adapter {
   const scrub = scrubber(secrets);
   async function call<T>(method: BackendMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
@@ -136,8 +143,7 @@ export function resilientAdapter(adapter: Adapter, policy: BackendPolicy = defau
     findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
     ...(verifyEligibility && {
-      verifyEligibility: (claims, buyer, signal) =>
-        call('verifyEligibility', (s) => verifyEligibility(claims, buyer, s), signal),
+      verifyEligibility: (claims, buyer, signal) => call('verifyEligibility', (s) => verifyEligibility(claims, buyer, s), signal),
     }),
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ...(ordersChangedSince && {

@@ -66,7 +66,9 @@ function enabledCapabilities(config: TenantConfig, where: string): Map<Capabilit
   const enabled = new Map<CapabilityName, Record<string, unknown>>();
   for (const [name, capabilityConfig] of Object.entries(config.capabilities)) {
     if (!isCapabilityName(name)) {
-      throw new ConfigError(`${where}: $.capabilities["${name}"] is not a capability this gateway implements (known: ${Object.keys(CAPABILITIES).join(', ')})`);
+      throw new ConfigError(
+        `${where}: $.capabilities["${name}"] is not a capability this gateway implements (known: ${Object.keys(CAPABILITIES).join(', ')})`,
+      );
     }
     enabled.set(name, capabilityConfig);
   }
@@ -133,7 +135,13 @@ export interface AssemblyOptions {
   secrets?: readonly string[];
 }
 
-function simulationAccess(config: TenantConfig, file: string, kind: string, extras: AdapterExtras, secret: string | undefined): SimulationAccess | undefined {
+function simulationAccess(
+  config: TenantConfig,
+  file: string,
+  kind: string,
+  extras: AdapterExtras,
+  secret: string | undefined,
+): SimulationAccess | undefined {
   if (!config.simulation) return undefined;
   if (!extras.simulator) throw new ConfigError(`${file}: $.simulation: the ${kind} adapter has no order simulation; remove the section`);
   if (secret === undefined) throw new ConfigError(`${file}: $.simulation.secret was not resolved`);

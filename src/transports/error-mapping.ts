@@ -29,12 +29,19 @@ export function toProtocolError(error: unknown, log: FastifyBaseLogger): Protoco
   }
   if (error instanceof InvalidAnswerError) {
     log.error({ err: error }, 'backend answered an invalid shape');
-    return new ProtocolError(503, 'backend_invalid_response', 'the store behind this gateway gave an answer this gateway cannot use; retry later', { retryAfterSeconds: 30 });
+    return new ProtocolError(
+      503,
+      'backend_invalid_response',
+      'the store behind this gateway gave an answer this gateway cannot use; retry later',
+      { retryAfterSeconds: 30 },
+    );
   }
   if (error instanceof BackendError) {
     log.warn({ err: error }, 'backend unavailable');
     const retryAfterSeconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
-    return new ProtocolError(503, 'backend_unavailable', 'the store behind this gateway is not answering; retry shortly', { retryAfterSeconds });
+    return new ProtocolError(503, 'backend_unavailable', 'the store behind this gateway is not answering; retry shortly', {
+      retryAfterSeconds,
+    });
   }
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;

@@ -24,11 +24,17 @@ async function check(run: (signal: AbortSignal) => Promise<unknown>): Promise<'o
 }
 
 /** A Fastify plugin. */
-export async function healthRoutes(app: FastifyInstance, { store, routing, metrics }: { store: StateStore; routing: TenantRouting; metrics: Metrics }): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { store, routing, metrics }: { store: StateStore; routing: TenantRouting; metrics: Metrics },
+): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const tenants = routing.registry.tenants;
-    const [storeState, ...adapters] = await Promise.all([check(() => store.ping()), ...tenants.map((t) => check((signal) => t.adapter.ping(signal)))]);
+    const [storeState, ...adapters] = await Promise.all([
+      check(() => store.ping()),
+      ...tenants.map((t) => check((signal) => t.adapter.ping(signal))),
+    ]);
     const checks: Record<string, string> = { store: storeState };
     tenants.forEach((t, i) => (checks[`adapter:${t.id}`] = adapters[i]!));
     const ready = storeState === 'ok';

@@ -22,7 +22,8 @@ function exceedsDepth(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -57,14 +58,18 @@ export function parseJsonBody(raw: Buffer): unknown {
 
 async function parseJsonBodies(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer, done) => {
-    req.rawBody = body;
-    try {
-      done(null, parseJsonBody(body));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
+    { parseAs: 'buffer' },
+    (req: FastifyRequest, body: Buffer, done) => {
+      req.rawBody = body;
+      try {
+        done(null, parseJsonBody(body));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
 }
 
 /** Through fastify-plugin, so every transport's scope parses JSON this way. */

@@ -98,7 +98,9 @@ export async function deliverOrderEvent(event: OrderEvent, deps: DeliveryDeps): 
     // The status decides; a body that is slow or cut short changes nothing.
     await response.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
     const status = response.statusCode;
-    return status >= 200 && status < 300 ? { outcome: 'delivered', status } : { outcome: 'failed', reason: `HTTP ${status}`, permanent: false };
+    return status >= 200 && status < 300
+      ? { outcome: 'delivered', status }
+      : { outcome: 'failed', reason: `HTTP ${status}`, permanent: false };
   } catch (error) {
     return { outcome: 'failed', reason: failureReason(error, deps.timeoutMs), permanent: false };
   }

@@ -26,7 +26,8 @@ export interface PollJob {
   slotAt: number;
 }
 
-export const orderPollQueue = (store: StateStore, tenantId: string): DurableQueue<PollJob> => store.queue<PollJob>(`${ORDER_POLL_QUEUE}:${tenantId}`);
+export const orderPollQueue = (store: StateStore, tenantId: string): DurableQueue<PollJob> =>
+  store.queue<PollJob>(`${ORDER_POLL_QUEUE}:${tenantId}`);
 
 export interface PollDeps {
   store: StateStore;
@@ -44,7 +45,11 @@ export const polled = (tenant: Tenant) => tenant.adapter.ordersChangedSince !== 
 export async function schedulePoll(store: StateStore, tenant: Tenant, at: number): Promise<void> {
   const interval = intervalMs(tenant);
   const slotAt = Math.floor(at / interval) * interval;
-  await orderPollQueue(store, tenant.id).enqueue({ id: `poll:${tenant.id}:${slotAt}`, payload: { tenantId: tenant.id, slotAt }, availableAt: slotAt });
+  await orderPollQueue(store, tenant.id).enqueue({
+    id: `poll:${tenant.id}:${slotAt}`,
+    payload: { tenantId: tenant.id, slotAt },
+    availableAt: slotAt,
+  });
 }
 
 export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> {
@@ -57,7 +62,11 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
     const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
-    const outcome = await reconcileOrder(deps, tenant, change.reference === undefined ? report : { ...report, reference: change.reference });
+    const outcome = await reconcileOrder(
+      deps,
+      tenant,
+      change.reference === undefined ? report : { ...report, reference: change.reference },
+    );
     if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }

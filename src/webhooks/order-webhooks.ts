@@ -26,7 +26,12 @@ export interface WebhookSettings {
   schedule: RetrySchedule;
 }
 
-const defaultWebhookSettings = (): WebhookSettings => ({ concurrency: 4, pollMs: 1000, timeoutMs: DELIVERY_TIMEOUT_MS, schedule: backoffSchedule() });
+const defaultWebhookSettings = (): WebhookSettings => ({
+  concurrency: 4,
+  pollMs: 1000,
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+  schedule: backoffSchedule(),
+});
 
 export interface OrderWebhookDeps {
   store: StateStore;
@@ -41,7 +46,12 @@ export interface OrderWebhookDeps {
 
 export const ORDER_WEBHOOK_NAMES: WorkerNames = { job: 'order webhook', queue: 'the outbox' };
 
-export const describeOrderEvent = (event: OrderEvent) => ({ tenant: event.tenantId, order: event.order.id, event: event.id, kind: event.kind });
+export const describeOrderEvent = (event: OrderEvent) => ({
+  tenant: event.tenantId,
+  order: event.order.id,
+  event: event.id,
+  kind: event.kind,
+});
 
 /** Returns the order poll worker (its `drain` runs the due polls now). */
 export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
@@ -52,7 +62,12 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     {
       queues,
       deliver: (event) =>
-        deliverOrderEvent(event, { tenant: (id) => routing.registry.tenants.find((t) => t.id === id), secret, now, timeoutMs: settings.timeoutMs }),
+        deliverOrderEvent(event, {
+          tenant: (id) => routing.registry.tenants.find((t) => t.id === id),
+          secret,
+          now,
+          timeoutMs: settings.timeoutMs,
+        }),
       describe: describeOrderEvent,
       names: ORDER_WEBHOOK_NAMES,
       schedule: settings.schedule,
@@ -61,7 +76,12 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
       now,
     },
     // A lease outlives the longest attempt many times over; stopping waits for one attempt.
-    { concurrency: settings.concurrency, pollMs: settings.pollMs, leaseMs: Math.max(60_000, 6 * settings.timeoutMs), drainMs: settings.timeoutMs + 1000 },
+    {
+      concurrency: settings.concurrency,
+      pollMs: settings.pollMs,
+      leaseMs: Math.max(60_000, 6 * settings.timeoutMs),
+      drainMs: settings.timeoutMs + 1000,
+    },
   );
   app.addHook('onReady', async () => worker.start());
   // preClose: claiming stops the moment closing starts, not after the HTTP server has drained.
@@ -74,14 +94,21 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     now,
     tenants,
     log: app.log.child({ component: 'order-polls' }),
-    metrics: deps.metrics.outbox(ORDER_POLL_QUEUE, combinedDepth(() => tenants().map((tenant) => orderPollQueue(store, tenant.id)))),
+    metrics: deps.metrics.outbox(
+      ORDER_POLL_QUEUE,
+      combinedDepth(() => tenants().map((tenant) => orderPollQueue(store, tenant.id))),
+    ),
     pollMs: deps.jobPollMs,
   });
   // Start-up never waits for the state store (an unreachable Redis must not stop it): the first
   // polls are queued in the background, again every minute until the store takes them.
   let retry: NodeJS.Timeout | undefined;
   const scheduleAll = () =>
-    Promise.all(tenants().filter(polled).map((tenant) => schedulePoll(store, tenant, now()))).catch((error: unknown) => {
+    Promise.all(
+      tenants()
+        .filter(polled)
+        .map((tenant) => schedulePoll(store, tenant, now())),
+    ).catch((error: unknown) => {
       app.log.warn({ err: error }, 'order polls: cannot queue the first polls yet; retrying in a minute');
       retry = setTimeout(() => void scheduleAll(), 60_000).unref();
     });

@@ -45,7 +45,9 @@ async function simulate(access: SimulationAccess, orderId: string, action: Simul
     return await access.simulator.simulate(orderId, action);
   } catch (error) {
     if (!(error instanceof SimulationError)) throw error;
-    throw error.code === 'not_found' ? new ProtocolError(404, 'not_found', error.message) : new ProtocolError(400, 'invalid_request', error.message);
+    throw error.code === 'not_found'
+      ? new ProtocolError(404, 'not_found', error.message)
+      : new ProtocolError(400, 'invalid_request', error.message);
   }
 }
 
@@ -57,7 +59,12 @@ export async function orderSimulation(app: FastifyInstance, deps: SimulationDeps
     const access = tenant.simulation;
     if (!access) return reply.callNotFound();
     if (!access.admits(req.headers.authorization)) {
-      throw new ProtocolError(401, 'invalid_credentials', 'the order simulation needs Authorization: Bearer <the tenant\'s simulation secret>', { headers: { 'www-authenticate': 'Bearer' } });
+      throw new ProtocolError(
+        401,
+        'invalid_credentials',
+        "the order simulation needs Authorization: Bearer <the tenant's simulation secret>",
+        { headers: { 'www-authenticate': 'Bearer' } },
+      );
     }
     const { id, action } = req.params as { id: string; action: string };
     const validators = validatorsOf(access.simulator);
@@ -69,7 +76,12 @@ export async function orderSimulation(app: FastifyInstance, deps: SimulationDeps
     const order = await simulate(access, id, { type: action, ...checked.value });
     const record = await loadOrderRecord({ store: deps.store, tenant }, order.id);
     const eventId = newEventId();
-    const queued = record !== null && (await enqueueOrderEvent(deps.store, tenant, record, order, { id: eventId, kind: 'order_updated', occurredAt: deps.now() }));
-    return reply.send({ order: renderOrder(order, orderRefs({ tenant, secret: deps.secret }, order, record)), ...(queued && { event_id: eventId }) });
+    const queued =
+      record !== null &&
+      (await enqueueOrderEvent(deps.store, tenant, record, order, { id: eventId, kind: 'order_updated', occurredAt: deps.now() }));
+    return reply.send({
+      order: renderOrder(order, orderRefs({ tenant, secret: deps.secret }, order, record)),
+      ...(queued && { event_id: eventId }),
+    });
   });
 }

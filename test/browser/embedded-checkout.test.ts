@@ -5,7 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
-import { applyCode, embedded, hostLog, inbound, notified, openHost, received, shipToChicago, startWorld, VERSION, type World } from './helpers/world.js';
+import {
+  applyCode,
+  embedded,
+  hostLog,
+  inbound,
+  notified,
+  openHost,
+  received,
+  shipToChicago,
+  startWorld,
+  VERSION,
+  type World,
+} from './helpers/world.js';
 
 let browser: Browser;
 let world: World;
@@ -30,7 +42,11 @@ describe('the handshake', () => {
         ['window', 'ec.start'],
       ]);
       expect(log[0]!.message.params).toEqual({ delegate: ['payment.credential'] });
-      expect(start.params!.checkout).toMatchObject({ status: 'incomplete', currency: 'USD', line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }] });
+      expect(start.params!.checkout).toMatchObject({
+        status: 'incomplete',
+        currency: 'USD',
+        line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+      });
       expect(start.params!.checkout.proto.version).toBe(VERSION);
       const frame = await embedded(page);
       expect(await frame.textContent('#lines-title')).toBe('Items');
@@ -74,16 +90,22 @@ describe('edits', () => {
         await frame.fill('[data-key^="qty-"]', '3');
         await frame.press('[data-key^="qty-"]', 'Enter');
       });
-      expect(lines.params!.checkout).toMatchObject({ line_items: [{ quantity: 3, totals: expect.arrayContaining([{ type: 'subtotal', amount: 10_500 }]) }] });
+      expect(lines.params!.checkout).toMatchObject({
+        line_items: [{ quantity: 3, totals: expect.arrayContaining([{ type: 'subtotal', amount: 10_500 }]) }],
+      });
       expect(lines.params!.checkout.totals).toContainEqual({ type: 'subtotal', amount: 10_500 });
-      expect(Object.keys(lines.params!.checkout)).toEqual(expect.arrayContaining(['id', 'status', 'currency', 'totals', 'fulfillment', 'payment', 'links']));
+      expect(Object.keys(lines.params!.checkout)).toEqual(
+        expect.arrayContaining(['id', 'status', 'currency', 'totals', 'fulfillment', 'payment', 'links']),
+      );
       expect(await frame.textContent('[data-total="subtotal"]')).toBe('$105.00');
 
       const discounted = await notified(page, 'ec.line_items.change', () => applyCode(frame, '10OFF'));
       expect(discounted.params!.checkout.discounts.applied).toMatchObject([{ code: '10OFF', amount: 1050 }]);
 
       const messages = await notified(page, 'ec.messages.change', () => applyCode(frame, 'BOGUS'));
-      expect(messages.params!.checkout.messages).toContainEqual(expect.objectContaining({ code: 'discount_code_invalid', path: '$.discounts.codes[1]' }));
+      expect(messages.params!.checkout.messages).toContainEqual(
+        expect.objectContaining({ code: 'discount_code_invalid', path: '$.discounts.codes[1]' }),
+      );
       expect(await frame.textContent('[aria-label="About the discount codes"]')).toContain('BOGUS');
 
       const buyer = await notified(page, 'ec.buyer.change', async () => {
@@ -181,7 +203,10 @@ describe('the sandbox handler on the page', () => {
       expect(await frame.textContent('.notice')).toMatch(/declined/i);
       await frame.check('[data-key="card-success_token"]');
       await frame.click('[data-key="pay"]');
-      expect((await received(page, 'ec.complete')).params!.checkout).toMatchObject({ status: 'completed', order: { id: expect.any(String) } });
+      expect((await received(page, 'ec.complete')).params!.checkout).toMatchObject({
+        status: 'completed',
+        order: { id: expect.any(String) },
+      });
     } finally {
       await context.close();
     }
@@ -243,17 +268,32 @@ describe('the error paths', () => {
         frame.src = src;
         (globalThis as any).document.body.append(frame);
       }, `${world.foreign.origin}/`);
-      const foreign = page.frames().find((f) => f.url().startsWith(world.foreign.origin)) ?? (await page.waitForEvent('framenavigated', (f) => f.url().startsWith(world.foreign.origin)));
+      const foreign =
+        page.frames().find((f) => f.url().startsWith(world.foreign.origin)) ??
+        (await page.waitForEvent('framenavigated', (f) => f.url().startsWith(world.foreign.origin)));
       await foreign.waitForFunction(() => (globalThis as any).received.length >= 2);
       const replies = await foreign.evaluate(() => (globalThis as any).received);
-      expect(replies).toEqual([0, 1].map(() => ({ jsonrpc: '2.0', method: 'ec.error', params: { error: { proto: { version: VERSION, status: 'error' }, messages: [expect.objectContaining({ code: 'security_error', severity: 'unrecoverable' })] } } })));
+      expect(replies).toEqual(
+        [0, 1].map(() => ({
+          jsonrpc: '2.0',
+          method: 'ec.error',
+          params: {
+            error: {
+              proto: { version: VERSION, status: 'error' },
+              messages: [expect.objectContaining({ code: 'security_error', severity: 'unrecoverable' })],
+            },
+          },
+        })),
+      );
       // The session goes on with its real host, which heard nothing of it.
       const frame = await embedded(page);
       await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
       await frame.click('[data-key="buyer-save"]');
       await received(page, 'ec.buyer.change');
       expect((await inbound(page)).map((e) => e.message.method)).toEqual(['ec.ready', 'ec.start', 'ec.buyer.change', 'ec.messages.change']);
-      expect((await hostLog(page)).filter((e) => e.direction === 'out').map((e) => Object.keys(e.message.result ?? {}))).toEqual([['proto']]);
+      expect((await hostLog(page)).filter((e) => e.direction === 'out').map((e) => Object.keys(e.message.result ?? {}))).toEqual([
+        ['proto'],
+      ]);
     } finally {
       await context.close();
     }
@@ -270,7 +310,9 @@ describe('the address delegated to the host', () => {
       expect(await frame.$('[data-key="ship-street_address"]')).toBeNull();
       const change = await notified(page, 'ec.fulfillment.change', () => frame.click('[data-key="address-change"]'));
       expect((await received(page, 'ec.fulfillment.address_change_request')).params!.checkout.id).toBe(change.params!.checkout.id);
-      expect(change.params!.checkout.fulfillment.methods[0].destinations).toMatchObject([{ street_address: '123 Main St', address_locality: 'Chicago' }]);
+      expect(change.params!.checkout.fulfillment.methods[0].destinations).toMatchObject([
+        { street_address: '123 Main St', address_locality: 'Chicago' },
+      ]);
       expect(await frame.textContent('.address p')).toBe('123 Main St, Chicago, IL 60601, US');
     } finally {
       await context.close();
@@ -288,7 +330,9 @@ describe('accessibility', () => {
       await frame.waitForSelector('[data-key="pickup-loop"]');
       const unnamed = await frame.evaluate(() =>
         [...(globalThis as any).document.querySelectorAll('input, button, select')]
-          .filter((c: any) => !(c.labels?.length > 0 && c.labels[0].textContent.trim()) && !c.getAttribute('aria-label') && !c.textContent.trim())
+          .filter(
+            (c: any) => !(c.labels?.length > 0 && c.labels[0].textContent.trim()) && !c.getAttribute('aria-label') && !c.textContent.trim(),
+          )
           .map((c: any) => c.outerHTML),
       );
       expect(unnamed).toEqual([]);
@@ -310,7 +354,11 @@ describe('layout', () => {
       const frame = await embedded(page);
       const { scroll, client, background } = await frame.evaluate(() => {
         const doc = (globalThis as any).document;
-        return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth, background: (globalThis as any).getComputedStyle(doc.body).backgroundColor };
+        return {
+          scroll: doc.documentElement.scrollWidth,
+          client: doc.documentElement.clientWidth,
+          background: (globalThis as any).getComputedStyle(doc.body).backgroundColor,
+        };
       });
       expect(client).toBeLessThanOrEqual(320);
       expect(scroll).toBeLessThanOrEqual(client);

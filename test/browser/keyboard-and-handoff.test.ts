@@ -15,7 +15,9 @@ beforeAll(async () => {
   [browser, world, handoffWorld] = await Promise.all([
     launchChromium(),
     startWorld(),
-    startWorld({ payment_handlers: [{ id: 'store-checkout', name: 'dev.proto.payments.handoff', type: 'handoff', instruments: ['redirect'] }] }),
+    startWorld({
+      payment_handlers: [{ id: 'store-checkout', name: 'dev.proto.payments.handoff', type: 'handoff', instruments: ['redirect'] }],
+    }),
   ]);
 });
 afterAll(async () => {
@@ -52,7 +54,11 @@ describe('keyboard only', () => {
       await tabTo(page, frame, 'pay');
       await page.keyboard.press('Enter');
       const complete = await received(page, 'ec.complete');
-      expect(complete.params!.checkout).toMatchObject({ status: 'completed', buyer: { email: 'kim@example.com' }, order: { id: expect.any(String) } });
+      expect(complete.params!.checkout).toMatchObject({
+        status: 'completed',
+        buyer: { email: 'kim@example.com' },
+        order: { id: expect.any(String) },
+      });
       // The confirmation takes the focus, so a screen reader announces it.
       expect(await frame.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('outcome-title');
     } finally {
@@ -73,7 +79,13 @@ describe('a store that takes payment on its own site', () => {
       const checkoutId = (await received(page, 'ec.start')).params!.checkout.id;
       expect(error.params!.error).toMatchObject({
         proto: { status: 'error' },
-        messages: [{ type: 'error', code: 'requires_escalation', content: expect.stringMatching(/^This store takes payment on its own checkout page/) }],
+        messages: [
+          {
+            type: 'error',
+            code: 'requires_escalation',
+            content: expect.stringMatching(/^This store takes payment on its own checkout page/),
+          },
+        ],
         continue_url: `https://flowers.example/store/cart/bouquet_roses:2?ref=${checkoutId}`,
       });
       // The host tore the frame down and offers the buyer the top-level navigation.

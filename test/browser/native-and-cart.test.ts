@@ -62,7 +62,11 @@ describe('a native host', () => {
       const ready = await nativeMessage(page, 'ec.ready');
       expect(ready.params).toEqual({ delegate: ['payment.credential'] });
       expect(await page.evaluate(() => (globalThis as any).protocolAtReady)).toBe('function');
-      await answer(page, 'EmbeddedCheckoutProtocol', { jsonrpc: '2.0', id: ready.id, result: { proto: { version: VERSION, status: 'success' } } });
+      await answer(page, 'EmbeddedCheckoutProtocol', {
+        jsonrpc: '2.0',
+        id: ready.id,
+        result: { proto: { version: VERSION, status: 'success' } },
+      });
       const start = await nativeMessage(page, 'ec.start');
       expect(start.params.checkout.line_items).toMatchObject([{ item: { id: 'bouquet_roses' }, quantity: 2 }]);
       await page.fill('[data-key^="qty-"]', '1');
@@ -84,7 +88,11 @@ describe('a native host', () => {
       const ready = await nativeMessage(page, 'ep.cart.ready');
       expect(ready.params).toEqual({ delegate: [] });
       expect(await page.evaluate(() => (globalThis as any).protocolAtReady)).toBe('function');
-      await answer(page, 'EmbeddedCartProtocol', { jsonrpc: '2.0', id: ready.id, result: { proto: { version: VERSION, status: 'success' } } });
+      await answer(page, 'EmbeddedCartProtocol', {
+        jsonrpc: '2.0',
+        id: ready.id,
+        result: { proto: { version: VERSION, status: 'success' } },
+      });
       await nativeMessage(page, 'ep.cart.start');
       expect(await page.getAttribute('html', 'data-color-scheme')).toBe('dark');
       await page.click('[data-key="cart-done"]');

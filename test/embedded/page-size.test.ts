@@ -16,7 +16,15 @@ let out: string;
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'page-size-'));
   const tsc = resolve('node_modules/typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', 'page/tsconfig.json', '--outDir', out, '--tsBuildInfoFile', join(out, 'page.tsbuildinfo')]);
+  await promisify(execFile)(process.execPath, [
+    tsc,
+    '-p',
+    'page/tsconfig.json',
+    '--outDir',
+    out,
+    '--tsBuildInfoFile',
+    join(out, 'page.tsbuildinfo'),
+  ]);
 }, 60_000);
 afterAll(() => rm(out, { recursive: true, force: true }));
 

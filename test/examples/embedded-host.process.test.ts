@@ -18,7 +18,10 @@ beforeAll(async () => {
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (gateway.app.server.address() as { port: number }).port;
   const main = join(inject('gatewayBuild'), 'examples/embedded-host/main.js');
-  child = spawn(process.execPath, [main], { env: { ...process.env, HOST_PORT: '0', PORT: String(port), GATEWAY_URL: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, [main], {
+    env: { ...process.env, HOST_PORT: '0', PORT: String(port), GATEWAY_URL: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((done, fail) => {
     child.once('exit', (code) => fail(new Error(`demo:host exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', done);

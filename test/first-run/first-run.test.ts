@@ -80,7 +80,11 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
       env: cleanEnv({ PORT: String(port), AGENT_PROFILE: `http://127.0.0.1:${agentPort}/.well-known/proto` }),
     });
     await shell.waitFor('::end::', 280_000);
-    outputs = shell.stdout().replace(/::end::\n$/, '').split(/::block \d+::\n/).slice(1);
+    outputs = shell
+      .stdout()
+      .replace(/::end::\n$/, '')
+      .split(/::block \d+::\n/)
+      .slice(1);
   }, 600_000);
   afterAll(async () => {
     await shell?.stop(); // its process group: the agent's file server too
@@ -97,7 +101,7 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     expect(JSON.stringify(profile)).not.toContain(':8080');
   });
 
-  it('Try it: the example agent\'s file server listens on loopback only', async () => {
+  it("Try it: the example agent's file server listens on loopback only", async () => {
     expect(outputs[1]).toContain('"Bouquet of Red Roses"');
     // Held on 127.0.0.1 only, the port is still free on another loopback address; on every interface it is not.
     const probe = createServer();

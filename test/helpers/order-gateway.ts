@@ -109,7 +109,12 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
     const quote: QuoteRequest = {
       lines: lines.map(([variantId, quantity], i) => ({ lineId: `l${i + 1}`, variantId, quantity })),
       discountCodes: [],
-      fulfillment: { multiGroup: false, methods: [{ methodId: 'm1', type: 'shipping', lineIds: shipped, destination: { address: CHICAGO }, selectedOptions: { all: 'std-ship' } }] },
+      fulfillment: {
+        multiGroup: false,
+        methods: [
+          { methodId: 'm1', type: 'shipping', lineIds: shipped, destination: { address: CHICAGO }, selectedOptions: { all: 'std-ship' } },
+        ],
+      },
     };
     const total = (await adapter.quote(quote)).totals.total;
     const placed = await adapter.placeOrder({

@@ -54,7 +54,9 @@ export function protocolCaller(gw: TestGateway, validate: (body: any) => void, p
         method: 'POST',
         url: '/mcp',
         headers: Object.fromEntries(
-          Object.entries({ 'content-type': 'application/json', accept: 'application/json', ...options.headers }).filter((e): e is [string, string] => e[1] !== undefined),
+          Object.entries({ 'content-type': 'application/json', accept: 'application/json', ...options.headers }).filter(
+            (e): e is [string, string] => e[1] !== undefined,
+          ),
         ),
         payload: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/call', params: { name, arguments: { meta, ...args } } }),
       });

@@ -133,7 +133,14 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
   try {
     for (const [i, port] of nodes.entries()) {
-      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-port', String(ports[3 + i])];
+      const args = [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--cluster-port',
+        String(ports[3 + i]),
+      ];
       started.push(await launch(port, dir, args));
     }
     await run('redis-cli', ['--cluster', 'create', ...nodes.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);

@@ -42,7 +42,12 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          method: req.method ?? '',
+          target: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
       });
     });

@@ -25,7 +25,9 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     expect(res.json()).toEqual({ code: 'invalid_request', content: '$.by must be integer' });
     expect((await post(JSON.stringify({}))).json().content).toBe('$.by is required');
     expect((await post(JSON.stringify([1, 2]))).json().content).toBe('$ must be object');
-    expect((await post(JSON.stringify({ by: 1, note: 'x'.repeat(51) }))).json().content).toBe('$.note must NOT have more than 50 characters');
+    expect((await post(JSON.stringify({ by: 1, note: 'x'.repeat(51) }))).json().content).toBe(
+      '$.note must NOT have more than 50 characters',
+    );
   });
 
   it('wrong content type: 415', async () => {
@@ -99,7 +101,10 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
         socket.end('GET /.well-known/proto HTTP/1.1\r\nHost: shop.example\r\nHost: other.example\r\nConnection: close\r\n\r\n'),
       );
       let answer = '';
-      socket.on('data', (chunk) => (answer += chunk.toString('utf8'))).on('end', () => resolve(answer)).on('error', reject);
+      socket
+        .on('data', (chunk) => (answer += chunk.toString('utf8')))
+        .on('end', () => resolve(answer))
+        .on('error', reject);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));

@@ -19,8 +19,14 @@ describe('GET /.well-known/proto', () => {
     expect(rest).toMatchObject({ transport: 'rest', version: '2026-04-08', endpoint: 'https://shop.example' });
     expect(mcp).toMatchObject({ transport: 'mcp', endpoint: 'https://shop.example/mcp' });
     expect(profile.proto.capabilities['dev.proto.shopping.cart'][0]).toMatchObject({ version: '2026-04-08' });
-    expect(profile.proto.capabilities['dev.proto.shopping.discount'][0].extends).toEqual(['dev.proto.shopping.cart', 'dev.proto.shopping.checkout']);
-    expect(profile.proto.payment_handlers['dev.proto.payments.sandbox'][0]).toMatchObject({ id: 'sandbox', available_instruments: [{ type: 'card' }] });
+    expect(profile.proto.capabilities['dev.proto.shopping.discount'][0].extends).toEqual([
+      'dev.proto.shopping.cart',
+      'dev.proto.shopping.checkout',
+    ]);
+    expect(profile.proto.payment_handlers['dev.proto.payments.sandbox'][0]).toMatchObject({
+      id: 'sandbox',
+      available_instruments: [{ type: 'card' }],
+    });
     expect(profile.proto.supported_versions).toEqual({ '2026-04-08': 'https://shop.example/.well-known/proto' });
     expect(Array.isArray(profile.keys)).toBe(true);
     expect(profile.signing_keys).toEqual(profile.keys);

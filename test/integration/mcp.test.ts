@@ -40,7 +40,12 @@ describe('MCP with the official SDK client over Streamable HTTP', () => {
 
 describe('MCP request metadata in the standard params._meta', () => {
   it('takes the agent profile from _meta["proto-agent"] when arguments.meta has none', async () => {
-    const res = await rpc({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'bump_counter', arguments: { id: 'meta-std', cart: { by: 3 } }, _meta: gw.meta() } });
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'bump_counter', arguments: { id: 'meta-std', cart: { by: 3 } }, _meta: gw.meta() },
+    });
     expect(res.json().result.structuredContent).toMatchObject({ proto: { status: 'success' }, id: 'meta-std', value: 3 });
   });
 
@@ -60,7 +65,11 @@ describe('MCP request metadata in the standard params._meta', () => {
       jsonrpc: '2.0',
       id: 9,
       method: 'tools/call',
-      params: { name: 'read_counter', arguments: { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'meta-std' }, _meta: gw.meta() },
+      params: {
+        name: 'read_counter',
+        arguments: { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'meta-std' },
+        _meta: gw.meta(),
+      },
     });
     expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable' } });
   });
@@ -100,17 +109,35 @@ describe('MCP as platforms call it: a bare JSON POST', () => {
   });
 
   it('a missing or unreadable profile URL is invalid_profile_url, -32001', async () => {
-    for (const meta of [undefined, {}, { 'proto-agent': {} }, { 'proto-agent': { profile: 42 } }, { 'proto-agent': 'https://agent.example' }]) {
+    for (const meta of [
+      undefined,
+      {},
+      { 'proto-agent': {} },
+      { 'proto-agent': { profile: 42 } },
+      { 'proto-agent': 'https://agent.example' },
+    ]) {
       const res = await toolCall('bump_counter', { ...(meta && { meta }), id: 'x', cart: { by: 1 } });
-      expect(res.json().error, JSON.stringify(meta)).toMatchObject({ code: -32001, data: { code: 'invalid_profile_url', http_status: 400 } });
+      expect(res.json().error, JSON.stringify(meta)).toMatchObject({
+        code: -32001,
+        data: { code: 'invalid_profile_url', http_status: 400 },
+      });
     }
   });
 
   it('an operation the caller did not negotiate is a result with capabilities_incompatible', async () => {
-    gw.platform.serve('/catalog-only', { proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.catalog.search': [{ version: '2026-04-08' }] } } });
-    const res = await toolCall('bump_counter', { meta: { 'proto-agent': { profile: gw.platform.url('/catalog-only') } }, id: 'x', cart: { by: 1 } });
+    gw.platform.serve('/catalog-only', {
+      proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.catalog.search': [{ version: '2026-04-08' }] } },
+    });
+    const res = await toolCall('bump_counter', {
+      meta: { 'proto-agent': { profile: gw.platform.url('/catalog-only') } },
+      id: 'x',
+      cart: { by: 1 },
+    });
     const { result } = res.json();
-    expect(result.structuredContent).toMatchObject({ proto: { status: 'error', capabilities: {} }, messages: [{ code: 'capabilities_incompatible' }] });
+    expect(result.structuredContent).toMatchObject({
+      proto: { status: 'error', capabilities: {} },
+      messages: [{ code: 'capabilities_incompatible' }],
+    });
     expect(result.content[0].text).toBe(result.structuredContent.messages[0].content);
   });
 

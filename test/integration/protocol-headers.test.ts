@@ -45,7 +45,11 @@ describe('protocol headers on REST', () => {
   });
 
   it('reads need no Idempotency-Key, and a failed business outcome is HTTP 200 with proto.status error', async () => {
-    const res = await gw.app.inject({ method: 'GET', url: '/counters/never', headers: gw.headers({ 'idempotency-key': undefined, 'content-type': undefined }) });
+    const res = await gw.app.inject({
+      method: 'GET',
+      url: '/counters/never',
+      headers: gw.headers({ 'idempotency-key': undefined, 'content-type': undefined }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       proto: { status: 'error' },
@@ -86,16 +90,29 @@ describe('negotiation failures on REST', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       proto: { version: '2026-04-08', status: 'error', capabilities: {} },
-      messages: [{ type: 'error', code: 'capabilities_incompatible', severity: 'unrecoverable', content: expect.stringContaining('dev.proto.shopping.cart') }],
+      messages: [
+        {
+          type: 'error',
+          code: 'capabilities_incompatible',
+          severity: 'unrecoverable',
+          content: expect.stringContaining('dev.proto.shopping.cart'),
+        },
+      ],
       continue_url: expect.stringMatching(/^https:\/\//),
     });
-    const read = await gw.app.inject({ method: 'GET', url: '/counters/c1', headers: gw.headers({ 'proto-agent': gw.platform.agent('/catalog-only') }) });
+    const read = await gw.app.inject({
+      method: 'GET',
+      url: '/counters/c1',
+      headers: gw.headers({ 'proto-agent': gw.platform.agent('/catalog-only') }),
+    });
     expect([read.statusCode, read.json().messages[0].code]).toEqual([200, 'capabilities_incompatible']);
   });
 
   it('lists only the intersection', async () => {
-
-    gw.platform.serve('/cart-and-discount', platformProfile(['dev.proto.shopping.cart', 'dev.proto.shopping.discount', 'com.vendor.extra']));
+    gw.platform.serve(
+      '/cart-and-discount',
+      platformProfile(['dev.proto.shopping.cart', 'dev.proto.shopping.discount', 'com.vendor.extra']),
+    );
     const ok = await bump(gw.headers({ 'proto-agent': gw.platform.agent('/cart-and-discount') }));
     expect(Object.keys(ok.json().proto.capabilities).sort()).toEqual(['dev.proto.shopping.cart', 'dev.proto.shopping.discount']);
   });

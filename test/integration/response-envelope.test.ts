@@ -43,9 +43,15 @@ describe.each<Transport>(['rest', 'mcp'])('capabilities listed in answers over %
 
   it('catalog answers list their catalog capability and fulfillment', async () => {
     const { rest, mcp } = protocolCaller(gw, () => undefined);
-    const search = transport === 'rest' ? await rest('POST', '/catalog/search', { query: 'roses' }) : await mcp('search_catalog', { catalog: { query: 'roses' } });
+    const search =
+      transport === 'rest'
+        ? await rest('POST', '/catalog/search', { query: 'roses' })
+        : await mcp('search_catalog', { catalog: { query: 'roses' } });
     expect(listed(search.body)).toEqual([SEARCH, FULFILLMENT].sort());
-    const lookup = transport === 'rest' ? await rest('POST', '/catalog/lookup', { ids: ['bouquet_roses'] }) : await mcp('lookup_catalog', { catalog: { ids: ['bouquet_roses'] } });
+    const lookup =
+      transport === 'rest'
+        ? await rest('POST', '/catalog/lookup', { ids: ['bouquet_roses'] })
+        : await mcp('lookup_catalog', { catalog: { ids: ['bouquet_roses'] } });
     expect(listed(lookup.body)).toEqual([LOOKUP, FULFILLMENT].sort());
   });
 });

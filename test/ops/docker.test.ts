@@ -89,7 +89,9 @@ describe('docker/docker-compose.yml', () => {
     }
     const jwk = await generatePrivateJwk('ES256');
     const [demo] = loadTenantFiles(resolve('docker/config'));
-    const keyring = await loadKeyring(demo!.config.signing, demo!.file, resolve('docker/config/tenants'), { DEMO_SIGNING_KEY: JSON.stringify(jwk) });
+    const keyring = await loadKeyring(demo!.config.signing, demo!.file, resolve('docker/config/tenants'), {
+      DEMO_SIGNING_KEY: JSON.stringify(jwk),
+    });
     expect(keyring.ephemeral).toBe(false);
     expect(keyring.active?.kid).toBe(jwk.kid);
     // The image holds config/demo at /app/config/demo, where the docker tenant reads its data.

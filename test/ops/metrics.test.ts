@@ -41,7 +41,12 @@ describe('/metrics', () => {
       headers: { 'content-type': 'application/json' },
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_counter', arguments: { meta: gw.meta(), id } } },
     });
-    await gw.app.inject({ method: 'POST', url: `/counters/${id}/bump`, headers: gw.headers({ 'idempotency-key': undefined }), payload: '{"by":1}' });
+    await gw.app.inject({
+      method: 'POST',
+      url: `/counters/${id}/bump`,
+      headers: gw.headers({ 'idempotency-key': undefined }),
+      payload: '{"by":1}',
+    });
 
     const text = await scrape(gw.app);
     expect(sample(text, 'proto_requests_total', { tenant: 'shop', operation: 'bump_counter', transport: 'rest', status: '201' })).toBe(2);
@@ -49,7 +54,9 @@ describe('/metrics', () => {
     expect(sample(text, 'proto_requests_total', { tenant: 'shop', operation: 'read_counter', transport: 'rest', status: '200' })).toBe(1);
     expect(sample(text, 'proto_requests_total', { tenant: 'shop', operation: 'read_counter', transport: 'mcp', status: '200' })).toBe(1);
     expect(sample(text, 'proto_request_duration_seconds_count', { tenant: 'shop', operation: 'bump_counter', transport: 'rest' })).toBe(3);
-    expect(sample(text, 'proto_request_duration_seconds_bucket', { tenant: 'shop', operation: 'bump_counter', transport: 'rest', le: '+Inf' })).toBe(3);
+    expect(
+      sample(text, 'proto_request_duration_seconds_bucket', { tenant: 'shop', operation: 'bump_counter', transport: 'rest', le: '+Inf' }),
+    ).toBe(3);
   });
 
   it('keeps labels bounded: paths that match no route are operation="unknown"', async () => {
@@ -67,22 +74,27 @@ describe('/metrics', () => {
     await bump(id, headers, 1); // replay
     await bump(id, headers, 2); // same key, other body
     const text = await scrape(gw.app);
-    const at = (outcome: string) => sample(text, 'proto_idempotency_requests_total', { tenant: 'shop', operation: 'bump_counter', outcome });
+    const at = (outcome: string) =>
+      sample(text, 'proto_idempotency_requests_total', { tenant: 'shop', operation: 'bump_counter', outcome });
     expect(at('replayed')).toBeGreaterThanOrEqual(1);
     expect(at('conflict')).toBeGreaterThanOrEqual(1);
     expect(at('executed')).toBeGreaterThanOrEqual(1);
     const before = at('replayed')!;
     await bump(id, headers, 1);
-    expect(sample(await scrape(gw.app), 'proto_idempotency_requests_total', { tenant: 'shop', operation: 'bump_counter', outcome: 'replayed' })).toBe(before + 1);
+    expect(
+      sample(await scrape(gw.app), 'proto_idempotency_requests_total', { tenant: 'shop', operation: 'bump_counter', outcome: 'replayed' }),
+    ).toBe(before + 1);
   });
 
   it('counts negotiation cache hits and misses', async () => {
     const before = await scrape(gw.app);
     const path = `/profiles/${randomUUID()}`;
     gw.platform.serve(path, { proto: { version: '2026-04-08', capabilities: { 'dev.proto.shopping.cart': [{ version: '2026-04-08' }] } } });
-    for (let i = 0; i < 3; i++) await gw.app.inject({ method: 'GET', url: '/counters/x', headers: gw.headers({ 'proto-agent': gw.platform.agent(path) }) });
+    for (let i = 0; i < 3; i++)
+      await gw.app.inject({ method: 'GET', url: '/counters/x', headers: gw.headers({ 'proto-agent': gw.platform.agent(path) }) });
     const after = await scrape(gw.app);
-    const delta = (result: string) => sample(after, 'proto_profile_cache_lookups_total', { result })! - sample(before, 'proto_profile_cache_lookups_total', { result })!;
+    const delta = (result: string) =>
+      sample(after, 'proto_profile_cache_lookups_total', { result })! - sample(before, 'proto_profile_cache_lookups_total', { result })!;
     expect(delta('miss')).toBe(1);
     expect(delta('hit')).toBe(2);
     expect(gw.platform.hits(path)).toBe(1);
@@ -143,14 +155,23 @@ describe('backend call metrics', () => {
         if (++pings === 1) throw new BackendError('backend said 503', true);
       },
     };
-    const tenant = assembleTenant({ config: { ...baseTenantConfig, policies: { backend: { attempts: 2 } } }, file: 'shop.yaml' }, flaky, { observe: metrics.backendObserver('shop') });
-    app = await buildServer({ settings: { bodyLimitBytes: 65_536, logLevel: 'silent' }, tenants: new TenantRegistry([tenant]), store: new MemoryStore(), metrics });
+    const tenant = assembleTenant({ config: { ...baseTenantConfig, policies: { backend: { attempts: 2 } } }, file: 'shop.yaml' }, flaky, {
+      observe: metrics.backendObserver('shop'),
+    });
+    app = await buildServer({
+      settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
+      tenants: new TenantRegistry([tenant]),
+      store: new MemoryStore(),
+      metrics,
+    });
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ ready: true, checks: { 'adapter:shop': 'ok' } });
     await app.inject({ method: 'GET', url: '/readyz' });
 
     const text = await scrape(app);
     expect(sample(text, 'proto_backend_call_duration_seconds_count', { tenant: 'shop', method: 'ping', outcome: 'error' })).toBe(1);
     expect(sample(text, 'proto_backend_call_duration_seconds_count', { tenant: 'shop', method: 'ping', outcome: 'ok' })).toBe(2);
-    expect(sample(text, 'proto_backend_call_duration_seconds_sum', { tenant: 'shop', method: 'ping', outcome: 'ok' })).toBeGreaterThanOrEqual(0);
+    expect(
+      sample(text, 'proto_backend_call_duration_seconds_sum', { tenant: 'shop', method: 'ping', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(0);
   });
 });

@@ -89,7 +89,12 @@ describe('SIGHUP to the gateway process', () => {
     const res = await fetch(`${origin}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     return ((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name;
   }

@@ -16,7 +16,11 @@ import { sample, scrape } from './helpers/prometheus.js';
 type RateLimits = NonNullable<NonNullable<TenantConfig['policies']>['rate_limits']>;
 
 const limited = (rateLimits: RateLimits, store?: StateStore) =>
-  testGateway({ operations: [echo], tenant: { policies: { allow_loopback_profiles: true, rate_limits: rateLimits } }, ...(store && { store }) });
+  testGateway({
+    operations: [echo],
+    tenant: { policies: { allow_loopback_profiles: true, rate_limits: rateLimits } },
+    ...(store && { store }),
+  });
 
 /** A second platform profile on the same test server: another caller. */
 function otherCaller(gw: TestGateway): string {
@@ -84,7 +88,7 @@ describe('rate limits (single process)', () => {
     }
   });
 
-  it('give a verified API key its own budget; an invalid key shares its address and claimed profile\'s; neither is logged', async () => {
+  it("give a verified API key its own budget; an invalid key shares its address and claimed profile's; neither is logged", async () => {
     const platform = await startPlatform();
     const key = 'key-one-secret-value';
     const gw = await testGateway({
@@ -197,7 +201,7 @@ describe('rate limits by verified identity', () => {
     return gw.send({ ...request, remoteAddress } as Outgoing);
   };
 
-  it('unsigned calls merely claiming a platform\'s profile never spend the signed platform\'s budget', async () => {
+  it("unsigned calls merely claiming a platform's profile never spend the signed platform's budget", async () => {
     for (let i = 0; i < 5; i++) expect((await read(false)).statusCode).not.toBe(429);
     expect((await read(false)).statusCode).toBe(429);
     // The real platform, signing, has its own budget ...
@@ -286,7 +290,8 @@ describeWhenAvailable('rate limits on Redis Cluster', redisBinariesProblem(), ()
   beforeAll(async () => {
     cluster = await startRedisCluster();
     store = await RedisStore.connect(cluster.url, { keyPrefix: `test:${randomUUID()}:` });
-    for (let i = 0; i < 2; i++) replicas.push(await limited({ per_caller: { max: 2, window_seconds: 60 }, per_tenant: { max: 100, window_seconds: 60 } }, store));
+    for (let i = 0; i < 2; i++)
+      replicas.push(await limited({ per_caller: { max: 2, window_seconds: 60 }, per_tenant: { max: 100, window_seconds: 60 } }, store));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((gw) => gw.close()));

@@ -39,7 +39,9 @@ let origin: string;
 
 const writeTenant = (text: string, file = 'shop.yaml') => writeFileSync(join(dir, 'tenants', file), text);
 const secondTenant = () =>
-  tenantYaml('Second').replace('id: shop', 'id: second').replace('base_url: https://shop.example', 'base_url: https://second.example\nhosts: [second.example]');
+  tenantYaml('Second')
+    .replace('id: shop', 'id: second')
+    .replace('base_url: https://shop.example', 'base_url: https://second.example\nhosts: [second.example]');
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proto-reload-'));
@@ -54,8 +56,17 @@ beforeEach(async () => {
       done();
     },
   });
-  app = await buildServer({ settings: { bodyLimitBytes: 65_536, logLevel: 'info' }, tenants: await loadTenants(dir, deps), store, operations: counterOperations, logStream });
-  reloader = new TenantReloader(app.tenants, dir, deps, app.log, { drainMs: 15_000, onReload: (outcome) => app.metrics.configReload(outcome) });
+  app = await buildServer({
+    settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
+    tenants: await loadTenants(dir, deps),
+    store,
+    operations: counterOperations,
+    logStream,
+  });
+  reloader = new TenantReloader(app.tenants, dir, deps, app.log, {
+    drainMs: 15_000,
+    onReload: (outcome) => app.metrics.configReload(outcome),
+  });
   origin = await app.listen({ port: 0, host: '127.0.0.1' });
   platform = await startPlatform();
 });
@@ -72,7 +83,12 @@ async function servedName(): Promise<string> {
   const res = await fetch(`${origin}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
   return ((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name;
 }
@@ -81,7 +97,8 @@ describe('tenant configuration reload', () => {
   it('serves the new configuration at once, finishes in-flight requests on the old one, then closes the old adapters', async () => {
     // The platform holds its profile back, so the request stays in flight during negotiation.
     const held = new Promise<ServerResponse>((resolve) => platform.serve('/slow', (res) => resolve(res)));
-    const release = () => void held.then((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(platformProfile())));
+    const release = () =>
+      void held.then((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(platformProfile())));
     const inFlight = fetch(`${origin}/counters/c1`, { headers: { 'proto-agent': platform.agent('/slow'), 'request-id': 'in-flight' } });
     await vi.waitFor(() => expect(platform.hits('/slow')).toBe(1));
 
@@ -119,7 +136,9 @@ describe('tenant configuration reload', () => {
 
   it('refuses a configuration whose adapter cannot be built', async () => {
     writeTenant(secondTenant(), 'second.yaml');
-    writeTenant(tenantYaml('Missing data').replace(JSON.stringify(DEMO_DATA), JSON.stringify(join(dir, 'nowhere'))) + 'hosts: [shop.example]\n');
+    writeTenant(
+      tenantYaml('Missing data').replace(JSON.stringify(DEMO_DATA), JSON.stringify(join(dir, 'nowhere'))) + 'hosts: [shop.example]\n',
+    );
     expect(await reloader.reload()).toBe(false);
     expect(await servedName()).toBe('Before');
     expect(logs.find((l) => l.level === 50)?.reason).toMatch(/data_dir|nowhere/);

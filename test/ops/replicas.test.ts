@@ -83,7 +83,9 @@ describeWhenAvailable('two gateway replicas sharing one Redis', redisBinariesPro
 
   it('a cart created on one replica is read and updated on the other', async () => {
     const created = json(await call(a, 'POST', '/carts', { line_items: [{ item: { id: 'bouquet_roses' }, quantity: 1 }] }));
-    const updated = await call(b, 'PUT', `/carts/${created.id}`, { line_items: [{ id: created.line_items[0].id, item: { id: 'bouquet_roses' }, quantity: 3 }] });
+    const updated = await call(b, 'PUT', `/carts/${created.id}`, {
+      line_items: [{ id: created.line_items[0].id, item: { id: 'bouquet_roses' }, quantity: 3 }],
+    });
     expect(updated.status).toBe(200);
     expect(json(updated).line_items[0]).toMatchObject({ id: created.line_items[0].id, quantity: 3 });
     const readBack = json(await call(a, 'GET', `/carts/${created.id}`));
@@ -104,9 +106,21 @@ describeWhenAvailable('two gateway replicas sharing one Redis', redisBinariesPro
   it('every order webhook is attempted by one replica at a time and delivered once', async () => {
     const orders: string[] = [];
     for (const replica of [a, b, a, b, a, b]) {
-      const checkout = json(await call(replica, 'POST', '/checkout-sessions', { line_items: [{ item: { id: 'ebook_flower_care' }, quantity: 1 }], buyer: { email: 'ann@example.com' }, context: { address_country: 'US', address_region: 'IL' } }));
+      const checkout = json(
+        await call(replica, 'POST', '/checkout-sessions', {
+          line_items: [{ item: { id: 'ebook_flower_care' }, quantity: 1 }],
+          buyer: { email: 'ann@example.com' },
+          context: { address_country: 'US', address_region: 'IL' },
+        }),
+      );
       expect(checkout.status, JSON.stringify(checkout.messages)).toBe('ready_for_complete');
-      const payment = { payment: { instruments: [{ id: 'instr_1', handler_id: 'sandbox', type: 'card', credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } }] } };
+      const payment = {
+        payment: {
+          instruments: [
+            { id: 'instr_1', handler_id: 'sandbox', type: 'card', credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } },
+          ],
+        },
+      };
       const done = json(await call(replica === a ? b : a, 'POST', `/checkout-sessions/${checkout.id}/complete`, payment));
       expect(done.status).toBe('completed');
       orders.push(done.order.id);

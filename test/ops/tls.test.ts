@@ -23,12 +23,34 @@ function makeCertificates(dir: string) {
   const issue = (name: string, subject: string, extensions: string) => {
     writeFileSync(join(dir, `${name}.ext`), extensions);
     openssl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', '-extfile', `${name}.ext`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+    );
   };
   issue('server', '/CN=gateway.test', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   issue('client', '/CN=platform.example', 'extendedKeyUsage=clientAuth\n');
   const file = (name: string) => join(dir, name);
-  return { ca: file('ca.crt'), serverCert: file('server.crt'), serverKey: file('server.key'), clientCert: file('client.crt'), clientKey: file('client.key') };
+  return {
+    ca: file('ca.crt'),
+    serverCert: file('server.crt'),
+    serverKey: file('server.key'),
+    clientCert: file('client.crt'),
+    clientKey: file('client.key'),
+  };
 }
 
 async function gateway(options: { https?: TlsSettings; trustProxy?: TrustProxy }): Promise<FastifyInstance> {
@@ -113,7 +135,9 @@ describe('HTTPS listener', () => {
 
   it('refuses a client that speaks at most TLS 1.2', async () => {
     const port = await listen({ certFile: certs.serverCert, keyFile: certs.serverKey });
-    await expect(handshake(port, { ...trust, maxVersion: 'TLSv1.2' })).rejects.toMatchObject({ code: expect.stringMatching(/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/) });
+    await expect(handshake(port, { ...trust, maxVersion: 'TLSv1.2' })).rejects.toMatchObject({
+      code: expect.stringMatching(/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/),
+    });
   });
 
   it('with TLS_CLIENT_CERT=require, refuses a client without a certificate and shows a verified one to the request', async () => {
@@ -131,7 +155,9 @@ describe('HTTPS listener', () => {
   });
 
   it('names the setting when a certificate file cannot be read', () => {
-    expect(() => httpsOptions({ certFile: join(dir, 'missing.crt'), keyFile: certs.serverKey })).toThrow(/TLS_CERT_FILE: cannot read .*missing\.crt \(ENOENT\)/);
+    expect(() => httpsOptions({ certFile: join(dir, 'missing.crt'), keyFile: certs.serverKey })).toThrow(
+      /TLS_CERT_FILE: cannot read .*missing\.crt \(ENOENT\)/,
+    );
   });
 });
 

@@ -6,7 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/state/memory-store.js';
-import { checkoutGateway, codes, line, NOW, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transport } from '../capabilities/checkout/checkout-gateway.js';
+import {
+  checkoutGateway,
+  codes,
+  line,
+  NOW,
+  pay,
+  STOREFRONT,
+  walkToReady,
+  type CheckoutGateway,
+  type Transport,
+} from '../capabilities/checkout/checkout-gateway.js';
 
 /** Every value the gateway writes, as JSON text. */
 class RecordingStore extends MemoryStore {
@@ -44,7 +54,9 @@ describe.each<Transport>(['rest', 'mcp'])('payment outcomes over %s', (transport
     const { ready } = await walkToReady(client(), [line('pot_ceramic')]);
     const declined = (await client().complete(ready.id, pay('fail_token'))).body;
     expect(outcome(declined)).toEqual(['error', 'ready_for_complete', [['payment_failed', 'recoverable', '$.payment.instruments[0]']]]);
-    expect(declined.messages[0].content).toBe('The card was declined. Nothing was charged; complete again with another payment instrument.');
+    expect(declined.messages[0].content).toBe(
+      'The card was declined. Nothing was charged; complete again with another payment instrument.',
+    );
     expect(declined.order).toBeUndefined();
     expect((await client().get(ready.id)).body.status).toBe('ready_for_complete');
     const done = (await client().complete(ready.id, pay('success_token', { display: { brand: 'Mastercard', last_digits: '5678' } }))).body;
@@ -73,7 +85,11 @@ describe.each<Transport>(['rest', 'mcp'])('payment outcomes over %s', (transport
       [pay('success_token', { type: 'wallet' }), 'payment_instrument_unsupported', '$.payment.instruments[0].type'],
     ];
     for (const [body, code, path] of cases) {
-      expect(outcome((await client().complete(ready.id, body)).body)).toEqual(['error', 'ready_for_complete', [[code, 'recoverable', path]]]);
+      expect(outcome((await client().complete(ready.id, body)).body)).toEqual([
+        'error',
+        'ready_for_complete',
+        [[code, 'recoverable', path]],
+      ]);
     }
     expect((await client().get(ready.id)).body.status).toBe('ready_for_complete');
   });
@@ -104,7 +120,9 @@ describe('the credential', () => {
       await rest.complete(ready.id, pay('x'.repeat(4097))),
     ];
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 400]);
-    expect(replies[0]!.body.payment.instruments).toEqual([{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' } }]);
+    expect(replies[0]!.body.payment.instruments).toEqual([
+      { id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' } },
+    ]);
     expect(replies[2]!.body.status).toBe('completed');
     for (const text of [...store.written, ...gw!.rawLogs, ...replies.map((r) => JSON.stringify(r.body))]) {
       expect(text).not.toContain(secret);
@@ -118,7 +136,11 @@ describe('the credential', () => {
 
 describe('a store that takes payment on its own page (handoff)', () => {
   it('complete needs no instrument and escalates to the store checkout; no order is placed here', async () => {
-    const handoff = await checkoutGateway({ tenant: { payment_handlers: [{ id: 'store-checkout', name: 'dev.proto.payments.handoff', type: 'handoff', instruments: ['redirect'] }] } });
+    const handoff = await checkoutGateway({
+      tenant: {
+        payment_handlers: [{ id: 'store-checkout', name: 'dev.proto.payments.handoff', type: 'handoff', instruments: ['redirect'] }],
+      },
+    });
     try {
       const profile = (await handoff.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
       expect(profile.proto.payment_handlers).toEqual({

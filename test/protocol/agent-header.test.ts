@@ -13,7 +13,9 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe('PROTO-Agent header', () => {
   it('reads the profile member of an RFC 8941 dictionary', () => {
-    expect(parseAgentHeader('profile="https://agent.example/.well-known/proto"')).toEqual({ profile: 'https://agent.example/.well-known/proto' });
+    expect(parseAgentHeader('profile="https://agent.example/.well-known/proto"')).toEqual({
+      profile: 'https://agent.example/.well-known/proto',
+    });
     expect(parseAgentHeader('v=1, profile="https://a.example/p";x=2').profile).toBe('https://a.example/p');
   });
 
@@ -28,8 +30,19 @@ describe('PROTO-Agent header', () => {
   });
 
   it('a malformed dictionary or a non-string profile is an unparseable profile URL: 400 invalid_profile_url', () => {
-    for (const bad of ['profile=https://a.example', 'profile="unterminated', '"just a string"', 'profile=1', 'other="x"', 'profile=?1', 'profile=""']) {
-      expect(codeOf(() => parseAgentHeader(bad)), bad).toBe('400 invalid_profile_url');
+    for (const bad of [
+      'profile=https://a.example',
+      'profile="unterminated',
+      '"just a string"',
+      'profile=1',
+      'other="x"',
+      'profile=?1',
+      'profile=""',
+    ]) {
+      expect(
+        codeOf(() => parseAgentHeader(bad)),
+        bad,
+      ).toBe('400 invalid_profile_url');
     }
   });
 });

@@ -23,7 +23,10 @@ describe('capability negotiation', () => {
   });
 
   it('prunes against the business side too: a parent the business lacks does not count', () => {
-    const active = negotiate([CAPABILITY.checkout, CAPABILITY.fulfillment].filter((c) => c !== CAPABILITY.checkout), platformProfile());
+    const active = negotiate(
+      [CAPABILITY.checkout, CAPABILITY.fulfillment].filter((c) => c !== CAPABILITY.checkout),
+      platformProfile(),
+    );
     expect(active.size).toBe(0);
   });
 

@@ -90,7 +90,13 @@ describe('fetching platform profiles', () => {
 
   it('refuses private and link-local addresses even when loopback is allowed', async () => {
     const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 500 });
-    for (const url of ['https://10.0.0.1/p', 'https://169.254.169.254/latest', 'https://[fe80::1]/p', 'https://192.168.1.1/p', 'https://[::ffff:10.0.0.1]/p']) {
+    for (const url of [
+      'https://10.0.0.1/p',
+      'https://169.254.169.254/latest',
+      'https://[fe80::1]/p',
+      'https://192.168.1.1/p',
+      'https://[::ffff:10.0.0.1]/p',
+    ]) {
       expect(await failure(fetcher, url), url).toBe('424 profile_unreachable');
     }
   });
@@ -98,7 +104,9 @@ describe('fetching platform profiles', () => {
   it('refuses a DNS name that resolves to loopback when loopback is not allowed', async () => {
     const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 500 });
     // localhost resolves to 127.0.0.1/::1 without any network.
-    expect(await failure(fetcher, `https://localhost:${new URL(platform.origin).port}/.well-known/proto`, false)).toBe('424 profile_unreachable');
+    expect(await failure(fetcher, `https://localhost:${new URL(platform.origin).port}/.well-known/proto`, false)).toBe(
+      '424 profile_unreachable',
+    );
   });
 
   it('422 profile_malformed for what is not JSON or not a profile', async () => {

@@ -34,7 +34,10 @@ beforeAll(async () => {
   agent = gw.agent('agent');
 });
 afterAll(async () => {
-  tally.set('faults injected', Object.values(backend.injected).reduce((a, b) => a + b, 0));
+  tally.set(
+    'faults injected',
+    Object.values(backend.injected).reduce((a, b) => a + b, 0),
+  );
   tally.print();
   await gw?.close();
 });
@@ -67,7 +70,11 @@ describe('the good requests these tests send', () => {
 describe.each(FAULTS)('every operation with a backend whose every call faults: %s', (fault: Fault) => {
   it('answers 503 with Retry-After or a business outcome, changes nothing, and frees the idempotency key', async () => {
     backend.setPlan({});
-    const calls = await Promise.all(cases.map(({ op, transport }) => goodCall(op, transport).then((call) => ({ ...call, key: `faulty-${fault}-${op.name}-${transport}` }))));
+    const calls = await Promise.all(
+      cases.map(({ op, transport }) =>
+        goodCall(op, transport).then((call) => ({ ...call, key: `faulty-${fault}-${op.name}-${transport}` })),
+      ),
+    );
     const before = await Promise.all(calls.map((call) => watched(call)));
 
     backend.setPlan(everywhere(fault));
@@ -135,39 +142,61 @@ describe('garbage from the store', () => {
 describe('never a double order', () => {
   const readCheckout = operations.find((op) => op.name === 'get_checkout')!;
 
-  it.each(FAULTS)('placing the order fails once (%s): retries of the complete end in exactly one order, the one the store has', async (fault) => {
-    backend.setPlan({});
-    const id = await readyCheckout(gw, agent, [{ item: { id: 'bouquet_roses' }, quantity: 2 }]);
-    const key = `complete-${fault}`;
-    const placedBefore = backend.placed.length;
-    backend.setPlan({ placeOrder: [fault] });
-    const first = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
-    expect(problemWith(first, BACKEND_CODES)).toBeUndefined();
+  it.each(FAULTS)(
+    'placing the order fails once (%s): retries of the complete end in exactly one order, the one the store has',
+    async (fault) => {
+      backend.setPlan({});
+      const id = await readyCheckout(gw, agent, [{ item: { id: 'bouquet_roses' }, quantity: 2 }]);
+      const key = `complete-${fault}`;
+      const placedBefore = backend.placed.length;
+      backend.setPlan({ placeOrder: [fault] });
+      const first = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+      expect(problemWith(first, BACKEND_CODES)).toBeUndefined();
 
-    // The platform retries with the same key until the checkout is settled; time passes between tries.
-    let settled = first;
-    for (let attempt = 0; attempt < 10 && settled.body?.status !== 'completed'; attempt++) {
-      gw.clock.now += 1_000;
-      settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
-      expect(problemWith(settled, BACKEND_CODES)).toBeUndefined();
-    }
-    // What the retries leave in progress, the completion queue settles (a get only reads).
-    await gw.app.completions.drain();
-    // A second client's complete with another key changes nothing either.
-    const other = await completeCheckout(gw, agent, id, `${key}-other`);
-    const read = await exchange({ op: readCheckout, transport: 'rest', profile: agent, id });
+      // The platform retries with the same key until the checkout is settled; time passes between tries.
+      let settled = first;
+      for (let attempt = 0; attempt < 10 && settled.body?.status !== 'completed'; attempt++) {
+        gw.clock.now += 1_000;
+        settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+        expect(problemWith(settled, BACKEND_CODES)).toBeUndefined();
+      }
+      // What the retries leave in progress, the completion queue settles (a get only reads).
+      await gw.app.completions.drain();
+      // A second client's complete with another key changes nothing either.
+      const other = await completeCheckout(gw, agent, id, `${key}-other`);
+      const read = await exchange({ op: readCheckout, transport: 'rest', profile: agent, id });
 
-    const orderIds = new Set([settled, other, read].map((a) => a.body?.order?.id).filter(Boolean));
-    const stored = await gw.backend.findOrderByReference(id);
-    expect(backend.placed.slice(placedBefore).every((reference) => reference === id), 'every placement carries the checkout as its reference').toBe(true);
-    expect(read.body.status).toBe('completed');
-    expect([...orderIds]).toEqual([stored!.orderId]);
-    tally.count('completes under faults');
-  });
+      const orderIds = new Set([settled, other, read].map((a) => a.body?.order?.id).filter(Boolean));
+      const stored = await gw.backend.findOrderByReference(id);
+      expect(
+        backend.placed.slice(placedBefore).every((reference) => reference === id),
+        'every placement carries the checkout as its reference',
+      ).toBe(true);
+      expect(read.body.status).toBe('completed');
+      expect([...orderIds]).toEqual([stored!.orderId]);
+      tally.count('completes under faults');
+    },
+  );
 });
 
 /** The same complete body on every retry (the idempotency fingerprint is over the bytes). */
-const completePayload = () => JSON.parse(JSON.stringify({ payment: { instruments: [{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' }, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } }] } }));
+const completePayload = () =>
+  JSON.parse(
+    JSON.stringify({
+      payment: {
+        instruments: [
+          {
+            id: 'instr_1',
+            handler_id: 'sandbox',
+            type: 'card',
+            selected: true,
+            display: { brand: 'Visa', last_digits: '1234' },
+            credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+          },
+        ],
+      },
+    }),
+  );
 
 describe('transient faults are invisible to the caller', () => {
   it.each(cases)('$name: two failed attempts, then the same answer as a healthy backend', async ({ op, transport }) => {

@@ -34,7 +34,7 @@ it('the table has resources callers own', () => {
 describe.each(kinds.map((kind) => [kind.capability, kind] as const))('%s', (_name, kind) => {
   const cases = kind.byId.flatMap((op) => TRANSPORTS.map((transport) => ({ op, transport, name: `${op.name} over ${transport}` })));
 
-  it.each(cases)("$name by another caller: the answer for an unknown id, and the resource unchanged", async ({ op, transport }) => {
+  it.each(cases)('$name by another caller: the answer for an unknown id, and the resource unchanged', async ({ op, transport }) => {
     const id = await kind.produce(gw, owner);
     const before = await snapshot(gw, kind, owner, id);
     const payload = goodPayload(op);
@@ -57,30 +57,39 @@ describe.each(kinds.map((kind) => [kind.capability, kind] as const))('%s', (_nam
   });
 });
 
-describe.each(kinds.flatMap((kind) => (kind.create ? [[kind.create.name, kind, kind.create] as const] : [])))('%s', (_name, kind, create) => {
-  it('ids the gateway mints are unguessable: 128 random bits or more, nothing shared past a fixed prefix', async () => {
-    const ids = await Promise.all(Array.from({ length: 64 }, () => kind.produce(gw, owner)));
-    expect(new Set(ids).size).toBe(ids.length);
-    let prefix = ids[0]!;
-    for (const id of ids) while (!id.startsWith(prefix)) prefix = prefix.slice(0, -1);
-    const tails = ids.map((id) => id.slice(prefix.length)).join('');
-    // The alphabet the ids are drawn from: hex, alphanumeric, base64url, or what was seen.
-    const alphabet = /^[0-9a-f]*$/.test(tails) ? 16 : /^[0-9A-Za-z]*$/.test(tails) ? 62 : /^[\w-]*$/.test(tails) ? 64 : new Set(tails).size;
-    const randomBits = Math.min(...ids.map((id) => id.length - prefix.length)) * Math.log2(alphabet);
-    expect(randomBits).toBeGreaterThanOrEqual(128);
-  });
+describe.each(kinds.flatMap((kind) => (kind.create ? [[kind.create.name, kind, kind.create] as const] : [])))(
+  '%s',
+  (_name, kind, create) => {
+    it('ids the gateway mints are unguessable: 128 random bits or more, nothing shared past a fixed prefix', async () => {
+      const ids = await Promise.all(Array.from({ length: 64 }, () => kind.produce(gw, owner)));
+      expect(new Set(ids).size).toBe(ids.length);
+      let prefix = ids[0]!;
+      for (const id of ids) while (!id.startsWith(prefix)) prefix = prefix.slice(0, -1);
+      const tails = ids.map((id) => id.slice(prefix.length)).join('');
+      // The alphabet the ids are drawn from: hex, alphanumeric, base64url, or what was seen.
+      const alphabet = /^[0-9a-f]*$/.test(tails)
+        ? 16
+        : /^[0-9A-Za-z]*$/.test(tails)
+          ? 62
+          : /^[\w-]*$/.test(tails)
+            ? 64
+            : new Set(tails).size;
+      const randomBits = Math.min(...ids.map((id) => id.length - prefix.length)) * Math.log2(alphabet);
+      expect(randomBits).toBeGreaterThanOrEqual(128);
+    });
 
-  it("an idempotency key is the caller's own: another caller's same key and body get their own resource", async () => {
-    const key = `shared-key-${create.name}`;
-    const call = { op: create, transport: 'rest' as const, key, payload: { line_items: SEED_LINES } };
-    const mine = await send(gw, { ...call, profile: owner });
-    const theirs = await send(gw, { ...call, profile: stranger });
-    expect(mine.kind).toBe('success');
-    expect(theirs.kind).toBe('success');
-    expect(theirs.replayed).toBe(false);
-    expect(theirs.body.id).not.toBe(mine.body.id);
-    const replay = await send(gw, { ...call, profile: owner });
-    expect(replay.replayed).toBe(true);
-    expect(replay.body.id).toBe(mine.body.id);
-  });
-});
+    it("an idempotency key is the caller's own: another caller's same key and body get their own resource", async () => {
+      const key = `shared-key-${create.name}`;
+      const call = { op: create, transport: 'rest' as const, key, payload: { line_items: SEED_LINES } };
+      const mine = await send(gw, { ...call, profile: owner });
+      const theirs = await send(gw, { ...call, profile: stranger });
+      expect(mine.kind).toBe('success');
+      expect(theirs.kind).toBe('success');
+      expect(theirs.replayed).toBe(false);
+      expect(theirs.body.id).not.toBe(mine.body.id);
+      const replay = await send(gw, { ...call, profile: owner });
+      expect(replay.replayed).toBe(true);
+      expect(replay.body.id).toBe(mine.body.id);
+    });
+  },
+);

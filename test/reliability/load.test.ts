@@ -42,7 +42,17 @@ const readCheckout = operations.find((op) => op.name === 'get_checkout')!;
 const readOrder = operations.find((op) => op.name === 'get_order')!;
 
 type Step = 'read_catalog' | 'update' | 'mcp_update' | 'read_other_replica' | 'duplicate_create' | 'checkout' | 'racing_checkout';
-const STEP: fc.Arbitrary<Step> = fc.constantFrom('read_catalog', 'read_catalog', 'update', 'update', 'mcp_update', 'read_other_replica', 'duplicate_create', 'checkout', 'racing_checkout');
+const STEP: fc.Arbitrary<Step> = fc.constantFrom(
+  'read_catalog',
+  'read_catalog',
+  'update',
+  'update',
+  'mcp_update',
+  'read_other_replica',
+  'duplicate_create',
+  'checkout',
+  'racing_checkout',
+);
 
 const tally = new Tally('load');
 
@@ -83,110 +93,134 @@ describeWithRedis('mixed workload against two replicas on Redis', () => {
     return answer;
   };
 
-  it('no 5xx, read-your-writes across replicas, one resource per duplicate, one order per completed checkout, every webhook delivered', { timeout: 120_000 }, async () => {
-    const agents = kinds.flatMap((kind) =>
-      Array.from({ length: AGENTS }, (_, a) => {
-        const name = `load-${kind.capability}-${a}`;
-        return new ResourceAgent(replicas[0]!.agent(name, { webhookUrl: receiver.url(`/hooks/${name}`) }), kind, replicas, tally);
-      }),
-    );
-    const scripts = agents.map((_, i) => fc.sample(fc.array(STEP, { minLength: STEPS, maxLength: STEPS }), { seed: fuzz.seed + i, numRuns: 1 })[0]!);
-    /** Completed checkout id -> its order id, with the agent that owns it. */
-    const orders = new Map<string, { orderId: string; profile: string }>();
-    let duplicates = 0;
+  it(
+    'no 5xx, read-your-writes across replicas, one resource per duplicate, one order per completed checkout, every webhook delivered',
+    { timeout: 120_000 },
+    async () => {
+      const agents = kinds.flatMap((kind) =>
+        Array.from({ length: AGENTS }, (_, a) => {
+          const name = `load-${kind.capability}-${a}`;
+          return new ResourceAgent(replicas[0]!.agent(name, { webhookUrl: receiver.url(`/hooks/${name}`) }), kind, replicas, tally);
+        }),
+      );
+      const scripts = agents.map(
+        (_, i) => fc.sample(fc.array(STEP, { minLength: STEPS, maxLength: STEPS }), { seed: fuzz.seed + i, numRuns: 1 })[0]!,
+      );
+      /** Completed checkout id -> its order id, with the agent that owns it. */
+      const orders = new Map<string, { orderId: string; profile: string }>();
+      let duplicates = 0;
 
-    /** A checkout walked to ready on one replica, completed by `completes` (one per replica, keys chosen by the step). */
-    async function checkout(agent: ResourceAgent, here: number, keys: [string, string]): Promise<void> {
-      const id = await readyCheckout(replicas[here]!, agent.profile, linesFor(agent.writes++));
-      const answers = (await Promise.all(keys.map((key, r) => completeCheckout(replicas[(here + r) % 2]!, agent.profile, id, key)))).map(checked);
-      const orderIds = new Set(answers.map((a) => a.body?.order?.id).filter(Boolean));
-      expect(orderIds.size, `checkout ${id}: ${answers.map((a) => a.text.slice(0, 200)).join(' | ')}`).toBe(1);
-      orders.set(id, { orderId: [...orderIds][0], profile: agent.profile });
-    }
+      /** A checkout walked to ready on one replica, completed by `completes` (one per replica, keys chosen by the step). */
+      async function checkout(agent: ResourceAgent, here: number, keys: [string, string]): Promise<void> {
+        const id = await readyCheckout(replicas[here]!, agent.profile, linesFor(agent.writes++));
+        const answers = (await Promise.all(keys.map((key, r) => completeCheckout(replicas[(here + r) % 2]!, agent.profile, id, key)))).map(
+          checked,
+        );
+        const orderIds = new Set(answers.map((a) => a.body?.order?.id).filter(Boolean));
+        expect(orderIds.size, `checkout ${id}: ${answers.map((a) => a.text.slice(0, 200)).join(' | ')}`).toBe(1);
+        orders.set(id, { orderId: [...orderIds][0], profile: agent.profile });
+      }
 
-    await Promise.all(
-      agents.map(async (agent, i) => {
-        const created = await agent.create(i % 2);
-        expect(created.kind, created.text).toBe('success');
-        for (const [s, step] of scripts[i]!.entries()) {
-          const here = (i + s) % 2;
-          const there = 1 - here;
-          switch (step) {
-            case 'read_catalog': {
-              const op = reads[(i + s) % reads.length]!;
-              expect(checked(await send(replicas[here]!, { op, transport: s % 2 ? 'mcp' : 'rest', profile: agent.profile, payload: goodPayload(op) })).kind).toBe('success');
-              break;
+      await Promise.all(
+        agents.map(async (agent, i) => {
+          const created = await agent.create(i % 2);
+          expect(created.kind, created.text).toBe('success');
+          for (const [s, step] of scripts[i]!.entries()) {
+            const here = (i + s) % 2;
+            const there = 1 - here;
+            switch (step) {
+              case 'read_catalog': {
+                const op = reads[(i + s) % reads.length]!;
+                expect(
+                  checked(
+                    await send(replicas[here]!, {
+                      op,
+                      transport: s % 2 ? 'mcp' : 'rest',
+                      profile: agent.profile,
+                      payload: goodPayload(op),
+                    }),
+                  ).kind,
+                ).toBe('success');
+                break;
+              }
+              case 'update':
+              case 'mcp_update': {
+                const updated = await agent.update(here, step === 'mcp_update' ? 'mcp' : 'rest');
+                expect(updated.kind, updated.text).toBe('success');
+                expect(await agent.lostWrite(there)).toBeUndefined();
+                break;
+              }
+              case 'read_other_replica':
+                expect(await agent.lostWrite(there)).toBeUndefined();
+                break;
+              case 'duplicate_create': {
+                // One request, retried by the platform at the other replica before the first answered.
+                const call = {
+                  op: agent.kind.create!,
+                  transport: 'rest' as const,
+                  profile: agent.profile,
+                  key: randomUUID(),
+                  payload: { line_items: linesFor(s) },
+                };
+                const [a, b] = (await Promise.all(replicas.map((replica) => send(replica, call)))).map(checked);
+                expect(a!.body.id).toBe(b!.body.id);
+                expect([a!.replayed, b!.replayed].filter(Boolean)).toHaveLength(1);
+                duplicates++;
+                break;
+              }
+              case 'checkout': {
+                // The complete sent to one replica and, the platform being impatient, the same request to the other.
+                const key = randomUUID();
+                await checkout(agent, here, [key, key]);
+                break;
+              }
+              case 'racing_checkout':
+                // Two completes of one session with different keys (two tabs), one per replica.
+                await checkout(agent, here, [randomUUID(), randomUUID()]);
+                break;
             }
-            case 'update':
-            case 'mcp_update': {
-              const updated = await agent.update(here, step === 'mcp_update' ? 'mcp' : 'rest');
-              expect(updated.kind, updated.text).toBe('success');
-              expect(await agent.lostWrite(there)).toBeUndefined();
-              break;
-            }
-            case 'read_other_replica':
-              expect(await agent.lostWrite(there)).toBeUndefined();
-              break;
-            case 'duplicate_create': {
-              // One request, retried by the platform at the other replica before the first answered.
-              const call = { op: agent.kind.create!, transport: 'rest' as const, profile: agent.profile, key: randomUUID(), payload: { line_items: linesFor(s) } };
-              const [a, b] = (await Promise.all(replicas.map((replica) => send(replica, call)))).map(checked);
-              expect(a!.body.id).toBe(b!.body.id);
-              expect([a!.replayed, b!.replayed].filter(Boolean)).toHaveLength(1);
-              duplicates++;
-              break;
-            }
-            case 'checkout': {
-              // The complete sent to one replica and, the platform being impatient, the same request to the other.
-              const key = randomUUID();
-              await checkout(agent, here, [key, key]);
-              break;
-            }
-            case 'racing_checkout':
-              // Two completes of one session with different keys (two tabs), one per replica.
-              await checkout(agent, here, [randomUUID(), randomUUID()]);
-              break;
           }
-        }
-      }),
-    );
+        }),
+      );
 
-    const lost: string[] = [];
-    for (const [i, agent] of agents.entries()) {
-      for (const problem of [await agent.lostWrite(i % 2), await agent.lostWrite(1 - (i % 2)), await agent.lostCreate(1 - (i % 2))]) if (problem) lost.push(problem);
-    }
+      const lost: string[] = [];
+      for (const [i, agent] of agents.entries()) {
+        for (const problem of [await agent.lostWrite(i % 2), await agent.lostWrite(1 - (i % 2)), await agent.lostCreate(1 - (i % 2))])
+          if (problem) lost.push(problem);
+      }
 
-    // Every completed checkout: one order in the checkout, the owner can read it, the store placed exactly one.
-    let replica = 0;
-    for (const [checkoutId, { orderId, profile }] of orders) {
-      replica = 1 - replica;
-      const session = checked(await send(replicas[replica]!, { op: readCheckout, transport: 'rest', profile, id: checkoutId }));
-      expect([session.body.status, session.body.order?.id]).toEqual(['completed', orderId]);
-      expect(checked(await send(replicas[replica]!, { op: readOrder, transport: 'rest', profile, id: orderId })).kind).toBe('success');
-      expect((await replicas[replica]!.backend.findOrderByReference(checkoutId))?.orderId).toBe(orderId);
-    }
-    expect(new Set([...orders.values()].map((o) => o.orderId)).size).toBe(orders.size);
-    expect(await ordersInStore(prefix)).toBe(orders.size);
+      // Every completed checkout: one order in the checkout, the owner can read it, the store placed exactly one.
+      let replica = 0;
+      for (const [checkoutId, { orderId, profile }] of orders) {
+        replica = 1 - replica;
+        const session = checked(await send(replicas[replica]!, { op: readCheckout, transport: 'rest', profile, id: checkoutId }));
+        expect([session.body.status, session.body.order?.id]).toEqual(['completed', orderId]);
+        expect(checked(await send(replicas[replica]!, { op: readOrder, transport: 'rest', profile, id: orderId })).kind).toBe('success');
+        expect((await replicas[replica]!.backend.findOrderByReference(checkoutId))?.orderId).toBe(orderId);
+      }
+      expect(new Set([...orders.values()].map((o) => o.orderId)).size).toBe(orders.size);
+      expect(await ordersInStore(prefix)).toBe(orders.size);
 
-    // Every order's Order created webhook reached its platform (at least once: deliveries may repeat).
-    const orderIds = new Set([...orders.values()].map((o) => o.orderId));
-    await vi.waitFor(
-      () => {
-        const delivered = new Set(receiver.received.map((w) => (JSON.parse(w.body) as { id: string }).id));
-        const missing = [...orderIds].filter((id) => !delivered.has(id));
-        if (missing.length > 0) throw new Error(`${missing.length} of ${orderIds.size} orders without a webhook`);
-      },
-      { timeout: 30_000, interval: 50 },
-    );
+      // Every order's Order created webhook reached its platform (at least once: deliveries may repeat).
+      const orderIds = new Set([...orders.values()].map((o) => o.orderId));
+      await vi.waitFor(
+        () => {
+          const delivered = new Set(receiver.received.map((w) => (JSON.parse(w.body) as { id: string }).id));
+          const missing = [...orderIds].filter((id) => !delivered.has(id));
+          if (missing.length > 0) throw new Error(`${missing.length} of ${orderIds.size} orders without a webhook`);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
 
-    tally.set('agents', agents.length);
-    tally.set('duplicate creates', duplicates);
-    tally.set('completed checkouts', orders.size);
-    tally.set('webhooks received', receiver.received.length);
-    tally.set('writes lost', lost.length);
-    expect(lost).toEqual([]);
-    expect(tally.fiveHundreds).toBe(0);
-  });
+      tally.set('agents', agents.length);
+      tally.set('duplicate creates', duplicates);
+      tally.set('completed checkouts', orders.size);
+      tally.set('webhooks received', receiver.received.length);
+      tally.set('writes lost', lost.length);
+      expect(lost).toEqual([]);
+      expect(tally.fiveHundreds).toBe(0);
+    },
+  );
 });
 
 /** Orders the demo store holds in Redis (its `adapter:memory:<tenant>:order:<id>` records). */
@@ -194,7 +228,8 @@ async function ordersInStore(prefix: string): Promise<number> {
   const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 0 });
   try {
     let count = 0;
-    for await (const keys of client.scanStream({ match: `${prefix}k:adapter:memory:shop:order:*`, count: 500 }) as AsyncIterable<string[]>) count += keys.length;
+    for await (const keys of client.scanStream({ match: `${prefix}k:adapter:memory:shop:order:*`, count: 500 }) as AsyncIterable<string[]>)
+      count += keys.length;
     return count;
   } finally {
     client.disconnect();

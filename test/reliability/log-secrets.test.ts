@@ -65,7 +65,13 @@ afterAll(async () => {
 });
 
 async function bearer(claims: Record<string, unknown>, key: CryptoKey = issuerKey): Promise<string> {
-  const token = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'as-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(NOW / 1000).setExpirationTime(NOW / 1000 + 600).sign(key);
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', kid: 'as-1' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(NOW / 1000)
+    .setExpirationTime(NOW / 1000 + 600)
+    .sign(key);
   secrets.push(token, token.split('.')[2]!);
   return token;
 }
@@ -102,7 +108,11 @@ it('no secret appears in any log line or error answer, whatever the request and 
         const payload = { ...goodPayload(op), context: { payment: { credential: { type: 'card', token: CARD_TOKEN } } } };
         for (const transport of TRANSPORTS) {
           const call: Call = { op, transport, profile, ...(id !== undefined && { id }), payload };
-          const res = await gw.app.inject(transport === 'rest' ? signedRest(call, headers) : { ...mcpRequest(call), headers: { ...mcpRequest(call).headers, ...headers } });
+          const res = await gw.app.inject(
+            transport === 'rest'
+              ? signedRest(call, headers)
+              : { ...mcpRequest(call), headers: { ...mcpRequest(call).headers, ...headers } },
+          );
           const answer = readAnswer(transport, res);
           tally.record(answer);
           answers.push(answer);
@@ -112,7 +122,9 @@ it('no secret appears in any log line or error answer, whatever the request and 
   }
   // Bad input too: malformed bodies, keys and headers carrying a secret.
   for (const op of operations.filter((o) => o.rest.method !== 'GET')) {
-    const res = await gw.app.inject({ ...restRequest({ op, transport: 'rest', profile, rawBody: `{"token":"${CARD_TOKEN}"`, headers: { 'x-api-key': API_KEY } }) });
+    const res = await gw.app.inject({
+      ...restRequest({ op, transport: 'rest', profile, rawBody: `{"token":"${CARD_TOKEN}"`, headers: { 'x-api-key': API_KEY } }),
+    });
     answers.push(readAnswer('rest', res));
   }
   backend.setPlan({});
@@ -129,7 +141,11 @@ it('no secret appears in any log line or error answer, whatever the request and 
   const codes = new Set(answers.map((a) => a.code));
   expect(codes).toContain('invalid_credentials');
   expect(codes).toContain('backend_unavailable');
-  for (const transport of TRANSPORTS) expect(answers.some((a) => a.transport === transport && a.kind === 'success'), transport).toBe(true);
+  for (const transport of TRANSPORTS)
+    expect(
+      answers.some((a) => a.transport === transport && a.kind === 'success'),
+      transport,
+    ).toBe(true);
 });
 
 it('a mistyped STORE setting is refused without echoing the Redis password it carries', () => {

@@ -62,7 +62,12 @@ beforeAll(async () => {
   tripwire = installNetworkTripwire(RESOLVED);
   platform = await startPlatform();
   loose = await reliabilityGateway({ platform, gateway: { profiles: fetcher() }, wrapAdapter: (a) => (looseBackend = faulty(a)) });
-  strict = await reliabilityGateway({ platform, gateway: { profiles: fetcher() }, wrapAdapter: (a) => (strictBackend = faulty(a)), tenant: { policies: { allow_loopback_profiles: false } } });
+  strict = await reliabilityGateway({
+    platform,
+    gateway: { profiles: fetcher() },
+    wrapAdapter: (a) => (strictBackend = faulty(a)),
+    tenant: { policies: { allow_loopback_profiles: false } },
+  });
   serveHostileProfiles(platform);
 });
 afterAll(async () => {
@@ -125,7 +130,9 @@ function serveHostileProfiles(p: PlatformServer): void {
     p.serve(`/redirect/${status}/loopback`, (res) => res.writeHead(status, { location: p.url('/redirect-target') }).end());
   }
   p.serve('/redirect-target', platformProfile());
-  p.serve('/huge-declared', (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) }).end(good));
+  p.serve('/huge-declared', (res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) }).end(good),
+  );
   p.serve('/huge-chunked', (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(`{"proto":${good.slice(9, -1)},"padding":"`);
@@ -162,7 +169,12 @@ function drip(res: ServerResponse, everyMs: number, bytes: number): void {
 }
 
 /** `reason`: what the refusal must say (the guard's own reason, not the failure a refused connection would give). */
-async function refusedEverywhere(gw: ReliabilityGateway, backend: FaultyAdapter, profile: string, reason: RegExp = NOT_ALLOWED): Promise<void> {
+async function refusedEverywhere(
+  gw: ReliabilityGateway,
+  backend: FaultyAdapter,
+  profile: string,
+  reason: RegExp = NOT_ALLOWED,
+): Promise<void> {
   const before = platform.hits('/redirect-target');
   const cases = operations.flatMap((op) => TRANSPORTS.map((transport) => ({ op, transport })));
   const answers = await Promise.all(
@@ -182,7 +194,10 @@ async function refusedEverywhere(gw: ReliabilityGateway, backend: FaultyAdapter,
     expect(answer.text, name).toMatch(reason);
     expect(answer.text, name).not.toMatch(/ECONNREFUSED|ENOTFOUND|10\.20\.30\.40|tripwire/);
   }
-  expect(Object.values(backend.calls).reduce((a, b) => a + b, 0), 'the backend was never called').toBe(0);
+  expect(
+    Object.values(backend.calls).reduce((a, b) => a + b, 0),
+    'the backend was never called',
+  ).toBe(0);
   expect(platform.hits('/redirect-target'), 'a redirect was followed').toBe(before);
 }
 

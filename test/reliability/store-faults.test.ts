@@ -47,8 +47,9 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
       const store = await RedisStore.connect(redis.url, { keyPrefix: prefix, commandTimeoutMs: 500 });
       replicas.push(await reliabilityGateway({ store, platform, gateway: { secret } }));
     }
-        for (const kind of kinds) {
-      for (let a = 0; a < AGENTS_PER_KIND; a++) agents.push(new ResourceAgent(replicas[0]!.agent(`${kind.capability}-${a}`), kind, replicas, tally, STORE_DOWN));
+    for (const kind of kinds) {
+      for (let a = 0; a < AGENTS_PER_KIND; a++)
+        agents.push(new ResourceAgent(replicas[0]!.agent(`${kind.capability}-${a}`), kind, replicas, tally, STORE_DOWN));
     }
   });
   afterAll(async () => {
@@ -61,7 +62,8 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
     await redis?.remove();
   });
 
-  const ready = async (replica: ReliabilityGateway) => (await replica.app.inject({ method: 'GET', url: '/readyz' })).json<{ ready: boolean }>();
+  const ready = async (replica: ReliabilityGateway) =>
+    (await replica.app.inject({ method: 'GET', url: '/readyz' })).json<{ ready: boolean }>();
 
   it('fails closed while Redis is down, recovers without a restart, and loses no acknowledged write', { timeout: 60_000 }, async () => {
     // Every agent has a resource, and a few acknowledged writes to it, through both replicas.
@@ -112,7 +114,8 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
 
     // Back on the same files and port: both replicas recover by themselves.
     await redis.start();
-    for (const replica of replicas) await vi.waitFor(async () => expect(await ready(replica)).toMatchObject({ ready: true }), { timeout: 15_000, interval: 100 });
+    for (const replica of replicas)
+      await vi.waitFor(async () => expect(await ready(replica)).toMatchObject({ ready: true }), { timeout: 15_000, interval: 100 });
 
     // Nothing acknowledged was lost, whichever replica reads it; idempotency records replay.
     const lost: string[] = [];
@@ -124,7 +127,10 @@ describeWhenAvailable('Redis killed under load and restarted', redisBinariesProb
       const forgotten = await agent.lostCreate(i % 2);
       if (forgotten) lost.push(forgotten);
     }
-    tally.set('acknowledged creates', agents.reduce((n, a) => n + a.creates.length, 0));
+    tally.set(
+      'acknowledged creates',
+      agents.reduce((n, a) => n + a.creates.length, 0),
+    );
     tally.set('writes lost', lost.length);
     expect(lost).toEqual([]);
 

@@ -51,7 +51,12 @@ describe('with API keys and OAuth configured', () => {
             { sha256: sha256hex(API_KEY), profile: platform.url() },
             { sha256: sha256hex(OTHER_KEY), profile: OTHER_PROFILE },
           ],
-          oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [issuerJwk] }, clients: { 'agent-app': platform.url(), 'other-app': OTHER_PROFILE } },
+          oauth: {
+            issuer: ISSUER,
+            audience: AUDIENCE,
+            jwks: { keys: [issuerJwk] },
+            clients: { 'agent-app': platform.url(), 'other-app': OTHER_PROFILE },
+          },
         },
       }),
     });
@@ -90,7 +95,12 @@ describe('with API keys and OAuth configured', () => {
       const buyer = await token({ sub: 'buyer-42', client_id: 'agent-app', scope: `${ORDER_READ} openid` });
       const res = await gw.call({ ...order, headers: bearer(buyer) });
       expect(res.statusCode).toBe(200);
-      expect(res.json().principal).toEqual({ kind: 'buyer', buyerId: 'buyer-42', scopes: [ORDER_READ, 'openid'], profileUrl: gw.platform.url() });
+      expect(res.json().principal).toEqual({
+        kind: 'buyer',
+        buyerId: 'buyer-42',
+        scopes: [ORDER_READ, 'openid'],
+        profileUrl: gw.platform.url(),
+      });
       const scp = await token({ sub: 'buyer-42', azp: 'agent-app', scp: [ORDER_READ] });
       expect((await gw.call({ ...order, headers: bearer(scp) })).statusCode).toBe(200);
     });
@@ -109,7 +119,10 @@ describe('with API keys and OAuth configured', () => {
       expect(expired.statusCode).toBe(401);
       expect(expired.json()).toEqual({ code: 'invalid_credentials', content: 'the bearer token has expired' });
       expect(expired.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
-      const audience = await gw.call({ ...whoami, headers: bearer(await token({ sub: 'agent-app' }, { audience: 'https://other-shop.example' })) });
+      const audience = await gw.call({
+        ...whoami,
+        headers: bearer(await token({ sub: 'agent-app' }, { audience: 'https://other-shop.example' })),
+      });
       expect(audience.json()).toMatchObject({ code: 'invalid_credentials', content: expect.stringContaining('(aud)') });
       const forged = await gw.call({ ...whoami, headers: bearer(await token({ sub: 'agent-app' }, { key: strangerKey })) });
       expect(forged.statusCode).toBe(401);
@@ -118,7 +131,10 @@ describe('with API keys and OAuth configured', () => {
     });
 
     it('403 when the token belongs to another platform or to an unregistered client', async () => {
-      const other = await gw.call({ ...whoami, headers: bearer(await token({ sub: 'buyer-1', client_id: 'other-app', scope: ORDER_READ })) });
+      const other = await gw.call({
+        ...whoami,
+        headers: bearer(await token({ sub: 'buyer-1', client_id: 'other-app', scope: ORDER_READ })),
+      });
       expect(other.statusCode).toBe(403);
       expect(other.json().code).toBe('credential_profile_mismatch');
       // An https client_id is its own profile URL (client ID metadata documents), here not the caller's.
@@ -132,7 +148,10 @@ describe('with API keys and OAuth configured', () => {
   it('an order operation needs an authenticated caller; a signature by the profile key is enough', async () => {
     const anonymous = await gw.call(order);
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toMatchObject({ code: 'authentication_required', content: expect.stringContaining('api_key, oauth, signature') });
+    expect(anonymous.json()).toMatchObject({
+      code: 'authentication_required',
+      content: expect.stringContaining('api_key, oauth, signature'),
+    });
     expect(anonymous.headers['www-authenticate']).toBe('Bearer');
     const signed = await gw.call({ ...order, sign: {} });
     expect(signed.json().principal).toEqual({ kind: 'platform', profileUrl: gw.platform.url(), via: 'signature' });
@@ -155,7 +174,10 @@ describe('tenant policies', () => {
   it('required: every operation needs a caller; an API key the tenant does not accept is refused', async () => {
     const gw = await secureGateway({ tenant: { auth: { required: true } } });
     try {
-      expect((await gw.call(whoami)).json()).toMatchObject({ code: 'authentication_required', content: expect.stringContaining('accepted: signature') });
+      expect((await gw.call(whoami)).json()).toMatchObject({
+        code: 'authentication_required',
+        content: expect.stringContaining('accepted: signature'),
+      });
       expect((await gw.call({ ...whoami, sign: {} })).statusCode).toBe(200);
       expect((await gw.call({ ...whoami, headers: { 'x-api-key': API_KEY } })).json()).toMatchObject({ code: 'credential_not_accepted' });
     } finally {
@@ -168,11 +190,19 @@ describe('tenant policies', () => {
       now: () => T0,
       tenant: (platform) => {
         platform.serve('/jwks', { keys: [issuerJwk] });
-        return { auth: { oauth: { issuer: ISSUER, audience: AUDIENCE, jwks_url: platform.url('/jwks'), clients: { 'agent-app': platform.url() } } } };
+        return {
+          auth: {
+            oauth: { issuer: ISSUER, audience: AUDIENCE, jwks_url: platform.url('/jwks'), clients: { 'agent-app': platform.url() } },
+          },
+        };
       },
     });
     const down = await secureGateway({
-      tenant: (platform) => ({ auth: { oauth: { issuer: ISSUER, audience: AUDIENCE, jwks_url: 'http://127.0.0.1:9/jwks', clients: { 'agent-app': platform.url() } } } }),
+      tenant: (platform) => ({
+        auth: {
+          oauth: { issuer: ISSUER, audience: AUDIENCE, jwks_url: 'http://127.0.0.1:9/jwks', clients: { 'agent-app': platform.url() } },
+        },
+      }),
     });
     try {
       const jwt = await token({ sub: 'agent-app' });
@@ -192,7 +222,8 @@ describe('mutual TLS', () => {
   const PROFILE = 'https://agent.example/.well-known/proto';
 
   it('reads the fingerprint only from a TLS socket whose peer certificate was verified', () => {
-    const socket = (authorized: boolean) => ({ encrypted: true, authorized, getPeerCertificate: () => ({ fingerprint256: FINGERPRINT }) }) as never;
+    const socket = (authorized: boolean) =>
+      ({ encrypted: true, authorized, getPeerCertificate: () => ({ fingerprint256: FINGERPRINT }) }) as never;
     expect(verifiedPeerCertificate(socket(true))).toBe(FINGERPRINT.replace(/:/g, '').toLowerCase());
     expect(verifiedPeerCertificate(socket(false))).toBeUndefined();
     expect(verifiedPeerCertificate({ encrypted: undefined } as never)).toBeUndefined();
@@ -200,9 +231,29 @@ describe('mutual TLS', () => {
 
   it('maps a verified client certificate to the platform it was issued to', async () => {
     const authenticator = new Authenticator({ mtls: { clients: [{ sha256: FINGERPRINT, profile: PROFILE }] } }, false, 'test');
-    const http = { method: 'GET', authority: 'shop.example', path: '/whoami', headers: {}, clientCertificateSha256: FINGERPRINT.replace(/:/g, '').toLowerCase() };
-    await expect(authenticator.authenticate({ agentProfile: PROFILE, http, signatures: [], now: T0 })).resolves.toEqual({ kind: 'platform', profileUrl: PROFILE, via: 'mtls' });
-    await expect(authenticator.authenticate({ agentProfile: OTHER_PROFILE, http, signatures: [], now: T0 })).rejects.toMatchObject({ status: 403, code: 'credential_profile_mismatch' });
-    await expect(authenticator.authenticate({ agentProfile: PROFILE, http: { ...http, clientCertificateSha256: '00'.repeat(32) }, signatures: [], now: T0 })).resolves.toEqual({ kind: 'anonymous' });
+    const http = {
+      method: 'GET',
+      authority: 'shop.example',
+      path: '/whoami',
+      headers: {},
+      clientCertificateSha256: FINGERPRINT.replace(/:/g, '').toLowerCase(),
+    };
+    await expect(authenticator.authenticate({ agentProfile: PROFILE, http, signatures: [], now: T0 })).resolves.toEqual({
+      kind: 'platform',
+      profileUrl: PROFILE,
+      via: 'mtls',
+    });
+    await expect(authenticator.authenticate({ agentProfile: OTHER_PROFILE, http, signatures: [], now: T0 })).rejects.toMatchObject({
+      status: 403,
+      code: 'credential_profile_mismatch',
+    });
+    await expect(
+      authenticator.authenticate({
+        agentProfile: PROFILE,
+        http: { ...http, clientCertificateSha256: '00'.repeat(32) },
+        signatures: [],
+        now: T0,
+      }),
+    ).resolves.toEqual({ kind: 'anonymous' });
   });
 });

@@ -38,7 +38,9 @@ describe('http-message-signatures verifies what the gateway signs', () => {
   it('a signed REST response', async () => {
     const res = await gw.call({ method: 'GET', path: '/whoami', sign: false });
     const response = { status: res.statusCode, headers: res.headers as Record<string, string> };
-    await expect(httpbis.verifyMessage({ keyLookup: theirKeyLookup(), requiredFields: ['@status', 'content-digest', 'content-type'] }, response)).resolves.toBe(true);
+    await expect(
+      httpbis.verifyMessage({ keyLookup: theirKeyLookup(), requiredFields: ['@status', 'content-digest', 'content-type'] }, response),
+    ).resolves.toBe(true);
     expect(res.headers['content-digest']).toBe(sha256(res.rawPayload));
     const tampered = { ...response, status: 500 };
     await expect(httpbis.verifyMessage({ keyLookup: theirKeyLookup() }, tampered)).resolves.toBe(false);
@@ -48,13 +50,37 @@ describe('http-message-signatures verifies what the gateway signs', () => {
     const body = '{"id":"ord_1","event_id":"evt_1"}';
     const url = 'https://platform.example/webhooks/orders?shop=demo';
     const headers = signRequest(
-      { method: 'POST', url, body, headers: { 'Content-Type': 'application/json', 'Webhook-Id': 'evt_1', 'Webhook-Timestamp': '1777636800', 'PROTO-Agent': `profile="https://${HOST}/.well-known/proto"` } },
+      {
+        method: 'POST',
+        url,
+        body,
+        headers: {
+          'Content-Type': 'application/json',
+          'Webhook-Id': 'evt_1',
+          'Webhook-Timestamp': '1777636800',
+          'PROTO-Agent': `profile="https://${HOST}/.well-known/proto"`,
+        },
+      },
       { key: keyring.active!, now: Date.now, cover: ['webhook-id', 'webhook-timestamp'] },
     );
-    const required = ['@method', '@authority', '@path', '@query', 'proto-agent', 'content-type', 'content-digest', 'webhook-id', 'webhook-timestamp'];
-    await expect(httpbis.verifyMessage({ keyLookup: theirKeyLookup(), requiredFields: required }, { method: 'POST', url, headers })).resolves.toBe(true);
+    const required = [
+      '@method',
+      '@authority',
+      '@path',
+      '@query',
+      'proto-agent',
+      'content-type',
+      'content-digest',
+      'webhook-id',
+      'webhook-timestamp',
+    ];
+    await expect(
+      httpbis.verifyMessage({ keyLookup: theirKeyLookup(), requiredFields: required }, { method: 'POST', url, headers }),
+    ).resolves.toBe(true);
     expect(headers['content-digest']).toBe(sha256(body));
-    await expect(httpbis.verifyMessage({ keyLookup: theirKeyLookup() }, { method: 'POST', url, headers: { ...headers, 'webhook-id': 'evt_2' } })).resolves.toBe(false);
+    await expect(
+      httpbis.verifyMessage({ keyLookup: theirKeyLookup() }, { method: 'POST', url, headers: { ...headers, 'webhook-id': 'evt_2' } }),
+    ).resolves.toBe(false);
   });
 });
 
@@ -66,14 +92,28 @@ describe('the gateway verifies what http-message-signatures signs', () => {
     const request: { method: string; url: string; headers: Record<string, string> } = {
       method: 'POST',
       url: `https://${HOST}/counters/x/bump`,
-      headers: { 'content-type': 'application/json', 'content-digest': sha256(body), 'idempotency-key': 'interop-0001', 'proto-agent': 'profile="https://agent.example/.well-known/proto"' },
+      headers: {
+        'content-type': 'application/json',
+        'content-digest': sha256(body),
+        'idempotency-key': 'interop-0001',
+        'proto-agent': 'profile="https://agent.example/.well-known/proto"',
+      },
     };
     const signer = createSigner(createPrivateKey({ key: platformJwk, format: 'jwk' }), 'ecdsa-p256-sha256', platformJwk.kid);
-    const signed = await httpbis.signMessage({ key: signer, name: 'agent', fields: ['@method', '@authority', '@path', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest'] }, request);
+    const signed = await httpbis.signMessage(
+      {
+        key: signer,
+        name: 'agent',
+        fields: ['@method', '@authority', '@path', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest'],
+      },
+      request,
+    );
     expect(signed.headers['Signature-Input']).toContain('alg="ecdsa-p256-sha256"');
     const keys = await KeySet.from([publicJwk]);
     const message = requestMessage({ ...request, headers: signed.headers, body });
     await expect(verifyRequest(message, keys, { now: Date.now })).resolves.toEqual([{ label: 'agent', kid: platformJwk.kid }]);
-    await expect(verifyRequest({ ...message, body: '{"by":4}' }, keys, { now: Date.now })).rejects.toMatchObject({ code: 'digest_mismatch' });
+    await expect(verifyRequest({ ...message, body: '{"by":4}' }, keys, { now: Date.now })).rejects.toMatchObject({
+      code: 'digest_mismatch',
+    });
   });
 });

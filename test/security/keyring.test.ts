@@ -48,11 +48,13 @@ describe('loading signing keys', () => {
   });
 
   it('refuses unsupported key types, public-only keys, and pairs whose halves do not match', async () => {
-    expect(await failure({ keys: [{ env: 'K' }], active_kid: 'x' }, { K: JSON.stringify({ kty: 'RSA', n: 'AQAB', e: 'AQAB', d: 'AQAB' }) })).toMatch(
-      /\$\.signing\.keys\[0\]: kty "RSA" is not supported; use EC P-256/,
-    );
+    expect(
+      await failure({ keys: [{ env: 'K' }], active_kid: 'x' }, { K: JSON.stringify({ kty: 'RSA', n: 'AQAB', e: 'AQAB', d: 'AQAB' }) }),
+    ).toMatch(/\$\.signing\.keys\[0\]: kty "RSA" is not supported; use EC P-256/);
     const { d: _d, ...publicOnly } = a;
-    expect(await failure({ keys: [{ env: 'K' }], active_kid: a.kid }, { K: JSON.stringify(publicOnly) })).toMatch(/is a public key; a signing key needs its private member d/);
+    expect(await failure({ keys: [{ env: 'K' }], active_kid: a.kid }, { K: JSON.stringify(publicOnly) })).toMatch(
+      /is a public key; a signing key needs its private member d/,
+    );
     const mixed = { ...b, d: a.d };
     const message = await failure({ keys: [{ env: 'K' }], active_kid: b.kid }, { K: JSON.stringify(mixed) });
     expect(message).toBe(`${FILE}: $.signing.keys[0]: is not a valid ES256 key pair (malformed members, or x, y not belonging to d)`);
@@ -72,16 +74,24 @@ describe('loading signing keys', () => {
       `${FILE}: $.signing.active_kid "${b.kid}" is not the kid of any key in $.signing.keys (${a.kid})`,
     );
     expect((await load({ keys: [{ file: 'a.json' }] })).active?.kid).toBe(a.kid);
-    expect(await failure({ keys: [{ file: 'a.json' }, { env: 'B' }] }, { B: JSON.stringify(b) })).toMatch(/\$\.signing\.active_kid is required/);
-    expect(await failure({ keys: [{ file: 'a.json' }, { env: 'A' }], active_kid: a.kid }, { A: JSON.stringify(a) })).toMatch(/keys\[1\]: is the same key as \$\.signing\.keys\[0\]/);
-    expect(await failure({ keys: [{ file: 'missing.json' }], active_kid: a.kid })).toMatch(/keys\[0\]: cannot read secret file .*missing\.json \(ENOENT\)/);
+    expect(await failure({ keys: [{ file: 'a.json' }, { env: 'B' }] }, { B: JSON.stringify(b) })).toMatch(
+      /\$\.signing\.active_kid is required/,
+    );
+    expect(await failure({ keys: [{ file: 'a.json' }, { env: 'A' }], active_kid: a.kid }, { A: JSON.stringify(a) })).toMatch(
+      /keys\[1\]: is the same key as \$\.signing\.keys\[0\]/,
+    );
+    expect(await failure({ keys: [{ file: 'missing.json' }], active_kid: a.kid })).toMatch(
+      /keys\[0\]: cannot read secret file .*missing\.json \(ENOENT\)/,
+    );
   });
 
   it('generates an ephemeral ES256 key only when asked, and never beside configured keys', async () => {
     const keyring = await load({ ephemeral_key: true });
     expect(keyring.ephemeral).toBe(true);
     expect(keyring.active?.algorithm.name).toBe('ES256');
-    expect(await failure({ ephemeral_key: true, keys: [{ file: 'a.json' }], active_kid: a.kid })).toMatch(/ephemeral_key cannot be combined with \$\.signing\.keys/);
+    expect(await failure({ ephemeral_key: true, keys: [{ file: 'a.json' }], active_kid: a.kid })).toMatch(
+      /ephemeral_key cannot be combined with \$\.signing\.keys/,
+    );
     expect(await load({})).toBe(Keyring.none);
   });
 
@@ -97,7 +107,10 @@ describe('start-up', () => {
   it('fails with the tenant file and field of a bad key, before any backend is touched', async () => {
     const configDir = mkdtempSync(join(tmpdir(), 'proto-config-'));
     mkdirSync(join(configDir, 'tenants', 'keys'), { recursive: true });
-    writeFileSync(join(configDir, 'tenants', 'shop.json'), JSON.stringify({ ...securityTenantConfig, signing: { keys: [{ file: 'keys/a.json' }], active_kid: 'not-a-kid' } }));
+    writeFileSync(
+      join(configDir, 'tenants', 'shop.json'),
+      JSON.stringify({ ...securityTenantConfig, signing: { keys: [{ file: 'keys/a.json' }], active_kid: 'not-a-kid' } }),
+    );
     writeFileSync(join(configDir, 'tenants', 'keys', 'a.json'), JSON.stringify(a));
     await expect(loadTenants(configDir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(
       `${join(configDir, 'tenants', 'shop.json')}: $.signing.active_kid "not-a-kid" is not the kid of any key in $.signing.keys (${a.kid})`,
@@ -106,14 +119,21 @@ describe('start-up', () => {
 });
 
 describe('security configuration checks', () => {
-  const security = (extra: Partial<TenantConfig>, keyring = Keyring.none) => () => new TenantSecurity({ ...securityTenantConfig, ...extra }, keyring, FILE);
+  const security =
+    (extra: Partial<TenantConfig>, keyring = Keyring.none) =>
+    () =>
+      new TenantSecurity({ ...securityTenantConfig, ...extra }, keyring, FILE);
 
   it('fails clearly on policies that cannot work', () => {
     expect(security({ signing: { sign_responses: true } })).toThrow(`${FILE}: $.signing.sign_responses needs a signing key`);
     expect(security({ signing: { keys: [{ env: 'K' }], active_kid: 'x' } })).toThrow(/names keys that were not loaded/);
     expect(security({ auth: { accept: ['api_key'] } })).toThrow(`${FILE}: $.auth.accept lists api_key, which needs $.auth.api_keys`);
-    expect(security({ signing: { verify_requests: 'off' }, auth: { accept: ['signature'] } })).toThrow(/accept lists signature, which needs \$\.signing\.verify_requests other than off/);
-    expect(security({ auth: { oauth: { issuer: 'https://id.example', audience: 'shop' } } })).toThrow(/\$\.auth\.oauth needs exactly one of jwks_url or jwks/);
+    expect(security({ signing: { verify_requests: 'off' }, auth: { accept: ['signature'] } })).toThrow(
+      /accept lists signature, which needs \$\.signing\.verify_requests other than off/,
+    );
+    expect(security({ auth: { oauth: { issuer: 'https://id.example', audience: 'shop' } } })).toThrow(
+      /\$\.auth\.oauth needs exactly one of jwks_url or jwks/,
+    );
     expect(security({ auth: { required_capabilities: ['dev.proto.shopping.teleport'] } })).toThrow(/teleport is not a capability/);
   });
 });

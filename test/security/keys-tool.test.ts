@@ -28,9 +28,16 @@ describe('the key tool', () => {
       // The printed private key loads as the gateway loads it (kid = thumbprint is checked there) ...
       const keyring = await loadKeyring({ keys: [{ env: 'KEY' }], active_kid: privateJwk!.kid }, 'tenant.yaml', '.', { KEY: out[1]! });
       // ... and what it signs verifies with the printed public key alone.
-      const request = { method: 'POST', url: 'https://platform.example/hook', headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+      const request = {
+        method: 'POST',
+        url: 'https://platform.example/hook',
+        headers: { 'content-type': 'application/json' },
+        body: '{"ok":true}',
+      };
       const headers = signRequest(request, { key: keyring.active!, now: Date.now });
-      await expect(verifyRequest(requestMessage({ ...request, headers }), await KeySet.from([publicJwk]), { now: Date.now })).resolves.toHaveLength(1);
+      await expect(
+        verifyRequest(requestMessage({ ...request, headers }), await KeySet.from([publicJwk]), { now: Date.now }),
+      ).resolves.toHaveLength(1);
     });
   }
 
@@ -48,6 +55,6 @@ describe('the key tool', () => {
     expect(bad.code).toBe(2);
     expect(bad.err[0]).toMatch(/^usage: npm run keys -- generate/);
     expect(bad.out).toEqual([]);
-    expect((await run(['rotate'], { out: () => undefined, err: () => undefined }))).toBe(2);
+    expect(await run(['rotate'], { out: () => undefined, err: () => undefined })).toBe(2);
   });
 });

@@ -24,7 +24,9 @@ describe('Content-Digest', () => {
   it('checks sha-256 and sha-512 members, and refuses malformed or unknown-only fields', () => {
     expect(() => checkContentDigest(HELLO_SHA256, HELLO)).not.toThrow();
     expect(() => checkContentDigest(`md5=:AAAA:, ${HELLO_SHA256}`, HELLO)).not.toThrow();
-    expect(() => checkContentDigest(HELLO_SHA256, '{"hello": "World"}')).toThrow(expect.objectContaining({ status: 400, code: 'digest_mismatch' }));
+    expect(() => checkContentDigest(HELLO_SHA256, '{"hello": "World"}')).toThrow(
+      expect.objectContaining({ status: 400, code: 'digest_mismatch' }),
+    );
     expect(() => checkContentDigest('sha-256=abc', HELLO)).toThrow(expect.objectContaining({ code: 'invalid_content_digest' }));
     expect(() => checkContentDigest('md5=:AAAA:', HELLO)).toThrow(expect.objectContaining({ code: 'invalid_content_digest' }));
     expect(() => checkContentDigest('sha-256=:X48E9', HELLO)).toThrow(expect.objectContaining({ code: 'invalid_content_digest' }));
@@ -37,13 +39,18 @@ describe('Signature-Input and Signature', () => {
 
   it('parses several labelled signatures with their parameters', () => {
     const [a, b] = parseSignatures(input, signature);
-    expect(a).toMatchObject({ label: 'a', params: { created: 1, keyid: 'k' }, serializedParams: '("@method" "signature-agent";key="a");created=1;keyid="k"' });
+    expect(a).toMatchObject({
+      label: 'a',
+      params: { created: 1, keyid: 'k' },
+      serializedParams: '("@method" "signature-agent";key="a");created=1;keyid="k"',
+    });
     expect(a!.signature).toEqual(Buffer.from([1, 2, 3]));
     expect(b).toMatchObject({ label: 'b', components: [], params: { keyid: 'j', tag: 't' } });
   });
 
   it('refuses malformed fields with 401 signature_invalid', () => {
-    const invalid = (i: string, s: string) => expect(() => parseSignatures(i, s)).toThrow(expect.objectContaining({ status: 401, code: 'signature_invalid' }));
+    const invalid = (i: string, s: string) =>
+      expect(() => parseSignatures(i, s)).toThrow(expect.objectContaining({ status: 401, code: 'signature_invalid' }));
     invalid('a=("@method"', signature);
     invalid('a=("@method");created="yesterday"', 'a=:AQID:');
     invalid('a=("@method" "@method")', 'a=:AQID:');
@@ -53,7 +60,9 @@ describe('Signature-Input and Signature', () => {
   });
 
   it('a label of Signature-Input without its Signature member is 401 signature_missing', () => {
-    expect(() => parseSignatures('a=("@method");created=1', 'b=:AQID:')).toThrow(expect.objectContaining({ status: 401, code: 'signature_missing' }));
+    expect(() => parseSignatures('a=("@method");created=1', 'b=:AQID:')).toThrow(
+      expect.objectContaining({ status: 401, code: 'signature_missing' }),
+    );
   });
 });
 
@@ -61,7 +70,11 @@ describe('signature base components', () => {
   const message = requestMessage({
     method: 'post',
     url: 'https://Shop.Example/a%20b?x=1&y',
-    headers: { 'Signature-Agent': 'sig1="https://agent.example";type="profile", sig2="https://other.example"', 'X-Multi': ' one ', Empty: '' },
+    headers: {
+      'Signature-Agent': 'sig1="https://agent.example";type="profile", sig2="https://other.example"',
+      'X-Multi': ' one ',
+      Empty: '',
+    },
   });
   const base = (...ids: ReturnType<typeof component>[]) => signatureBase(message, ids, '()', 's').toString().split('\n').slice(0, -1);
 
@@ -83,7 +96,8 @@ describe('signature base components', () => {
   });
 
   it('refuses what it cannot reproduce: absent fields or members, unsupported components and parameters', () => {
-    const refused = (id: ReturnType<typeof component>) => expect(() => base(id)).toThrow(expect.objectContaining({ code: 'signature_invalid' }));
+    const refused = (id: ReturnType<typeof component>) =>
+      expect(() => base(id)).toThrow(expect.objectContaining({ code: 'signature_invalid' }));
     refused(component('date'));
     refused(component('signature-agent', { key: 'sig9' }));
     refused(component('x-multi', { key: 'a' }));

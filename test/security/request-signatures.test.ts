@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothSignatures, signCovering, withHeader } from './helpers/craft.js';
 import { newSigningKey, secureGateway, type SecureGateway } from './helpers/secure-gateway.js';
 
-const RSA_KEY = { kid: 'rsa-1', kty: 'RSA', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', e: 'AQAB' };
+const RSA_KEY = {
+  kid: 'rsa-1',
+  kty: 'RSA',
+  n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+  e: 'AQAB',
+};
 const bump = { method: 'POST' as const, path: '/counters/c1/bump', body: { by: 1 } };
 const whoami = { method: 'GET' as const, path: '/whoami' };
 const COVERED = ['@method', '@authority', '@path', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest'];
@@ -60,7 +65,9 @@ describe('verify_requests: required', () => {
     const narrow = signCovering(gw.request(bump), ['@authority'], gw.platformKey, { created: Math.floor(clock / 1000) });
     const res = await gw.send(narrow);
     expect(res.statusCode).toBe(401);
-    expect(res.json().content).toMatch(/does not cover the required components @method, @path, proto-agent, idempotency-key, content-type, content-digest/);
+    expect(res.json().content).toMatch(
+      /does not cover the required components @method, @path, proto-agent, idempotency-key, content-type, content-digest/,
+    );
   });
 
   it('401 signature_expired past expires or max age, and signature_invalid when created is in the future', async () => {
@@ -100,7 +107,9 @@ describe('verify_requests: required', () => {
 
     // Beside a signature that verifies, the unusable one is skipped.
     const pair = gw.request({ ...bump, profile: '/p/mixed' });
-    const accepted = await gw.send(bothSignatures(pair, signCovering(pair, COVERED, rsaSigner, { created: Math.floor(clock / 1000) }, 'rsa')));
+    const accepted = await gw.send(
+      bothSignatures(pair, signCovering(pair, COVERED, rsaSigner, { created: Math.floor(clock / 1000) }, 'rsa')),
+    );
     expect(accepted.statusCode).toBe(201);
   });
 
@@ -121,8 +130,18 @@ describe('verify_requests: required', () => {
   });
 
   it('verifies the HTTP POST that carries an MCP tools/call', async () => {
-    const rpc = (profile: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'who_am_i', arguments: { meta: { 'proto-agent': { profile } } } } });
-    const signed = gw.request({ method: 'POST', path: '/mcp', body: rpc(gw.platform.url()), headers: { 'idempotency-key': undefined, accept: 'application/json' } });
+    const rpc = (profile: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'who_am_i', arguments: { meta: { 'proto-agent': { profile } } } },
+    });
+    const signed = gw.request({
+      method: 'POST',
+      path: '/mcp',
+      body: rpc(gw.platform.url()),
+      headers: { 'idempotency-key': undefined, accept: 'application/json' },
+    });
     const ok = await gw.send(signed);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().result.structuredContent.principal).toMatchObject({ kind: 'platform', via: 'signature' });

@@ -26,12 +26,18 @@ beforeAll(async () => {
 
 const load = (signing: { keys: Array<{ env: string }>; active_kid: string }) => loadKeyring(signing, 'test/tenant.yaml', '.', env);
 
-async function publishedKeys(gw: SecureGateway): Promise<{ json: { keys: Array<Record<string, unknown>>; signing_keys: unknown[] }; keys: KeySet }> {
+async function publishedKeys(
+  gw: SecureGateway,
+): Promise<{ json: { keys: Array<Record<string, unknown>>; signing_keys: unknown[] }; keys: KeySet }> {
   const json = (await gw.app.inject({ method: 'GET', url: '/.well-known/proto', headers: { host: HOST } })).json();
   return { json, keys: await KeySet.from(json.keys) };
 }
 
-const asResponse = (res: LightMyRequestResponse) => ({ status: res.statusCode, headers: res.headers as Record<string, string>, body: res.rawPayload });
+const asResponse = (res: LightMyRequestResponse) => ({
+  status: res.statusCode,
+  headers: res.headers as Record<string, string>,
+  body: res.rawPayload,
+});
 
 describe('with two keys, the newer one active', () => {
   let gw: SecureGateway;
@@ -54,7 +60,9 @@ describe('with two keys, the newer one active', () => {
     const res = await gw.call(whoami);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-digest']).toBe(contentDigest(res.rawPayload));
-    expect(res.headers['signature-input']).toMatch(new RegExp(`^sig1=\\("@status" "content-type" "content-digest"\\);created=\\d+;keyid="${newKid}"$`));
+    expect(res.headers['signature-input']).toMatch(
+      new RegExp(`^sig1=\\("@status" "content-type" "content-digest"\\);created=\\d+;keyid="${newKid}"$`),
+    );
     const { keys } = await publishedKeys(gw);
     await expect(verifyResponse(asResponse(res), keys, at)).resolves.toEqual([{ label: 'sig1', kid: newKid }]);
     const altered = Buffer.from(res.body.replace('anonymous', 'platform!'));
@@ -67,18 +75,35 @@ describe('with two keys, the newer one active', () => {
     const error = await gw.call({ ...whoami, headers: { 'request-id': undefined } });
     expect(error.statusCode).toBe(400);
     await expect(verifyResponse(asResponse(error), keys, at)).resolves.toHaveLength(1);
-    const rpc = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'who_am_i', arguments: { meta: { 'proto-agent': { profile: gw.platform.url() } } } } };
+    const rpc = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'who_am_i', arguments: { meta: { 'proto-agent': { profile: gw.platform.url() } } } },
+    };
     const mcp = await gw.call({ method: 'POST', path: '/mcp', body: rpc, sign: false });
     expect(mcp.json().result.structuredContent.principal).toEqual({ kind: 'anonymous' });
     await expect(verifyResponse(asResponse(mcp), keys, at)).resolves.toEqual([{ label: 'sig1', kid: newKid }]);
   });
 
   it('signs a webhook-style request that verifies with any published key, the old one included', async () => {
-    const webhook = { method: 'POST', url: 'https://platform.example/webhooks/orders', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'webhook-timestamp': '1777636800', 'proto-agent': `profile="https://${HOST}/.well-known/proto"` }, body: '{"id":"ord_1"}' };
+    const webhook = {
+      method: 'POST',
+      url: 'https://platform.example/webhooks/orders',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_1',
+        'webhook-timestamp': '1777636800',
+        'proto-agent': `profile="https://${HOST}/.well-known/proto"`,
+      },
+      body: '{"id":"ord_1"}',
+    };
     const options = { now: Date.now, cover: ['webhook-id', 'webhook-timestamp'] };
     const byNew = signRequest(webhook, { ...options, key: keyring.active! });
     const byOld = signRequest(webhook, { ...options, key: keyring.keys[0]! });
-    expect(byNew['signature-input']).toMatch(/^sig1=\("@method" "@authority" "@path" "proto-agent" "content-type" "content-digest" "webhook-id" "webhook-timestamp"\);created=\d+;keyid=/);
+    expect(byNew['signature-input']).toMatch(
+      /^sig1=\("@method" "@authority" "@path" "proto-agent" "content-type" "content-digest" "webhook-id" "webhook-timestamp"\);created=\d+;keyid=/,
+    );
     const { keys } = await publishedKeys(gw);
     for (const headers of [byNew, byOld]) {
       await expect(verifyRequest(requestMessage({ ...webhook, headers }), keys, at)).resolves.toHaveLength(1);
@@ -97,7 +122,10 @@ describe('after the old key is removed from the configuration', () => {
       expect(json.keys.map((k) => k.kid)).toEqual([newKid]);
       const request = { method: 'POST', url: 'https://platform.example/hook', headers: { 'content-type': 'application/json' }, body: '{}' };
       const byOld = signRequest(request, { key: before.keys[0]!, now: Date.now });
-      await expect(verifyRequest(requestMessage({ ...request, headers: byOld }), keys, at)).rejects.toMatchObject({ status: 401, code: 'key_not_found' });
+      await expect(verifyRequest(requestMessage({ ...request, headers: byOld }), keys, at)).rejects.toMatchObject({
+        status: 401,
+        code: 'key_not_found',
+      });
       await expect(verifyResponse(asResponse(await gw.call(whoami)), keys, at)).resolves.toHaveLength(1);
     } finally {
       await gw.close();
@@ -119,7 +147,8 @@ describe('the response signature cache', () => {
       clock += 1000;
       const later = await gw.call(whoami);
       expect(later.headers['signature-input']).not.toBe(first.headers['signature-input']);
-      for (const res of [first, same, other, later]) await expect(verifyResponse(asResponse(res), keys, { now: () => clock })).resolves.toHaveLength(1);
+      for (const res of [first, same, other, later])
+        await expect(verifyResponse(asResponse(res), keys, { now: () => clock })).resolves.toHaveLength(1);
     } finally {
       await gw.close();
     }

@@ -28,7 +28,8 @@ const P256_PUBLIC = {
   y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0',
 };
 const ED25519_PUBLIC = { kid: 'test-key-ed25519', kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' };
-const ED25519_PRIVATE_PEM = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----';
+const ED25519_PRIVATE_PEM =
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----';
 
 const CREATED_MS = 1618884473 * 1000;
 const at = { now: () => CREATED_MS };
@@ -61,7 +62,8 @@ const B26_REQUEST = requestMessage({
     Date: 'Tue, 20 Apr 2021 02:07:55 GMT',
     'Content-Type': 'application/json',
     'Content-Length': '18',
-    'Signature-Input': 'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
+    'Signature-Input':
+      'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
     Signature: 'sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:',
   },
   body: '{"hello": "world"}',
@@ -94,7 +96,10 @@ describe('RFC 9421 B.2.4: a response signed with ecdsa-p256-sha256', () => {
 
   it('rejects the RFC response once its body is changed', async () => {
     const keys = await KeySet.from([P256_PUBLIC]);
-    await expect(verifyResponse({ ...B24_RESPONSE, body: '{"message": "bad dog"}' }, keys, at)).rejects.toMatchObject({ status: 400, code: 'digest_mismatch' });
+    await expect(verifyResponse({ ...B24_RESPONSE, body: '{"message": "bad dog"}' }, keys, at)).rejects.toMatchObject({
+      status: 400,
+      code: 'digest_mismatch',
+    });
   });
 });
 

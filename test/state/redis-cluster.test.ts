@@ -20,7 +20,10 @@ describeWhenAvailable('RedisStore on a three-node Redis Cluster', redisBinariesP
   }, serverKeyTime);
 
   it('finds the whole cluster from one start-up node given as an option', async () => {
-    const store = await RedisStore.connect('redis+cluster://', { keyPrefix: randomPrefix(), clusterNodes: [{ host: '127.0.0.1', port: cluster.ports[1]! }] });
+    const store = await RedisStore.connect('redis+cluster://', {
+      keyPrefix: randomPrefix(),
+      clusterNodes: [{ host: '127.0.0.1', port: cluster.ports[1]! }],
+    });
     try {
       for (let i = 0; i < 10; i += 1) expect(await store.set(`k${i}`, i, 60_000)).toBe(1);
       expect(await store.get('k7')).toEqual({ value: 7, version: 1 });

@@ -7,13 +7,10 @@ import { deleteKeys, describeWithRedis, REDIS_URL } from '../helpers/redis.js';
 import { injectedKeyTime, ManualClock, randomPrefix, serverKeyTime, storeContract } from './store-contract.js';
 
 describe('MemoryStore', () => {
-  storeContract(
-    () => {
-      let store: MemoryStore | undefined; // one process: its "replicas" share the instance
-      return { open: async (now) => (store ??= new MemoryStore({ now })) };
-    },
-    injectedKeyTime,
-  );
+  storeContract(() => {
+    let store: MemoryStore | undefined; // one process: its "replicas" share the instance
+    return { open: async (now) => (store ??= new MemoryStore({ now })) };
+  }, injectedKeyTime);
 
   afterEach(() => {
     vi.useRealTimers();

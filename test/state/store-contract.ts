@@ -351,7 +351,10 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       const jobs = await queue.claim(3, LEASE);
       for (const id of ['y', 'x', 'z']) {
         clock.advance(10);
-        await queue.deadLetter(jobs.find((j) => j.id === id)!, `reason ${id}`);
+        await queue.deadLetter(
+          jobs.find((j) => j.id === id)!,
+          `reason ${id}`,
+        );
       }
       expect((await queue.listDead()).map((d) => d.id)).toEqual(['y', 'x', 'z']);
     });

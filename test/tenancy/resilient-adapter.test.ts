@@ -80,7 +80,12 @@ describe('backend credentials in adapter errors', () => {
   const SECRET = 'cs_live_4f9a8b7c6d5e';
 
   it('are scrubbed from the text of a BackendError', async () => {
-    const adapter = resilientAdapter({ ...stubAdapter(), getOrder: async () => Promise.reject(new BackendError(`401 for consumer_secret=${SECRET}`, false)) }, policy, undefined, [SECRET]);
+    const adapter = resilientAdapter(
+      { ...stubAdapter(), getOrder: async () => Promise.reject(new BackendError(`401 for consumer_secret=${SECRET}`, false)) },
+      policy,
+      undefined,
+      [SECRET],
+    );
     const error = (await adapter.getOrder('o1').catch((e: unknown) => e)) as BackendError;
     expect(error.message).toBe('401 for consumer_secret=[redacted]');
     expect(error.retryable).toBe(false);

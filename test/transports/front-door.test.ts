@@ -65,9 +65,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const tenant = (config: Partial<TenantConfig>) => assembleTenant({ config: { ...baseTenantConfig, ...config }, file: 'test/front-door.yaml' }, stubAdapter());
+const tenant = (config: Partial<TenantConfig>) =>
+  assembleTenant({ config: { ...baseTenantConfig, ...config }, file: 'test/front-door.yaml' }, stubAdapter());
 
-async function listen(tenants: ReturnType<typeof tenant>[], trustProxy: TrustProxy = false): Promise<{ app: FastifyInstance; port: number }> {
+async function listen(
+  tenants: ReturnType<typeof tenant>[],
+  trustProxy: TrustProxy = false,
+): Promise<{ app: FastifyInstance; port: number }> {
   const app = await buildServer({
     settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
     tenants: new TenantRegistry(tenants),
@@ -82,7 +86,13 @@ async function listen(tenants: ReturnType<typeof tenant>[], trustProxy: TrustPro
 const MB = 1024 * 1024;
 const CHUNK = 64 * 1024;
 /** Chunk i of the large bodies: different bytes in every chunk, so a lost or repeated chunk changes the hash. */
-const chunkAt = (i: number) => createHash('sha512').update(String(i)).digest().toString('hex').repeat(CHUNK / 128).slice(0, CHUNK);
+const chunkAt = (i: number) =>
+  createHash('sha512')
+    .update(String(i))
+    .digest()
+    .toString('hex')
+    .repeat(CHUNK / 128)
+    .slice(0, CHUNK);
 
 describe('front door: the gateway at the merchant own origin', () => {
   let store: StorefrontServer;
@@ -98,12 +108,43 @@ describe('front door: the gateway at the merchant own origin', () => {
     platform = await startPlatform();
     downPort = await closedPort();
     gateway = await listen([
-      tenant({ id: 'flowers', name: 'Flower Shop', base_url: 'https://flowers.test', hosts: ['flowers.test'], front_door: { upstream: store.origin } }),
-      tenant({ id: 'limited', name: 'Busy Shop', base_url: 'https://busy.test', hosts: ['busy.test'], front_door: { upstream: store.origin }, policies: { allow_loopback_profiles: true, rate_limits: { per_tenant: { max: 1, window_seconds: 3600 } } } }),
-      tenant({ id: 'tea', name: 'Tea House', base_url: 'https://tea.test', hosts: ['tea.test'], front_door: { upstream: otherStore.origin, preserve_host: true } }),
+      tenant({
+        id: 'flowers',
+        name: 'Flower Shop',
+        base_url: 'https://flowers.test',
+        hosts: ['flowers.test'],
+        front_door: { upstream: store.origin },
+      }),
+      tenant({
+        id: 'limited',
+        name: 'Busy Shop',
+        base_url: 'https://busy.test',
+        hosts: ['busy.test'],
+        front_door: { upstream: store.origin },
+        policies: { allow_loopback_profiles: true, rate_limits: { per_tenant: { max: 1, window_seconds: 3600 } } },
+      }),
+      tenant({
+        id: 'tea',
+        name: 'Tea House',
+        base_url: 'https://tea.test',
+        hosts: ['tea.test'],
+        front_door: { upstream: otherStore.origin, preserve_host: true },
+      }),
       tenant({ id: 'plain', name: 'Plain Shop', base_url: 'https://plain.test', hosts: ['plain.test'] }),
-      tenant({ id: 'down', name: 'Closed <Shop>', base_url: 'https://down.test', hosts: ['down.test'], front_door: { upstream: `http://127.0.0.1:${downPort}` } }),
-      tenant({ id: 'slow', name: 'Slow Shop', base_url: 'https://slow.test', hosts: ['slow.test'], front_door: { upstream: store.origin, timeout_ms: 200 } }),
+      tenant({
+        id: 'down',
+        name: 'Closed <Shop>',
+        base_url: 'https://down.test',
+        hosts: ['down.test'],
+        front_door: { upstream: `http://127.0.0.1:${downPort}` },
+      }),
+      tenant({
+        id: 'slow',
+        name: 'Slow Shop',
+        base_url: 'https://slow.test',
+        hosts: ['slow.test'],
+        front_door: { upstream: store.origin, timeout_ms: 200 },
+      }),
     ]);
     port = gateway.port;
   });
@@ -145,7 +186,9 @@ describe('front door: the gateway at the merchant own origin', () => {
 
   it('leaves out the store’s hop-by-hop headers', async () => {
     store.serve('/hops', (_req, res) => {
-      res.writeHead(200, { connection: 'keep-alive, x-hop', 'keep-alive': 'timeout=1', 'x-hop': 'store-internal', 'x-kept': 'yes' }).end('ok');
+      res
+        .writeHead(200, { connection: 'keep-alive, x-hop', 'keep-alive': 'timeout=1', 'x-hop': 'store-internal', 'x-kept': 'yes' })
+        .end('ok');
     });
     const answer = await send(port, { path: '/hops', host: 'flowers.test' });
     expect(answer.headers['x-kept']).toBe('yes');
@@ -155,18 +198,36 @@ describe('front door: the gateway at the merchant own origin', () => {
 
   it('streams a POST body through as sent, whatever its type (the gateway parses none of it)', async () => {
     const form = 'name=Ada&note=%7B%22not%22%3A+json';
-    const posted = await send(port, { method: 'POST', path: '/echo', host: 'flowers.test', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const posted = await send(port, {
+      method: 'POST',
+      path: '/echo',
+      host: 'flowers.test',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(json(posted)).toMatchObject({ method: 'POST', bytes: form.length, sha256: createHash('sha256').update(form).digest('hex') });
     // A body the gateway's JSON parser would refuse (not JSON at all) reaches the store untouched.
     const notJson = '{"unterminated": ';
-    const asJson = await send(port, { method: 'PUT', path: '/echo', host: 'flowers.test', headers: { 'content-type': 'application/ld+json' }, body: notJson });
+    const asJson = await send(port, {
+      method: 'PUT',
+      path: '/echo',
+      host: 'flowers.test',
+      headers: { 'content-type': 'application/ld+json' },
+      body: notJson,
+    });
     expect(asJson.status).toBe(200);
     expect(json(asJson)).toMatchObject({ bytes: notJson.length, sha256: createHash('sha256').update(notJson).digest('hex') });
   });
 
   it('passes a request carrying hop-by-hop fields (curl’s Expect: 100-continue, an old client’s Keep-Alive)', async () => {
     const body = 'x'.repeat(2 * CHUNK);
-    const answer = await send(port, { method: 'POST', path: '/echo', host: 'flowers.test', headers: { expect: '100-continue', 'keep-alive': 'timeout=5', te: 'trailers', 'proxy-authorization': 'Basic c2VjcmV0' }, body });
+    const answer = await send(port, {
+      method: 'POST',
+      path: '/echo',
+      host: 'flowers.test',
+      headers: { expect: '100-continue', 'keep-alive': 'timeout=5', te: 'trailers', 'proxy-authorization': 'Basic c2VjcmV0' },
+      body,
+    });
     expect(answer.status).toBe(200);
     const seen = json(answer);
     expect(seen.bytes).toBe(body.length);
@@ -178,18 +239,28 @@ describe('front door: the gateway at the merchant own origin', () => {
     store.serve('/account', (_req, res) => res.writeHead(302, { location: `${store.origin}/account/login?return_to=%2Fcart#top` }).end());
     store.serve('/cart/checkout', (_req, res) => res.writeHead(303, { location: '/checkouts/c1?step=contact' }).end());
     store.serve('/pay', (_req, res) => res.writeHead(302, { location: 'https://payments.example/session/9' }).end());
-    expect((await send(port, { path: '/account', host: 'flowers.test' })).headers.location).toBe('http://flowers.test/account/login?return_to=%2Fcart#top');
+    expect((await send(port, { path: '/account', host: 'flowers.test' })).headers.location).toBe(
+      'http://flowers.test/account/login?return_to=%2Fcart#top',
+    );
     expect((await send(port, { path: '/cart/checkout', host: 'flowers.test' })).headers.location).toBe('/checkouts/c1?step=contact');
     expect((await send(port, { path: '/pay', host: 'flowers.test' })).headers.location).toBe('https://payments.example/session/9');
   });
 
   it('passes the store’s cookies through, host-only where their domain is not the merchant’s', async () => {
     store.serve('/login', (_req, res) => {
-      res.setHeader('set-cookie', ['session=abc; Path=/; HttpOnly; Secure', 'cart=1; Domain=store-origin.example; Path=/', 'pref=x; Domain=.flowers.test; Path=/']);
+      res.setHeader('set-cookie', [
+        'session=abc; Path=/; HttpOnly; Secure',
+        'cart=1; Domain=store-origin.example; Path=/',
+        'pref=x; Domain=.flowers.test; Path=/',
+      ]);
       res.writeHead(200).end('ok');
     });
     const answer = await send(port, { path: '/login', host: 'flowers.test', headers: { cookie: 'session=old' } });
-    expect(answer.headers['set-cookie']).toEqual(['session=abc; Path=/; HttpOnly; Secure', 'cart=1; Path=/', 'pref=x; Domain=.flowers.test; Path=/']);
+    expect(answer.headers['set-cookie']).toEqual([
+      'session=abc; Path=/; HttpOnly; Secure',
+      'cart=1; Path=/',
+      'pref=x; Domain=.flowers.test; Path=/',
+    ]);
     expect(store.seen.at(-1)!.headers.cookie).toBe('session=old');
   });
 
@@ -238,11 +309,14 @@ describe('front door: the gateway at the merchant own origin', () => {
     const sent = createHash('sha256');
     const answer = await new Promise<Answer>((resolve, reject) => {
       // application/json: the gateway's own JSON parser would refuse this body (64 KB limit) if it read it.
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/upload', headers: { host: 'flowers.test', 'content-type': 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: 'POST', path: '/upload', headers: { host: 'flowers.test', 'content-type': 'application/json' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
       req.on('error', reject);
       void (async () => {
         for (let i = 0; i < (20 * MB) / CHUNK; i++) {
@@ -259,7 +333,13 @@ describe('front door: the gateway at the merchant own origin', () => {
   });
 
   it('sends the store its own Host and the client in X-Forwarded-For/-Proto/-Host, dropping forged values', async () => {
-    const answer = json(await send(port, { path: '/echo', host: 'flowers.test', headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.test', forwarded: 'for=6.6.6.6' } }));
+    const answer = json(
+      await send(port, {
+        path: '/echo',
+        host: 'flowers.test',
+        headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.test', forwarded: 'for=6.6.6.6' },
+      }),
+    );
     const headers = answer.headers as Record<string, string>;
     expect(headers.host).toBe(new URL(store.origin).host);
     expect(headers['x-forwarded-for']).toBe('127.0.0.1');
@@ -285,7 +365,13 @@ describe('front door: the gateway at the merchant own origin', () => {
     expect(page).toContain('The store is not answering');
     expect(page).toContain('Closed &lt;Shop&gt;'); // the name is escaped
     expect(page).toContain(String(answer.headers['request-id']));
-    const post = await send(port, { method: 'POST', path: '/cart/add', host: 'down.test', headers: { 'content-type': 'application/json' }, body: '{"id":1}' });
+    const post = await send(port, {
+      method: 'POST',
+      path: '/cart/add',
+      host: 'down.test',
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":1}',
+    });
     expect(post.status).toBe(502);
     expect((await send(port, { path: '/healthz', host: 'down.test' })).status).toBe(200);
   });
@@ -307,7 +393,7 @@ describe('front door: the gateway at the merchant own origin', () => {
     await expect(send(port, { path: '/broken', host: 'flowers.test' })).rejects.toThrow();
     store.serve('/endless', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      const more = () => res.write(chunkAt(0)) ? setImmediate(more) : res.once('drain', more);
+      const more = () => (res.write(chunkAt(0)) ? setImmediate(more) : res.once('drain', more));
       res.on('close', () => res.removeAllListeners('drain'));
       more();
     });
@@ -349,19 +435,40 @@ describe('front door: the gateway at the merchant own origin', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(json(mcp)).toMatchObject({ jsonrpc: '2.0', id: 1 });
-    const rest = await send(port, { method: 'POST', path: '/carts', host: 'flowers.test', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const rest = await send(port, {
+      method: 'POST',
+      path: '/carts',
+      host: 'flowers.test',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json(rest)).toMatchObject({ code: 'missing_request_id' });
     expect((await send(port, { path: '/healthz', host: 'flowers.test' })).status).toBe(200);
     expect((await send(port, { path: '/order-status/unknown', host: 'flowers.test' })).headers.via).toBeUndefined();
-    expect((await send(port, { method: 'POST', path: '/webhooks/backend', host: 'flowers.test', headers: { 'content-type': 'application/json' }, body: '{}' })).headers.via).toBeUndefined();
+    expect(
+      (
+        await send(port, {
+          method: 'POST',
+          path: '/webhooks/backend',
+          host: 'flowers.test',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).headers.via,
+    ).toBeUndefined();
     expect(store.seen.length).toBe(before);
   });
 
   it('spends no protocol rate-limit budget on passed-through traffic', async () => {
     // busy.test allows 1 call per hour for all callers together.
-    for (let i = 0; i < 3; i++) expect((await send(port, { method: i ? 'POST' : 'GET', path: '/echo', host: 'busy.test' })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await send(port, { method: i ? 'POST' : 'GET', path: '/echo', host: 'busy.test' })).status).toBe(200);
     const call = () =>
-      send(port, { path: '/checkout-sessions/chk_unknown', host: 'busy.test', headers: { 'request-id': `r-${Math.random()}`, 'proto-agent': platform.agent() } });
+      send(port, {
+        path: '/checkout-sessions/chk_unknown',
+        host: 'busy.test',
+        headers: { 'request-id': `r-${Math.random()}`, 'proto-agent': platform.agent() },
+      });
     const first = await call();
     expect(first.status).toBe(200);
     expect(json(first)).toMatchObject({ proto: { status: 'error' }, messages: [{ code: 'not_found' }] });
@@ -372,7 +479,13 @@ describe('front door: the gateway at the merchant own origin', () => {
     const get = await send(port, { path: '/collections/roses', host: 'plain.test' });
     expect(get.status).toBe(404);
     expect(json(get)).toEqual({ code: 'not_found', content: 'no endpoint GET /collections/roses' });
-    const post = await send(port, { method: 'POST', path: '/cart/add', host: 'plain.test', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const post = await send(port, {
+      method: 'POST',
+      path: '/cart/add',
+      host: 'plain.test',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(json(post)).toEqual({ code: 'not_found', content: 'no endpoint POST /cart/add' });
     expect((await send(port, { path: '/', host: 'unknown.test' })).status).toBe(404);
   });
@@ -389,7 +502,10 @@ describe('front door: the gateway at the merchant own origin', () => {
 describe('front door behind a trusted proxy', () => {
   it('keeps the trusted X-Forwarded-For chain and redirects to the origin the proxy was reached at', async () => {
     const store = await startStorefront('Flower Shop');
-    const { app, port } = await listen([tenant({ id: 'flowers', hosts: ['flowers.test'], front_door: { upstream: store.origin } })], ['127.0.0.1']);
+    const { app, port } = await listen(
+      [tenant({ id: 'flowers', hosts: ['flowers.test'], front_door: { upstream: store.origin } })],
+      ['127.0.0.1'],
+    );
     try {
       store.serve('/account', (_req, res) => res.writeHead(302, { location: `${store.origin}/account/login` }).end());
       const forwarded = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'www.flowers.test' };
@@ -397,7 +513,9 @@ describe('front door behind a trusted proxy', () => {
       expect(headers['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
       expect(headers['x-forwarded-proto']).toBe('https');
       expect(headers['x-forwarded-host']).toBe('www.flowers.test');
-      expect((await send(port, { path: '/account', host: 'flowers.test', headers: forwarded })).headers.location).toBe('https://www.flowers.test/account/login');
+      expect((await send(port, { path: '/account', host: 'flowers.test', headers: forwarded })).headers.location).toBe(
+        'https://www.flowers.test/account/login',
+      );
     } finally {
       await app.close();
       await store.close();
@@ -410,7 +528,9 @@ describe('front door pointed back at the gateway', () => {
     const { app, port } = await listen([tenant({ id: 'placeholder', hosts: ['placeholder.test'] })]);
     try {
       // The store's address is the gateway's own, and the store is sent the merchant's Host: the same tenant again.
-      app.tenants.registry = new TenantRegistry([tenant({ id: 'loop', hosts: ['loop.test'], front_door: { upstream: `http://127.0.0.1:${port}`, preserve_host: true } })]);
+      app.tenants.registry = new TenantRegistry([
+        tenant({ id: 'loop', hosts: ['loop.test'], front_door: { upstream: `http://127.0.0.1:${port}`, preserve_host: true } }),
+      ]);
       const answer = await send(port, { path: '/', host: 'loop.test' });
       expect(answer.status).toBe(508);
       expect(answer.body.toString()).toContain('points back at this gateway');
@@ -424,8 +544,33 @@ describe('front door pointed back at the gateway', () => {
 describe('front door to an https store', () => {
   it('verifies the store’s certificate: a self-signed one gets the 502 page, not the page behind it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'front-door-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'pipe' });
-    const impostor = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('<h1>not the real store</h1>'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
+    const impostor = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => res.end('<h1>not the real store</h1>'),
+    );
     await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
     const upstream = `https://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
     const { app, port } = await listen([tenant({ id: 'flowers', hosts: ['flowers.test'], front_door: { upstream } })]);
@@ -453,9 +598,18 @@ describe('front_door in the tenant file', () => {
     expect(check({ upstream: 'http://localhost:3000' }).ok).toBe(true);
   });
 
-  it.each(['http://shop.example.com', 'https://shop.example.com/store', 'https://user:pw@shop.example.com', 'https://shop.example.com?x=1', 'ftp://shop.example.com'])('refuses %s', (upstream) => {
+  it.each([
+    'http://shop.example.com',
+    'https://shop.example.com/store',
+    'https://user:pw@shop.example.com',
+    'https://shop.example.com?x=1',
+    'ftp://shop.example.com',
+  ])('refuses %s', (upstream) => {
     const result = check({ upstream });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toBe('$.front_door.upstream must be an https origin without user, path or query (plain http only on loopback)');
+    if (!result.ok)
+      expect(result.message).toBe(
+        '$.front_door.upstream must be an https origin without user, path or query (plain http only on loopback)',
+      );
   });
 });

@@ -35,7 +35,12 @@ afterEach(async () => {
 });
 
 const simulate = (orderId: string, action: string, body: object = {}) =>
-  gw.app.inject({ method: 'POST', url: `/simulate/orders/${orderId}/${action}`, headers: { authorization: `Bearer ${SIMULATION_SECRET}` }, payload: body });
+  gw.app.inject({
+    method: 'POST',
+    url: `/simulate/orders/${orderId}/${action}`,
+    headers: { authorization: `Bearer ${SIMULATION_SECRET}` },
+    payload: body,
+  });
 
 /** Waits until the worker has recorded `count` attempts with `outcome`. */
 async function attempts(outcome: 'delivered' | 'retried' | 'dead_lettered', count: number): Promise<void> {
@@ -89,12 +94,34 @@ describe('a completed order', () => {
     const { keys } = await businessProfile(gw, webhook!);
     const jwk = keys.find((k) => k.kid === gw.keyring.active!.kid)!;
     const verify = createVerifier(createPublicKey({ key: jwk, format: 'jwk' }), 'ecdsa-p256-sha256');
-    const keyLookup = async ({ keyid }: { keyid?: string }) => (keyid === jwk.kid ? { id: keyid, algs: ['ecdsa-p256-sha256' as const], verify } : null);
-    const required = ['@method', '@authority', '@path', '@query', 'proto-agent', 'idempotency-key', 'content-type', 'content-digest', 'webhook-id', 'webhook-timestamp'];
+    const keyLookup = async ({ keyid }: { keyid?: string }) =>
+      keyid === jwk.kid ? { id: keyid, algs: ['ecdsa-p256-sha256' as const], verify } : null;
+    const required = [
+      '@method',
+      '@authority',
+      '@path',
+      '@query',
+      'proto-agent',
+      'idempotency-key',
+      'content-type',
+      'content-digest',
+      'webhook-id',
+      'webhook-timestamp',
+    ];
     const theirs = { method: 'POST', url: receiver.url(webhook!.target), headers: webhook!.headers as Record<string, string> };
     await expect(httpbis.verifyMessage({ keyLookup, requiredFields: required, notAfter: NOW / 1000 + 1 }, theirs)).resolves.toBe(true);
-    await expect(httpbis.verifyMessage({ keyLookup, notAfter: NOW / 1000 + 1 }, { ...theirs, headers: { ...theirs.headers, 'webhook-id': 'evt_forged' } })).resolves.toBe(false);
-    await expect(httpbis.verifyMessage({ keyLookup, notAfter: NOW / 1000 + 1 }, { ...theirs, headers: { ...theirs.headers, 'idempotency-key': 'evt_forged' } })).resolves.toBe(false);
+    await expect(
+      httpbis.verifyMessage(
+        { keyLookup, notAfter: NOW / 1000 + 1 },
+        { ...theirs, headers: { ...theirs.headers, 'webhook-id': 'evt_forged' } },
+      ),
+    ).resolves.toBe(false);
+    await expect(
+      httpbis.verifyMessage(
+        { keyLookup, notAfter: NOW / 1000 + 1 },
+        { ...theirs, headers: { ...theirs.headers, 'idempotency-key': 'evt_forged' } },
+      ),
+    ).resolves.toBe(false);
 
     // The gateway's own verifier, as a platform would run it, accepts it too.
     await expect(verifyAsPlatform(gw, receiver, webhook!, () => NOW)).resolves.toEqual([{ label: 'sig1', kid: gw.keyring.active!.kid }]);
@@ -109,10 +136,19 @@ describe('a completed order', () => {
     const tampered = (change: Partial<typeof message>) => verifyAsPlatform(gw, receiver, webhook!, now, { ...message, ...change });
     const withHeader = (name: string, value: string) => tampered({ headers: { ...message.headers, [name]: value } });
 
-    await expect(tampered({ body: webhook!.body.replace('"currency":"USD"', '"currency":"EUR"') })).rejects.toMatchObject({ status: 400, code: 'digest_mismatch' });
+    await expect(tampered({ body: webhook!.body.replace('"currency":"USD"', '"currency":"EUR"') })).rejects.toMatchObject({
+      status: 400,
+      code: 'digest_mismatch',
+    });
     await expect(withHeader('webhook-id', 'evt_other')).rejects.toMatchObject({ status: 401, code: 'signature_invalid' });
-    await expect(withHeader('webhook-timestamp', String(NOW / 1000 + 60))).rejects.toMatchObject({ status: 401, code: 'signature_invalid' });
-    await expect(withHeader('proto-agent', 'profile="https://evil.example/.well-known/proto"')).rejects.toMatchObject({ status: 401, code: 'signature_invalid' });
+    await expect(withHeader('webhook-timestamp', String(NOW / 1000 + 60))).rejects.toMatchObject({
+      status: 401,
+      code: 'signature_invalid',
+    });
+    await expect(withHeader('proto-agent', 'profile="https://evil.example/.well-known/proto"')).rejects.toMatchObject({
+      status: 401,
+      code: 'signature_invalid',
+    });
     await expect(tampered({ path: '/hooks/other' })).rejects.toMatchObject({ status: 401, code: 'signature_invalid' });
     const signature = String(message.headers.signature);
     const flipped = signature.replace(/:(.)/, (_, c: string) => `:${c === 'A' ? 'B' : 'A'}`);
@@ -122,7 +158,10 @@ describe('a completed order', () => {
     const input = String(message.headers['signature-input']).replace(gw.keyring.active!.kid, stranger.active!.kid);
     await expect(withHeader('signature-input', input)).rejects.toMatchObject({ status: 401, code: 'key_not_found' });
     // Replayed long after the delivery: too old.
-    await expect(verifyAsPlatform(gw, receiver, webhook!, () => NOW + 3_600_000)).rejects.toMatchObject({ status: 401, code: 'signature_expired' });
+    await expect(verifyAsPlatform(gw, receiver, webhook!, () => NOW + 3_600_000)).rejects.toMatchObject({
+      status: 401,
+      code: 'signature_expired',
+    });
   });
 
   it('is queued once however often checkout saves the order record, even twice at once', async () => {
@@ -219,19 +258,23 @@ describe('retries', () => {
     gw = await orderGateway();
     const insecure = await gw.placeOrder({ webhookUrl: 'http://platform.example/hooks' });
     await attempts('dead_lettered', 1);
-    expect(await orderWebhookQueue(gw.store, 'shop').listDead()).toEqual([expect.objectContaining({ group: `shop:${insecure}`, attempts: 1, reason: 'the webhook URL must use https' })]);
+    expect(await orderWebhookQueue(gw.store, 'shop').listDead()).toEqual([
+      expect.objectContaining({ group: `shop:${insecure}`, attempts: 1, reason: 'the webhook URL must use https' }),
+    ]);
     await gw.close();
 
     gw = await orderGateway({ keyring: Keyring.none });
     await gw.placeOrder({ webhookUrl: receiver.url() });
     await attempts('dead_lettered', 1);
-    expect((await orderWebhookQueue(gw.store, 'shop').listDead())[0]!.reason).toBe('tenant shop has no signing key, and order webhooks must be signed');
+    expect((await orderWebhookQueue(gw.store, 'shop').listDead())[0]!.reason).toBe(
+      'tenant shop has no signing key, and order webhooks must be signed',
+    );
     expect(receiver.received).toHaveLength(0);
   });
 });
 
 describe('order of events', () => {
-  it('delivers one order\'s events in the order they happened, even when the first needs retries', async () => {
+  it("delivers one order's events in the order they happened, even when the first needs retries", async () => {
     gw = await orderGateway();
     receiver.answer(503);
     const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
@@ -248,8 +291,17 @@ describe('order of events', () => {
     receiver.answer(200);
     gw.advance(5000);
     const webhooks = (await receiver.waitFor(5)).slice(1);
-    const statuses = webhooks.map((w) => bodyOf(w).line_items.map((l) => l.status).join(','));
-    expect(statuses).toEqual(['processing,processing,processing', 'partial,processing,processing', 'fulfilled,fulfilled,fulfilled', 'fulfilled,fulfilled,fulfilled']);
+    const statuses = webhooks.map((w) =>
+      bodyOf(w)
+        .line_items.map((l) => l.status)
+        .join(','),
+    );
+    expect(statuses).toEqual([
+      'processing,processing,processing',
+      'partial,processing,processing',
+      'fulfilled,fulfilled,fulfilled',
+      'fulfilled,fulfilled,fulfilled',
+    ]);
     expect(webhooks.map((w) => bodyOf(w).fulfillment.events.length)).toEqual([0, 1, 2, 3]);
     expect(new Set(webhooks.map((w) => w.headers['webhook-id'])).size).toBe(4);
     const times = webhooks.map((w) => Number(w.headers['webhook-timestamp']));

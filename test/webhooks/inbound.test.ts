@@ -109,7 +109,12 @@ describe('backend webhooks', () => {
     const forged = await backendWebhook(orderId, { signature: hmac('something else') });
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toEqual({ code: 'webhook_unverified', content: "the webhook does not verify with this store's webhook secret" });
-    const unsigned = await gw.app.inject({ method: 'POST', url: '/webhooks/backend', headers: { 'content-type': 'application/json' }, payload: `{"order_id":"${orderId}"}` });
+    const unsigned = await gw.app.inject({
+      method: 'POST',
+      url: '/webhooks/backend',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"order_id":"${orderId}"}`,
+    });
     expect(unsigned.statusCode).toBe(401);
     const empty = await gw.app.inject({ method: 'POST', url: '/webhooks/backend' });
     expect(empty.statusCode).toBe(401);
@@ -134,7 +139,7 @@ describe('backend webhooks', () => {
     expect(await orderWebhookQueue(gw.store, 'shop').depth()).toEqual({ queued: 0, dead: 0 });
   });
 
-  it('that fail while the store is read answer 503, and the store\'s redelivery is processed', async () => {
+  it("that fail while the store is read answer 503, and the store's redelivery is processed", async () => {
     const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
     await receiver.waitFor(1);
     failGetOrder = 1;

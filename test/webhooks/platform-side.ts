@@ -23,7 +23,13 @@ export function asMessage(receiver: WebhookReceiver, webhook: ReceivedWebhook): 
   return requestMessage({ method: webhook.method, url: new URL(webhook.target, receiver.url('/')), headers, body: webhook.body });
 }
 
-export async function verifyAsPlatform(gw: TestGateway, receiver: WebhookReceiver, webhook: ReceivedWebhook, now: () => number, message = asMessage(receiver, webhook)) {
+export async function verifyAsPlatform(
+  gw: TestGateway,
+  receiver: WebhookReceiver,
+  webhook: ReceivedWebhook,
+  now: () => number,
+  message = asMessage(receiver, webhook),
+) {
   return verifyRequest(message, await keySetOfProfile(await businessProfile(gw, webhook)), { now });
 }
 

@@ -87,7 +87,13 @@ describeWithRedis('order webhooks on Redis', () => {
       const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
       expect(await run(['list'], io, tool, () => ['shop'])).toBe(0);
       const id = createdEventId('shop', orderId);
-      expect(out).toEqual([expect.stringMatching(new RegExp(`^${id}  tenant=shop  order=${orderId}  kind=order_created  attempts=1  died=.*  to=http://127\\.0\\.0\\.1:\\d+/hooks/orders  reason="HTTP 500"$`))]);
+      expect(out).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^${id}  tenant=shop  order=${orderId}  kind=order_created  attempts=1  died=.*  to=http://127\\.0\\.0\\.1:\\d+/hooks/orders  reason="HTTP 500"$`,
+          ),
+        ),
+      ]);
       expect(err).toEqual(['1 dead-lettered order webhook']);
 
       receiver.answer(200);

@@ -69,11 +69,22 @@ describe('the simulation API', () => {
     const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
     await simulate(orderId, 'ship', { lines: [{ id: 'l1', quantity: 3 }] });
     const returned = (await simulate(orderId, 'return', { lines: [{ id: 'l1', quantity: 1 }], reason: 'Wilted' })).json().order;
-    expect(returned.adjustments.at(-1)).toMatchObject({ type: 'return', status: 'pending', line_items: [{ id: 'l1', quantity: -1 }], description: 'Wilted' });
+    expect(returned.adjustments.at(-1)).toMatchObject({
+      type: 'return',
+      status: 'pending',
+      line_items: [{ id: 'l1', quantity: -1 }],
+      description: 'Wilted',
+    });
     const received = (await simulate(orderId, 'receive_return', { returnId: returned.adjustments.at(-1).id })).json().order;
     expect(received.line_items[0].quantity).toEqual({ original: 3, total: 2, fulfilled: 2 });
-    const refunded = (await simulate(orderId, 'refund', { amount: 500, lines: [{ id: 'l2', quantity: 2 }], reason: 'Out of pots' })).json().order;
-    expect(refunded.adjustments.at(-1)).toMatchObject({ type: 'refund', status: 'completed', line_items: [{ id: 'l2', quantity: -2 }], totals: [{ type: 'total', amount: -500 }] });
+    const refunded = (await simulate(orderId, 'refund', { amount: 500, lines: [{ id: 'l2', quantity: 2 }], reason: 'Out of pots' })).json()
+      .order;
+    expect(refunded.adjustments.at(-1)).toMatchObject({
+      type: 'refund',
+      status: 'completed',
+      line_items: [{ id: 'l2', quantity: -2 }],
+      totals: [{ type: 'total', amount: -500 }],
+    });
     expect(statuses(refunded)).toEqual(['fulfilled', 'removed', 'processing']);
     const canceled = (await simulate(orderId, 'cancel', { reason: 'Store closing' })).json().order;
     expect(statuses(canceled)).toEqual(['fulfilled', 'removed', 'removed']);
@@ -85,7 +96,7 @@ describe('the simulation API', () => {
     expect(bodyOf(webhooks[5]!).adjustments).toEqual(canceled.adjustments);
   });
 
-  it('needs the tenant\'s secret as a bearer token', async () => {
+  it("needs the tenant's secret as a bearer token", async () => {
     const orderId = await gw.placeOrder();
     for (const authorization of [null, 'Bearer wrong-secret', `Basic ${SIMULATION_SECRET}`, `Bearer ${SIMULATION_SECRET}x`]) {
       const res = await simulate(orderId, 'ship', undefined, authorization);
@@ -115,7 +126,12 @@ describe('the simulation API', () => {
       expect(res.statusCode, `${action} ${JSON.stringify(body)}`).toBe(status);
       expect(res.json().content).toContain(reason);
     }
-    const malformed = await gw.app.inject({ method: 'POST', url: `/simulate/orders/${orderId}/ship`, headers: { authorization: `Bearer ${SIMULATION_SECRET}`, 'content-type': 'application/json' }, payload: '{"lines":' });
+    const malformed = await gw.app.inject({
+      method: 'POST',
+      url: `/simulate/orders/${orderId}/ship`,
+      headers: { authorization: `Bearer ${SIMULATION_SECRET}`, 'content-type': 'application/json' },
+      payload: '{"lines":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('invalid_json');
   });
@@ -124,7 +140,11 @@ describe('the simulation API', () => {
     const plain = await orderGateway({ tenant: { simulation: undefined } });
     try {
       const orderId = await plain.placeOrder();
-      const res = await plain.app.inject({ method: 'POST', url: `/simulate/orders/${orderId}/ship`, headers: { authorization: `Bearer ${SIMULATION_SECRET}` } });
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: `/simulate/orders/${orderId}/ship`,
+        headers: { authorization: `Bearer ${SIMULATION_SECRET}` },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 'not_found', content: `no endpoint POST /simulate/orders/${orderId}/ship` });
       expect((await plain.adapter.getOrder(orderId))!.events).toEqual([]);
@@ -170,11 +190,15 @@ describe('the simulation secret in tenant files', () => {
 
   it('fails start-up with the field when the secret is missing, literal, or the adapter cannot simulate', async () => {
     tenantFile('simulation:\n  secret: { env: DEMO_SIMULATION_SECRET }\n');
-    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/\$\.simulation\.secret: environment variable DEMO_SIMULATION_SECRET is not set/);
+    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(
+      /\$\.simulation\.secret: environment variable DEMO_SIMULATION_SECRET is not set/,
+    );
     tenantFile('simulation:\n  secret: plain-text\n');
     await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/simulation\.secret/);
     const config = { ...baseTenantConfig, simulation: { secret: { env: 'X' } } };
     expect(() => assembleTenant({ config, file: 'stub.yaml' }, stubAdapter(), { simulationSecret: 'x' })).toThrow(ConfigError);
-    expect(() => assembleTenant({ config, file: 'stub.yaml' }, stubAdapter(), { simulationSecret: 'x' })).toThrow('stub.yaml: $.simulation: the stub adapter has no order simulation; remove the section');
+    expect(() => assembleTenant({ config, file: 'stub.yaml' }, stubAdapter(), { simulationSecret: 'x' })).toThrow(
+      'stub.yaml: $.simulation: the stub adapter has no order simulation; remove the section',
+    );
   });
 });

@@ -78,7 +78,9 @@ describe('the delivery worker', () => {
     try {
       gw = await orderGateway({ webhooks: { timeoutMs: 100, schedule: { maxAttempts: 1, delayMs: () => 1000 } } });
       await gw.placeOrder({ webhookUrl: platform.url });
-      await expect.poll(async () => orderWebhookQueue(gw!.store, 'shop').listDead(), { timeout: 10_000 }).toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
+      await expect
+        .poll(async () => orderWebhookQueue(gw!.store, 'shop').listDead(), { timeout: 10_000 })
+        .toEqual([expect.objectContaining({ reason: 'no answer within 100 ms' })]);
     } finally {
       await platform.close();
     }
@@ -90,7 +92,8 @@ describe('the delivery worker', () => {
       gw = await orderGateway({ webhooks: { schedule: { maxAttempts: 2, delayMs: () => 1000 } } });
       receiver.answer(503);
       await gw.placeOrder({ webhookUrl: receiver.url() });
-      const metric = async (name: string, labels: Record<string, string>) => sample(await scrape(gw!.app), name, { queue: 'order-webhooks', ...labels });
+      const metric = async (name: string, labels: Record<string, string>) =>
+        sample(await scrape(gw!.app), name, { queue: 'order-webhooks', ...labels });
       await expect.poll(() => metric('proto_outbox_delivery_attempts_total', { outcome: 'retried' })).toBe(1);
       expect(await metric('proto_outbox_jobs', { state: 'queued' })).toBe(1);
       gw.advance(1000);
@@ -159,6 +162,9 @@ describe('a worker whose store is down', () => {
     worker.start();
     await vi.waitFor(() => expect(claims).toBeGreaterThan(7));
     await worker.stop();
-    expect(lines.map((l) => l.msg)).toEqual(['order webhooks: cannot reach the outbox; trying again every poll', 'order webhooks: the outbox answers again']);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'order webhooks: cannot reach the outbox; trying again every poll',
+      'order webhooks: the outbox answers again',
+    ]);
   });
 });

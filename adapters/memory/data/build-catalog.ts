@@ -31,21 +31,36 @@ function resolveBase(entry: CatalogFileProduct, at: string, src: CatalogSources,
   const { file } = src.catalog;
   if (csv) {
     for (const field of ['title', 'price', 'image', 'stock'] as const) {
-      if (entry[field] !== undefined) throw fileError(file, `${at}.${field}`, `repeats ${src.products.file} or ${src.inventory.file}: remove it`);
+      if (entry[field] !== undefined)
+        throw fileError(file, `${at}.${field}`, `repeats ${src.products.file} or ${src.inventory.file}: remove it`);
     }
     const stockRow = src.inventory.rows.find((r) => r.product_id === entry.id);
     if (!stockRow) throw fileError(src.inventory.file, '$', `has no row for product "${entry.id}"`);
-    return { title: csv.title, price: Number(csv.price), stock: Number(stockRow.quantity), image: { url: csv.image_url, ...(entry.image_alt && { alt: entry.image_alt }) } };
+    return {
+      title: csv.title,
+      price: Number(csv.price),
+      stock: Number(stockRow.quantity),
+      image: { url: csv.image_url, ...(entry.image_alt && { alt: entry.image_alt }) },
+    };
   }
   if (!entry.title) throw fileError(file, `${at}.title`, 'is required for a product that is not in products.csv');
   if (!entry.image) throw fileError(file, `${at}.image`, 'is required for a product that is not in products.csv');
   if (!entry.variants && (entry.price === undefined || entry.stock === undefined)) {
     throw fileError(file, `${at}`, 'needs price and stock (or options with variants)');
   }
-  return { title: entry.title, ...(entry.price !== undefined && { price: entry.price }), ...(entry.stock !== undefined && { stock: entry.stock }), image: entry.image };
+  return {
+    title: entry.title,
+    ...(entry.price !== undefined && { price: entry.price }),
+    ...(entry.stock !== undefined && { stock: entry.stock }),
+    image: entry.image,
+  };
 }
 
-const media = (image: { url: string; alt?: string }): Media => ({ type: 'image', url: image.url, ...(image.alt && { altText: image.alt }) });
+const media = (image: { url: string; alt?: string }): Media => ({
+  type: 'image',
+  url: image.url,
+  ...(image.alt && { altText: image.alt }),
+});
 
 interface VariantSpec {
   id: string;
@@ -61,7 +76,8 @@ function variantSpecs(entry: CatalogFileProduct, at: string, base: Resolved, fil
     if (entry.options || entry.variants) throw fileError(file, at, 'needs both options and variants, or neither');
     return [{ id: entry.id, ...(entry.sku && { sku: entry.sku }), price: base.price!, stock: base.stock!, options: [] }];
   }
-  if (entry.sku || base.price !== undefined || base.stock !== undefined) throw fileError(file, at, 'with variants keeps sku, price and stock on each variant');
+  if (entry.sku || base.price !== undefined || base.stock !== undefined)
+    throw fileError(file, at, 'with variants keeps sku, price and stock on each variant');
   const seen = new Set<string>();
   return entry.variants.map((v, i) => {
     const vat = `${at}.variants[${i}]`;
@@ -69,7 +85,8 @@ function variantSpecs(entry: CatalogFileProduct, at: string, base: Resolved, fil
     for (const axis of entry.options!) {
       const value = v.options[axis.name];
       if (value === undefined) throw fileError(file, `${vat}.options`, `needs a value for "${axis.name}"`);
-      if (!axis.values.includes(value)) throw fileError(file, `${vat}.options["${axis.name}"]`, `must be one of ${JSON.stringify(axis.values)}`);
+      if (!axis.values.includes(value))
+        throw fileError(file, `${vat}.options["${axis.name}"]`, `must be one of ${JSON.stringify(axis.values)}`);
     }
     if (names.length !== entry.options!.length) throw fileError(file, `${vat}.options`, 'names an option the product does not have');
     const combination = entry.options!.map((axis) => v.options[axis.name]).join('\u0000');
@@ -97,7 +114,8 @@ export function buildCatalog(src: CatalogSources): { products: CatalogProduct[];
     const at = `$.products[${index}]`;
     if (described.has(entry.id)) throw fileError(file, `${at}.id`, `"${entry.id}" is described twice`);
     described.add(entry.id);
-    if (entry.ships_from && !src.originIds.has(entry.ships_from)) throw fileError(file, `${at}.ships_from`, `"${entry.ships_from}" is not an origin of shipping.yaml`);
+    if (entry.ships_from && !src.originIds.has(entry.ships_from))
+      throw fileError(file, `${at}.ships_from`, `"${entry.ships_from}" is not an origin of shipping.yaml`);
     if (!entry.digital && !entry.ships_from) throw fileError(file, `${at}.ships_from`, 'is required for a product that is not digital');
     const base = resolveBase(entry, at, src, csvById.get(entry.id));
     const specs = variantSpecs(entry, at, base, file);
@@ -148,7 +166,8 @@ export function buildCatalog(src: CatalogSources): { products: CatalogProduct[];
     if (entry.featured_variant && !specs.some((s) => s.id === entry.featured_variant)) {
       throw fileError(file, `${at}.featured_variant`, `"${entry.featured_variant}" is not one of its variants`);
     }
-    product.featuredVariantId = entry.featured_variant ?? (product.variants.find((v) => v.availability.available) ?? product.variants[0]!).id;
+    product.featuredVariantId =
+      entry.featured_variant ?? (product.variants.find((v) => v.availability.available) ?? product.variants[0]!).id;
     products.push(product);
   });
 

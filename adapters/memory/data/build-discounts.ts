@@ -46,13 +46,21 @@ function resolveBase(entry: YamlRule, at: string, file: string, row: Base | unde
   return { title: entry.title, type: entry.type, value: entry.value ?? 0 };
 }
 
-function normalize(entry: YamlRule, at: string, file: string, base: Base, automatic: boolean, known: DiscountSources['known']): DiscountRule {
+function normalize(
+  entry: YamlRule,
+  at: string,
+  file: string,
+  base: Base,
+  automatic: boolean,
+  known: DiscountSources['known'],
+): DiscountRule {
   const products = base.products ?? entry.applies_to?.products;
   for (const [i, id] of (products ?? []).entries()) {
     if (!known.products.has(id)) throw fileError(file, `${at}.applies_to.products[${i}]`, `"${id}" is not a catalog product`);
   }
   for (const [i, level] of (entry.service_levels ?? []).entries()) {
-    if (!known.serviceLevels.has(level)) throw fileError(file, `${at}.service_levels[${i}]`, `"${level}" is not a service level of the shipping rates`);
+    if (!known.serviceLevels.has(level))
+      throw fileError(file, `${at}.service_levels[${i}]`, `"${level}" is not a service level of the shipping rates`);
   }
   if (entry.service_levels && base.type !== 'free_shipping') throw fileError(file, `${at}.service_levels`, 'is only for free_shipping');
   const code = 'code' in entry ? entry : undefined;
@@ -114,7 +122,16 @@ export function buildDiscounts(src: DiscountSources): { codes: Map<string, Disco
   const csvPromotions = new Map<string, Base>(
     src.promotionRows.rows.map((r, i) => {
       const products = parseItemIds(r, src.promotionRows.file, i);
-      return [r.id, { title: r.description, type: r.type, value: 0, ...(products && { products }), ...(r.min_subtotal !== '' && { minSubtotal: Number(r.min_subtotal) }) }];
+      return [
+        r.id,
+        {
+          title: r.description,
+          type: r.type,
+          value: 0,
+          ...(products && { products }),
+          ...(r.min_subtotal !== '' && { minSubtotal: Number(r.min_subtotal) }),
+        },
+      ];
     }),
   );
   const promotions: DiscountRule[] = [];

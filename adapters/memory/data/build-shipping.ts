@@ -11,14 +11,26 @@ export interface ShippingSources {
 }
 
 export function toPostalAddress(a: AddressFields): PostalAddress {
-  return { streetAddress: a.street_address, locality: a.locality, ...(a.region && { region: a.region }), country: a.country, postalCode: a.postal_code };
+  return {
+    streetAddress: a.street_address,
+    locality: a.locality,
+    ...(a.region && { region: a.region }),
+    country: a.country,
+    postalCode: a.postal_code,
+  };
 }
 
 export function buildOrigins(src: ShippingSources): Map<string, Origin> {
   const origins = new Map<string, Origin>();
   src.shipping.data.origins.forEach((o, i) => {
     if (origins.has(o.id)) throw fileError(src.shipping.file, `$.origins[${i}].id`, `"${o.id}" is listed twice`);
-    origins.set(o.id, { id: o.id, name: o.name, address: toPostalAddress(o.address), handlingDays: o.handling_days, ...(o.ships_to && { shipsTo: new Set(o.ships_to) }) });
+    origins.set(o.id, {
+      id: o.id,
+      name: o.name,
+      address: toPostalAddress(o.address),
+      handlingDays: o.handling_days,
+      ...(o.ships_to && { shipsTo: new Set(o.ships_to) }),
+    });
   });
   return origins;
 }
@@ -34,7 +46,8 @@ export function buildRates(src: ShippingSources): Rate[] {
     const row = rows.get(entry.id);
     const own = [entry.country, entry.service_level, entry.price, entry.title];
     if (row && own.some((v) => v !== undefined)) throw fileError(file, at, `repeats ${src.rateRows.file} (keep only carrier and days)`);
-    if (!row && own.some((v) => v === undefined)) throw fileError(file, at, 'needs country, service_level, price and title (it is not in the CSV)');
+    if (!row && own.some((v) => v === undefined))
+      throw fileError(file, at, 'needs country, service_level, price and title (it is not in the CSV)');
     rates.push({
       id: entry.id,
       country: row?.country_code ?? entry.country!,
@@ -47,7 +60,8 @@ export function buildRates(src: ShippingSources): Rate[] {
     });
   });
   for (const row of src.rateRows.rows) {
-    if (!rates.some((r) => r.id === row.id)) throw fileError(file, '$.rates', `has no entry for "${row.id}" of ${src.rateRows.file} (carrier and days)`);
+    if (!rates.some((r) => r.id === row.id))
+      throw fileError(file, '$.rates', `has no entry for "${row.id}" of ${src.rateRows.file} (carrier and days)`);
   }
   return rates;
 }

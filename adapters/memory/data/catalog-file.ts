@@ -5,7 +5,10 @@ const Id = Type.String({ pattern: '^[A-Za-z0-9_-]+$' });
 const Price = Type.Integer({ minimum: 0 });
 const Stock = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('untracked')], { description: 'an integer >= 0 or "untracked"' });
 const Image = Type.Object({ url: Type.String({ format: 'uri' }), alt: Type.Optional(Type.String()) }, { additionalProperties: false });
-const Vendor = Type.Object({ name: Type.String({ minLength: 1 }), url: Type.Optional(Type.String({ format: 'uri' })) }, { additionalProperties: false });
+const Vendor = Type.Object(
+  { name: Type.String({ minLength: 1 }), url: Type.Optional(Type.String({ format: 'uri' })) },
+  { additionalProperties: false },
+);
 
 const Variant = Type.Object(
   {
@@ -31,7 +34,9 @@ const Product = Type.Object(
     /** Alt text of the CSV image. */
     image_alt: Type.Optional(Type.String()),
     description: Type.String(),
-    categories: Type.Array(Type.Object({ value: Type.String({ minLength: 1 }), taxonomy: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    categories: Type.Array(
+      Type.Object({ value: Type.String({ minLength: 1 }), taxonomy: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    ),
     tags: Type.Array(Type.String()),
     rating: Type.Optional(
       Type.Object(
@@ -46,7 +51,15 @@ const Product = Type.Object(
     preorder: Type.Optional(Type.Object({ ships_on: Type.String({ format: 'date' }) }, { additionalProperties: false })),
     discontinued: Type.Optional(Type.Boolean()),
     featured_variant: Type.Optional(Id),
-    options: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), values: Type.Array(Type.String(), { minItems: 1 }) }, { additionalProperties: false }), { minItems: 1 })),
+    options: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Type.String({ minLength: 1 }), values: Type.Array(Type.String(), { minItems: 1 }) },
+          { additionalProperties: false },
+        ),
+        { minItems: 1 },
+      ),
+    ),
     variants: Type.Optional(Type.Array(Variant, { minItems: 1 })),
   },
   { additionalProperties: false },

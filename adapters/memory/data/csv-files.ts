@@ -6,7 +6,12 @@ import { StringEnum } from '../../../schemas/common.js';
 const Int = Type.String({ pattern: '^\\d+$' });
 const OptionalInt = Type.String({ pattern: '^\\d*$' });
 
-export const ProductRow = Type.Object({ id: Type.String({ minLength: 1 }), title: Type.String({ minLength: 1 }), price: Int, image_url: Type.String({ format: 'uri' }) });
+export const ProductRow = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  title: Type.String({ minLength: 1 }),
+  price: Int,
+  image_url: Type.String({ format: 'uri' }),
+});
 export const InventoryRow = Type.Object({ product_id: Type.String({ minLength: 1 }), quantity: Int });
 export const DiscountRow = Type.Object({
   code: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }),

@@ -11,7 +11,10 @@ const ruleFields = {
   priority: Type.Optional(Type.Integer({ minimum: 1 })),
   applies_to: Type.Optional(
     Type.Object(
-      { products: Type.Optional(Type.Array(Type.String(), { minItems: 1 })), categories: Type.Optional(Type.Array(Type.String(), { minItems: 1 })) },
+      {
+        products: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+        categories: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+      },
       { additionalProperties: false },
     ),
   ),
@@ -46,7 +49,11 @@ export const PromotionsFile = Type.Object(
   {
     promotions: Type.Array(
       Type.Object(
-        { id: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }), ...ruleFields, eligibility: Type.Optional(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' })) },
+        {
+          id: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }),
+          ...ruleFields,
+          eligibility: Type.Optional(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' })),
+        },
         { additionalProperties: false },
       ),
     ),

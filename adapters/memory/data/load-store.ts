@@ -19,10 +19,19 @@ const CURRENCY = 'USD';
 
 export function loadStore(dataDir: string, storefrontUrl: string): StoreData {
   const path = (name: string) => join(dataDir, name);
-  const yaml = <T>(name: string, schema: Parameters<typeof readValidated>[1]) => ({ file: path(name), data: readValidated<T>(path(name), schema) });
-  const csv = <T>(name: string, row: Parameters<typeof readValidated>[1]) => ({ file: path(name), rows: readValidated<T[]>(path(name), Type.Array(row)) });
+  const yaml = <T>(name: string, schema: Parameters<typeof readValidated>[1]) => ({
+    file: path(name),
+    data: readValidated<T>(path(name), schema),
+  });
+  const csv = <T>(name: string, row: Parameters<typeof readValidated>[1]) => ({
+    file: path(name),
+    rows: readValidated<T[]>(path(name), Type.Array(row)),
+  });
 
-  const shippingSources = { shipping: yaml<ShippingFile>('shipping.yaml', ShippingFile), rateRows: csv<ShippingRateRow>('shipping_rates.csv', ShippingRateRow) };
+  const shippingSources = {
+    shipping: yaml<ShippingFile>('shipping.yaml', ShippingFile),
+    rateRows: csv<ShippingRateRow>('shipping_rates.csv', ShippingRateRow),
+  };
   const origins = buildOrigins(shippingSources);
   const rates = buildRates(shippingSources);
 

@@ -20,7 +20,9 @@ function readText(file: string): string {
 function parse(file: string, text: string): unknown {
   try {
     // relax_quotes: promotions.csv holds a JSON array (with quotes) in an unquoted cell.
-    return file.endsWith('.csv') ? parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, relax_quotes: true }) : parseYaml(text);
+    return file.endsWith('.csv')
+      ? parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, relax_quotes: true })
+      : parseYaml(text);
   } catch (error) {
     throw new ConfigError(`${file}: not valid ${file.endsWith('.csv') ? 'CSV' : 'YAML'}: ${(error as Error).message}`);
   }

@@ -9,7 +9,9 @@ const Rule = {
 
 export const TaxFile = Type.Object(
   {
-    rules: Type.Array(Type.Object({ region: Type.String({ pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$' }), ...Rule }, { additionalProperties: false })),
+    rules: Type.Array(
+      Type.Object({ region: Type.String({ pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$' }), ...Rule }, { additionalProperties: false }),
+    ),
     default: Type.Object(Rule, { additionalProperties: false }),
   },
   { additionalProperties: false },

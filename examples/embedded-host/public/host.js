@@ -77,7 +77,9 @@ async function start(kindOverride, lineItems) {
     continueUrl = session.continue_url;
     allowed = allowedDelegations(session);
   }
-  const wanted = [options.pay && 'payment.credential', options.address && 'fulfillment.address_change'].filter((d) => d && allowed.includes(d));
+  const wanted = [options.pay && 'payment.credential', options.address && 'fulfillment.address_change'].filter(
+    (d) => d && allowed.includes(d),
+  );
   const url = new URL(continueUrl);
   // ?version= overrides what the host asks for (a wrong one shows the page's error path).
   url.searchParams.set('ep_version', params.get('version') ?? VERSION);
@@ -110,7 +112,16 @@ function speak(frame, origin, kind, options) {
       case `${prefix}.ready`:
         if (params.get('ready') === 'error') {
           // A refused handshake: the page must send nothing further (the frame stays so that can be seen).
-          return send({ jsonrpc: '2.0', id: message.id, result: { proto: { version: VERSION, status: 'error' }, messages: [{ type: 'error', code: 'not_supported_error', severity: 'unrecoverable', content: 'This assistant cannot show this page.' }] } });
+          return send({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: {
+              proto: { version: VERSION, status: 'error' },
+              messages: [
+                { type: 'error', code: 'not_supported_error', severity: 'unrecoverable', content: 'This assistant cannot show this page.' },
+              ],
+            },
+          });
         }
         if (options.upgrade && !port) {
           const channel = new MessageChannel();
@@ -134,7 +145,8 @@ function speak(frame, origin, kind, options) {
         return banner(error.messages?.map((m) => m.content).join(' ') ?? 'The page stopped.', error.continue_url);
       }
       default:
-        if (message.id !== undefined && message.method) send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+        if (message.id !== undefined && message.method)
+          send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
     }
   }
 
@@ -161,7 +173,8 @@ function checkoutButton(cart) {
 function paymentSheet(checkout) {
   const total = checkout?.totals?.find((t) => t.type === 'total');
   const handler = Object.values(checkout?.proto?.payment_handlers ?? {}).flat()[0];
-  $('sheet-text').textContent = `Pay ${total ? (total.amount / 100).toFixed(2) : ''} ${checkout?.currency ?? ''} with Visa •••• 4242 (sandbox).`;
+  $('sheet-text').textContent =
+    `Pay ${total ? (total.amount / 100).toFixed(2) : ''} ${checkout?.currency ?? ''} with Visa •••• 4242 (sandbox).`;
   const sheet = $('sheet');
   sheet.returnValue = '';
   sheet.showModal();
@@ -170,7 +183,12 @@ function paymentSheet(checkout) {
       'close',
       () => {
         if (sheet.returnValue !== 'pay') {
-          return resolve({ proto: { version: VERSION, status: 'error' }, messages: [{ type: 'error', code: 'abort_error', severity: 'recoverable', content: 'You closed the payment sheet. Nothing was paid.' }] });
+          return resolve({
+            proto: { version: VERSION, status: 'error' },
+            messages: [
+              { type: 'error', code: 'abort_error', severity: 'recoverable', content: 'You closed the payment sheet. Nothing was paid.' },
+            ],
+          });
         }
         const instrument = {
           id: 'wallet_visa_4242',
@@ -188,8 +206,20 @@ function paymentSheet(checkout) {
 }
 
 function addressPicked() {
-  const destination = { id: 'host_home', first_name: 'Ann', last_name: 'Lee', street_address: '123 Main St', address_locality: 'Chicago', address_region: 'IL', postal_code: '60601', address_country: 'US' };
-  return { proto: { version: VERSION, status: 'success' }, checkout: { fulfillment: { methods: [{ type: 'shipping', destinations: [destination], selected_destination_id: 'host_home' }] } } };
+  const destination = {
+    id: 'host_home',
+    first_name: 'Ann',
+    last_name: 'Lee',
+    street_address: '123 Main St',
+    address_locality: 'Chicago',
+    address_region: 'IL',
+    postal_code: '60601',
+    address_country: 'US',
+  };
+  return {
+    proto: { version: VERSION, status: 'success' },
+    checkout: { fulfillment: { methods: [{ type: 'shipping', destinations: [destination], selected_destination_id: 'host_home' }] } },
+  };
 }
 
 form.addEventListener('submit', (event) => {

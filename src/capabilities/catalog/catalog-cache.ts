@@ -65,7 +65,8 @@ const key = {
   search: (language: string, query: SearchQuery) => `s:${language}|${JSON.stringify(query)}`,
   id: (language: string, id: string) => `i:${language}|${id}`,
   product: (language: string, id: string) => `p:${language}|${id}`,
-  fulfillment: (variantId: string, query: FulfillmentDiscoveryQuery) => `f:${JSON.stringify([variantId, query.destination, query.methods ?? null])}`,
+  fulfillment: (variantId: string, query: FulfillmentDiscoveryQuery) =>
+    `f:${JSON.stringify([variantId, query.destination, query.methods ?? null])}`,
   locations: 'l',
 };
 
@@ -114,7 +115,8 @@ function cachedReader(adapter: Adapter, ttlMs: number, now: () => number): Cache
         const resolution = cache.get(key.id(language, id)) as Resolution | undefined;
         if (resolution && 'unknown' in resolution) continue;
         const product = resolution && (cache.get(key.product(language, resolution.productId)) as CatalogProduct | undefined);
-        if (resolution && product && hasSelection(product, options?.selected)) add(product, { id, variantId: resolution.variantId, match: resolution.match });
+        if (resolution && product && hasSelection(product, options?.selected))
+          add(product, { id, variantId: resolution.variantId, match: resolution.match });
         else misses.push(id);
       }
       if (misses.length === 0) return [...found.values()];

@@ -26,7 +26,10 @@ export const CURSOR_KEY_PURPOSE = 'catalog-cursor';
 
 /** Hash of what a cursor may be used with: the tenant and the normalized query. */
 export function queryBinding(tenantId: string, query: unknown): string {
-  return createHash('sha256').update(JSON.stringify([tenantId, query])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([tenantId, query]))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 const sign = (key: Buffer, data: string) => createHmac('sha256', key).update(data).digest();

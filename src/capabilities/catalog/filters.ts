@@ -60,11 +60,21 @@ export async function readFilters(
     const filter = capabilities.customFilters.find((f) => f.name === name);
     if (!filter) {
       const supported = ['categories', 'price', ...capabilities.customFilters.map((f) => f.name)];
-      throw badRequest('invalid_request', `${toJsonPath(`/filters/${name}`)} is not a filter of this store (it supports ${supported.join(', ')})`);
+      throw badRequest(
+        'invalid_request',
+        `${toJsonPath(`/filters/${name}`)} is not a filter of this store (it supports ${supported.join(', ')})`,
+      );
     }
     checkCustom(filter, value);
     if (scope === 'search') custom[name] = value;
-    else messages.push(warningMessage('filter_ignored', `filters.${name} only narrows search_catalog; it was not applied here`, toJsonPath(`/filters/${name}`)));
+    else
+      messages.push(
+        warningMessage(
+          'filter_ignored',
+          `filters.${name} only narrows search_catalog; it was not applied here`,
+          toJsonPath(`/filters/${name}`),
+        ),
+      );
   }
 
   let bounds: PriceBounds | undefined;

@@ -25,7 +25,8 @@ function checkSelected(selected: readonly SelectedOption[]): void {
   const seen = new Set<string>();
   selected.forEach((s, i) => {
     const name = s.name.toLowerCase();
-    if (seen.has(name)) throw badRequest('invalid_request', `$.selected[${i}].name repeats ${JSON.stringify(s.name)}: select each option at most once`);
+    if (seen.has(name))
+      throw badRequest('invalid_request', `$.selected[${i}].name repeats ${JSON.stringify(s.name)}: select each option at most once`);
     seen.add(name);
   });
 }
@@ -53,7 +54,9 @@ export async function getProduct(ctx: OperationContext, request: GetProductReque
   const candidates = [requested, ...buyableFirst(product.variants.filter((v) => matches(v, selected))), featured];
 
   const screen = await VariantScreen.of(filters, reader, [product]);
-  const variants = screen.inCategories(product) ? [...new Set(candidates)].filter((v): v is CatalogVariant => v !== undefined && screen.passes(v)) : [];
+  const variants = screen.inCategories(product)
+    ? [...new Set(candidates)].filter((v): v is CatalogVariant => v !== undefined && screen.passes(v))
+    : [];
   if (variants.length === 0) return notFound(`${product.title} has no variant that passes the filters.`, '$.filters');
 
   const fulfillment = await screen.fulfillment(variants);

@@ -44,16 +44,26 @@ export async function lookupCatalog(ctx: OperationContext, request: LookupReques
   const ids = [...firstIndex.keys()];
   const limit = ctx.tenant.policies.lookupBatchLimit;
   if (ids.length > limit) {
-    throw new ProtocolError(400, 'request_too_large', `$.ids has ${ids.length} distinct ids; this store looks up at most ${limit} per request: split the batch`);
+    throw new ProtocolError(
+      400,
+      'request_too_large',
+      `$.ids has ${ids.length} distinct ids; this store looks up at most ${limit} per request: split the batch`,
+    );
   }
   const reader = catalogOf(ctx.tenant, ctx.now, ctx.client);
   const filters = await readFilters(ctx, reader, request, 'lookup');
   const results = await reader.lookup(ids);
 
   const resolved = new Set(results.flatMap((r) => r.inputs.map((i) => i.id)));
-  const notFound: Message[] = ids.filter((id) => !resolved.has(id)).map((id) => infoMessage('not_found', id, `$.ids[${firstIndex.get(id)}]`));
+  const notFound: Message[] = ids
+    .filter((id) => !resolved.has(id))
+    .map((id) => infoMessage('not_found', id, `$.ids[${firstIndex.get(id)}]`));
 
-  const screen = await VariantScreen.of(filters, reader, results.map((r) => r.product));
+  const screen = await VariantScreen.of(
+    filters,
+    reader,
+    results.map((r) => r.product),
+  );
   const shown = results.map((r) => ({ product: r.product, ...chooseVariants(r, screen) })).filter((s) => s.variants.length > 0);
   const fulfillment = await screen.fulfillment(shown.flatMap((s) => s.variants));
   const products: Product[] = shown.map(({ product, variants, inputs }) => toProduct(product, { variants, inputs, fulfillment }));

@@ -11,7 +11,7 @@ export const searchCatalogOperation = defineOperation({
   name: 'search_catalog',
   title: 'Search the catalog',
   description:
-    'Free-text and filtered product search. Send `query` (every word must match; title matches rank first) and/or `filters` (categories, price in minor units of context.currency, the store\'s custom filters); `pagination.limit` (default 10) and the `cursor` of the previous page.',
+    "Free-text and filtered product search. Send `query` (every word must match; title matches rank first) and/or `filters` (categories, price in minor units of context.currency, the store's custom filters); `pagination.limit` (default 10) and the `cursor` of the previous page.",
   capability: CAPABILITY.catalogSearch,
   rest: { method: 'POST', path: '/catalog/search', status: 200 },
   mcp: { id: false, payload: 'catalog' },

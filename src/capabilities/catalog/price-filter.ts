@@ -61,6 +61,10 @@ export function priceBounds(
   };
   return {
     bounds,
-    message: infoMessage('currency_converted', `filters.price was converted from ${currency} to ${store} at 1 ${currency} = ${rate} ${store}; prices are shown in ${store}`, '$.filters.price'),
+    message: infoMessage(
+      'currency_converted',
+      `filters.price was converted from ${currency} to ${store} at 1 ${currency} = ${rate} ${store}; prices are shown in ${store}`,
+      '$.filters.price',
+    ),
   };
 }

@@ -88,7 +88,8 @@ export async function searchCatalog(ctx: OperationContext, request: SearchReques
   try {
     page = await collect(reader, filters, query, start);
   } catch (error) {
-    if (error instanceof InvalidPageTokenError) throw badRequest('invalid_cursor', '$.pagination.cursor is no longer valid for this search; start again without a cursor');
+    if (error instanceof InvalidPageTokenError)
+      throw badRequest('invalid_cursor', '$.pagination.cursor is no longer valid for this search; start again without a cursor');
     throw error;
   }
   const exactCount = !filters.discovery?.filtering && page.totalCount !== undefined;

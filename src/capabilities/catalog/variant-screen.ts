@@ -23,7 +23,13 @@ export class VariantScreen {
   /** A screen for these products' variants. */
   static async of(filters: CatalogFilterSet, reader: CatalogReader, products: readonly CatalogProduct[]): Promise<VariantScreen> {
     const plan = filters.discovery;
-    const answers = plan?.filtering ? await discover(plan, products.flatMap((p) => p.variants), (q) => reader.discoverFulfillment(q)) : new Map<string, VariantFulfillment>();
+    const answers = plan?.filtering
+      ? await discover(
+          plan,
+          products.flatMap((p) => p.variants),
+          (q) => reader.discoverFulfillment(q),
+        )
+      : new Map<string, VariantFulfillment>();
     return new VariantScreen(filters, reader, answers);
   }
 

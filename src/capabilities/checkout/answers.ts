@@ -27,7 +27,11 @@ type ClosedCheckout = Exclude<CheckoutSession, OpenCheckout>;
 function refusal(session: ClosedCheckout): Message {
   switch (session.status) {
     case 'completed':
-      return errorMessage('checkout_completed', `This checkout is completed (order ${session.order.id}); it does not change any more.`, 'unrecoverable');
+      return errorMessage(
+        'checkout_completed',
+        `This checkout is completed (order ${session.order.id}); it does not change any more.`,
+        'unrecoverable',
+      );
     case 'canceled':
       return errorMessage('checkout_canceled', 'This checkout was canceled; it does not change any more.', 'unrecoverable');
     default:
@@ -55,7 +59,12 @@ export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx
  * Decides the status of an open session from its fresh price and renders the answer; the session
  * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
  */
-export function present(ctx: OperationContext, session: OpenCheckout, priced: PricedCheckout, messages: readonly Message[] = []): { session: OpenCheckout; body: CheckoutBody } {
+export function present(
+  ctx: OperationContext,
+  session: OpenCheckout,
+  priced: PricedCheckout,
+  messages: readonly Message[] = [],
+): { session: OpenCheckout; body: CheckoutBody } {
   const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };
@@ -71,4 +80,3 @@ export const presentedChanges = (before: CheckoutSession, after: CheckoutSession
   after.handle !== before.handle ||
   after.storePage?.key !== before.storePage?.key ||
   before.notices !== undefined;
-

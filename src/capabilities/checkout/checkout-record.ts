@@ -129,4 +129,5 @@ export function reopened(session: CompletingCheckout, expiresAt: number, patch: 
 export const newCheckoutId = () => randomId('chk_');
 
 /** Usable at `now`: not past its expiry. */
-export const isLive = (session: CheckoutSession | null, now: number): session is CheckoutSession => session !== null && now < session.expiresAt;
+export const isLive = (session: CheckoutSession | null, now: number): session is CheckoutSession =>
+  session !== null && now < session.expiresAt;

@@ -25,7 +25,13 @@ export interface CheckoutState {
 export function renderCheckout(ctx: OperationContext, session: SessionFields, priced: PricedCheckout, state: CheckoutState): CheckoutBody {
   const { quote } = priced;
   const lineItems = renderLineItems(quote);
-  const extensions = renderExtensions(ctx, { ...session, ...priced.settled }, quote, lineAllocationPath(lineItemPaths(lineItems)), priced.locations);
+  const extensions = renderExtensions(
+    ctx,
+    { ...session, ...priced.settled },
+    quote,
+    lineAllocationPath(lineItemPaths(lineItems)),
+    priced.locations,
+  );
   const messages: Message[] = [
     ...lineProblemMessages(quote, priced.refs),
     ...extensions.messages,

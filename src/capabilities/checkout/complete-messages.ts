@@ -15,17 +15,34 @@ export function totalsChanged(before: readonly Total[], after: readonly Total[],
     const now = amount(after, type);
     return was === now ? [] : [`${type} is now ${show(now)} (was ${show(was)})`];
   });
-  return errorMessage('price_changed', `The totals changed since they were last shown: ${changes.join('; ')}. Nothing was charged; ${TO_CONTINUE}.`, 'requires_buyer_review', '$.totals');
+  return errorMessage(
+    'price_changed',
+    `The totals changed since they were last shown: ${changes.join('; ')}. Nothing was charged; ${TO_CONTINUE}.`,
+    'requires_buyer_review',
+    '$.totals',
+  );
 }
 
 export const paymentFailed = (reason: string, index: number): Message =>
-  errorMessage('payment_failed', `${reason} Nothing was charged; complete again with another payment instrument.`, 'recoverable', `$.payment.instruments[${index}]`);
+  errorMessage(
+    'payment_failed',
+    `${reason} Nothing was charged; complete again with another payment instrument.`,
+    'recoverable',
+    `$.payment.instruments[${index}]`,
+  );
 
 export const buyerActionRequired = (reason: string): Message =>
-  errorMessage('buyer_action_required', `${reason} Nothing was charged here; the buyer continues on the store's checkout page (continue_url).`, 'requires_buyer_input');
+  errorMessage(
+    'buyer_action_required',
+    `${reason} Nothing was charged here; the buyer continues on the store's checkout page (continue_url).`,
+    'requires_buyer_input',
+  );
 
 export const completionInterrupted = (): Message =>
-  warningMessage('completion_interrupted', 'Completing this checkout was interrupted before the payment was taken; nothing was charged. Complete it again.');
+  warningMessage(
+    'completion_interrupted',
+    'Completing this checkout was interrupted before the payment was taken; nothing was charged. Complete it again.',
+  );
 
 const REJECTION_CODES = {
   price_changed: 'price_changed',
@@ -35,5 +52,9 @@ const REJECTION_CODES = {
 } as const;
 
 export function orderRejected(rejection: Extract<PlaceOrderResult, { status: 'rejected' }>): Message {
-  return errorMessage(REJECTION_CODES[rejection.reason], `The store did not accept the order (${rejection.detail}); the payment was not taken. ${TO_CONTINUE[0]!.toUpperCase()}${TO_CONTINUE.slice(1)}.`, 'requires_buyer_review');
+  return errorMessage(
+    REJECTION_CODES[rejection.reason],
+    `The store did not accept the order (${rejection.detail}); the payment was not taken. ${TO_CONTINUE[0]!.toUpperCase()}${TO_CONTINUE.slice(1)}.`,
+    'requires_buyer_review',
+  );
 }

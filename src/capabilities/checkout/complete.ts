@@ -119,10 +119,7 @@ function decide(
   };
   const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, claims, priced, evaluation);
-  const seen: OpenCheckout = withStoreCart(
-    { ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined },
-    priced,
-  );
+  const seen: OpenCheckout = withStoreCart({ ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined }, priced);
   const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};
   if (evaluation.status !== 'ready_for_complete') return { result: { answer: failed(body) }, ...remember };
 

@@ -17,7 +17,14 @@ import { paymentHandler } from '../../payments/choose.js';
 import type { PaymentHandler } from '../../payments/payment-handler.js';
 import { permalinkFor } from '../order/permalink.js';
 import { expiryFrom } from './answers.js';
-import { reopened, type CheckoutSession, type CompletingCheckout, type FrozenCheckout, type OpenCheckout, type ReopenPatch } from './checkout-record.js';
+import {
+  reopened,
+  type CheckoutSession,
+  type CompletingCheckout,
+  type FrozenCheckout,
+  type OpenCheckout,
+  type ReopenPatch,
+} from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 import { completionInterrupted, orderRejected } from './complete-messages.js';
 import { attemptLeaseMs, enqueueRecovery } from './completion-queue.js';

@@ -6,7 +6,14 @@
 import type { InstrumentDisplay, InstrumentRequest, PaymentInstrument } from '../../../schemas/payment.js';
 import { normalizeAddress } from '../../protocol/postal-address.js';
 
-const DISPLAY_MEMBERS: ReadonlyArray<keyof InstrumentDisplay> = ['brand', 'last_digits', 'rich_text_description', 'email', 'card_art', 'description'];
+const DISPLAY_MEMBERS: ReadonlyArray<keyof InstrumentDisplay> = [
+  'brand',
+  'last_digits',
+  'rich_text_description',
+  'email',
+  'card_art',
+  'description',
+];
 
 function displayOf(display: InstrumentRequest['display']): InstrumentDisplay | undefined {
   if (!display) return undefined;

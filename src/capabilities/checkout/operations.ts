@@ -22,7 +22,8 @@ export const createCheckoutOperation = defineOperation({
 export const getCheckoutOperation = defineOperation({
   name: 'get_checkout',
   title: 'Get a checkout session',
-  description: 'Returns a checkout session with current prices and status; while its order is being placed (complete_in_progress), poll this until it is completed.',
+  description:
+    'Returns a checkout session with current prices and status; while its order is being placed (complete_in_progress), poll this until it is completed.',
   capability: CAPABILITY.checkout,
   rest: { method: 'GET', path: '/checkout-sessions/{id}', status: 200 },
   mcp: { id: true },
@@ -69,4 +70,10 @@ export const cancelCheckoutOperation = defineOperation({
   handler: (ctx, { id }) => cancelCheckout(ctx, id!),
 });
 
-export const checkoutOperations = [createCheckoutOperation, getCheckoutOperation, updateCheckoutOperation, completeCheckoutOperation, cancelCheckoutOperation];
+export const checkoutOperations = [
+  createCheckoutOperation,
+  getCheckoutOperation,
+  updateCheckoutOperation,
+  completeCheckoutOperation,
+  cancelCheckoutOperation,
+];

@@ -59,6 +59,12 @@ export function orderRecipient(ctx: CallerContext): OrderRecipient {
 export type RecordContext = Pick<OperationContext, 'store' | 'tenant' | 'now'>;
 
 /** `order`: the snapshot already read (a backend event), so it is not read again. */
-export async function recordOrder(ctx: RecordContext, checkoutId: string, orderId: string, recipient: OrderRecipient, order?: OrderSnapshot): Promise<void> {
+export async function recordOrder(
+  ctx: RecordContext,
+  checkoutId: string,
+  orderId: string,
+  recipient: OrderRecipient,
+  order?: OrderSnapshot,
+): Promise<void> {
   await saveOrderRecord(ctx, { orderId, checkoutId, ...recipient, placedAt: ctx.now() }, order);
 }

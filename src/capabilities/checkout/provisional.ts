@@ -80,7 +80,8 @@ export function droppedClaimMessages(dropped: SettledPrice['dropped'], context: 
     const index = context?.eligibility?.indexOf(claim) ?? -1;
     const discount = titles.length > 0 ? titles.join(', ') : 'its discount';
     const content =
-      `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, ` + `so ${discount} was removed and the totals repriced.`;
+      `The store could not verify the eligibility claim ${JSON.stringify(claim)} for this buyer, ` +
+      `so ${discount} was removed and the totals repriced.`;
     return warningMessage('eligibility_not_verified', content, index >= 0 ? `$.context.eligibility[${index}]` : undefined);
   });
 }

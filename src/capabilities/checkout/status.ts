@@ -54,7 +54,8 @@ export function evaluate(
   rules: StatusRules,
 ): Evaluation {
   const messages: Message[] = [];
-  if (quote.lines.length === 0) messages.push(errorMessage('missing', 'Add at least one item that can be bought.', 'recoverable', '$.line_items'));
+  if (quote.lines.length === 0)
+    messages.push(errorMessage('missing', 'Add at least one item that can be bought.', 'recoverable', '$.line_items'));
   for (const field of rules.requiredBuyerFields) {
     if (session.buyer?.[field]) continue;
     messages.push(errorMessage('missing', `The store needs the buyer's ${BUYER_FIELD_NAMES[field]}.`, 'recoverable', `$.buyer.${field}`));
@@ -63,12 +64,20 @@ export function evaluate(
   const handOff = ships && !rules.extensions.delivers;
   messages.push(...rules.extensions.gaps(session, quote));
   if (!handOff && messages.length === 0 && quote.lines.length > 0 && quote.totals.tax === null) {
-    messages.push(errorMessage('missing', "Tax needs the buyer's country and region: send context.address_country and context.address_region.", 'recoverable', '$.context.address_country'));
+    messages.push(
+      errorMessage(
+        'missing',
+        "Tax needs the buyer's country and region: send context.address_country and context.address_region.",
+        'recoverable',
+        '$.context.address_country',
+      ),
+    );
   }
   messages.push(...(session.review ?? []));
   if (session.escalation) messages.push(session.escalation.message);
   if (handOff) {
-    const content = "These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: continue on the store's checkout page (continue_url).";
+    const content =
+      "These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: continue on the store's checkout page (continue_url).";
     messages.push(errorMessage('fulfillment_unsupported', content, 'requires_buyer_input'));
   }
   if (messages.some(needsBuyer)) return { status: 'requires_escalation', messages };

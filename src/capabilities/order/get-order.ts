@@ -16,7 +16,13 @@ export async function getOrder(ctx: OperationContext, orderId: string): Promise<
   const record = await loadOrderRecord(ctx, orderId);
   if (!record) return notFound;
   if (!mayReadOrder(ctx.caller.principal, record)) {
-    return failure([errorMessage('unauthorized', 'This order was placed by another platform or buyer; these credentials cannot read it.', 'unrecoverable')]);
+    return failure([
+      errorMessage(
+        'unauthorized',
+        'This order was placed by another platform or buyer; these credentials cannot read it.',
+        'unrecoverable',
+      ),
+    ]);
   }
   const order = await ctx.tenant.adapter.getOrder(orderId);
   if (!order) return notFound;

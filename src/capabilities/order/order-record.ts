@@ -44,7 +44,11 @@ export async function saveOrderRecord(
   if (record.webhookUrl) {
     const order = known ?? (await ctx.tenant.adapter.getOrder(record.orderId));
     if (!order) throw new BackendError(`the store does not return order ${record.orderId} it has just placed`, true);
-    await enqueueOrderEvent(ctx.store, ctx.tenant, record, order, { id: createdEventId(ctx.tenant.id, record.orderId), kind: 'order_created', occurredAt: record.placedAt });
+    await enqueueOrderEvent(ctx.store, ctx.tenant, record, order, {
+      id: createdEventId(ctx.tenant.id, record.orderId),
+      kind: 'order_created',
+      occurredAt: record.placedAt,
+    });
   }
   await ctx.store.setIfAbsent(key, record, ORDER_RECORD_TTL_MS);
 }

@@ -112,12 +112,18 @@ export interface OrderRefs {
  * The checkout from the gateway's record (the store's own reference when there is no record),
  * and the store's permalink, else the gateway's order page.
  */
-export function orderRefs(ctx: Pick<OperationContext, 'tenant' | 'secret'>, order: OrderSnapshot, record: Pick<OrderRecord, 'checkoutId'> | null): OrderRefs {
+export function orderRefs(
+  ctx: Pick<OperationContext, 'tenant' | 'secret'>,
+  order: OrderSnapshot,
+  record: Pick<OrderRecord, 'checkoutId'> | null,
+): OrderRefs {
   return { checkoutId: record?.checkoutId ?? order.reference ?? '', permalinkUrl: order.permalinkUrl ?? permalinkFor(ctx, order.id) };
 }
 
 export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderBody {
-  const messages: Message[] = order.canceled ? [infoMessage('order_canceled', 'The store canceled this order; items not yet fulfilled will not ship.')] : [];
+  const messages: Message[] = order.canceled
+    ? [infoMessage('order_canceled', 'The store canceled this order; items not yet fulfilled will not ship.')]
+    : [];
   const ids = lineIds(order);
   return {
     id: order.id,

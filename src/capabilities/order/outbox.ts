@@ -36,7 +36,13 @@ export interface EventRecipient {
  * Queues an event of `order` for the platform that placed it. Returns false (nothing queued)
  * when that platform's profile gave no webhook URL. Enqueueing an id already queued does nothing.
  */
-export async function enqueueOrderEvent(store: StateStore, tenant: Pick<Tenant, 'id' | 'baseUrl'>, record: EventRecipient, order: OrderSnapshot, facts: EventFacts): Promise<boolean> {
+export async function enqueueOrderEvent(
+  store: StateStore,
+  tenant: Pick<Tenant, 'id' | 'baseUrl'>,
+  record: EventRecipient,
+  order: OrderSnapshot,
+  facts: EventFacts,
+): Promise<boolean> {
   if (!record.webhookUrl) return false;
   const event: OrderEvent = {
     ...facts,

@@ -12,7 +12,11 @@ export const ORDER_PAGE_PATH = '/order-status';
 
 /** 128 bits of HMAC-SHA256, base64url. */
 function token(secret: GatewaySecret, tenantId: string, orderId: string): string {
-  return createHmac('sha256', secret.key('order-permalink')).update(`${tenantId}\n${orderId}`).digest().subarray(0, 16).toString('base64url');
+  return createHmac('sha256', secret.key('order-permalink'))
+    .update(`${tenantId}\n${orderId}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
 export function permalinkFor(ctx: Pick<OperationContext, 'tenant' | 'secret'>, orderId: string): string {

@@ -21,7 +21,11 @@ export interface PricedInputs {
   rejectedClaims?: readonly string[] | undefined;
 }
 
-export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs, extensions: ExtensionsPriced): ReturnType<typeof quoteRequest> {
+export function callerQuoteRequest(
+  ctx: OperationContext,
+  inputs: PricedInputs,
+  extensions: ExtensionsPriced,
+): ReturnType<typeof quoteRequest> {
   const added = extensions.quote;
   const { request, notices } = quoteRequest({
     lines: inputs.lines,
@@ -34,5 +38,8 @@ export function callerQuoteRequest(ctx: OperationContext, inputs: PricedInputs, 
     ...(inputs.rejectedClaims && { rejectedClaims: inputs.rejectedClaims }),
     currencies: ctx.tenant.adapter.capabilities.currencies,
   });
-  return { request: { ...request, ...(added.fulfillment && { fulfillment: added.fulfillment }) }, notices: [...notices, ...extensions.notices] };
+  return {
+    request: { ...request, ...(added.fulfillment && { fulfillment: added.fulfillment }) },
+    notices: [...notices, ...extensions.notices],
+  };
 }

@@ -11,6 +11,10 @@ export function chooseCurrency(requested: string | undefined, offered: readonly 
   if (requested === undefined || offered.includes(requested)) return { currency: requested ?? fallback };
   return {
     currency: fallback,
-    notice: infoMessage('currency_not_supported', `This store does not sell in ${requested}; prices are in ${fallback}.`, '$.context.currency'),
+    notice: infoMessage(
+      'currency_not_supported',
+      `This store does not sell in ${requested}; prices are in ${fallback}.`,
+      '$.context.currency',
+    ),
   };
 }

@@ -23,7 +23,11 @@ export async function storePage(
   cached: StorePage | undefined,
 ): Promise<{ page: StorePage; handle?: string; fresh: boolean }> {
   if (cached?.key === pageKey(reference, request)) return { page: cached, ...(request.handle && { handle: request.handle }), fresh: false };
-  const answer = await ctx.tenant.adapter.checkoutUrl({ reference, ...(request.handle && { handle: request.handle }), quote: request }, undefined, ctx.client);
+  const answer = await ctx.tenant.adapter.checkoutUrl(
+    { reference, ...(request.handle && { handle: request.handle }), quote: request },
+    undefined,
+    ctx.client,
+  );
   const handle = answer.handle ?? request.handle;
   const made = handle === undefined ? { ...request } : { ...request, handle };
   return { page: { url: answer.url, key: pageKey(reference, made) }, ...(handle && { handle }), fresh: true };

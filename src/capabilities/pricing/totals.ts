@@ -25,7 +25,7 @@ export function renderTotals(quote: Quote): { totals: Total[]; pending: PendingT
 
 const WHY: Record<PendingTotal, string> = {
   fulfillment: 'shipping is priced at checkout once a delivery option is chosen',
-  tax: 'tax needs the buyer\'s country and region (context.address_country, context.address_region)',
+  tax: "tax needs the buyer's country and region (context.address_country, context.address_region)",
 };
 
 /** Says that `totals` are estimates and what they leave out. */

@@ -16,18 +16,20 @@ function allocationsOf(discount: QuotedDiscount, pathOf: AllocationPath): Applie
 }
 
 export function renderApplied(applied: readonly QuotedDiscount[], pathOf: AllocationPath): AppliedDiscount[] {
-  return applied.filter((discount) => discount.amount > 0).map((discount) => {
-    const allocations = allocationsOf(discount, pathOf);
-    return {
-      ...(discount.code !== undefined && { code: discount.code }),
-      title: discount.title,
-      amount: discount.amount,
-      automatic: discount.automatic,
-      method: discount.method,
-      priority: discount.priority,
-      ...(discount.provisional && { provisional: true }),
-      ...(discount.eligibility !== undefined && { eligibility: discount.eligibility }),
-      ...(allocations && { allocations }),
-    };
-  });
+  return applied
+    .filter((discount) => discount.amount > 0)
+    .map((discount) => {
+      const allocations = allocationsOf(discount, pathOf);
+      return {
+        ...(discount.code !== undefined && { code: discount.code }),
+        title: discount.title,
+        amount: discount.amount,
+        automatic: discount.automatic,
+        method: discount.method,
+        priority: discount.priority,
+        ...(discount.provisional && { provisional: true }),
+        ...(discount.eligibility !== undefined && { eligibility: discount.eligibility }),
+        ...(allocations && { allocations }),
+      };
+    });
 }

@@ -43,10 +43,18 @@ type Ask = (query: FulfillmentDiscoveryQuery) => Promise<VariantFulfillment[]>;
 const METHOD_TYPES: readonly FulfillmentMethodType[] = ['shipping', 'pickup'];
 const isMethodType = (type: string): type is FulfillmentMethodType => (METHOD_TYPES as readonly string[]).includes(type);
 
-function area(country: string | undefined, region: string | undefined, postalCode: string | undefined, strict: boolean): DiscoveryDestination['address'] {
+function area(
+  country: string | undefined,
+  region: string | undefined,
+  postalCode: string | undefined,
+  strict: boolean,
+): DiscoveryDestination['address'] {
   const alpha2 = country === undefined ? undefined : toAlpha2(country);
   if (country !== undefined && alpha2 === undefined && strict) {
-    throw badRequest('invalid_request', `$.filters.fulfills_to.address_country ${JSON.stringify(country)} is not a country: send an ISO 3166-1 alpha-2 code such as "US"`);
+    throw badRequest(
+      'invalid_request',
+      `$.filters.fulfills_to.address_country ${JSON.stringify(country)} is not a country: send an ISO 3166-1 alpha-2 code such as "US"`,
+    );
   }
   const address = {
     ...(alpha2 && { country: alpha2 }),
@@ -62,7 +70,10 @@ async function destinationOf(request: DiscoveryRequest): Promise<DiscoveryDestin
     const locations = await request.locations();
     if (!locations.some((l) => l.id === to.location)) {
       const known = locations.map((l) => l.id).join(', ') || 'none';
-      throw badRequest('invalid_request', `$.filters.fulfills_to.location ${JSON.stringify(to.location)} is not a pickup location of this store (known: ${known})`);
+      throw badRequest(
+        'invalid_request',
+        `$.filters.fulfills_to.location ${JSON.stringify(to.location)} is not a pickup location of this store (known: ${known})`,
+      );
     }
     return { locationId: to.location };
   }
@@ -85,7 +96,11 @@ export async function planDiscovery(request: DiscoveryRequest): Promise<{ plan?:
 }
 
 /** The store's answers for these variants, by variant id. */
-export async function discover(plan: DiscoveryPlan, variants: readonly CatalogVariant[], ask: Ask): Promise<Map<string, VariantFulfillment>> {
+export async function discover(
+  plan: DiscoveryPlan,
+  variants: readonly CatalogVariant[],
+  ask: Ask,
+): Promise<Map<string, VariantFulfillment>> {
   const ids = [...new Set(variants.map((v) => v.id))];
   const known = plan.methods?.filter(isMethodType);
   // Only method types the store has no notion of were asked for: no variant offers them.

@@ -7,7 +7,13 @@
  */
 import type { AllocationTarget, FulfillmentOptionQuote, PickupLocation, Quote } from '../../../adapters/contract.js';
 import type { Total } from '../../../schemas/common.js';
-import type { Fulfillment, FulfillmentMethod, FulfillmentOption, RetailLocation, ShippingDestination } from '../../../schemas/fulfillment.js';
+import type {
+  Fulfillment,
+  FulfillmentMethod,
+  FulfillmentOption,
+  RetailLocation,
+  ShippingDestination,
+} from '../../../schemas/fulfillment.js';
 import type { AllocationPath } from '../allocation-path.js';
 import { fromStoreAddress } from '../../protocol/postal-address.js';
 import { groupId } from './ids.js';
@@ -85,6 +91,11 @@ export function renderFulfillment(methods: readonly StoredMethod[], quote: Quote
       groups,
     };
   });
-  const available = quote.availableMethods.map((m) => ({ type: m.type, line_item_ids: [...m.lineIds], fulfillable_on: m.fulfillableOn, description: m.description }));
+  const available = quote.availableMethods.map((m) => ({
+    type: m.type,
+    line_item_ids: [...m.lineIds],
+    fulfillable_on: m.fulfillableOn,
+    description: m.description,
+  }));
   return { methods: rendered, available_methods: available };
 }

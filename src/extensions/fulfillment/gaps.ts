@@ -20,21 +20,34 @@ export function fulfillmentGaps(methods: readonly StoredMethod[], quote: Quote):
   const assigned = new Set((quote.fulfillment ?? []).flatMap((m) => m.lineIds));
   const unassigned = quote.lines.filter((l) => l.requiresShipping && !assigned.has(l.lineId)).map((l) => l.lineId);
   if (unassigned.length > 0) {
-    gaps.push(missing(`Choose how to receive ${named(unassigned)}: add a fulfillment method (see fulfillment.available_methods).`, '$.fulfillment.methods'));
+    gaps.push(
+      missing(
+        `Choose how to receive ${named(unassigned)}: add a fulfillment method (see fulfillment.available_methods).`,
+        '$.fulfillment.methods',
+      ),
+    );
   }
   methods.forEach((method, i) => {
     const path = `$.fulfillment.methods[${i}]`;
     const quoted = quote.fulfillment?.find((m) => m.methodId === method.id);
     if (!quoted || quoted.lineIds.length === 0) return;
     if (method.selectedDestinationId === undefined) {
-      if (method.type === 'pickup') gaps.push(missing('Choose the pickup location: one of the destinations as selected_destination_id.', `${path}.selected_destination_id`));
+      if (method.type === 'pickup')
+        gaps.push(
+          missing('Choose the pickup location: one of the destinations as selected_destination_id.', `${path}.selected_destination_id`),
+        );
       else if (method.destinations.length === 0) gaps.push(missing('Add the delivery address as a destination.', `${path}.destinations`));
-      else gaps.push(missing('Choose the delivery address: one of the destinations as selected_destination_id.', `${path}.selected_destination_id`));
+      else
+        gaps.push(
+          missing('Choose the delivery address: one of the destinations as selected_destination_id.', `${path}.selected_destination_id`),
+        );
       return;
     }
     quoted.groups.forEach((group, j) => {
-      if (group.unavailableReason) gaps.push(errorMessage('fulfillment_unavailable', group.unavailableReason, 'recoverable', `${path}.groups[${j}]`));
-      else if (group.selectedOptionId === undefined) gaps.push(missing(`Choose a delivery option for ${named(group.lineIds)}.`, `${path}.groups[${j}].selected_option_id`));
+      if (group.unavailableReason)
+        gaps.push(errorMessage('fulfillment_unavailable', group.unavailableReason, 'recoverable', `${path}.groups[${j}]`));
+      else if (group.selectedOptionId === undefined)
+        gaps.push(missing(`Choose a delivery option for ${named(group.lineIds)}.`, `${path}.groups[${j}].selected_option_id`));
     });
   });
   if (gaps.length === 0 && quote.totals.tax === null) gaps.push(...regionGaps(methods));
@@ -47,6 +60,11 @@ function regionGaps(methods: readonly StoredMethod[]): Message[] {
     const j = method.destinations.findIndex((d) => d.id === method.selectedDestinationId);
     const address = method.destinations[j]?.address;
     if (method.type !== 'shipping' || !address || address.address_region) return [];
-    return [missing('Tax depends on the region of the delivery address: add its address_region.', `$.fulfillment.methods[${i}].destinations[${j}].address_region`)];
+    return [
+      missing(
+        'Tax depends on the region of the delivery address: add its address_region.',
+        `$.fulfillment.methods[${i}].destinations[${j}].address_region`,
+      ),
+    ];
   });
 }

@@ -30,7 +30,12 @@ interface Reading {
   locations: readonly PickupLocation[];
 }
 
-function shippingDestinations(method: MethodRequest, previous: StoredMethod | undefined, path: string, reading: Reading): StoredDestination[] {
+function shippingDestinations(
+  method: MethodRequest,
+  previous: StoredMethod | undefined,
+  path: string,
+  reading: Reading,
+): StoredDestination[] {
   const destinations = new Map<string, StoredDestination>();
   (method.destinations ?? []).forEach((sent, j) => {
     const at = `${path}.destinations[${j}]`;
@@ -38,12 +43,21 @@ function shippingDestinations(method: MethodRequest, previous: StoredMethod | un
     const known = previous?.destinations.find((d) => d.id === sent.id);
     if (!hasAddress) {
       if (known) destinations.set(known.id, known);
-      else reading.messages.push(problem('invalid_destination', 'A shipping destination needs an address (or the id of one sent before).', at));
+      else
+        reading.messages.push(
+          problem('invalid_destination', 'A shipping destination needs an address (or the id of one sent before).', at),
+        );
       return;
     }
     const { address, badCountry } = normalizeAddress(sent);
     if (badCountry) {
-      reading.messages.push(problem('invalid_address', `${JSON.stringify(sent.address_country)} is not a country: send an ISO 3166-1 alpha-2 code such as "US".`, `${at}.address_country`));
+      reading.messages.push(
+        problem(
+          'invalid_address',
+          `${JSON.stringify(sent.address_country)} is not a country: send an ISO 3166-1 alpha-2 code such as "US".`,
+          `${at}.address_country`,
+        ),
+      );
       return;
     }
     const id = known ? known.id : destinationId(address);
@@ -57,12 +71,25 @@ function pickupDestinations(method: MethodRequest, path: string, reading: Readin
   const destinations = new Map<string, StoredDestination>();
   (method.destinations ?? []).forEach((sent, j) => {
     if (sent.id !== undefined && known.has(sent.id)) destinations.set(sent.id, { id: sent.id });
-    else reading.messages.push(problem('invalid_destination', `A pickup destination is one of this store's locations: ${[...known].join(', ') || 'none'}.`, `${path}.destinations[${j}].id`));
+    else
+      reading.messages.push(
+        problem(
+          'invalid_destination',
+          `A pickup destination is one of this store's locations: ${[...known].join(', ') || 'none'}.`,
+          `${path}.destinations[${j}].id`,
+        ),
+      );
   });
   return [...destinations.values()];
 }
 
-function selectedDestination(method: MethodRequest, type: FulfillmentMethodType, destinations: StoredDestination[], path: string, reading: Reading): string | undefined {
+function selectedDestination(
+  method: MethodRequest,
+  type: FulfillmentMethodType,
+  destinations: StoredDestination[],
+  path: string,
+  reading: Reading,
+): string | undefined {
   const sent = method.selected_destination_id ?? undefined;
   if (sent === undefined) {
     if (destinations.length === 1) return destinations[0]!.id;
@@ -74,7 +101,9 @@ function selectedDestination(method: MethodRequest, type: FulfillmentMethodType,
     if (destinations.length > 0) destinations.push({ id: sent });
     return sent;
   }
-  reading.messages.push(problem('invalid_destination', `${JSON.stringify(sent)} is not one of this method's destinations.`, `${path}.selected_destination_id`));
+  reading.messages.push(
+    problem('invalid_destination', `${JSON.stringify(sent)} is not one of this method's destinations.`, `${path}.selected_destination_id`),
+  );
   return undefined;
 }
 
@@ -100,7 +129,13 @@ export async function readFulfillmentRequest(
   const messages: Message[] = [];
   const usable = sent.filter(({ method, path }) => {
     if (TYPES.includes(method.type)) return true;
-    messages.push(problem('unsupported_fulfillment_method', `This store fulfills by ${TYPES.join(' or ')}, not ${JSON.stringify(method.type)}.`, `${path}.type`));
+    messages.push(
+      problem(
+        'unsupported_fulfillment_method',
+        `This store fulfills by ${TYPES.join(' or ')}, not ${JSON.stringify(method.type)}.`,
+        `${path}.type`,
+      ),
+    );
     return false;
   });
   const reading: Reading = { messages, locations: usable.some(({ method }) => method.type === 'pickup') ? await pickupLocations() : [] };
@@ -114,7 +149,8 @@ export async function readFulfillmentRequest(
     const id = ids[i]!;
     const type = method.type as FulfillmentMethodType;
     const previous = stored.find((m) => m.id === id && m.type === type);
-    const destinations = type === 'shipping' ? shippingDestinations(method, previous, path, reading) : pickupDestinations(method, path, reading);
+    const destinations =
+      type === 'shipping' ? shippingDestinations(method, previous, path, reading) : pickupDestinations(method, path, reading);
     const selected = selectedDestination(method, type, destinations, path, reading);
     return {
       id,

@@ -59,7 +59,17 @@ export function untakenOptions(asked: readonly AskedOption[], quote: Quote): Mes
     const groups = quote.fulfillment?.find((m) => m.methodId === a.methodId)?.groups ?? [];
     const candidates = a.key === undefined ? groups : groups.filter((g) => g.key === a.key);
     if (candidates.some((g) => g.selectedOptionId === a.optionId)) return [];
-    const why = a.key !== undefined && candidates.length === 0 ? 'that group no longer exists (the lines or the split changed)' : 'no group offers it';
-    return [errorMessage('invalid_option', `Option ${JSON.stringify(a.optionId)} was not selected: ${why}; choose one of the group's options.`, 'recoverable', a.path)];
+    const why =
+      a.key !== undefined && candidates.length === 0
+        ? 'that group no longer exists (the lines or the split changed)'
+        : 'no group offers it';
+    return [
+      errorMessage(
+        'invalid_option',
+        `Option ${JSON.stringify(a.optionId)} was not selected: ${why}; choose one of the group's options.`,
+        'recoverable',
+        a.path,
+      ),
+    ];
   });
 }

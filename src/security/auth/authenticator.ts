@@ -7,7 +7,13 @@
 import { ConfigError } from '../../config/config-error.js';
 import type { TenantAuth } from '../../config/tenant-schema.js';
 import { isCapabilityName, type CapabilityName } from '../../protocol/capability-registry.js';
-import { authenticationRequired, credentialNotAccepted, credentialProfileMismatch, insufficientScope, invalidCredentials } from '../errors.js';
+import {
+  authenticationRequired,
+  credentialNotAccepted,
+  credentialProfileMismatch,
+  insufficientScope,
+  invalidCredentials,
+} from '../errors.js';
 import { fieldValue } from '../http-message.js';
 import type { HttpRequestDescriptor } from '../http-request.js';
 import type { VerifiedSignature } from '../verify.js';
@@ -50,13 +56,19 @@ export class Authenticator {
     const accept = auth.accept ?? (Object.keys(configured) as AuthMechanism[]).filter((m) => configured[m]);
     for (const mechanism of accept) {
       if (!configured[mechanism]) {
-        const need = { api_key: '$.auth.api_keys', oauth: '$.auth.oauth', signature: '$.signing.verify_requests other than off', mtls: '$.auth.mtls' }[mechanism];
+        const need = {
+          api_key: '$.auth.api_keys',
+          oauth: '$.auth.oauth',
+          signature: '$.signing.verify_requests other than off',
+          mtls: '$.auth.mtls',
+        }[mechanism];
         throw new ConfigError(`${where}: $.auth.accept lists ${mechanism}, which needs ${need}`);
       }
     }
     this.accept = new Set(accept);
     for (const name of auth.required_capabilities ?? []) {
-      if (!isCapabilityName(name)) throw new ConfigError(`${where}: $.auth.required_capabilities: ${name} is not a capability this gateway implements`);
+      if (!isCapabilityName(name))
+        throw new ConfigError(`${where}: $.auth.required_capabilities: ${name} is not a capability this gateway implements`);
     }
     this.requiredFor = new Set(auth.required_capabilities ?? []);
     if (this.accept.has('api_key')) this.apiKeys = new ApiKeys(auth.api_keys ?? []);
@@ -90,10 +102,12 @@ export class Authenticator {
     const certificateProfile = certificate === undefined ? undefined : this.certificates?.identify(certificate);
     if (certificateProfile !== undefined) found.push({ kind: 'platform', profileUrl: certificateProfile, via: 'mtls' });
     // The keys that verified come from the PROTO-Agent profile: the signature names that platform.
-    if (this.accept.has('signature') && call.signatures.length > 0) found.push({ kind: 'platform', profileUrl: call.agentProfile, via: 'signature' });
+    if (this.accept.has('signature') && call.signatures.length > 0)
+      found.push({ kind: 'platform', profileUrl: call.agentProfile, via: 'signature' });
 
     for (const principal of found) {
-      if (!sameProfile(principal.profileUrl, call.agentProfile)) throw credentialProfileMismatch(principal.kind === 'buyer' ? 'oauth' : principal.via);
+      if (!sameProfile(principal.profileUrl, call.agentProfile))
+        throw credentialProfileMismatch(principal.kind === 'buyer' ? 'oauth' : principal.via);
     }
     return found.find((p) => p.kind === 'buyer') ?? found[0] ?? ANONYMOUS;
   }
@@ -102,7 +116,10 @@ export class Authenticator {
     if (principal.kind === 'anonymous') {
       if (this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability)) {
         const how = [...this.accept].join(', ') || 'none configured';
-        throw authenticationRequired(`${capability} needs an authenticated caller (accepted: ${how})`, this.bearer ? { 'www-authenticate': 'Bearer' } : undefined);
+        throw authenticationRequired(
+          `${capability} needs an authenticated caller (accepted: ${how})`,
+          this.bearer ? { 'www-authenticate': 'Bearer' } : undefined,
+        );
       }
       return;
     }

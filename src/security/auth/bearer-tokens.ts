@@ -45,7 +45,7 @@ function rejection(error: unknown): Error {
     if (error.claim === 'iss') return invalidToken('the bearer token comes from another issuer (iss)');
     return invalidToken(`the bearer token's ${error.claim} claim is not valid`);
   }
-  return invalidToken('the bearer token is not a valid token of this business\'s authorization server');
+  return invalidToken("the bearer token is not a valid token of this business's authorization server");
 }
 
 export class BearerTokens {
@@ -70,7 +70,8 @@ export class BearerTokens {
     }
     const subject = text(payload.sub);
     const clientId = text(payload.client_id) ?? text(payload.azp) ?? subject;
-    const profileUrl = clientId === undefined ? undefined : (this.config.clients?.[clientId] ?? (isHttpsUrl(clientId) ? clientId : undefined));
+    const profileUrl =
+      clientId === undefined ? undefined : (this.config.clients?.[clientId] ?? (isHttpsUrl(clientId) ? clientId : undefined));
     if (profileUrl === undefined) throw unknownClient();
     if (subject === undefined || subject === clientId) return { kind: 'platform', profileUrl, via: 'oauth' };
     return { kind: 'buyer', buyerId: subject, scopes: scopesOf(payload), profileUrl };

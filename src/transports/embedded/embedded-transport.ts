@@ -34,7 +34,8 @@ const KIND_CAPABILITY = { cart: CAPABILITY.cart, checkout: CAPABILITY.checkout }
 
 const isKind = (kind: string): kind is SessionKind => kind === 'cart' || kind === 'checkout';
 
-type Resolved = { ok: true; tenant: Tenant; kind: SessionKind; session: PageSession } | { ok: false; reason: 'off' | 'invalid' | 'expired' };
+type Resolved =
+  { ok: true; tenant: Tenant; kind: SessionKind; session: PageSession } | { ok: false; reason: 'off' | 'invalid' | 'expired' };
 
 /** The tenant with the transport on, when the request routed to one. */
 const embeddedTenant = (req: FastifyRequest): Tenant | undefined => (req.tenant?.embedded ? req.tenant : undefined);
@@ -86,9 +87,6 @@ export const embeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = a
     req.operation = 'embedded_asset';
     const asset = embeddedTenant(req) && (await readAsset(assetsDir, (req.params as { file: string }).file));
     if (!asset) throw new ProtocolError(404, 'not_found', 'no such page asset');
-    return reply
-      .type(asset.type)
-      .headers({ 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' })
-      .send(asset.body);
+    return reply.type(asset.type).headers({ 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(asset.body);
   });
 };

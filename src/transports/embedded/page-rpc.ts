@@ -50,13 +50,18 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
   const byName = new Map(operations.map((op) => [op.name, op]));
 
   return async function call(req: FastifyRequest, reply: FastifyReply, { tenant, kind, session }: PageCall): Promise<FastifyReply> {
-    if (req.body === undefined) throw new ProtocolError(400, 'invalid_request', 'the request body must be a JSON object {operation, payload}');
+    if (req.body === undefined)
+      throw new ProtocolError(400, 'invalid_request', 'the request body must be a JSON object {operation, payload}');
     const checked = checkRequest(req.body);
     if (!checked.ok) throw new ProtocolError(400, 'invalid_request', checked.message);
     const { operation, payload: sent } = checked.value;
     const op = PAGE_OPERATIONS[kind].includes(operation) ? byName.get(operation) : undefined;
     if (!op) {
-      throw new ProtocolError(400, 'not_supported', `a ${kind} page may call ${PAGE_OPERATIONS[kind].join(', ')}; not ${bounded(operation, 100)}`);
+      throw new ProtocolError(
+        400,
+        'not_supported',
+        `a ${kind} page may call ${PAGE_OPERATIONS[kind].join(', ')}; not ${bounded(operation, 100)}`,
+      );
     }
     req.operation = op.name;
     // Operations that take no payload ignore one, as their REST routes ignore a body.

@@ -71,7 +71,12 @@ const ERRORS = {
 } as const;
 
 /** Sends a page with the headers every embedded page carries. */
-export function sendPage(reply: FastifyReply, status: 200 | 404 | 410, html: string, hostOrigins: readonly string[] | undefined): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: 200 | 404 | 410,
+  html: string,
+  hostOrigins: readonly string[] | undefined,
+): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')

@@ -24,7 +24,11 @@ export function storefrontOf(tenant: Tenant | undefined): Storefront | undefined
   if (storefront === undefined) {
     const door = tenant.config.front_door;
     storefront = door
-      ? { origin: new URL(door.upstream).origin, preserveHost: door.preserve_host ?? false, timeoutMs: door.timeout_ms ?? DEFAULT_TIMEOUT_MS }
+      ? {
+          origin: new URL(door.upstream).origin,
+          preserveHost: door.preserve_host ?? false,
+          timeoutMs: door.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+        }
       : null;
     read.set(tenant, storefront);
   }

@@ -67,7 +67,10 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
 export const MAX_BATCH = 20;
 
 /** A Fastify plugin, registered with the operations and the pipeline. */
-export async function mcpTransport(app: FastifyInstance, { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline }): Promise<void> {
+export async function mcpTransport(
+  app: FastifyInstance,
+  { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline },
+): Promise<void> {
   /** Requests with a tool call refused by a rate limit: the longest Retry-After among them. */
   const rateLimited = new WeakMap<FastifyRequest, number>();
   const byName = new Map(operations.map((op) => [op.name, op]));
@@ -172,7 +175,10 @@ export async function mcpTransport(app: FastifyInstance, { operations, pipeline 
   });
 
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.code(405).header('allow', 'POST').send({ code: 'method_not_allowed', content: 'this MCP endpoint is stateless: POST JSON-RPC requests' });
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ code: 'method_not_allowed', content: 'this MCP endpoint is stateless: POST JSON-RPC requests' });
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 }

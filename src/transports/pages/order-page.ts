@@ -26,11 +26,25 @@ class Html {
 }
 type Part = string | number | Html | Part[] | undefined | false;
 const flatten = (part: Part): string =>
-  part === undefined || part === false ? '' : part instanceof Html ? part.text : Array.isArray(part) ? part.map(flatten).join('') : escape(String(part));
-const html = (strings: TemplateStringsArray, ...parts: Part[]) => new Html(strings.reduce((out, s, i) => out + s + (i < parts.length ? flatten(parts[i]) : ''), ''));
+  part === undefined || part === false
+    ? ''
+    : part instanceof Html
+      ? part.text
+      : Array.isArray(part)
+        ? part.map(flatten).join('')
+        : escape(String(part));
+const html = (strings: TemplateStringsArray, ...parts: Part[]) =>
+  new Html(strings.reduce((out, s, i) => out + s + (i < parts.length ? flatten(parts[i]) : ''), ''));
 
 const STATUS: Record<string, string> = { processing: 'Processing', partial: 'Partly sent', fulfilled: 'Sent', removed: 'Removed' };
-const TOTAL: Record<string, string> = { subtotal: 'Subtotal', items_discount: 'Item discounts', discount: 'Discount', fulfillment: 'Shipping', tax: 'Tax', total: 'Total' };
+const TOTAL: Record<string, string> = {
+  subtotal: 'Subtotal',
+  items_discount: 'Item discounts',
+  discount: 'Discount',
+  fulfillment: 'Shipping',
+  tax: 'Tax',
+  total: 'Total',
+};
 
 const label = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replace(/_/g, ' ');
 
@@ -40,7 +54,9 @@ function when(timestamp: string): string {
 }
 
 function town(address: PostalAddress): string {
-  return [address.address_locality, [address.address_region, address.postal_code].filter(Boolean).join(' '), address.address_country].filter(Boolean).join(', ');
+  return [address.address_locality, [address.address_region, address.postal_code].filter(Boolean).join(' '), address.address_country]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** Only web links become links: a store's tracking URL never becomes a script. */
@@ -49,7 +65,8 @@ const safeLink = (url: string | undefined): string | undefined => (url !== undef
 function orderPage(tenant: Tenant, order: OrderBody, placedAt: string): string {
   const money = (amount: number) => formatAmount(amount, order.currency);
   const titles = new Map(order.line_items.map((line) => [line.id, line.item.title]));
-  const lineList = (lines: Array<{ id: string; quantity: number }>) => lines.map((l) => `${Math.abs(l.quantity)} × ${titles.get(l.id) ?? l.id}`).join(', ');
+  const lineList = (lines: Array<{ id: string; quantity: number }>) =>
+    lines.map((l) => `${Math.abs(l.quantity)} × ${titles.get(l.id) ?? l.id}`).join(', ');
   const { expectations, events } = order.fulfillment;
   const adjustments = order.adjustments ?? [];
   return html`<!doctype html>
@@ -68,19 +85,26 @@ ${order.line_items.map(
 )}</tbody></table>
 <h2>Delivery</h2>
 <ul>${expectations.map(
-    (e) => html`<li>${label(e.method_type)}: ${lineList(e.line_items)}${e.description && html` · ${e.description}`}${town(e.destination) && html` · to ${town(e.destination)}`}${e.fulfillable_on && e.fulfillable_on !== 'now' && html` · from ${e.fulfillable_on}`}</li>`,
+    (e) =>
+      html`<li>${label(e.method_type)}: ${lineList(e.line_items)}${e.description && html` · ${e.description}`}${town(e.destination) && html` · to ${town(e.destination)}`}${e.fulfillable_on && e.fulfillable_on !== 'now' && html` · from ${e.fulfillable_on}`}</li>`,
   )}</ul>
-${events.length > 0 && html`<h2>Shipments</h2>
+${
+  events.length > 0 &&
+  html`<h2>Shipments</h2>
 <ol>${events.map((e) => {
-  const tracking = e.tracking_number ?? e.tracking_url;
-  const link = safeLink(e.tracking_url);
-  return html`<li>${when(e.occurred_at)}: ${label(e.type)}, ${lineList(e.line_items)}${e.carrier && html` · ${e.carrier}`}${tracking && html` · tracking ${link ? html`<a href="${link}" rel="noopener noreferrer">${tracking}</a>` : tracking}`}${e.description && html` · ${e.description}`}</li>`;
-})}</ol>`}
-${adjustments.length > 0 && html`<h2>Refunds, returns and changes</h2>
+    const tracking = e.tracking_number ?? e.tracking_url;
+    const link = safeLink(e.tracking_url);
+    return html`<li>${when(e.occurred_at)}: ${label(e.type)}, ${lineList(e.line_items)}${e.carrier && html` · ${e.carrier}`}${tracking && html` · tracking ${link ? html`<a href="${link}" rel="noopener noreferrer">${tracking}</a>` : tracking}`}${e.description && html` · ${e.description}`}</li>`;
+  })}</ol>`
+}
+${
+  adjustments.length > 0 &&
+  html`<h2>Refunds, returns and changes</h2>
 <ul>${adjustments.map((a) => {
-  const amount = a.totals?.find((t) => t.type === 'total')?.amount;
-  return html`<li>${when(a.occurred_at)}: ${label(a.type)} (${a.status})${a.line_items && html`, ${lineList(a.line_items)}`}${amount !== undefined && html` · ${money(amount)}`}${a.description && html` · ${a.description}`}</li>`;
-})}</ul>`}
+    const amount = a.totals?.find((t) => t.type === 'total')?.amount;
+    return html`<li>${when(a.occurred_at)}: ${label(a.type)} (${a.status})${a.line_items && html`, ${lineList(a.line_items)}`}${amount !== undefined && html` · ${money(amount)}`}${a.description && html` · ${a.description}`}</li>`;
+  })}</ul>`
+}
 <h2>Totals</h2>
 <table><tbody>${order.totals.map((t) => html`<tr><td>${TOTAL[t.type] ?? label(t.type)}</td><td class="n">${money(t.amount)}</td></tr>`)}</tbody></table>
 </main></body></html>

@@ -33,7 +33,10 @@ export function sendOperationResponse(reply: FastifyReply, response: OperationRe
   return reply.send(response.body);
 }
 
-export async function restTransport(app: FastifyInstance, { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline }): Promise<void> {
+export async function restTransport(
+  app: FastifyInstance,
+  { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline },
+): Promise<void> {
   for (const op of operations) {
     app.route({
       method: op.rest.method,
@@ -46,7 +49,8 @@ export async function restTransport(app: FastifyInstance, { operations, pipeline
         const requestId = requireRequestId(req);
         const agent = parseAgentHeader(req.headers['proto-agent']);
         const id = (req.params as { id?: string }).id;
-        if (id !== undefined && (id.length === 0 || id.length > 200)) throw new ProtocolError(400, 'invalid_request', 'id must be 1-200 characters');
+        if (id !== undefined && (id.length === 0 || id.length > 200))
+          throw new ProtocolError(400, 'invalid_request', 'id must be 1-200 characters');
         const idempotencyKey = single(req.headers['idempotency-key']);
         const response = await pipeline.execute(op, {
           tenant,
@@ -60,7 +64,7 @@ export async function restTransport(app: FastifyInstance, { operations, pipeline
           ...(idempotencyKey !== undefined && { idempotencyKey }),
           http: describeHttpRequest(req, tenant.baseUrl),
           address: req.ip,
-      ...languageOf(req),
+          ...languageOf(req),
         });
         return sendOperationResponse(reply, response);
       },

@@ -264,7 +264,12 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
           return;
         }
         expect(locations.length).toBeGreaterThan(0);
-        for (const l of locations) expect(l).toMatchObject({ id: expect.any(String), name: expect.any(String), address: { country: expect.stringMatching(/^[A-Z]{2}$/) } });
+        for (const l of locations)
+          expect(l).toMatchObject({
+            id: expect.any(String),
+            name: expect.any(String),
+            address: { country: expect.stringMatching(/^[A-Z]{2}$/) },
+          });
         let at = locations[0]!;
         if (adapter.capabilities.locationStock) {
           const [found] = await gateway.lookup([fixtures.line.variantId]);
@@ -471,14 +476,20 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
 
 /** The fixture line, with codes, and (`ship`) one shipping method to the fixture address, the first option of `select`'s groups chosen. */
 /** `fixtures.line` collected at a pickup location, with the first option of an earlier quote selected. */
-function pickupRequest(fixtures: ContractFixtures, locationId: string, options: { select?: Quote; handle?: string | undefined } = {}): QuoteRequest {
+function pickupRequest(
+  fixtures: ContractFixtures,
+  locationId: string,
+  options: { select?: Quote; handle?: string | undefined } = {},
+): QuoteRequest {
   const selectedOptions =
     options.select && Object.fromEntries(options.select.fulfillment![0]!.groups.map((g) => [g.key, g.options[0]!.id]));
   return {
     ...quoteRequest(fixtures, { handle: options.handle }),
     fulfillment: {
       multiGroup: false,
-      methods: [{ methodId: 'm1', type: 'pickup', lineIds: ['l1'], destination: { locationId }, ...(selectedOptions && { selectedOptions }) }],
+      methods: [
+        { methodId: 'm1', type: 'pickup', lineIds: ['l1'], destination: { locationId }, ...(selectedOptions && { selectedOptions }) },
+      ],
     },
   };
 }

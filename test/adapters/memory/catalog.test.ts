@@ -35,7 +35,10 @@ describe('demo store search', () => {
 
   it('filters by category value (OR), price range in cents and availability, all ANDed', async () => {
     expect(await ids({ categories: ['orchids', 'Vases'] })).toEqual(['orchid_white', 'vase_glass']);
-    expect(await ids({ categories: ['Bouquets'], price: { min: 3000, max: 3500, currency: 'USD' } })).toEqual(['bouquet_roses', 'bouquet_tulips']);
+    expect(await ids({ categories: ['Bouquets'], price: { min: 3000, max: 3500, currency: 'USD' } })).toEqual([
+      'bouquet_roses',
+      'bouquet_tulips',
+    ]);
     // The tee has variants at 2400 and 2600: one in range is enough.
     expect(await ids({ price: { min: 2550, max: 2650, currency: 'USD' } })).toEqual(['florist_tee']);
     expect(await ids({ categories: ['Plants'], custom: { available: true } })).toEqual(['orchid_white']);
@@ -54,7 +57,9 @@ describe('demo store search', () => {
 
   it('refuses a page token of another query or a forged one', async () => {
     const first = await adapter.search({ categories: ['Bouquets'], limit: 2 });
-    await expect(adapter.search({ categories: ['Plants'], limit: 2, pageToken: first.nextPageToken! })).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(adapter.search({ categories: ['Plants'], limit: 2, pageToken: first.nextPageToken! })).rejects.toBeInstanceOf(
+      InvalidPageTokenError,
+    );
     await expect(adapter.search({ limit: 2, pageToken: 'bm9wZQ' })).rejects.toBeInstanceOf(InvalidPageTokenError);
   });
 
@@ -67,7 +72,11 @@ describe('demo store search', () => {
     expect(tee!.featuredVariantId).toBe('florist_tee_m_green');
     // S / White does not exist; L / White exists without stock.
     expect(tee!.variants.some((v) => v.title === 'S / White')).toBe(false);
-    expect(tee!.variants.find((v) => v.title === 'L / White')!.availability).toEqual({ available: false, status: 'out_of_stock', quantity: 0 });
+    expect(tee!.variants.find((v) => v.title === 'L / White')!.availability).toEqual({
+      available: false,
+      status: 'out_of_stock',
+      quantity: 0,
+    });
     expect(tee!.vendor?.name).toBe('Bloom & Thread Apparel');
   });
 });

@@ -10,7 +10,15 @@ const lineAllocations = (q: Quote, i = 0) =>
 
 describe('demo store discount codes', () => {
   it('applies a percentage across the order, matching codes case-insensitively and echoing them as sent', async () => {
-    const q = await adapter.quote(request([['bouquet_sunflowers', 1], ['pot_ceramic', 1]], { discountCodes: ['welcome20'] }));
+    const q = await adapter.quote(
+      request(
+        [
+          ['bouquet_sunflowers', 1],
+          ['pot_ceramic', 1],
+        ],
+        { discountCodes: ['welcome20'] },
+      ),
+    );
     expect(q.discounts.applied).toEqual([
       {
         code: 'welcome20',
@@ -30,7 +38,16 @@ describe('demo store discount codes', () => {
 
   it('splits a fixed amount by value, giving the rounding remainder to the largest fraction', async () => {
     // 500 over 3500 / 1500 / 900: 296.6 / 127.1 / 76.3 -> 297 / 127 / 76.
-    const q = await adapter.quote(request([['bouquet_roses', 1], ['pot_ceramic', 1], ['ebook_flower_care', 1]], { discountCodes: ['FIXED500'] }));
+    const q = await adapter.quote(
+      request(
+        [
+          ['bouquet_roses', 1],
+          ['pot_ceramic', 1],
+          ['ebook_flower_care', 1],
+        ],
+        { discountCodes: ['FIXED500'] },
+      ),
+    );
     expect(lineAllocations(q)).toEqual([
       ['l1', 297],
       ['l2', 127],
@@ -40,12 +57,29 @@ describe('demo store discount codes', () => {
   });
 
   it('applies item-level codes to eligible lines only: `each` per line or per unit', async () => {
-    const roses = await adapter.quote(request([['bouquet_roses', 1], ['pot_ceramic', 2], ['bouquet_roses', 3]], { discountCodes: ['ROSES15'] }));
+    const roses = await adapter.quote(
+      request(
+        [
+          ['bouquet_roses', 1],
+          ['pot_ceramic', 2],
+          ['bouquet_roses', 3],
+        ],
+        { discountCodes: ['ROSES15'] },
+      ),
+    );
     expect(lineAllocations(roses)).toEqual([
       ['l1', 525],
       ['l3', 1575],
     ]);
-    const tulips = await adapter.quote(request([['bouquet_tulips', 1], ['pot_ceramic', 1]], { discountCodes: ['TULIP200'] }));
+    const tulips = await adapter.quote(
+      request(
+        [
+          ['bouquet_tulips', 1],
+          ['pot_ceramic', 1],
+        ],
+        { discountCodes: ['TULIP200'] },
+      ),
+    );
     expect(applied(tulips)).toEqual([['TULIP200', 200]]);
   });
 
@@ -97,7 +131,9 @@ describe('demo store discount codes', () => {
   });
 
   it('needs a logged-in buyer for member codes', async () => {
-    const guest = await adapter.quote(request([['pot_ceramic', 2]], { discountCodes: ['MEMBER15'], buyer: { email: 'john.doe@example.com' } }));
+    const guest = await adapter.quote(
+      request([['pot_ceramic', 2]], { discountCodes: ['MEMBER15'], buyer: { email: 'john.doe@example.com' } }),
+    );
     expect(rejected(guest)).toEqual([['MEMBER15', 'user_not_logged_in']]);
     const member = await adapter.quote(request([['pot_ceramic', 2]], { discountCodes: ['MEMBER15'], identity: { customerId: 'cust_2' } }));
     expect(applied(member)).toEqual([['MEMBER15', 450]]);
@@ -147,7 +183,13 @@ describe('demo store automatic promotions', () => {
 
   it('frees the shipping of the group holding the roses only, when groups ship separately', async () => {
     const q = await adapter.quote(
-      request([['bouquet_roses', 1], ['pot_ceramic', 1]], { fulfillment: shipTo(CHICAGO, ['l1', 'l2'], { florist: 'std-ship', warehouse: 'std-ship' }, true) }),
+      request(
+        [
+          ['bouquet_roses', 1],
+          ['pot_ceramic', 1],
+        ],
+        { fulfillment: shipTo(CHICAGO, ['l1', 'l2'], { florist: 'std-ship', warehouse: 'std-ship' }, true) },
+      ),
     );
     const free = q.discounts.applied.find((d) => d.title === 'Free Shipping on Rose Bouquets')!;
     expect(free.allocations).toEqual([{ target: { kind: 'shipping', methodId: 'm1', groupKey: 'florist' }, amount: 500 }]);
@@ -161,10 +203,14 @@ describe('demo store automatic promotions', () => {
   });
 
   it('takes the free-shipping code only for the rates it covers', async () => {
-    const q = await adapter.quote(request([['pot_ceramic', 1]], { discountCodes: ['freeship'], fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) }));
+    const q = await adapter.quote(
+      request([['pot_ceramic', 1]], { discountCodes: ['freeship'], fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) }),
+    );
     expect(applied(q)).toEqual([['freeship', 500]]);
     const digitalOnly = await adapter.quote(request([['ebook_flower_care', 1]], { discountCodes: ['FREESHIP'] }));
-    expect(digitalOnly.discounts.rejected).toEqual([{ code: 'FREESHIP', index: 0, reason: 'not_applicable', detail: 'Nothing in the cart is shipped.' }]);
+    expect(digitalOnly.discounts.rejected).toEqual([
+      { code: 'FREESHIP', index: 0, reason: 'not_applicable', detail: 'Nothing in the cart is shipped.' },
+    ]);
   });
 
   it('turns an accepted eligibility claim into a provisional automatic discount and ignores unknown claims', async () => {

@@ -87,7 +87,12 @@ export const TORONTO = { streetAddress: '1 Front St W', locality: 'Toronto', reg
 export const PARIS = { streetAddress: '1 Rue de Rivoli', locality: 'Paris', country: 'FR', postalCode: '75001' };
 
 /** One shipping method over the given lines to an address, with an optional selection per group. */
-export function shipTo(address: object, lineIds: string[], selected?: Record<string, string>, multiGroup = false): QuoteRequest['fulfillment'] {
+export function shipTo(
+  address: object,
+  lineIds: string[],
+  selected?: Record<string, string>,
+  multiGroup = false,
+): QuoteRequest['fulfillment'] {
   return {
     multiGroup,
     methods: [{ methodId: 'm1', type: 'shipping', lineIds, destination: { address }, ...(selected && { selectedOptions: selected }) }],

@@ -5,7 +5,12 @@ const { adapter } = await demoStore();
 
 describe('demo store line pricing', () => {
   it('prices lines from the catalog, unit price times quantity', async () => {
-    const q = await adapter.quote(request([['bouquet_roses', 2], ['florist_tee_l_green', 1]]));
+    const q = await adapter.quote(
+      request([
+        ['bouquet_roses', 2],
+        ['florist_tee_l_green', 1],
+      ]),
+    );
     expect(q.lines.map((l) => [l.lineId, l.unitPrice, l.subtotal, l.variantTitle])).toEqual([
       ['l1', 3500, 7000, undefined],
       ['l2', 2600, 2600, 'L / Green'],
@@ -36,7 +41,13 @@ describe('demo store line pricing', () => {
   });
 
   it('reports a quantity above stock with what is available, sharing stock between lines of one variant', async () => {
-    const q = await adapter.quote(request([['bouquet_sunflowers', 400], ['bouquet_sunflowers', 150], ['florist_tee_l_green', 16]]));
+    const q = await adapter.quote(
+      request([
+        ['bouquet_sunflowers', 400],
+        ['bouquet_sunflowers', 150],
+        ['florist_tee_l_green', 16],
+      ]),
+    );
     expect(q.lineProblems).toEqual([
       { lineId: 'l2', code: 'insufficient_stock', available: 100 },
       { lineId: 'l3', code: 'insufficient_stock', available: 15 },
@@ -46,7 +57,13 @@ describe('demo store line pricing', () => {
   });
 
   it('sells backorder and preorder items beyond stock, with when they can be fulfilled', async () => {
-    const q = await adapter.quote(request([['vase_glass', 3], ['bouquet_peonies', 2], ['ebook_flower_care', 5]]));
+    const q = await adapter.quote(
+      request([
+        ['vase_glass', 3],
+        ['bouquet_peonies', 2],
+        ['ebook_flower_care', 5],
+      ]),
+    );
     expect(q.lineProblems).toEqual([]);
     expect(q.lines.map((l) => [l.lineId, l.fulfillableOn])).toEqual([
       ['l1', null],

@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { PlaceOrderRequest, QuoteRequest } from '../../../adapters/contract.js';
 import { CHICAGO, demoStore, MapStore, request, shipTo } from './fixtures.js';
 
-const checkout: QuoteRequest = request([['bouquet_roses', 2], ['pot_ceramic', 1], ['ebook_flower_care', 1]], {
-  discountCodes: ['10OFF'],
-  fulfillment: shipTo(CHICAGO, ['l1', 'l2', 'l3'], { florist: 'std-ship', warehouse: 'exp-ship-us' }, true),
-});
+const checkout: QuoteRequest = request(
+  [
+    ['bouquet_roses', 2],
+    ['pot_ceramic', 1],
+    ['ebook_flower_care', 1],
+  ],
+  {
+    discountCodes: ['10OFF'],
+    fulfillment: shipTo(CHICAGO, ['l1', 'l2', 'l3'], { florist: 'std-ship', warehouse: 'exp-ship-us' }, true),
+  },
+);
 
 async function placing(reference: string, quote = checkout) {
   const { adapter, store } = await demoStore();
@@ -79,18 +86,38 @@ describe('demo store orders', () => {
   });
 
   it('refuses lines that cannot be sold and checkouts without every option chosen', async () => {
-    const soldOut = await placing('chk_stock', request([['bouquet_sunflowers', 501]], { fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) }));
+    const soldOut = await placing(
+      'chk_stock',
+      request([['bouquet_sunflowers', 501]], { fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) }),
+    );
     expect(await soldOut.adapter.placeOrder(soldOut.order)).toMatchObject({ status: 'rejected', reason: 'out_of_stock' });
     const unknown = await placing('chk_ghost', request([['ghost', 1]]));
     expect(await unknown.adapter.placeOrder(unknown.order)).toMatchObject({ status: 'rejected', reason: 'incomplete' });
     const unchosen = await placing('chk_option', request([['pot_ceramic', 1]], { fulfillment: shipTo(CHICAGO, ['l1']) }));
-    expect(await unchosen.adapter.placeOrder(unchosen.order)).toEqual({ status: 'rejected', reason: 'incomplete', detail: 'no fulfillment option selected for lines l1' });
+    expect(await unchosen.adapter.placeOrder(unchosen.order)).toEqual({
+      status: 'rejected',
+      reason: 'incomplete',
+      detail: 'no fulfillment option selected for lines l1',
+    });
   });
 
   it('records the pickup location as the destination of a pickup order', async () => {
     const pickup = await placing(
       'chk_pickup',
-      request([['orchid_white', 1]], { fulfillment: { multiGroup: false, methods: [{ methodId: 'p', type: 'pickup', lineIds: ['l1'], destination: { locationId: 'evanston' }, selectedOptions: { all: 'pickup-evanston' } }] } }),
+      request([['orchid_white', 1]], {
+        fulfillment: {
+          multiGroup: false,
+          methods: [
+            {
+              methodId: 'p',
+              type: 'pickup',
+              lineIds: ['l1'],
+              destination: { locationId: 'evanston' },
+              selectedOptions: { all: 'pickup-evanston' },
+            },
+          ],
+        },
+      }),
     );
     const placed = await pickup.adapter.placeOrder(pickup.order);
     const snapshot = (await pickup.adapter.getOrder((placed as { orderId: string }).orderId))!;

@@ -5,7 +5,13 @@ import { CHICAGO, demoStore, request, shipTo } from './fixtures.js';
 /** A placed order: 3 roses (l1) and 2 pots (l2), standard shipping by USPS. */
 async function placedOrder() {
   const demo = await demoStore();
-  const quote = request([['bouquet_roses', 3], ['pot_ceramic', 2]], { fulfillment: shipTo(CHICAGO, ['l1', 'l2'], { all: 'std-ship' }) });
+  const quote = request(
+    [
+      ['bouquet_roses', 3],
+      ['pot_ceramic', 2],
+    ],
+    { fulfillment: shipTo(CHICAGO, ['l1', 'l2'], { all: 'std-ship' }) },
+  );
   const total = (await demo.adapter.quote(quote)).totals.total;
   const placed = await demo.adapter.placeOrder({
     reference: 'chk_sim',
@@ -44,7 +50,15 @@ describe('demo order simulation', () => {
 
     const rest = await adapter.simulate(orderId, { type: 'ship', trackingNumber: '1Z999', carrier: 'UPS' });
     expect(quantities(rest.lines)).toEqual({ l1: [3, 3], l2: [2, 2] });
-    expect(rest.events[1]).toMatchObject({ type: 'shipped', lines: [{ id: 'l1', quantity: 2 }, { id: 'l2', quantity: 2 }], trackingNumber: '1Z999', carrier: 'UPS' });
+    expect(rest.events[1]).toMatchObject({
+      type: 'shipped',
+      lines: [
+        { id: 'l1', quantity: 2 },
+        { id: 'l2', quantity: 2 },
+      ],
+      trackingNumber: '1Z999',
+      carrier: 'UPS',
+    });
 
     await adapter.simulate(orderId, { type: 'in_transit' });
     const delivered = await adapter.simulate(orderId, { type: 'deliver' });
@@ -83,19 +97,36 @@ describe('demo order simulation', () => {
   it('refuses shipping more than is left, and following a shipment that does not exist', async () => {
     const { adapter, orderId } = await placedOrder();
     await expect(adapter.simulate(orderId, { type: 'deliver' })).rejects.toThrow(/nothing has been shipped/);
-    await expect(adapter.simulate(orderId, { type: 'ship', lines: [{ id: 'l2', quantity: 3 }] })).rejects.toThrow(/line l2 allows at most 2/);
+    await expect(adapter.simulate(orderId, { type: 'ship', lines: [{ id: 'l2', quantity: 3 }] })).rejects.toThrow(
+      /line l2 allows at most 2/,
+    );
     await expect(adapter.simulate(orderId, { type: 'ship', lines: [{ id: 'l9', quantity: 1 }] })).rejects.toThrow(/no line l9/);
     await expect(adapter.simulate('ord_missing', { type: 'ship' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('refunds money, optionally removing unfulfilled units, never more than was paid', async () => {
     const { adapter, orderId, total } = await placedOrder();
-    const refunded = await adapter.simulate(orderId, { type: 'refund', amount: 3500, lines: [{ id: 'l1', quantity: 1 }], reason: 'One bouquet wilted' });
+    const refunded = await adapter.simulate(orderId, {
+      type: 'refund',
+      amount: 3500,
+      lines: [{ id: 'l1', quantity: 1 }],
+      reason: 'One bouquet wilted',
+    });
     expect(refunded.adjustments).toEqual([
-      { id: 'adj_1', type: 'refund', occurredAt: '2026-03-10T12:00:00.000Z', status: 'completed', amount: -3500, lines: [{ id: 'l1', quantity: -1 }], description: 'One bouquet wilted' },
+      {
+        id: 'adj_1',
+        type: 'refund',
+        occurredAt: '2026-03-10T12:00:00.000Z',
+        status: 'completed',
+        amount: -3500,
+        lines: [{ id: 'l1', quantity: -1 }],
+        description: 'One bouquet wilted',
+      },
     ]);
     expect(quantities(refunded.lines)).toEqual({ l1: [2, 0], l2: [2, 0] });
-    await expect(adapter.simulate(orderId, { type: 'refund', amount: total - 3500 + 1 })).rejects.toThrow(`at most ${total - 3500} is left`);
+    await expect(adapter.simulate(orderId, { type: 'refund', amount: total - 3500 + 1 })).rejects.toThrow(
+      `at most ${total - 3500} is left`,
+    );
     await expect(adapter.simulate(orderId, { type: 'refund', amount: 0 })).rejects.toBeInstanceOf(SimulationError);
   });
 
@@ -104,7 +135,16 @@ describe('demo order simulation', () => {
     await expect(adapter.simulate(orderId, { type: 'return', lines: [{ id: 'l2', quantity: 1 }] })).rejects.toThrow(/at most 0/);
     await adapter.simulate(orderId, { type: 'ship' });
     const pending = await adapter.simulate(orderId, { type: 'return', lines: [{ id: 'l2', quantity: 1 }], reason: 'Chipped' });
-    expect(pending.adjustments).toEqual([{ id: 'adj_1', type: 'return', occurredAt: '2026-03-10T12:00:00.000Z', status: 'pending', lines: [{ id: 'l2', quantity: -1 }], description: 'Chipped' }]);
+    expect(pending.adjustments).toEqual([
+      {
+        id: 'adj_1',
+        type: 'return',
+        occurredAt: '2026-03-10T12:00:00.000Z',
+        status: 'pending',
+        lines: [{ id: 'l2', quantity: -1 }],
+        description: 'Chipped',
+      },
+    ]);
     // The other pot may still be returned, not a third.
     await expect(adapter.simulate(orderId, { type: 'return', lines: [{ id: 'l2', quantity: 2 }] })).rejects.toThrow(/at most 1/);
 

@@ -46,15 +46,34 @@ describe('demo store tax', () => {
 
   it('taxes pickup at the location, digital lines where the buyer is, each jurisdiction on its own', async () => {
     const q = await adapter.quote(
-      request([['bouquet_roses', 1], ['pot_ceramic', 1], ['ebook_flower_care', 1]], {
-        fulfillment: {
-          multiGroup: false,
-          methods: [
-            { methodId: 'p1', type: 'pickup', lineIds: ['l1'], destination: { locationId: 'loop' }, selectedOptions: { all: 'pickup-loop' } },
-            { methodId: 'm1', type: 'shipping', lineIds: ['l2'], destination: { address: NEW_YORK }, selectedOptions: { all: 'std-ship' } },
-          ],
+      request(
+        [
+          ['bouquet_roses', 1],
+          ['pot_ceramic', 1],
+          ['ebook_flower_care', 1],
+        ],
+        {
+          fulfillment: {
+            multiGroup: false,
+            methods: [
+              {
+                methodId: 'p1',
+                type: 'pickup',
+                lineIds: ['l1'],
+                destination: { locationId: 'loop' },
+                selectedOptions: { all: 'pickup-loop' },
+              },
+              {
+                methodId: 'm1',
+                type: 'shipping',
+                lineIds: ['l2'],
+                destination: { address: NEW_YORK },
+                selectedOptions: { all: 'std-ship' },
+              },
+            ],
+          },
         },
-      }),
+      ),
     );
     // IL: 3500 * 6.25 % = 218.75 -> 219; NY: (1500 + 900 e-book + 500 shipping) * 8.875 % = 257.375 -> 257.
     expect(q.taxLines).toEqual([

@@ -5,10 +5,26 @@ import { CHICAGO, demoStore, NEW_YORK, PARIS, TORONTO } from './fixtures.js';
 
 const { adapter } = await demoStore();
 const variantIds = (await adapter.search({ limit: 50 })).products.flatMap((p) => p.variants.map((v) => v.id));
-const codes = ['10OFF', 'welcome20', 'FIXED500', 'ROSES15', 'TULIP200', 'SPRING2025', 'SOLO25', 'MEMBER15', 'FRIENDS30', 'BIG50', 'FREESHIP', 'nope'];
+const codes = [
+  '10OFF',
+  'welcome20',
+  'FIXED500',
+  'ROSES15',
+  'TULIP200',
+  'SPRING2025',
+  'SOLO25',
+  'MEMBER15',
+  'FRIENDS30',
+  'BIG50',
+  'FREESHIP',
+  'nope',
+];
 const optionIds = ['std-ship', 'exp-ship-us', 'exp-ship-intl', 'ca-std', 'ca-exp', 'pickup-loop', 'pickup-evanston'];
 
-const lines = fc.array(fc.record({ variantId: fc.constantFrom(...variantIds, 'ghost'), quantity: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 6 });
+const lines = fc.array(fc.record({ variantId: fc.constantFrom(...variantIds, 'ghost'), quantity: fc.integer({ min: 0, max: 30 }) }), {
+  minLength: 1,
+  maxLength: 6,
+});
 const destination = fc.oneof(
   fc.constantFrom(CHICAGO, NEW_YORK, TORONTO, PARIS).map((address) => ({ address })),
   fc.constantFrom('loop', 'evanston').map((locationId) => ({ locationId })),
@@ -23,10 +39,17 @@ const quoteRequest = fc
     fulfillment: fc.option(
       fc.record({
         multiGroup: fc.boolean(),
-        methods: fc.array(fc.record({ type: fc.constantFrom('shipping', 'pickup'), destination: fc.option(destination, { nil: undefined }), option: fc.constantFrom(...optionIds) }), {
-          minLength: 1,
-          maxLength: 2,
-        }),
+        methods: fc.array(
+          fc.record({
+            type: fc.constantFrom('shipping', 'pickup'),
+            destination: fc.option(destination, { nil: undefined }),
+            option: fc.constantFrom(...optionIds),
+          }),
+          {
+            minLength: 1,
+            maxLength: 2,
+          },
+        ),
       }),
       { nil: undefined },
     ),
@@ -42,15 +65,13 @@ const quoteRequest = fc
         fulfillment: {
           multiGroup: fulfillment.multiGroup,
           // Lines are dealt to the methods in turn; every group selects the same option id.
-          methods: fulfillment.methods.map(
-            (m, k): FulfillmentMethodRequest => ({
-              methodId: `m${k}`,
-              type: m.type,
-              lineIds: lineIds.filter((_, i) => i % fulfillment.methods.length === k),
-              ...(m.destination && { destination: m.destination }),
-              selectedOptions: { all: m.option, florist: m.option, warehouse: m.option },
-            }),
-          ),
+          methods: fulfillment.methods.map((m, k): FulfillmentMethodRequest => ({
+            methodId: `m${k}`,
+            type: m.type,
+            lineIds: lineIds.filter((_, i) => i % fulfillment.methods.length === k),
+            ...(m.destination && { destination: m.destination }),
+            selectedOptions: { all: m.option, florist: m.option, warehouse: m.option },
+          })),
         },
       }),
     };
@@ -74,7 +95,9 @@ describe('demo store totals', () => {
         expect(q.discounts.applied.map((d) => d.priority)).toEqual(q.discounts.applied.map((_, i) => i + 1));
         expect(itemsDiscount).toBe(allocations.filter((a) => a.target.kind === 'line').reduce((s, a) => s + a.amount, 0));
         for (const line of q.lines) {
-          const off = allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === line.lineId).reduce((s, a) => s + a.amount, 0);
+          const off = allocations
+            .filter((a) => a.target.kind === 'line' && a.target.lineId === line.lineId)
+            .reduce((s, a) => s + a.amount, 0);
           expect(off).toBeLessThanOrEqual(line.subtotal);
         }
         for (const method of q.fulfillment ?? []) {

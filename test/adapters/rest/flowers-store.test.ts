@@ -172,7 +172,13 @@ describe('REST adapter on the reference store', () => {
     });
     expect(
       adapter.verifyWebhook(
-        { ...delivery.headers, 'x-shop-signature': delivery.headers['x-shop-signature']!.replace(/v1=(.)/, (_, first: string) => `v1=${first === '0' ? '1' : '0'}`) },
+        {
+          ...delivery.headers,
+          'x-shop-signature': delivery.headers['x-shop-signature']!.replace(
+            /v1=(.)/,
+            (_, first: string) => `v1=${first === '0' ? '1' : '0'}`,
+          ),
+        },
         Buffer.from(delivery.body),
       ),
     ).toBeNull();

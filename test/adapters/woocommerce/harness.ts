@@ -113,7 +113,11 @@ export function controlsOf(sim: WooSimulator): SimulatorControls {
       const paid = url.includes('/order-pay/') ? await payOrderPage(url) : await checkOutOnStore(url, address, buyer);
       if (paid.status !== 302) throw new Error(`paying ${url} answered ${paid.status}`);
       const orderId = /order-received\/(\d+)\//.exec(paid.headers.get('location') ?? '')![1]!;
-      const delivery = sim.controls.signedDelivery(WEBHOOK_SECRET, url.includes('/order-pay/') ? 'order.updated' : 'order.created', orderId);
+      const delivery = sim.controls.signedDelivery(
+        WEBHOOK_SECRET,
+        url.includes('/order-pay/') ? 'order.updated' : 'order.created',
+        orderId,
+      );
       return { orderId, delivery: { headers: delivery.headers, body: delivery.rawBody } };
     },
     async shipOrder(orderId) {

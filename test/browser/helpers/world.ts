@@ -53,7 +53,11 @@ export async function startWorld(tenant: Partial<TenantConfig> = {}): Promise<Wo
     tenant: {
       name: 'Petal & Stem',
       base_url: gatewayOrigin,
-      embedded: { enabled: true, host_origins: [host.origin], delegate: { checkout: ['payment.credential', 'fulfillment.address_change'] } },
+      embedded: {
+        enabled: true,
+        host_origins: [host.origin],
+        delegate: { checkout: ['payment.credential', 'fulfillment.address_change'] },
+      },
       ...tenant,
     },
   });
@@ -94,7 +98,8 @@ export async function embedded(page: Page): Promise<Frame> {
 
 /** Presses Tab until the focused element's data-key is `key` (or starts with it, for `prefix*`): the keyboard path a buyer takes. */
 export async function tabTo(page: Page, frame: Frame, key: string, limit = 80): Promise<void> {
-  const matches = (active: string | undefined) => active !== undefined && (key.endsWith('*') ? active.startsWith(key.slice(0, -1)) : active === key);
+  const matches = (active: string | undefined) =>
+    active !== undefined && (key.endsWith('*') ? active.startsWith(key.slice(0, -1)) : active === key);
   for (let i = 0; i < limit; i++) {
     if (matches(await frame.evaluate(() => (globalThis as any).document.activeElement?.dataset?.key))) return;
     await page.keyboard.press('Tab');

@@ -25,7 +25,10 @@ export interface CartGateway extends DemoGateway {
 export type CartGatewayOptions = DemoGatewayOptions;
 
 export async function cartGateway(options: CartGatewayOptions = {}): Promise<CartGateway> {
-  const gw = await demoGateway({ ...options, tenant: { ...options.tenant, policies: { cart_ttl_seconds: CART_TTL_SECONDS, ...options.tenant?.policies } } });
+  const gw = await demoGateway({
+    ...options,
+    tenant: { ...options.tenant, policies: { cart_ttl_seconds: CART_TTL_SECONDS, ...options.tenant?.policies } },
+  });
   gw.platform.serve(NO_DISCOUNT, platformProfile(ALL_CAPABILITIES.filter((c) => c !== 'dev.proto.shopping.discount')));
   return Object.assign(gw, { client: (transport: Transport, profilePath?: string) => cartClient(gw, transport, profilePath) });
 }

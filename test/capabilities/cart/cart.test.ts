@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CART_TTL_SECONDS, cartGateway, LINKS, line, NO_DISCOUNT, STOREFRONT, total, type CartGateway, type Transport } from './cart-gateway.js';
+import {
+  CART_TTL_SECONDS,
+  cartGateway,
+  LINKS,
+  line,
+  NO_DISCOUNT,
+  STOREFRONT,
+  total,
+  type CartGateway,
+  type Transport,
+} from './cart-gateway.js';
 
 let gw: CartGateway;
 beforeAll(async () => {
@@ -15,7 +25,10 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
 
   it('creates a cart priced by the store, whatever item data the request claims', async () => {
     const reply = await client().create({
-      line_items: [{ item: { id: 'bouquet_roses', title: 'Free roses', price: 1 }, quantity: 2, gift_wrap: true }, line('florist_tee_m_green')],
+      line_items: [
+        { item: { id: 'bouquet_roses', title: 'Free roses', price: 1 }, quantity: 2, gift_wrap: true },
+        line('florist_tee_m_green'),
+      ],
       note_to_seller: 'extra members are tolerated',
     });
     if (transport === 'rest') expect(reply.status).toBe(201);
@@ -75,7 +88,10 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
     expect(body.messages[0].content).toMatch(/shipping/);
     expect(body.messages[0].content).not.toMatch(/tax/);
     // A country with regional rules and no region: tax is unknown, not guessed as 0.
-    const vague = await client().create({ line_items: [line('bouquet_roses', 2)], context: { address_country: 'US', address_region: 'Illinois' } });
+    const vague = await client().create({
+      line_items: [line('bouquet_roses', 2)],
+      context: { address_country: 'US', address_region: 'Illinois' },
+    });
     expect(total(vague.body.totals, 'tax')).toBeUndefined();
     expect(vague.body.messages[0].content).toMatch(/tax/);
   });
@@ -95,18 +111,26 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
   });
 
   it('reads the cart back as created', async () => {
-    const created = (await client().create({ line_items: [line('bouquet_tulips', 1), line('ebook_flower_care', 2)], buyer: { email: 'ann@example.com' } })).body;
+    const created = (
+      await client().create({ line_items: [line('bouquet_tulips', 1), line('ebook_flower_care', 2)], buyer: { email: 'ann@example.com' } })
+    ).body;
     const read = await client().get(created.id);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created);
   });
 
   it('replaces the lines on update, keeping line ids by id or by item, and refreshes the expiry', async () => {
-    const created = (await client().create({ line_items: [line('bouquet_roses', 1), line('pot_ceramic', 1), line('bouquet_tulips', 1)] })).body;
+    const created = (await client().create({ line_items: [line('bouquet_roses', 1), line('pot_ceramic', 1), line('bouquet_tulips', 1)] }))
+      .body;
     const [roses, pot, tulips] = created.line_items.map((l: any) => l.id);
     gw.clock.now += 10 * 60_000;
     const updated = await client().update(created.id, {
-      line_items: [line('pot_ceramic', 3), line('orchid_white', 1), line('bouquet_sunflowers', 2, roses), line('bouquet_tulips', 1, 'li_not_in_this_cart')],
+      line_items: [
+        line('pot_ceramic', 3),
+        line('orchid_white', 1),
+        line('bouquet_sunflowers', 2, roses),
+        line('bouquet_tulips', 1, 'li_not_in_this_cart'),
+      ],
     });
     expect(updated.status).toBe(200);
     const ids = updated.body.line_items.map((l: any) => l.id);
@@ -126,11 +150,19 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
   });
 
   it('keeps context and buyer an update leaves out, and replaces those it sends', async () => {
-    const created = (await client().create({ line_items: [line('pot_ceramic')], context: { address_country: 'US', address_region: 'NY' }, buyer: { first_name: 'Ann' } })).body;
+    const created = (
+      await client().create({
+        line_items: [line('pot_ceramic')],
+        context: { address_country: 'US', address_region: 'NY' },
+        buyer: { first_name: 'Ann' },
+      })
+    ).body;
     const kept = (await client().update(created.id, { line_items: [line('pot_ceramic', 2)] })).body;
     expect([kept.context, kept.buyer]).toEqual([created.context, created.buyer]);
     expect(total(kept.totals, 'tax')).toBe(266); // 8.875% of 3000
-    const replaced = (await client().update(created.id, { line_items: [line('pot_ceramic', 2)], context: { address_country: 'US', address_region: 'KS' } })).body;
+    const replaced = (
+      await client().update(created.id, { line_items: [line('pot_ceramic', 2)], context: { address_country: 'US', address_region: 'KS' } })
+    ).body;
     expect(replaced.context).toEqual({ address_country: 'US', address_region: 'KS' });
     expect(total(replaced.totals, 'tax')).toBe(195); // 6.5% of 3000
   });
@@ -150,13 +182,39 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
 
   it('reports line problems with the path of the line and keeps the rest of the cart usable', async () => {
     const reply = await client().create({
-      line_items: [line('no_such_flower', 1), line('bouquet_roses', 2), line('pot_ceramic', 0), line('vase_glass', -3), line('orchid_white', 801), line('gardenias', 1), line('wreath_holiday', 1)],
+      line_items: [
+        line('no_such_flower', 1),
+        line('bouquet_roses', 2),
+        line('pot_ceramic', 0),
+        line('vase_glass', -3),
+        line('orchid_white', 801),
+        line('gardenias', 1),
+        line('wreath_holiday', 1),
+      ],
     });
     expect(reply.body.proto.status).toBe('success');
     expect(reply.body.messages.filter((m: any) => m.type === 'error')).toEqual([
-      { type: 'error', code: 'not_found', severity: 'recoverable', path: '$.line_items[0]', content: 'Item "no_such_flower" does not exist in this store.' },
-      { type: 'error', code: 'invalid_quantity', severity: 'recoverable', path: '$.line_items[2].quantity', content: 'Item "pot_ceramic" needs a quantity of at least 1.' },
-      { type: 'error', code: 'invalid_quantity', severity: 'recoverable', path: '$.line_items[3].quantity', content: 'Item "vase_glass" needs a quantity of at least 1.' },
+      {
+        type: 'error',
+        code: 'not_found',
+        severity: 'recoverable',
+        path: '$.line_items[0]',
+        content: 'Item "no_such_flower" does not exist in this store.',
+      },
+      {
+        type: 'error',
+        code: 'invalid_quantity',
+        severity: 'recoverable',
+        path: '$.line_items[2].quantity',
+        content: 'Item "pot_ceramic" needs a quantity of at least 1.',
+      },
+      {
+        type: 'error',
+        code: 'invalid_quantity',
+        severity: 'recoverable',
+        path: '$.line_items[3].quantity',
+        content: 'Item "vase_glass" needs a quantity of at least 1.',
+      },
       {
         type: 'error',
         code: 'out_of_stock',
@@ -164,8 +222,20 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
         path: '$.line_items[4].quantity',
         content: 'Only 800 of "White Orchid" can be bought now; lower the quantity before checkout.',
       },
-      { type: 'error', code: 'out_of_stock', severity: 'recoverable', path: '$.line_items[5]', content: 'Item "gardenias" is out of stock.' },
-      { type: 'error', code: 'out_of_stock', severity: 'recoverable', path: '$.line_items[6]', content: 'Item "wreath_holiday" is no longer sold.' },
+      {
+        type: 'error',
+        code: 'out_of_stock',
+        severity: 'recoverable',
+        path: '$.line_items[5]',
+        content: 'Item "gardenias" is out of stock.',
+      },
+      {
+        type: 'error',
+        code: 'out_of_stock',
+        severity: 'recoverable',
+        path: '$.line_items[6]',
+        content: 'Item "wreath_holiday" is no longer sold.',
+      },
     ]);
     // Lines that cannot be priced are not kept; a line above stock stays at the quantity asked for.
     expect(reply.body.line_items.map((l: any) => [l.item.id, l.quantity])).toEqual([
@@ -173,7 +243,9 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
       ['orchid_white', 801],
     ]);
     expect(total(reply.body.totals, 'subtotal')).toBe(7000 + 801 * 4500);
-    const fixed = await client().update(reply.body.id, { line_items: reply.body.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: Math.min(l.quantity, 800) })) });
+    const fixed = await client().update(reply.body.id, {
+      line_items: reply.body.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: Math.min(l.quantity, 800) })),
+    });
     expect(fixed.body.messages.filter((m: any) => m.type === 'error')).toEqual([]);
     expect(fixed.body.line_items.map((l: any) => l.id)).toEqual(reply.body.line_items.map((l: any) => l.id));
   });
@@ -203,7 +275,11 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
   });
 
   it('answers a missing cart with not_found, unrecoverable, and a continue_url', async () => {
-    for (const reply of [await client().get('cart_missing'), await client().update('cart_missing', { line_items: [line('pot_ceramic')] }), await client().cancel('cart_missing')]) {
+    for (const reply of [
+      await client().get('cart_missing'),
+      await client().update('cart_missing', { line_items: [line('pot_ceramic')] }),
+      await client().cancel('cart_missing'),
+    ]) {
       expect(reply.status).toBe(200);
       expect(reply.body).toMatchObject({
         proto: { status: 'error' },
@@ -220,7 +296,11 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
     expect(canceled.status).toBe(200);
     expect({ ...canceled.body, expires_at: created.expires_at }).toEqual(created);
     expect(canceled.body.expires_at).toBe(new Date(gw.clock.now).toISOString());
-    for (const reply of [await client().get(created.id), await client().update(created.id, { line_items: [line('pot_ceramic')] }), await client().cancel(created.id)]) {
+    for (const reply of [
+      await client().get(created.id),
+      await client().update(created.id, { line_items: [line('pot_ceramic')] }),
+      await client().cancel(created.id),
+    ]) {
       expect(reply.body.messages).toEqual([expect.objectContaining({ code: 'not_found', severity: 'unrecoverable' })]);
     }
   });
@@ -229,7 +309,11 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
     const created = (await client().create({ line_items: [line('pot_ceramic', 2)] })).body;
     const stranger = gw.client(transport, NO_DISCOUNT);
     const missing = (await stranger.get('cart_missing')).body;
-    for (const reply of [await stranger.get(created.id), await stranger.update(created.id, { line_items: [line('orchid_white')] }), await stranger.cancel(created.id)]) {
+    for (const reply of [
+      await stranger.get(created.id),
+      await stranger.update(created.id, { line_items: [line('orchid_white')] }),
+      await stranger.cancel(created.id),
+    ]) {
       expect(reply.body).toEqual(missing);
     }
     expect((await client().get(created.id)).body).toEqual(created);

@@ -49,7 +49,9 @@ describe('concurrent changes of one cart', () => {
   it('each concurrent update sees the one before it: a line added by item keeps the id the earlier update gave it', async () => {
     const rest = gw.client('rest');
     const cart = (await rest.create({ line_items: [line('pot_ceramic', 1)] })).body;
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => rest.update(cart.id, { line_items: [line('pot_ceramic', 1), line('orchid_white', i + 1)] })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => rest.update(cart.id, { line_items: [line('pot_ceramic', 1), line('orchid_white', i + 1)] })),
+    );
     // Applied one after the other, the first gave the orchid line an id and every later one reused it.
     const orchidIds = new Set(replies.map((r) => r.body.line_items[1].id));
     expect(orchidIds.size).toBe(1);
@@ -62,7 +64,10 @@ describe('concurrent changes of one cart', () => {
     const rest = gw.client('rest');
     for (let round = 0; round < 5; round++) {
       const cart = (await rest.create({ line_items: [line('bouquet_roses', 1)] })).body;
-      const [updated, canceled] = await Promise.all([rest.update(cart.id, { line_items: [line('bouquet_roses', 2)] }), rest.cancel(cart.id)]);
+      const [updated, canceled] = await Promise.all([
+        rest.update(cart.id, { line_items: [line('bouquet_roses', 2)] }),
+        rest.cancel(cart.id),
+      ]);
       expect(canceled.body.proto.status).toBe('success');
       // Either the update came first (and the cancel answered with it) or it found the cart canceled.
       if (updated.body.proto.status === 'success') expect(canceled.body.line_items[0].quantity).toBe(2);

@@ -8,7 +8,8 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const TTL_MS = CART_TTL_SECONDS * 1000;
-const notFound = (body: any) => body.proto.status === 'error' && body.messages[0].code === 'not_found' && body.messages[0].severity === 'unrecoverable';
+const notFound = (body: any) =>
+  body.proto.status === 'error' && body.messages[0].code === 'not_found' && body.messages[0].severity === 'unrecoverable';
 
 describe('cart expiry on the gateway clock (tenant cart_ttl_seconds)', () => {
   it('a cart lives until expires_at and is not_found from then on, for reads, updates and cancels', async () => {

@@ -21,7 +21,10 @@ describe.each<Transport>(['rest', 'mcp'])('idempotent cart writes over %s', (tra
     const again = await client().create(body, { key });
     expect(again.body).toEqual(first.body);
     if (transport === 'rest') expect([again.status, again.replayed]).toEqual([201, true]);
-    expect(conflict(await client().create({ line_items: [line('bouquet_roses', 2)] }, { key }), transport)).toEqual([409, 'idempotency_key_reused']);
+    expect(conflict(await client().create({ line_items: [line('bouquet_roses', 2)] }, { key }), transport)).toEqual([
+      409,
+      'idempotency_key_reused',
+    ]);
     // The replayed cart is the one that exists: an update through it works.
     expect((await client().update(first.body.id, { line_items: [line('pot_ceramic')] })).body.id).toBe(first.body.id);
   });
@@ -34,7 +37,10 @@ describe.each<Transport>(['rest', 'mcp'])('idempotent cart writes over %s', (tra
     const again = await client().update(cart.id, { line_items: [line('pot_ceramic', 2)] }, { key });
     expect(again.body).toEqual(first.body);
     expect((await client().get(cart.id)).body.line_items[0].quantity).toBe(5); // the replay did not write
-    expect(conflict(await client().update(cart.id, { line_items: [line('pot_ceramic', 3)] }, { key }), transport)).toEqual([409, 'idempotency_key_reused']);
+    expect(conflict(await client().update(cart.id, { line_items: [line('pot_ceramic', 3)] }, { key }), transport)).toEqual([
+      409,
+      'idempotency_key_reused',
+    ]);
   });
 
   it('cancel: a repeat returns the canceled cart again (not not_found); the key on another cart is 409', async () => {

@@ -33,8 +33,14 @@ describe('line ids', () => {
 
   it('always gives distinct ids, reusing only existing ones, and keeps every id an existing line names', () => {
     const items = fc.constantFrom('roses', 'pot', 'tulips', 'orchid');
-    const existingArb = fc.uniqueArray(fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), itemId: items }), { selector: (l) => l.id, maxLength: 5 });
-    const requestedArb = fc.array(fc.record({ id: fc.option(fc.constantFrom('a', 'b', 'c', 'x'), { nil: undefined }), item: fc.record({ id: items }) }), { maxLength: 8 });
+    const existingArb = fc.uniqueArray(fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), itemId: items }), {
+      selector: (l) => l.id,
+      maxLength: 5,
+    });
+    const requestedArb = fc.array(
+      fc.record({ id: fc.option(fc.constantFrom('a', 'b', 'c', 'x'), { nil: undefined }), item: fc.record({ id: items }) }),
+      { maxLength: 8 },
+    );
     fc.assert(
       fc.property(existingArb, requestedArb, (existing, requested) => {
         const ids = assignLineIds(requested, existing);

@@ -32,7 +32,9 @@ describeWithRedis('carts in Redis', () => {
 
   it('a cart outlives the gateway that created it: another gateway process reads, updates and cancels it', async () => {
     const first = await replica();
-    const created = (await first.gw.client('rest').create({ line_items: [line('bouquet_roses', 2), line('pot_ceramic')], discounts: { codes: ['10OFF'] } })).body;
+    const created = (
+      await first.gw.client('rest').create({ line_items: [line('bouquet_roses', 2), line('pot_ceramic')], discounts: { codes: ['10OFF'] } })
+    ).body;
     await first.stop();
 
     const second = await replica();

@@ -14,11 +14,38 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const ITEMS = [
-  'bouquet_roses', 'pot_ceramic', 'bouquet_sunflowers', 'bouquet_tulips', 'orchid_white', 'gardenias',
-  'florist_tee_s_green', 'florist_tee_m_green', 'florist_tee_l_green', 'florist_tee_m_white', 'florist_tee_l_white',
-  'ebook_flower_care', 'vase_glass', 'bouquet_peonies', 'wreath_holiday', 'no_such_item',
+  'bouquet_roses',
+  'pot_ceramic',
+  'bouquet_sunflowers',
+  'bouquet_tulips',
+  'orchid_white',
+  'gardenias',
+  'florist_tee_s_green',
+  'florist_tee_m_green',
+  'florist_tee_l_green',
+  'florist_tee_m_white',
+  'florist_tee_l_white',
+  'ebook_flower_care',
+  'vase_glass',
+  'bouquet_peonies',
+  'wreath_holiday',
+  'no_such_item',
 ];
-const CODES = ['10OFF', '10off', 'WELCOME20', 'FIXED500', 'ROSES15', 'TULIP200', 'SPRING2025', 'SOLO25', 'MEMBER15', 'FRIENDS30', 'BIG50', 'FREESHIP', 'WHATEVER'];
+const CODES = [
+  '10OFF',
+  '10off',
+  'WELCOME20',
+  'FIXED500',
+  'ROSES15',
+  'TULIP200',
+  'SPRING2025',
+  'SOLO25',
+  'MEMBER15',
+  'FRIENDS30',
+  'BIG50',
+  'FREESHIP',
+  'WHATEVER',
+];
 const PLACES = [
   { address_country: 'US', address_region: 'IL' },
   { address_country: 'US', address_region: 'NY' },
@@ -30,7 +57,10 @@ const PLACES = [
 const cartArb = fc.record({
   transport: fc.constantFrom<Transport>('rest', 'mcp'),
   line_items: fc.array(
-    fc.record({ item: fc.record({ id: fc.constantFrom(...ITEMS) }), quantity: fc.oneof(fc.integer({ min: -1, max: 6 }), fc.constant(801)) }),
+    fc.record({
+      item: fc.record({ id: fc.constantFrom(...ITEMS) }),
+      quantity: fc.oneof(fc.integer({ min: -1, max: 6 }), fc.constant(801)),
+    }),
     { minLength: 1, maxLength: 6 },
   ),
   codes: fc.array(fc.constantFrom(...CODES), { maxLength: 4 }),
@@ -38,7 +68,8 @@ const cartArb = fc.record({
   eligibility: fc.option(fc.constantFrom(['com.example.student'], ['com.example.veteran']), { nil: undefined }),
 });
 
-const amountOf = (totals: Array<{ type: string; amount: number }>, type: string) => totals.filter((t) => t.type === type).reduce((s, t) => s + t.amount, 0);
+const amountOf = (totals: Array<{ type: string; amount: number }>, type: string) =>
+  totals.filter((t) => t.type === type).reduce((s, t) => s + t.amount, 0);
 const sum = (values: number[]) => values.reduce((s, v) => s + v, 0);
 
 function checkInvariants(cart: any, codes: string[]): void {
@@ -78,7 +109,9 @@ function checkInvariants(cart: any, codes: string[]): void {
   // yet and is not listed (free shipping: a cart prices no shipping).
   expect(cart.discounts.codes).toEqual(codes);
   const rejected = new Set<number>(
-    (cart.messages ?? []).filter((m: any) => m.code.startsWith('discount_code_')).map((m: any) => Number(/^\$\.discounts\.codes\[(\d+)\]$/.exec(m.path)![1])),
+    (cart.messages ?? [])
+      .filter((m: any) => m.code.startsWith('discount_code_'))
+      .map((m: any) => Number(/^\$\.discounts\.codes\[(\d+)\]$/.exec(m.path)![1])),
   );
   const appliedCodes = applied.filter((d) => d.code !== undefined).map((d) => d.code);
   expect(appliedCodes.sort()).toEqual(codes.filter((code, i) => !rejected.has(i) && code !== 'FREESHIP').sort());
@@ -92,7 +125,9 @@ describe('cart totals on randomized carts', () => {
         const body = (input: typeof first) => ({
           line_items: input.line_items,
           discounts: { codes: input.codes },
-          ...((input.place || input.eligibility) && { context: { ...input.place, ...(input.eligibility && { eligibility: input.eligibility }) } }),
+          ...((input.place || input.eligibility) && {
+            context: { ...input.place, ...(input.eligibility && { eligibility: input.eligibility }) },
+          }),
         });
         const created = (await client.create(body(first))).body;
         if (created.proto.status === 'error') {

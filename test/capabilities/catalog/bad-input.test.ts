@@ -59,11 +59,18 @@ describe('no input makes the server answer 5xx', () => {
   const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 12 }, { arbitrary: junk, weight: 1 });
   const filters = fc.record(
     {
-      categories: maybe(fc.array(fc.constantFrom('Bouquets', 'plants', 'Nope', 'Home & Garden > Plants > Flowers'), { minLength: 1, maxLength: 3 })),
+      categories: maybe(
+        fc.array(fc.constantFrom('Bouquets', 'plants', 'Nope', 'Home & Garden > Plants > Flowers'), { minLength: 1, maxLength: 3 }),
+      ),
       price: maybe(fc.record({ min: fc.integer({ min: 0, max: 6000 }), max: fc.integer({ min: 0, max: 6000 }) }, { requiredKeys: [] })),
       fulfills_to: maybe(
         fc.record(
-          { address_country: fc.constantFrom('US', 'ca', 'FRA', 'Canada', 'US', 'Narnia'), address_region: fc.constantFrom('IL', 'US-IL', 'ON'), postal_code: fc.string({ minLength: 1, maxLength: 8 }), location: fc.constantFrom('loop', 'evanston', 'loop', 'mars') },
+          {
+            address_country: fc.constantFrom('US', 'ca', 'FRA', 'Canada', 'US', 'Narnia'),
+            address_region: fc.constantFrom('IL', 'US-IL', 'ON'),
+            postal_code: fc.string({ minLength: 1, maxLength: 8 }),
+            location: fc.constantFrom('loop', 'evanston', 'loop', 'mars'),
+          },
           { requiredKeys: [] },
         ),
       ),
@@ -72,7 +79,10 @@ describe('no input makes the server answer 5xx', () => {
     },
     { requiredKeys: [] },
   );
-  const context = fc.record({ currency: fc.constantFrom('USD', 'EUR', 'JPY', 'KWD'), address_country: fc.constantFrom('US', 'FR', 'Atlantis') }, { requiredKeys: [] });
+  const context = fc.record(
+    { currency: fc.constantFrom('USD', 'EUR', 'JPY', 'KWD'), address_country: fc.constantFrom('US', 'FR', 'Atlantis') },
+    { requiredKeys: [] },
+  );
   const common = { filters: maybe(filters), context: maybe(context) };
   const requests = {
     search_catalog: fc.record(
@@ -81,7 +91,10 @@ describe('no input makes the server answer 5xx', () => {
         pagination: maybe(
           fc.oneof(
             { arbitrary: fc.record({ limit: fc.integer({ min: -1, max: 500 }) }), weight: 4 },
-            { arbitrary: fc.record({ cursor: fc.oneof(fc.constant('e30.AAAA'), fc.base64String({ minLength: 1, maxLength: 40 })) }), weight: 1 },
+            {
+              arbitrary: fc.record({ cursor: fc.oneof(fc.constant('e30.AAAA'), fc.base64String({ minLength: 1, maxLength: 40 })) }),
+              weight: 1,
+            },
           ),
         ),
         ...common,
@@ -89,13 +102,29 @@ describe('no input makes the server answer 5xx', () => {
       { requiredKeys: [] },
     ),
     lookup_catalog: fc.record(
-      { ids: maybe(fc.array(fc.constantFrom('florist_tee', 'florist_tee_l_white', 'TEE-S-GRN', 'white-orchid', 'ebook_flower_care', 'nope'), { minLength: 1, maxLength: 12 })), ...common },
+      {
+        ids: maybe(
+          fc.array(fc.constantFrom('florist_tee', 'florist_tee_l_white', 'TEE-S-GRN', 'white-orchid', 'ebook_flower_care', 'nope'), {
+            minLength: 1,
+            maxLength: 12,
+          }),
+        ),
+        ...common,
+      },
       { requiredKeys: ['ids'] },
     ),
     get_product: fc.record(
       {
         id: maybe(fc.constantFrom('florist_tee', 'florist_tee_l_white', 'bouquet_roses', 'florist-tee', 'nope')),
-        selected: maybe(fc.array(fc.record({ name: fc.constantFrom('Size', 'Color', 'size', 'Fabric'), label: fc.constantFrom('S', 'M', 'L', 'White', 'green', 'XXL') }), { maxLength: 4 })),
+        selected: maybe(
+          fc.array(
+            fc.record({
+              name: fc.constantFrom('Size', 'Color', 'size', 'Fabric'),
+              label: fc.constantFrom('S', 'M', 'L', 'White', 'green', 'XXL'),
+            }),
+            { maxLength: 4 },
+          ),
+        ),
         preferences: maybe(fc.array(fc.constantFrom('Size', 'Color', 'Fabric'), { maxLength: 3 })),
         ...common,
       },
@@ -103,15 +132,18 @@ describe('no input makes the server answer 5xx', () => {
     ),
   };
 
-  it.each(['search_catalog', 'lookup_catalog', 'get_product'] as const)('%s answers any payload with 200 or 400, on both transports', async (op) => {
-    await fc.assert(
-      fc.asyncProperty(fc.oneof({ arbitrary: requests[op], weight: 12 }, { arbitrary: junk, weight: 1 }), async (body) => {
-        const rest = await c.rest(op, body);
-        expect([200, 400]).toContain(rest.status);
-        const mcp = await c.mcp(op, { meta: c.gw.meta(), catalog: body });
-        expect(mcp.error?.data?.http_status ?? 200).toBeLessThan(500);
-      }),
-      { numRuns: 150 },
-    );
-  });
+  it.each(['search_catalog', 'lookup_catalog', 'get_product'] as const)(
+    '%s answers any payload with 200 or 400, on both transports',
+    async (op) => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof({ arbitrary: requests[op], weight: 12 }, { arbitrary: junk, weight: 1 }), async (body) => {
+          const rest = await c.rest(op, body);
+          expect([200, 400]).toContain(rest.status);
+          const mcp = await c.mcp(op, { meta: c.gw.meta(), catalog: body });
+          expect(mcp.error?.data?.http_status ?? 200).toBeLessThan(500);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 });

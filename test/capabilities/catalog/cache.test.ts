@@ -5,7 +5,12 @@ import { catalogGateway, NO_FULFILLMENT, productIds, type CatalogGateway } from 
 
 /** The demo adapter, recording what reaches it, with a catalog-change hook the test can fire. */
 function observed(adapter: MemoryAdapter) {
-  const calls = { search: 0, lookup: [] as string[][], discoverFulfillment: [] as string[][], contexts: [] as Array<RequestContext | undefined> };
+  const calls = {
+    search: 0,
+    lookup: [] as string[][],
+    discoverFulfillment: [] as string[][],
+    contexts: [] as Array<RequestContext | undefined>,
+  };
   const listeners = new Set<(change: CatalogChange) => void>();
   const wrapped: Adapter = {
     kind: adapter.kind,

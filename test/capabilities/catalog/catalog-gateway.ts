@@ -100,7 +100,11 @@ export async function catalogGateway(options: CatalogGatewayOptions = {}): Promi
   });
   gw.platform.serve(NO_FULFILLMENT, platformProfile(ALL_CAPABILITIES.filter((c) => c !== 'dev.proto.shopping.fulfillment')));
 
-  const rest = async (op: CatalogOperation, payload: unknown, { profile, headers, remoteAddress }: CallOptions = {}): Promise<CallResult> => {
+  const rest = async (
+    op: CatalogOperation,
+    payload: unknown,
+    { profile, headers, remoteAddress }: CallOptions = {},
+  ): Promise<CallResult> => {
     const res = await gw.app.inject({
       method: 'POST',
       url: PATHS[op],

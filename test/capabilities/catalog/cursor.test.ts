@@ -65,7 +65,9 @@ describe('cursor', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     // 32 bytes in 43 characters: the last one carries 4 bits and 2 spare ones.
     const twin = alphabet[alphabet.indexOf(last) ^ 1]!;
-    expect(Buffer.from(cursor.slice(cursor.indexOf('.') + 1, -1) + twin, 'base64url')).toEqual(Buffer.from(cursor.slice(cursor.indexOf('.') + 1), 'base64url'));
+    expect(Buffer.from(cursor.slice(cursor.indexOf('.') + 1, -1) + twin, 'base64url')).toEqual(
+      Buffer.from(cursor.slice(cursor.indexOf('.') + 1), 'base64url'),
+    );
     expect(() => readCursor(key, binding, cursor.slice(0, -1) + twin)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
   });
 });

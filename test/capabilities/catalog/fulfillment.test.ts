@@ -26,9 +26,15 @@ describe('only for callers that negotiated the fulfillment extension', () => {
   });
 
   it('refuses fulfillment filters from such a caller, naming the extension', async () => {
-    const res = await c.call('search_catalog', { query: 'roses', filters: { fulfills_to: { address_country: 'US' } } }, { profile: NO_FULFILLMENT });
+    const res = await c.call(
+      'search_catalog',
+      { query: 'roses', filters: { fulfills_to: { address_country: 'US' } } },
+      { profile: NO_FULFILLMENT },
+    );
     expect(res.status).toBe(400);
-    expect(res.body.content).toMatch(/^\$\.filters\.fulfills_to belongs to the fulfillment extension \(dev\.proto\.shopping\.fulfillment\)/);
+    expect(res.body.content).toMatch(
+      /^\$\.filters\.fulfills_to belongs to the fulfillment extension \(dev\.proto\.shopping\.fulfillment\)/,
+    );
   });
 
   it('refuses them, saying so, where the store does not offer the extension', async () => {
@@ -37,7 +43,9 @@ describe('only for callers that negotiated the fulfillment extension', () => {
     try {
       const res = await plain.call('search_catalog', { filters: { methods: ['pickup'] } });
       expect(res.status).toBe(400);
-      expect(res.body.content).toBe('$.filters.methods belongs to the fulfillment extension (dev.proto.shopping.fulfillment), which this store does not offer');
+      expect(res.body.content).toBe(
+        '$.filters.methods belongs to the fulfillment extension (dev.proto.shopping.fulfillment), which this store does not offer',
+      );
     } finally {
       await plain.close();
     }
@@ -45,7 +53,8 @@ describe('only for callers that negotiated the fulfillment extension', () => {
 
   it('a store that cannot tell fulfillment per product reports none and says its filters were not applied', async () => {
     const blind = await catalogGateway({
-      wrap: (adapter) => Object.assign(Object.create(adapter) as Adapter, { capabilities: { ...adapter.capabilities, fulfillmentDiscovery: false } }),
+      wrap: (adapter) =>
+        Object.assign(Object.create(adapter) as Adapter, { capabilities: { ...adapter.capabilities, fulfillmentDiscovery: false } }),
     });
     try {
       const res = await blind.call('search_catalog', { filters: { categories: ['Bouquets'], fulfills_to: { address_country: 'FR' } } });
@@ -72,14 +81,25 @@ describe('only for callers that negotiated the fulfillment extension', () => {
 
 describe('per-method availability, location and representative options (§2.8, §4.5 item 6)', () => {
   it('ships to an address with the cheapest and the fastest option, price first in the description', async () => {
-    const f = fulfillmentOf(await ok('lookup_catalog', { ids: ['bouquet_roses'], filters: { fulfills_to: { address_country: 'CA' } } }), 'bouquet_roses');
+    const f = fulfillmentOf(
+      await ok('lookup_catalog', { ids: ['bouquet_roses'], filters: { fulfills_to: { address_country: 'CA' } } }),
+      'bouquet_roses',
+    );
     expect(method(f, 'shipping')).toEqual({
       type: 'shipping',
       description: { plain: 'Ships from Petal & Stem florist to CA.' },
       availability: { available: true, status: 'in_stock' },
       options: [
-        { id: 'ca-std', title: 'Standard Shipping (Canada)', description: { plain: '$9.00 · Delivered by Canada Post in 4-8 days after dispatch' } },
-        { id: 'ca-exp', title: 'Express Shipping (Canada)', description: { plain: '$22.00 · Delivered by Purolator in 2-3 days after dispatch' } },
+        {
+          id: 'ca-std',
+          title: 'Standard Shipping (Canada)',
+          description: { plain: '$9.00 · Delivered by Canada Post in 4-8 days after dispatch' },
+        },
+        {
+          id: 'ca-exp',
+          title: 'Express Shipping (Canada)',
+          description: { plain: '$22.00 · Delivered by Purolator in 2-3 days after dispatch' },
+        },
       ],
     });
     // No pickup location in Canada.
@@ -91,31 +111,49 @@ describe('per-method availability, location and representative options (§2.8, �
     const body = await ok('lookup_catalog', { ids: ['bouquet_roses'], context: { address_country: 'FR' } });
     const [variant] = body.products[0].variants;
     expect(variant.availability).toEqual({ available: true, status: 'in_stock' });
-    expect(method(variant.fulfillment, 'shipping')).toMatchObject({ availability: { available: false }, description: { plain: 'Petal & Stem florist does not ship to FR.' } });
+    expect(method(variant.fulfillment, 'shipping')).toMatchObject({
+      availability: { available: false },
+      description: { plain: 'Petal & Stem florist does not ship to FR.' },
+    });
   });
 
   it('names the pickup location of the answer; a location in fulfills_to wins over an address beside it', async () => {
-    const body = await ok('lookup_catalog', { ids: ['bouquet_roses'], filters: { fulfills_to: { location: 'evanston', address_country: 'CA' } } });
+    const body = await ok('lookup_catalog', {
+      ids: ['bouquet_roses'],
+      filters: { fulfills_to: { location: 'evanston', address_country: 'CA' } },
+    });
     const pickup = method(fulfillmentOf(body, 'bouquet_roses'), 'pickup');
     expect(pickup).toEqual({
       type: 'pickup',
       description: { plain: 'Free pickup at Petal & Stem Evanston Shop.' },
       availability: { available: true, status: 'in_stock' },
       location: 'evanston',
-      options: [{ id: 'pickup-evanston', title: 'Pick up at Petal & Stem Evanston Shop', description: { plain: 'Free · Ready within 4 hours' } }],
+      options: [
+        { id: 'pickup-evanston', title: 'Pick up at Petal & Stem Evanston Shop', description: { plain: 'Free · Ready within 4 hours' } },
+      ],
     });
     // Shipping is judged for the location's own area (Illinois), not Canada.
     expect(method(fulfillmentOf(body, 'bouquet_roses'), 'shipping').description.plain).toBe('Ships from Petal & Stem florist to US.');
   });
 
   it('fulfills_to supersedes context', async () => {
-    const body = await ok('lookup_catalog', { ids: ['bouquet_roses'], context: { address_country: 'FR' }, filters: { fulfills_to: { address_country: 'US' } } });
+    const body = await ok('lookup_catalog', {
+      ids: ['bouquet_roses'],
+      context: { address_country: 'FR' },
+      filters: { fulfills_to: { address_country: 'US' } },
+    });
     expect(method(fulfillmentOf(body, 'bouquet_roses'), 'shipping').availability.available).toBe(true);
   });
 
   it('tolerates alpha-3 codes and country names, and refuses what names no country', async () => {
     const answer = async (country: string) =>
-      method(fulfillmentOf(await ok('lookup_catalog', { ids: ['bouquet_roses'], filters: { fulfills_to: { address_country: country } } }), 'bouquet_roses'), 'shipping');
+      method(
+        fulfillmentOf(
+          await ok('lookup_catalog', { ids: ['bouquet_roses'], filters: { fulfills_to: { address_country: country } } }),
+          'bouquet_roses',
+        ),
+        'shipping',
+      );
     const alpha2 = await answer('CA');
     expect(await answer('CAN')).toEqual(alpha2);
     expect(await answer('canada')).toEqual(alpha2);
@@ -137,7 +175,9 @@ describe('per-method availability, location and representative options (§2.8, �
 
 describe('fulfillment filters', () => {
   it('fulfills_to keeps products a method can bring there; context alone does not filter', async () => {
-    const france = await ok('search_catalog', { filters: { categories: ['Bouquets', 'Pots', 'Books'], fulfills_to: { address_country: 'FR' } } });
+    const france = await ok('search_catalog', {
+      filters: { categories: ['Bouquets', 'Pots', 'Books'], fulfills_to: { address_country: 'FR' } },
+    });
     // Fresh flowers stay in North America; the pot ships from the warehouse; the e-book needs no shipping.
     expect(productIds(france)).toEqual(['pot_ceramic', 'ebook_flower_care']);
     const hint = await ok('search_catalog', { filters: { categories: ['Bouquets', 'Pots', 'Books'] }, context: { address_country: 'FR' } });
@@ -161,7 +201,10 @@ describe('fulfillment filters', () => {
   });
 
   it('apply to lookups after resolution and to get_product', async () => {
-    const lookup = await ok('lookup_catalog', { ids: ['bouquet_roses', 'pot_ceramic'], filters: { fulfills_to: { address_country: 'FR' } } });
+    const lookup = await ok('lookup_catalog', {
+      ids: ['bouquet_roses', 'pot_ceramic'],
+      filters: { fulfills_to: { address_country: 'FR' } },
+    });
     expect(productIds(lookup)).toEqual(['pot_ceramic']);
     const none = await ok('get_product', { id: 'florist_tee', filters: { methods: ['pickup'], fulfills_to: { location: 'evanston' } } });
     expect(none.proto.status).toBe('error');

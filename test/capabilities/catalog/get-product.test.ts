@@ -96,9 +96,22 @@ describe('get_product rules (§4.1)', () => {
   });
 
   it('4: selections are matched without regard to case; unknown options and values are relaxed away', async () => {
-    const body = await getProduct({ id: 'florist_tee', selected: [{ name: 'size', label: 'l' }, { name: 'COLOR', label: 'green' }] });
+    const body = await getProduct({
+      id: 'florist_tee',
+      selected: [
+        { name: 'size', label: 'l' },
+        { name: 'COLOR', label: 'green' },
+      ],
+    });
     expect(body.product.selected).toEqual(sel('L', 'Green'));
-    const unknown = await getProduct({ id: 'florist_tee', selected: [{ name: 'Size', label: 'XXL' }, { name: 'Color', label: 'Green' }, { name: 'Fabric', label: 'Silk' }] });
+    const unknown = await getProduct({
+      id: 'florist_tee',
+      selected: [
+        { name: 'Size', label: 'XXL' },
+        { name: 'Color', label: 'Green' },
+        { name: 'Fabric', label: 'Silk' },
+      ],
+    });
     expect(unknown.product.selected).toEqual([{ name: 'Color', label: 'Green' }]);
   });
 
@@ -121,7 +134,13 @@ describe('get_product rules (§4.1)', () => {
     expect(body.proto.status).toBe('error');
     expect(body.product).toBeUndefined();
     expect(body.messages).toEqual([
-      { type: 'error', code: 'not_found', severity: 'unrecoverable', content: 'No product or variant has the id "no-such-product".', path: '$.id' },
+      {
+        type: 'error',
+        code: 'not_found',
+        severity: 'unrecoverable',
+        content: 'No product or variant has the id "no-such-product".',
+        path: '$.id',
+      },
     ]);
     const mcp = await c.mcp('get_product', { meta: c.gw.meta(), catalog: { id: 'no-such-product' } });
     expect(mcp.result.isError).toBeUndefined();
@@ -139,7 +158,13 @@ describe('get_product filters and shapes', () => {
   });
 
   it('refuses an option selected twice', async () => {
-    const res = await c.call('get_product', { id: 'florist_tee', selected: [{ name: 'Size', label: 'S' }, { name: 'size', label: 'M' }] });
+    const res = await c.call('get_product', {
+      id: 'florist_tee',
+      selected: [
+        { name: 'Size', label: 'S' },
+        { name: 'size', label: 'M' },
+      ],
+    });
     expect(res.status).toBe(400);
     expect(res.body.content).toBe('$.selected[1].name repeats "size": select each option at most once');
   });

@@ -48,7 +48,10 @@ describe('lookup_catalog rules (§4.1)', () => {
     expect(tee.variants.map((v: Body) => v.id)).toEqual(['florist_tee_m_white']);
     expect(tee.variants[0].inputs).toEqual([{ id: 'florist_tee_m_white', match: 'exact' }]);
     // The product keeps its full option matrix even though one variant is shown.
-    expect(tee.options.map((o: Body) => o.values.map((v: Body) => v.label))).toEqual([['S', 'M', 'L'], ['Green', 'White']]);
+    expect(tee.options.map((o: Body) => o.values.map((v: Body) => v.label))).toEqual([
+      ['S', 'M', 'L'],
+      ['Green', 'White'],
+    ]);
   });
 
   it("4: a product id is matched `featured` on the store's representative variant", async () => {
@@ -90,7 +93,12 @@ describe('lookup_catalog rules (§4.1)', () => {
     const body = await lookup({ ids: ['gardenias'], filters: { available: true } });
     expect(productIds(body)).toEqual(['gardenias']);
     expect(body.messages).toEqual([
-      { type: 'warning', code: 'filter_ignored', content: 'filters.available only narrows search_catalog; it was not applied here', path: '$.filters.available' },
+      {
+        type: 'warning',
+        code: 'filter_ignored',
+        content: 'filters.available only narrows search_catalog; it was not applied here',
+        path: '$.filters.available',
+      },
     ]);
   });
 });
@@ -106,7 +114,10 @@ describe('batch limit (§8)', () => {
   it('refuses more with 400 request_too_large, -32602 on MCP', async () => {
     const res = await c.call('lookup_catalog', { ids: ids(11) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'request_too_large', content: '$.ids has 11 distinct ids; this store looks up at most 10 per request: split the batch' });
+    expect(res.body).toEqual({
+      code: 'request_too_large',
+      content: '$.ids has 11 distinct ids; this store looks up at most 10 per request: split the batch',
+    });
     const mcp = await c.mcp('lookup_catalog', { meta: c.gw.meta(), catalog: { ids: ids(5000) } });
     expect(mcp.error).toMatchObject({ code: -32602, data: { code: 'request_too_large', http_status: 400 } });
   });

@@ -45,7 +45,12 @@ describe('a search needs a query, a filter or an extension input (§4.1)', () =>
   });
 
   it('a filter without a query is a browse in the store order', async () => {
-    expect(productIds(await search({ filters: { categories: ['Bouquets'] } }))).toEqual(['bouquet_roses', 'bouquet_sunflowers', 'bouquet_tulips', 'bouquet_peonies']);
+    expect(productIds(await search({ filters: { categories: ['Bouquets'] } }))).toEqual([
+      'bouquet_roses',
+      'bouquet_sunflowers',
+      'bouquet_tulips',
+      'bouquet_peonies',
+    ]);
   });
 });
 
@@ -94,7 +99,10 @@ describe('filters', () => {
 
   it('every filter and the query combine with AND', async () => {
     expect(productIds(await search({ query: 'rose', filters: { categories: ['Apparel'] } }))).toEqual(['florist_tee']);
-    expect(productIds(await search({ filters: { categories: ['Bouquets'], price: { min: 3000, max: 3500 } } }))).toEqual(['bouquet_roses', 'bouquet_tulips']);
+    expect(productIds(await search({ filters: { categories: ['Bouquets'], price: { min: 3000, max: 3500 } } }))).toEqual([
+      'bouquet_roses',
+      'bouquet_tulips',
+    ]);
     expect(productIds(await search({ filters: { categories: ['Plants'], available: true } }))).toEqual(['orchid_white']);
   });
 
@@ -218,7 +226,8 @@ describe('pagination (§2.6, §8)', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         code: 'invalid_cursor',
-        content: '$.pagination.cursor belongs to another search: send the same query, filters, context.currency and limit as the request that returned it',
+        content:
+          '$.pagination.cursor belongs to another search: send the same query, filters, context.currency and limit as the request that returned it',
       });
     }
   });
@@ -236,9 +245,15 @@ describe("the store's own page tokens", () => {
     });
     try {
       const first = await expiring.call('search_catalog', { query: 'bouquet', pagination: { limit: 1 } });
-      const res = await expiring.call('search_catalog', { query: 'bouquet', pagination: { limit: 1, cursor: first.body.pagination.cursor } });
+      const res = await expiring.call('search_catalog', {
+        query: 'bouquet',
+        pagination: { limit: 1, cursor: first.body.pagination.cursor },
+      });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ code: 'invalid_cursor', content: '$.pagination.cursor is no longer valid for this search; start again without a cursor' });
+      expect(res.body).toEqual({
+        code: 'invalid_cursor',
+        content: '$.pagination.cursor is no longer valid for this search; start again without a cursor',
+      });
     } finally {
       await expiring.close();
     }

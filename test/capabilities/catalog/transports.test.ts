@@ -16,7 +16,10 @@ describe('one operation, two transports', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
-    const tools = res.json().result.tools as Array<{ name: string; inputSchema: { required: string[]; properties: Record<string, { required?: string[] }> } }>;
+    const tools = res.json().result.tools as Array<{
+      name: string;
+      inputSchema: { required: string[]; properties: Record<string, { required?: string[] }> };
+    }>;
     const catalog = tools.filter((t) => ['search_catalog', 'lookup_catalog', 'get_product'].includes(t.name));
     expect(catalog.map((t) => t.name)).toEqual(['search_catalog', 'lookup_catalog', 'get_product']);
     for (const tool of catalog) expect(tool.inputSchema.required).toEqual(['meta', 'catalog']);
@@ -49,7 +52,9 @@ describe('one operation, two transports', () => {
 
   it('publishes both catalog capabilities, extended by fulfillment', async () => {
     const profile = (await c.gw.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
-    expect(Object.keys(profile.proto.capabilities)).toEqual(expect.arrayContaining(['dev.proto.shopping.catalog.search', 'dev.proto.shopping.catalog.lookup']));
+    expect(Object.keys(profile.proto.capabilities)).toEqual(
+      expect.arrayContaining(['dev.proto.shopping.catalog.search', 'dev.proto.shopping.catalog.lookup']),
+    );
     expect(profile.proto.capabilities['dev.proto.shopping.fulfillment'][0].extends).toEqual(
       expect.arrayContaining(['dev.proto.shopping.catalog.search', 'dev.proto.shopping.catalog.lookup']),
     );
@@ -59,7 +64,7 @@ describe('one operation, two transports', () => {
 describe('cursors across replicas', () => {
   const secret = 'a shared gateway secret of enough length';
 
-  it('replicas sharing GATEWAY_SECRET continue each other\'s pages; another secret refuses them', async () => {
+  it("replicas sharing GATEWAY_SECRET continue each other's pages; another secret refuses them", async () => {
     const [a, b, stranger] = await Promise.all([
       catalogGateway({ secret: GatewaySecret.from(secret) }),
       catalogGateway({ secret: GatewaySecret.from(secret) }),

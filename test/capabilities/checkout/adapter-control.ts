@@ -31,7 +31,9 @@ export function controlled(control: AdapterControl) {
       async quote(...[request, signal]: Parameters<Adapter['quote']>) {
         const kept = request.lines.filter((l) => !control.soldOut.has(l.variantId));
         const quote = await adapter.quote({ ...request, lines: kept }, signal);
-        const gone = request.lines.filter((l) => control.soldOut.has(l.variantId)).map((l) => ({ lineId: l.lineId, code: 'out_of_stock' as const }));
+        const gone = request.lines
+          .filter((l) => control.soldOut.has(l.variantId))
+          .map((l) => ({ lineId: l.lineId, code: 'out_of_stock' as const }));
         return { ...quote, lineProblems: [...quote.lineProblems, ...gone] };
       },
       async placeOrder(...[request, signal]: Parameters<Adapter['placeOrder']>) {

@@ -37,7 +37,9 @@ describe.each<Transport>(['rest', 'mcp'])('checkout from a cart over %s', (trans
     });
     if (transport === 'rest') expect(reply.status).toBe(201);
     const checkout = reply.body;
-    expect(checkout.line_items.map((l: any) => [l.id, l.item.id, l.quantity])).toEqual(cart.line_items.map((l: any) => [l.id, l.item.id, l.quantity]));
+    expect(checkout.line_items.map((l: any) => [l.id, l.item.id, l.quantity])).toEqual(
+      cart.line_items.map((l: any) => [l.id, l.item.id, l.quantity]),
+    );
     expect(checkout.buyer).toEqual({ email: 'ann@example.com' });
     expect(checkout.context).toEqual(context);
     // The cart's codes first, then the payload's that it does not already have.
@@ -61,7 +63,10 @@ describe.each<Transport>(['rest', 'mcp'])('checkout from a cart over %s', (trans
   it('converting a cart whose checkout is still open returns that checkout; once it is canceled a new one', async () => {
     const carts = gw.carts(transport);
     const cart = (await carts.create({ line_items: [line('pot_ceramic')] })).body;
-    const [first, concurrent] = await Promise.all([gw.client(transport).create({ cart_id: cart.id }), gw.client(transport).create({ cart_id: cart.id, line_items: [] })]);
+    const [first, concurrent] = await Promise.all([
+      gw.client(transport).create({ cart_id: cart.id }),
+      gw.client(transport).create({ cart_id: cart.id, line_items: [] }),
+    ]);
     expect(concurrent.body.id).toBe(first.body.id);
     await carts.update(cart.id, { line_items: [line('pot_ceramic', 3)] });
     const again = await gw.client(transport).create({ cart_id: cart.id, line_items: [] });

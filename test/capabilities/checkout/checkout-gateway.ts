@@ -32,14 +32,19 @@ export interface CheckoutGateway extends DemoGateway {
 }
 
 export async function checkoutGateway(options: DemoGatewayOptions = {}): Promise<CheckoutGateway> {
-  const gw = await demoGateway({ ...options, tenant: { ...options.tenant, policies: { checkout_ttl_seconds: CHECKOUT_TTL_SECONDS, ...options.tenant?.policies } } });
+  const gw = await demoGateway({
+    ...options,
+    tenant: { ...options.tenant, policies: { checkout_ttl_seconds: CHECKOUT_TTL_SECONDS, ...options.tenant?.policies } },
+  });
   const fulfillment = 'dev.proto.shopping.fulfillment';
   const multiGroup = platformProfile();
   multiGroup.proto.capabilities[fulfillment] = [{ version: '2026-04-08', config: { supports_multi_group: true } } as { version: string }];
   gw.platform.serve(PROFILES.multiGroup, multiGroup);
   gw.platform.serve(PROFILES.noFulfillment, platformProfile(ALL_CAPABILITIES.filter((c) => c !== fulfillment)));
   const withWebhook = platformProfile();
-  withWebhook.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: WEBHOOK_URL } } as { version: string }];
+  withWebhook.proto.capabilities['dev.proto.shopping.order'] = [
+    { version: '2026-04-08', config: { webhook_url: WEBHOOK_URL } } as { version: string },
+  ];
   gw.platform.serve(PROFILES.withWebhook, withWebhook);
   return Object.assign(gw, {
     client: (transport: Transport, profilePath?: string) => checkoutClient(gw, transport, profilePath),
@@ -131,7 +136,9 @@ export async function walkToReady(client: CheckoutClient, lineItems: unknown[], 
   const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
   const withBuyer = (await client.update(created.id, { line_items: lines, buyer: BUYER, ...extra })).body;
   const shipping = { type: 'shipping', destinations: [CHICAGO] };
-  const withDestination = (await client.update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [shipping] }, ...extra })).body;
+  const withDestination = (
+    await client.update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [shipping] }, ...extra })
+  ).body;
   const method = withDestination.fulfillment.methods[0];
   const chosen = {
     line_items: lines,
@@ -153,7 +160,8 @@ export async function walkToReady(client: CheckoutClient, lineItems: unknown[], 
   return { created, withBuyer, withDestination, ready, payload: chosen };
 }
 
-const amount = (totals: Array<{ type: string; amount: number }>, type: string) => totals.filter((t) => t.type === type).reduce((s, t) => s + t.amount, 0);
+const amount = (totals: Array<{ type: string; amount: number }>, type: string) =>
+  totals.filter((t) => t.type === type).reduce((s, t) => s + t.amount, 0);
 
 /**
  * Every totals invariant of the discount and fulfillment extensions: the total adds up, the
@@ -174,8 +182,11 @@ export function expectConsistentTotals(body: any): void {
   // Discounts are negative totals: each one and what it answers for add up to zero.
   expect(amount(totals, 'items_discount') + sum(toLines)).toBe(0);
   expect(amount(totals, 'discount') + amount(totals, 'items_discount') + sum(applied)).toBe(0);
-  const selected = (body.fulfillment?.methods ?? []).flatMap((m: any) => m.groups.flatMap((g: any) => g.options.filter((o: any) => o.id === g.selected_option_id)));
-  if (selected.length > 0) expect(amount(totals, 'fulfillment')).toBe(selected.reduce((s: number, o: any) => s + amount(o.totals, 'subtotal'), 0));
+  const selected = (body.fulfillment?.methods ?? []).flatMap((m: any) =>
+    m.groups.flatMap((g: any) => g.options.filter((o: any) => o.id === g.selected_option_id)),
+  );
+  if (selected.length > 0)
+    expect(amount(totals, 'fulfillment')).toBe(selected.reduce((s: number, o: any) => s + amount(o.totals, 'subtotal'), 0));
   const toShipping = applied.flatMap((d: any) => d.allocations ?? []).filter((a: any) => a.path.startsWith('$.fulfillment.'));
   expect(selected.reduce((s: number, o: any) => s + amount(o.totals, 'discount'), 0) + sum(toShipping)).toBe(0);
 }

@@ -67,7 +67,9 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
 
     const method = withDestination.fulfillment.methods[0];
     expect(method).toMatchObject({ id: 'shipping_1', type: 'shipping', line_item_ids: physical });
-    expect(method.destinations).toEqual([expect.objectContaining({ id: expect.stringMatching(/^dest_/), address_country: 'US', address_region: 'IL' })]);
+    expect(method.destinations).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^dest_/), address_country: 'US', address_region: 'IL' }),
+    ]);
     expect(method.selected_destination_id).toBe(method.destinations[0].id);
     expect(method.groups.map((g: any) => [g.line_item_ids, g.selected_option_id])).toEqual([[physical, null]]);
     expect(codes(withDestination)).toEqual([['missing', '$.fulfillment.methods[0].groups[0].selected_option_id']]);
@@ -85,7 +87,12 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
       { type: 'total', amount: 9988 },
     ]);
     expect(ready.discounts.applied).toEqual([
-      expect.objectContaining({ title: 'Free Shipping on Rose Bouquets', amount: 500, automatic: true, allocations: [{ path: '$.fulfillment.methods[0].groups[0]', amount: 500 }] }),
+      expect.objectContaining({
+        title: 'Free Shipping on Rose Bouquets',
+        amount: 500,
+        automatic: true,
+        allocations: [{ path: '$.fulfillment.methods[0].groups[0]', amount: 500 }],
+      }),
     ]);
     expectConsistentTotals(ready);
 
@@ -95,13 +102,18 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
     expect(completed.body.status).toBe('completed');
     // The demo store has no order pages: the permalink is the gateway's own, unguessable order page.
     const orderId = completed.body.order.id as string;
-    expect(completed.body.order).toEqual({ id: expect.stringMatching(ORDER), permalink_url: expect.stringMatching(new RegExp(`^https://shop\\.example/order-status/${orderId}\\?t=[\\w-]{22}$`)) });
+    expect(completed.body.order).toEqual({
+      id: expect.stringMatching(ORDER),
+      permalink_url: expect.stringMatching(new RegExp(`^https://shop\\.example/order-status/${orderId}\\?t=[\\w-]{22}$`)),
+    });
     const page = await gw.app.inject({ method: 'GET', url: completed.body.order.permalink_url.replace('https://shop.example', '') });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain(orderId);
     expect(completed.body.totals).toEqual(ready.totals);
-    expect(completed.body.payment.instruments).toEqual([{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' } }]);
+    expect(completed.body.payment.instruments).toEqual([
+      { id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' } },
+    ]);
     expect(completed.body.signals).toEqual(pay('success_token').signals);
     expect(completed.body.continue_url).toBeUndefined();
 
@@ -118,9 +130,17 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
       ['missing', '$.buyer.email'],
       ['missing', '$.fulfillment.methods'],
     ]);
-    const noDestination = (await client().update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [{ type: 'shipping' }] } })).body;
+    const noDestination = (
+      await client().update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [{ type: 'shipping' }] } })
+    ).body;
     expect(codes(noDestination)).toEqual([['missing', '$.fulfillment.methods[0].destinations']]);
-    const two = { type: 'shipping', destinations: [{ address_country: 'US', address_region: 'NY', postal_code: '10012' }, { address_country: 'United States', address_region: 'US-IL' }] };
+    const two = {
+      type: 'shipping',
+      destinations: [
+        { address_country: 'US', address_region: 'NY', postal_code: '10012' },
+        { address_country: 'United States', address_region: 'US-IL' },
+      ],
+    };
     const unselected = (await client().update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [two] } })).body;
     expect(codes(unselected)).toEqual([['missing', '$.fulfillment.methods[0].selected_destination_id']]);
     // Update replaces everything: what is not resent (the buyer) is dropped again.
@@ -138,7 +158,9 @@ describe.each<Transport>(['rest', 'mcp'])('checkout over %s', (transport) => {
     expect(created.fulfillment.available_methods).toEqual([]);
     expect(codes(created)).toEqual([['missing', '$.context.address_country']]);
     const lines = [{ id: created.line_items[0].id, item: { id: 'ebook_flower_care' } }];
-    const ready = (await client().update(created.id, { line_items: lines, buyer: BUYER, context: { address_country: 'US', address_region: 'IL' } })).body;
+    const ready = (
+      await client().update(created.id, { line_items: lines, buyer: BUYER, context: { address_country: 'US', address_region: 'IL' } })
+    ).body;
     expect(ready.status).toBe('ready_for_complete');
     expect(total(ready.totals, 'tax')).toBe(56);
     const done = (await client().complete(ready.id, pay('success_token'))).body;
@@ -160,9 +182,15 @@ describe('sessions', () => {
   });
 
   it('an eligibility claim the store does not recognize is ignored with a warning; the checkout goes on', async () => {
-    const created = (await gw.client('rest').create({ line_items: [line('pot_ceramic')], context: { eligibility: ['com.example.student', 'com.example.veteran'] } })).body;
+    const created = (
+      await gw
+        .client('rest')
+        .create({ line_items: [line('pot_ceramic')], context: { eligibility: ['com.example.student', 'com.example.veteran'] } })
+    ).body;
     expect(created.proto.status).toBe('success');
-    expect(created.messages.filter((m: any) => m.type === 'warning').map((m: any) => [m.code, m.path])).toEqual([['eligibility_not_accepted', '$.context.eligibility[1]']]);
+    expect(created.messages.filter((m: any) => m.type === 'warning').map((m: any) => [m.code, m.path])).toEqual([
+      ['eligibility_not_accepted', '$.context.eligibility[1]'],
+    ]);
     expect(created.discounts.applied.map((d: any) => d.eligibility)).toEqual(['com.example.student']);
   });
 
@@ -178,7 +206,11 @@ describe('sessions', () => {
     gw.clock.now += CHECKOUT_TTL_SECONDS * 1000 - 1;
     expect((await rest.get(created.id)).body.status).toBe('incomplete');
     gw.clock.now += 1;
-    for (const reply of [await rest.get(created.id), await rest.update(created.id, { line_items: [line('pot_ceramic')] }), await rest.complete(created.id, pay('success_token'))]) {
+    for (const reply of [
+      await rest.get(created.id),
+      await rest.update(created.id, { line_items: [line('pot_ceramic')] }),
+      await rest.complete(created.id, pay('success_token')),
+    ]) {
       expect(reply.body.proto.status).toBe('error');
       expect(reply.body.messages).toEqual([expect.objectContaining({ code: 'not_found', severity: 'unrecoverable' })]);
     }
@@ -200,7 +232,13 @@ describe('sessions', () => {
     const { ready } = await walkToReady(client, [line('pot_ceramic')]);
     const done = (await client.complete(ready.id, pay('success_token'))).body;
     const record = await loadOrderRecord({ store: gw.store, tenant: { id: 'shop' } as never }, done.order.id);
-    expect(record).toEqual({ orderId: done.order.id, checkoutId: ready.id, profileUrl: gw.platform.url(PROFILES.withWebhook), webhookUrl: WEBHOOK_URL, placedAt: gw.clock.now });
+    expect(record).toEqual({
+      orderId: done.order.id,
+      checkoutId: ready.id,
+      profileUrl: gw.platform.url(PROFILES.withWebhook),
+      webhookUrl: WEBHOOK_URL,
+      placedAt: gw.clock.now,
+    });
   });
 
   const PRIVATE = 'private, link-local and reserved addresses are not allowed';
@@ -256,7 +294,12 @@ describe('sessions', () => {
       method: 'POST',
       url: '/mcp',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      payload: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'complete_checkout', arguments: { meta: gw.meta(), id: created.id, checkout: {} } } }),
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'complete_checkout', arguments: { meta: gw.meta(), id: created.id, checkout: {} } },
+      }),
     });
     expect(unkeyed.json().error).toMatchObject({ code: -32602, data: { code: 'missing_idempotency_key' } });
   });
@@ -272,11 +315,13 @@ describe('MCP leniency where REST is lenient', () => {
     });
 
   it('a checkout.id in the payload (deprecated in the body) is ignored, as REST ignores the body id', async () => {
-    const created = (await call('create_checkout', { checkout: { id: 'chk_mine', line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
+    const created = (await call('create_checkout', { checkout: { id: 'chk_mine', line_items: [line('pot_ceramic')] } })).json().result
+      .structuredContent;
     expect(created.proto.status).toBe('success');
     expect(created.id).not.toBe('chk_mine');
     const lines = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: 2 }));
-    const updated = (await call('update_checkout', { id: created.id, checkout: { id: created.id, line_items: lines } })).json().result.structuredContent;
+    const updated = (await call('update_checkout', { id: created.id, checkout: { id: created.id, line_items: lines } })).json().result
+      .structuredContent;
     expect([updated.id, updated.line_items[0].quantity]).toEqual([created.id, 2]);
   });
 
@@ -284,7 +329,12 @@ describe('MCP leniency where REST is lenient', () => {
     const created = (await call('create_checkout', { checkout: { line_items: [line('pot_ceramic')] } })).json().result.structuredContent;
     const res = (await call('update_checkout', { id: created.id, checkout: { id: 'chk_other', line_items: [] } })).json();
     expect(res.error).toMatchObject({ code: -32602, data: { code: 'invalid_request' } });
-    const rest = await gw.app.inject({ method: 'PUT', url: `/checkout-sessions/${created.id}`, headers: gw.headers(), payload: JSON.stringify({ id: 'chk_other', line_items: [] }) });
+    const rest = await gw.app.inject({
+      method: 'PUT',
+      url: `/checkout-sessions/${created.id}`,
+      headers: gw.headers(),
+      payload: JSON.stringify({ id: 'chk_other', line_items: [] }),
+    });
     expect([rest.statusCode, rest.json().code]).toEqual([400, 'invalid_request']);
   });
 });

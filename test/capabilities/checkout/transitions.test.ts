@@ -27,7 +27,11 @@ describe('final statuses', () => {
     const rest = gw.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('pot_ceramic')]);
     const done = (await rest.complete(ready.id, pay('success_token'))).body;
-    for (const reply of [await rest.update(ready.id, payload), await rest.cancel(ready.id), await rest.complete(ready.id, pay('success_token'))]) {
+    for (const reply of [
+      await rest.update(ready.id, payload),
+      await rest.cancel(ready.id),
+      await rest.complete(ready.id, pay('success_token')),
+    ]) {
       expect(reply.status).toBe(200);
       expect(refusal(reply.body)).toEqual(['error', [['checkout_completed', 'unrecoverable']]]);
       expect(reply.body.status).toBe('completed');
@@ -46,7 +50,11 @@ describe('final statuses', () => {
     expect(canceled.body.continue_url).toBeUndefined();
     expect(canceled.body.line_items).toEqual(withDestination.line_items);
     expect((await mcp.get(withDestination.id)).body).toEqual(canceled.body);
-    for (const reply of [await mcp.update(withDestination.id, payload), await mcp.complete(withDestination.id, pay('success_token')), await mcp.cancel(withDestination.id)]) {
+    for (const reply of [
+      await mcp.update(withDestination.id, payload),
+      await mcp.complete(withDestination.id, pay('success_token')),
+      await mcp.cancel(withDestination.id),
+    ]) {
       expect(refusal(reply.body)).toEqual(['error', [['checkout_canceled', 'unrecoverable']]]);
       expect(reply.body.status).toBe('canceled');
     }
@@ -77,7 +85,9 @@ describe('complete before the checkout is ready', () => {
       expect(codes(ready)).toEqual([['missing', '$.buyer.phone_number']]);
       const reply = await rest.complete(ready.id, pay('success_token'));
       expect(reply.body.status).toBe('incomplete');
-      expect(reply.body.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([['missing', 'recoverable', '$.buyer.phone_number']]);
+      expect(reply.body.messages.map((m: any) => [m.code, m.severity, m.path])).toEqual([
+        ['missing', 'recoverable', '$.buyer.phone_number'],
+      ]);
     } finally {
       await strict.close();
     }
@@ -97,7 +107,11 @@ describe('while the order is being placed', () => {
     expect(first.body.order).toBeUndefined();
     expect(first.body.continue_url).toBeUndefined();
 
-    for (const reply of [await rest.update(ready.id, payload), await rest.cancel(ready.id), await rest.complete(ready.id, pay('success_token'))]) {
+    for (const reply of [
+      await rest.update(ready.id, payload),
+      await rest.cancel(ready.id),
+      await rest.complete(ready.id, pay('success_token')),
+    ]) {
       expect(reply.status).toBe(200);
       expect(refusal(reply.body)).toEqual(['error', [['checkout_in_progress', 'recoverable']]]);
       const { messages: _, proto: __, ...shown } = reply.body;
@@ -180,7 +194,9 @@ describe('changes before complete', () => {
       ['warning', 'discount_code_expired', null, '$.discounts.codes[0]'],
       ['error', 'price_changed', 'requires_buyer_review', '$.totals'],
     ]);
-    expect(reply.body.messages[1].content).toBe('The totals changed since they were last shown: items_discount is now none (was -7.50 USD); tax is now 1.88 USD (was 1.41 USD); total is now 36.88 USD (was 28.91 USD). Nothing was charged; review the checkout with the buyer, then update it to continue.');
+    expect(reply.body.messages[1].content).toBe(
+      'The totals changed since they were last shown: items_discount is now none (was -7.50 USD); tax is now 1.88 USD (was 1.41 USD); total is now 36.88 USD (was 28.91 USD). Nothing was charged; review the checkout with the buyer, then update it to continue.',
+    );
     expect(total(reply.body.totals, 'items_discount')).toBeUndefined();
     expect(control.placements).toBe(0);
     expect(await gw.store.get(`payment:sandbox:shop:sandbox:${ready.id}`)).toBeNull();

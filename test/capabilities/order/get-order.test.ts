@@ -36,7 +36,12 @@ beforeAll(async () => {
           { sha256: sha256hex(KEY_A), profile: platformA.url() },
           { sha256: sha256hex(KEY_B), profile: platformB.url() },
         ],
-        oauth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [jwk] }, clients: { 'app-a': platformA.url(), 'app-b': platformB.url() } },
+        oauth: {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          jwks: { keys: [jwk] },
+          clients: { 'app-a': platformA.url(), 'app-b': platformB.url() },
+        },
       },
     },
   });
@@ -83,9 +88,39 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     expect(body.permalink_url).toMatch(new RegExp(`^https://shop\\.example/order-status/${orderId}\\?t=`));
     // 3 roses at $35, 2 pots at $15, an e-book at $9; standard shipping to Chicago.
     expect(body.line_items.map((l: any) => [l.id, l.item.id, l.item.price, l.quantity, l.status, l.totals])).toEqual([
-      ['l1', 'bouquet_roses', 3500, { original: 3, total: 3, fulfilled: 0 }, 'processing', [{ type: 'subtotal', amount: 10500 }, { type: 'total', amount: 10500 }]],
-      ['l2', 'pot_ceramic', 1500, { original: 2, total: 2, fulfilled: 0 }, 'processing', [{ type: 'subtotal', amount: 3000 }, { type: 'total', amount: 3000 }]],
-      ['l3', 'ebook_flower_care', 900, { original: 1, total: 1, fulfilled: 0 }, 'processing', [{ type: 'subtotal', amount: 900 }, { type: 'total', amount: 900 }]],
+      [
+        'l1',
+        'bouquet_roses',
+        3500,
+        { original: 3, total: 3, fulfilled: 0 },
+        'processing',
+        [
+          { type: 'subtotal', amount: 10500 },
+          { type: 'total', amount: 10500 },
+        ],
+      ],
+      [
+        'l2',
+        'pot_ceramic',
+        1500,
+        { original: 2, total: 2, fulfilled: 0 },
+        'processing',
+        [
+          { type: 'subtotal', amount: 3000 },
+          { type: 'total', amount: 3000 },
+        ],
+      ],
+      [
+        'l3',
+        'ebook_flower_care',
+        900,
+        { original: 1, total: 1, fulfilled: 0 },
+        'processing',
+        [
+          { type: 'subtotal', amount: 900 },
+          { type: 'total', amount: 900 },
+        ],
+      ],
     ]);
     // Shipping $5 made free by the store's free-shipping promotion (an order-level discount), tax on the goods.
     expect(body.totals).toEqual([
@@ -98,9 +133,18 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     expect(body.fulfillment.expectations).toEqual([
       expect.objectContaining({
         id: 'exp_1',
-        line_items: [{ id: 'l1', quantity: 3 }, { id: 'l2', quantity: 2 }],
+        line_items: [
+          { id: 'l1', quantity: 3 },
+          { id: 'l2', quantity: 2 },
+        ],
         method_type: 'shipping',
-        destination: { street_address: '123 Main St', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60601' },
+        destination: {
+          street_address: '123 Main St',
+          address_locality: 'Chicago',
+          address_region: 'IL',
+          address_country: 'US',
+          postal_code: '60601',
+        },
         fulfillable_on: 'now',
       }),
       expect.objectContaining({ id: 'exp_2', line_items: [{ id: 'l3', quantity: 1 }], method_type: 'digital', destination: {} }),
@@ -119,7 +163,7 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     expect(outcome(unknown.body)).toEqual([['error', 'not_found', 'unrecoverable']]);
   });
 
-  it('lets a buyer token read that buyer\'s orders from any platform, and no one else\'s', async () => {
+  it("lets a buyer token read that buyer's orders from any platform, and no one else's", async () => {
     const viaA = await gw.placeOrder({ buyerId: 'cust_7' });
     const viaB = await gw.placeOrder({ buyerId: 'cust_7', profileUrl: platformB.url() });
     const guest = await gw.placeOrder();
@@ -127,8 +171,12 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     expect((await getOrder(gw, transport, viaA, platformB, mine)).body.id).toBe(viaA);
     expect((await getOrder(gw, transport, viaB, platformB, mine)).body.id).toBe(viaB);
     // A buyer sees only their own orders, even on the platform that placed the others.
-    expect(outcome((await getOrder(gw, transport, guest, platformA, await buyer('cust_7', 'app-a'))).body)).toEqual([['error', 'unauthorized', 'unrecoverable']]);
-    expect(outcome((await getOrder(gw, transport, viaA, platformA, await buyer('cust_8', 'app-a'))).body)).toEqual([['error', 'unauthorized', 'unrecoverable']]);
+    expect(outcome((await getOrder(gw, transport, guest, platformA, await buyer('cust_7', 'app-a'))).body)).toEqual([
+      ['error', 'unauthorized', 'unrecoverable'],
+    ]);
+    expect(outcome((await getOrder(gw, transport, viaA, platformA, await buyer('cust_8', 'app-a'))).body)).toEqual([
+      ['error', 'unauthorized', 'unrecoverable'],
+    ]);
     // Platform B's own credentials reach the order it placed, not the buyer's order placed through A.
     expect((await getOrder(gw, transport, viaB, platformB, asB)).body.id).toBe(viaB);
     expect(outcome((await getOrder(gw, transport, viaA, platformB, asB)).body)).toEqual([['error', 'unauthorized', 'unrecoverable']]);
@@ -156,16 +204,37 @@ describe('get_order', () => {
   });
 
   it('answers a malformed id with 400, never a 5xx', async () => {
-    const res = await gw.app.inject({ method: 'GET', url: `/orders/${'x'.repeat(201)}`, headers: { 'proto-agent': platformA.agent(), 'request-id': 'r1', ...asA } });
+    const res = await gw.app.inject({
+      method: 'GET',
+      url: `/orders/${'x'.repeat(201)}`,
+      headers: { 'proto-agent': platformA.agent(), 'request-id': 'r1', ...asA },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('invalid_request');
   });
 
   it('shows every change: events with tracking, signed adjustments, the derived status of each line', async () => {
-    const orderId = await gw.placeOrder({ lines: [['bouquet_roses', 3], ['pot_ceramic', 2], ['bouquet_tulips', 1], ['ebook_flower_care', 1]] });
+    const orderId = await gw.placeOrder({
+      lines: [
+        ['bouquet_roses', 3],
+        ['pot_ceramic', 2],
+        ['bouquet_tulips', 1],
+        ['ebook_flower_care', 1],
+      ],
+    });
     const simulate = (action: string, body: object) =>
-      gw.app.inject({ method: 'POST', url: `/simulate/orders/${orderId}/${action}`, headers: { authorization: `Bearer ${SIMULATION_SECRET}` }, payload: body });
-    await simulate('ship', { lines: [{ id: 'l1', quantity: 3 }, { id: 'l2', quantity: 1 }] });
+      gw.app.inject({
+        method: 'POST',
+        url: `/simulate/orders/${orderId}/${action}`,
+        headers: { authorization: `Bearer ${SIMULATION_SECRET}` },
+        payload: body,
+      });
+    await simulate('ship', {
+      lines: [
+        { id: 'l1', quantity: 3 },
+        { id: 'l2', quantity: 1 },
+      ],
+    });
     await simulate('refund', { amount: 3000, lines: [{ id: 'l3', quantity: 1 }], reason: 'Tulips out of season' });
 
     const { body } = await getOrder(gw, 'rest', orderId, platformA, asA);
@@ -180,7 +249,10 @@ describe('get_order', () => {
         id: 'evt_1',
         occurred_at: '2026-03-10T12:00:00.000Z',
         type: 'shipped',
-        line_items: [{ id: 'l1', quantity: 3 }, { id: 'l2', quantity: 1 }],
+        line_items: [
+          { id: 'l1', quantity: 3 },
+          { id: 'l2', quantity: 1 },
+        ],
         tracking_number: expect.any(String),
         tracking_url: expect.stringMatching(/^https:\/\/flowers\.example\/store\/tracking\//),
         carrier: 'USPS',

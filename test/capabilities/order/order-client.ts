@@ -29,7 +29,13 @@ function expectValid(body: any): void {
 }
 
 /** `credentials` are HTTP headers (X-API-Key, Authorization), sent on both transports. */
-export async function getOrder(gw: TestGateway, transport: Transport, id: string, platform: PlatformServer, credentials: Record<string, string> = {}): Promise<Reply> {
+export async function getOrder(
+  gw: TestGateway,
+  transport: Transport,
+  id: string,
+  platform: PlatformServer,
+  credentials: Record<string, string> = {},
+): Promise<Reply> {
   if (transport === 'rest') {
     const res = await gw.app.inject({
       method: 'GET',
@@ -55,7 +61,8 @@ export async function getOrder(gw: TestGateway, transport: Transport, id: string
   if (error) return { status: res.statusCode, body: undefined, error };
   expectValid(result.structuredContent);
   const text = result.content[0].text as string;
-  if (result.structuredContent.proto.status === 'error') expect(text).toBe(result.structuredContent.messages.map((m: { content: string }) => m.content).join('\n'));
+  if (result.structuredContent.proto.status === 'error')
+    expect(text).toBe(result.structuredContent.messages.map((m: { content: string }) => m.content).join('\n'));
   else expect(JSON.parse(text)).toEqual(result.structuredContent);
   return { status: res.statusCode, body: result.structuredContent };
 }

@@ -19,10 +19,15 @@ const open = (url: string) => {
   return gw.app.inject({ method: 'GET', url: `${pathname}${search}`, headers: { host } });
 };
 const simulate = (orderId: string, action: string, body: object = {}) =>
-  gw.app.inject({ method: 'POST', url: `/simulate/orders/${orderId}/${action}`, headers: { authorization: `Bearer ${SIMULATION_SECRET}` }, payload: body });
+  gw.app.inject({
+    method: 'POST',
+    url: `/simulate/orders/${orderId}/${action}`,
+    headers: { authorization: `Bearer ${SIMULATION_SECRET}` },
+    payload: body,
+  });
 
 describe('the order page', () => {
-  it('shows the buyer what was bought, each line\'s status, shipments with tracking, refunds and totals', async () => {
+  it("shows the buyer what was bought, each line's status, shipments with tracking, refunds and totals", async () => {
     const orderId = await gw.placeOrder();
     await simulate(orderId, 'ship', { lines: [{ id: 'l1', quantity: 3 }], trackingNumber: '1Z999AA1', carrier: 'UPS' });
     await simulate(orderId, 'refund', { amount: 1500, lines: [{ id: 'l2', quantity: 1 }], reason: 'One pot arrived broken' });
@@ -36,9 +41,13 @@ describe('the order page', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     const page = res.body;
     expect(page).toContain(`Order <strong>${orderId}</strong>, placed Tue, 10 Mar 2026 12:00:00 UTC.`);
-    expect(page).toContain('<tr><td>Bouquet of Red Roses</td><td class="n">3</td><td class="n">3</td><td class="n">3</td><td>Sent</td><td class="n">$105.00</td></tr>');
+    expect(page).toContain(
+      '<tr><td>Bouquet of Red Roses</td><td class="n">3</td><td class="n">3</td><td class="n">3</td><td>Sent</td><td class="n">$105.00</td></tr>',
+    );
     expect(page).toContain('<tr><td>Ceramic Pot</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td>Processing</td>');
-    expect(page).toContain('Shipped, 3 × Bouquet of Red Roses · UPS · tracking <a href="https://flowers.example/store/tracking/1Z999AA1" rel="noopener noreferrer">1Z999AA1</a>');
+    expect(page).toContain(
+      'Shipped, 3 × Bouquet of Red Roses · UPS · tracking <a href="https://flowers.example/store/tracking/1Z999AA1" rel="noopener noreferrer">1Z999AA1</a>',
+    );
     expect(page).toContain('Refund (completed), 1 × Ceramic Pot · -$15.00 · One pot arrived broken');
     expect(page).toContain('<tr><td>Total</td><td class="n">$153.00</td></tr>');
     // The destination town, not the street: a link can be forwarded.
@@ -56,7 +65,7 @@ describe('the order page', () => {
     expect(page).not.toContain('<img');
   });
 
-  it('is a plain 404 without the right token: missing, altered, another order\'s, another secret\'s', async () => {
+  it("is a plain 404 without the right token: missing, altered, another order's, another secret's", async () => {
     const orderId = await gw.placeOrder();
     const other = await gw.placeOrder();
     const good = new URL(permalinkFor(gw, orderId));

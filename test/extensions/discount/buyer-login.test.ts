@@ -54,8 +54,10 @@ async function createCart(codes: string[], authorization?: string) {
   return res.json();
 }
 
-const warnings = (cart: { messages?: Array<{ type: string; code: string }> }) => (cart.messages ?? []).filter((m) => m.type === 'warning').map((m) => m.code);
-const appliedCodes = (cart: { discounts: { applied: Array<{ code?: string }> } }) => cart.discounts.applied.flatMap((d) => (d.code ? [d.code] : []));
+const warnings = (cart: { messages?: Array<{ type: string; code: string }> }) =>
+  (cart.messages ?? []).filter((m) => m.type === 'warning').map((m) => m.code);
+const appliedCodes = (cart: { discounts: { applied: Array<{ code?: string }> } }) =>
+  cart.discounts.applied.flatMap((d) => (d.code ? [d.code] : []));
 
 describe('login-only and customer-only codes', () => {
   it('a guest gets discount_code_user_not_logged_in, even with a typed email the code would accept', async () => {

@@ -13,7 +13,10 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
   const client = () => gw.client(transport);
 
   it('applies a code case-insensitively, echoes it as sent and allocates it to the lines', async () => {
-    const { body } = await client().create({ line_items: [line('bouquet_sunflowers'), line('pot_ceramic')], discounts: { codes: ['welcome20'] } });
+    const { body } = await client().create({
+      line_items: [line('bouquet_sunflowers'), line('pot_ceramic')],
+      discounts: { codes: ['welcome20'] },
+    });
     expect(body.discounts).toEqual({
       codes: ['welcome20'],
       applied: [
@@ -54,7 +57,10 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
   it('codes replace the stored ones; an update without discounts keeps them; [] clears them', async () => {
     const created = (await client().create({ line_items: [line('pot_ceramic', 2)], discounts: { codes: ['10OFF'] } })).body;
     const replaced = (await client().update(created.id, { line_items: [line('pot_ceramic', 2)], discounts: { codes: ['FIXED500'] } })).body;
-    expect([replaced.discounts.codes, replaced.discounts.applied.map((d: any) => [d.code, d.amount])]).toEqual([['FIXED500'], [['FIXED500', 500]]]);
+    expect([replaced.discounts.codes, replaced.discounts.applied.map((d: any) => [d.code, d.amount])]).toEqual([
+      ['FIXED500'],
+      [['FIXED500', 500]],
+    ]);
     const kept = (await client().update(created.id, { line_items: [line('pot_ceramic', 3)] })).body;
     expect([kept.discounts.codes, kept.discounts.applied.map((d: any) => [d.code, d.amount])]).toEqual([['FIXED500'], [['FIXED500', 500]]]);
     const cleared = (await client().update(created.id, { line_items: [line('pot_ceramic', 3)], discounts: { codes: [] } })).body;
@@ -72,9 +78,19 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     expect(body.discounts.applied.map((d: any) => d.code)).toEqual(['10OFF']);
     expect(warnings(body)).toEqual([
       { type: 'warning', code: 'discount_code_expired', path: '$.discounts.codes[0]', content: 'Code "SPRING2025" has expired.' },
-      { type: 'warning', code: 'discount_code_invalid', path: '$.discounts.codes[1]', content: 'Code "WHATEVER" is not a valid discount code.' },
+      {
+        type: 'warning',
+        code: 'discount_code_invalid',
+        path: '$.discounts.codes[1]',
+        content: 'Code "WHATEVER" is not a valid discount code.',
+      },
       { type: 'warning', code: 'discount_code_already_applied', path: '$.discounts.codes[3]', content: 'Code "10off" is already applied.' },
-      { type: 'warning', code: 'discount_code_user_not_logged_in', path: '$.discounts.codes[4]', content: 'Code "MEMBER15" needs a signed-in buyer.' },
+      {
+        type: 'warning',
+        code: 'discount_code_user_not_logged_in',
+        path: '$.discounts.codes[4]',
+        content: 'Code "MEMBER15" needs a signed-in buyer.',
+      },
       {
         type: 'warning',
         code: 'discount_code_not_applicable',
@@ -97,24 +113,29 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
   });
 
   it('stacks by priority, automatic first, each on what the earlier left; `each` discounts per line', async () => {
-    const { body } = await client().create({ line_items: [line('bouquet_tulips', 2), line('bouquet_roses', 1)], discounts: { codes: ['ROSES15', '10OFF'] } });
-    expect(body.discounts.applied.map((d: any) => [d.code ?? d.title, d.amount, d.automatic, d.method, d.priority, d.allocations])).toEqual([
-      ['10% off tulips when you buy 2 or more', 600, true, 'each', 1, [{ path: '$.line_items[0]', amount: 600 }]],
-      ['ROSES15', 525, false, 'each', 2, [{ path: '$.line_items[1]', amount: 525 }]],
-      // 10% of what is left: 5400 tulips + 2975 roses.
+    const { body } = await client().create({
+      line_items: [line('bouquet_tulips', 2), line('bouquet_roses', 1)],
+      discounts: { codes: ['ROSES15', '10OFF'] },
+    });
+    expect(body.discounts.applied.map((d: any) => [d.code ?? d.title, d.amount, d.automatic, d.method, d.priority, d.allocations])).toEqual(
       [
-        '10OFF',
-        838,
-        false,
-        'across',
-        3,
+        ['10% off tulips when you buy 2 or more', 600, true, 'each', 1, [{ path: '$.line_items[0]', amount: 600 }]],
+        ['ROSES15', 525, false, 'each', 2, [{ path: '$.line_items[1]', amount: 525 }]],
+        // 10% of what is left: 5400 tulips + 2975 roses.
         [
-          { path: '$.line_items[0]', amount: 540 },
-          { path: '$.line_items[1]', amount: 298 },
+          '10OFF',
+          838,
+          false,
+          'across',
+          3,
+          [
+            { path: '$.line_items[0]', amount: 540 },
+            { path: '$.line_items[1]', amount: 298 },
+          ],
         ],
+        // Free shipping on the roses reduces nothing on a cart (no shipping priced): not listed.
       ],
-      // Free shipping on the roses reduces nothing on a cart (no shipping priced): not listed.
-    ]);
+    );
     expect(body.totals).toEqual([
       { type: 'subtotal', amount: 9500 },
       { type: 'items_discount', amount: -1963 },
@@ -124,7 +145,14 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
 
   it('automatic discounts are always listed, without a code, and clearing codes does not remove them', async () => {
     const created = (await client().create({ line_items: [line('bouquet_tulips', 2)] })).body;
-    const automatic = { title: '10% off tulips when you buy 2 or more', amount: 600, automatic: true, method: 'each', priority: 1, allocations: [{ path: '$.line_items[0]', amount: 600 }] };
+    const automatic = {
+      title: '10% off tulips when you buy 2 or more',
+      amount: 600,
+      automatic: true,
+      method: 'each',
+      priority: 1,
+      allocations: [{ path: '$.line_items[0]', amount: 600 }],
+    };
     expect(created.discounts).toEqual({ codes: [], applied: [automatic] });
     const cleared = (await client().update(created.id, { line_items: [line('bouquet_tulips', 2)], discounts: { codes: [] } })).body;
     expect(cleared.discounts).toEqual({ codes: [], applied: [automatic] });
@@ -148,7 +176,12 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
       },
     ]);
     expect(warnings(body)).toEqual([
-      { type: 'warning', code: 'eligibility_not_accepted', path: '$.context.eligibility[0]', content: expect.stringContaining('"com.example.veteran"') },
+      {
+        type: 'warning',
+        code: 'eligibility_not_accepted',
+        path: '$.context.eligibility[0]',
+        content: expect.stringContaining('"com.example.veteran"'),
+      },
     ]);
     expect(body.messages.filter((m: any) => m.type === 'error')).toEqual([]);
   });

@@ -29,7 +29,14 @@ describe('codes for a verified buyer (QuoteRequest.identity)', () => {
   it('a customer-only code is user_ineligible for another customer', async () => {
     expect(await priceWith({ customerId: 'cust_2' }, ['FRIENDS30'])).toEqual({
       applied: [],
-      messages: [{ type: 'warning', code: 'discount_code_user_ineligible', path: '$.discounts.codes[0]', content: 'Code "FRIENDS30" is not available to this buyer.' }],
+      messages: [
+        {
+          type: 'warning',
+          code: 'discount_code_user_ineligible',
+          path: '$.discounts.codes[0]',
+          content: 'Code "FRIENDS30" is not available to this buyer.',
+        },
+      ],
     });
   });
 
@@ -44,7 +51,9 @@ describe('codes for a verified buyer (QuoteRequest.identity)', () => {
   });
 
   it('a typed buyer email is never taken for a verified one', async () => {
-    const quote = await adapter.quote(quoteRequest(input({ buyer: { email: 'jane.doe@example.com' }, discountCodes: ['FRIENDS30'] })).request);
+    const quote = await adapter.quote(
+      quoteRequest(input({ buyer: { email: 'jane.doe@example.com' }, discountCodes: ['FRIENDS30'] })).request,
+    );
     expect(rejectionMessages(quote.discounts.rejected).map((m) => m.code)).toEqual(['discount_code_user_not_logged_in']);
   });
 });
@@ -55,7 +64,13 @@ describe('quote requests', () => {
       input({
         discountCodes: ['10off'],
         buyer: { email: 'ann@example.com', first_name: 'Ann', phone_number: '+1 312 555 0100' },
-        context: { address_country: 'ca', address_region: 'CA-on', postal_code: ' M5J 2X5 ', currency: 'USD', eligibility: ['com.example.student'] },
+        context: {
+          address_country: 'ca',
+          address_region: 'CA-on',
+          postal_code: ' M5J 2X5 ',
+          currency: 'USD',
+          eligibility: ['com.example.student'],
+        },
       }),
     );
     expect(request).toEqual({
@@ -70,10 +85,14 @@ describe('quote requests', () => {
   });
 
   it('leave out claims when the caller cannot be shown provisional discounts, and locations that are not codes', () => {
-    const { request } = quoteRequest(input({ eligibility: false, context: { address_country: 'United States', eligibility: ['com.example.student'] } }));
+    const { request } = quoteRequest(
+      input({ eligibility: false, context: { address_country: 'United States', eligibility: ['com.example.student'] } }),
+    );
     expect(request.eligibilityClaims).toBeUndefined();
     expect(request.location).toBeUndefined();
-    expect(quoteRequest(input({ context: { address_country: 'US', address_region: 'Illinois' } })).request.location).toEqual({ country: 'US' });
+    expect(quoteRequest(input({ context: { address_country: 'US', address_region: 'Illinois' } })).request.location).toEqual({
+      country: 'US',
+    });
   });
 
   it('fall back to the store currency with a notice', () => {
@@ -95,7 +114,9 @@ describe('applied discounts', () => {
   const paths = lineAllocationPath(new Map([['l1', '$.line_items[0]']]));
 
   it('allocations to lines get the line path', () => {
-    expect(renderApplied([discount([{ target: { kind: 'line', lineId: 'l1' }, amount: 70 }])], paths)[0]!.allocations).toEqual([{ path: '$.line_items[0]', amount: 70 }]);
+    expect(renderApplied([discount([{ target: { kind: 'line', lineId: 'l1' }, amount: 70 }])], paths)[0]!.allocations).toEqual([
+      { path: '$.line_items[0]', amount: 70 },
+    ]);
   });
 
   it('a discount on the order as a whole is unallocated: no allocations that would not sum to its amount', () => {

@@ -31,7 +31,13 @@ describe('method ids', () => {
 describe('addresses', () => {
   it('normalize spellings of one address to one destination id', () => {
     const a = normalizeAddress({ street_address: ' 123 Main St ', address_country: 'USA', address_region: 'us-il', postal_code: '60601' });
-    const b = normalizeAddress({ street_address: '123 Main St', address_country: 'us', address_region: 'IL', postal_code: '60601', address_locality: '  ' });
+    const b = normalizeAddress({
+      street_address: '123 Main St',
+      address_country: 'us',
+      address_region: 'IL',
+      postal_code: '60601',
+      address_locality: '  ',
+    });
     expect(a).toEqual({ address: { street_address: '123 Main St', address_country: 'US', address_region: 'IL', postal_code: '60601' } });
     expect(destinationId(a.address)).toBe(destinationId(b.address));
     expect(destinationId(a.address)).not.toBe(destinationId({ ...a.address, postal_code: '60602' }));
@@ -39,12 +45,35 @@ describe('addresses', () => {
   });
 
   it('flag a country that names none', () => {
-    expect(normalizeAddress({ address_country: 'Atlantis', address_region: 'XX' })).toEqual({ address: { address_country: 'Atlantis', address_region: 'XX' }, badCountry: true });
+    expect(normalizeAddress({ address_country: 'Atlantis', address_region: 'XX' })).toEqual({
+      address: { address_country: 'Atlantis', address_region: 'XX' },
+      badCountry: true,
+    });
   });
 
   it('map to the adapter contract and back without loss', () => {
-    const address = { first_name: 'Ann', last_name: 'Lee', street_address: '1 Front St W', extended_address: 'Suite 2', address_locality: 'Toronto', address_region: 'ON', address_country: 'CA', postal_code: 'M5J 2X5', phone_number: '+1 416 555 0100' };
-    expect(toStoreAddress(address)).toEqual({ firstName: 'Ann', lastName: 'Lee', streetAddress: '1 Front St W', extendedAddress: 'Suite 2', locality: 'Toronto', region: 'ON', country: 'CA', postalCode: 'M5J 2X5', phone: '+1 416 555 0100' });
+    const address = {
+      first_name: 'Ann',
+      last_name: 'Lee',
+      street_address: '1 Front St W',
+      extended_address: 'Suite 2',
+      address_locality: 'Toronto',
+      address_region: 'ON',
+      address_country: 'CA',
+      postal_code: 'M5J 2X5',
+      phone_number: '+1 416 555 0100',
+    };
+    expect(toStoreAddress(address)).toEqual({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      streetAddress: '1 Front St W',
+      extendedAddress: 'Suite 2',
+      locality: 'Toronto',
+      region: 'ON',
+      country: 'CA',
+      postalCode: 'M5J 2X5',
+      phone: '+1 416 555 0100',
+    });
     expect(fromStoreAddress(toStoreAddress(address))).toEqual(address);
   });
 });

@@ -70,6 +70,9 @@ export async function startGateway(buildDir: string, env: Record<string, string>
       await exited;
     },
   };
-  await Promise.race([logged(`Server listening at http://127.0.0.1:${port}`), exited.then((code) => Promise.reject(new Error(`gateway exited with ${code}: ${stderr}`)))]);
+  await Promise.race([
+    logged(`Server listening at http://127.0.0.1:${port}`),
+    exited.then((code) => Promise.reject(new Error(`gateway exited with ${code}: ${stderr}`))),
+  ]);
   return gateway;
 }

@@ -17,12 +17,27 @@ export const checkoutOps = {
 };
 
 export const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
-export const CHICAGO = { street_address: '123 Main St', address_locality: 'Chicago', address_region: 'IL', address_country: 'US', postal_code: '60601' };
+export const CHICAGO = {
+  street_address: '123 Main St',
+  address_locality: 'Chicago',
+  address_region: 'IL',
+  address_country: 'US',
+  postal_code: '60601',
+};
 
 /** A complete payload paying with the sandbox handler; `token` "success_token" is approved. */
 export const payment = (token = 'success_token') => ({
   payment: {
-    instruments: [{ id: 'instr_1', handler_id: 'sandbox', type: 'card', selected: true, display: { brand: 'Visa', last_digits: '1234' }, credential: { type: 'PAYMENT_GATEWAY', token } }],
+    instruments: [
+      {
+        id: 'instr_1',
+        handler_id: 'sandbox',
+        type: 'card',
+        selected: true,
+        display: { brand: 'Visa', last_digits: '1234' },
+        credential: { type: 'PAYMENT_GATEWAY', token },
+      },
+    ],
   },
   signals: { 'dev.proto.buyer_ip': '203.0.113.7', 'dev.proto.user_agent': 'reliability-agent/1.0' },
 });
@@ -33,13 +48,30 @@ function expectSuccess(step: string, answer: Answer): any {
 }
 
 /** A checkout of `lines` owned by `profile`, ready for complete; returns its id. */
-export async function readyCheckout(target: FastifyInstance | Target, profile: string, lines: unknown[], transport: Transport = 'rest'): Promise<string> {
+export async function readyCheckout(
+  target: FastifyInstance | Target,
+  profile: string,
+  lines: unknown[],
+  transport: Transport = 'rest',
+): Promise<string> {
   const { create, update } = checkoutOps;
   if (!create || !update) throw new Error('the operation table has no checkout');
-  const created = expectSuccess('create', await send(target, { op: create, transport, profile, payload: { line_items: lines, buyer: BUYER } }));
+  const created = expectSuccess(
+    'create',
+    await send(target, { op: create, transport, profile, payload: { line_items: lines, buyer: BUYER } }),
+  );
   const items = created.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
   const shipping = { type: 'shipping', destinations: [CHICAGO] };
-  const withDestination = expectSuccess('destination', await send(target, { op: update, transport, profile, id: created.id, payload: { line_items: items, buyer: BUYER, fulfillment: { methods: [shipping] } } }));
+  const withDestination = expectSuccess(
+    'destination',
+    await send(target, {
+      op: update,
+      transport,
+      profile,
+      id: created.id,
+      payload: { line_items: items, buyer: BUYER, fulfillment: { methods: [shipping] } },
+    }),
+  );
   const methods = withDestination.fulfillment.methods.map((m: any) => ({
     id: m.id,
     type: m.type,
@@ -47,12 +79,28 @@ export async function readyCheckout(target: FastifyInstance | Target, profile: s
     selected_destination_id: m.selected_destination_id,
     groups: m.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })),
   }));
-  const ready = expectSuccess('options', await send(target, { op: update, transport, profile, id: created.id, payload: { line_items: items, buyer: BUYER, fulfillment: { methods } } }));
-  if (ready.status !== 'ready_for_complete') throw new Error(`checkout ${created.id} is ${ready.status}: ${JSON.stringify(ready.messages)}`);
+  const ready = expectSuccess(
+    'options',
+    await send(target, {
+      op: update,
+      transport,
+      profile,
+      id: created.id,
+      payload: { line_items: items, buyer: BUYER, fulfillment: { methods } },
+    }),
+  );
+  if (ready.status !== 'ready_for_complete')
+    throw new Error(`checkout ${created.id} is ${ready.status}: ${JSON.stringify(ready.messages)}`);
   return created.id;
 }
 
-export async function completeCheckout(target: FastifyInstance | Target, profile: string, id: string, key?: string, transport: Transport = 'rest'): Promise<Answer> {
+export async function completeCheckout(
+  target: FastifyInstance | Target,
+  profile: string,
+  id: string,
+  key?: string,
+  transport: Transport = 'rest',
+): Promise<Answer> {
   if (!checkoutOps.complete) throw new Error('the operation table has no checkout completion');
   return send(target, { op: checkoutOps.complete, transport, profile, id, payload: payment(), ...(key !== undefined && { key }) });
 }

@@ -56,7 +56,9 @@ const GARBAGE: ReadonlyArray<(real: () => Promise<unknown>) => Promise<unknown>>
 ];
 
 const neverAnswers = (signal: AbortSignal | undefined) =>
-  new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new BackendError('aborted by the gateway', true)), { once: true }));
+  new Promise<never>((_, reject) =>
+    signal?.addEventListener('abort', () => reject(new BackendError('aborted by the gateway', true)), { once: true }),
+  );
 
 export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter {
   let plan = initial;
@@ -70,10 +72,14 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     if (entry === undefined) return undefined;
     if (typeof entry === 'function') return entry(n);
     if (typeof entry === 'string') return entry;
-    return (entry)[n - 1];
+    return entry[n - 1];
   }
 
-  function wrap<A extends unknown[], R>(method: FaultyMethod, real: (...args: A) => Promise<R>, signalOf: (args: A) => AbortSignal | undefined) {
+  function wrap<A extends unknown[], R>(
+    method: FaultyMethod,
+    real: (...args: A) => Promise<R>,
+    signalOf: (args: A) => AbortSignal | undefined,
+  ) {
     return async (...args: A): Promise<R> => {
       const n = (calls[method] = (calls[method] ?? 0) + 1);
       if (method === 'placeOrder') placed.push((args[0] as PlaceOrderRequest).reference);
@@ -107,15 +113,51 @@ export function faulty(adapter: Adapter, initial: FaultPlan = {}): FaultyAdapter
     verifyWebhook: (headers, body) => adapter.verifyWebhook(headers, body),
     ping: (signal) => adapter.ping(signal),
     ...(adapter.onCatalogChange && { onCatalogChange: (listener) => adapter.onCatalogChange!(listener) }),
-    search: wrap('search', (q, s, c) => adapter.search(q, s, c), (a) => a[1]),
-    lookup: wrap('lookup', (ids, s, o) => adapter.lookup(ids, s, o), (a) => a[1]),
-    pickupLocations: wrap('pickupLocations', (s) => adapter.pickupLocations(s), (a) => a[0]),
-    discoverFulfillment: wrap('discoverFulfillment', (q, s) => adapter.discoverFulfillment!(q, s), (a) => a[1]),
-    quote: wrap('quote', (r, s, c) => adapter.quote(r, s, c), (a) => a[1]),
-    checkoutUrl: wrap('checkoutUrl', (r, s, c) => adapter.checkoutUrl(r, s, c), (a) => a[1]),
-    placeOrder: wrap('placeOrder', (r, s) => adapter.placeOrder(r, s), (a) => a[1]),
-    findOrderByReference: wrap('findOrderByReference', (r, s) => adapter.findOrderByReference(r, s), (a) => a[1]),
-    getOrder: wrap('getOrder', (id, s) => adapter.getOrder(id, s), (a) => a[1]),
+    search: wrap(
+      'search',
+      (q, s, c) => adapter.search(q, s, c),
+      (a) => a[1],
+    ),
+    lookup: wrap(
+      'lookup',
+      (ids, s, o) => adapter.lookup(ids, s, o),
+      (a) => a[1],
+    ),
+    pickupLocations: wrap(
+      'pickupLocations',
+      (s) => adapter.pickupLocations(s),
+      (a) => a[0],
+    ),
+    discoverFulfillment: wrap(
+      'discoverFulfillment',
+      (q, s) => adapter.discoverFulfillment!(q, s),
+      (a) => a[1],
+    ),
+    quote: wrap(
+      'quote',
+      (r, s, c) => adapter.quote(r, s, c),
+      (a) => a[1],
+    ),
+    checkoutUrl: wrap(
+      'checkoutUrl',
+      (r, s, c) => adapter.checkoutUrl(r, s, c),
+      (a) => a[1],
+    ),
+    placeOrder: wrap(
+      'placeOrder',
+      (r, s) => adapter.placeOrder(r, s),
+      (a) => a[1],
+    ),
+    findOrderByReference: wrap(
+      'findOrderByReference',
+      (r, s) => adapter.findOrderByReference(r, s),
+      (a) => a[1],
+    ),
+    getOrder: wrap(
+      'getOrder',
+      (id, s) => adapter.getOrder(id, s),
+      (a) => a[1],
+    ),
     calls,
     injected,
     placed,

@@ -26,7 +26,13 @@ export const fuzz = {
    * a stop before Vitest's limit, so a hang is reported with its counterexample even mid-shrink.
    */
   params(scale = 1) {
-    return { seed: this.seed, numRuns: this.runs(scale), timeout: HANG_MS, interruptAfterTimeLimit: this.testTimeout(scale) - HANG_MS / 2, markInterruptAsFailure: true };
+    return {
+      seed: this.seed,
+      numRuns: this.runs(scale),
+      timeout: HANG_MS,
+      interruptAfterTimeLimit: this.testTimeout(scale) - HANG_MS / 2,
+      markInterruptAsFailure: true,
+    };
   },
   /** Vitest's limit for a whole property, so long runs are not cut short (a hung run is reported by fast-check first). */
   testTimeout(scale = 1): number {

@@ -7,7 +7,11 @@
 import { lookup as systemLookup } from 'node:dns';
 import { isIP, Socket } from 'node:net';
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 type Lookup = (hostname: string, options: Record<string, unknown>, callback: LookupCallback) => void;
 
 const isLoopback = (address: string) => /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
@@ -59,7 +63,7 @@ export function installNetworkTripwire(names: readonly string[] = []): Tripwire 
         process.nextTick(() => this.destroy(refused(`connection to ${host} refused`)));
         return this;
       }
-      if (!isIP(host)) options.lookup = guardLookup((options.lookup as Lookup | undefined) ?? (systemLookup));
+      if (!isIP(host)) options.lookup = guardLookup((options.lookup as Lookup | undefined) ?? systemLookup);
     }
     return (original as (...a: unknown[]) => Socket).apply(this, args);
   };

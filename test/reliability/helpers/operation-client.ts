@@ -54,7 +54,12 @@ export interface Answer {
 }
 
 /** Percent-encodes the UTF-8 bytes of a path segment (lone surrogates become U+FFFD, as on the wire). */
-const encodeSegment = (segment: string) => [...Buffer.from(segment, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const encodeSegment = (segment: string) =>
+  [...Buffer.from(segment, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 
 export const restPath = (op: OperationDefinition, id?: string) => op.rest.path.replace('{id}', encodeSegment(id ?? ''));
 
@@ -105,7 +110,13 @@ function parse(text: string): any {
 
 export function readAnswer(transport: Transport, res: LightMyRequestResponse): Answer {
   const json = parse(res.body);
-  const common = { transport, status: res.statusCode, text: res.body, replayed: res.headers['idempotent-replayed'] === 'true', ...(res.headers['retry-after'] !== undefined && { retryAfter: String(res.headers['retry-after']) }) };
+  const common = {
+    transport,
+    status: res.statusCode,
+    text: res.body,
+    replayed: res.headers['idempotent-replayed'] === 'true',
+    ...(res.headers['retry-after'] !== undefined && { retryAfter: String(res.headers['retry-after']) }),
+  };
   if (transport === 'rest') {
     if (res.statusCode >= 400) return { ...common, kind: 'transport', body: json, code: json?.code };
     return { ...common, kind: json?.proto?.status === 'error' ? 'outcome' : 'success', body: json };
@@ -134,17 +145,21 @@ const STACK = /\n\s+at |\bat [^\s]+ \(|node:internal|\.ts:\d+|\.js:\d+:\d+/;
 export function problemWith(answer: Answer, allow5xx: readonly string[] = []): string | undefined {
   const { status, body, text } = answer;
   if (STACK.test(text)) return `stack trace in the answer: ${text.slice(0, 300)}`;
-  if (status >= 500 && !(status === 503 && answer.code !== undefined && allow5xx.includes(answer.code))) return `HTTP ${status}: ${text.slice(0, 300)}`;
+  if (status >= 500 && !(status === 503 && answer.code !== undefined && allow5xx.includes(answer.code)))
+    return `HTTP ${status}: ${text.slice(0, 300)}`;
   if (body === undefined || body === null) return `no JSON body (HTTP ${status}): ${text.slice(0, 300)}`;
   if (answer.kind === 'transport') {
     if (answer.transport === 'rest') {
       if (status < 400) return `transport error with HTTP ${status}`;
-      if (typeof body.code !== 'string' || typeof body.content !== 'string' || body.content === '') return `REST error body is not {code, content}: ${text.slice(0, 300)}`;
+      if (typeof body.code !== 'string' || typeof body.content !== 'string' || body.content === '')
+        return `REST error body is not {code, content}: ${text.slice(0, 300)}`;
       return undefined;
     }
-    if (typeof body.code !== 'number' || typeof body.message !== 'string') return `JSON-RPC error without code and message: ${text.slice(0, 300)}`;
+    if (typeof body.code !== 'number' || typeof body.message !== 'string')
+      return `JSON-RPC error without code and message: ${text.slice(0, 300)}`;
     const http = body.data?.http_status;
-    if (http !== undefined && (typeof http !== 'number' || (http >= 500 && !allow5xx.includes(body.data?.code)))) return `JSON-RPC error says HTTP ${http}: ${text.slice(0, 300)}`;
+    if (http !== undefined && (typeof http !== 'number' || (http >= 500 && !allow5xx.includes(body.data?.code))))
+      return `JSON-RPC error says HTTP ${http}: ${text.slice(0, 300)}`;
     return undefined;
   }
   if (status !== 200 && status !== 201) return `HTTP ${status} for a ${answer.kind}`;

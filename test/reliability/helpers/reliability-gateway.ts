@@ -35,7 +35,10 @@ export const agentPath = (name: string) => `/agents/${encodeURIComponent(name)}/
 
 export async function reliabilityGateway(options: DemoGatewayOptions = {}): Promise<ReliabilityGateway> {
   let backend!: Adapter;
-  const gw = await demoGateway({ ...options, wrapAdapter: (adapter) => (backend = options.wrapAdapter ? options.wrapAdapter(adapter) : adapter) });
+  const gw = await demoGateway({
+    ...options,
+    wrapAdapter: (adapter) => (backend = options.wrapAdapter ? options.wrapAdapter(adapter) : adapter),
+  });
   const key = await agentKey;
   const served = new Set<string>();
   return Object.assign(gw, {
@@ -44,7 +47,10 @@ export async function reliabilityGateway(options: DemoGatewayOptions = {}): Prom
       const path = agentPath(name);
       if (!served.has(path)) {
         const profile = platformProfile();
-        if (webhookUrl) profile.proto.capabilities['dev.proto.shopping.order'] = [{ version: '2026-04-08', config: { webhook_url: webhookUrl } } as { version: string }];
+        if (webhookUrl)
+          profile.proto.capabilities['dev.proto.shopping.order'] = [
+            { version: '2026-04-08', config: { webhook_url: webhookUrl } } as { version: string },
+          ];
         gw.platform.serve(path, { ...profile, keys: [key.publicJwk] });
         served.add(path);
       }
@@ -53,7 +59,15 @@ export async function reliabilityGateway(options: DemoGatewayOptions = {}): Prom
     sign(request: InjectOptions): InjectOptions {
       const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name, String(value)]));
       const body = typeof request.payload === 'string' || Buffer.isBuffer(request.payload) ? request.payload : undefined;
-      const signed = signRequest({ method: request.method ?? 'GET', url: `${ORIGIN}${typeof request.url === 'string' ? request.url : ''}`, headers, ...(body !== undefined && { body }) }, { key, now: () => gw.clock.now });
+      const signed = signRequest(
+        {
+          method: request.method ?? 'GET',
+          url: `${ORIGIN}${typeof request.url === 'string' ? request.url : ''}`,
+          headers,
+          ...(body !== undefined && { body }),
+        },
+        { key, now: () => gw.clock.now },
+      );
       return { ...request, headers: { ...signed, host: new URL(ORIGIN).host } };
     },
   });

@@ -28,14 +28,16 @@ export interface ResourceKind {
 /** A line the demo store always sells. */
 export const SEED_LINES = [{ item: { id: 'bouquet_roses' }, quantity: 1 }];
 
-const takesLineItems = (op: OperationDefinition) => Boolean((op.input as { properties?: Record<string, unknown> } | undefined)?.properties?.line_items);
+const takesLineItems = (op: OperationDefinition) =>
+  Boolean((op.input as { properties?: Record<string, unknown> } | undefined)?.properties?.line_items);
 
 /** Resources no single operation creates, by capability: how they come to exist. */
 const PRODUCERS: Record<string, ResourceKind['produce']> = {
   'dev.proto.shopping.order': async (target, profile, transport) => {
     const id = await readyCheckout(target, profile, SEED_LINES, transport);
     const answer = await completeCheckout(target, profile, id, undefined, transport);
-    if (answer.kind !== 'success' || typeof answer.body?.order?.id !== 'string') throw new Error(`no order from checkout ${id}: ${answer.text.slice(0, 400)}`);
+    if (answer.kind !== 'success' || typeof answer.body?.order?.id !== 'string')
+      throw new Error(`no order from checkout ${id}: ${answer.text.slice(0, 400)}`);
     return answer.body.order.id as string;
   },
 };
@@ -55,7 +57,8 @@ export function resourceKinds(operations: readonly OperationDefinition[]): Resou
     const update = byId.find((op) => op.rest.method === 'PUT');
     const create = same.find((op) => op.rest.status === 201 && takesLineItems(op));
     const common = { capability, read, byId, ...(update && { update }), ...(READY[capability] && { produceReady: READY[capability] }) };
-    if (create) kinds.push({ ...common, create, produce: (target, profile, transport) => createResource(target, create, profile, transport) });
+    if (create)
+      kinds.push({ ...common, create, produce: (target, profile, transport) => createResource(target, create, profile, transport) });
     else if (PRODUCERS[capability]) kinds.push({ ...common, produce: PRODUCERS[capability] });
   }
   return kinds;
@@ -63,9 +66,15 @@ export function resourceKinds(operations: readonly OperationDefinition[]): Resou
 
 export const kindOf = (kinds: readonly ResourceKind[], op: OperationDefinition) => kinds.find((k) => k.byId.includes(op));
 
-async function createResource(target: FastifyInstance | Target, create: OperationDefinition, profile: string, transport: Transport = 'rest'): Promise<string> {
+async function createResource(
+  target: FastifyInstance | Target,
+  create: OperationDefinition,
+  profile: string,
+  transport: Transport = 'rest',
+): Promise<string> {
   const answer = await send(target, { op: create, transport, profile, payload: { line_items: SEED_LINES } });
-  if (answer.kind !== 'success' || typeof answer.body?.id !== 'string') throw new Error(`${create.name} made nothing: ${answer.text.slice(0, 400)}`);
+  if (answer.kind !== 'success' || typeof answer.body?.id !== 'string')
+    throw new Error(`${create.name} made nothing: ${answer.text.slice(0, 400)}`);
   return answer.body.id as string;
 }
 

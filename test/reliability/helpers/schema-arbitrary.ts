@@ -36,7 +36,25 @@ const UNICODE_EDGES = [
   '\r\nX-Injected: 1',
 ];
 
-const EXTREME_NUMBERS = [-1, 0, -0, 0.5, -0.5, 1e-7, 2 ** 31, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, 1e308, -1e308, Number.MIN_VALUE, 4.35, 1e15 + 1];
+const EXTREME_NUMBERS = [
+  -1,
+  0,
+  -0,
+  0.5,
+  -0.5,
+  1e-7,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  -1e308,
+  Number.MIN_VALUE,
+  4.35,
+  1e15 + 1,
+];
 
 const nested = (depth: number, leaf: unknown): unknown => {
   let value = leaf;
@@ -73,7 +91,9 @@ function stringFor(schema: Schema, words: readonly string[]): fc.Arbitrary<strin
     case 'date-time':
       return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
   }
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.min(schema.maxLength ?? 40, minLength + 40);
@@ -95,14 +115,15 @@ function integerFor(schema: Schema): fc.Arbitrary<number> {
 function objectFor(schema: Schema, options: SchemaArbitraryOptions, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required: string[] = schema.required ?? [];
-  const known = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, conforming(sub, options, depth + 1)])),
-    { requiredKeys: required.filter((key) => key in properties) },
-  );
+  const known = fc.record(Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, conforming(sub, options, depth + 1)])), {
+    requiredKeys: required.filter((key) => key in properties),
+  });
   const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, Schema>);
   const extra =
     patterns.length > 0
-      ? fc.dictionary(fc.oneof(...patterns.map(([pattern]) => fc.stringMatching(new RegExp(pattern)))), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
+      ? fc.dictionary(fc.oneof(...patterns.map(([pattern]) => fc.stringMatching(new RegExp(pattern)))), fc.jsonValue({ maxDepth: 2 }), {
+          maxKeys: 3,
+        })
       : fc.constant({});
   return fc.tuple(known, extra).map(([k, e]) => ({ ...e, ...k }));
 }
@@ -162,7 +183,15 @@ function slots(value: unknown, out: Array<{ parent: any; key: string | number }>
 }
 
 const wrongTypeOf = (value: unknown): unknown =>
-  typeof value === 'string' ? 42 : typeof value === 'number' ? String(value) : Array.isArray(value) ? { 0: value[0] } : value !== null && typeof value === 'object' ? [value] : 'wrong';
+  typeof value === 'string'
+    ? 42
+    : typeof value === 'number'
+      ? String(value)
+      : Array.isArray(value)
+        ? { 0: value[0] }
+        : value !== null && typeof value === 'object'
+          ? [value]
+          : 'wrong';
 
 function apply(root: unknown, m: Mutation): unknown {
   const all = slots(root);
@@ -181,7 +210,8 @@ function apply(root: unknown, m: Mutation): unknown {
       break;
     case 'extra': {
       const target = parent[key];
-      if (target !== null && typeof target === 'object' && !Array.isArray(target)) Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+      if (target !== null && typeof target === 'object' && !Array.isArray(target))
+        Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
       else parent[key] = m.value;
     }
   }
@@ -199,5 +229,9 @@ export function mutated(schema: Schema, options: SchemaArbitraryOptions = {}): f
 export function payloads(schema: Schema | undefined, options: SchemaArbitraryOptions = {}): fc.Arbitrary<unknown> {
   const anything = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }), hostile);
   if (!schema) return anything;
-  return fc.oneof({ arbitrary: conforming(schema, options), weight: 3 }, { arbitrary: mutated(schema, options), weight: 5 }, { arbitrary: anything, weight: 2 });
+  return fc.oneof(
+    { arbitrary: conforming(schema, options), weight: 3 },
+    { arbitrary: mutated(schema, options), weight: 5 },
+    { arbitrary: anything, weight: 2 },
+  );
 }

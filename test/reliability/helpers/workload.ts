@@ -19,11 +19,7 @@ export const linesFor = (n: number) => [
 
 /** item id -> quantity, the part of a resource the writes set. */
 const contentOf = (lines: ReadonlyArray<{ item: { id: string }; quantity: number }>) =>
-  JSON.stringify(
-    lines
-      .map((l) => [l.item.id, l.quantity] as const)
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
+  JSON.stringify(lines.map((l) => [l.item.id, l.quantity] as const).sort(([a], [b]) => a.localeCompare(b)));
 
 export interface AcknowledgedCreate {
   key: string;
@@ -61,7 +57,15 @@ export class ResourceAgent {
   async create(replica: number, transport: Transport = 'rest'): Promise<Answer> {
     const n = ++this.writes;
     const key = randomUUID();
-    const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create!, transport, profile: this.profile, key, payload: { line_items: linesFor(n) } }));
+    const answer = this.check(
+      await send(this.replicas[replica]!, {
+        op: this.kind.create!,
+        transport,
+        profile: this.profile,
+        key,
+        payload: { line_items: linesFor(n) },
+      }),
+    );
     if (answer.kind === 'success') {
       this.creates.push({ key, id: answer.body.id, write: n });
       if (this.id === undefined) {
@@ -75,7 +79,15 @@ export class ResourceAgent {
   /** Replaces the resource's lines with those of the next write. */
   async update(replica: number, transport: Transport = 'rest'): Promise<Answer> {
     const n = ++this.writes;
-    const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.update!, transport, profile: this.profile, id: this.id!, payload: { line_items: linesFor(n) } }));
+    const answer = this.check(
+      await send(this.replicas[replica]!, {
+        op: this.kind.update!,
+        transport,
+        profile: this.profile,
+        id: this.id!,
+        payload: { line_items: linesFor(n) },
+      }),
+    );
     if (answer.kind === 'success') {
       this.acked = contentOf(linesFor(n));
       this.unacknowledged = [];
@@ -93,7 +105,9 @@ export class ResourceAgent {
   async lostWrite(replica: number): Promise<string | undefined> {
     const answer = await this.read(replica);
     if (answer.kind !== 'success') return `${this.id} cannot be read: ${answer.text}`;
-    const content = contentOf(answer.body.line_items.map((l: { item: { id: string }; quantity: number }) => ({ item: { id: l.item.id }, quantity: l.quantity })));
+    const content = contentOf(
+      answer.body.line_items.map((l: { item: { id: string }; quantity: number }) => ({ item: { id: l.item.id }, quantity: l.quantity })),
+    );
     if (content === this.acked || this.unacknowledged.includes(content)) return undefined;
     return `${this.id} holds ${content}, not the acknowledged ${this.acked}`;
   }
@@ -101,8 +115,17 @@ export class ResourceAgent {
   /** Why an acknowledged create is not replayed from its idempotency record (undefined when all are). */
   async lostCreate(replica: number): Promise<string | undefined> {
     for (const created of this.creates) {
-      const answer = this.check(await send(this.replicas[replica]!, { op: this.kind.create!, transport: 'rest', profile: this.profile, key: created.key, payload: { line_items: linesFor(created.write) } }));
-      if (!answer.replayed || answer.body?.id !== created.id) return `create ${created.key} (${created.id}) was not replayed: ${answer.text.slice(0, 200)}`;
+      const answer = this.check(
+        await send(this.replicas[replica]!, {
+          op: this.kind.create!,
+          transport: 'rest',
+          profile: this.profile,
+          key: created.key,
+          payload: { line_items: linesFor(created.write) },
+        }),
+      );
+      if (!answer.replayed || answer.body?.id !== created.id)
+        return `create ${created.key} (${created.id}) was not replayed: ${answer.text.slice(0, 200)}`;
     }
     return undefined;
   }

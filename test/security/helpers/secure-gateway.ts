@@ -89,7 +89,9 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
   const now = options.now ?? Date.now;
   const logs: string[] = [];
   const config = { ...securityTenantConfig, ...(typeof options.tenant === 'function' ? options.tenant(platform) : options.tenant) };
-  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), { ...(options.keyring && { keyring: options.keyring }) });
+  const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), {
+    ...(options.keyring && { keyring: options.keyring }),
+  });
   const app = await buildServer({
     settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
     logStream: { write: (line: string) => void logs.push(line) },
@@ -116,7 +118,10 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
     const payload = text(body);
     let sent = headers(profile, { ...(method === 'GET' && { 'content-type': undefined, 'idempotency-key': undefined }), ...extra });
     if (sign !== false) {
-      sent = signRequest({ method, url: `https://${HOST}${path}`, headers: sent, ...(payload !== undefined && { body: payload }) }, { key: platformKey, now, ...sign });
+      sent = signRequest(
+        { method, url: `https://${HOST}${path}`, headers: sent, ...(payload !== undefined && { body: payload }) },
+        { key: platformKey, now, ...sign },
+      );
     }
     return { method, url: path, headers: sent, ...(payload !== undefined && { payload }) };
   };

@@ -10,7 +10,9 @@ import { checkoutGateway } from '../../capabilities/checkout/checkout-gateway.js
 import { embeddedGateway, pathOf } from './embedded-gateway.js';
 
 const PAGE = /^https:\/\/shop\.example\/embedded\/(cart|checkout)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
-const binding = (delegate: string[]) => ({ 'dev.proto.shopping': [{ version: '2026-04-08', transport: 'embedded', config: { delegate } }] });
+const binding = (delegate: string[]) => ({
+  'dev.proto.shopping': [{ version: '2026-04-08', transport: 'embedded', config: { delegate } }],
+});
 const CHECKOUT_DELEGATE = ['payment.credential', 'fulfillment.address_change'];
 
 let gw: CheckoutGateway | undefined;
@@ -105,7 +107,12 @@ describe('with the setting off', () => {
       const cart = (await on.carts('rest').create({ line_items: [line('bouquet_roses', 1)] })).body;
       const path = pathOf(cart.continue_url);
       expect((await gw.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
-      const rpc = await gw.app.inject({ method: 'POST', url: `${path}/rpc`, headers: { 'content-type': 'application/json' }, payload: { operation: 'get_cart' } });
+      const rpc = await gw.app.inject({
+        method: 'POST',
+        url: `${path}/rpc`,
+        headers: { 'content-type': 'application/json' },
+        payload: { operation: 'get_cart' },
+      });
       expect(rpc.statusCode).toBe(404);
       expect((await gw.app.inject({ method: 'GET', url: '/embedded/assets/page.js' })).statusCode).toBe(404);
     } finally {
@@ -116,7 +123,12 @@ describe('with the setting off', () => {
   it('a demo gateway built the usual way still answers carts with the store page', async () => {
     const plain = await demoGateway();
     try {
-      const res = await plain.app.inject({ method: 'POST', url: '/carts', headers: plain.headers(), payload: { line_items: [line('bouquet_roses', 1)] } });
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/carts',
+        headers: plain.headers(),
+        payload: { line_items: [line('bouquet_roses', 1)] },
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().continue_url.startsWith(STOREFRONT)).toBe(true);
     } finally {

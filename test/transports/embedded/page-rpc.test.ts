@@ -96,7 +96,9 @@ describe('a cart page', () => {
     const cart = (await gw.carts('mcp').create({ line_items: [line('bouquet_roses', 2)] })).body;
     const url = cart.continue_url as string;
     expect((await pageCall(gw, url, 'get_cart', undefined, { key: null })).body.line_items[0].quantity).toBe(2);
-    const updated = await pageCall(gw, url, 'update_cart', { line_items: [{ id: cart.line_items[0].id, item: { id: 'bouquet_roses' }, quantity: 5 }] });
+    const updated = await pageCall(gw, url, 'update_cart', {
+      line_items: [{ id: cart.line_items[0].id, item: { id: 'bouquet_roses' }, quantity: 5 }],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.line_items[0].quantity).toBe(5);
     expect((await gw.carts('rest').get(cart.id)).body.line_items[0].quantity).toBe(5);
@@ -131,7 +133,10 @@ describe('bad requests', () => {
 
   it('an oversized body gets a 413', async () => {
     const { gw, url } = await checkoutPage();
-    const res = await pageCall(gw, url, 'update_checkout', { line_items: [line('pot_ceramic')], buyer: { ...BUYER, first_name: 'x'.repeat(70_000) } });
+    const res = await pageCall(gw, url, 'update_checkout', {
+      line_items: [line('pot_ceramic')],
+      buyer: { ...BUYER, first_name: 'x'.repeat(70_000) },
+    });
     expect(res.status).toBe(413);
     expect(res.body.code).toEqual(expect.any(String));
   });
@@ -154,7 +159,11 @@ describe('bad requests', () => {
     const payload = { line_items: [{ ...linesOf(created)[0], quantity: 3 }] };
     const at = url.length - 5;
     const tampered = `${url.slice(0, at)}${url[at] === 'A' ? 'B' : 'A'}${url.slice(at + 1)}`;
-    for (const bad of [tampered, url.replace('/checkout/', '/cart/'), 'https://shop.example/embedded/checkout/e30.AAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const bad of [
+      tampered,
+      url.replace('/checkout/', '/cart/'),
+      'https://shop.example/embedded/checkout/e30.AAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
       const res = await pageCall(gw, bad, 'update_checkout', payload);
       expect(res.status, bad).toBe(401);
       expect(res.body).toEqual({ code: 'unauthorized', content: 'the page token is not valid for this page' });

@@ -30,7 +30,17 @@ describe('a page token', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const respelled = `${data}.${mac.slice(0, -1)}${alphabet[alphabet.indexOf(mac.at(-1)!) ^ 1]}`;
     expect(Buffer.from(respelled.split('.')[1]!, 'base64url')).toEqual(Buffer.from(mac, 'base64url'));
-    for (const bad of [respelled, `${forged}.${mac}`, `${data}.${mac.slice(0, -1)}`, `${data}x.${mac}`, data, '', '..', 'a.b', `${data}.${'A'.repeat(22)}`]) {
+    for (const bad of [
+      respelled,
+      `${forged}.${mac}`,
+      `${data}.${mac.slice(0, -1)}`,
+      `${data}x.${mac}`,
+      data,
+      '',
+      '..',
+      'a.b',
+      `${data}.${'A'.repeat(22)}`,
+    ]) {
       expect(readPageToken(secret, 'shop', 'checkout', bad, NOW), bad).toEqual({ ok: false, reason: 'invalid' });
     }
   });

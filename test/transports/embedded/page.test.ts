@@ -97,8 +97,8 @@ describe('the page shell', () => {
   });
 });
 
-describe('at the merchant\'s own origin (front_door)', () => {
-  it('the page, its RPC and its assets are the gateway\'s; other paths still reach the store', async () => {
+describe("at the merchant's own origin (front_door)", () => {
+  it("the page, its RPC and its assets are the gateway's; other paths still reach the store", async () => {
     const store = await startStorefront('Flower Shop site');
     try {
       const { gw, url } = await checkoutPage({ tenant: { front_door: { upstream: store.origin } } });
@@ -183,7 +183,16 @@ describe('the page assets', () => {
 
   it('serves nothing else: other kinds, missing files, directories and traversal get a 404', async () => {
     gw = await embeddedGateway({ gateway: { embeddedAssetsDir: join(assets) } });
-    for (const path of ['notes.txt', 'missing.js', '..%2Fpackage.json', '%2E%2E%2F%2E%2E%2Fpackage.json', '..', '.js', 'sub/page.js', '..%5Cpage.js']) {
+    for (const path of [
+      'notes.txt',
+      'missing.js',
+      '..%2Fpackage.json',
+      '%2E%2E%2F%2E%2E%2Fpackage.json',
+      '..',
+      '.js',
+      'sub/page.js',
+      '..%5Cpage.js',
+    ]) {
       const res = await gw.app.inject({ method: 'GET', url: `/embedded/assets/${path}` });
       expect(res.statusCode, path).toBe(404);
       expect(res.body).not.toContain('export const');

@@ -21,7 +21,11 @@ describe('the embedded section', () => {
     expect(withEmbedded(EMBEDDED).ok).toBe(true);
     const minimal = { enabled: true, host_origins: ['https://agent.example'] };
     expect(withEmbedded(minimal).ok).toBe(true);
-    expect(resolveEmbedded(minimal, 't.yaml')).toEqual({ hostOrigins: ['https://agent.example'], delegate: { cart: [], checkout: [] }, pageTtlMs: 3_600_000 });
+    expect(resolveEmbedded(minimal, 't.yaml')).toEqual({
+      hostOrigins: ['https://agent.example'],
+      delegate: { cart: [], checkout: [] },
+      pageTtlMs: 3_600_000,
+    });
     expect(resolveEmbedded({ ...minimal, enabled: false }, 't.yaml')).toBeUndefined();
     expect(resolveEmbedded(undefined, 't.yaml')).toBeUndefined();
   });
@@ -42,14 +46,19 @@ describe('the embedded section', () => {
 
   it('refuses an origin that browsers would serialize differently', () => {
     for (const origin of ['https://Agent.example', 'https://agent.example:443', 'http://127.0.0.1:80']) {
-      expect(() => resolveEmbedded({ enabled: true, host_origins: [origin] }, 't.yaml')).toThrow(/host_origins\[0\] must be an origin exactly as browsers serialize it/);
+      expect(() => resolveEmbedded({ enabled: true, host_origins: [origin] }, 't.yaml')).toThrow(
+        /host_origins\[0\] must be an origin exactly as browsers serialize it/,
+      );
     }
   });
 
   it('is on for the demo tenant, framed by the host example page', () => {
     const [demo] = loadTenantFiles(join(process.cwd(), 'config'));
     expect(demo!.config.embedded).toMatchObject({ enabled: true, host_origins: expect.arrayContaining(['http://127.0.0.1:9100']) });
-    expect(resolveEmbedded(demo!.config.embedded, 'demo.yaml')?.delegate.checkout).toEqual(['payment.credential', 'fulfillment.address_change']);
+    expect(resolveEmbedded(demo!.config.embedded, 'demo.yaml')?.delegate.checkout).toEqual([
+      'payment.credential',
+      'fulfillment.address_change',
+    ]);
   });
 });
 
