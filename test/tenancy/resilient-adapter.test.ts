@@ -59,6 +59,21 @@ describe('backend calls through the resilient adapter', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it("aborts the adapter's signal with the caller's reason when the caller gives up", async () => {
+    let seen: AbortSignal | undefined;
+    const adapter = resilientAdapter(
+      { ...stubAdapter(), getOrder: (_id, signal) => ((seen = signal), new Promise<never>(() => undefined)) },
+      { ...policy, timeoutMs: 10_000 },
+    );
+    const caller = new AbortController();
+    const answer = adapter.getOrder('o1', caller.signal).catch((e: unknown) => e);
+    await new Promise((r) => setImmediate(r));
+    caller.abort(new Error('client went away'));
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toEqual(new Error('client went away'));
+    void answer;
+  });
+
   it('places an order once, even when the attempt fails in a retryable way', async () => {
     let calls = 0;
     const adapter = resilientAdapter(
