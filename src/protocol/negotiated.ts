@@ -40,27 +40,31 @@ export function negotiated(business: Business, profile: PlatformProfile): Negoti
   if (hit) return hit;
   checkVersion(profile, business.config.supported_versions ?? {});
   const active = negotiate(business.capabilities.keys(), profile);
-  const starts = new Map<string, string>();
+  // Per outcome and root capability, the envelope's `proto` serialized once, split where an
+  // answer's own services go: `{"proto":{"version":…,"status":…` and `"capabilities":…}`.
+  const parts = new Map<string, { head: string; tail: string }>();
+  const partsOf = (outcome: Outcome, root: CapabilityName) => {
+    const key = `${outcome} ${root}`;
+    let found = parts.get(key);
+    if (!found) {
+      const relevant = relevantTo(active, root);
+      const head = JSON.stringify({ version: PROTOCOL_VERSION, status: outcome });
+      const tail = JSON.stringify({
+        capabilities: capabilityRegistry(relevant),
+        ...(relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers }),
+      });
+      found = { head: `{"proto":${head.slice(0, -1)},`, tail: tail.slice(1) };
+      parts.set(key, found);
+    }
+    return found;
+  };
   const entry: Negotiated = {
     active,
     key: [...active].sort().join(' '),
     envelope(outcome, root, body, services) {
-      const proto = () => {
-        const relevant = relevantTo(active, root);
-        return {
-          version: PROTOCOL_VERSION,
-          status: outcome,
-          ...(services && { services }),
-          capabilities: capabilityRegistry(relevant),
-          ...(relevant.has(CAPABILITY.checkout) && { payment_handlers: business.checkoutPaymentHandlers }),
-        };
-      };
-      // Per-answer services are rare enough to serialize afresh; the common prefixes are cached.
-      let start = services ? `{"proto":${JSON.stringify(proto())}` : starts.get(`${outcome} ${root}`);
-      if (start === undefined) {
-        start = `{"proto":${JSON.stringify(proto())}`;
-        starts.set(`${outcome} ${root}`, start);
-      }
+      const { head, tail } = partsOf(outcome, root);
+      // Per-answer services (a session's embedded binding) are the only part serialized afresh.
+      const start = services ? `${head}"services":${JSON.stringify(services)},${tail}` : head + tail;
       const members = JSON.stringify(body);
       return members === '{}' ? `${start}}` : `${start},${members.slice(1)}`;
     },
