@@ -10,7 +10,22 @@ export interface AgentHeader {
   profile: string;
 }
 
+/** Platforms send the same header on every request: its parse is kept, for a bounded number of spellings. */
+const parsed = new Map<string, AgentHeader>();
+const PARSED_MAX = 1000;
+
 export function parseAgentHeader(value: string | string[] | undefined): AgentHeader {
+  const known = typeof value === 'string' ? parsed.get(value) : undefined;
+  if (known) return known;
+  const header = parse(value);
+  if (typeof value === 'string') {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(value, header);
+  }
+  return header;
+}
+
+function parse(value: string | string[] | undefined): AgentHeader {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
     const example = 'PROTO-Agent: profile="https://platform.example/.well-known/proto"';
     throw discoveryError(400, 'invalid_profile_url', `PROTO-Agent is required: ${example}`);
@@ -25,7 +40,7 @@ export function parseAgentHeader(value: string | string[] | undefined): AgentHea
   if (typeof profile !== 'string' || profile === '') {
     throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent must carry a string member profile="<profile URL>"');
   }
-  return { profile };
+  return Object.freeze({ profile });
 }
 
 /** The header the gateway sends as the business (order webhooks): profile="<url>". */

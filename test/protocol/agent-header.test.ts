@@ -45,4 +45,11 @@ describe('PROTO-Agent header', () => {
       ).toBe('400 invalid_profile_url');
     }
   });
+
+  it('reads a header it has seen before the same way, and refuses a bad one every time', () => {
+    const header = 'profile="https://again.example/.well-known/proto"';
+    expect(parseAgentHeader(header)).toEqual(parseAgentHeader(header));
+    expect(parseAgentHeader(header).profile).toBe('https://again.example/.well-known/proto');
+    for (let i = 0; i < 2; i++) expect(codeOf(() => parseAgentHeader('profile=1'))).toBe('400 invalid_profile_url');
+  });
 });
