@@ -52,7 +52,8 @@ export default {
     {
       name: 'state-imports-protocol',
       comment:
-        'of the foundation, state uses only config: it speaks of records and queues, never protocol errors or wire shapes (errors are mapped above)',
+        'of the foundation, state uses only config: it speaks of records and queues, ' +
+        'never protocol errors or wire shapes (errors are mapped above)',
       severity: 'error',
       from: { path: '^src/state/' },
       to: { path: '^(src/(protocol|security|net|validation)/|schemas/)' },

@@ -1,6 +1,7 @@
 // Lint: ESLint's recommended rules and typescript-eslint's type-aware recommended set on every
 // TypeScript file of the project (types from tsconfig.json through the project service).
-// Formatting is Prettier's (npm run format, .prettierrc), so no stylistic rule is enabled here.
+// Formatting is Prettier's (npm run format, .prettierrc), so the one stylistic rule here is the
+// line length Prettier cannot keep alone: it never splits a string, a comment or a template.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -14,6 +15,11 @@ export default defineConfig(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
+      // Prettier's printWidth, kept where Prettier cannot wrap (long strings, comments, templates):
+      // split them. URLs and regular expressions may run over, since splitting them hides them.
+      // ESLint's core rule (frozen since 8.53, in core until 11); @stylistic/eslint-plugin's max-len
+      // takes the same options when core drops it.
+      'max-len': ['error', { code: 140, tabWidth: 2, ignoreUrls: true, ignoreRegExpLiterals: true }],
       // `async` marks every implementation of a Promise-returning contract (StateStore, adapters,
       // payment handlers, Fastify handlers, repository callbacks), with or without an await: it
       // keeps their throws rejections. The rules that catch real promise mistakes stay on

@@ -115,7 +115,9 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
           (side === a ? entry.a : entry.b).push(cpuRatio(base, measured));
           (side === a ? entry.p99a : entry.p99b).push(measured.p99Ms);
           process.stdout.write(
-            `[${round}/${ROUNDS}] ${row.operation} (${row.gateway}) ${side.label}: ${Math.round(measured.cpuMicros)} µs/req, baseline ${Math.round(base.cpuMicros)} µs/req, CPU ratio ${fixed(cpuRatio(base, measured))}\n`,
+            `[${round}/${ROUNDS}] ${row.operation} (${row.gateway}) ${side.label}: ` +
+              `${Math.round(measured.cpuMicros)} µs/req, baseline ${Math.round(base.cpuMicros)} µs/req, CPU ratio ` +
+              `${fixed(cpuRatio(base, measured))}\n`,
           );
         }
       }
@@ -129,13 +131,20 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
       const change = rb / ra - 1;
       const flag = change < -REGRESSION ? '**regression**' : change > REGRESSION ? 'faster' : 'same (within 5 %)';
       if (change < -REGRESSION) regressions.push(`${row.operation} (${row.gateway}) ${fixed(change * 100, 1)} %`);
-      return `| ${row.operation} | ${row.gateway} | ${fixed(ra)} | ${fixed(rb)} | ${change >= 0 ? '+' : ''}${fixed(change * 100, 1)} % | ${median(entry.p99a)} / ${median(entry.p99b)} | ${flag} |`;
+      return (
+        `| ${row.operation} | ${row.gateway} | ${fixed(ra)} | ${fixed(rb)} | ` +
+        `${change >= 0 ? '+' : ''}${fixed(change * 100, 1)} % | ${median(entry.p99a)} / ${median(entry.p99b)} ` +
+        `| ${flag} |`
+      );
     });
     return [
-      `A = ${a.commit.slice(0, 12)}, B = ${b.commit.slice(0, 12)}; ${ROUNDS} rounds, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per measurement, ${settings.connections} connections; load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(', ')} on ${cpus().length} cores.`,
-      "CPU ratio: the baseline's CPU µs per request over the gateway's, each gateway measured right after its own baseline run (median of the rounds); change: B over A (positive: B spends less CPU per request).",
+      `A = ${a.commit.slice(0, 12)}, B = ${b.commit.slice(0, 12)}; ${ROUNDS} rounds, ` +
+        `${settings.warmupSeconds} s warm-up then ${settings.seconds} s per measurement, ` +
+        `${settings.connections} connections; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')} on ${cpus().length} cores.`,
+      "CPU ratio: the baseline's CPU µs per request over the gateway's, each gateway measured right after its own baseline run " +
+        '(median of the rounds); change: B over A (positive: B spends less CPU per request).',
       '',
       '| operation | gateway | CPU ratio A | CPU ratio B | change | p99 ms A / B | verdict |',
       '|---|---|---:|---:|---:|---|---|',

@@ -7,9 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { freePort } from '../scripts/free-port.js';
 
 export interface ServerProcess {
   name: string;
@@ -27,16 +27,6 @@ const TICKS_PER_SECOND = 100; // Linux USER_HZ
 function procStat(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold spaces
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {

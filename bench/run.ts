@@ -87,7 +87,8 @@ async function throughput(): Promise<void> {
 
     const verdicts: string[] = [];
     const table = [
-      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU µs/req | ratio | CPU ratio | target |',
+      '| operation | store, signing | gateway req/s | p50 ms | p99 ms | CPU µs/req | baseline | baseline req/s | baseline CPU ' +
+        'µs/req | ratio | CPU ratio | target |',
       '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|',
       ...results.map(({ row, base, gateway, low, high }) => {
         const ratio = gateway.reqPerSec / base.reqPerSec;
@@ -98,7 +99,13 @@ async function throughput(): Promise<void> {
         verdicts.push(...targets.filter((t) => t.includes('not met')).map((t) => `${row.operation} (${row.gateway}): ${t}`));
         const store = row.gateway === 'redis' ? 'Redis, off' : row.gateway === 'signing' ? 'memory, **on**' : 'memory, off';
         const baseName = row.baseline === BARE_GET ? 'bare GET' : '1 KB echo';
-        return `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ${Math.round(base.cpuMicros)} | ${fixed(ratio)}${ROUNDS > 1 ? ` (${fixed(low)}–${fixed(high)})` : ''} | ${fixed(cpuRatio)} | ${targets.join('; ')} |`;
+        return (
+          `| ${row.operation} | ${store} | ${Math.round(gateway.reqPerSec)} | ${gateway.p50Ms} | ` +
+          `${gateway.p99Ms} | ${Math.round(gateway.cpuMicros)} | ${baseName} | ${Math.round(base.reqPerSec)} | ` +
+          `${Math.round(base.cpuMicros)} | ` +
+          `${fixed(ratio)}${ROUNDS > 1 ? ` (${fixed(low)}–${fixed(high)})` : ''} | ${fixed(cpuRatio)} | ` +
+          `${targets.join('; ')} |`
+        );
       }),
     ];
     // Signing cost per round, each side over its own baseline (the machine's speed drifts between
@@ -108,7 +115,9 @@ async function throughput(): Promise<void> {
       if (!off || !on) return [];
       const cost = median(on.map((pair, i) => 1 - ratioOf(pair) / ratioOf(off[i]!)));
       const cpu = median(on.map((pair, i) => cpuRatioOf(off[i]!) / cpuRatioOf(pair) - 1));
-      const line = `Response signing on ${operation} costs ${fixed(cpu * 100, 1)} % more CPU per request (target ≤ 15 %: ${cpu <= 0.15 ? 'met' : '**not met**'}) and ${fixed(cost * 100, 1)} % of throughput.`;
+      const line =
+        `Response signing on ${operation} costs ${fixed(cpu * 100, 1)} % more CPU per request ` +
+        `(target ≤ 15 %: ${cpu <= 0.15 ? 'met' : '**not met**'}) and ${fixed(cost * 100, 1)} % of throughput.`;
       if (cpu > 0.15) verdicts.push(line);
       return [line];
     });
@@ -116,17 +125,33 @@ async function throughput(): Promise<void> {
     const markdown = [
       '## Throughput and latency',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row${ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : ''}; every server is its own process on the same machine as the load generator. CPU µs/req is the server process's CPU time (user + system) over the requests it answered; the CPU ratio is the baseline's CPU µs/req over the gateway's (median of the rounds), what the ratio would be if each server had a core to itself. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} ` +
+        `connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row` +
+        (ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : '') +
+        `; ` +
+        `every server is its own process on the same machine as the load generator. CPU µs/req is the server ` +
+        `process's CPU time (user + system) over the requests it answered; the CPU ratio is the baseline's ` +
+        `CPU µs/req over the gateway's (median of the rounds), what the ratio would be if each server had a ` +
+        `core to itself. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server ` +
+        `answering a 1 KB JSON echo, or a bare GET of 1 KB for discovery. The gateway serves the demo tenant ` +
+        `with its request log at \`info\` (to /dev/null); writes carry a fresh Idempotency-Key each, reads ` +
+        `and writes a PROTO-Agent naming a local profile (fetched once, then cached).`,
       '',
       ...table,
       '',
       ...signingLines.map((line) => `- ${line}`),
       '',
-      'get_checkout answers the same checkout again and again: identical answers within one second reuse their signature (src/security/sign.ts). Every create_checkout answer is new, so each costs one ES256 signature.',
+      'get_checkout answers the same checkout again and again: identical answers within one second reuse their signature ' +
+        '(src/security/sign.ts). Every create_checkout answer is new, so each costs one ES256 signature.',
       '',
-      `With ${settings.connections} connections, mean latency is ${settings.connections} / throughput (Little's law): a p99 of 10 ms needs at least ${Math.round((settings.connections * 1000) / 10).toLocaleString('en')} req/s, one of 20 ms ${Math.round((settings.connections * 1000) / 20).toLocaleString('en')}. Targets on the ratio are judged on the CPU ratio (issue 19), the steadier figure on a shared machine; the load average at the end of the run was ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`,
+      `With ${settings.connections} connections, mean latency is ${settings.connections} / throughput ` +
+        `(Little's law): a p99 of 10 ms needs at least ` +
+        `${Math.round((settings.connections * 1000) / 10).toLocaleString('en')} req/s, one of 20 ms ` +
+        `${Math.round((settings.connections * 1000) / 20).toLocaleString('en')}. Targets on the ratio are ` +
+        `judged on the CPU ratio (issue 19), the steadier figure on a shared machine; the load average at the ` +
+        `end of the run was ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`,
       '',
       verdicts.length === 0 ? 'Every target is met.' : `Not met: ${verdicts.map((v) => v.replace(/\*\*/g, '')).join('; ')}`,
     ].join('\n');

@@ -78,13 +78,19 @@ async function main(): Promise<void> {
     const markdown = [
       '## Memory over a long run',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${machine()}. One gateway (demo tenant, Redis store, response signing on) answering ${TOTAL.toLocaleString('en')} requests from ${CONNECTIONS} connections, each cycling through discovery, search_catalog, get_product, create_cart, create_checkout and get_checkout; ${Math.round(result.requests.average)} req/s on average, ${failed} answers ≥ 400, ${result.errors + result.timeouts} socket errors or timeouts.`,
+      `${new Date().toISOString().slice(0, 10)}, ${machine()}. One gateway (demo tenant, Redis store, ` +
+        `response signing on) answering ${TOTAL.toLocaleString('en')} requests from ${CONNECTIONS} ` +
+        `connections, each cycling through discovery, search_catalog, get_product, create_cart, ` +
+        `create_checkout and get_checkout; ${Math.round(result.requests.average)} req/s on average, ${failed} ` +
+        `answers ≥ 400, ${result.errors + result.timeouts} socket errors or timeouts.`,
       '',
       '| requests answered | RSS MiB |',
       '|---:|---:|',
       ...samples.map((s) => `| ${s.requests.toLocaleString('en')} | ${mib(s.rss)} |`),
       '',
-      `RSS after warm-up ${mib(warm.rss)} MiB, at the end ${mib(end.rss)} MiB (${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} %), peak ${mib(peak)} MiB. Target: flat within 10 %: ${met ? 'met' : '**not met**'}.`,
+      `RSS after warm-up ${mib(warm.rss)} MiB, at the end ${mib(end.rss)} MiB ` +
+        `(${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} %), peak ${mib(peak)} MiB. Target: flat within ` +
+        `10 %: ${met ? 'met' : '**not met**'}.`,
     ].join('\n');
     await writeSection('soak', markdown);
     process.stdout.write(`\n${markdown}\n\nwritten to bench/results.md\n`);

@@ -268,15 +268,17 @@ async function main(): Promise<void> {
   const plain = wholeRows.find((r) => r.stage.name === 'HTTP (inject) unsigned');
   const signingShare = signed && plain ? signed.cpu / plain.cpu - 1 : undefined;
   const fixed = (n: number) => n.toFixed(1);
+  const load = (await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
   const markdown = [
     '## create_checkout stage by stage',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${(await import('node:os'))
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(
-        ', ',
-      )} (1, 5, 15 min). \`npm run bench:stages\`: each stage of create_checkout run in-process on the demo tenant (memory store, response signing on), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stages; the median round is shown. CPU µs is process CPU time per call; wall µs includes what the machine's other work took from it.`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${load} (1, 5, 15 min). ` +
+      `\`npm run bench:stages\`: each stage of create_checkout run in-process on the demo tenant (memory store, response signing on), ` +
+      `${CALLS} calls per round, ${ROUNDS} rounds alternating the stages; the median round is shown. ` +
+      `CPU µs is process CPU time per call; wall µs includes what the machine's other work took from it.`,
     '',
     '| stage | what it runs | CPU µs/call | wall µs/call |',
     '|---|---|---:|---:|',
@@ -287,10 +289,13 @@ async function main(): Promise<void> {
     ...(signingShare === undefined
       ? []
       : [
-          `Response signing costs the whole create_checkout request ${(signingShare * 100).toFixed(1)} % more CPU in-process (target ≤ 15 %: ${signingShare <= 0.15 ? 'met' : '**not met**'}).`,
+          `Response signing costs the whole create_checkout request ${(signingShare * 100).toFixed(1)} % more ` +
+            `CPU in-process (target ≤ 15 %: ${signingShare <= 0.15 ? 'met' : '**not met**'}).`,
           '',
         ]),
-    "The whole request costs more than the sum of its stages by what no stage names: routing, the JSON body parser, promise hops and garbage collection; Fastify inject adds its own request and response objects, which a socket replaces with the kernel's work (see the throughput table for the gateway as a process).",
+    'The whole request costs more than the sum of its stages by what no stage names: routing, the JSON body parser, promise ' +
+      'hops and garbage collection; Fastify inject adds its own request and response objects, which a socket replaces with the ' +
+      "kernel's work (see the throughput table for the gateway as a process).",
   ].join('\n');
   process.stdout.write(`\n${markdown}\n`);
   if (!only && process.env.STAGES_WRITE !== '0') {

@@ -1,7 +1,8 @@
 /**
  * The signing-key tool: `npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]`
  * prints a new private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant
- * file references it; `--private-only` prints the private JWK alone, for scripts. The private key is printed once and never written anywhere by this tool.
+ * file references it; `--private-only` prints the private JWK alone, for scripts. The private key
+ * is printed once and never written anywhere by this tool.
  */
 import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
   const app = await buildServer({ settings, tenants, store, secret, metrics, trustProxy: settings.trustProxy, ...(https && { https }) });
   if (secret.ephemeral && settings.store !== 'memory') {
     app.log.warn(
-      'GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor or an order page link from one replica is refused by another; set the same GATEWAY_SECRET on every replica',
+      'GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor or an order page link ' +
+        'from one replica is refused by another; set the same GATEWAY_SECRET on every replica',
     );
   }
 

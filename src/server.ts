@@ -23,18 +23,17 @@ import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
 import { orderPages } from './transports/pages/order-page.js';
-import { registerRateLimits } from './transports/rate-limit.js';
+import { rateLimits } from './transports/rate-limit.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { requestHooks } from './transports/request-hooks.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, restErrors } from './transports/rest/error-handler.js';
 import { restTransport } from './transports/rest/rest-transport.js';
-import { registerSignedAnswers } from './transports/signed-answers.js';
+import { signedAnswers } from './transports/signed-answers.js';
 import { embeddedTransport } from './transports/embedded/embedded-transport.js';
 import { EMBEDDED_PATH } from './operations/embedded/session-binding.js';
-import { registerCompletionQueue } from './capabilities/checkout/completion-worker.js';
-import type { QueueWorker } from './state/queue-worker.js';
+import { completionRecovery } from './capabilities/checkout/completion-worker.js';
 import { backendWebhooks } from './webhooks/inbound.js';
-import { registerOrderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
+import { orderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
 
 export interface ServerOptions {
@@ -125,7 +124,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   }
 
-  const rateLimiter = await registerRateLimits(app, options.store, metrics);
+  // Per request for routes outside the pipeline; the pipeline counts operation calls with app.rateLimiter.
+  await app.register(rateLimits, { store: options.store, metrics });
 
   const profiles = options.profiles ?? new ProfileFetcher();
   metrics.profileCache(profiles);
@@ -136,10 +136,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     secret,
     now,
     observeIdempotency: metrics.idempotency,
-    rateLimiter,
+    rateLimiter: app.rateLimiter,
   });
-  // Signed answers: a root onSend hook, so it reaches every transport registered below.
-  registerSignedAnswers(app, pipeline);
+  // Signed answers: an onSend hook (fastify-plugin), so it reaches every transport registered below.
+  await app.register(signedAnswers, { pipeline });
   // Transports: encapsulated plugins, each with its own routes (and parsers, where it needs others).
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });
@@ -156,20 +156,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(backendWebhooks, { store: options.store, secret, now });
   await app.register(orderSimulation, { store: options.store, secret, now });
   const jobPollMs = options.jobPollMs ?? 1000;
+  // Background workers (fastify-plugin): started when the app is ready, stopped when it closes.
   const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
-  const orderPolls = registerOrderWebhooks(app, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
-  app.decorate('orderPolls', orderPolls);
-  app.decorate(
-    'completions',
-    registerCompletionQueue(app, {
-      store: options.store,
-      secret,
-      now,
-      metrics,
-      tenants: () => routing.registry.tenants,
-      pollMs: jobPollMs,
-    }),
-  );
+  await app.register(orderWebhooks, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
+  await app.register(completionRecovery, {
+    store: options.store,
+    secret,
+    now,
+    metrics,
+    tenants: () => routing.registry.tenants,
+    pollMs: jobPollMs,
+  });
   await app.register(healthRoutes, { store: options.store, routing, metrics });
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
@@ -179,9 +176,5 @@ declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
     metrics: Metrics;
-    /** Settles interrupted checkout completions (drain() runs the due jobs now). */
-    completions: QueueWorker<unknown>;
-    /** Polls stores without webhooks for changed orders (drain() runs the due polls now). */
-    orderPolls: QueueWorker<unknown>;
   }
 }

@@ -51,7 +51,8 @@ export function resolveEmbedded(config: EmbeddedConfig | undefined, where: strin
     // postMessage compare the serialized origin, so only that form is accepted.
     const serialized = URL.canParse(origin) ? new URL(origin).origin : undefined;
     if (serialized !== origin) {
-      throw new ConfigError(`${where}: $.embedded.host_origins[${i}] must be an origin exactly as browsers serialize it${serialized ? ` (${serialized})` : ''}`);
+      const hint = serialized ? ` (${serialized})` : '';
+      throw new ConfigError(`${where}: $.embedded.host_origins[${i}] must be an origin exactly as browsers serialize it${hint}`);
     }
   }
   return {

@@ -59,7 +59,10 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) {
     // Fastify 5 trusts nothing for a hop count: it cannot tell a proxy from a client that forges hops.
-    throw new ConfigError('TRUST_PROXY: hop counts are not supported; list the proxies\' addresses or CIDRs (e.g. 10.0.0.0/8), or true behind a proxy that every request must pass');
+    throw new ConfigError(
+      "TRUST_PROXY: hop counts are not supported; list the proxies' addresses or CIDRs (e.g. 10.0.0.0/8), " +
+        'or true behind a proxy that every request must pass',
+    );
   }
   const entries = raw.split(',').map((e) => e.trim());
   for (const entry of entries) {
@@ -67,7 +70,10 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
     const family = isIP(address);
     const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!PROXY_NAMES.has(entry) && (family === 0 || !bitsOk || rest.length > 0)) {
-      throw new ConfigError(`TRUST_PROXY: ${JSON.stringify(entry)} is not an address, a CIDR or one of ${[...PROXY_NAMES].join(', ')}; use true or a comma-separated list`);
+      throw new ConfigError(
+        `TRUST_PROXY: ${JSON.stringify(entry)} is not an address, a CIDR or one of ${[...PROXY_NAMES].join(', ')}; ` +
+          'use true or a comma-separated list',
+      );
     }
   }
   return entries;
@@ -76,7 +82,9 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
 function tls(env: NodeJS.ProcessEnv): TlsSettings | undefined {
   const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, TLS_CA_FILE: caFile, TLS_CLIENT_CERT: clientCert } = env;
   if (!certFile !== !keyFile) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both to serve HTTPS, or neither');
-  if (clientCert && clientCert !== 'request' && clientCert !== 'require') throw new ConfigError('TLS_CLIENT_CERT must be "request" or "require"');
+  if (clientCert && clientCert !== 'request' && clientCert !== 'require') {
+    throw new ConfigError('TLS_CLIENT_CERT must be "request" or "require"');
+  }
   if (!certFile || !keyFile) {
     if (caFile || clientCert) throw new ConfigError('TLS_CA_FILE and TLS_CLIENT_CERT need TLS_CERT_FILE and TLS_KEY_FILE');
     return undefined;
@@ -105,8 +113,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const gatewaySecret = env.GATEWAY_SECRET || undefined;
   // The message never repeats the value: it is a secret.
-  if (gatewaySecret !== undefined && gatewaySecret.length < 32) throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
-  if (env.CONFIG_WATCH && env.CONFIG_WATCH !== 'true' && env.CONFIG_WATCH !== 'false') throw new ConfigError('CONFIG_WATCH must be "true" or "false"');
+  if (gatewaySecret !== undefined && gatewaySecret.length < 32) {
+    throw new ConfigError('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
+  }
+  if (env.CONFIG_WATCH && env.CONFIG_WATCH !== 'true' && env.CONFIG_WATCH !== 'false') {
+    throw new ConfigError('CONFIG_WATCH must be "true" or "false"');
+  }
   const tlsSettings = tls(env);
   const baseUrl = env.BASE_URL || undefined;
   if (baseUrl !== undefined && !new RegExp(BASE_URL_PATTERN).test(baseUrl)) {

@@ -44,7 +44,9 @@ export function loadTenantFiles(configDir: string): LoadedTenant[] {
   const dir = join(configDir, 'tenants');
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /\.(ya?ml|json)$/.test(n)).sort();
+    names = readdirSync(dir)
+      .filter((n) => /\.(ya?ml|json)$/.test(n))
+      .sort();
   } catch {
     throw new ConfigError(`${dir}: no tenant directory; set CONFIG_DIR to a folder holding tenants/*.yaml`);
   }

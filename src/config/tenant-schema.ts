@@ -218,7 +218,10 @@ export const TenantConfig = Type.Object(
           /** Backend calls: deadline of one attempt and attempts in all for calls that may be repeated. */
           backend: Type.Optional(
             Type.Object(
-              { timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })), attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })) },
+              {
+                timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
+                attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+              },
               { additionalProperties: false },
             ),
           ),

@@ -1,9 +1,10 @@
 /**
  * An extension as the gateway serves it (spec part 1 §2.1: a capability that adds members to the
  * objects of the capabilities it extends): the members it adds to carts and checkouts (schema
- * fragments), what it reads from a request, its step in pricing, and its rendering. Extensions are
- * registered in table.ts; cart and checkout run the registered steps through steps.ts and never
- * name an extension.
+ * fragments), what it reads from a request, its step in pricing, and its rendering; in the
+ * catalog, the filters it owns and the members it adds to variants. Extensions are registered in
+ * table.ts; catalog, cart and checkout run the registered steps through steps.ts and never name
+ * an extension.
  *
  * Each extension keeps its own part of a session (declared by the extension itself, by merging
  * into `CartExtensionState` / `CheckoutExtensionState` as Fastify's decorators do), kept unused
@@ -12,8 +13,17 @@
  * steps run only for active ones.
  */
 import type { TProperties } from '@sinclair/typebox';
-import type { Adapter, PickupLocation, Quote, QuoteRequest } from '../../adapters/contract.js';
+import type {
+  Adapter,
+  CatalogVariant,
+  FulfillmentDiscoveryQuery,
+  PickupLocation,
+  Quote,
+  QuoteRequest,
+  VariantFulfillment,
+} from '../../adapters/contract.js';
 import type { CartCreateRequest, CartUpdateRequest, Cart } from '../../schemas/cart.js';
+import type { CatalogFilters, Variant } from '../../schemas/catalog.js';
 import type { Checkout, CheckoutCreateRequest, CheckoutUpdateRequest } from '../../schemas/checkout.js';
 import type { Context, Message } from '../../schemas/common.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
@@ -35,7 +45,7 @@ export interface CheckoutAsks {}
 /** The part of an operation's context a step may use (OperationContext fits it). */
 export interface ExtensionContext {
   caller: { active: ReadonlySet<CapabilityName>; profile: PlatformProfile };
-  tenant: { adapter: Pick<Adapter, 'capabilities'> };
+  tenant: { adapter: Pick<Adapter, 'capabilities'>; capabilities: { has(name: CapabilityName): boolean } };
 }
 
 /** The session members every step may read besides its own state. */
@@ -129,8 +139,39 @@ export interface CheckoutSteps {
   delivers?: boolean;
 }
 
+/** What a catalog step may ask of the store (the catalog's cached reader fits it). */
+export interface CatalogSource {
+  pickupLocations(): Promise<PickupLocation[]>;
+  discoverFulfillment(query: FulfillmentDiscoveryQuery): Promise<VariantFulfillment[]>;
+}
+
+/** An extension's part in one catalog request (search, lookup, get_product), for a caller that negotiated it. */
+export interface CatalogPart {
+  /** What of it narrows the results (bound into search cursors, and no exact total count); absent when it only adds members. */
+  narrows?: unknown;
+  /** Before a set of products is screened: their variants (what it filters on is asked for up front). */
+  prepare?(variants: readonly CatalogVariant[]): Promise<void>;
+  /** The variant passes its filters. */
+  passes?(variant: CatalogVariant): boolean;
+  /** Its members of the variants shown, by variant id. */
+  render(variants: readonly CatalogVariant[]): Promise<ReadonlyMap<string, Partial<Variant>>>;
+}
+
+export interface CatalogSteps {
+  /** The members of a catalog request's `filters` it owns: while it is not active they are refused (400). */
+  filters: readonly string[];
+  /** Its part in this request; none when it has nothing to do (the store cannot answer, say). */
+  read(step: {
+    ctx: ExtensionContext;
+    filters: CatalogFilters;
+    context?: Context;
+    source: CatalogSource;
+  }): Promise<{ part?: CatalogPart; messages: Message[] }>;
+}
+
 export interface Extension {
   capability: CapabilityName;
+  catalog?: CatalogSteps;
   cart?: CartSteps;
   checkout?: CheckoutSteps;
 }

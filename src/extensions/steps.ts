@@ -1,16 +1,22 @@
 /**
- * The registered extensions' steps as cart and checkout run them: every extension of the resource
- * reads its request members and takes its part in pricing (told whether the caller negotiated it);
- * only active ones settle, render and say what is missing. Parts are merged in table order.
+ * The registered extensions' steps as catalog, cart and checkout run them: every extension of the
+ * resource reads its request members and takes its part in pricing (told whether the caller
+ * negotiated it); only active ones settle, render and say what is missing. In the catalog only
+ * active ones take part, and a filter of an inactive one is refused. Parts are merged in table order.
  */
 import type { PickupLocation, Quote } from '../../adapters/contract.js';
 import type { Cart, CartCreateRequest, CartUpdateRequest } from '../../schemas/cart.js';
+import type { CatalogFilters } from '../../schemas/catalog.js';
 import type { Checkout, CheckoutCreateRequest, CheckoutUpdateRequest } from '../../schemas/checkout.js';
-import type { Message } from '../../schemas/common.js';
+import type { Context, Message } from '../../schemas/common.js';
+import { badRequest } from '../protocol/errors.js';
 import { firstPath, type AllocationPath } from './allocation-path.js';
 import type {
   CartExtensionState,
   CartSteps,
+  CatalogPart,
+  CatalogSource,
+  CatalogSteps,
   CheckoutAsks,
   CheckoutExtensionState,
   CheckoutSteps,
@@ -27,6 +33,9 @@ interface Registered<Steps> {
   steps: Steps;
 }
 
+const catalogSteps: Array<Registered<CatalogSteps>> = extensions.flatMap((e) =>
+  e.catalog ? [{ capability: e.capability, steps: e.catalog }] : [],
+);
 const cartSteps: Array<Registered<CartSteps>> = extensions.flatMap((e) => (e.cart ? [{ capability: e.capability, steps: e.cart }] : []));
 const checkoutSteps: Array<Registered<CheckoutSteps>> = extensions.flatMap((e) =>
   e.checkout ? [{ capability: e.capability, steps: e.checkout }] : [],
@@ -49,6 +58,45 @@ export interface ExtensionsPriced {
 
 function mergePriced(parts: readonly Priced[]): ExtensionsPriced {
   return { quote: merged<QuoteAdditions>(parts.map((p) => p.quote ?? {})), notices: parts.flatMap((p) => p.notices ?? []) };
+}
+
+// Catalog
+
+/** The members of a catalog request's `filters` that registered extensions own (not the store's custom filters). */
+export const extensionFilterNames: ReadonlySet<string> = new Set(catalogSteps.flatMap((e) => e.steps.filters));
+
+export interface CatalogReading {
+  parts: CatalogPart[];
+  messages: Message[];
+}
+
+/**
+ * The active extensions' parts in a catalog request. A filter of an extension the caller did not
+ * negotiate is a 400: silently ignoring it would return what the caller ruled out.
+ */
+export async function readCatalog(
+  ctx: ExtensionContext,
+  filters: CatalogFilters,
+  context: Context | undefined,
+  source: CatalogSource,
+): Promise<CatalogReading> {
+  const reading: CatalogReading = { parts: [], messages: [] };
+  for (const e of catalogSteps) {
+    if (isActive(ctx, e.capability)) {
+      const read = await e.steps.read({ ctx, filters, ...(context && { context }), source });
+      if (read.part) reading.parts.push(read.part);
+      reading.messages.push(...read.messages);
+      continue;
+    }
+    const field = e.steps.filters.find((name) => (filters as Record<string, unknown>)[name] !== undefined);
+    if (field === undefined) continue;
+    const name = e.capability.slice(e.capability.lastIndexOf('.') + 1);
+    const why = ctx.tenant.capabilities.has(e.capability)
+      ? `which is not active for your profile: declare it there to filter by ${name}`
+      : 'which this store does not offer';
+    throw badRequest('invalid_request', `$.filters.${field} belongs to the ${name} extension (${e.capability}), ${why}`);
+  }
+  return reading;
 }
 
 // Cart

@@ -60,7 +60,9 @@ export class Metrics implements QueueMetrics {
     });
     this.idempotencyOutcomes = new Counter({
       name: 'proto_idempotency_requests_total',
-      help: 'Requests carrying an idempotency key: executed, replayed, conflict (key reused with another request) or in_progress (gave up waiting for the first).',
+      help:
+        'Requests carrying an idempotency key: executed, replayed, conflict (key reused with another request) ' +
+        'or in_progress (gave up waiting for the first).',
       labelNames: ['tenant', 'operation', 'outcome'],
       registers,
     });

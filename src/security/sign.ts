@@ -96,7 +96,8 @@ class ResponseSigner {
       this.prepared.clear();
       this.signatures.clear();
     }
-    const covered = `${message.status}\n${fieldValue(message.headers, 'content-type') ?? ''}\n${fieldValue(message.headers, 'content-digest') ?? ''}`;
+    const contentType = fieldValue(message.headers, 'content-type') ?? '';
+    const covered = `${message.status}\n${contentType}\n${fieldValue(message.headers, 'content-digest') ?? ''}`;
     let fields = this.signatures.get(covered);
     if (!fields) {
       const withBody = hasBody(message.body);

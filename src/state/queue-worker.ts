@@ -1,10 +1,11 @@
 /**
  * Drains durable queues on every replica (the order webhook outboxes, the checkout completion
- * jobs), one queue per tenant served, so a deployment never takes another's jobs: claims due jobs (a lease, so a replica that dies mid job hands its jobs to another once
- * the lease runs out), runs them, then acks, schedules a retry, or dead-letters after the last
- * attempt. A few jobs run at once; the queue never hands out two jobs of one group together, so
- * each group's jobs run in order. Stopping stops claiming and waits, within a bound, for jobs in
- * flight. `drain` runs what is due now, once (operators' tools and tests).
+ * jobs), one queue per tenant served, so a deployment never takes another's jobs: claims due
+ * jobs (a lease, so a replica that dies mid job hands its jobs to another once the lease runs
+ * out), runs them, then acks, schedules a retry, or dead-letters after the last attempt. A few
+ * jobs run at once; the queue never hands out two jobs of one group together, so each group's
+ * jobs run in order. Stopping stops claiming and waits, within a bound, for jobs in flight.
+ * `drain` runs what is due now, once (operators' tools and tests).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';

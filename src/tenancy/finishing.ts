@@ -27,7 +27,8 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   handlers.forEach((handler, i) => {
     if (!findHandlerType(handler.type)) {
       throw new ConfigError(
-        `${file}: $.payment_handlers[${i}].type "${handler.type}" is not a payment handler type of this build (${handlerTypeNames().join(', ')})`,
+        `${file}: $.payment_handlers[${i}].type "${handler.type}" is not a payment handler type of this build ` +
+          `(${handlerTypeNames().join(', ')})`,
       );
     }
   });
@@ -44,7 +45,8 @@ export function resolveFinishing(config: TenantConfig, kind: string, capabilitie
   for (const handler of charging) {
     if (needs(handler) === mode) continue;
     throw new ConfigError(
-      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" needs adapter.finishing ${needs(handler)}, not ${mode}`,
+      `${file}: $.payment_handlers[${handlers.indexOf(handler)}].type "${handler.type}" ` +
+        `needs adapter.finishing ${needs(handler)}, not ${mode}`,
     );
   }
   if (charging.length === 0) {

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Metrics } from '../observability/metrics.js';
 import type { LimitScope, RateLimiter } from '../operations/rate-limits.js';
 import { profilePath } from '../protocol/business-profile.js';
@@ -54,10 +55,19 @@ declare module 'fastify' {
     /** No limit counts this route's requests. */
     notLimited?: boolean;
   }
+  interface FastifyInstance {
+    /** The counters the pipeline counts operation calls with (rateLimits below). */
+    rateLimiter: RateLimiter;
+  }
 }
 
-/** Registers the counters and the per-request hook; returns the limiter the pipeline counts calls with. */
-export async function registerRateLimits(app: FastifyInstance, store: StateStore, metrics: Metrics): Promise<RateLimiter> {
+export interface RateLimitsOptions {
+  store: StateStore;
+  metrics: Metrics;
+}
+
+/** Adds the counters and the per-request hook, and decorates the app with the limiter the pipeline counts calls with. */
+async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimitsOptions): Promise<void> {
   const shared = store.connection;
   await app.register(rateLimit, {
     global: false,
@@ -126,5 +136,8 @@ export async function registerRateLimits(app: FastifyInstance, store: StateStore
       .then(() => limiter.count(tenant, 'tenant', tenant.id, req.log))
       .then(() => done(), done);
   });
-  return limiter;
+  app.decorate('rateLimiter', limiter);
 }
+
+/** Through fastify-plugin, so the per-request hook reaches every transport registered after it. */
+export const rateLimits = fp(addRateLimits, { name: 'rate-limits' });

@@ -4,12 +4,13 @@
  * included, is signed over the exact bytes sent, in one onSend hook instead of per-route code.
  */
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Pipeline } from '../operations/pipeline.js';
 
 /** What Fastify itself sends a string body as when no type was set. */
 const DEFAULT_TYPE = 'text/plain; charset=utf-8';
 
-export function registerSignedAnswers(app: FastifyInstance, pipeline: Pipeline): void {
+async function addAnswerSigning(app: FastifyInstance, { pipeline }: { pipeline: Pipeline }): Promise<void> {
   app.addHook('onSend', (req, reply, payload, done) => {
     const { tenant } = req;
     const body = payload ?? undefined;
@@ -31,3 +32,6 @@ export function registerSignedAnswers(app: FastifyInstance, pipeline: Pipeline):
     done(null, payload);
   });
 }
+
+/** Through fastify-plugin, so the hook reaches every transport registered after it. */
+export const signedAnswers = fp(addAnswerSigning, { name: 'signed-answers' });

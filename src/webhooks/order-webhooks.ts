@@ -5,12 +5,13 @@
  * in are transports of their own (inbound.ts, simulation-route.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from '../transports/request-context.js';
 import { deliverOrderEvent, DELIVERY_TIMEOUT_MS } from './delivery.js';
-import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll, type PollJob } from './order-poll.js';
+import { ORDER_POLL_QUEUE, orderPollQueue, orderPollWorker, polled, schedulePoll } from './order-poll.js';
 import { ORDER_WEBHOOK_QUEUE, orderWebhookQueue } from '../capabilities/order/outbox.js';
 import { combinedDepth, QueueWorker, type WorkerNames } from '../state/queue-worker.js';
 import { backoffSchedule, type RetrySchedule } from '../state/retry-schedule.js';
@@ -53,8 +54,15 @@ export const describeOrderEvent = (event: OrderEvent) => ({
   kind: event.kind,
 });
 
-/** Returns the order poll worker (its `drain` runs the due polls now). */
-export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): QueueWorker<PollJob> {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Polls stores without webhooks for changed orders (drain() runs the due polls now). */
+    orderPolls: QueueWorker<unknown>;
+  }
+}
+
+/** Starts both workers with the app and stops them when it closes; the order poll worker is the app's `orderPolls`. */
+async function addOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDeps): Promise<void> {
   const { store, secret, now, routing } = deps;
   const settings = { ...defaultWebhookSettings(), ...deps.settings };
   const queues = () => routing.registry.tenants.map((tenant) => orderWebhookQueue(store, tenant.id));
@@ -120,5 +128,8 @@ export function registerOrderWebhooks(app: FastifyInstance, deps: OrderWebhookDe
     clearTimeout(retry);
     await polls.stop();
   });
-  return polls;
+  app.decorate('orderPolls', polls);
 }
+
+/** Through fastify-plugin: the workers' hooks and decorator are the app's. */
+export const orderWebhooks = fp(addOrderWebhooks, { name: 'order-webhooks' });

@@ -4,7 +4,8 @@ import { assembleTenant } from '../../src/tenancy/tenant.js';
 import { baseTenantConfig } from '../helpers/gateway.js';
 import { stubAdapter } from '../helpers/stub-adapter.js';
 
-const tenant = (id: string, extra: object) => assembleTenant({ config: { ...baseTenantConfig, id, ...extra }, file: `${id}.yaml` }, stubAdapter());
+const tenant = (id: string, extra: object) =>
+  assembleTenant({ config: { ...baseTenantConfig, id, ...extra }, file: `${id}.yaml` }, stubAdapter());
 
 describe('tenant routing', () => {
   const registry = new TenantRegistry([

@@ -20,9 +20,17 @@ const valid = `
 id: shop
 name: Shop
 base_url: https://shop.example
-adapter: { type: memory, settings: { data_dir: ${JSON.stringify(join(process.cwd(), 'config/demo'))}, storefront_url: https://shop.example/store } }
+adapter:
+  type: memory
+  settings: { data_dir: ${JSON.stringify(join(process.cwd(), 'config/demo'))}, storefront_url: https://shop.example/store }
 capabilities: { dev.proto.shopping.cart: {} }
 `;
+
+/** The valid file with `adapter.credentials` set to a YAML value. */
+const withCredentials = (yaml: string) =>
+  valid.replace('storefront_url: https://shop.example/store }\n', `storefront_url: https://shop.example/store }\n  credentials: ${yaml}\n`);
+
+const loadOptions = () => ({ env: {}, now: Date.now, store: new MemoryStore() });
 
 function errorOf(fn: () => unknown): string {
   try {
@@ -42,8 +50,16 @@ describe('tenant files', () => {
   });
 
   it('with several tenants, require each to say which hosts or path prefix route to it', () => {
-    const json = { id: 'b', name: 'B', base_url: 'https://b.example', hosts: ['b.example'], adapter: { type: 'memory', settings: {} }, capabilities: {} };
-    expect(errorOf(() => loadTenantFiles(configDir({ 'a.yaml': valid, 'b.json': JSON.stringify(json) })))).toMatch(/a\.yaml: with several tenants each needs \$\.hosts or \$\.path_prefix/);
+    const json = {
+      id: 'b',
+      name: 'B',
+      base_url: 'https://b.example',
+      hosts: ['b.example'],
+      adapter: { type: 'memory', settings: {} },
+      capabilities: {},
+    };
+    const dir = configDir({ 'a.yaml': valid, 'b.json': JSON.stringify(json) });
+    expect(errorOf(() => loadTenantFiles(dir))).toMatch(/a\.yaml: with several tenants each needs \$\.hosts or \$\.path_prefix/);
   });
 
   it('name the file, the JSON path and what is expected', () => {
@@ -61,8 +77,10 @@ describe('tenant files', () => {
   });
 
   it('refuse a literal secret where a reference is expected', () => {
-    const dir = configDir({ 'shop.yaml': valid.replace('storefront_url: https://shop.example/store }', 'storefront_url: https://shop.example/store }, credentials: { token: shpat_literal }') });
-    expect(errorOf(() => loadTenantFiles(dir))).toMatch(/\$\.adapter\.credentials\.token must be a reference \{env: NAME\} or \{file: PATH\}, never a literal secret/);
+    const dir = configDir({ 'shop.yaml': withCredentials('{ token: shpat_literal }') });
+    expect(errorOf(() => loadTenantFiles(dir))).toMatch(
+      /\$\.adapter\.credentials\.token must be a reference \{env: NAME\} or \{file: PATH\}, never a literal secret/,
+    );
   });
 
   it('refuse YAML that does not parse', () => {
@@ -80,19 +98,25 @@ describe('tenant files', () => {
 
   it('refuse an unknown capability and an extension without its parent', async () => {
     const unknown = configDir({ 'shop.yaml': valid.replace('dev.proto.shopping.cart: {}', 'dev.proto.shopping.teleport: {}') });
-    await expect(loadTenants(unknown, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/\$\.capabilities\["dev\.proto\.shopping\.teleport"\] is not a capability/);
+    await expect(loadTenants(unknown, loadOptions())).rejects.toThrow(
+      /\$\.capabilities\["dev\.proto\.shopping\.teleport"\] is not a capability/,
+    );
     const orphan = configDir({ 'shop.yaml': valid.replace('dev.proto.shopping.cart: {}', 'dev.proto.shopping.discount: {}') });
-    await expect(loadTenants(orphan, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/extends dev\.proto\.shopping\.cart or dev\.proto\.shopping\.checkout; enable one of them/);
+    await expect(loadTenants(orphan, loadOptions())).rejects.toThrow(
+      /extends dev\.proto\.shopping\.cart or dev\.proto\.shopping\.checkout; enable one of them/,
+    );
   });
 
   it('refuse adapter settings the adapter does not accept', async () => {
     const dir = configDir({ 'shop.yaml': valid.replace('storefront_url: https://shop.example/store', 'storefront: x') });
-    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/shop\.yaml: \$\.adapter\.settings\.storefront_url is required/);
+    await expect(loadTenants(dir, loadOptions())).rejects.toThrow(/shop\.yaml: \$\.adapter\.settings\.storefront_url is required/);
   });
 
   it('name a missing environment variable behind a credential reference', async () => {
-    const dir = configDir({ 'shop.yaml': valid.replace('storefront_url: https://shop.example/store }', 'storefront_url: https://shop.example/store }, credentials: { token: { env: SHOP_TOKEN } }') });
-    await expect(loadTenants(dir, { env: {}, now: Date.now, store: new MemoryStore() })).rejects.toThrow(/shop\.yaml: \$\.adapter\.credentials\.token: environment variable SHOP_TOKEN is not set/);
+    const dir = configDir({ 'shop.yaml': withCredentials('{ token: { env: SHOP_TOKEN } }') });
+    await expect(loadTenants(dir, loadOptions())).rejects.toThrow(
+      /shop\.yaml: \$\.adapter\.credentials\.token: environment variable SHOP_TOKEN is not set/,
+    );
   });
 
   it('the shipped demo configuration loads', async () => {

@@ -1,10 +1,12 @@
 /**
  * The extension table against the schemas and the capability registry: every registered
  * extension's members are composed into the request and response schemas of the resources it
- * extends, and the registry declares it as extending them (so negotiation prunes it with them).
+ * extends, and the registry declares it as extending them (so negotiation prunes it with them);
+ * the catalog filters an extension owns are declared in the catalog's filters schema.
  */
 import { describe, expect, it } from 'vitest';
 import { Cart, CartCreateRequest, CartUpdateRequest } from '../../schemas/cart.js';
+import { CatalogFilters } from '../../schemas/catalog.js';
 import { Checkout, CheckoutCreateRequest, CheckoutUpdateRequest } from '../../schemas/checkout.js';
 import { extensions } from '../../src/extensions/table.js';
 import { CAPABILITIES, CAPABILITY } from '../../src/protocol/capability-registry.js';
@@ -30,6 +32,18 @@ describe('registered extensions', () => {
         expect(CAPABILITIES[extension.capability].extends).toContain(capability);
       });
     }
+  }
+
+  for (const extension of extensions) {
+    const catalog = extension.catalog;
+    if (!catalog) continue;
+    it(`${extension.capability} in the catalog: its filters are members of the catalog filters schema, owned once`, () => {
+      const owners = extensions.flatMap((e) => e.catalog?.filters ?? []);
+      for (const name of catalog.filters) {
+        expect(Object.keys(CatalogFilters.properties)).toContain(name);
+        expect(owners.filter((owner) => owner === name)).toHaveLength(1);
+      }
+    });
   }
 
   it('are discount and fulfillment, each once', () => {

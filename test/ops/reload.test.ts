@@ -113,7 +113,8 @@ describe('tenant configuration reload', () => {
     release();
     const response = await inFlight;
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { proto: { status: string } }).proto.status).toBe('error'); // counter c1 does not exist: a business outcome
+    // Counter c1 does not exist: a business outcome.
+    expect(((await response.json()) as { proto: { status: string } }).proto.status).toBe('error');
     await reloader.settle();
     expect(closeOld).toHaveBeenCalledTimes(1);
     expect(logs.some((l) => l.msg === 'tenant configuration reloaded')).toBe(true);

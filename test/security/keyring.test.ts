@@ -63,7 +63,8 @@ describe('loading signing keys', () => {
 
   it('requires kid to be the RFC 7638 thumbprint', async () => {
     expect(await failure({ keys: [{ env: 'K' }], active_kid: 'k1' }, { K: JSON.stringify({ ...a, kid: 'k1' }) })).toBe(
-      `${FILE}: $.signing.keys[0]: kid "k1" does not match the key; its kid must be its RFC 7638 thumbprint "${a.kid}" (npm run keys -- generate prints keys this way)`,
+      `${FILE}: $.signing.keys[0]: kid "k1" does not match the key; ` +
+        `its kid must be its RFC 7638 thumbprint "${a.kid}" (npm run keys -- generate prints keys this way)`,
     );
     const { kid: _kid, ...noKid } = a;
     expect(await failure({ keys: [{ env: 'K' }], active_kid: a.kid }, { K: JSON.stringify(noKid) })).toMatch(/has no kid; its kid must be/);

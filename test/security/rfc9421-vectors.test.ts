@@ -76,7 +76,8 @@ const B26_BASE = [
   '"@authority": example.com',
   '"content-type": application/json',
   '"content-length": 18',
-  '"@signature-params": ("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
+  '"@signature-params": ("date" "@method" "@path" "@authority" "content-type" ' +
+    '"content-length");created=1618884473;keyid="test-key-ed25519"',
 ].join('\n');
 
 function parsedOf(headers: { 'signature-input'?: unknown; signature?: unknown }) {

@@ -90,7 +90,8 @@ describeWithRedis('order webhooks on Redis', () => {
       expect(out).toEqual([
         expect.stringMatching(
           new RegExp(
-            `^${id}  tenant=shop  order=${orderId}  kind=order_created  attempts=1  died=.*  to=http://127\\.0\\.0\\.1:\\d+/hooks/orders  reason="HTTP 500"$`,
+            `^${id}  tenant=shop  order=${orderId}  kind=order_created  attempts=1  died=.*  ` +
+              `to=http://127\\.0\\.0\\.1:\\d+/hooks/orders  reason="HTTP 500"$`,
           ),
         ),
       ]);

@@ -159,7 +159,9 @@ describe('the simulation secret in tenant files', () => {
   const tenantFile = (extra: string) => {
     writeFileSync(
       join(dir, 'tenants', 'demo.yaml'),
-      `id: demo\nname: Demo\nbase_url: https://demo.example\nadapter:\n  type: memory\n  settings: { data_dir: ${join(process.cwd(), 'config/demo')}, storefront_url: https://demo.example/store }\ncapabilities:\n  dev.proto.shopping.order: {}\n${extra}`,
+      `id: demo\nname: Demo\nbase_url: https://demo.example\nadapter:\n  type: memory\n` +
+        `  settings: { data_dir: ${join(process.cwd(), 'config/demo')}, storefront_url: https://demo.example/store }\n` +
+        `capabilities:\n  dev.proto.shopping.order: {}\n${extra}`,
     );
   };
   mkdirSync(join(dir, 'tenants'));

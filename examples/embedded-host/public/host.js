@@ -35,7 +35,9 @@ function preview(message) {
   if (!resource?.line_items) return JSON.stringify(message.params ?? message.result ?? message.error ?? {}).slice(0, 160);
   const total = resource.totals?.find((t) => t.type === 'total');
   const items = resource.line_items.reduce((n, line) => n + line.quantity, 0);
-  return `${resource.status ?? 'cart'} · ${items} item(s) · total ${total ? (total.amount / 100).toFixed(2) : '?'} ${resource.currency ?? ''}${resource.order ? ` · order ${resource.order.id}` : ''}`;
+  const amount = total ? (total.amount / 100).toFixed(2) : '?';
+  const order = resource.order ? ` · order ${resource.order.id}` : '';
+  return `${resource.status ?? 'cart'} · ${items} item(s) · total ${amount} ${resource.currency ?? ''}${order}`;
 }
 
 function banner(text, link) {

@@ -8,7 +8,8 @@ export const createCartOperation = defineOperation({
   name: 'create_cart',
   title: 'Create a cart',
   description:
-    'Creates a cart from line items ({item: {id}, quantity}) with estimated totals priced by the store. Optional: context (buyer location, currency, eligibility claims), buyer, discounts.codes.',
+    'Creates a cart from line items ({item: {id}, quantity}) with estimated totals priced by the store. Optional: context ' +
+    '(buyer location, currency, eligibility claims), buyer, discounts.codes.',
   capability: CAPABILITY.cart,
   rest: { method: 'POST', path: '/carts', status: 201 },
   mcp: { id: false, payload: 'cart' },
@@ -33,7 +34,8 @@ export const updateCartOperation = defineOperation({
   name: 'update_cart',
   title: 'Update a cart',
   description:
-    'Replaces the line items of a cart (send every line to keep; a line keeps its id when it repeats it or the same item) and refreshes its expiry. context, buyer and discounts.codes replace the stored ones when present.',
+    'Replaces the line items of a cart (send every line to keep; a line keeps its id when it repeats it or the same item) and ' +
+    'refreshes its expiry. context, buyer and discounts.codes replace the stored ones when present.',
   capability: CAPABILITY.cart,
   rest: { method: 'PUT', path: '/carts/{id}', status: 200 },
   mcp: { id: true, payload: 'cart' },

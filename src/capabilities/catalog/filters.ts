@@ -1,16 +1,17 @@
 /**
  * A catalog request's `filters`, read once into what each layer applies: categories, price
  * (in a store currency) and the store's declared custom filters go to the adapter's search;
- * price and fulfillment also screen variants in the gateway (lookups, get_product, search pages).
- * A filter the store does not declare, or a fulfillment filter without the fulfillment extension
- * negotiated, is a 400: silently ignoring it would return what the caller ruled out.
+ * price and the registered extensions' filters (fulfillment) also screen variants in the gateway
+ * (lookups, get_product, search pages). A filter the store does not declare, or an extension's
+ * filter without that extension negotiated, is a 400: silently ignoring it would return what the
+ * caller ruled out.
  */
 import type { CustomFilter } from '../../../adapters/contract.js';
 import type { CatalogFilters } from '../../../schemas/catalog.js';
 import type { Context, Message } from '../../../schemas/common.js';
-import { planDiscovery, type DiscoveryPlan } from '../../extensions/fulfillment/catalog-discovery.js';
+import type { CatalogPart } from '../../extensions/extension.js';
+import { extensionFilterNames, readCatalog } from '../../extensions/steps.js';
 import type { OperationContext } from '../../operations/context.js';
-import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { compile, toJsonPath, type Validator } from '../../validation/validator.js';
@@ -23,8 +24,8 @@ export interface CatalogFilterSet {
   price?: PriceBounds;
   /** Declared custom filters (applied by search only). */
   custom?: Record<string, unknown>;
-  /** Fulfillment discovery, when the extension is active for the caller and the store supports it. */
-  discovery?: DiscoveryPlan;
+  /** The parts of the extensions active for the caller (fulfillment discovery, when the store supports it). */
+  extensions: CatalogPart[];
   messages: Message[];
   /** The request named at least one filter (a recognized search input). */
   given: boolean;
@@ -51,12 +52,13 @@ export async function readFilters(
   request: { filters?: CatalogFilters; context?: Context },
   scope: FilterScope,
 ): Promise<CatalogFilterSet> {
-  const { categories, price, fulfills_to, methods, ...others } = (request.filters ?? {}) as CatalogFilters & Record<string, unknown>;
+  const { categories, price, ...rest } = (request.filters ?? {}) as CatalogFilters & Record<string, unknown>;
+  const others = Object.entries(rest).filter(([name]) => !extensionFilterNames.has(name));
   const { capabilities } = ctx.tenant.adapter;
   const messages: Message[] = [];
 
   const custom: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(others)) {
+  for (const [name, value] of others) {
     const filter = capabilities.customFilters.find((f) => f.name === name);
     if (!filter) {
       const supported = ['categories', 'price', ...capabilities.customFilters.map((f) => f.name)];
@@ -90,31 +92,15 @@ export async function readFilters(
   const { notice } = chooseCurrency(request.context?.currency, capabilities.currencies);
   if (notice && !messages.some((m) => m.path === '$.filters.price')) messages.push(notice);
 
-  let discovery: DiscoveryPlan | undefined;
-  if (ctx.caller.active.has(CAPABILITY.fulfillment)) {
-    const planned = await planDiscovery({
-      supported: capabilities.fulfillmentDiscovery,
-      ...(fulfills_to && { fulfillsTo: fulfills_to }),
-      ...(methods && { methods }),
-      ...(request.context && { context: request.context }),
-      locations: () => reader.pickupLocations(),
-    });
-    discovery = planned.plan;
-    messages.push(...planned.messages);
-  } else if (fulfills_to || methods) {
-    const field = fulfills_to ? 'fulfills_to' : 'methods';
-    const why = ctx.tenant.capabilities.has(CAPABILITY.fulfillment)
-      ? 'which is not active for your profile: declare it there to filter by fulfillment'
-      : 'which this store does not offer';
-    throw badRequest('invalid_request', `$.filters.${field} belongs to the fulfillment extension (${CAPABILITY.fulfillment}), ${why}`);
-  }
+  const extensions = await readCatalog(ctx, request.filters ?? {}, request.context, reader);
+  messages.push(...extensions.messages);
 
   return {
     ...(categories && { categories }),
     ...(bounds && { price: bounds }),
     ...(Object.keys(custom).length > 0 && { custom }),
-    ...(discovery && { discovery }),
+    extensions: extensions.parts,
     messages,
-    given: Boolean(categories || price || fulfills_to || methods || Object.keys(others).length > 0),
+    given: Boolean(categories || price || Object.keys(rest).length > 0),
   };
 }

@@ -53,14 +53,14 @@ export async function getProduct(ctx: OperationContext, request: GetProductReque
   const featured = product.variants.find((v) => v.id === product.featuredVariantId);
   const candidates = [requested, ...buyableFirst(product.variants.filter((v) => matches(v, selected))), featured];
 
-  const screen = await VariantScreen.of(filters, reader, [product]);
+  const screen = await VariantScreen.of(filters, [product]);
   const variants = screen.inCategories(product)
     ? [...new Set(candidates)].filter((v): v is CatalogVariant => v !== undefined && screen.passes(v))
     : [];
   if (variants.length === 0) return notFound(`${product.title} has no variant that passes the filters.`, '$.filters');
 
-  const fulfillment = await screen.fulfillment(variants);
+  const extensions = await screen.extensionMembers(variants);
   const configurable = product.options.length > 0;
-  const body = toProduct(product, { variants, selection: selected, ...(configurable && { selected }), fulfillment });
+  const body = toProduct(product, { variants, selection: selected, ...(configurable && { selected }), extensions });
   return success({ product: body, ...(filters.messages.length > 0 && { messages: filters.messages }) });
 }

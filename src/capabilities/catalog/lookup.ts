@@ -61,12 +61,11 @@ export async function lookupCatalog(ctx: OperationContext, request: LookupReques
 
   const screen = await VariantScreen.of(
     filters,
-    reader,
     results.map((r) => r.product),
   );
   const shown = results.map((r) => ({ product: r.product, ...chooseVariants(r, screen) })).filter((s) => s.variants.length > 0);
-  const fulfillment = await screen.fulfillment(shown.flatMap((s) => s.variants));
-  const products: Product[] = shown.map(({ product, variants, inputs }) => toProduct(product, { variants, inputs, fulfillment }));
+  const extensions = await screen.extensionMembers(shown.flatMap((s) => s.variants));
+  const products: Product[] = shown.map(({ product, variants, inputs }) => toProduct(product, { variants, inputs, extensions }));
 
   const messages = [...notFound, ...filters.messages];
   return success({ products, ...(messages.length > 0 && { messages }) });

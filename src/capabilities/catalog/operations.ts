@@ -11,7 +11,9 @@ export const searchCatalogOperation = defineOperation({
   name: 'search_catalog',
   title: 'Search the catalog',
   description:
-    "Free-text and filtered product search. Send `query` (every word must match; title matches rank first) and/or `filters` (categories, price in minor units of context.currency, the store's custom filters); `pagination.limit` (default 10) and the `cursor` of the previous page.",
+    'Free-text and filtered product search. Send `query` (every word must match; title matches rank first) and/or `filters` ' +
+    "(categories, price in minor units of context.currency, the store's custom filters); `pagination.limit` (default 10) and " +
+    'the `cursor` of the previous page.',
   capability: CAPABILITY.catalogSearch,
   rest: { method: 'POST', path: '/catalog/search', status: 200 },
   mcp: { id: false, payload: 'catalog' },
@@ -24,7 +26,8 @@ export const lookupCatalogOperation = defineOperation({
   name: 'lookup_catalog',
   title: 'Look up products by id',
   description:
-    'Resolves product ids, variant ids, SKUs and handles (as the store supports) to products; each returned variant lists the request ids that reached it in `inputs`. Unknown ids come back as `not_found` info messages.',
+    'Resolves product ids, variant ids, SKUs and handles (as the store supports) to products; each returned variant lists the ' +
+    'request ids that reached it in `inputs`. Unknown ids come back as `not_found` info messages.',
   capability: CAPABILITY.catalogLookup,
   rest: { method: 'POST', path: '/catalog/lookup', status: 200 },
   mcp: { id: false, payload: 'catalog' },
@@ -37,7 +40,9 @@ export const getProductOperation = defineOperation({
   name: 'get_product',
   title: 'Get one product',
   description:
-    'Full detail of one product by product or variant id, with option selection: send `selected` [{name, label}] and `preferences` (option names, most important first). Each option value says whether it `exists` and is `available` next to the effective `product.selected`.',
+    'Full detail of one product by product or variant id, with option selection: send `selected` [{name, label}] and ' +
+    '`preferences` (option names, most important first). Each option value says whether it `exists` and is `available` next to ' +
+    'the effective `product.selected`.',
   capability: CAPABILITY.catalogLookup,
   rest: { method: 'POST', path: '/catalog/product', status: 200 },
   mcp: { id: false, payload: 'catalog' },

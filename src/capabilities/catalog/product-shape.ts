@@ -1,11 +1,11 @@
 /**
  * A store product (adapter contract) as the protocol's Product (spec part 1 §2.6): descriptions
  * as {plain}, prices as integer minor units, the option matrix, the chosen variants in order
- * with their lookup inputs and fulfillment. The product shape has no tags, so each variant
+ * with their lookup inputs and the members active extensions add (fulfillment). The product shape has no tags, so each variant
  * carries its own tags or else its product's; the vendor is the variant's seller.
  */
 import type { CatalogProduct, CatalogVariant } from '../../../adapters/contract.js';
-import type { CatalogFulfillment, Price, Product, SelectedOption, Variant } from '../../../schemas/catalog.js';
+import type { Price, Product, SelectedOption, Variant } from '../../../schemas/catalog.js';
 import { optionMatrix, type Selection } from './option-matrix.js';
 
 export interface ProductView {
@@ -16,7 +16,8 @@ export interface ProductView {
   /** get_product's `product.selected`. */
   selected?: readonly SelectedOption[];
   inputs?: ReadonlyMap<string, Variant['inputs']>;
-  fulfillment?: ReadonlyMap<string, CatalogFulfillment> | undefined;
+  /** The members active extensions add, by variant id. */
+  extensions?: ReadonlyMap<string, Partial<Variant>> | undefined;
 }
 
 function priceRange(product: CatalogProduct): Product['price_range'] {
@@ -30,7 +31,6 @@ function priceRange(product: CatalogProduct): Product['price_range'] {
 function toVariant(product: CatalogProduct, variant: CatalogVariant, view: ProductView): Variant {
   const tags = variant.tags ?? product.tags;
   const inputs = view.inputs?.get(variant.id);
-  const fulfillment = view.fulfillment?.get(variant.id);
   const vendor = product.vendor;
   return {
     id: variant.id,
@@ -43,7 +43,7 @@ function toVariant(product: CatalogProduct, variant: CatalogVariant, view: Produ
     ...(tags.length > 0 && { tags: [...tags] }),
     ...(vendor && { seller: { name: vendor.name, ...(vendor.url && { links: [{ type: 'website', url: vendor.url }] }) } }),
     ...(inputs && { inputs }),
-    ...(fulfillment && { fulfillment }),
+    ...view.extensions?.get(variant.id),
   };
 }
 

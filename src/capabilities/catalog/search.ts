@@ -31,15 +31,15 @@ interface Page {
 }
 
 async function shape(filters: CatalogFilterSet, reader: CatalogReader, products: CatalogProduct[]): Promise<Product[]> {
-  const screen = await VariantScreen.of(filters, reader, products);
+  const screen = await VariantScreen.of(filters, products);
   const shown = products.flatMap((product) => {
     const variants = product.variants.filter((v) => screen.passes(v));
     // The store's representative first: agents often take the first variant as the default.
     variants.sort((a, b) => Number(b.id === product.featuredVariantId) - Number(a.id === product.featuredVariantId));
     return variants.length > 0 ? [{ product, variants }] : [];
   });
-  const fulfillment = await screen.fulfillment(shown.flatMap((s) => s.variants));
-  return shown.map(({ product, variants }) => toProduct(product, { variants, fulfillment }));
+  const extensions = await screen.extensionMembers(shown.flatMap((s) => s.variants));
+  return shown.map(({ product, variants }) => toProduct(product, { variants, extensions }));
 }
 
 async function collect(reader: CatalogReader, filters: CatalogFilterSet, query: SearchQuery, start: CursorState): Promise<Page> {
@@ -79,8 +79,8 @@ export async function searchCatalog(ctx: OperationContext, request: SearchReques
   };
   const key = ctx.secret.key(CURSOR_KEY_PURPOSE);
   // What decides the results: a context location that only feeds the fulfillment report does not.
-  const fulfillmentFilter = filters.discovery?.filtering ? filters.discovery : null;
-  const binding = queryBinding(ctx.tenant.id, [query, fulfillmentFilter, request.context?.currency ?? null]);
+  const narrowing = filters.extensions.flatMap((part) => (part.narrows === undefined ? [] : [part.narrows]));
+  const binding = queryBinding(ctx.tenant.id, [query, narrowing, request.context?.currency ?? null]);
   const cursor = request.pagination?.cursor;
   const start = cursor === undefined ? { skip: 0 } : readCursor(key, binding, cursor);
 
@@ -92,7 +92,7 @@ export async function searchCatalog(ctx: OperationContext, request: SearchReques
       throw badRequest('invalid_cursor', '$.pagination.cursor is no longer valid for this search; start again without a cursor');
     throw error;
   }
-  const exactCount = !filters.discovery?.filtering && page.totalCount !== undefined;
+  const exactCount = narrowing.length === 0 && page.totalCount !== undefined;
   return success({
     products: page.products,
     pagination: {

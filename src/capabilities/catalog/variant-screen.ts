@@ -1,12 +1,11 @@
 /**
- * Which variants pass a request's gateway-side filters (price, fulfillment), which products pass
- * its categories, and the fulfillment each shown variant reports. Fulfillment answers are asked
- * for up front only when they filter; otherwise only for the variants finally shown.
+ * Which variants pass a request's gateway-side filters (price, and those of the active extensions:
+ * fulfillment), which products pass its categories, and the members the extensions add to each
+ * variant shown. Each extension asks the store up front only for what it filters on; otherwise
+ * only for the variants finally shown.
  */
-import type { CatalogProduct, CatalogVariant, VariantFulfillment } from '../../../adapters/contract.js';
-import type { CatalogFulfillment } from '../../../schemas/catalog.js';
-import { discover, fulfills, toCatalogFulfillment } from '../../extensions/fulfillment/catalog-discovery.js';
-import type { CatalogReader } from './catalog-cache.js';
+import type { CatalogProduct, CatalogVariant } from '../../../adapters/contract.js';
+import type { Variant } from '../../../schemas/catalog.js';
 import type { CatalogFilterSet } from './filters.js';
 
 /** Buyable variants first, otherwise in the store's order. */
@@ -14,23 +13,13 @@ export const buyableFirst = (variants: readonly CatalogVariant[]): CatalogVarian
   [...variants].sort((a, b) => Number(b.availability.available) - Number(a.availability.available));
 
 export class VariantScreen {
-  private constructor(
-    private readonly filters: CatalogFilterSet,
-    private readonly reader: CatalogReader,
-    private readonly answers: Map<string, VariantFulfillment>,
-  ) {}
+  private constructor(private readonly filters: CatalogFilterSet) {}
 
   /** A screen for these products' variants. */
-  static async of(filters: CatalogFilterSet, reader: CatalogReader, products: readonly CatalogProduct[]): Promise<VariantScreen> {
-    const plan = filters.discovery;
-    const answers = plan?.filtering
-      ? await discover(
-          plan,
-          products.flatMap((p) => p.variants),
-          (q) => reader.discoverFulfillment(q),
-        )
-      : new Map<string, VariantFulfillment>();
-    return new VariantScreen(filters, reader, answers);
+  static async of(filters: CatalogFilterSet, products: readonly CatalogProduct[]): Promise<VariantScreen> {
+    const variants = products.flatMap((p) => p.variants);
+    for (const part of filters.extensions) await part.prepare?.(variants);
+    return new VariantScreen(filters);
   }
 
   /** OR over category values, without regard to case (as the adapters' search matches them). */
@@ -40,28 +29,23 @@ export class VariantScreen {
   }
 
   passes(variant: CatalogVariant): boolean {
-    const { price, discovery } = this.filters;
+    const { price, extensions } = this.filters;
     // A price in another currency than the bounds was already judged by the store.
     const priced =
       !price ||
       variant.price.currency !== price.currency ||
       ((price.min === undefined || variant.price.amount >= price.min) && (price.max === undefined || variant.price.amount <= price.max));
-    return priced && (!discovery || fulfills(variant, this.answers.get(variant.id), discovery));
+    return priced && extensions.every((part) => part.passes?.(variant) ?? true);
   }
 
-  /** The fulfillment extension's answer per shown variant; undefined when it is not active. */
-  async fulfillment(variants: readonly CatalogVariant[]): Promise<Map<string, CatalogFulfillment> | undefined> {
-    const plan = this.filters.discovery;
-    if (!plan) return undefined;
-    const missing = variants.filter((v) => !this.answers.has(v.id));
-    if (missing.length > 0) {
-      for (const [id, answer] of await discover(plan, missing, (q) => this.reader.discoverFulfillment(q))) this.answers.set(id, answer);
+  /** The active extensions' members of each shown variant; undefined when none is active. */
+  async extensionMembers(variants: readonly CatalogVariant[]): Promise<Map<string, Partial<Variant>> | undefined> {
+    const { extensions } = this.filters;
+    if (extensions.length === 0) return undefined;
+    const members = new Map<string, Partial<Variant>>();
+    for (const part of extensions) {
+      for (const [id, added] of await part.render(variants)) members.set(id, { ...members.get(id), ...added });
     }
-    return new Map(
-      variants.flatMap((v) => {
-        const answer = this.answers.get(v.id);
-        return answer ? [[v.id, toCatalogFulfillment(answer, v.price.currency)] as const] : [];
-      }),
-    );
+    return members;
   }
 }

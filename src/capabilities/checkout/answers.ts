@@ -37,7 +37,8 @@ function refusal(session: ClosedCheckout): Message {
     default:
       return errorMessage(
         'checkout_in_progress',
-        'The order is being placed: get the checkout until it is completed. Meanwhile only a retry of the same complete request (same idempotency key and body) is accepted.',
+        'The order is being placed: get the checkout until it is completed. ' +
+          'Meanwhile only a retry of the same complete request (same idempotency key and body) is accepted.',
         'recoverable',
       );
   }

@@ -54,7 +54,8 @@ const REJECTION_CODES = {
 export function orderRejected(rejection: Extract<PlaceOrderResult, { status: 'rejected' }>): Message {
   return errorMessage(
     REJECTION_CODES[rejection.reason],
-    `The store did not accept the order (${rejection.detail}); the payment was not taken. ${TO_CONTINUE[0]!.toUpperCase()}${TO_CONTINUE.slice(1)}.`,
+    `The store did not accept the order (${rejection.detail}); the payment was not taken. ` +
+      `${TO_CONTINUE[0]!.toUpperCase()}${TO_CONTINUE.slice(1)}.`,
     'requires_buyer_review',
   );
 }

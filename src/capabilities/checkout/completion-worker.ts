@@ -4,6 +4,7 @@
  * the backoff schedule and dead-lettered (visible in `npm run outbox`) after a day.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import {
   combinedDepth,
@@ -51,11 +52,17 @@ export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<Comple
   return jobWorker({ queues, deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now }, deps.pollMs);
 }
 
-/** Starts the worker with the app and stops it (after the jobs in flight) when the app closes. */
-export function registerCompletionQueue(
-  app: FastifyInstance,
-  deps: Omit<CompletionWorkerDeps, 'log' | 'metrics'> & { metrics: QueueMetrics },
-): QueueWorker<CompletionJob> {
+export type CompletionRecoveryOptions = Omit<CompletionWorkerDeps, 'log' | 'metrics'> & { metrics: QueueMetrics };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Settles interrupted checkout completions (drain() runs the due jobs now). */
+    completions: QueueWorker<unknown>;
+  }
+}
+
+/** Starts the worker with the app and stops it (after the jobs in flight) when the app closes; the app's `completions`. */
+async function addCompletionRecovery(app: FastifyInstance, deps: CompletionRecoveryOptions): Promise<void> {
   const worker = completionWorker({
     ...deps,
     log: app.log.child({ component: 'checkout-completions' }),
@@ -66,5 +73,8 @@ export function registerCompletionQueue(
   });
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
-  return worker;
+  app.decorate('completions', worker);
 }
+
+/** Through fastify-plugin: the worker's hooks and decorator are the app's. */
+export const completionRecovery = fp(addCompletionRecovery, { name: 'completion-recovery' });

@@ -9,7 +9,9 @@ export const createCheckoutOperation = defineOperation({
   name: 'create_checkout',
   title: 'Create a checkout session',
   description:
-    'Starts a checkout from line items ({item: {id}, quantity}) or from a cart (cart_id: its items, context, buyer and discount codes). The answer lists in messages what is still missing (code "missing" with the JSONPath to fill in). Optional: buyer, context, discounts.codes, fulfillment.methods.',
+    'Starts a checkout from line items ({item: {id}, quantity}) or from a cart (cart_id: its items, context, buyer and ' +
+    'discount codes). The answer lists in messages what is still missing (code "missing" with the JSONPath to fill in). ' +
+    'Optional: buyer, context, discounts.codes, fulfillment.methods.',
   capability: CAPABILITY.checkout,
   rest: { method: 'POST', path: '/checkout-sessions', status: 201 },
   mcp: { id: false, payload: 'checkout' },
@@ -23,7 +25,8 @@ export const getCheckoutOperation = defineOperation({
   name: 'get_checkout',
   title: 'Get a checkout session',
   description:
-    'Returns a checkout session with current prices and status; while its order is being placed (complete_in_progress), poll this until it is completed.',
+    'Returns a checkout session with current prices and status; while its order is being placed (complete_in_progress), poll ' +
+    'this until it is completed.',
   capability: CAPABILITY.checkout,
   rest: { method: 'GET', path: '/checkout-sessions/{id}', status: 200 },
   mcp: { id: true },
@@ -35,7 +38,8 @@ export const updateCheckoutOperation = defineOperation({
   name: 'update_checkout',
   title: 'Update a checkout session',
   description:
-    'Replaces the whole session: resend everything to keep (line_items, buyer, context, discounts.codes, fulfillment.methods with their ids, destinations, selected_destination_id and groups[].selected_option_id); what is not resent is dropped.',
+    'Replaces the whole session: resend everything to keep (line_items, buyer, context, discounts.codes, fulfillment.methods ' +
+    'with their ids, destinations, selected_destination_id and groups[].selected_option_id); what is not resent is dropped.',
   capability: CAPABILITY.checkout,
   rest: { method: 'PUT', path: '/checkout-sessions/{id}', status: 200 },
   mcp: { id: true, payload: 'checkout' },
@@ -49,7 +53,9 @@ export const completeCheckoutOperation = defineOperation({
   name: 'complete_checkout',
   title: 'Complete a checkout session',
   description:
-    'Places the order of a ready_for_complete session: payment.instruments (the selected one with the credential its payment handler issued) and signals (e.g. dev.proto.buyer_ip, dev.proto.user_agent). Requires meta["idempotency-key"]; retry with the same key and body.',
+    'Places the order of a ready_for_complete session: payment.instruments (the selected one with the credential its payment ' +
+    'handler issued) and signals (e.g. dev.proto.buyer_ip, dev.proto.user_agent). Requires meta["idempotency-key"]; retry with ' +
+    'the same key and body.',
   capability: CAPABILITY.checkout,
   rest: { method: 'POST', path: '/checkout-sessions/{id}/complete', status: 200 },
   mcp: { id: true, payload: 'checkout' },

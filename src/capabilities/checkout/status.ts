@@ -77,7 +77,8 @@ export function evaluate(
   if (session.escalation) messages.push(session.escalation.message);
   if (handOff) {
     const content =
-      "These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: continue on the store's checkout page (continue_url).";
+      'These items need a delivery choice, which this platform cannot make without dev.proto.shopping.fulfillment: ' +
+      "continue on the store's checkout page (continue_url).";
     messages.push(errorMessage('fulfillment_unsupported', content, 'requires_buyer_input'));
   }
   if (messages.some(needsBuyer)) return { status: 'requires_escalation', messages };

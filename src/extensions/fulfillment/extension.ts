@@ -3,11 +3,12 @@
  * destinations and options in, the store's groups and options out, and what is still missing
  * before the checkout can be completed. Without it, the methods a session holds are kept unused,
  * nothing is priced for delivery, and physical lines hand the buyer to the store (status.ts).
- * Catalog fulfillment discovery is in catalog-discovery.ts.
+ * In the catalog, its filters and variants' fulfillment are catalog-step.ts.
  */
 import { FulfillmentMembers } from '../../../schemas/fulfillment.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import type { Extension } from '../extension.js';
+import { fulfillmentCatalog } from './catalog-step.js';
 import { fulfillmentAllocationPath, renderFulfillment } from './fulfillment-member.js';
 import { fulfillmentGaps } from './gaps.js';
 import type { AskedOption, StoredMethod } from './method-record.js';
@@ -28,6 +29,7 @@ declare module '../extension.js' {
 
 export const fulfillmentExtension: Extension = {
   capability: CAPABILITY.fulfillment,
+  catalog: fulfillmentCatalog,
   checkout: {
     members: FulfillmentMembers,
     read: async ({ active, request, stored, locations }) => {

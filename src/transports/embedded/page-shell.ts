@@ -55,7 +55,8 @@ export function pageConfig(tenant: Tenant, kind: SessionKind, rpc: string): Page
 export function renderShell(tenant: Tenant, assetsUrl: string, config: PageConfig): string {
   const title = `${config.kind === 'cart' ? 'Cart' : 'Checkout'} · ${tenant.name}`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(`${assetsUrl}/embedded.css`)}">
 <script type="module" src="${escapeHtml(`${assetsUrl}/page.js`)}"></script>

@@ -21,7 +21,8 @@ export function errorPage(status: StorefrontFailure, storeName: string, requestI
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} - ${name}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}small{color:#888}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}
+@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}small{color:#888}</style>
 </head><body><h1>${title}</h1><p>${name} ${body}</p><p><small>Error ${status} · reference ${escapeHtml(requestId)}</small></p></body></html>
 `;
 }

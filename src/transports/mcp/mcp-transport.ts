@@ -54,7 +54,10 @@ function requestIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Failures before the SDK sees the message (bad JSON, unknown tenant, rate limit) still answer in JSON-RPC. */
+/**
+ * Failures before the SDK sees the message (bad JSON, unknown tenant, rate limit) still answer in
+ * JSON-RPC: this plugin's own error handler, in place of the REST one (its scope is encapsulated).
+ */
 function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   const mapped = toProtocolError(error, req.log);
   const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
@@ -76,6 +79,7 @@ export async function mcpTransport(
   const byName = new Map(operations.map((op) => [op.name, op]));
   const envelopeChecks = new Map<string, Validator<ToolArguments>>(operations.map((op) => [op.name, compileEnvelopeCheck(op)]));
   const toolLists = new WeakMap<Tenant, Tool[]>();
+  app.setErrorHandler(jsonRpcErrorHandler);
   const toolsOf = (tenant: Tenant) => {
     let tools = toolLists.get(tenant);
     if (!tools) {
@@ -138,7 +142,7 @@ export async function mcpTransport(
     return server;
   }
 
-  app.post('/mcp', { errorHandler: jsonRpcErrorHandler, config: COUNTED_PER_CALL }, async (req, reply) => {
+  app.post('/mcp', { config: COUNTED_PER_CALL }, async (req, reply) => {
     req.transport = 'mcp';
     const tenant = tenantOf(req);
     if (Array.isArray(req.body) && req.body.length > MAX_BATCH) {

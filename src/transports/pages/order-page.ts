@@ -46,6 +46,10 @@ const TOTAL: Record<string, string> = {
   total: 'Total',
 };
 
+const cell = (value: Part) => html`<td>${value}</td>`;
+/** Quantities and amounts, right-aligned. */
+const numberCell = (value: Part) => html`<td class="n">${value}</td>`;
+
 const label = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replace(/_/g, ' ');
 
 function when(timestamp: string): string {
@@ -70,23 +74,39 @@ function orderPage(tenant: Tenant, order: OrderBody, placedAt: string): string {
   const { expectations, events } = order.fulfillment;
   const adjustments = order.adjustments ?? [];
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>Order ${order.id} · ${tenant.name}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#222}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}td.n,th.n{text-align:right}.note{background:#fff4d6;padding:.5rem 1rem}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}
+td.n,th.n{text-align:right}.note{background:#fff4d6;padding:.5rem 1rem}</style>
 </head><body><main>
 <h1>Your order at ${tenant.name}</h1>
 <p>Order <strong>${order.id}</strong>, placed ${when(placedAt)}.</p>
 ${(order.messages ?? []).map((m) => html`<p class="note">${m.content}</p>`)}
 <h2>Items</h2>
-<table><thead><tr><th>Item</th><th class="n">Ordered</th><th class="n">Now</th><th class="n">Sent</th><th>Status</th><th class="n">Price</th></tr></thead><tbody>
+<table><thead><tr><th>Item</th><th class="n">Ordered</th><th class="n">Now</th><th class="n">Sent</th>
+<th>Status</th><th class="n">Price</th></tr></thead><tbody>
 ${order.line_items.map(
   (line) =>
-    html`<tr><td>${line.item.title}</td><td class="n">${line.quantity.original}</td><td class="n">${line.quantity.total}</td><td class="n">${line.quantity.fulfilled}</td><td>${STATUS[line.status]}</td><td class="n">${money(line.totals.find((t) => t.type === 'total')?.amount ?? 0)}</td></tr>\n`,
+    html`<tr>${[
+      cell(line.item.title),
+      numberCell(line.quantity.original),
+      numberCell(line.quantity.total),
+      numberCell(line.quantity.fulfilled),
+      cell(STATUS[line.status]),
+      numberCell(money(line.totals.find((t) => t.type === 'total')?.amount ?? 0)),
+    ]}</tr>\n`,
 )}</tbody></table>
 <h2>Delivery</h2>
 <ul>${expectations.map(
     (e) =>
-      html`<li>${label(e.method_type)}: ${lineList(e.line_items)}${e.description && html` · ${e.description}`}${town(e.destination) && html` · to ${town(e.destination)}`}${e.fulfillable_on && e.fulfillable_on !== 'now' && html` · from ${e.fulfillable_on}`}</li>`,
+      html`<li>${[
+        html`${label(e.method_type)}: ${lineList(e.line_items)}`,
+        e.description && html` · ${e.description}`,
+        town(e.destination) && html` · to ${town(e.destination)}`,
+        e.fulfillable_on && e.fulfillable_on !== 'now' && html` · from ${e.fulfillable_on}`,
+      ]}</li>`,
   )}</ul>
 ${
   events.length > 0 &&
@@ -94,7 +114,12 @@ ${
 <ol>${events.map((e) => {
     const tracking = e.tracking_number ?? e.tracking_url;
     const link = safeLink(e.tracking_url);
-    return html`<li>${when(e.occurred_at)}: ${label(e.type)}, ${lineList(e.line_items)}${e.carrier && html` · ${e.carrier}`}${tracking && html` · tracking ${link ? html`<a href="${link}" rel="noopener noreferrer">${tracking}</a>` : tracking}`}${e.description && html` · ${e.description}`}</li>`;
+    return html`<li>${[
+      html`${when(e.occurred_at)}: ${label(e.type)}, ${lineList(e.line_items)}`,
+      e.carrier && html` · ${e.carrier}`,
+      tracking && html` · tracking ${link ? html`<a href="${link}" rel="noopener noreferrer">${tracking}</a>` : tracking}`,
+      e.description && html` · ${e.description}`,
+    ]}</li>`;
   })}</ol>`
 }
 ${
@@ -102,11 +127,18 @@ ${
   html`<h2>Refunds, returns and changes</h2>
 <ul>${adjustments.map((a) => {
     const amount = a.totals?.find((t) => t.type === 'total')?.amount;
-    return html`<li>${when(a.occurred_at)}: ${label(a.type)} (${a.status})${a.line_items && html`, ${lineList(a.line_items)}`}${amount !== undefined && html` · ${money(amount)}`}${a.description && html` · ${a.description}`}</li>`;
+    return html`<li>${[
+      html`${when(a.occurred_at)}: ${label(a.type)} (${a.status})`,
+      a.line_items && html`, ${lineList(a.line_items)}`,
+      amount !== undefined && html` · ${money(amount)}`,
+      a.description && html` · ${a.description}`,
+    ]}</li>`;
   })}</ul>`
 }
 <h2>Totals</h2>
-<table><tbody>${order.totals.map((t) => html`<tr><td>${TOTAL[t.type] ?? label(t.type)}</td><td class="n">${money(t.amount)}</td></tr>`)}</tbody></table>
+<table><tbody>${order.totals.map(
+    (t) => html`<tr>${[cell(TOTAL[t.type] ?? label(t.type)), numberCell(money(t.amount))]}</tr>`,
+  )}</tbody></table>
 </main></body></html>
 `.text;
 }

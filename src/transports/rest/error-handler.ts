@@ -32,5 +32,5 @@ async function restErrorHandlers(app: FastifyInstance): Promise<void> {
   );
 }
 
-/** Through fastify-plugin: every transport answers errors and unknown paths this way unless its route says otherwise (MCP). */
+/** Through fastify-plugin: every transport answers errors and unknown paths this way unless its scope sets its own (MCP). */
 export const restErrors = fp(restErrorHandlers, { name: 'rest-errors' });

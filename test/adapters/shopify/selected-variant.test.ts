@@ -21,7 +21,8 @@ function shopWithLargeProduct(dir: string): void {
     FLOWERS.flatMap((flower) =>
       WRAPS.map(
         (wrap) =>
-          `      - { id: builder_${size}_${flower}_${wrap}, price: 3000, stock: 5, options: { Size: ${size}, Flower: ${flower}, Wrap: ${wrap} } }`,
+          `      - { id: builder_${size}_${flower}_${wrap}, price: 3000, stock: 5, ` +
+          `options: { Size: ${size}, Flower: ${flower}, Wrap: ${wrap} } }`,
       ),
     ),
   );
@@ -71,7 +72,7 @@ afterAll(async () => {
 const optionsOf = (v: { options: Array<{ name: string; value: string }> }) => Object.fromEntries(v.options.map((o) => [o.name, o.value]));
 
 describe('the selected variant of a large product', () => {
-  it('is not among the first page of variants, and variantBySelectedOptions brings it (names and values matched without case)', async () => {
+  it('is not among the first page of variants, and variantBySelectedOptions brings it (names and values match without case)', async () => {
     const [plain] = await s.adapter.lookup([productId]);
     expect(plain!.product.variants).toHaveLength(250);
     expect(plain!.product.variants.some((v) => JSON.stringify(optionsOf(v)) === JSON.stringify(LAST))).toBe(false);

@@ -227,7 +227,8 @@ describe('pagination (§2.6, §8)', () => {
       expect(res.body).toEqual({
         code: 'invalid_cursor',
         content:
-          '$.pagination.cursor belongs to another search: send the same query, filters, context.currency and limit as the request that returned it',
+          '$.pagination.cursor belongs to another search: send the same query, filters, context.currency and limit as the ' +
+          'request that returned it',
       });
     }
   });

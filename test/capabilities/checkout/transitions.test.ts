@@ -160,7 +160,7 @@ describe('while the order is being placed', () => {
     expect(control.placements).toBe(1);
   });
 
-  it('a placement the store refuses releases the payment and asks for a review (requires_escalation); after an update it completes', async () => {
+  it('a placement the store refuses releases the payment, asks for review (requires_escalation); an update then completes it', async () => {
     const rest = gw.client('rest');
     const { ready, payload } = await walkToReady(rest, [line('pot_ceramic')]);
     control.refuse = { status: 'rejected', reason: 'out_of_stock', detail: 'not enough stock for line 1' };
@@ -177,7 +177,7 @@ describe('while the order is being placed', () => {
 });
 
 describe('changes before complete', () => {
-  it('a total that changed since it was shown: requires_escalation with requires_buyer_review, nothing charged; an update confirms it', async () => {
+  it('a total changed since it was shown: requires_escalation, requires_buyer_review, nothing charged; an update confirms it', async () => {
     // SPRING2025 (25% off) ends at 2025-06-01T00:00Z: valid when shown, expired at complete.
     gw.clock.now = Date.parse('2025-05-31T23:40:00Z');
     const rest = gw.client('rest');
@@ -195,7 +195,9 @@ describe('changes before complete', () => {
       ['error', 'price_changed', 'requires_buyer_review', '$.totals'],
     ]);
     expect(reply.body.messages[1].content).toBe(
-      'The totals changed since they were last shown: items_discount is now none (was -7.50 USD); tax is now 1.88 USD (was 1.41 USD); total is now 36.88 USD (was 28.91 USD). Nothing was charged; review the checkout with the buyer, then update it to continue.',
+      'The totals changed since they were last shown: items_discount is now none (was -7.50 USD); tax is now 1.88 USD (was ' +
+        '1.41 USD); total is now 36.88 USD (was 28.91 USD). Nothing was charged; review the checkout with the buyer, then update ' +
+        'it to continue.',
     );
     expect(total(reply.body.totals, 'items_discount')).toBeUndefined();
     expect(control.placements).toBe(0);

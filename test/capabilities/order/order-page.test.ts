@@ -42,11 +42,13 @@ describe('the order page', () => {
     const page = res.body;
     expect(page).toContain(`Order <strong>${orderId}</strong>, placed Tue, 10 Mar 2026 12:00:00 UTC.`);
     expect(page).toContain(
-      '<tr><td>Bouquet of Red Roses</td><td class="n">3</td><td class="n">3</td><td class="n">3</td><td>Sent</td><td class="n">$105.00</td></tr>',
+      '<tr><td>Bouquet of Red Roses</td><td class="n">3</td><td class="n">3</td><td class="n">3</td><td>Sent</td>' +
+        '<td class="n">$105.00</td></tr>',
     );
     expect(page).toContain('<tr><td>Ceramic Pot</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td>Processing</td>');
     expect(page).toContain(
-      'Shipped, 3 × Bouquet of Red Roses · UPS · tracking <a href="https://flowers.example/store/tracking/1Z999AA1" rel="noopener noreferrer">1Z999AA1</a>',
+      'Shipped, 3 × Bouquet of Red Roses · UPS · tracking <a href="https://flowers.example/store/tracking/1Z999AA1" ' +
+        'rel="noopener noreferrer">1Z999AA1</a>',
     );
     expect(page).toContain('Refund (completed), 1 × Ceramic Pot · -$15.00 · One pot arrived broken');
     expect(page).toContain('<tr><td>Total</td><td class="n">$153.00</td></tr>');

@@ -158,7 +158,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     expect(cleared.discounts).toEqual({ codes: [], applied: [automatic] });
   });
 
-  it('an accepted eligibility claim gives a provisional automatic discount carrying the claim; others give nothing but a warning', async () => {
+  it('an accepted eligibility claim gives a provisional automatic discount carrying it; others give nothing but a warning', async () => {
     const { body } = await client().create({
       line_items: [line('pot_ceramic')],
       context: { eligibility: ['com.example.veteran', 'com.example.student'] },
@@ -186,7 +186,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     expect(body.messages.filter((m: any) => m.type === 'error')).toEqual([]);
   });
 
-  it('free shipping reduces nothing on a cart, which prices no shipping: the code is kept without a warning but not listed as applied', async () => {
+  it('free shipping reduces nothing on a cart (it prices no shipping): the code is kept, without a warning, but not applied', async () => {
     const { body } = await client().create({ line_items: [line('pot_ceramic')], discounts: { codes: ['FREESHIP'] } });
     expect(body.discounts).toEqual({ codes: ['FREESHIP'], applied: [] });
     expect(warnings(body)).toEqual([]);
@@ -198,7 +198,7 @@ describe.each<Transport>(['rest', 'mcp'])('discount extension on carts over %s',
     expect(body.discounts.applied).toEqual([]);
   });
 
-  it('without the extension the caller sees no discounts member and its codes and claims are ignored; automatic discounts still count', async () => {
+  it('without the extension the caller sees no discounts member, its codes and claims are ignored; automatic discounts count', async () => {
     const plain = gw.client(transport, NO_DISCOUNT);
     const created = (
       await plain.create({

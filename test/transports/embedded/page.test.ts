@@ -14,7 +14,8 @@ import { startStorefront } from '../storefront-server.js';
 import { embeddedGateway, HOST_ORIGINS, pathOf } from './embedded-gateway.js';
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'none'; base-uri 'none'; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+  "form-action 'none'; base-uri 'none'; " +
   `frame-ancestors ${HOST_ORIGINS.join(' ')}`;
 
 let assets: string;
