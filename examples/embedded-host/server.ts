@@ -80,7 +80,10 @@ export async function startHost(options: HostOptions): Promise<HostServer> {
       },
       body: JSON.stringify({ line_items: Array.isArray(asked.line_items) ? asked.line_items : DEFAULT_ITEMS }),
     });
-    send(res, response.status, await response.json());
+    const body = (await response.json()) as { continue_url?: unknown };
+    const warning = typeof body.continue_url === 'string' ? await framingRefused(gateway, body.continue_url, origin) : undefined;
+    if (warning) process.stderr.write(`demo:host: ${warning}\n`);
+    send(res, response.status, body, warning);
   }
 
   await new Promise<void>((done, fail) => {
@@ -94,8 +97,27 @@ export async function startHost(options: HostOptions): Promise<HostServer> {
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+function send(res: ServerResponse, status: number, body: unknown, warning?: string): void {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', ...(warning && { 'host-warning': warning }) };
+  res.writeHead(status, headers).end(JSON.stringify(body));
+}
+
+/**
+ * Why the browser would refuse to frame the page, read from its own `frame-ancestors`: a host on
+ * another port than the tenant allows (HOST_PORT) otherwise shows an empty frame and no reason.
+ */
+async function framingRefused(gateway: string, pageUrl: string, origin: string): Promise<string | undefined> {
+  // Asked where this host reaches the gateway: the page's public address may not resolve from here.
+  const { pathname, search } = new URL(pageUrl);
+  const page = await fetch(`${gateway}${pathname}${search}`).catch(() => undefined);
+  const policy = page?.headers.get('content-security-policy') ?? '';
+  await page?.body?.cancel();
+  const ancestors = /frame-ancestors ([^;]*)/.exec(policy)?.[1]?.trim().split(/\s+/);
+  if (!ancestors || ancestors.includes(origin)) return undefined;
+  return (
+    `the gateway lets only ${ancestors.join(', ')} frame its pages, not this host (${origin}): ` +
+    `run demo:host with HOST_PORT=9100, or add ${origin} to the tenant's embedded.host_origins`
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

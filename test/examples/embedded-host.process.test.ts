@@ -14,7 +14,9 @@ let child: ChildProcess;
 let origin: string;
 
 beforeAll(async () => {
-  gateway = await demoGateway();
+  // The demo tenant's embedded setting: only http://127.0.0.1:9100 may frame its pages.
+  const embedded = { enabled: true, host_origins: ['http://127.0.0.1:9100'], delegate: { checkout: ['payment.credential' as const] } };
+  gateway = await demoGateway({ tenant: { embedded } });
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (gateway.app.server.address() as { port: number }).port;
   const main = join(inject('gatewayBuild'), 'examples/embedded-host/main.js');
@@ -50,4 +52,11 @@ it('creates a checkout at the gateway as the agent whose profile it serves', asy
   const checkout = (await response.json()) as { id: string; line_items: Array<{ item: { id: string } }> };
   expect(checkout.id).toMatch(/^chk_/);
   expect(checkout.line_items.map((l) => l.item.id)).toEqual(['bouquet_roses']);
+  // The demo tenant lets only port 9100 frame its pages: a host elsewhere says why its frame stays empty.
+  expect(response.headers.get('host-warning')).toBe(
+    `the gateway lets only http://127.0.0.1:9100 frame its pages, not this host (${origin}): ` +
+      'run demo:host with HOST_PORT=9100, or add ' +
+      origin +
+      " to the tenant's embedded.host_origins",
+  );
 });

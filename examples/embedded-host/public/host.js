@@ -58,6 +58,8 @@ async function createSession(kind, lineItems) {
   const response = await fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: request });
   const body = await response.json();
   if (!response.ok || !body.continue_url) throw new Error(`the gateway answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  const warning = response.headers.get('host-warning');
+  if (warning) banner(warning);
   return body;
 }
 
