@@ -13,7 +13,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEY, startWooSimulator, type WooSimulator } from '../simulators/woocommerce/server.js';
-import { freePort, tenantFile } from '../simulators/woocommerce/tenant-file.js';
+import { tenantFile } from '../simulators/woocommerce/tenant-file.js';
+import { freePort } from '../scripts/free-port.js';
 import { serveAgentProfile } from './agent-profile.js';
 import { machine, writeSection } from './results-file.js';
 
@@ -181,7 +182,7 @@ async function startGateway(sim: WooSimulator, port: number): Promise<{ origin: 
 async function main(): Promise<void> {
   const sim = await startWooSimulator();
   const agent = await serveAgentProfile();
-  const gateway = await startGateway(sim, await freePort(0, '127.0.0.1'));
+  const gateway = await startGateway(sim, await freePort());
   try {
     const bench = new Bench(gateway.origin, agent.header, sim);
     // Warm the gateway (profile fetched, store facts read) before any latency is injected.

@@ -17,7 +17,8 @@ import { join, resolve } from 'node:path';
 import { WooHttp } from '../adapters/woocommerce/http.js';
 import { registerWebhooks } from '../adapters/woocommerce/webhook-setup.js';
 import { DEFAULT_KEY, startWooSimulator } from '../simulators/woocommerce/server.js';
-import { FINISHING_MODES, freePort, tenantFile, type Mode } from '../simulators/woocommerce/tenant-file.js';
+import { FINISHING_MODES, tenantFile, type Mode } from '../simulators/woocommerce/tenant-file.js';
+import { freePort } from './free-port.js';
 
 async function waitUntilReady(url: string, child: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 200 && child.exitCode === null; i++) {
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
   const mode = (process.env.WOO_DEMO_FINISHING ?? 'gateway_charged') as Mode;
   if (!FINISHING_MODES.includes(mode)) throw new Error(`WOO_DEMO_FINISHING must be one of ${FINISHING_MODES.join(', ')}`);
   const host = process.env.HOST ?? '127.0.0.1';
-  const port = await freePort(Number(process.env.PORT ?? 8080), host);
+  // PORT=0: a free port now, so the tenant's base_url can carry the one really listened on.
+  const wanted = Number(process.env.PORT ?? 8080);
+  const port = wanted === 0 ? await freePort(host) : wanted;
   const simulator = await startWooSimulator({ port: Number(process.env.WOO_SIMULATOR_PORT ?? 0) });
   const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const configDir = mkdtempSync(join(tmpdir(), 'woo-demo-'));

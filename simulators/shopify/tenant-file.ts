@@ -1,4 +1,6 @@
 /** A tenant file for a gateway in front of a Shopify simulator (demo:shopify, bench:shopify). */
+import { ALL_CAPABILITIES_YAML } from '../tenant-capabilities.js';
+
 export interface SimulatedTenant {
   id: string;
   baseUrl: string;
@@ -32,15 +34,7 @@ adapter:
 ${Object.entries(TENANT_CREDENTIAL_ENV)
   .map(([name, env]) => `    ${name}: { env: ${env} }`)
   .join('\n')}
-capabilities:
-  dev.proto.shopping.catalog.search: {}
-  dev.proto.shopping.catalog.lookup: {}
-  dev.proto.shopping.cart: {}
-  dev.proto.shopping.checkout: {}
-  dev.proto.shopping.discount: {}
-  dev.proto.shopping.fulfillment: {}
-  dev.proto.shopping.order: {}
-checkout:
+${ALL_CAPABILITIES_YAML}checkout:
   required_buyer_fields: [email]
 policies:
   allow_loopback_profiles: true

@@ -3,7 +3,7 @@
  * credentials by {env} reference (WOO_CONSUMER_KEY, WOO_CONSUMER_SECRET, WOO_WEBHOOK_SECRET), the
  * payment handler the finishing mode needs.
  */
-import { createServer } from 'node:net';
+import { ALL_CAPABILITIES_YAML } from '../tenant-capabilities.js';
 
 export const FINISHING_MODES = ['gateway_charged', 'store_charged', 'handoff'] as const;
 export type Mode = (typeof FINISHING_MODES)[number];
@@ -13,19 +13,6 @@ const HANDLERS: Record<Mode, string> = {
   store_charged: '  - { id: woo-card, name: dev.proto.payments.store, type: store, instruments: [card] }',
   handoff: '  - { id: store-checkout, name: dev.proto.payments.handoff, type: handoff, instruments: [redirect] }',
 };
-
-/** The port PORT names, or a free one for PORT=0, so the tenant's base_url can carry it. */
-export function freePort(wanted: number, host: string): Promise<number> {
-  if (wanted !== 0) return Promise.resolve(wanted);
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 export function tenantFile(base: string, storeUrl: string, mode: Mode): string {
   return `# Written for a gateway in front of the simulated WooCommerce store (the demo flower shop).
@@ -42,15 +29,7 @@ adapter:
     consumer_key: { env: WOO_CONSUMER_KEY }
     consumer_secret: { env: WOO_CONSUMER_SECRET }
     webhook_secret: { env: WOO_WEBHOOK_SECRET }
-capabilities:
-  dev.proto.shopping.catalog.search: {}
-  dev.proto.shopping.catalog.lookup: {}
-  dev.proto.shopping.cart: {}
-  dev.proto.shopping.checkout: {}
-  dev.proto.shopping.discount: {}
-  dev.proto.shopping.fulfillment: {}
-  dev.proto.shopping.order: {}
-payment_handlers:
+${ALL_CAPABILITIES_YAML}payment_handlers:
 ${HANDLERS[mode]}
 policies:
   allow_loopback_profiles: true

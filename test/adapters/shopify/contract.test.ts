@@ -7,6 +7,7 @@ import { runAdapterContract, type BackendFault, type SignedDelivery, type Simula
 import type { Fault } from '../../../simulators/shopify/faults.js';
 import { toShopifyAddress } from '../../../adapters/shopify/addresses.js';
 import type { ShopifySimulator } from '../../../simulators/shopify/server.js';
+import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { shopifySetup } from './helpers.js';
 
 const FAULTS: Record<BackendFault, Fault> = {
@@ -53,16 +54,8 @@ runAdapterContract('shopify', async () => {
       handle: { value: 'red-rose-bouquet', productId: gid('Product', 'bouquet_roses') },
       line: { variantId: gid('ProductVariant', 'bouquet_roses'), quantity: 2 },
       codes: { accepted: '10OFF', rejected: 'NOSUCHCODE' },
-      shippingAddress: {
-        firstName: 'Jane',
-        lastName: 'Doe',
-        streetAddress: '123 Main St',
-        locality: 'Chicago',
-        region: 'IL',
-        country: 'US',
-        postalCode: '60601',
-      },
-      buyer: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' },
+      shippingAddress: DEMO_SHOP_FIXTURES.shippingAddress,
+      buyer: DEMO_SHOP_FIXTURES.buyer,
       gatewayHandlerId: 'sandbox',
     },
     controls,
