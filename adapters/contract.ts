@@ -717,6 +717,14 @@ export interface Adapter {
   readonly capabilities: AdapterCapabilities;
   /** The store's home page: `continue_url` when there is nothing to hand over (an unknown cart). */
   readonly storefrontUrl: string;
+  /**
+   * Optional: true when the catalog and pricing reads (search, lookup, pickupLocations,
+   * discoverFulfillment, quote, checkoutUrl) are computed in this process without I/O, as the
+   * demo store's are. The gateway then runs them without a deadline (a timer cannot fire before a
+   * synchronous computation returns, and arming one costs each call a controller and a timer);
+   * retries and answer checks still apply. Orders and anything else keep their deadline.
+   */
+  readonly localReads?: boolean;
 
   search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage>;
   /**

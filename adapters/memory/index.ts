@@ -63,6 +63,8 @@ const DEFAULT_RETENTION_MS = 90 * 86_400_000;
 
 export class MemoryAdapter implements Adapter, OrderSimulator {
   readonly kind = 'memory';
+  /** Catalog and prices live in this process; orders go through the state store (Redis, say). */
+  readonly localReads = true;
   readonly capabilities: AdapterCapabilities;
   private readonly index: ReturnType<typeof buildSearchIndex>;
   private readonly orders: OrderBook;

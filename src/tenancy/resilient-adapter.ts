@@ -36,6 +36,16 @@ export const BACKEND_METHODS = [
 ] as const;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 
+/** The reads an adapter with `localReads` computes in-process: they run without a deadline. */
+const LOCAL_READS: ReadonlySet<BackendMethod> = new Set([
+  'search',
+  'lookup',
+  'pickupLocations',
+  'discoverFulfillment',
+  'quote',
+  'checkoutUrl',
+]);
+
 /** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
 const REPEATABLE: ReadonlySet<BackendMethod> = new Set(BACKEND_METHODS.filter((method) => method !== 'placeOrder'));
 
@@ -103,12 +113,13 @@ export function resilientAdapter(
   secrets: readonly string[] = [],
 ): Adapter {
   const scrub = scrubber(secrets);
-  async function call<T>(method: BackendMethod, run: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  async function call<T>(method: BackendMethod, run: (signal?: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
+    const local = adapter.localReads === true && LOCAL_READS.has(method);
     for (let n = 1; ; n++) {
       const started = performance.now();
       try {
-        const answer = await attempt(method, run, policy.timeoutMs, outer);
+        const answer = local ? await run(outer) : await attempt(method, run, policy.timeoutMs, outer);
         const result = method === 'ping' ? answer : checkAnswer(method, answer);
         observe({ method, durationMs: performance.now() - started, outcome: 'ok' });
         return result;

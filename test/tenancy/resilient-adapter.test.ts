@@ -49,6 +49,18 @@ describe('backend calls through the resilient adapter', () => {
     expect(backend.calls()).toBe(3);
   });
 
+  it("runs an in-process store's reads without a deadline, and keeps the deadline on its orders", async () => {
+    const slow = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 150));
+    const adapter = resilientAdapter(
+      { ...stubAdapter(), localReads: true, lookup: () => slow([]), getOrder: () => slow(null) },
+      { ...policy, attempts: 1 },
+    );
+    // A local read that outlasts the 100 ms deadline is not cut off (it could only be a synchronous computation)…
+    await expect(adapter.lookup(['x'])).resolves.toEqual([]);
+    // …while an order read, which may wait on the state store, still is.
+    await expect(adapter.getOrder('o1')).rejects.toThrow(/did not answer within 100 ms/);
+  });
+
   it('aborts the signal it gave the adapter when the deadline passes', async () => {
     let seen: AbortSignal | undefined;
     const adapter = resilientAdapter(

@@ -31,6 +31,8 @@ function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
     }
   };
   const wrapped = Object.create(adapter) as Record<string, unknown>;
+  // The faults stand for a store across the network (a hang waits on a socket): its reads get a deadline.
+  wrapped.localReads = false;
   for (const method of FAULTY_METHODS) {
     const real = (adapter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!.bind(adapter);
     wrapped[method] = async (...args: unknown[]) => {
