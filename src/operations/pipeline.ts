@@ -145,9 +145,15 @@ export class Pipeline {
     const { profile, negotiation, principal } = await this.admit(op, call, limiter);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
+    if (op.answers) {
+      // A reused answer was made for these very payload bytes, which passed validation then: only a miss validates.
+      const answer = await this.reuseAnswer(op, call, negotiation, () =>
+        this.run(op, call, caller, negotiation, this.validate(op, call.payload)),
+      );
+      return { ...answer, replayed: false };
+    }
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
-    if (op.answers) return { ...(await this.reuseAnswer(op, call, negotiation, run)), replayed: false };
     if (!op.idempotency) return { ...(await run()), replayed: false };
 
     const key = call.idempotencyKey;
