@@ -1,10 +1,13 @@
 /** Integer money arithmetic: percentages, rates and proportional splits that add up exactly. */
 
+/** BigInt(2), not `2n`: the build targets ES2017, which has no BigInt literals (docs/decisions.md). */
+const TWO = BigInt(2);
+
 /** round_half_up(value * numerator / denominator) for non-negative integers, exact (BigInt). */
 export function mulDivRoundHalfUp(value: number, numerator: number, denominator: number): number {
   const product = BigInt(value) * BigInt(numerator);
   const d = BigInt(denominator);
-  return Number((product * 2n + d) / (2n * d));
+  return Number((product * TWO + d) / (TWO * d));
 }
 
 /**

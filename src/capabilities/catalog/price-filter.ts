@@ -16,6 +16,10 @@ export interface PriceBounds {
   currency: string;
 }
 
+// BigInt(n), not `1n`: the build targets ES2017, which has no BigInt literals (docs/decisions.md).
+const ONE = BigInt(1);
+const TEN = BigInt(10);
+
 /** A configured rate (a JSON number) as an exact fraction: 1.08 -> 108/100. */
 function fraction(rate: number): { num: bigint; den: bigint } {
   const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(rate));
@@ -23,15 +27,15 @@ function fraction(rate: number): { num: bigint; den: bigint } {
   const [, whole, decimals = '', exp = '0'] = match;
   const shift = Number(exp) - decimals.length;
   const digits = BigInt(whole! + decimals);
-  return shift >= 0 ? { num: digits * 10n ** BigInt(shift), den: 1n } : { num: digits, den: 10n ** BigInt(-shift) };
+  return shift >= 0 ? { num: digits * TEN ** BigInt(shift), den: ONE } : { num: digits, den: TEN ** BigInt(-shift) };
 }
 
 /** `amount` minor units of `from` in minor units of `to`, 1 `from` being `rate` `to`. */
 export function convertMinor(amount: number, from: string, to: string, rate: number, rounding: 'down' | 'up'): number {
   const { num, den } = fraction(rate);
-  const n = BigInt(amount) * num * 10n ** BigInt(currencyExponent(to));
-  const d = den * 10n ** BigInt(currencyExponent(from));
-  const result = rounding === 'down' ? n / d : (n + d - 1n) / d;
+  const n = BigInt(amount) * num * TEN ** BigInt(currencyExponent(to));
+  const d = den * TEN ** BigInt(currencyExponent(from));
+  const result = rounding === 'down' ? n / d : (n + d - ONE) / d;
   return Number(result > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : result);
 }
 

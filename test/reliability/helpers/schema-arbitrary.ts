@@ -73,7 +73,8 @@ export const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer({ min: 20, max: 80 }).map((d) => nested(d, 'deep')),
   fc.integer({ min: 100, max: 1500 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map((n) => Number(n)),
+  // BigInt(2), not `2n`: the ES2017 target (tsconfig.json) has no BigInt literals.
+  fc.bigInt({ min: -(BigInt(2) ** BigInt(80)), max: BigInt(2) ** BigInt(80) }).map((n) => Number(n)),
 );
 
 export interface SchemaArbitraryOptions {
