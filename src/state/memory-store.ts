@@ -1,7 +1,9 @@
 /**
  * The default state store, for one process: values are kept as JSON text (copied in and out,
  * as Redis would), keys expire on the injected clock, and every method finishes its work before
- * its first await, so each is atomic within the process.
+ * its first await, so each is atomic within the process. Expired keys nobody reads again are
+ * swept in slices (at most `sweepBatch` keys a tick), so a store of a million sessions never
+ * stops the event loop for a whole scan.
  */
 import { MemoryQueue } from './memory-queue.js';
 import { StoreUnavailableError, type DurableQueue, type StateStore, type Versioned } from './store.js';
@@ -10,8 +12,10 @@ import { checkVersion, decodeJson, durationMillis, encodeJson } from './values.j
 export interface MemoryStoreOptions {
   /** Clock for TTLs and queue times (tests move it by hand). */
   now?: () => number;
-  /** How often expired keys nobody reads again are dropped (read keys are dropped on the spot). */
+  /** How often a slice of the keys is checked for expiry (read keys are dropped on the spot); 1 s by default. */
   sweepIntervalMs?: number;
+  /** Keys checked per slice; 10,000 by default (about a millisecond). */
+  sweepBatch?: number;
 }
 
 interface Entry {
@@ -25,12 +29,15 @@ export class MemoryStore implements StateStore {
   private readonly queues = new Map<string, MemoryQueue<unknown>>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  /** Where the sweep stopped, and how many keys its pass has left (from the size when it began: a pass ends however fast keys arrive). */
+  private pass: { cursor: Iterator<[string, Entry]>; left: number } | undefined;
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
+    const batch = options.sweepBatch ?? 10_000;
     // unref: a forgotten store never keeps the process alive.
-    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000).unref();
+    this.sweeper = setInterval(() => this.sweepSlice(batch), options.sweepIntervalMs ?? 1_000).unref();
   }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
@@ -85,11 +92,24 @@ export class MemoryStore implements StateStore {
     clearInterval(this.sweeper);
   }
 
-  /** Drops every expired key; returns how many were dropped. */
+  /** Drops every expired key at once; returns how many were dropped. */
   sweep(): number {
+    this.pass = undefined;
+    return this.sweepSlice(Infinity);
+  }
+
+  /** Checks the next `max` keys of the current pass (a new pass starts where the last one ended); returns how many were dropped. */
+  private sweepSlice(max: number): number {
     const now = this.now();
     let dropped = 0;
-    for (const [key, entry] of this.entries) {
+    for (let checked = 0; checked < max; checked++) {
+      this.pass ??= { cursor: this.entries.entries(), left: this.entries.size };
+      const next = this.pass.left-- > 0 ? this.pass.cursor.next() : undefined;
+      if (!next || next.done) {
+        this.pass = undefined;
+        break;
+      }
+      const [key, entry] = next.value;
       if (entry.expiresAt <= now) {
         this.entries.delete(key);
         dropped += 1;

@@ -41,6 +41,26 @@ describe('MemoryStore', () => {
     expect(store.sweep()).toBe(1);
     await store.close();
   });
+
+  it('sweeps a large store a slice at a time, every key within one pass however many arrive', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const sliced = async (ticks: number) => {
+      const clock = new ManualClock();
+      const store = new MemoryStore({ now: clock.now, sweepIntervalMs: 1000, sweepBatch: 100 });
+      for (let i = 0; i < 250; i += 1) await store.set(`old:${i}`, { i }, 5_000);
+      clock.advance(5_000);
+      for (let tick = 0; tick < ticks; tick += 1) {
+        vi.advanceTimersByTime(1000);
+        for (let i = 0; i < 50; i += 1) await store.set(`new:${tick}:${i}`, { i }, 60_000); // keys arriving mid-pass
+      }
+      const left = store.sweep(); // what the timer had not dropped yet
+      expect(await store.get('new:0:49')).toEqual({ value: { i: 49 }, version: 1 });
+      await store.close();
+      return left;
+    };
+    expect(await sliced(2)).toBe(50); // two slices of 100 keys
+    expect(await sliced(3)).toBe(0); // the third ends the pass: the arrivals did not push the old keys out of it
+  });
 });
 
 describeWithRedis('RedisStore', () => {
