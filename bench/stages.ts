@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const body = negotiation.envelope('success', op.capability, answer.body);
   const idAt = body.indexOf(answer.session.id);
   const freshBody = () => `${body.slice(0, idAt)}${++sequence}${body.slice(idAt)}`;
-  const access = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const access = pino({ level: 'info' }, bufferedLog('/dev/null')); // as the gateway writes its request lines
   const fakeReq = { tenant, operation: op.name, transport: 'rest', routeOptions: {} } as never;
   const fakeReply = { statusCode: 201, elapsedTime: 1.5 } as never;
 
