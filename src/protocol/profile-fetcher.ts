@@ -6,6 +6,7 @@
  * clamped to [minTtl, maxTtl].
  */
 import { LRUCache } from 'lru-cache';
+import secureJson from 'secure-json-parse';
 import { PlatformProfile } from '../../schemas/profile.js';
 import { isLoopback } from '../net/address-guard.js';
 import { FetchRefused, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
@@ -128,9 +129,14 @@ export class ProfileFetcher {
     }
     let document: unknown;
     try {
-      document = JSON.parse(response.body.toString('utf8'));
+      // Anyone can publish a profile: one that spells `__proto__` or `constructor.prototype` is refused like broken JSON.
+      document = secureJson.parse(response.body.toString('utf8'), null, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      throw discoveryError(422, 'profile_malformed', `profile at ${url.href} is not valid JSON`);
+      throw discoveryError(
+        422,
+        'profile_malformed',
+        `profile at ${url.href} is not valid JSON or names __proto__ or constructor.prototype`,
+      );
     }
     const checked = validateProfile(document);
     if (!checked.ok) throw discoveryError(422, 'profile_malformed', `profile at ${url.href} is malformed: ${checked.message}`);

@@ -118,4 +118,18 @@ describe('fetching platform profiles', () => {
     expect(await failure(fetcher, platform.url('/shape'))).toBe('422 profile_malformed');
     expect(await failure(fetcher, platform.url('/caps'))).toBe('422 profile_malformed');
   });
+
+  it('422 profile_malformed for a profile that spells __proto__ or constructor.prototype', async () => {
+    const fetcher = new ProfileFetcher();
+    const text = JSON.stringify(platformProfile());
+    const poisoned = {
+      '/proto-key': text.replace('{"proto":{', '{"proto":{"__proto__":{"polluted":true},'),
+      '/constructor-key': text.replace('{"proto":{', '{"proto":{"constructor":{"prototype":{"polluted":true}},'),
+    };
+    for (const [path, body] of Object.entries(poisoned)) {
+      expect(body).not.toBe(text);
+      platform.serve(path, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+      expect(await failure(fetcher, platform.url(path))).toBe('422 profile_malformed');
+    }
+  });
 });
