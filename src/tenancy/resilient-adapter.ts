@@ -19,14 +19,12 @@ import { checkAnswer } from './adapter-answers.js';
 /** What a metrics or log sink learns about each attempt. */
 export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;
 
+/** The catalog and pricing reads: an adapter with `localReads` computes them in-process, so they run without a deadline. */
+const READS = ['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'checkoutUrl'] as const;
+
 /** The adapter's asynchronous methods: each goes through the deadline, retry and shape checks below. */
 export const BACKEND_METHODS = [
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
+  ...READS,
   'placeOrder',
   'findOrderByReference',
   'getOrder',
@@ -36,15 +34,7 @@ export const BACKEND_METHODS = [
 ] as const;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 
-/** The reads an adapter with `localReads` computes in-process: they run without a deadline. */
-const LOCAL_READS: ReadonlySet<BackendMethod> = new Set([
-  'search',
-  'lookup',
-  'pickupLocations',
-  'discoverFulfillment',
-  'quote',
-  'checkoutUrl',
-]);
+const LOCAL_READS: ReadonlySet<BackendMethod> = new Set(READS);
 
 /** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
 const REPEATABLE: ReadonlySet<BackendMethod> = new Set(BACKEND_METHODS.filter((method) => method !== 'placeOrder'));
