@@ -1,10 +1,11 @@
 /**
  * The JSON body parser for every route: keeps the raw bytes (idempotency fingerprints and
  * content digests need them), refuses absurd nesting before parsing, and rejects prototype
- * poisoning keys.
+ * poisoning keys (secure-json-parse, as Fastify's own parser and the profile fetcher do).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import secureJson from 'secure-json-parse';
 import { ProtocolError } from '../protocol/errors.js';
 
 export const MAX_JSON_DEPTH = 64;
@@ -33,12 +34,8 @@ function exceedsDepth(text: string, limit: number): boolean {
   return false;
 }
 
-function rejectPoison(key: string, value: unknown): unknown {
-  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value)) {
-    throw new ProtocolError(400, 'invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
-  }
-  return value;
-}
+/** What secure-json-parse throws for `__proto__` or `constructor.prototype`, escaped or not. */
+const POISON = 'Object contains forbidden prototype property';
 
 export function parseJsonBody(raw: Buffer): unknown {
   const text = raw.toString('utf8');
@@ -46,12 +43,13 @@ export function parseJsonBody(raw: Buffer): unknown {
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
     throw new ProtocolError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
-  // The reviver costs a second walk, so only texts that could spell a dangerous key pay for it.
-  const suspicious = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
   try {
-    return suspicious ? JSON.parse(text, rejectPoison) : JSON.parse(text);
+    // It scans the parsed value only when the text could spell a dangerous key.
+    return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
-    if (error instanceof ProtocolError) throw error;
+    if ((error as Error).message === POISON) {
+      throw new ProtocolError(400, 'invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
+    }
     throw new ProtocolError(400, 'invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
   }
 }
