@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationDefinition } from '../../src/operations/operation.js';
 import { operations } from '../../src/operations/table.js';
+import { pay } from '../helpers/sandbox-payment.js';
 import { checkoutOps, completeCheckout, readyCheckout } from './helpers/checkout-flow.js';
 import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { everywhere, faulty, FAULTS, type Fault, type FaultyAdapter } from './helpers/faulty.js';
@@ -150,14 +151,14 @@ describe('never a double order', () => {
       const key = `complete-${fault}`;
       const placedBefore = backend.placed.length;
       backend.setPlan({ placeOrder: [fault] });
-      const first = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+      const first = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: pay() });
       expect(problemWith(first, BACKEND_CODES)).toBeUndefined();
 
       // The platform retries with the same key until the checkout is settled; time passes between tries.
       let settled = first;
       for (let attempt = 0; attempt < 10 && settled.body?.status !== 'completed'; attempt++) {
         gw.clock.now += 1_000;
-        settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: completePayload() });
+        settled = await exchange({ op: checkoutOps.complete!, transport: 'rest', profile: agent, id, key, payload: pay() });
         expect(problemWith(settled, BACKEND_CODES)).toBeUndefined();
       }
       // What the retries leave in progress, the completion queue settles (a get only reads).
@@ -178,25 +179,6 @@ describe('never a double order', () => {
     },
   );
 });
-
-/** The same complete body on every retry (the idempotency fingerprint is over the bytes). */
-const completePayload = () =>
-  JSON.parse(
-    JSON.stringify({
-      payment: {
-        instruments: [
-          {
-            id: 'instr_1',
-            handler_id: 'sandbox',
-            type: 'card',
-            selected: true,
-            display: { brand: 'Visa', last_digits: '1234' },
-            credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
-          },
-        ],
-      },
-    }),
-  );
 
 describe('transient faults are invisible to the caller', () => {
   it.each(cases)('$name: two failed attempts, then the same answer as a healthy backend', async ({ op, transport }) => {

@@ -107,23 +107,8 @@ export const CHICAGO = {
   postal_code: '60601',
 };
 
-/** A complete payload paying with a sandbox token. */
-export const pay = (token: string, extra: Record<string, unknown> = {}) => ({
-  payment: {
-    instruments: [
-      {
-        id: 'instr_1',
-        handler_id: 'sandbox',
-        type: 'card',
-        selected: true,
-        display: { brand: 'Visa', last_digits: '1234' },
-        credential: { type: 'PAYMENT_GATEWAY', token },
-        ...extra,
-      },
-    ],
-  },
-  signals: { 'dev.proto.buyer_ip': '203.0.113.7', 'dev.proto.user_agent': 'flower-agent/1.0' },
-});
+/** A complete payload paying with a sandbox token (test/helpers/sandbox-payment.ts, shared with the reliability suites). */
+export { pay } from '../../helpers/sandbox-payment.js';
 
 export const codes = (body: any) => (body.messages ?? []).map((m: any) => [m.code, m.path]);
 

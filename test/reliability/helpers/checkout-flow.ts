@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OperationDefinition } from '../../../src/operations/operation.js';
 import { operations } from '../../../src/operations/table.js';
+import { pay } from '../../helpers/sandbox-payment.js';
 import { send, type Answer, type Target, type Transport } from './operation-client.js';
 
 const byName = (name: string): OperationDefinition | undefined => operations.find((op) => op.name === name);
@@ -24,23 +25,6 @@ export const CHICAGO = {
   address_country: 'US',
   postal_code: '60601',
 };
-
-/** A complete payload paying with the sandbox handler; `token` "success_token" is approved. */
-export const payment = (token = 'success_token') => ({
-  payment: {
-    instruments: [
-      {
-        id: 'instr_1',
-        handler_id: 'sandbox',
-        type: 'card',
-        selected: true,
-        display: { brand: 'Visa', last_digits: '1234' },
-        credential: { type: 'PAYMENT_GATEWAY', token },
-      },
-    ],
-  },
-  signals: { 'dev.proto.buyer_ip': '203.0.113.7', 'dev.proto.user_agent': 'reliability-agent/1.0' },
-});
 
 function expectSuccess(step: string, answer: Answer): any {
   if (answer.kind !== 'success') throw new Error(`checkout ${step}: ${answer.text.slice(0, 400)}`);
@@ -102,5 +86,5 @@ export async function completeCheckout(
   transport: Transport = 'rest',
 ): Promise<Answer> {
   if (!checkoutOps.complete) throw new Error('the operation table has no checkout completion');
-  return send(target, { op: checkoutOps.complete, transport, profile, id, payload: payment(), ...(key !== undefined && { key }) });
+  return send(target, { op: checkoutOps.complete, transport, profile, id, payload: pay(), ...(key !== undefined && { key }) });
 }
