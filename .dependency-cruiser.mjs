@@ -11,9 +11,9 @@ const LAYERS = [
   // Everything that speaks HTTP: REST, MCP, discovery, health, pages, backend webhooks.
   { name: 'transports', path: '^src/(transports|webhooks)/' },
   // Runs operations (idempotency, rate limits, answer cache) and observes the layers below.
-  { name: 'pipeline', path: ['^src/operations/(?!(operation|context)\\.ts$)', '^src/observability/'] },
-  // The operation contract (operation.ts, context.ts) is what capabilities implement and the pipeline runs.
-  { name: 'capabilities', path: ['^src/(capabilities|extensions)/', '^src/operations/(operation|context)\\.ts$'] },
+  { name: 'pipeline', path: '^src/(pipeline|observability)/' },
+  // With their contract (capabilities/operation.ts, context.ts): what capabilities implement and the pipeline runs.
+  { name: 'capabilities', path: '^src/(capabilities|extensions)/' },
   // A tenant: its configured adapter, payment handlers, capabilities, policies, keys.
   { name: 'tenancy', path: '^src/tenancy/' },
   // Payment handlers: providers a tenant is configured with, beside its adapter.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:stages`: what each pipeline stage of create_checkout costs, in-process, in µs per
  * call, so that a regression is found without a profiler. Every stage calls the gateway's own
- * functions in the order the request runs them (src/operations/pipeline.ts, then
+ * functions in the order the request runs them (src/pipeline/pipeline.ts, then
  * checkout-service.ts `open`), on the demo tenant with a memory store; the whole request is
  * measured too, through the pipeline and through Fastify (inject, no socket).
  *
@@ -18,12 +18,12 @@ import { CheckoutCreateRequest } from '../schemas/checkout.js';
 import { GatewaySecret } from '../src/config/gateway-secret.js';
 import { bufferedLog } from '../src/observability/log-destination.js';
 import { Metrics } from '../src/observability/metrics.js';
-import { Idempotency } from '../src/operations/idempotency.js';
+import { Idempotency } from '../src/pipeline/idempotency.js';
 import { fingerprint } from '../src/security/fingerprint.js';
-import type { OperationContext } from '../src/operations/context.js';
-import { Pipeline } from '../src/operations/pipeline.js';
-import { operations } from '../src/operations/table.js';
-import { signAnswer } from '../src/operations/answer-signing.js';
+import type { OperationContext } from '../src/capabilities/context.js';
+import { Pipeline } from '../src/pipeline/pipeline.js';
+import { operations } from '../src/pipeline/table.js';
+import { signAnswer } from '../src/pipeline/answer-signing.js';
 import { negotiated } from '../src/protocol/negotiated.js';
 import { ProfileFetcher } from '../src/protocol/profile-fetcher.js';
 import { buildServer } from '../src/server.js';

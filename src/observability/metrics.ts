@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { IdempotencyEvent } from '../operations/pipeline.js';
+import type { IdempotencyEvent } from '../pipeline/pipeline.js';
 import type { OutboxMetrics, QueueMetrics } from '../state/queue-worker.js';
 import type { DurableQueue } from '../state/store.js';
 import type { BackendObserver } from '../tenancy/resilient-adapter.js';

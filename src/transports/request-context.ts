@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { ProtocolError } from '../protocol/errors.js';
 import type { TenantRegistry } from '../tenancy/registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import type { Transport } from '../operations/context.js';
+import type { Transport } from '../capabilities/context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

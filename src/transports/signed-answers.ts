@@ -1,11 +1,11 @@
 /**
- * The Fastify binding of the answer-signing step (operations/answer-signing.ts): every response
+ * The Fastify binding of the answer-signing step (pipeline/answer-signing.ts): every response
  * of a request a transport took (REST, MCP, and any route that sets `req.transport`), errors
  * included, is signed over the exact bytes sent, in one onSend hook instead of per-route code.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Pipeline } from '../operations/pipeline.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
 
 /** What Fastify itself sends a string body as when no type was set. */
 const DEFAULT_TYPE = 'text/plain; charset=utf-8';

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from '@sinclair/typebox';
-import { defineOperation, failure, success } from '../../src/operations/operation.js';
+import { defineOperation, failure, success } from '../../src/capabilities/operation.js';
 import { CAPABILITY } from '../../src/protocol/capability-registry.js';
 import { errorMessage } from '../../src/protocol/messages.js';
 

@@ -10,7 +10,7 @@ import type { Adapter } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import type { Keyring } from '../../src/security/keyring.js';
-import type { OperationDefinition } from '../../src/operations/operation.js';
+import type { OperationDefinition } from '../../src/capabilities/operation.js';
 import type { ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { buildServer } from '../../src/server.js';
 import { MemoryStore } from '../../src/state/memory-store.js';

@@ -7,8 +7,8 @@
  * request stays usable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationDefinition } from '../../src/operations/operation.js';
-import { operations } from '../../src/operations/table.js';
+import type { OperationDefinition } from '../../src/capabilities/operation.js';
+import { operations } from '../../src/pipeline/table.js';
 import { pay } from '../helpers/sandbox-payment.js';
 import { checkoutOps, completeCheckout, readyCheckout } from './helpers/checkout-flow.js';
 import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';

@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationDefinition } from '../../src/operations/operation.js';
-import { operations } from '../../src/operations/table.js';
+import type { OperationDefinition } from '../../src/capabilities/operation.js';
+import { operations } from '../../src/pipeline/table.js';
 import { toolArgumentsSchema } from '../../src/transports/mcp/tools.js';
 import { DEMO_WORDS, reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { fuzz } from './helpers/fuzz-settings.js';

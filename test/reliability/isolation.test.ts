@@ -5,7 +5,7 @@
  * change. Ids are unguessable, and idempotency keys are the caller's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/operations/table.js';
+import { operations } from '../../src/pipeline/table.js';
 import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { send, TRANSPORTS } from './helpers/operation-client.js';
 import { goodPayload, resourceKinds, snapshot, SEED_LINES } from './helpers/resources.js';

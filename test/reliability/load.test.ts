@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
-import { operations } from '../../src/operations/table.js';
+import { operations } from '../../src/pipeline/table.js';
 import { defaultProfileFetcherOptions, ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import { tenantKeyring } from '../helpers/order-gateway.js';

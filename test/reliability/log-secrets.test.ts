@@ -10,7 +10,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
-import { operations } from '../../src/operations/table.js';
+import { operations } from '../../src/pipeline/table.js';
 import { startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { agentPath, reliabilityGateway, NOW, type ReliabilityGateway } from './helpers/reliability-gateway.js';
 import { everywhere, faulty, type FaultyAdapter } from './helpers/faulty.js';

@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { operations } from '../../src/operations/table.js';
+import { operations } from '../../src/pipeline/table.js';
 import { defaultProfileFetcherOptions, ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { platformProfile, startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { reliabilityGateway, type ReliabilityGateway } from './helpers/reliability-gateway.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
-import { operations } from '../../src/operations/table.js';
+import { operations } from '../../src/pipeline/table.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import { startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { describeWhenAvailable } from '../helpers/redis.js';

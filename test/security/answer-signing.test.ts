@@ -4,7 +4,7 @@
  * published keys, and a tenant that does not sign gets no headers.
  */
 import { describe, expect, it } from 'vitest';
-import { signAnswer } from '../../src/operations/answer-signing.js';
+import { signAnswer } from '../../src/pipeline/answer-signing.js';
 import { contentDigest } from '../../src/security/content-digest.js';
 import { KeySet } from '../../src/security/key-set.js';
 import { Keyring } from '../../src/security/keyring.js';

@@ -6,7 +6,7 @@
  */
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { priceCart as extensionsPricing } from '../../extensions/steps.js';
 import { fingerprint } from '../../security/fingerprint.js';
 import { callerQuoteRequest } from '../pricing/caller-quote.js';

@@ -1,5 +1,5 @@
 /** Carts in the state store under `cart:{tenant}:{id}` (see state/session-repository.ts). */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { SessionRepository } from '../../state/session-repository.js';
 import type { CartRecord } from './cart-record.js';
 

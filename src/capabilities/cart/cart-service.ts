@@ -9,8 +9,8 @@
  * is `not_found`, unrecoverable. Both come with a `continue_url` to the store.
  */
 import type { CartCreateRequest, CartUpdateRequest } from '../../../schemas/cart.js';
-import type { OperationContext } from '../../operations/context.js';
-import { failure, success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, success, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { readCart } from '../../extensions/steps.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';

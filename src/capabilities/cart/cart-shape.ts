@@ -4,7 +4,7 @@
  */
 import type { Cart } from '../../../schemas/cart.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { lineAllocationPath } from '../../extensions/allocation-path.js';
 import { renderCart as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';

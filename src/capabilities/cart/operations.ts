@@ -1,6 +1,6 @@
 /** The cart operations (spec part 1 §4.2): REST routes and MCP tools come from these declarations. */
 import { CartCreateRequest, CartUpdateRequest } from '../../../schemas/cart.js';
-import { defineOperation } from '../../operations/operation.js';
+import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { cancelCart, createCart, getCart, updateCart } from './cart-service.js';
 

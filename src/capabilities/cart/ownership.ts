@@ -3,7 +3,7 @@
  * `not_found`, exactly as for one that does not exist, so ids leak nothing. The owner is the
  * caller's profile URL today; an authenticated principal can refine it here alone.
  */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 
 export const callerOwner = (ctx: OperationContext): string => ctx.caller.profileUrl;
 

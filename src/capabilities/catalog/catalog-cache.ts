@@ -23,7 +23,7 @@ import type {
   SearchQuery,
   VariantFulfillment,
 } from '../../../adapters/contract.js';
-import type { AnswerScope } from '../../operations/operation.js';
+import type { AnswerScope } from '../operation.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
 /**

@@ -11,7 +11,7 @@ import type { CatalogFilters } from '../../../schemas/catalog.js';
 import type { Context, Message } from '../../../schemas/common.js';
 import type { CatalogPart } from '../../extensions/extension.js';
 import { extensionFilterNames, readCatalog } from '../../extensions/steps.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { compile, toJsonPath, type Validator } from '../../validation/validator.js';

@@ -8,8 +8,8 @@
  */
 import type { CatalogProduct, CatalogVariant } from '../../../adapters/contract.js';
 import type { GetProductRequest, SelectedOption } from '../../../schemas/catalog.js';
-import type { OperationContext } from '../../operations/context.js';
-import { failure, success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, success, type OperationResult } from '../operation.js';
 import { badRequest } from '../../protocol/errors.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { catalogOf } from './catalog-cache.js';

@@ -9,8 +9,8 @@
 import type { CatalogVariant, LookupResult } from '../../../adapters/contract.js';
 import type { LookupRequest, Product, Variant } from '../../../schemas/catalog.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
-import { success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { success, type OperationResult } from '../operation.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { infoMessage } from '../../protocol/messages.js';
 import { catalogOf } from './catalog-cache.js';

@@ -1,6 +1,6 @@
 /** The catalog operations (spec part 1 §4.1): REST + MCP bindings from one declaration each. */
 import { GetProductRequest, LookupRequest, SearchRequest } from '../../../schemas/catalog.js';
-import { defineOperation } from '../../operations/operation.js';
+import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { catalogAnswerScope } from './catalog-cache.js';
 import { getProduct } from './get-product.js';

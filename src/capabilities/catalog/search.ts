@@ -8,8 +8,8 @@
  */
 import { InvalidPageTokenError, type CatalogProduct, type SearchQuery } from '../../../adapters/contract.js';
 import type { Product, SearchRequest } from '../../../schemas/catalog.js';
-import type { OperationContext } from '../../operations/context.js';
-import { success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { success, type OperationResult } from '../operation.js';
 import { badRequest } from '../../protocol/errors.js';
 import { catalogOf, type CatalogReader } from './catalog-cache.js';
 import { CURSOR_KEY_PURPOSE, queryBinding, readCursor, writeCursor, type CursorState } from './cursor.js';

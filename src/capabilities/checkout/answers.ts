@@ -5,8 +5,8 @@
  * only the request that started it may go on); a checkout body as a failed outcome.
  */
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
-import { failure, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { withStoreCart, type PricedCheckout } from './checkout-pricing.js';
 import { isFrozen, type CheckoutBody, type CheckoutSession, type OpenCheckout } from './checkout-record.js';

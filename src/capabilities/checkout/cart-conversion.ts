@@ -6,7 +6,7 @@
  * is written before the cart is linked to it by compare-and-set, so of two conversions at once the
  * one that loses knows the winner's checkout.
  */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { isLive as isLiveCart, type ActiveCart } from '../cart/cart-record.js';
 import { cartRepository } from '../cart/cart-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';

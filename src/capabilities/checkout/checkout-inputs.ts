@@ -13,7 +13,7 @@ import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../sche
 import type { Buyer, Context, Message } from '../../../schemas/common.js';
 import type { CartExtensionState, CheckoutAsks } from '../../extensions/extension.js';
 import { readCheckout } from '../../extensions/steps.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { shownInstruments } from './instruments.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { Locations } from './checkout-pricing.js';

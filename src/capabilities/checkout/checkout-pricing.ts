@@ -12,7 +12,7 @@
  */
 import type { PickupLocation, Quote, QuoteRequest } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { fingerprint } from '../../security/fingerprint.js';
 import type { CheckoutAsks, CheckoutExtensionState } from '../../extensions/extension.js';
 import { checkoutNeedsLocations, priceCheckout as extensionsPricing, settleCheckout, untakenAsks } from '../../extensions/steps.js';

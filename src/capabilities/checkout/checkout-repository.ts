@@ -1,5 +1,5 @@
 /** Checkout sessions in the state store under `checkout:{tenant}:{id}` (see state/session-repository.ts). */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { SessionRepository } from '../../state/session-repository.js';
 import type { CheckoutSession } from './checkout-record.js';
 

@@ -11,8 +11,8 @@
  * any open status. A session being completed, completed or canceled refuses update and cancel.
  */
 import type { CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../schemas/checkout.js';
-import type { OperationContext } from '../../operations/context.js';
-import { failure, success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, success, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { ChangePlan } from '../../state/session-repository.js';
 import { callerOwner, ownedByCaller } from '../cart/ownership.js';

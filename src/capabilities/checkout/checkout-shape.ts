@@ -6,7 +6,7 @@
  * checkout page for this session (or where an escalation sends the buyer).
  */
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { lineAllocationPath } from '../../extensions/allocation-path.js';
 import { renderCheckout as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';

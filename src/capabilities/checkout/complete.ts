@@ -25,9 +25,9 @@
  */
 import type { CheckoutCompleteRequest } from '../../../schemas/checkout.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { fingerprint } from '../../security/fingerprint.js';
-import { success, type OperationResult } from '../../operations/operation.js';
+import { success, type OperationResult } from '../operation.js';
 import { normalizeAddress, toStoreAddress } from '../../protocol/postal-address.js';
 import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
 import { shownInstruments } from './instruments.js';

@@ -3,7 +3,7 @@
  * completion attempt, due when the attempt is surely over, run by the worker on every replica
  * (completion-worker.ts).
  */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
 import type { CompletingCheckout } from './checkout-record.js';
 

@@ -12,7 +12,7 @@
  * cannot turn that into a second order), or undoes the attempt when nothing was captured.
  */
 import { BackendError, type OrderPayment, type PlaceOrderResult } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { paymentHandler } from '../../payments/choose.js';
 import type { PaymentHandler } from '../../payments/payment-handler.js';
 import { permalinkFor } from '../order/permalink.js';

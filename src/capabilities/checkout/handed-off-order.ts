@@ -1,6 +1,6 @@
 /** A handed-off checkout's order, placed on the store and reported by it (webhooks/reconcile.ts). */
 import type { OrderSnapshot } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { permalinkFor } from '../order/permalink.js';
 import { expiryFrom } from './answers.js';
 import { isLive, isOpen, type CompletedCheckout } from './checkout-record.js';

@@ -4,7 +4,7 @@
  * may pay on the store long after the checkout expired, and the order the store then reports
  * (a backend event or a poll naming the reference) still reaches the platform that handed it off.
  */
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import type { OrderRecipient } from './order-placement.js';
 
 export interface HandoffRecord {

@@ -1,6 +1,6 @@
 /** The checkout operations (spec part 1 §4.3): REST routes and MCP tools come from these declarations. */
 import { CheckoutCompleteRequest, CheckoutCreateRequest, CheckoutUpdateRequest } from '../../../schemas/checkout.js';
-import { defineOperation } from '../../operations/operation.js';
+import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { cancelCheckout, createCheckout, getCheckout, updateCheckout } from './checkout-service.js';
 import { completeCheckout } from './complete.js';

@@ -9,7 +9,7 @@
 import type { OrderSnapshot } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import { UnusableWebhookUrl, webhookTarget } from '../../net/webhook-target.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { saveOrderRecord } from '../order/order-record.js';

@@ -8,7 +8,7 @@
  */
 import type { AppliedDiscount, EligibilityBuyer } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { buyerIdentity } from '../pricing/buyer-identity.js';
 import { renderTotals } from '../pricing/totals.js';

@@ -19,7 +19,7 @@ import type { Message } from '../../../schemas/common.js';
 import type { BuyerField } from '../../config/tenant-schema.js';
 import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import { completionRules, type CompletionRules } from '../../extensions/steps.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { CheckoutSession } from './checkout-record.js';
 

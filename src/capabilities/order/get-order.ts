@@ -4,8 +4,8 @@
  * told `unauthorized` without the store being asked; an order the gateway never placed, or one
  * the store no longer has, is `not_found`. Both are unrecoverable business outcomes.
  */
-import type { OperationContext } from '../../operations/context.js';
-import { failure, success, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, success, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { mayReadOrder } from './access.js';
 import { loadOrderRecord } from './order-record.js';

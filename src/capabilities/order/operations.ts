@@ -1,5 +1,5 @@
 /** The order operations (spec part 2 §4.1): REST and MCP bindings from one declaration. */
-import { defineOperation } from '../../operations/operation.js';
+import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { getOrder } from './get-order.js';
 

@@ -6,7 +6,7 @@
  * order's one "Order created" webhook event.
  */
 import { BackendError, type OrderSnapshot } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { createdEventId } from './order-event.js';
 import { enqueueOrderEvent } from './outbox.js';
 

@@ -7,7 +7,7 @@
 import type { FulfillmentExpectation, FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../../../adapters/contract.js';
 import type { Message, Total } from '../../../schemas/common.js';
 import type * as Proto from '../../../schemas/order.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { infoMessage } from '../../protocol/messages.js';
 import { fromStoreAddress } from '../../protocol/postal-address.js';
 import type { OrderRecord } from './order-record.js';

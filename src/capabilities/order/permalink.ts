@@ -5,7 +5,7 @@
  * buyer, through the platform) can read the page; nobody can derive it from an order id.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 
 export const ORDER_PAGE_PATH = '/order-status';

@@ -5,7 +5,7 @@
  * rejected `user_not_logged_in`.
  */
 import type { BuyerIdentity } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 
 export function buyerIdentity(ctx: OperationContext): BuyerIdentity | undefined {
   const { principal } = ctx.caller;

@@ -6,7 +6,7 @@
  */
 import type { Buyer, Context } from '../../../schemas/common.js';
 import type { ExtensionsPriced } from '../../extensions/steps.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { buyerIdentity } from './buyer-identity.js';
 import { quoteRequest, type PricedLineInput } from './quote-request.js';
 

@@ -5,8 +5,8 @@
  * (there is no session to hand over).
  */
 import type { Quote } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
-import { failure, type OperationResult } from '../../operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { failure, type OperationResult } from '../operation.js';
 import { isStockProblem, lineProblemMessages, type LineRef } from './line-messages.js';
 
 export function nothingToBuy(ctx: OperationContext, quote: Quote, refs: ReadonlyMap<string, LineRef>): OperationResult {

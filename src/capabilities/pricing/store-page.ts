@@ -4,7 +4,7 @@
  * later answer for the same reference, store cart and contents reuses it without asking again.
  */
 import type { QuoteRequest } from '../../../adapters/contract.js';
-import type { OperationContext } from '../../operations/context.js';
+import type { OperationContext } from '../context.js';
 import { fingerprint } from '../../security/fingerprint.js';
 
 export interface StorePage {

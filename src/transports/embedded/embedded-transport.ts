@@ -4,15 +4,15 @@
  *   GET  /embedded/{kind}/{token}       the page shell (page-shell.ts)
  *   POST /embedded/{kind}/{token}/rpc   the page's operation calls (page-rpc.ts)
  *   GET  /embedded/assets/{file}        the page's script and styles (assets.ts)
- * The token (operations/embedded/page-token.ts) names the session; it is checked on every request.
+ * The token (pipeline/embedded/page-token.ts) names the session; it is checked on every request.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionKind } from '../../config/embedded-settings.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
-import { readPageToken, type PageSession } from '../../operations/embedded/page-token.js';
-import { EMBEDDED_PATH } from '../../operations/embedded/session-binding.js';
-import type { OperationDefinition } from '../../operations/operation.js';
-import type { Pipeline } from '../../operations/pipeline.js';
+import { readPageToken, type PageSession } from '../../pipeline/embedded/page-token.js';
+import { EMBEDDED_PATH } from '../../pipeline/embedded/session-binding.js';
+import type { OperationDefinition } from '../../capabilities/operation.js';
+import type { Pipeline } from '../../pipeline/pipeline.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';

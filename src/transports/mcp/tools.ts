@@ -4,7 +4,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { McpMeta, ResourceId } from '../../../schemas/common.js';
-import type { OperationDefinition } from '../../operations/operation.js';
+import type { OperationDefinition } from '../../capabilities/operation.js';
 import { discoveryError } from '../../protocol/errors.js';
 import { compile, type Validator } from '../../validation/validator.js';
 

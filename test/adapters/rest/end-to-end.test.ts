@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINISHING_MODES, type FinishingMode } from '../../../adapters/contract.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { operations } from '../../../src/operations/table.js';
+import { operations } from '../../../src/pipeline/table.js';
 import { loadKeyring } from '../../../src/security/keyring.js';
 import { backoffSchedule } from '../../../src/state/retry-schedule.js';
 import { testGateway, type TestGateway } from '../../helpers/gateway.js';

@@ -1,5 +1,5 @@
 /** A read that touches neither the state store nor the backend: it still answers while Redis is down. */
-import { defineOperation, success } from '../../../src/operations/operation.js';
+import { defineOperation, success } from '../../../src/capabilities/operation.js';
 import { CAPABILITY } from '../../../src/protocol/capability-registry.js';
 
 export const echo = defineOperation({

@@ -4,8 +4,8 @@
  * sandbox payment, which places an order. Operations are found in the table by name.
  */
 import type { FastifyInstance } from 'fastify';
-import type { OperationDefinition } from '../../../src/operations/operation.js';
-import { operations } from '../../../src/operations/table.js';
+import type { OperationDefinition } from '../../../src/capabilities/operation.js';
+import { operations } from '../../../src/pipeline/table.js';
 import { pay } from '../../helpers/sandbox-payment.js';
 import { send, type Answer, type Target, type Transport } from './operation-client.js';
 

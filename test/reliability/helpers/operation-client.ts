@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { OperationDefinition } from '../../../src/operations/operation.js';
+import type { OperationDefinition } from '../../../src/capabilities/operation.js';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version.js';
 
 export type Transport = 'rest' | 'mcp';

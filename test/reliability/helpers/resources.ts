@@ -6,7 +6,7 @@
  * them as one caller and watch them through the read operation, as the owner would see them.
  */
 import type { FastifyInstance } from 'fastify';
-import type { OperationDefinition } from '../../../src/operations/operation.js';
+import type { OperationDefinition } from '../../../src/capabilities/operation.js';
 import { completeCheckout, readyCheckout } from './checkout-flow.js';
 import { send, type Answer, type Target, type Transport } from './operation-client.js';
 

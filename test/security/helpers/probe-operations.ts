@@ -1,5 +1,5 @@
 /** Operations that report who the pipeline decided the caller is (cart and order capabilities). */
-import { defineOperation, success } from '../../../src/operations/operation.js';
+import { defineOperation, success } from '../../../src/capabilities/operation.js';
 import { CAPABILITY } from '../../../src/protocol/capability-registry.js';
 
 export const whoAmI = defineOperation({

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
-import type { OperationDefinition } from '../../../src/operations/operation.js';
+import type { OperationDefinition } from '../../../src/capabilities/operation.js';
 import { Keyring, generatePrivateJwk, signingKeyFromJwk, type SigningKey } from '../../../src/security/keyring.js';
 import { signRequest, type SignRequestOptions } from '../../../src/security/sign.js';
 import { buildServer } from '../../../src/server.js';

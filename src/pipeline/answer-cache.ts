@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Tenant } from '../tenancy/tenant.js';
 import type { StoredResponse } from './idempotency.js';
-import type { AnswerScope } from './operation.js';
+import type { AnswerScope } from '../capabilities/operation.js';
 
 /** Requests bigger than this are not worth a cache entry (a real search is a few hundred bytes). */
 const MAX_REQUEST_BYTES = 4096;

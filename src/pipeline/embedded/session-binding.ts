@@ -10,7 +10,7 @@ import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { SHOPPING_SERVICE } from '../../protocol/capability-registry.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import type { Transport } from '../context.js';
+import type { Transport } from '../../capabilities/context.js';
 import { issuePageToken } from './page-token.js';
 
 export const EMBEDDED_PATH = '/embedded';

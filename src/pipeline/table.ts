@@ -6,7 +6,7 @@ import { cartOperations } from '../capabilities/cart/operations.js';
 import { catalogOperations } from '../capabilities/catalog/operations.js';
 import { checkoutOperations } from '../capabilities/checkout/operations.js';
 import { orderOperations } from '../capabilities/order/operations.js';
-import type { OperationDefinition } from './operation.js';
+import type { OperationDefinition } from '../capabilities/operation.js';
 
 export const operations: readonly OperationDefinition[] = [
   ...catalogOperations,

@@ -19,10 +19,10 @@ import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../validation/validator.js';
 import { AnswerCache } from './answer-cache.js';
 import { signAnswer, type AnswerBytes } from './answer-signing.js';
-import type { Caller, Transport } from './context.js';
+import type { Caller, Transport } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
-import type { OperationDefinition } from './operation.js';
+import type { OperationDefinition } from '../capabilities/operation.js';
 import { bindSession } from './embedded/session-binding.js';
 import { callerBudget, type RateLimiter } from './rate-limits.js';
 
