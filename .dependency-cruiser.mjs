@@ -1,11 +1,12 @@
 /**
  * The layers of the gateway (docs/architecture.md), checked by `npm run depcruise` and by
- * test/architecture/layers.test.ts. A module imports only its own layer or the ones below it,
- * and the foundation, which every layer may use and which imports nothing but itself.
- * No module takes part in an import cycle.
+ * test/architecture/layers.test.ts, as plain folder rules. Inside src/ a module imports only its own
+ * layer, the ones below it, and the foundation (which imports nothing above itself). adapters/
+ * imports nothing from src/: what an adapter needs is declared in its contract and kit. No module
+ * takes part in an import cycle.
  */
 
-/** Top to bottom; each entry is the paths that make up one layer. */
+/** Top to bottom; each entry is the folders that make up one layer. */
 const LAYERS = [
   { name: 'composition', path: '^src/(main|server)\\.ts$' },
   // Everything that speaks HTTP: REST, MCP, discovery, health, pages, backend webhooks.
@@ -14,20 +15,15 @@ const LAYERS = [
   { name: 'pipeline', path: '^src/(pipeline|observability)/' },
   // With their contract (capabilities/operation.ts, context.ts): what capabilities implement and the pipeline runs.
   { name: 'capabilities', path: '^src/(capabilities|extensions)/' },
-  // A tenant: its configured adapter, payment handlers, capabilities, policies, keys.
+  // A tenant: its configured adapter (through the adapter registry), payment handlers, policies, keys.
   { name: 'tenancy', path: '^src/tenancy/' },
   // Payment handlers: providers a tenant is configured with, beside its adapter.
   { name: 'payments', path: '^src/payments/' },
-  // The platforms' adapters and the registry that builds them; their contract is foundation.
-  { name: 'adapters', path: '^adapters/(?!(contract|simulator)\\.ts$)' },
   { name: 'state', path: '^src/state/' },
 ];
 
-/**
- * Protocol vocabulary, configuration, signatures, outbound HTTP, validation, wire schemas, and the
- * adapter contract (the store-side vocabulary every layer down to the adapters speaks).
- */
-const FOUNDATION = '^(src/(protocol|config|security|net|validation)/|schemas/|adapters/(contract|simulator)\\.ts$)';
+/** Protocol vocabulary, configuration, signatures, outbound HTTP: usable from every layer of src/. */
+const FOUNDATION = '^src/(protocol|config|security|net)/';
 
 const upwards = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-upwards`,
@@ -36,7 +32,7 @@ const upwards = LAYERS.slice(1).map((layer, index) => ({
     .join(', ')} and the foundation`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: LAYERS.slice(0, index + 1).flatMap((l) => l.path) },
+  to: { path: LAYERS.slice(0, index + 1).map((l) => l.path) },
 }));
 
 export default {
@@ -44,10 +40,24 @@ export default {
     ...upwards,
     {
       name: 'foundation-imports-layers',
-      comment: 'the foundation (protocol, config, security, net, validation, schemas) imports only itself',
+      comment: 'the foundation (protocol, config, security, net) imports only itself, schemas/ and the adapter contract and kit',
       severity: 'error',
       from: { path: FOUNDATION },
-      to: { path: LAYERS.flatMap((l) => l.path) },
+      to: { path: LAYERS.map((l) => l.path) },
+    },
+    {
+      name: 'adapters-import-src',
+      comment: 'adapters/ depends only on schemas/ and its own contract and kit: src/ passes in what they need',
+      severity: 'error',
+      from: { path: '^adapters/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'schemas-import-gateway',
+      comment: 'the wire schemas (and their validator) are the bottom: they import only themselves',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: '^(src|adapters)/' },
     },
     {
       name: 'state-imports-protocol',
@@ -56,7 +66,7 @@ export default {
         'never protocol errors or wire shapes (errors are mapped above)',
       severity: 'error',
       from: { path: '^src/state/' },
-      to: { path: '^(src/(protocol|security|net|validation)/|schemas/)' },
+      to: { path: '^(src/(protocol|security|net)/|schemas/)' },
     },
     {
       name: 'depends-on-a-concrete-store',
@@ -67,10 +77,10 @@ export default {
     },
     {
       name: 'reaches-into-an-adapter',
-      comment: 'outside adapters/, only the contract and the registry are imported: what differs per platform stays in its folder',
+      comment: 'outside adapters/, only the contract, the registry and the kit are imported: what differs per platform stays in its folder',
       severity: 'error',
       from: { pathNot: '^adapters/' },
-      to: { path: '^adapters/[^/]+/' },
+      to: { path: '^adapters/[^/]+/', pathNot: '^adapters/kit/' },
     },
     {
       name: 'no-circular',

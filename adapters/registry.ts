@@ -4,10 +4,10 @@
  */
 import { resolve } from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ConfigError } from '../src/config/config-error.js';
+import { ConfigError } from './kit/config-error.js';
 import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
-import { compile } from '../src/validation/validator.js';
+import { compile } from '../schemas/validator.js';
 import type { Adapter } from './contract.js';
 import { createMemoryAdapter } from './memory/index.js';
 import { createRestAdapter } from './rest/index.js';

@@ -30,7 +30,7 @@ import { buildServer } from '../src/server.js';
 import { MemoryStore } from '../src/state/memory-store.js';
 import { loadTenants } from '../src/tenancy/load.js';
 import type { Tenant } from '../src/tenancy/tenant.js';
-import { compile } from '../src/validation/validator.js';
+import { compile } from '../schemas/validator.js';
 import { callerOwner } from '../src/capabilities/cart/ownership.js';
 import { pickupLocationsOnce, priceCheckout } from '../src/capabilities/checkout/checkout-pricing.js';
 import { readInputs } from '../src/capabilities/checkout/checkout-inputs.js';

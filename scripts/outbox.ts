@@ -10,7 +10,7 @@
  * it carries the order as it was when the event happened (its `created_time` says when).
  */
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../src/config/config-error.js';
+import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { openStore } from '../src/state/create-store.js';

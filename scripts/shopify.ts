@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { dirname } from 'node:path';
 import type { ShopifyAdapter } from '../adapters/shopify/index.js';
 import { createAdapter } from '../adapters/registry.js';
-import { ConfigError } from '../src/config/config-error.js';
+import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { resolveSecret } from '../src/config/secrets.js';

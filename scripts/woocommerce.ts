@@ -10,11 +10,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { dirname } from 'node:path';
-import { ConfigError } from '../src/config/config-error.js';
+import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { resolveSecret } from '../src/config/secrets.js';
-import { compile } from '../src/validation/validator.js';
+import { compile } from '../schemas/validator.js';
 import { WooHttp } from '../adapters/woocommerce/http.js';
 import { CREDENTIALS, WooCommerceSettings } from '../adapters/woocommerce/settings.js';
 import { registerWebhooks } from '../adapters/woocommerce/webhook-setup.js';

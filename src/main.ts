@@ -6,7 +6,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
 import { listenOrigin } from './config/base-url.js';
-import { ConfigError } from './config/config-error.js';
+import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { Metrics } from './observability/metrics.js';

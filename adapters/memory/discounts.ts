@@ -13,7 +13,7 @@
  * covers. Conditions (min_subtotal, min_quantity) are judged before any discount.
  */
 import type { AllocationTarget, AppliedDiscount, BuyerIdentity, DiscountRejection, Quote, QuoteRequest } from '../contract.js';
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../kit/money.js';
 import type { GroupState } from './fulfillment.js';
 import type { PricedLine } from './lines.js';
 import type { DiscountRule, StoreData } from './model.js';

@@ -27,7 +27,7 @@ import {
   type SearchPage,
   type SearchQuery,
 } from '../contract.js';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../kit/config-error.js';
 import { signer } from './auth.js';
 import { DEFAULT_OPERATIONS, DEFAULT_WEBHOOKS, type ResolvedOperation } from './defaults.js';
 import { compileExpression, MappingError, runMapping, type Expression } from './mapping.js';

@@ -7,7 +7,7 @@
  */
 import jsonata from 'jsonata';
 import { InvalidAnswerError } from '../contract.js';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../kit/config-error.js';
 
 export interface Expression {
   /** JSON path of the expression in the tenant file, e.g. $.adapter.settings.operations.search.response. */

@@ -2,9 +2,9 @@
  * Money in the mappings: `$money(value[, currency])` turns a store amount into minor units,
  * `$storeMoney(amount[, currency])` turns minor units into the store's form. The store writes
  * either decimal strings with the currency's exponent ("35.00" USD, "3500" JPY, "1.250" KWD) or
- * minor-unit integers; conversion is exact string arithmetic (src/protocol/money.ts), never floats.
+ * minor-unit integers; conversion is exact string arithmetic (adapters/kit/money.ts), never floats.
  */
-import { fromMinorUnits, toMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits, toMinorUnits } from '../kit/money.js';
 
 export type MoneyFormat = 'decimal' | 'minor';
 

@@ -8,7 +8,7 @@
  * (`variantBySelectedOptions`).
  */
 import type { AvailabilityStatus, CatalogProduct, CatalogVariant, Media } from '../contract.js';
-import { toMinorUnits } from '../../src/protocol/money.js';
+import { toMinorUnits } from '../kit/money.js';
 import { decodeVariants } from './variant-encoding.js';
 
 export interface MoneyV2 {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidPageTokenError, type SearchQuery } from '../contract.js';
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../kit/money.js';
 
 function fingerprint(query: SearchQuery): string {
   const { limit: _limit, pageToken: _token, ...rest } = query;

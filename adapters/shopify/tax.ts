@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../kit/money.js';
 import { fromShopifyAddress, toShopifyAddress } from './addresses.js';
 import type { SfCart } from './cart-types.js';
 import { LINE_ATTRIBUTE } from './ids.js';

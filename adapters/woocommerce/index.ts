@@ -7,7 +7,7 @@
  * docs/adapters/woocommerce.md says how a merchant sets the store up.
  */
 import { LRUCache } from 'lru-cache';
-import { currencyExponent } from '../../src/protocol/money.js';
+import { currencyExponent } from '../kit/money.js';
 import type {
   Adapter,
   AdapterCapabilities,

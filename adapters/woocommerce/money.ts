@@ -5,7 +5,7 @@
  * the currency's exponent; digits beyond it are rounded half up, as WooCommerce rounds totals.
  * String arithmetic throughout, never floats.
  */
-import { currencyExponent } from '../../src/protocol/money.js';
+import { currencyExponent } from '../kit/money.js';
 import { InvalidAnswerError } from '../contract.js';
 
 /** "26.5" -> 2650 (USD); "" (no price) -> null. */

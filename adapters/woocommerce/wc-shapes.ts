@@ -9,7 +9,7 @@
  * CartShippingRateSchema.php, CheckoutSchema.php).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { compile, type Validator } from '../../src/validation/validator.js';
+import { compile, type Validator } from '../../schemas/validator.js';
 import { InvalidAnswerError } from '../contract.js';
 
 const Decimal = Type.String();

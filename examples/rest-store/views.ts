@@ -4,7 +4,7 @@
  * (config/tenants-rest/flowers.yaml) has to map every field.
  */
 import type { CatalogProduct, CatalogVariant, Quote } from '../../adapters/contract.js';
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../../adapters/kit/money.js';
 import type { CartRecord } from './carts.js';
 import type { StoreOrder } from './orders.js';
 

@@ -1,5 +1,5 @@
 /** The Admin API root: SKU lookup, orders, draft orders, webhook subscriptions, the shop. */
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../../adapters/kit/money.js';
 import type { DraftOrderInput, DraftOrders } from './draft-orders.js';
 import { ArgumentError, connection, gid, type ConnectionArgs } from './graph.js';
 import { orderNode, type OrderRecord, type Orders } from './orders.js';

@@ -6,7 +6,7 @@
  */
 import type { CatalogProduct, CatalogVariant, Media, SearchQuery } from '../../adapters/contract.js';
 import { search } from '../../adapters/memory/search.js';
-import { currencyExponent } from '../../src/protocol/money.js';
+import { currencyExponent } from '../../adapters/kit/money.js';
 import { ArgumentError, connection, gid, money, type ConnectionArgs } from './graph.js';
 import type { Market, PricedStore, ShopData } from './shop-data.js';
 import { encodeVariants } from './variant-encoding.js';

@@ -4,7 +4,7 @@
  * tax for the address, an order carrying the cart attributes (as note attributes) and the line
  * attributes, the orders/create webhook, and the cart gone.
  */
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../../adapters/kit/money.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import { optionHandle, type Carts } from './carts.js';
 import { OrderActionError, type OrderRecord, type Orders } from './orders.js';

@@ -1,5 +1,5 @@
 /** Small GraphQL shapes every resolver needs: global ids, connections, money. */
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../../adapters/kit/money.js';
 
 export const gid = (type: string, id: string | number): string => `gid://shopify/${type}/${id}`;
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Quote } from '../../adapters/contract.js';
 import { allocate } from '../../adapters/memory/money-math.js';
-import { fromMinorUnits } from '../../src/protocol/money.js';
+import { fromMinorUnits } from '../../adapters/kit/money.js';
 import { connection, gid, gidId, moneyBag, type ConnectionArgs } from './graph.js';
 import { mailingAddress, type DeliveryAddressInput } from './addresses.js';
 import type { Attribute } from './carts.js';

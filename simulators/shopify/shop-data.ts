@@ -7,7 +7,7 @@ import { loadStore } from '../../adapters/memory/data/load-store.js';
 import type { StoreData } from '../../adapters/memory/model.js';
 import { mulDivRoundHalfUp } from '../../adapters/memory/money-math.js';
 import { buildSearchIndex } from '../../adapters/memory/search.js';
-import { currencyExponent } from '../../src/protocol/money.js';
+import { currencyExponent } from '../../adapters/kit/money.js';
 import { gid } from './graph.js';
 import { DEFAULT_TRANSLATIONS, type ProductTexts } from './translations.js';
 

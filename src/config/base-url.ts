@@ -5,7 +5,7 @@
  * the demo's links follow PORT too.
  */
 import { isIP } from 'node:net';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { TenantConfig } from './tenant-schema.js';
 
 export function listenOrigin(host: string, port: number, tls: boolean): string {

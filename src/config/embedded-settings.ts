@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 
 /** Delegations defined for embedded checkouts (upstream ECP: each names the request the host answers). */
 export const CHECKOUT_DELEGATIONS = ['payment.instruments_change', 'payment.credential', 'fulfillment.address_change'] as const;

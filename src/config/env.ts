@@ -1,7 +1,7 @@
 /** Gateway-wide settings from the environment, each with a safe default for local use. */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { BASE_URL_PATTERN } from './tenant-schema.js';
 
 /** Serve HTTPS (TLS 1.3 minimum); with `caFile`, ask clients for certificates signed by it (mutual TLS). */

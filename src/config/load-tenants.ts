@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { compile } from '../validation/validator.js';
-import { ConfigError } from './config-error.js';
+import { compile } from '../../schemas/validator.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { TenantConfig } from './tenant-schema.js';
 
 export interface LoadedTenant {

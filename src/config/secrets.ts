@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { SecretRef } from './tenant-schema.js';
 
 export function resolveSecret(ref: SecretRef, where: string, baseDir: string, env: NodeJS.ProcessEnv): string {

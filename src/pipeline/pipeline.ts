@@ -16,7 +16,7 @@ import type { Principal } from '../security/auth/principal.js';
 import type { HttpRequestDescriptor } from '../security/http-request.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
-import { compile, type Validator } from '../validation/validator.js';
+import { compile, type Validator } from '../../schemas/validator.js';
 import { AnswerCache } from './answer-cache.js';
 import { signAnswer, type AnswerBytes } from './answer-signing.js';
 import type { Caller, Transport } from '../capabilities/context.js';

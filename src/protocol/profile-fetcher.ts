@@ -10,7 +10,7 @@ import secureJson from 'secure-json-parse';
 import { PlatformProfile } from '../../schemas/profile.js';
 import { isLoopback } from '../net/address-guard.js';
 import { FetchRefused, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
-import { compile } from '../validation/validator.js';
+import { compile } from '../../schemas/validator.js';
 import { discoveryError } from './errors.js';
 
 export interface ProfileFetcherOptions extends FetchLimits {

@@ -5,7 +5,7 @@
  */
 import { KeyObject, type webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { resolveSecret } from '../config/secrets.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import { ALGORITHMS, algorithmOf, describeKeyType, type AlgorithmName, type SignatureAlgorithm } from './algorithms.js';

@@ -4,7 +4,7 @@
  * single step the pipeline runs right after negotiation.
  */
 import type { PlatformProfile } from '../../schemas/profile.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import { Authenticator } from './auth/authenticator.js';

@@ -5,7 +5,7 @@
  * capped at 2 s that never gives up, so the store recovers by itself when Redis comes back.
  */
 import { Cluster, Redis, ReplyError, type RedisOptions } from 'ioredis';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { SCRIPTS } from './redis-scripts.js';
 import { StoreUnavailableError } from './store.js';
 

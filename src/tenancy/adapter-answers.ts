@@ -22,7 +22,7 @@ import {
   type SearchPage,
   type VariantFulfillment,
 } from '../../adapters/contract.js';
-import { compile, type Validator } from '../validation/validator.js';
+import { compile, type Validator } from '../../schemas/validator.js';
 
 export { InvalidBackendAnswer };
 

@@ -12,7 +12,7 @@
  * handoff handlers; charging ones it lists stay unused.
  */
 import type { AdapterCapabilities, FinishingMode } from '../../adapters/contract.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import { findHandlerType, handlerType, handlerTypeNames } from '../payments/registry.js';
 

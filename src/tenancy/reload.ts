@@ -8,7 +8,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { loadTenants } from './load.js';
 import type { TenantRegistry } from './registry.js';
 import type { TenantDeps } from './tenant.js';

@@ -10,7 +10,7 @@ import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
 import { createSecretFile, resolveSecret } from '../config/secrets.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerOptions } from 'node:https';
 import type { TlsSettings } from '../config/env.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 
 function read(file: string, setting: string): Buffer {
   try {

@@ -15,7 +15,7 @@ import type { GatewaySecret } from '../config/gateway-secret.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { StateStore } from '../state/store.js';
 import { tenantOf } from '../transports/request-context.js';
-import { compile, type Validator } from '../validation/validator.js';
+import { compile, type Validator } from '../../schemas/validator.js';
 import { newEventId } from '../capabilities/order/order-event.js';
 import { enqueueOrderEvent } from '../capabilities/order/outbox.js';
 import type { SimulationAccess } from '../tenancy/simulation-access.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { listenOrigin } from '../../src/config/base-url.js';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { loadTenantFiles } from '../../src/config/load-tenants.js';

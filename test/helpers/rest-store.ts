@@ -11,7 +11,7 @@ import { createRestAdapter, type RestAdapter } from '../../adapters/rest/index.j
 import { RestSettings } from '../../adapters/rest/settings.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { answerProblem, type CheckedMethod } from '../../src/tenancy/adapter-answers.js';
-import { compile } from '../../src/validation/validator.js';
+import { compile } from '../../schemas/validator.js';
 import { stringToSign } from '../../examples/rest-store/auth.js';
 import { createRestStore, type RestStore, type RestStoreOptions } from '../../examples/rest-store/server.js';
 

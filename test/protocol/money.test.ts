@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyExponent, fromMinorUnits, toMinorUnits } from '../../src/protocol/money.js';
+import { currencyExponent, fromMinorUnits, toMinorUnits } from '../../adapters/kit/money.js';
 
 describe('money in minor units', () => {
   it('knows ISO 4217 exponents', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { createStore } from '../../src/state/create-store.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { RedisStore } from '../../src/state/redis-store.js';

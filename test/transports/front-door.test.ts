@@ -21,7 +21,7 @@ import { buildServer } from '../../src/server.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { TenantRegistry } from '../../src/tenancy/registry.js';
 import { assembleTenant } from '../../src/tenancy/tenant.js';
-import { compile } from '../../src/validation/validator.js';
+import { compile } from '../../schemas/validator.js';
 import { baseTenantConfig } from '../helpers/gateway.js';
 import { startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { stubAdapter } from '../helpers/stub-adapter.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { OrderEventBody } from '../../schemas/order.js';
 import { loadOrderRecord, saveOrderRecord } from '../../src/capabilities/order/order-record.js';
 import { Keyring } from '../../src/security/keyring.js';
-import { compile } from '../../src/validation/validator.js';
+import { compile } from '../../schemas/validator.js';
 import { createdEventId } from '../../src/capabilities/order/order-event.js';
 import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
 import { NOW, orderGateway, SIMULATION_SECRET, tenantKeyring, type OrderGateway } from '../helpers/order-gateway.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../adapters/kit/config-error.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { loadTenants } from '../../src/tenancy/load.js';
 import { assembleTenant } from '../../src/tenancy/tenant.js';

@@ -1,7 +1,7 @@
 /** Loads every demo data file of a folder into the in-memory store, failing start-up on the first problem. */
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { ConfigError } from '../../../src/config/config-error.js';
+import { ConfigError } from '../../kit/config-error.js';
 import type { StoreData } from '../model.js';
 import { buildCatalog } from './build-catalog.js';
 import { buildDiscounts } from './build-discounts.js';

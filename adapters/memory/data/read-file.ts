@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../../../src/config/config-error.js';
-import { compile } from '../../../src/validation/validator.js';
+import { ConfigError } from '../../kit/config-error.js';
+import { compile } from '../../../schemas/validator.js';
 
 function readText(file: string): string {
   try {

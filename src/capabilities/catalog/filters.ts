@@ -14,7 +14,7 @@ import { extensionFilterNames, readCatalog } from '../../extensions/steps.js';
 import type { OperationContext } from '../context.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
-import { compile, toJsonPath, type Validator } from '../../validation/validator.js';
+import { compile, toJsonPath, type Validator } from '../../../schemas/validator.js';
 import { chooseCurrency } from '../pricing/currency.js';
 import type { CatalogReader } from './catalog-cache.js';
 import { priceBounds, type PriceBounds } from './price-filter.js';

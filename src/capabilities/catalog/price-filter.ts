@@ -7,7 +7,7 @@
  */
 import type { Message } from '../../../schemas/common.js';
 import { infoMessage, warningMessage } from '../../protocol/messages.js';
-import { currencyExponent } from '../../protocol/money.js';
+import { currencyExponent } from '../../../adapters/kit/money.js';
 
 export interface PriceBounds {
   min?: number;

@@ -2,7 +2,7 @@
 import type { PlaceOrderResult } from '../../../adapters/contract.js';
 import type { Message, Total } from '../../../schemas/common.js';
 import { errorMessage, warningMessage } from '../../protocol/messages.js';
-import { fromMinorUnits } from '../../protocol/money.js';
+import { fromMinorUnits } from '../../../adapters/kit/money.js';
 
 const TO_CONTINUE = 'review the checkout with the buyer, then update it to continue';
 

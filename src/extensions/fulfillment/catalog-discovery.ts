@@ -18,7 +18,7 @@ import type { CatalogFulfillment, FulfillsTo } from '../../../schemas/catalog.js
 import type { Context, Message } from '../../../schemas/common.js';
 import { badRequest } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
-import { formatAmount } from '../../protocol/money.js';
+import { formatAmount } from '../../../adapters/kit/money.js';
 import { regionCode, toAlpha2 } from '../../protocol/country-code.js';
 
 export interface DiscoveryPlan {

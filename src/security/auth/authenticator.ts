@@ -4,7 +4,7 @@
  * issued to the platform named in PROTO-Agent; the result is the caller's principal. Then
  * authorization: is a principal needed for this capability, and does a buyer hold its scope?
  */
-import { ConfigError } from '../../config/config-error.js';
+import { ConfigError } from '../../../adapters/kit/config-error.js';
 import type { TenantAuth } from '../../config/tenant-schema.js';
 import { isCapabilityName, type CapabilityName } from '../../protocol/capability-registry.js';
 import {

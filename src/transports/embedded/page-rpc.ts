@@ -16,7 +16,7 @@ import type { Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import { ANONYMOUS } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { compile } from '../../validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../body-id.js';
 import { sendOperationResponse } from '../rest/rest-transport.js';
 

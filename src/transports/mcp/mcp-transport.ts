@@ -18,7 +18,7 @@ import { COUNTED_PER_CALL } from '../rate-limit.js';
 import { tenantOf } from '../request-context.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
 import { withoutBodyId } from '../body-id.js';
-import type { Validator } from '../../validation/validator.js';
+import type { Validator } from '../../../schemas/validator.js';
 
 /** A JSON-RPC error the SDK passes through as {code, message, data}. */
 class JsonRpcError extends Error {

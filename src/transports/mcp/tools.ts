@@ -6,7 +6,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { McpMeta, ResourceId } from '../../../schemas/common.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { discoveryError } from '../../protocol/errors.js';
-import { compile, type Validator } from '../../validation/validator.js';
+import { compile, type Validator } from '../../../schemas/validator.js';
 
 /** What the server reads of `meta`; the profile is read apart (agentProfile), so a missing one is a discovery error. */
 const CheckedMeta = Type.Omit(McpMeta, ['proto-agent']);

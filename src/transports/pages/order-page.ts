@@ -13,7 +13,7 @@ import { orderRefs, renderOrder } from '../../capabilities/order/order-shape.js'
 import { ORDER_PAGE_PATH, permalinkTokenValid } from '../../capabilities/order/permalink.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
-import { formatAmount } from '../../protocol/money.js';
+import { formatAmount } from '../../../adapters/kit/money.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { tenantOf } from '../request-context.js';
 

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/config-error.js';
+import { ConfigError } from '../../../adapters/kit/config-error.js';
 import { DATA_DIR, demoStore } from './fixtures.js';
 
 /** A copy of the demo data with one file edited. */

@@ -6,7 +6,7 @@
 import { createRestAdapter } from '../../../adapters/rest/index.js';
 import { RestSettings } from '../../../adapters/rest/settings.js';
 import { answerProblem, type CheckedMethod } from '../../../src/tenancy/adapter-answers.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault } from '../contract/contract-suite.js';
 import { DOCUMENTED_TOKEN, DOCUMENTED_WEBHOOK_SECRET, startDocumentedStore } from '../../helpers/documented-store.js';

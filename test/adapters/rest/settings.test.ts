@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate, signer } from '../../../adapters/rest/auth.js';
 import { moneyFunctions } from '../../../adapters/rest/money.js';
-import { ConfigError } from '../../../src/config/config-error.js';
+import { ConfigError } from '../../../adapters/kit/config-error.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { loadTenants } from '../../../src/tenancy/load.js';
 

@@ -14,7 +14,7 @@ import { RestSettings } from '../../../adapters/rest/settings.js';
 import { answerProblem, type CheckedMethod } from '../../../src/tenancy/adapter-answers.js';
 import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { testGateway } from '../../helpers/gateway.js';
 
 const STORE = 'http://store.test';

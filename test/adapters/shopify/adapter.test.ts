@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuoteRequest } from '../../../adapters/contract.js';
-import { ConfigError } from '../../../src/config/config-error.js';
+import { ConfigError } from '../../../adapters/kit/config-error.js';
 import { createAdapter } from '../../../adapters/registry.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { shopifySetup, type ShopifySetup } from './helpers.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { Cart, CartFailure } from '../../../schemas/cart.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { demoGateway, type DemoGateway, type DemoGatewayOptions } from '../../helpers/demo-gateway.js';
 import { ALL_CAPABILITIES, platformProfile } from '../../helpers/platform.js';
 import { protocolCaller, type CallOptions, type Reply, type Transport } from '../../helpers/protocol-client.js';

@@ -12,7 +12,7 @@ import { CatalogErrorResponse, GetProductResponse, LookupResponse, SearchRespons
 import type { GatewaySecret } from '../../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { testGateway, type TestGateway } from '../../helpers/gateway.js';
 import { ALL_CAPABILITIES, platformProfile } from '../../helpers/platform.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { Checkout, CheckoutFailure } from '../../../schemas/checkout.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { demoGateway, type DemoGateway, type DemoGatewayOptions } from '../../helpers/demo-gateway.js';
 import type { TestGateway } from '../../helpers/gateway.js';
 import { ALL_CAPABILITIES, platformProfile } from '../../helpers/platform.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { Order, OrderFailure } from '../../../schemas/order.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import type { TestGateway } from '../../helpers/gateway.js';
 import type { PlatformServer } from '../../helpers/platform.js';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveEmbedded } from '../../../src/config/embedded-settings.js';
 import { loadTenantFiles } from '../../../src/config/load-tenants.js';
 import { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { compile } from '../../../src/validation/validator.js';
+import { compile } from '../../../schemas/validator.js';
 import { baseTenantConfig } from '../../helpers/gateway.js';
 import { line, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
 import { EMBEDDED, embeddedGateway, pageCall } from './embedded-gateway.js';
