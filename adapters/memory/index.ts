@@ -25,7 +25,7 @@ import type {
   SearchQuery,
   VariantFulfillment,
 } from '../contract.js';
-import type { StateStore } from '../../src/state/store.js';
+import type { AdapterStore } from '../contract.js';
 import { loadStore } from './data/load-store.js';
 import { discoverFulfillment } from './discovery.js';
 import { verifyClaims } from './eligibility.js';
@@ -50,7 +50,7 @@ export interface MemoryAdapterOptions {
    */
   storefrontUrl: string;
   now: () => number;
-  store: StateStore;
+  store: AdapterStore;
   /** Namespaces the orders in the state store. */
   tenantId: string;
   /** How long orders are kept; default 90 days. */

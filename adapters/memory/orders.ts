@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FulfillmentExpectation, OrderChange, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
-import type { StateStore } from '../../src/state/store.js';
+import type { AdapterStore } from '../contract.js';
 import type { StoreData } from './model.js';
 import { quote } from './quote.js';
 
@@ -22,7 +22,7 @@ export interface StoredOrder {
 }
 
 export interface OrderBookOptions {
-  store: StateStore;
+  store: AdapterStore;
   tenantId: string;
   retentionMs: number;
   now: () => number;

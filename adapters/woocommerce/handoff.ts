@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CheckoutUrlRequest, Quote, QuoteRequest } from '../contract.js';
-import type { StateStore } from '../../src/state/store.js';
+import type { AdapterStore } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { REFERENCE_META } from './order-map.js';
@@ -35,7 +35,7 @@ export interface HandoffDeps {
   http: WooHttp;
   info: StoreInfo;
   catalog: Catalog;
-  state: StateStore;
+  state: AdapterStore;
   tenantId: string;
   storeUrl: string;
   /** The quote of this request, as priced moments ago (or priced now). */

@@ -25,7 +25,7 @@ import type {
   SearchPage,
   SearchQuery,
 } from '../contract.js';
-import type { StateStore } from '../../src/state/store.js';
+import type { AdapterStore } from '../contract.js';
 import { Catalog } from './catalog.js';
 import { CouponReasons } from './coupon-reasons.js';
 import { Handoff, sessionFingerprint } from './handoff.js';
@@ -46,7 +46,7 @@ export interface WooCommerceAdapterOptions {
   consumerSecret: string;
   /** The secret the store's webhooks are signed with; without it no delivery verifies (pings aside). */
   webhookSecret?: string;
-  store: StateStore;
+  store: AdapterStore;
   tenantId: string;
   now: () => number;
 }

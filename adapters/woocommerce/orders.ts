@@ -14,7 +14,7 @@
  * is resolved by reading the store's recent orders for the reference meta.
  */
 import type { OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
-import type { StateStore } from '../../src/state/store.js';
+import type { AdapterStore } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { minorToDecimal } from './money.js';
@@ -38,7 +38,7 @@ export interface OrderDeps {
   http: WooHttp;
   info: StoreInfo;
   catalog: Catalog;
-  state: StateStore;
+  state: AdapterStore;
   tenantId: string;
   now: () => number;
   storeUrl: string;

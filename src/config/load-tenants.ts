@@ -7,15 +7,13 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { compile } from '../../schemas/validator.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
-import { TenantConfig } from './tenant-schema.js';
+import { TenantConfig, tenantSchema } from './tenant-schema.js';
 
 export interface LoadedTenant {
   config: TenantConfig;
   /** The file it came from, for error messages and relative paths. */
   file: string;
 }
-
-const validateTenant = compile<TenantConfig>(TenantConfig);
 
 function parseFile(file: string, shown: string): unknown {
   const text = readFileSync(file, 'utf8');
@@ -40,7 +38,13 @@ function checkUnique(tenants: LoadedTenant[], shown: (t: LoadedTenant) => string
   }
 }
 
-export function loadTenantFiles(configDir: string): LoadedTenant[] {
+/**
+ * `adapterTypes`: the adapters this build has (adapters/registry.ts), as src/tenancy/load.ts passes
+ * them; a file naming another is refused here. Without them (operator scripts reading the files)
+ * an unknown type is refused when its tenant is built.
+ */
+export function loadTenantFiles(configDir: string, adapterTypes?: readonly string[]): LoadedTenant[] {
+  const validateTenant = compile<TenantConfig>(adapterTypes ? tenantSchema(adapterTypes) : TenantConfig);
   const dir = join(configDir, 'tenants');
   let names: string[];
   try {

@@ -133,7 +133,8 @@ export const TenantConfig = Type.Object(
     path_prefix: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
     adapter: Type.Object(
       {
-        type: StringEnum(['memory', 'shopify', 'woocommerce', 'rest']),
+        /** One of the adapters this build has: tenantSchema below narrows it to their types. */
+        type: Type.String({ minLength: 1 }),
         settings: Type.Record(Type.String(), Type.Unknown()),
         /**
          * How checkouts finish: gateway_charged, store_charged or handoff; one the adapter declares.
@@ -255,6 +256,18 @@ export const TenantConfig = Type.Object(
   { additionalProperties: false },
 );
 export type TenantConfig = Static<typeof TenantConfig>;
+
+/** The schema a tenant file is checked against: `adapter.type` names an adapter of this build (adapters/registry.ts). */
+export function tenantSchema(adapterTypes: readonly string[]) {
+  const { adapter } = TenantConfig.properties;
+  return Type.Object(
+    {
+      ...TenantConfig.properties,
+      adapter: Type.Object({ ...adapter.properties, type: StringEnum(adapterTypes) }, { additionalProperties: false }),
+    },
+    { additionalProperties: false },
+  );
+}
 
 /** Policies with every default filled in. */
 export interface Policies {

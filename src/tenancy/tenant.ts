@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter, FinishingMode } from '../../adapters/contract.js';
-import { createAdapter, type AdapterExtras } from '../../adapters/registry.js';
+import { createAdapter, type AdapterExtras, type RegisteredAdapter } from '../../adapters/registry.js';
 import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
@@ -60,6 +60,8 @@ export interface TenantDeps {
   observeBackend?: (tenantId: string) => BackendObserver;
   /** base_url of tenant files that name none (BASE_URL, or where the gateway listens). */
   baseUrl?: string;
+  /** The adapters tenant files may name; default: every adapter of this build (adapters/registry.ts). */
+  adapters?: readonly RegisteredAdapter[];
 }
 
 function enabledCapabilities(config: TenantConfig, where: string): Map<CapabilityName, Record<string, unknown>> {
@@ -101,15 +103,19 @@ export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise
   const keyring = await loadKeyring(config.signing, file, baseDir, deps.env);
   if (config.simulation?.create_secret) createSecretFile(config.simulation.secret, `${file}: $.simulation`, baseDir);
   const simulationSecret = config.simulation && resolveSecret(config.simulation.secret, `${file}: $.simulation.secret`, baseDir, deps.env);
-  const { adapter, extras } = await createAdapter(config.adapter, {
-    credentials,
-    baseDir,
-    where: file,
-    now: deps.now,
-    store: deps.store,
-    tenantId: config.id,
-    answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
-  });
+  const { adapter, extras } = await createAdapter(
+    config.adapter,
+    {
+      credentials,
+      baseDir,
+      where: file,
+      now: deps.now,
+      store: deps.store,
+      tenantId: config.id,
+      answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
+    },
+    deps.adapters,
+  );
   try {
     return assembleTenant(loaded, adapter, {
       keyring,

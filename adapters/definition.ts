@@ -1,0 +1,52 @@
+/**
+ * What a platform's folder exports: one definition. The registry (registry.ts) is the list of them;
+ * a tenant file names one by `adapter.type`, and the gateway checks its settings and credentials
+ * against the definition before `create` runs, so a broken tenant file fails start-up with the
+ * field that is wrong.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Adapter, AdapterStore } from './contract.js';
+import type { OrderSimulator } from './simulator.js';
+
+export interface AdapterContext {
+  /** The resolved `adapter.credentials` of the tenant file, by name (values are secrets: never log them). */
+  credentials: Record<string, string>;
+  /** Folder of the tenant file: relative paths in settings resolve against it. */
+  baseDir: string;
+  /** The tenant file, for error messages. */
+  where: string;
+  now: () => number;
+  /** The gateway's state store: adapters keep what every replica must see there (namespaced by tenant). */
+  store: AdapterStore;
+  tenantId: string;
+  /** The gateway's check of an answer's shape (what is wrong, or undefined), for adapters that map answers. */
+  answerProblem?: (method: string, answer: unknown) => string | undefined;
+}
+
+/**
+ * What an adapter offers beyond the contract. The tenant keeps these next to its adapter, which
+ * it only reaches through the contract (the resilient wrapper).
+ */
+export interface AdapterExtras {
+  simulator?: OrderSimulator;
+}
+
+/** The credentials a tenant file gives, checked: what `create` gets, or what is missing or wrong. */
+export type CredentialCheck<C> = { ok: true; value: C } | { ok: false; message: string };
+
+export interface AdapterDefinition<S extends TSchema = TSchema, C = unknown, A extends Adapter = Adapter> {
+  /** The tenant file's `adapter.type`. */
+  type: string;
+  /** `adapter.settings`, validated before `create` (its errors name `$.adapter.settings...`). */
+  settings: S;
+  /** Checks `adapter.credentials` (messages name `$.adapter.credentials...`). */
+  credentials(given: Record<string, string>): CredentialCheck<C>;
+  create(settings: Static<S>, credentials: C, context: AdapterContext): A | Promise<A>;
+  extras?(adapter: A): AdapterExtras;
+}
+
+/** Infers the settings, credentials and adapter types of one definition. */
+export const defineAdapter = <S extends TSchema, C, A extends Adapter>(definition: AdapterDefinition<S, C, A>) => definition;
+
+/** Any credentials accepted as they are: for a platform whose credentials are all optional. */
+export const anyCredentials = (given: Record<string, string>): CredentialCheck<Record<string, string>> => ({ ok: true, value: given });
