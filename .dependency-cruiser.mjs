@@ -9,8 +9,9 @@
 /** Top to bottom; each entry is the folders that make up one layer. */
 const LAYERS = [
   { name: 'composition', path: '^src/(main|server)\\.ts$' },
-  // Everything that speaks HTTP: REST, MCP, discovery, health, pages, backend webhooks.
-  { name: 'transports', path: '^src/(transports|webhooks)/' },
+  // Everything that speaks HTTP (REST, MCP, discovery, health, pages, backend webhooks), and the
+  // background workers, which drive capabilities the way requests do.
+  { name: 'transports', path: '^src/(transports|webhooks|workers)/' },
   // Runs operations (idempotency, rate limits, answer cache) and observes the layers below.
   { name: 'pipeline', path: '^src/(pipeline|observability)/' },
   // With their contract (capabilities/operation.ts, context.ts): what capabilities implement and the pipeline runs.

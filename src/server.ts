@@ -31,9 +31,9 @@ import { restTransport } from './transports/rest/rest-transport.js';
 import { signedAnswers } from './transports/signed-answers.js';
 import { embeddedTransport } from './transports/embedded/embedded-transport.js';
 import { EMBEDDED_PATH } from './pipeline/embedded/session-binding.js';
-import { completionRecovery } from './capabilities/checkout/completion-worker.js';
+import { completionRecovery } from './capabilities/checkout/completion/recovery-worker.js';
 import { backendWebhooks } from './webhooks/inbound.js';
-import { orderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
+import { orderWebhooks, type WebhookSettings } from './workers/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
 
 export interface ServerOptions {

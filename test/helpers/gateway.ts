@@ -17,7 +17,7 @@ import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
 import { TenantRegistry } from '../../src/tenancy/registry.js';
 import { assembleTenant, type AssemblyOptions } from '../../src/tenancy/tenant.js';
-import type { WebhookSettings } from '../../src/webhooks/order-webhooks.js';
+import type { WebhookSettings } from '../../src/workers/order-webhooks.js';
 import { startPlatform, type PlatformServer } from './platform.js';
 import { stubAdapter } from './stub-adapter.js';
 

@@ -15,7 +15,7 @@ import { generatePrivateJwk, loadKeyring, type Keyring } from '../../src/securit
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { Tenant } from '../../src/tenancy/tenant.js';
-import type { WebhookSettings } from '../../src/webhooks/order-webhooks.js';
+import type { WebhookSettings } from '../../src/workers/order-webhooks.js';
 import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/state/retry-schedule.js';
 import { testGateway, type TestGateway } from './gateway.js';
 import type { PlatformServer } from './platform.js';

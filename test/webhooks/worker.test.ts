@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError, type DurableQueue } from '../../src/state/store.js';
 import { QueueWorker } from '../../src/state/queue-worker.js';
-import { describeOrderEvent, ORDER_WEBHOOK_NAMES } from '../../src/webhooks/order-webhooks.js';
+import { describeOrderEvent, ORDER_WEBHOOK_NAMES } from '../../src/workers/order-webhooks.js';
 import type { OrderEvent } from '../../src/capabilities/order/order-event.js';
 import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
 import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/state/retry-schedule.js';

@@ -21,7 +21,7 @@ import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';
 import type { CheckoutSession } from './checkout-record.js';
 import { saveHandoff } from './handoff-record.js';
-import { orderRecipient } from './order-placement.js';
+import { orderRecipient } from './completion/record-order.js';
 import { evaluate, statusRules } from './status.js';
 
 export interface PricedCheckout {

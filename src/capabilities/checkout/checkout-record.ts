@@ -15,7 +15,7 @@ import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
-import type { OrderRecipient } from './order-placement.js';
+import type { OrderRecipient } from './completion/record-order.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 
@@ -40,7 +40,7 @@ export interface Escalation {
 export interface Completion {
   /** Hash of the claiming request's idempotency key and body: only that request may resume it. */
   claim: string;
-  /** When the latest attempt to charge and place started (epoch ms), see complete.ts. */
+  /** When the latest attempt to charge and place started (epoch ms), see completion/complete.ts. */
   attemptAt: number;
   handler: Pick<HandlerEntry, 'id' | 'type'>;
   /** Everything `placeOrder` needs but the payment; no credential. */

@@ -1,6 +1,6 @@
 /**
  * The checkout capability's create, get, update and cancel (spec part 1 §2.9, §3, §4.3); complete
- * is in complete.ts. Every open session is priced afresh by the store on each of them, and its
+ * is in completion/complete.ts. Every open session is priced afresh by the store on each of them, and its
  * status decided by status.ts; what the answer showed is remembered (`seenTotals`), so complete
  * can tell whether prices changed since.
  *

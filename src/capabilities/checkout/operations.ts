@@ -3,7 +3,7 @@ import { CheckoutCompleteRequest, CheckoutCreateRequest, CheckoutUpdateRequest }
 import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { cancelCheckout, createCheckout, getCheckout, updateCheckout } from './checkout-service.js';
-import { completeCheckout } from './complete.js';
+import { completeCheckout } from './completion/complete.js';
 
 export const createCheckoutOperation = defineOperation({
   name: 'create_checkout',

@@ -6,14 +6,14 @@
  * is told which discount went and why, and the session remembers the claim so it is not priced
  * again. An order therefore never carries an unverified provisional discount.
  */
-import type { AppliedDiscount, EligibilityBuyer } from '../../../adapters/contract.js';
-import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../context.js';
-import { warningMessage } from '../../protocol/messages.js';
-import { buyerIdentity } from '../pricing/buyer-identity.js';
-import { renderTotals } from '../pricing/totals.js';
-import { priceCheckout, withStorePage, type Locations, type PricedCheckout, type PricedSession } from './checkout-pricing.js';
-import type { CheckoutSession } from './checkout-record.js';
+import type { AppliedDiscount, EligibilityBuyer } from '../../../../adapters/contract.js';
+import type { Message } from '../../../../schemas/common.js';
+import type { OperationContext } from '../../context.js';
+import { warningMessage } from '../../../protocol/messages.js';
+import { buyerIdentity } from '../../pricing/buyer-identity.js';
+import { renderTotals } from '../../pricing/totals.js';
+import { priceCheckout, withStorePage, type Locations, type PricedCheckout, type PricedSession } from '../checkout-pricing.js';
+import type { CheckoutSession } from '../checkout-record.js';
 
 export interface SettledPrice {
   priced: PricedCheckout;

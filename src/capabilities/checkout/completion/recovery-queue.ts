@@ -1,11 +1,11 @@
 /**
- * The durable queue that settles interrupted completions (see completion.ts): one job per
+ * The durable queue that settles interrupted completions (see completion/settle.ts): one job per
  * completion attempt, due when the attempt is surely over, run by the worker on every replica
- * (completion-worker.ts).
+ * (completion/recovery-worker.ts).
  */
-import type { OperationContext } from '../context.js';
-import type { DurableQueue, StateStore } from '../../state/store.js';
-import type { CompletingCheckout } from './checkout-record.js';
+import type { OperationContext } from '../../context.js';
+import type { DurableQueue, StateStore } from '../../../state/store.js';
+import type { CompletingCheckout } from '../checkout-record.js';
 
 export const COMPLETION_QUEUE = 'checkout-completions';
 

@@ -1,11 +1,11 @@
 /**
- * The worker that drains the completion queue (completion-queue.ts) on every replica. A job that
+ * The worker that drains the completion queue (completion/recovery-queue.ts) on every replica. A job that
  * finds its attempt already settled does nothing; one whose store does not answer is retried on
  * the backoff schedule and dead-lettered (visible in `npm run outbox`) after a day.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { GatewaySecret } from '../../config/gateway-secret.js';
+import type { GatewaySecret } from '../../../config/gateway-secret.js';
 import {
   combinedDepth,
   jobWorker,
@@ -13,12 +13,12 @@ import {
   type OutboxMetrics,
   type QueueMetrics,
   type QueueWorker,
-} from '../../state/queue-worker.js';
-import type { StateStore } from '../../state/store.js';
-import type { Tenant } from '../../tenancy/tenant.js';
-import { checkoutRepository } from './checkout-repository.js';
-import { recoverInBackground } from './completion.js';
-import { COMPLETION_QUEUE, completionQueue, type CompletionJob } from './completion-queue.js';
+} from '../../../state/queue-worker.js';
+import type { StateStore } from '../../../state/store.js';
+import type { Tenant } from '../../../tenancy/tenant.js';
+import { checkoutRepository } from '../checkout-repository.js';
+import { recoverInBackground } from './settle.js';
+import { COMPLETION_QUEUE, completionQueue, type CompletionJob } from './recovery-queue.js';
 
 export interface CompletionWorkerDeps {
   pollMs: number;

@@ -1,8 +1,8 @@
 /** What complete tells the platform when it does not end in an order (spec part 1 §2.3 severities). */
-import type { PlaceOrderResult } from '../../../adapters/contract.js';
-import type { Message, Total } from '../../../schemas/common.js';
-import { errorMessage, warningMessage } from '../../protocol/messages.js';
-import { fromMinorUnits } from '../../../adapters/kit/money.js';
+import type { PlaceOrderResult } from '../../../../adapters/contract.js';
+import type { Message, Total } from '../../../../schemas/common.js';
+import { errorMessage, warningMessage } from '../../../protocol/messages.js';
+import { fromMinorUnits } from '../../../../adapters/kit/money.js';
 
 const TO_CONTINUE = 'review the checkout with the buyer, then update it to continue';
 

@@ -1,10 +1,10 @@
 /** A handed-off checkout's order, placed on the store and reported by it (webhooks/reconcile.ts). */
-import type { OrderSnapshot } from '../../../adapters/contract.js';
-import type { OperationContext } from '../context.js';
-import { permalinkFor } from '../order/permalink.js';
-import { expiryFrom } from './answers.js';
-import { isLive, isOpen, type CompletedCheckout } from './checkout-record.js';
-import { checkoutRepository } from './checkout-repository.js';
+import type { OrderSnapshot } from '../../../../adapters/contract.js';
+import type { OperationContext } from '../../context.js';
+import { permalinkFor } from '../../order/permalink.js';
+import { expiryFrom } from '../answers.js';
+import { isLive, isOpen, type CompletedCheckout } from '../checkout-record.js';
+import { checkoutRepository } from '../checkout-repository.js';
 
 /**
  * The store placed the order of a handed-off checkout: the session, while it is still open, is

@@ -2,8 +2,8 @@
  * Settling a checkout that is `complete_in_progress`, with or without a request: placing its
  * order, recording it, or undoing the attempt. What here writes the session only ever changes it
  * while it is still claimed by the same completion (`whileClaimed`), and renders nothing, so the
- * durable queue (completion-queue.ts) can run it without a caller; the complete request renders
- * its answer from the outcome (complete.ts).
+ * durable queue (completion/recovery-queue.ts) can run it without a caller; the complete request renders
+ * its answer from the outcome (completion/complete.ts).
  *
  * Every claim queues a recovery job due when its attempt is surely over (twice the backend
  * deadline: charge and placement). The job finds the session still in progress only when the
@@ -11,12 +11,12 @@
  * order found by reference, places the order again with the payment already captured (the adapter
  * cannot turn that into a second order), or undoes the attempt when nothing was captured.
  */
-import { BackendError, type OrderPayment, type PlaceOrderResult } from '../../../adapters/contract.js';
-import type { OperationContext } from '../context.js';
-import { paymentHandler } from '../../payments/choose.js';
-import type { PaymentHandler } from '../../payments/payment-handler.js';
-import { permalinkFor } from '../order/permalink.js';
-import { expiryFrom } from './answers.js';
+import { BackendError, type OrderPayment, type PlaceOrderResult } from '../../../../adapters/contract.js';
+import type { OperationContext } from '../../context.js';
+import { paymentHandler } from '../../../payments/choose.js';
+import type { PaymentHandler } from '../../../payments/payment-handler.js';
+import { permalinkFor } from '../../order/permalink.js';
+import { expiryFrom } from '../answers.js';
 import {
   reopened,
   type CheckoutSession,
@@ -24,11 +24,11 @@ import {
   type FrozenCheckout,
   type OpenCheckout,
   type ReopenPatch,
-} from './checkout-record.js';
-import { checkoutRepository } from './checkout-repository.js';
-import { completionInterrupted, orderRejected } from './complete-messages.js';
-import { attemptLeaseMs, enqueueRecovery } from './completion-queue.js';
-import { recordOrder } from './order-placement.js';
+} from '../checkout-record.js';
+import { checkoutRepository } from '../checkout-repository.js';
+import { completionInterrupted, orderRejected } from './messages.js';
+import { attemptLeaseMs, enqueueRecovery } from './recovery-queue.js';
+import { recordOrder } from './record-order.js';
 
 /** What settling needs: no caller, no rendering. */
 export type SettleContext = Pick<OperationContext, 'tenant' | 'store' | 'now' | 'log' | 'secret'>;

@@ -3,11 +3,11 @@
  * once, however many completes arrive, on however many replicas, in the tenant's finishing mode.
  *
  * 1. Claim. The store prices the session first (outside the compare-and-set; every provisional
- *    discount verified or dropped, provisional.ts). Anything missing keeps it incomplete; totals
+ *    discount verified or dropped, completion/verify-claims.ts). Anything missing keeps it incomplete; totals
  *    that differ from those last shown, or a dropped claim, make it requires_escalation with a
  *    `requires_buyer_review` message (and the store's page), nothing charged. Otherwise one compare-and-set moves it from
  *    ready_for_complete to complete_in_progress, tied to the claiming request (a hash of its
- *    idempotency key and body), and a recovery job is queued (completion-queue.ts). Any other
+ *    idempotency key and body), and a recovery job is queued (completion/recovery-queue.ts). Any other
  *    complete meanwhile is refused; the same key and body is the pipeline's idempotency replay,
  *    or, when the first run failed, a resume.
  * 2. Charge, by mode. gateway_charged: handlers capture at most once per reference (the checkout
@@ -15,26 +15,26 @@
  *    taken here; the credential goes to the store with the placement. handoff (or a buyer who
  *    must act): requires_escalation with `continue_url`, the store's checkout page for this
  *    checkout (the order placed there is reconciled later, webhooks/reconcile.ts).
- * 3. Place the order with the checkout id as `reference` (completion.ts). Placed: the order record
+ * 3. Place the order with the checkout id as `reference` (completion/settle.ts). Placed: the order record
  *    is saved, then completed with `order`. Refused by the store: a capture is released, the
  *    session reopens (`payment_failed` for a store's decline, else requires_escalation with
  *    `requires_buyer_review`).
  *    Pending, failed or timed out: complete_in_progress; the recovery job settles it.
- * 4. Resume (the claiming request retried): completion.ts `recover`; without a capture, the
+ * 4. Resume (the claiming request retried): completion/settle.ts `recover`; without a capture, the
  *    retried request charges again. A get never settles anything: it shows the session.
  */
-import type { CheckoutCompleteRequest } from '../../../schemas/checkout.js';
-import type { Message } from '../../../schemas/common.js';
-import type { OperationContext } from '../context.js';
-import { fingerprint } from '../../security/fingerprint.js';
-import { success, type OperationResult } from '../operation.js';
-import { normalizeAddress, toStoreAddress } from '../../protocol/postal-address.js';
-import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../payments/choose.js';
-import { shownInstruments } from './instruments.js';
-import type { ChangePlan } from '../../state/session-repository.js';
-import { ownedByCaller } from '../cart/ownership.js';
-import { storePage } from '../pricing/store-page.js';
-import { checkoutNotFound, expiryFrom, failed, present, presentedChanges, refused, sameTotals } from './answers.js';
+import type { CheckoutCompleteRequest } from '../../../../schemas/checkout.js';
+import type { Message } from '../../../../schemas/common.js';
+import type { OperationContext } from '../../context.js';
+import { fingerprint } from '../../../security/fingerprint.js';
+import { success, type OperationResult } from '../../operation.js';
+import { normalizeAddress, toStoreAddress } from '../../../protocol/postal-address.js';
+import { choosePayment, type PaymentChoice, type PaymentSetup } from '../../../payments/choose.js';
+import { shownInstruments } from '../instruments.js';
+import type { ChangePlan } from '../../../state/session-repository.js';
+import { ownedByCaller } from '../../cart/ownership.js';
+import { storePage } from '../../pricing/store-page.js';
+import { checkoutNotFound, expiryFrom, failed, present, presentedChanges, refused, sameTotals } from '../answers.js';
 import {
   pickupLocationsOnce,
   pricingInputs,
@@ -42,7 +42,7 @@ import {
   withStoreCart,
   type Locations,
   type PricedCheckout,
-} from './checkout-pricing.js';
+} from '../checkout-pricing.js';
 import {
   isFrozen,
   isLive,
@@ -52,17 +52,17 @@ import {
   type CompletingCheckout,
   type OpenCheckout,
   type ReopenPatch,
-} from './checkout-record.js';
-import { checkoutRepository } from './checkout-repository.js';
-import { getCheckout } from './checkout-service.js';
-import { renderCheckout, storedView } from './checkout-shape.js';
-import { buyerActionRequired, completionInterrupted, orderRejected, paymentFailed, totalsChanged } from './complete-messages.js';
-import { placeOrder, recover, whileClaimed, type Placement } from './completion.js';
-import { enqueueRecovery } from './completion-queue.js';
-import { saveHandoff } from './handoff-record.js';
-import { orderRecipient } from './order-placement.js';
-import { droppedClaimMessages, priceForCompletion, type SettledPrice } from './provisional.js';
-import { evaluate, statusRules } from './status.js';
+} from '../checkout-record.js';
+import { checkoutRepository } from '../checkout-repository.js';
+import { getCheckout } from '../checkout-service.js';
+import { renderCheckout, storedView } from '../checkout-shape.js';
+import { buyerActionRequired, completionInterrupted, orderRejected, paymentFailed, totalsChanged } from './messages.js';
+import { placeOrder, recover, whileClaimed, type Placement } from './settle.js';
+import { enqueueRecovery } from './recovery-queue.js';
+import { saveHandoff } from '../handoff-record.js';
+import { orderRecipient } from './record-order.js';
+import { droppedClaimMessages, priceForCompletion, type SettledPrice } from './verify-claims.js';
+import { evaluate, statusRules } from '../status.js';
 
 type Step = { answer: OperationResult } | { attempt: CompletingCheckout; choice: PaymentChoice } | { resume: CompletingCheckout };
 

@@ -6,13 +6,13 @@
  * A webhook URL that can never receive a webhook is not recorded, and the platform hears why
  * while it builds the checkout.
  */
-import type { OrderSnapshot } from '../../../adapters/contract.js';
-import type { Message } from '../../../schemas/common.js';
-import { UnusableWebhookUrl, webhookTarget } from '../../net/webhook-target.js';
-import type { OperationContext } from '../context.js';
-import { CAPABILITY } from '../../protocol/capability-registry.js';
-import { warningMessage } from '../../protocol/messages.js';
-import { saveOrderRecord } from '../order/order-record.js';
+import type { OrderSnapshot } from '../../../../adapters/contract.js';
+import type { Message } from '../../../../schemas/common.js';
+import { UnusableWebhookUrl, webhookTarget } from '../../../net/webhook-target.js';
+import type { OperationContext } from '../../context.js';
+import { CAPABILITY } from '../../../protocol/capability-registry.js';
+import { warningMessage } from '../../../protocol/messages.js';
+import { saveOrderRecord } from '../../order/order-record.js';
 
 /** Who an order belongs to and where its webhooks go. */
 export interface OrderRecipient {
