@@ -31,7 +31,7 @@ import { restTransport } from './transports/rest/rest-transport.js';
 import { signedAnswers } from './transports/signed-answers.js';
 import { embeddedTransport } from './transports/embedded/embedded-transport.js';
 import { EMBEDDED_PATH } from './pipeline/embedded/session-binding.js';
-import { completionRecovery } from './capabilities/checkout/completion/recovery-worker.js';
+import { completionRecovery } from './workers/completion-recovery.js';
 import { backendWebhooks } from './webhooks/inbound.js';
 import { orderWebhooks, type WebhookSettings } from './workers/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
@@ -139,7 +139,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     rateLimiter: app.rateLimiter,
   });
   // Signed answers: an onSend hook (fastify-plugin), so it reaches every transport registered below.
-  await app.register(signedAnswers, { pipeline });
+  await app.register(signedAnswers, { now });
   // Transports: encapsulated plugins, each with its own routes (and parsers, where it needs others).
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });

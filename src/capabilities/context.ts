@@ -1,5 +1,5 @@
 /** What an operation handler may use: the tenant, the negotiated caller, state, time, logs. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { BaseLogger } from 'pino';
 import type { RequestContext } from '../../adapters/contract.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
@@ -7,6 +7,9 @@ import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { Principal } from '../security/auth/principal.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
+
+/** The logger handlers write to: pino's (Fastify's request and app loggers are pino), so no layer below the transports names Fastify. */
+export type Logger = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;
 
 export type Transport = 'rest' | 'mcp' | 'embedded';
 
@@ -27,7 +30,7 @@ export interface OperationContext {
   requestId: string;
   /** The request's idempotency key, when it carries one (a checkout completion is tied to it). */
   idempotencyKey?: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   store: StateStore;
   /** Keys for the tokens the gateway signs (the same on every replica). */
   secret: GatewaySecret;

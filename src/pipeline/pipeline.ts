@@ -18,7 +18,6 @@ import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
 import { AnswerCache } from './answer-cache.js';
-import { signAnswer, type AnswerBytes } from './answer-signing.js';
 import type { Caller, Transport } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
@@ -207,11 +206,6 @@ export class Pipeline {
     }
     if (limiter) await limit(admitted.principal);
     return admitted;
-  }
-
-  /** The last step of every answer, once a transport has its bytes: the headers that sign it (none when the tenant does not sign). */
-  signAnswer(tenant: Tenant, answer: AnswerBytes): Record<string, string> | undefined {
-    return signAnswer(tenant, answer, this.deps.now);
   }
 
   private async reuseAnswer(

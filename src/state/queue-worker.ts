@@ -7,7 +7,7 @@
  * jobs run in order. Stopping stops claiming and waits, within a bound, for jobs in flight.
  * `drain` runs what is due now, once (operators' tools and tests).
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { BaseLogger } from 'pino';
 import { backoffSchedule, type RetrySchedule } from './retry-schedule.js';
 import type { DurableQueue, Job } from './store.js';
 
@@ -59,7 +59,7 @@ export interface WorkerDeps<T> {
   names: WorkerNames;
   schedule: RetrySchedule;
   metrics: OutboxMetrics;
-  log: FastifyBaseLogger;
+  log: Pick<BaseLogger, 'info' | 'warn' | 'error'>;
   now: () => number;
 }
 

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Pipeline } from '../pipeline/pipeline.js';
+import { signAnswer } from '../pipeline/answer-signing.js';
 
 /** What Fastify itself sends a string body as when no type was set. */
 const DEFAULT_TYPE = 'text/plain; charset=utf-8';
 
-async function addAnswerSigning(app: FastifyInstance, { pipeline }: { pipeline: Pipeline }): Promise<void> {
+async function addAnswerSigning(app: FastifyInstance, { now }: { now: () => number }): Promise<void> {
   app.addHook('onSend', (req, reply, payload, done) => {
     const { tenant } = req;
     const body = payload ?? undefined;
@@ -22,16 +22,20 @@ async function addAnswerSigning(app: FastifyInstance, { pipeline }: { pipeline: 
     ) {
       let contentType = reply.getHeader('content-type');
       if (body !== undefined && body.length > 0 && contentType === undefined) reply.header('content-type', (contentType = DEFAULT_TYPE));
-      const headers = pipeline.signAnswer(tenant, {
-        status: reply.statusCode,
-        ...(contentType !== undefined && { contentType: String(contentType) }),
-        body,
-      });
+      const headers = signAnswer(
+        tenant,
+        {
+          status: reply.statusCode,
+          ...(contentType !== undefined && { contentType: String(contentType) }),
+          body,
+        },
+        now,
+      );
       if (headers) reply.headers(headers);
     }
     done(null, payload);
   });
 }
 
-/** Through fastify-plugin, so the hook reaches every transport registered after it. */
-export const signedAnswers = fp(addAnswerSigning, { name: 'signed-answers' });
+/** Through fastify-plugin, so the hook reaches every transport registered after it; it reads the tenant the request hooks set. */
+export const signedAnswers = fp(addAnswerSigning, { name: 'signed-answers', dependencies: ['request-hooks'] });

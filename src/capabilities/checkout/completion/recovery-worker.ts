@@ -3,19 +3,11 @@
  * finds its attempt already settled does nothing; one whose store does not answer is retried on
  * the backoff schedule and dead-lettered (visible in `npm run outbox`) after a day.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { GatewaySecret } from '../../../config/gateway-secret.js';
-import {
-  combinedDepth,
-  jobWorker,
-  type JobResult,
-  type OutboxMetrics,
-  type QueueMetrics,
-  type QueueWorker,
-} from '../../../state/queue-worker.js';
+import { jobWorker, type JobResult, type OutboxMetrics, type QueueWorker } from '../../../state/queue-worker.js';
 import type { StateStore } from '../../../state/store.js';
 import type { Tenant } from '../../../tenancy/tenant.js';
+import type { Logger } from '../../context.js';
 import { checkoutRepository } from '../checkout-repository.js';
 import { recoverInBackground } from './settle.js';
 import { COMPLETION_QUEUE, completionQueue, type CompletionJob } from './recovery-queue.js';
@@ -25,7 +17,7 @@ export interface CompletionWorkerDeps {
   store: StateStore;
   secret: GatewaySecret;
   now: () => number;
-  log: FastifyBaseLogger;
+  log: Logger;
   metrics: OutboxMetrics;
   /** The tenants served, as currently configured. */
   tenants(): readonly Tenant[];
@@ -51,30 +43,3 @@ export function completionWorker(deps: CompletionWorkerDeps): QueueWorker<Comple
   const queues = () => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id));
   return jobWorker({ queues, deliver: (job) => runCompletionJob(job, deps), describe, names, log, metrics, now }, deps.pollMs);
 }
-
-export type CompletionRecoveryOptions = Omit<CompletionWorkerDeps, 'log' | 'metrics'> & { metrics: QueueMetrics };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Settles interrupted checkout completions (drain() runs the due jobs now). */
-    completions: QueueWorker<unknown>;
-  }
-}
-
-/** Starts the worker with the app and stops it (after the jobs in flight) when the app closes; the app's `completions`. */
-async function addCompletionRecovery(app: FastifyInstance, deps: CompletionRecoveryOptions): Promise<void> {
-  const worker = completionWorker({
-    ...deps,
-    log: app.log.child({ component: 'checkout-completions' }),
-    metrics: deps.metrics.outbox(
-      COMPLETION_QUEUE,
-      combinedDepth(() => deps.tenants().map((tenant) => completionQueue(deps.store, tenant.id))),
-    ),
-  });
-  app.addHook('onReady', async () => worker.start());
-  app.addHook('preClose', async () => worker.stop());
-  app.decorate('completions', worker);
-}
-
-/** Through fastify-plugin: the worker's hooks and decorator are the app's. */
-export const completionRecovery = fp(addCompletionRecovery, { name: 'completion-recovery' });
