@@ -23,7 +23,7 @@ import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
 import { orderPages } from './transports/pages/order-page.js';
-import { rateLimits } from './transports/rate-limit.js';
+import { rateLimits } from './transports/rate-limiter.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { requestHooks } from './transports/request-hooks.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, restErrors } from './transports/rest/error-handler.js';

@@ -23,7 +23,7 @@ import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from '../capabilities/operation.js';
 import { bindSession } from './embedded/session-binding.js';
-import { callerBudget, type RateLimiter } from './rate-limits.js';
+import { callerBudget, type RateLimiter } from './call-budgets.js';
 
 export interface OperationCall {
   tenant: Tenant;

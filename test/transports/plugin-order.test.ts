@@ -4,7 +4,7 @@
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { rateLimits } from '../../src/transports/rate-limit.js';
+import { rateLimits } from '../../src/transports/rate-limiter.js';
 import { signedAnswers } from '../../src/transports/signed-answers.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { Metrics } from '../../src/observability/metrics.js';

@@ -16,7 +16,7 @@ import type { Pipeline } from '../../pipeline/pipeline.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { COUNTED_PER_CALL } from '../rate-limit.js';
+import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { defaultAssetsDir, readAsset } from './assets.js';
 import { pageRpc } from './page-rpc.js';
 import { errorPage, pageConfig, renderShell, sendPage } from './page-shell.js';

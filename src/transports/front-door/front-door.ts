@@ -10,7 +10,7 @@
  */
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_LIMITED } from '../rate-limit.js';
+import { NOT_LIMITED } from '../rate-limiter.js';
 import { failureOf, sendErrorPage } from './error-page.js';
 import { storefrontOf } from './storefront.js';
 import { isLoop, upstreamRequestHeaders } from './upstream-request.js';

@@ -14,7 +14,7 @@ import { bounded, JSONRPC, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
-import { COUNTED_PER_CALL } from '../rate-limit.js';
+import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
 import { withoutBodyId } from '../body-id.js';

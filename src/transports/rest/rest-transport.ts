@@ -11,7 +11,7 @@ import type { OperationDefinition } from '../../capabilities/operation.js';
 import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
 import { describeHttpRequest } from '../../security/http-request.js';
 import { withoutBodyId } from '../body-id.js';
-import { COUNTED_PER_CALL } from '../rate-limit.js';
+import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { requireRequestId, tenantOf } from '../request-context.js';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -3,7 +3,7 @@
  * counted by @fastify/rate-limit: in Redis when the state store is Redis, so every replica
  * draws on one budget, else in this process. Operation calls (REST, each tool call of an MCP
  * batch) are counted by the pipeline through the limiter returned here, once the caller is
- * known (pipeline/rate-limits.ts); the other routes (order pages, backend webhooks, the
+ * known (pipeline/call-budgets.ts); the other routes (order pages, backend webhooks, the
  * simulation) per request, by client certificate or address. Over a limit: 429 with
  * Retry-After, as `{code: 'rate_limited', content}` on REST and a JSON-RPC error with
  * `data.retry_after` on MCP. When the counters cannot be reached the request passes (fail open,
@@ -17,7 +17,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Metrics } from '../observability/metrics.js';
-import type { LimitScope, RateLimiter } from '../pipeline/rate-limits.js';
+import type { LimitScope, RateLimiter } from '../pipeline/call-budgets.js';
 import { profilePath } from '../protocol/business-profile.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { StateStore } from '../state/store.js';
