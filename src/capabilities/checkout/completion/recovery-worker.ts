@@ -10,7 +10,7 @@ import type { Tenant } from '../../../tenancy/tenant.js';
 import type { Logger } from '../../context.js';
 import { checkoutRepository } from '../checkout-repository.js';
 import { recoverInBackground } from './settle.js';
-import { COMPLETION_QUEUE, completionQueue, type CompletionJob } from './recovery-queue.js';
+import { completionQueue, type CompletionJob } from './recovery-queue.js';
 
 export interface CompletionWorkerDeps {
   pollMs: number;
