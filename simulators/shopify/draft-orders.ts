@@ -34,6 +34,8 @@ interface DraftRecord {
 
 type UserError = { field: string[] | null; message: string };
 
+const MAX_TAG_LENGTH = 40;
+
 export class DraftOrders {
   private readonly drafts = new Map<string, DraftRecord>();
   private sequence = 0;
@@ -87,6 +89,9 @@ export class DraftOrders {
   }
 
   create(input: DraftOrderInput): { draft?: DraftRecord; errors: UserError[] } {
+    // Order tags are at most 40 characters (see docs/adapters/shopify.md: an assumption from merchant-facing sources).
+    const long = (input.tags ?? []).find((t) => t.length > MAX_TAG_LENGTH);
+    if (long) return { errors: [{ field: ['tags'], message: `Tags is too long (maximum is ${MAX_TAG_LENGTH} characters)` }] };
     const { errors } = this.price(input);
     if (errors.length) return { errors };
     const at = new Date(this.now()).toISOString();

@@ -273,7 +273,7 @@ export class ShopifySimulator {
     if (!this.authorized(api, req)) return send(res, 401, INVALID_TOKEN);
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const fault = this.faults.take(api);
-    if (fault) return this.fail(api, fault, res);
+    if (fault && fault.type !== 'lost') return this.fail(api, fault, res);
 
     const body = parseBody(req, raw);
     if (!body || typeof body.query !== 'string') return send(res, 400, { errors: { query: 'Required parameter missing or invalid' } });
@@ -325,6 +325,10 @@ export class ShopifySimulator {
             apiVersion: version,
           });
     const result = await execute({ schema, document, rootValue, variableValues: variables, operationName });
+    if (fault?.type === 'lost') {
+      res.socket?.destroy();
+      return;
+    }
     const errors = result.errors?.map((e) =>
       e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON(),
     );
