@@ -27,6 +27,7 @@ import { BackendError } from '../contract.js';
 import {
   cartGone,
   createInput,
+  excessLines,
   lastCart,
   lineInput,
   nextHandle,
@@ -235,6 +236,7 @@ export class ShopifyAdapter implements Adapter {
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
     let cart = old ? await this.sync(old, sendable, problems, sf) : null;
     cart ??= await this.create(sendable, problems, sf);
+    cart = await this.trimExcess(cart, sendable, sf);
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
     const quote = toQuote(request, handle, cart);
@@ -335,6 +337,15 @@ export class ShopifyAdapter implements Adapter {
       cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf)) ?? cart;
     }
     return cart;
+  }
+
+  /** Sets lines holding more than wanted (a replayed add merged into them) back to the wanted quantity. */
+  private async trimExcess(cart: SfCart, wanted: WantedCart, sf: Storefront): Promise<SfCart> {
+    const update = excessLines(cart, wanted);
+    if (!update.length) return cart;
+    const { update: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(cart.id), update, doUpdate: true });
+    if (!payload?.cart) throw new BackendError(`Shopify refused the cart update: ${payload?.userErrors.map((e) => e.message).join('; ')}`, false);
+    return payload.cart;
   }
 
   /** Selects options once the cart's delivery groups are known; undefined when none applies. */

@@ -105,7 +105,8 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
         ...(m.image && { imageUrl: m.image.url }),
         requiresShipping: m.requiresShipping,
         fulfillableOn: m.currentlyNotInStock ? null : 'now',
-        subtotal: unitPrice * line.quantity,
+        // Shopify's own line cost; at a stock-capped quantity, the requested one (the contract's insufficient_stock).
+        subtotal: cartLine.quantity === line.quantity ? money(cartLine.cost.subtotalAmount) : unitPrice * line.quantity,
       },
     ];
   });
