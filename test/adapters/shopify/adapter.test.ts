@@ -202,7 +202,7 @@ describe('Shopify adapter: orders and webhooks', () => {
       kind: 'order',
       topic: 'orders/create',
       reference: 'chk_9',
-      eventId: delivery.headers['x-shopify-webhook-id'],
+      eventId: delivery.headers['x-shopify-event-id'],
     });
     expect(s.adapter.verifyWebhook({ ...delivery.headers, 'x-shopify-hmac-sha256': 'AAAA' }, Buffer.from(delivery.body))).toBeNull();
     expect(s.adapter.verifyWebhook(delivery.headers, Buffer.from(delivery.body.replace('chk_9', 'chk_8')))).toBeNull();
