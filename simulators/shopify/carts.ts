@@ -10,10 +10,10 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppliedDiscount, DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
-import { quote } from '../../adapters/memory/quote.js';
 import { mailingAddress, postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { connection, gid, gidId, money, type ConnectionArgs } from './graph.js';
 import { variantNode, visible, type CatalogContext } from './catalog.js';
+import { shopQuote } from './pricing.js';
 import type { ShopData } from './shop-data.js';
 
 export interface Attribute {
@@ -134,6 +134,10 @@ export class Carts {
     return cart && cart.key === key ? cart : undefined;
   }
 
+  get taxesIncluded(): boolean {
+    return this.shop.taxesIncluded;
+  }
+
   /** Every cart, oldest first (for tests that look at what a buyer's cart holds). */
   all(): CartRecord[] {
     return [...this.carts.values()];
@@ -240,7 +244,7 @@ export class Carts {
         },
       }),
     };
-    return { ctx, quote: quote(ctx.store.data, request, this.now()), ...(groupId && { groupId }), rateByHandle };
+    return { ctx, quote: shopQuote(ctx.store.data, request, this.now(), this.shop.taxesIncluded), ...(groupId && { groupId }), rateByHandle };
   }
 
   /** Shopify's warnings for codes that do not apply. */
@@ -421,8 +425,8 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
     cost: {
       subtotalAmount: money(subtotal, currency),
       subtotalAmountEstimated: false,
-      // Tax is left to checkout: the total is what the engine quotes without it.
-      totalAmount: money(q.totals.total - (q.totals.tax ?? 0), currency),
+      // Tax is left to checkout: the total is what the engine quotes without added tax.
+      totalAmount: money(q.totals.total - (carts.taxesIncluded ? 0 : (q.totals.tax ?? 0)), currency),
       totalAmountEstimated: false,
       checkoutChargeAmount: money(q.totals.subtotal, currency),
       totalTaxAmount: null,

@@ -3,7 +3,7 @@
  * the shipping rate chosen by handle), completed as paid into an order.
  */
 import type { QuoteRequest } from '../../adapters/contract.js';
-import { quote } from '../../adapters/memory/quote.js';
+import { shopQuote } from './pricing.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
 import { connection, gid, money, moneyBag, type ConnectionArgs } from './graph.js';
@@ -47,7 +47,7 @@ export class DraftOrders {
   ) {}
 
   /** The engine's quote for a draft, or the userErrors Shopify would give. */
-  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof quote>; request?: QuoteRequest } {
+  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof shopQuote>; request?: QuoteRequest } {
     const market =
       this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
     const data = this.shop.store(market).data;
@@ -85,7 +85,7 @@ export class DraftOrders {
           },
         }),
     };
-    return { errors, priced: quote(data, request, this.now()), request };
+    return { errors, priced: shopQuote(data, request, this.now(), this.shop.taxesIncluded), request };
   }
 
   create(input: DraftOrderInput): { draft?: DraftRecord; errors: UserError[] } {
@@ -196,7 +196,7 @@ export class DraftOrders {
       ...(!record && { lineItems }),
       currencyCode: q.currency,
       presentmentCurrencyCode: q.currency,
-      taxesIncluded: false,
+      taxesIncluded: this.shop.taxesIncluded,
       discountCodes: q.discounts.applied.flatMap((d) => (d.code ? [d.code.toUpperCase()] : [])),
       availableShippingRates: (group?.options ?? []).map((o) => ({
         handle: optionHandle(o.id),

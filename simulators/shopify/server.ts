@@ -43,6 +43,8 @@ export interface ShopifySimulatorOptions {
   clientSecret?: string;
   /** Lifetime of client-credentials tokens. */
   tokenTtlSeconds?: number;
+  /** The shop's prices include tax (Settings > Taxes and duties); default false, tax is added. */
+  taxesIncluded?: boolean;
   /** Delay before every API answer (benchmarks). */
   latencyMs?: number;
   /** Subscribes every order topic to this URL at start. */
@@ -161,6 +163,7 @@ export class ShopifySimulator {
     };
     this.latencyMs = options.latencyMs ?? 0;
     this.shop = ShopData.load(options.dataDir ?? DEFAULT_DATA_DIR, 'https://petal-and-stem.example', options.markets ?? DEFAULT_MARKETS);
+    this.shop.taxesIncluded = options.taxesIncluded ?? false;
     this.webhooks = new Webhooks({
       secret: this.credentials.clientSecret,
       shopDomain: this.shopDomain,

@@ -65,6 +65,8 @@ export class ShopIds {
 export class ShopData {
   readonly ids: ShopIds;
   readonly shopCurrency: string;
+  /** Prices include tax (Settings > Taxes and duties); the default, as on a US shop, adds it. */
+  taxesIncluded = false;
   private readonly priced = new Map<string, PricedStore>();
 
   constructor(
