@@ -254,7 +254,9 @@ export class ShopifyAdapter implements Adapter {
     signal?: AbortSignal,
   ): Promise<TaxResult | undefined> {
     type Bag = { presentmentMoney: MoneyV2 };
-    type Calculated = { draftOrderCalculate: { calculatedDraftOrder: { taxLines: Array<{ title: string; priceSet: Bag }> } | null } };
+    type Calculated = {
+      draftOrderCalculate: { calculatedDraftOrder: { taxesIncluded: boolean; taxLines: Array<{ title: string; priceSet: Bag }> } | null };
+    };
     const { draftOrderCalculate } = await this.client.admin<Calculated>(Q.DRAFT_ORDER_CALCULATE, { input: draft }, signal);
     const calculated = draftOrderCalculate.calculatedDraftOrder;
     return calculated
@@ -263,6 +265,7 @@ export class ShopifyAdapter implements Adapter {
           lines: calculated.taxLines
             .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) }))
             .filter((t) => t.amount !== 0),
+          ...(calculated.taxesIncluded && { included: true }),
         }
       : undefined;
   }
