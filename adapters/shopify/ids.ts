@@ -27,5 +27,8 @@ const MAX_TAG = 40;
 export function referenceTag(reference: string): string {
   const plain = `${TAG_PREFIX}${reference}`;
   if (plain.length <= MAX_TAG) return plain;
-  return `${TAG_PREFIX}${createHash('sha256').update(reference).digest('hex').slice(0, MAX_TAG - TAG_PREFIX.length)}`;
+  return `${TAG_PREFIX}${createHash('sha256')
+    .update(reference)
+    .digest('hex')
+    .slice(0, MAX_TAG - TAG_PREFIX.length)}`;
 }

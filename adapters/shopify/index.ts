@@ -347,7 +347,8 @@ export class ShopifyAdapter implements Adapter {
     const update = excessLines(cart, wanted);
     if (!update.length) return cart;
     const { update: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(cart.id), update, doUpdate: true });
-    if (!payload?.cart) throw new BackendError(`Shopify refused the cart update: ${payload?.userErrors.map((e) => e.message).join('; ')}`, false);
+    if (!payload?.cart)
+      throw new BackendError(`Shopify refused the cart update: ${payload?.userErrors.map((e) => e.message).join('; ')}`, false);
     return payload.cart;
   }
 

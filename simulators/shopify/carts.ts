@@ -244,7 +244,12 @@ export class Carts {
         },
       }),
     };
-    return { ctx, quote: shopQuote(ctx.store.data, request, this.now(), this.shop.taxesIncluded), ...(groupId && { groupId }), rateByHandle };
+    return {
+      ctx,
+      quote: shopQuote(ctx.store.data, request, this.now(), this.shop.taxesIncluded),
+      ...(groupId && { groupId }),
+      rateByHandle,
+    };
   }
 
   /** Shopify's warnings for codes that do not apply. */
