@@ -5,8 +5,14 @@
  * As on Shopify: a cart is priced in the currency of its buyer's country; one delivery group
  * holds the lines that ship, and has options only once a delivery address is selected; codes are
  * case-insensitive and listed with `applicable`; tax is left to checkout (the Cart API no longer
- * reports it); tracked stock caps a line's quantity with a warning, and a sold-out variant is not
- * added; a completed (paid) cart is gone.
+ * reports it); tracked stock caps a line's quantity with a MERCHANDISE_NOT_ENOUGH_STOCK warning
+ * (changelog "Cart Warnings in Storefront API Cart", 2024-10). Merchandise that is sold out,
+ * unpublished or unknown is refused on add with the user error MERCHANDISE_NOT_APPLICABLE
+ * (changelog "Cart mutations now return error for invalid merchandise configuration", 2025-10);
+ * a line that sells out once in the cart stays there (`availableForSale: false`) and every
+ * mutation answers a MERCHANDISE_OUT_OF_STOCK warning targeting it (the 2024-10 changelog: "out of
+ * stock lines can be easily removed from a cart by using the target field"). A completed (paid)
+ * cart is gone.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppliedDiscount, DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
@@ -15,6 +21,7 @@ import { connection, gid, gidId, money, type ConnectionArgs } from './graph.js';
 import { variantNode, visible, type CatalogContext } from './catalog.js';
 import { shopQuote } from './pricing.js';
 import type { ShopData } from './shop-data.js';
+import type { StoreVariant } from '../../adapters/memory/model.js';
 
 export interface Attribute {
   key: string;
@@ -97,6 +104,8 @@ export interface PricedCart {
   rateByHandle: Map<string, string>;
 }
 
+const soldOut = (source: StoreVariant) => ['out_of_stock', 'discontinued'].includes(source.variant.availability.status);
+
 export class Carts {
   private readonly carts = new Map<string, CartRecord>();
   private sequence = 0;
@@ -171,11 +180,11 @@ export class Carts {
     const { merchandiseId, quantity, attributes } = line;
     const variantId = this.shop.ids.demoId('ProductVariant', merchandiseId);
     const source = variantId ? this.shop.base.variants.get(variantId) : undefined;
-    if (!source || !visible(source.product)) {
+    if (!source || !visible(source.product) || soldOut(source)) {
       errors.push({
         field: ['lines', String(line.index), 'merchandiseId'],
-        message: `The merchandise with id ${merchandiseId} does not exist.`,
-        code: 'INVALID',
+        message: 'The merchandise is not applicable: it cannot be purchased as configured.',
+        code: 'MERCHANDISE_NOT_APPLICABLE',
       });
       return;
     }
@@ -196,11 +205,8 @@ export class Carts {
   /** The quantity that can be in the cart, with Shopify's stock warnings. */
   cap(variantId: string, wanted: number, target: string, warnings: CartWarning[]): number {
     const source = this.shop.base.variants.get(variantId)!;
-    const { status } = source.variant.availability;
-    if (status === 'out_of_stock' || status === 'discontinued') {
-      warnings.push({ code: 'MERCHANDISE_OUT_OF_STOCK', message: 'This product is currently out of stock.', target });
-      return 0;
-    }
+    // A sold-out line stays as it is; stockWarnings reports it.
+    if (soldOut(source)) return wanted;
     if (source.stock !== null && !source.backorder && !source.preorderOn && wanted > source.stock) {
       warnings.push({
         code: 'MERCHANDISE_NOT_ENOUGH_STOCK',
@@ -210,6 +216,13 @@ export class Carts {
       return source.stock;
     }
     return wanted;
+  }
+
+  /** MERCHANDISE_OUT_OF_STOCK for every line whose merchandise sold out, targeting the line. */
+  stockWarnings(cart: CartRecord): CartWarning[] {
+    return cart.lines
+      .filter((l) => soldOut(this.shop.base.variants.get(l.variantId)!))
+      .map((l) => ({ code: 'MERCHANDISE_OUT_OF_STOCK', message: 'This product is currently out of stock.', target: l.id }));
   }
 
   selectedAddress(cart: CartRecord) {
@@ -316,8 +329,13 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
         0,
       );
   const quoted = new Map(q.lines.map((l) => [l.lineId, l]));
+  // A sold-out line is not priced by the engine; Shopify still shows it at its price.
+  const priceOf = (l: CartLineRecord) => {
+    const { price } = ctx.store.data.variants.get(l.variantId)!.variant;
+    return quoted.get(l.id) ?? { unitPrice: price.amount, subtotal: price.amount * l.quantity };
+  };
   const lines = cart.lines.map((l) => {
-    const line = quoted.get(l.id)!;
+    const line = priceOf(l);
     const variant = ctx.store.data.variants.get(l.variantId)!.variant;
     return {
       __typename: 'CartLine',
@@ -368,7 +386,7 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
           },
         ]
       : [];
-  const subtotal = lines.reduce((s, l) => s + lineTotal(l.id, quoted.get(l.id)!.subtotal), 0);
+  const subtotal = cart.lines.reduce((s, l) => s + lineTotal(l.id, priceOf(l).subtotal), 0);
   const cartLevel = applied.flatMap((d) =>
     d.allocations.filter((a) => a.target.kind !== 'line' || !each(d)).map((a) => allocationNode(d, a, currency)),
   );

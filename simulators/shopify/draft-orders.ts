@@ -3,6 +3,7 @@
  * the shipping rate chosen by handle), completed as paid into an order.
  */
 import type { QuoteRequest } from '../../adapters/contract.js';
+import type { StoreData } from '../../adapters/memory/model.js';
 import { shopQuote } from './pricing.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
@@ -36,6 +37,22 @@ type UserError = { field: string[] | null; message: string };
 
 const MAX_TAG_LENGTH = 40;
 
+/**
+ * Draft orders take their lines whatever the stock: completing one does not check inventory (an
+ * assumption, see docs/adapters/shopify.md), so sold-out lines are priced as if in stock.
+ */
+function ignoringStock(data: StoreData): StoreData {
+  const variants = new Map(
+    [...data.variants].map(([id, v]) => [
+      id,
+      v.variant.availability.status === 'out_of_stock' || (v.variant.availability.status === 'in_stock' && v.stock !== null)
+        ? { ...v, stock: null, variant: { ...v.variant, availability: { available: true, status: 'in_stock' as const, quantity: null } } }
+        : v,
+    ]),
+  );
+  return { ...data, variants };
+}
+
 export class DraftOrders {
   private readonly drafts = new Map<string, DraftRecord>();
   private sequence = 0;
@@ -50,7 +67,7 @@ export class DraftOrders {
   price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof shopQuote>; request?: QuoteRequest } {
     const market =
       this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
-    const data = this.shop.store(market).data;
+    const data = ignoringStock(this.shop.store(market).data);
     const errors: UserError[] = [];
     const lines = (input.lineItems ?? []).map((item, i) => {
       const variantId = item.variantId ? this.shop.ids.demoId('ProductVariant', item.variantId) : undefined;

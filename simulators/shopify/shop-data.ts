@@ -88,6 +88,16 @@ export class ShopData {
     return this.markets.find((m) => m.country === country) ?? this.markets[0]!;
   }
 
+  /** Sets a variant's tracked stock (0: sold out) in every market, as the merchant's inventory does. */
+  setStock(demoVariantId: string, stock: number): void {
+    for (const data of [this.base, ...[...this.priced.values()].map((p) => p.data)]) {
+      const source = data.variants.get(demoVariantId)!;
+      source.stock = stock;
+      source.variant.availability =
+        stock > 0 ? { available: true, status: 'in_stock', quantity: stock } : { available: false, status: 'out_of_stock', quantity: 0 };
+    }
+  }
+
   /** The catalog and rules priced in a market's currency. */
   store(market: Market): PricedStore {
     let priced = this.priced.get(market.currency);

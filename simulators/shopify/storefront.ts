@@ -72,7 +72,7 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       return { cart: null, userErrors: errors, warnings: [] };
     }
     carts.touch(cart);
-    warnings.push(...carts.codeWarnings(cart, carts.price(cart)));
+    warnings.push(...carts.stockWarnings(cart), ...carts.codeWarnings(cart, carts.price(cart)));
     return { cart: cartNode(carts, cart, request.checkoutUrl(cart), language), userErrors: [], warnings };
   };
 
