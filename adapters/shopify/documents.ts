@@ -93,7 +93,7 @@ const CART = `
       attributes { key value }
       merchandise {
         ... on ProductVariant {
-          id title sku requiresShipping currentlyNotInStock
+          id title sku requiresShipping currentlyNotInStock availableForSale quantityAvailable
           image { url }
           product { id title }
           selectedOptions { name value }
@@ -148,6 +148,14 @@ export const CART_SYNC = `mutation CartSync(
   codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${PAYLOAD} }
   addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) { ${PAYLOAD} }
   options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) { ${PAYLOAD} }
+}`;
+
+/**
+ * Whether refused merchandise exists and is for sale here: since 2025-10 Shopify refuses a sold-out,
+ * unpublished or unknown variant alike with MERCHANDISE_NOT_APPLICABLE.
+ */
+export const VARIANT_AVAILABILITY = `query VariantAvailability($ids: [ID!]!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  nodes(ids: $ids) { ... on ProductVariant { id availableForSale } }
 }`;
 
 export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attributes: [AttributeInput!]!) {
@@ -250,7 +258,18 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 
 /** Every document with the API it goes to, for the schema test. */
 export const DOCUMENTS = {
-  storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
+  storefront: {
+    SEARCH,
+    BROWSE,
+    NODES,
+    PRODUCT_BY_HANDLE,
+    LOCATIONS,
+    CART_QUERY,
+    CART_CREATE,
+    CART_SYNC,
+    VARIANT_AVAILABILITY,
+    CART_ATTRIBUTES,
+  },
   admin: {
     SHOP,
     VARIANTS_BY_SKU,

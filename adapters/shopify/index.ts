@@ -275,11 +275,24 @@ export class ShopifyAdapter implements Adapter {
     this.seen.set(cart.id, { url: cart.checkoutUrl, ...(reference && { reference }) });
   }
 
-  /** Lines Shopify refused for their merchandise become not_found; the rest go again. */
-  private refuse(lines: WantedCart['lines'], errors: SfCartPayload['userErrors'], problems: Map<string, SentLine['problem']>) {
-    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i].lineId] : []));
-    for (const lineId of refused) problems.set(lineId, 'not_found');
-    return lines.filter((l) => !refused.includes(l.lineId));
+  /**
+   * Lines Shopify refused for their merchandise become out_of_stock when the variant exists and is
+   * not for sale, else not_found (MERCHANDISE_NOT_APPLICABLE says neither); the rest go again.
+   */
+  private async refuse(
+    lines: WantedCart['lines'],
+    errors: SfCartPayload['userErrors'],
+    problems: Map<string, SentLine['problem']>,
+    sf: Storefront,
+  ) {
+    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i]] : []));
+    if (refused.length) {
+      type Found = { nodes: Array<{ id?: string; availableForSale?: boolean } | null> };
+      const { nodes } = await sf<Found>(Q.VARIANT_AVAILABILITY, { ids: [...new Set(refused.map((l) => l.variantId))] });
+      const exists = new Set(nodes.flatMap((n) => (n?.id ? [n.id] : [])));
+      for (const line of refused) problems.set(line.lineId, exists.has(line.variantId) ? 'out_of_stock' : 'not_found');
+    }
+    return lines.filter((l) => !refused.includes(l));
   }
 
   private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, sf: Storefront): Promise<SfCart> {
@@ -291,7 +304,7 @@ export class ShopifyAdapter implements Adapter {
         const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
         return (await this.selectOptions(handle, wanted.options, sf)) ?? cartCreate.cart;
       }
-      const remaining = this.refuse(lines, cartCreate.userErrors, problems);
+      const remaining = await this.refuse(lines, cartCreate.userErrors, problems, sf);
       if (remaining.length === lines.length) break;
       lines = remaining;
     }
@@ -321,7 +334,7 @@ export class ShopifyAdapter implements Adapter {
     ]);
     if (payloads.add && !payloads.add.cart) {
       const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
-      const retry = this.refuse(sent, payloads.add.userErrors, problems);
+      const retry = await this.refuse(sent, payloads.add.userErrors, problems, sf);
       if (retry.length) {
         const { add } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true });
         cart = add?.cart ?? cart;

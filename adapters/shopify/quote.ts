@@ -22,7 +22,8 @@ function lineProblems(request: QuoteRequest, handle: CartHandle, cart: SfCart): 
     const sent = handle.lines[line.lineId];
     if (!sent || sent.problem === 'not_found') return [{ lineId: line.lineId, code: 'not_found' }];
     const cartLine = inCart.get(line.lineId);
-    if (!cartLine) return [{ lineId: line.lineId, code: 'out_of_stock' }];
+    // Shopify keeps a line that sold out in the cart, no longer for sale (and warns MERCHANDISE_OUT_OF_STOCK).
+    if (!cartLine || !cartLine.merchandise.availableForSale) return [{ lineId: line.lineId, code: 'out_of_stock' }];
     return cartLine.quantity < line.quantity ? [{ lineId: line.lineId, code: 'insufficient_stock', available: cartLine.quantity }] : [];
   });
 }
