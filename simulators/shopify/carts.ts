@@ -56,6 +56,8 @@ export interface CartRecord {
   selected: Map<string, string>;
   attributes: Attribute[];
   note: string | null;
+  /** Carrier-rate reads left before the delivery groups resolve (ShopData.carrierRates). */
+  carrierReadsLeft: number;
 }
 
 export interface UserError {
@@ -130,6 +132,7 @@ export class Carts {
       selected: new Map(),
       attributes: [],
       note: null,
+      carrierReadsLeft: 0,
     };
     this.carts.set(cart.token, cart);
     return cart;
@@ -223,6 +226,24 @@ export class Carts {
     return cart.lines
       .filter((l) => soldOut(this.shop.base.variants.get(l.variantId)!))
       .map((l) => ({ code: 'MERCHANDISE_OUT_OF_STOCK', message: 'This product is currently out of stock.', target: l.id }));
+  }
+
+  /** A new delivery address: carrier rates are asked for again, and pending meanwhile. */
+  addressChanged(cart: CartRecord): void {
+    cart.carrierReadsLeft = this.shop.carrierRates?.pendingReads ?? 0;
+  }
+
+  /** Delivery options as one read shows them: carrier rates only when asked for and no longer pending. */
+  carrierRatesShown(cart: CartRecord, withCarrierRates: boolean): boolean {
+    if (!this.shop.carrierRates) return true;
+    if (!withCarrierRates) return false;
+    if (cart.carrierReadsLeft === 0) return true;
+    cart.carrierReadsLeft--;
+    return false;
+  }
+
+  get carrierPending() {
+    return (cart: CartRecord) => !!this.shop.carrierRates && cart.carrierReadsLeft > 0;
   }
 
   selectedAddress(cart: CartRecord) {
@@ -430,7 +451,13 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
             address: { __typename: 'CartDeliveryAddress', ...mailingAddress(a.id, a.address) },
           })),
     },
-    deliveryGroups: (args: ConnectionArgs) => connection(deliveryGroups, args),
+    deliveryGroups: (args: ConnectionArgs & { withCarrierRates?: boolean | null }) => {
+      if (carts.carrierRatesShown(cart, !!args.withCarrierRates)) return connection(deliveryGroups, args);
+      return connection(
+        deliveryGroups.map((g) => ({ ...g, deliveryOptions: [], selectedDeliveryOption: null })),
+        args,
+      );
+    },
     discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({
       code,
       applicable: !q.discounts.rejected.some((r) => r.code === code),

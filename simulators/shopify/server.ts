@@ -23,6 +23,7 @@ import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
 import { schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
+import { carrierRatesWithoutDefer, hasDefer, sendDeferred } from './defer.js';
 import { storefrontRoot } from './storefront.js';
 import { Webhooks, topicEnum } from './webhooks.js';
 import { text } from '../request-text.js';
@@ -45,6 +46,13 @@ export interface ShopifySimulatorOptions {
   tokenTtlSeconds?: number;
   /** The shop's prices include tax (Settings > Taxes and duties); default false, tax is added. */
   taxesIncluded?: boolean;
+  /**
+   * The shop quotes shipping with carrier-calculated rates (a carrier service): the Storefront cart
+   * lists them only with `withCarrierRates: true` under `@defer`, and after a delivery address
+   * changes its delivery groups stay pending (no options; selecting answers PENDING_DELIVERY_GROUPS)
+   * for this many reads.
+   */
+  carrierRates?: { pendingReads: number };
   /** Delay before every API answer (benchmarks). */
   latencyMs?: number;
   /** Subscribes every order topic to this URL at start. */
@@ -164,6 +172,7 @@ export class ShopifySimulator {
     this.latencyMs = options.latencyMs ?? 0;
     this.shop = ShopData.load(options.dataDir ?? DEFAULT_DATA_DIR, 'https://petal-and-stem.example', options.markets ?? DEFAULT_MARKETS);
     this.shop.taxesIncluded = options.taxesIncluded ?? false;
+    this.shop.carrierRates = options.carrierRates ?? null;
     this.webhooks = new Webhooks({
       secret: this.credentials.clientSecret,
       shopDomain: this.shopDomain,
@@ -310,6 +319,10 @@ export class ShopifySimulator {
         : undefined;
     if (invalid.length) return send(res, 200, { errors: invalid.map((e) => e.toJSON()), ...(extensions && { extensions }) });
     if (!operation) return send(res, 200, { errors: [{ message: 'An operation name is required' }] });
+    if (carrierRatesWithoutDefer(operation.selectionSet))
+      return send(res, 200, {
+        errors: [{ message: 'withCarrierRates requires the @defer directive.', extensions: { code: 'BAD_REQUEST' } }],
+      });
 
     const contextDirective = schema.getDirective('inContext');
     const inContext = contextDirective
@@ -335,6 +348,8 @@ export class ShopifySimulator {
     const errors = result.errors?.map((e) =>
       e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON(),
     );
+    if (result.data && !errors && hasDefer(operation.selectionSet))
+      return sendDeferred(res, operation, result.data, extensions ? { extensions } : {});
     send(res, 200, {
       ...(errors && { errors }),
       ...(result.data !== undefined && { data: result.data }),

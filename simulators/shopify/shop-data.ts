@@ -67,6 +67,8 @@ export class ShopData {
   readonly shopCurrency: string;
   /** Prices include tax (Settings > Taxes and duties); the default, as on a US shop, adds it. */
   taxesIncluded = false;
+  /** Shipping rates come from a carrier service (ShopifySimulatorOptions.carrierRates); null: static rates. */
+  carrierRates: { pendingReads: number } | null = null;
   private readonly priced = new Map<string, PricedStore>();
 
   constructor(
