@@ -77,6 +77,13 @@ const ALLOCATION = `discountedAmount { ${MONEY} } targetType
   ... on CartCodeDiscountAllocation { code }
   ... on CartAutomaticDiscountAllocation { title }`;
 
+const DELIVERY_GROUP = `
+  id
+  cartLines(first: 250) { nodes { id } }
+  deliveryOptions { handle code title description deliveryMethodType estimatedCost { ${MONEY} } }
+  selectedDeliveryOption { handle }
+  discountAllocations { ${ALLOCATION} }`;
+
 const CART = `
   id checkoutUrl
   buyerIdentity { email countryCode }
@@ -104,15 +111,7 @@ const CART = `
       discountAllocations(lineLevelOnly: false) { ${ALLOCATION} }
     }
   }
-  deliveryGroups(first: 10) {
-    nodes {
-      id
-      cartLines(first: 250) { nodes { id } }
-      deliveryOptions { handle code title description deliveryMethodType estimatedCost { ${MONEY} } }
-      selectedDeliveryOption { handle }
-      discountAllocations { ${ALLOCATION} }
-    }
-  }
+  deliveryGroups(first: 10) { nodes { ${DELIVERY_GROUP} } }
   cost { subtotalAmount { ${MONEY} } totalAmount { ${MONEY} } }`;
 
 const PAYLOAD = `cart { ${CART} } userErrors { field message code } warnings { code message target }`;
@@ -120,6 +119,17 @@ const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
 
 export const CART_QUERY = `query Cart($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
   cart(id: $id) { ${CART} }
+}`;
+
+/**
+ * The delivery groups with carrier-calculated rates: `withCarrierRates` "requires mandatory usage
+ * of the @defer directive" (2026-10 schema); without it only static rates are listed.
+ */
+export const CART_DELIVERY = `query CartDelivery($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cart(id: $id) {
+    id
+    ... @defer { deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
+  }
 }`;
 
 export const CART_CREATE = `mutation CartCreate($input: CartInput!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {

@@ -5,6 +5,7 @@
  * order) or, for a gateway payment handler, as a draft order completed paid; inbound webhooks
  * verified with the app secret. All calls go through ShopifyClient (@shopify/shopify-api).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type {
   Adapter,
@@ -61,6 +62,9 @@ type Storefront = <T>(document: string, variables: Record<string, unknown>) => P
 type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
 
 const MAX_PAGE = 250;
+/** Reads of carrier-calculated rates per quote, 100 + 200 + 400 ms apart at most. */
+const CARRIER_RATE_READS = 4;
+const CARRIER_RATE_WAIT_MS = 100;
 
 export class ShopifyAdapter implements Adapter {
   readonly kind = 'shopify';
@@ -237,9 +241,12 @@ export class ShopifyAdapter implements Adapter {
     let cart = old ? await this.sync(old, sendable, problems, sf) : null;
     cart ??= await this.create(sendable, problems, sf);
     cart = await this.trimExcess(cart, sendable, sf);
+    let ratesPending = false;
+    if (this.settings.carrier_rates !== false && wanted.address && cart.deliveryGroups.nodes.length)
+      ({ cart, ratesPending } = await this.withCarrierRates(cart, market, client, signal));
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
-    const quote = toQuote(request, handle, cart);
+    const quote = toQuote(request, handle, cart, ratesPending);
     const draft = draftFor(cart, quote, wanted.address, wanted.buyer.email);
     if (draft) {
       const key = taxKey({ draft, prices: cart.lines.nodes.map((l) => l.cost.subtotalAmount) });
@@ -353,6 +360,24 @@ export class ShopifyAdapter implements Adapter {
       cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf)) ?? cart;
     }
     return cart;
+  }
+
+  /**
+   * The cart with its delivery groups as Shopify lists them with carrier-calculated rates. After an
+   * address change Shopify calculates them for a while (the groups have no options yet; selecting
+   * one answers PENDING_DELIVERY_GROUPS): read again, a bounded number of times with a growing
+   * wait; `ratesPending` when some group still has none.
+   */
+  private async withCarrierRates(cart: SfCart, market: Market, context: RequestContext | undefined, signal: AbortSignal | undefined) {
+    const variables = { id: cart.id, ...this.inContext(market, context) };
+    for (let read = 1; ; read++) {
+      type Found = { cart: Pick<SfCart, 'id' | 'deliveryGroups'> | null };
+      const found = (await this.client.storefrontDeferred<Found>(Q.CART_DELIVERY, variables, signal, context?.clientIp)).cart;
+      if (!found?.deliveryGroups) return { cart, ratesPending: false };
+      const ratesPending = found.deliveryGroups.nodes.some((g) => g.deliveryOptions.length === 0);
+      if (!ratesPending || read === CARRIER_RATE_READS) return { cart: { ...cart, deliveryGroups: found.deliveryGroups }, ratesPending };
+      await sleep(CARRIER_RATE_WAIT_MS * 2 ** (read - 1), undefined, signal && { signal });
+    }
   }
 
   /** Sets lines holding more than wanted (a replayed add merged into them) back to the wanted quantity. */

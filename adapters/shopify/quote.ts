@@ -83,7 +83,8 @@ export function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physi
   }));
 }
 
-export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart): Quote {
+/** `ratesPending`: Shopify was still calculating carrier rates for a group without options. */
+export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart, ratesPending = false): Quote {
   const currency = cart.cost.subtotalAmount.currencyCode;
   const lineIdOf = new Map(cart.lines.nodes.map((l) => [l.id, l.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? l.id]));
   const problems = lineProblems(request, handle, cart);
@@ -153,7 +154,11 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
         key: keys.get(g.id)!,
         lineIds: g.cartLines.nodes.map((l) => lineIdOf.get(l.id)!).filter((id) => lineIds.includes(id)),
         options,
-        ...(options.length === 0 && { unavailableReason: 'The store does not ship these items to this address.' }),
+        ...(options.length === 0 && {
+          unavailableReason: ratesPending
+            ? "The store's carriers are still calculating shipping options for this address; ask again in a moment."
+            : 'The store does not ship these items to this address.',
+        }),
         ...(selected && options.some((o) => o.id === selected) && { selectedOptionId: selected }),
       };
     });
