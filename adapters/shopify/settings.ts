@@ -47,6 +47,7 @@ export const ShopifySettings = Type.Object(
   { additionalProperties: false },
 );
 type Given = Static<typeof ShopifySettings>;
+export type ShopifySettingsGiven = Given;
 
 /** The settings with their defaults filled in. */
 export type ShopifyConfig = Omit<Given, 'api_version' | 'markets'> & { api_version: string; markets: NonNullable<Given['markets']> };

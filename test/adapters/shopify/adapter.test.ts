@@ -7,7 +7,9 @@ import { shopifySetup, type ShopifySetup } from './helpers.js';
 
 let s: ShopifySetup;
 beforeAll(async () => {
+  // A shop with static rates only: no carrier-rate reads, so the call counts below are the cart's own.
   s = await shopifySetup({
+    settings: { carrier_rates: false },
     markets: [
       { country: 'US', currency: 'USD' },
       { country: 'JP', currency: 'JPY' },
