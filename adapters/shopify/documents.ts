@@ -242,7 +242,12 @@ export const DRAFT_ORDERS_BY_TAG = `query DraftOrdersByTag($query: String!) {
 /** Tax as Shopify's checkout will charge it, for a cart's lines, codes, address and shipping. */
 export const DRAFT_ORDER_CALCULATE = `mutation DraftOrderCalculate($input: DraftOrderInput!) {
   draftOrderCalculate(input: $input) {
-    calculatedDraftOrder { taxesIncluded taxLines { title priceSet { ${ADMIN_MONEY} } } totalTaxSet { ${ADMIN_MONEY} } totalPriceSet { ${ADMIN_MONEY} } }
+    calculatedDraftOrder {
+      taxesIncluded
+      taxLines { title priceSet { ${ADMIN_MONEY} } }
+      totalTaxSet { ${ADMIN_MONEY} }
+      totalPriceSet { ${ADMIN_MONEY} }
+    }
     userErrors { field message }
   }
 }`;

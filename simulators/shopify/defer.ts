@@ -6,16 +6,14 @@
  * Inline fragments only (what clients send); fragment spreads are answered at once.
  */
 import type { ServerResponse } from 'node:http';
-import { Kind, type BooleanValueNode, type InlineFragmentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type InlineFragmentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 
 type Path = Array<string | number>;
 type Json = Record<string, unknown>;
 
 const isDeferred = (node: InlineFragmentNode) =>
   node.directives?.some(
-    (d) =>
-      d.name.value === 'defer' &&
-      !d.arguments?.some((a) => a.name.value === 'if' && a.value.kind === Kind.BOOLEAN && !(a.value as BooleanValueNode).value),
+    (d) => d.name.value === 'defer' && !d.arguments?.some((a) => a.name.value === 'if' && a.value.kind === Kind.BOOLEAN && !a.value.value),
   ) ?? false;
 
 const keysOf = (set: SelectionSetNode) => set.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : []));
