@@ -215,7 +215,9 @@ describe('Shopify simulator: carrier-calculated rates', () => {
       const roses = carrier.shop.ids.gid('ProductVariant', 'bouquet_roses');
       const created = (await (
         await post(
-          `mutation($input: CartInput!) { cartCreate(input: $input) { cart { id deliveryGroups(first: 5) { nodes { deliveryOptions { handle } } } } } }`,
+          `mutation($input: CartInput!) {
+            cartCreate(input: $input) { cart { id deliveryGroups(first: 5) { nodes { deliveryOptions { handle } } } } }
+          }`,
           {
             input: {
               lines: [{ merchandiseId: roses, quantity: 1 }],
@@ -244,7 +246,9 @@ describe('Shopify simulator: carrier-calculated rates', () => {
       ).json()) as any;
       expect(undeferred.errors[0].message).toMatch(/@defer/);
 
-      const deferred = `query($id: ID!) { cart(id: $id) { id ... @defer { deliveryGroups(first: 5, withCarrierRates: true) { nodes { deliveryOptions { title } } } } } }`;
+      const deferred = `query($id: ID!) {
+        cart(id: $id) { id ... @defer { deliveryGroups(first: 5, withCarrierRates: true) { nodes { deliveryOptions { title } } } } }
+      }`;
       const read = async () => {
         const res = await post(deferred, { id: cartId });
         expect(res.headers.get('content-type')).toMatch(/^multipart\/mixed; boundary="graphql"/);
