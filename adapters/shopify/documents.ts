@@ -132,6 +132,14 @@ export const CART_DELIVERY = `query CartDelivery($id: ID!, ${CART_CONTEXT_VARS})
   }
 }`;
 
+/** CART_QUERY with the carrier-rate groups too (`carrierGroups`, deferred): an unchanged cart in one read. */
+export const CART_QUERY_CARRIER = `query CartWithCarrierRates($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cart(id: $id) {
+    ${CART}
+    ... @defer { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
+  }
+}`;
+
 export const CART_CREATE = `mutation CartCreate($input: CartInput!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
   cartCreate(input: $input) { ${PAYLOAD} }
 }`;
@@ -280,6 +288,8 @@ export const DOCUMENTS = {
     PRODUCT_BY_HANDLE,
     LOCATIONS,
     CART_QUERY,
+    CART_QUERY_CARRIER,
+    CART_DELIVERY,
     CART_CREATE,
     CART_SYNC,
     VARIANT_AVAILABILITY,

@@ -58,7 +58,11 @@ import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
 
 type Market = ShopifyConfig['markets'][number];
 /** A Storefront call bound to one request's context (`@inContext` variables, buyer IP, deadline). */
-type Storefront = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
+type StorefrontCall = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
+/** `deferred` for documents with `@defer` (answered multipart/mixed). */
+type Storefront = StorefrontCall & { deferred: StorefrontCall };
+/** Carts whose delivery groups were read with carrier-calculated rates. */
+const carrierRead = new WeakSet<SfCart>();
 type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
 
 const MAX_PAGE = 250;
@@ -116,8 +120,11 @@ export class ShopifyAdapter implements Adapter {
   /** Storefront calls for one request: in its context, with the buyer's IP, under its deadline. */
   private storefront(market: Market, request: RequestContext | undefined, signal: AbortSignal | undefined, extra: object = {}): Storefront {
     const context = { ...this.inContext(market, request), ...extra };
-    return <T>(document: string, variables: Record<string, unknown>) =>
+    const call = <T>(document: string, variables: Record<string, unknown>) =>
       this.client.storefront<T>(document, { ...variables, ...context }, signal, request?.clientIp);
+    const deferred = <T>(document: string, variables: Record<string, unknown>) =>
+      this.client.storefrontDeferred<T>(document, { ...variables, ...context }, signal, request?.clientIp);
+    return Object.assign(call, { deferred });
   }
 
   // ------------------------------------------------------------ catalog
@@ -238,12 +245,12 @@ export class ShopifyAdapter implements Adapter {
       ),
     );
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
-    let cart = old ? await this.sync(old, sendable, problems, sf) : null;
+    const carrier = this.settings.carrier_rates !== false && !!wanted.address;
+    let cart = old ? await this.sync(old, sendable, problems, sf, carrier) : null;
     cart ??= await this.create(sendable, problems, sf);
     cart = await this.trimExcess(cart, sendable, sf);
     let ratesPending = false;
-    if (this.settings.carrier_rates !== false && wanted.address && cart.deliveryGroups.nodes.length)
-      ({ cart, ratesPending } = await this.withCarrierRates(cart, market, client, signal));
+    if (carrier && cart.deliveryGroups.nodes.length) ({ cart, ratesPending } = await this.withCarrierRates(cart, sf, signal));
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
     const quote = toQuote(request, handle, cart, ratesPending);
@@ -324,9 +331,10 @@ export class ShopifyAdapter implements Adapter {
     wanted: WantedCart,
     problems: Map<string, SentLine['problem']>,
     sf: Storefront,
+    carrier: boolean,
   ): Promise<SfCart | null> {
     const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
-    if (!changed) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart })).cart;
+    if (!changed) return this.read(handle.cart, sf, carrier);
     const payloads = await sf<SyncPayloads>(Q.CART_SYNC, variables);
     const all = Object.values(payloads);
     if (all.some((p) => p && cartGone(p.userErrors))) return null;
@@ -362,21 +370,36 @@ export class ShopifyAdapter implements Adapter {
     return cart;
   }
 
+  /** The cart unchanged: one read, with the carrier-rate groups in a deferred part when wanted. */
+  private async read(cartId: string, sf: Storefront, carrier: boolean): Promise<SfCart | null> {
+    if (!carrier) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: cartId })).cart;
+    type Read = { cart: (SfCart & { carrierGroups?: SfCart['deliveryGroups'] }) | null };
+    const { cart } = await sf.deferred<Read>(Q.CART_QUERY_CARRIER, { id: cartId });
+    if (!cart?.carrierGroups) return cart;
+    const { carrierGroups, ...rest } = cart;
+    const read = { ...rest, deliveryGroups: carrierGroups };
+    carrierRead.add(read);
+    return read;
+  }
+
   /**
    * The cart with its delivery groups as Shopify lists them with carrier-calculated rates. After an
    * address change Shopify calculates them for a while (the groups have no options yet; selecting
    * one answers PENDING_DELIVERY_GROUPS): read again, a bounded number of times with a growing
    * wait; `ratesPending` when some group still has none.
    */
-  private async withCarrierRates(cart: SfCart, market: Market, context: RequestContext | undefined, signal: AbortSignal | undefined) {
-    const variables = { id: cart.id, ...this.inContext(market, context) };
-    for (let read = 1; ; read++) {
-      type Found = { cart: Pick<SfCart, 'id' | 'deliveryGroups'> | null };
-      const found = (await this.client.storefrontDeferred<Found>(Q.CART_DELIVERY, variables, signal, context?.clientIp)).cart;
+  private async withCarrierRates(cart: SfCart, sf: Storefront, signal: AbortSignal | undefined) {
+    let groups = carrierRead.has(cart) ? cart.deliveryGroups : undefined;
+    for (let read = groups ? 1 : 0; ;) {
+      if (groups) {
+        const ratesPending = groups.nodes.some((g) => g.deliveryOptions.length === 0);
+        if (!ratesPending || read === CARRIER_RATE_READS) return { cart: { ...cart, deliveryGroups: groups }, ratesPending };
+        await sleep(CARRIER_RATE_WAIT_MS * 2 ** (read - 1), undefined, signal && { signal });
+      }
+      const found = (await sf.deferred<{ cart: Pick<SfCart, 'id' | 'deliveryGroups'> | null }>(Q.CART_DELIVERY, { id: cart.id })).cart;
       if (!found?.deliveryGroups) return { cart, ratesPending: false };
-      const ratesPending = found.deliveryGroups.nodes.some((g) => g.deliveryOptions.length === 0);
-      if (!ratesPending || read === CARRIER_RATE_READS) return { cart: { ...cart, deliveryGroups: found.deliveryGroups }, ratesPending };
-      await sleep(CARRIER_RATE_WAIT_MS * 2 ** (read - 1), undefined, signal && { signal });
+      groups = found.deliveryGroups;
+      read++;
     }
   }
 

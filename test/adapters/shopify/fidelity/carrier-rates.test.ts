@@ -28,6 +28,11 @@ describe('Shopify fidelity: carrier-calculated rates', () => {
     expect(group.options.map((o) => o.title)).toEqual(['Standard Shipping', 'Express Shipping (US)']);
     expect(group.selectedOptionId).toBe(group.options[0]!.id);
     expect(quote.totals.tax).not.toBeNull();
+    // Reading the unchanged checkout stays one call: the carrier-rate groups come in its deferred part.
+    s.sim.resetCalls();
+    const again = await s.adapter.quote(request);
+    expect(s.sim.calls.map((c) => c.operationName)).toEqual(['CartWithCarrierRates']);
+    expect(again.totals).toEqual(quote.totals);
     await expect(placePaid(s, request, quote)).resolves.toMatchObject({ status: 'placed' });
   });
 
