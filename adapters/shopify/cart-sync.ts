@@ -13,11 +13,12 @@ import type { SfCart, SfCartPayload, SfUserError } from './cart-types.js';
 import { isGid, LINE_ATTRIBUTE } from './ids.js';
 import type { TaxResult } from './tax.js';
 
-/** What the adapter last sent for one gateway line; `problem` when Shopify did not take it. */
+/** One gateway line as Shopify's cart last had it; `problem` when Shopify did not take it. */
 export interface SentLine {
   /** Cart line id (absent when the line is not in the cart). */
   cartLine?: string;
   variantId: string;
+  /** The cart's own quantity (not the one asked for): a stock cap or a replayed add shows here. */
   quantity: number;
   problem?: 'not_found' | 'out_of_stock';
 }
@@ -194,7 +195,12 @@ export function nextHandle(cart: SfCart, wanted: WantedCart, problems: Map<strin
         const problem = problems.get(l.lineId) ?? (inCart ? undefined : 'out_of_stock');
         return [
           l.lineId,
-          { ...(inCart && { cartLine: inCart.id }), variantId: l.variantId, quantity: l.quantity, ...(problem && { problem }) },
+          {
+            ...(inCart && { cartLine: inCart.id }),
+            variantId: l.variantId,
+            quantity: inCart?.quantity ?? l.quantity,
+            ...(problem && { problem }),
+          },
         ];
       }),
     ),
@@ -204,6 +210,19 @@ export function nextHandle(cart: SfCart, wanted: WantedCart, problems: Map<strin
     options: Object.fromEntries(Object.entries(wanted.options).filter(([key, handle]) => selected[key] === handle)),
     groups: Object.fromEntries([...keys].map(([id, key]) => [key, id])),
   };
+}
+
+/**
+ * Absolute quantities for cart lines holding more than wanted: a `cartLinesAdd` replayed after a
+ * lost response merges into the line Shopify already had (or a line the buyer since dropped).
+ */
+export function excessLines(cart: SfCart, wanted: WantedCart): Array<{ id: string; quantity: number }> {
+  const byLine = new Map(wanted.lines.map((l) => [l.lineId, l]));
+  return cart.lines.nodes.flatMap((line) => {
+    const want = byLine.get(line.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? '');
+    const quantity = want && want.variantId === line.merchandise.id ? want.quantity : 0;
+    return line.quantity > quantity ? [{ id: line.id, quantity }] : [];
+  });
 }
 
 /** Shopify's "no such cart": the handle is stale and the cart must be made again. */

@@ -19,6 +19,9 @@ export interface SfCartLine {
     sku: string | null;
     requiresShipping: boolean;
     currentlyNotInStock: boolean;
+    availableForSale: boolean;
+    /** Sellable quantity for online channels; null when Shopify does not say. */
+    quantityAvailable: number | null;
     image: { url: string } | null;
     product: { id: string; title: string };
     selectedOptions: Array<{ name: string; value: string }>;

@@ -136,6 +136,35 @@ export class ShopifyClient {
     }
   }
 
+  /**
+   * A Storefront query with `@defer`: Shopify answers multipart/mixed, the deferred fields in a
+   * later part; the library's stream is read to its end and the merged data returned.
+   */
+  async storefrontDeferred<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal, buyerIp?: string): Promise<T> {
+    let last: { data?: unknown; errors?: { message?: string; networkStatusCode?: number; graphQLErrors?: Array<{ message?: string }> } };
+    try {
+      const stream = await this.storefrontClient.client.requestStream(document, {
+        variables,
+        ...(buyerIp && { headers: { 'Shopify-Storefront-Buyer-IP': buyerIp } }),
+        ...(signal && { signal }),
+      });
+      last = {};
+      for await (const part of stream) last = part as typeof last;
+    } catch (error) {
+      throw backendError('Storefront', error);
+    }
+    const { errors } = last;
+    if (errors?.graphQLErrors?.length)
+      throw new BackendError(`Shopify Storefront API refused the call: ${errors.graphQLErrors.map((e) => e.message).join('; ')}`, false);
+    const status = errors?.networkStatusCode ?? 0;
+    if (errors)
+      throw new BackendError(
+        `Shopify Storefront API failed${status ? ` (${status})` : ''}`,
+        status === 0 || status >= 500 || status === 429,
+      );
+    return last.data as T;
+  }
+
   async admin<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
     try {
       const client = await this.admin_();

@@ -77,6 +77,13 @@ const ALLOCATION = `discountedAmount { ${MONEY} } targetType
   ... on CartCodeDiscountAllocation { code }
   ... on CartAutomaticDiscountAllocation { title }`;
 
+const DELIVERY_GROUP = `
+  id
+  cartLines(first: 250) { nodes { id } }
+  deliveryOptions { handle code title description deliveryMethodType estimatedCost { ${MONEY} } }
+  selectedDeliveryOption { handle }
+  discountAllocations { ${ALLOCATION} }`;
+
 const CART = `
   id checkoutUrl
   buyerIdentity { email countryCode }
@@ -93,7 +100,7 @@ const CART = `
       attributes { key value }
       merchandise {
         ... on ProductVariant {
-          id title sku requiresShipping currentlyNotInStock
+          id title sku requiresShipping currentlyNotInStock availableForSale quantityAvailable
           image { url }
           product { id title }
           selectedOptions { name value }
@@ -104,15 +111,7 @@ const CART = `
       discountAllocations(lineLevelOnly: false) { ${ALLOCATION} }
     }
   }
-  deliveryGroups(first: 10) {
-    nodes {
-      id
-      cartLines(first: 250) { nodes { id } }
-      deliveryOptions { handle code title description deliveryMethodType estimatedCost { ${MONEY} } }
-      selectedDeliveryOption { handle }
-      discountAllocations { ${ALLOCATION} }
-    }
-  }
+  deliveryGroups(first: 10) { nodes { ${DELIVERY_GROUP} } }
   cost { subtotalAmount { ${MONEY} } totalAmount { ${MONEY} } }`;
 
 const PAYLOAD = `cart { ${CART} } userErrors { field message code } warnings { code message target }`;
@@ -120,6 +119,25 @@ const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
 
 export const CART_QUERY = `query Cart($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
   cart(id: $id) { ${CART} }
+}`;
+
+/**
+ * The delivery groups with carrier-calculated rates: `withCarrierRates` "requires mandatory usage
+ * of the @defer directive" (2026-10 schema); without it only static rates are listed.
+ */
+export const CART_DELIVERY = `query CartDelivery($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cart(id: $id) {
+    id
+    ... @defer { deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
+  }
+}`;
+
+/** CART_QUERY with the carrier-rate groups too (`carrierGroups`, deferred): an unchanged cart in one read. */
+export const CART_QUERY_CARRIER = `query CartWithCarrierRates($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cart(id: $id) {
+    ${CART}
+    ... @defer { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
+  }
 }`;
 
 export const CART_CREATE = `mutation CartCreate($input: CartInput!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
@@ -148,6 +166,14 @@ export const CART_SYNC = `mutation CartSync(
   codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${PAYLOAD} }
   addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) { ${PAYLOAD} }
   options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) { ${PAYLOAD} }
+}`;
+
+/**
+ * Whether refused merchandise exists and is for sale here: since 2025-10 Shopify refuses a sold-out,
+ * unpublished or unknown variant alike with MERCHANDISE_NOT_APPLICABLE.
+ */
+export const VARIANT_AVAILABILITY = `query VariantAvailability($ids: [ID!]!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  nodes(ids: $ids) { ... on ProductVariant { id availableForSale } }
 }`;
 
 export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attributes: [AttributeInput!]!) {
@@ -224,7 +250,12 @@ export const DRAFT_ORDERS_BY_TAG = `query DraftOrdersByTag($query: String!) {
 /** Tax as Shopify's checkout will charge it, for a cart's lines, codes, address and shipping. */
 export const DRAFT_ORDER_CALCULATE = `mutation DraftOrderCalculate($input: DraftOrderInput!) {
   draftOrderCalculate(input: $input) {
-    calculatedDraftOrder { taxLines { title priceSet { ${ADMIN_MONEY} } } totalTaxSet { ${ADMIN_MONEY} } totalPriceSet { ${ADMIN_MONEY} } }
+    calculatedDraftOrder {
+      taxesIncluded
+      taxLines { title priceSet { ${ADMIN_MONEY} } }
+      totalTaxSet { ${ADMIN_MONEY} }
+      totalPriceSet { ${ADMIN_MONEY} }
+    }
     userErrors { field message }
   }
 }`;
@@ -250,7 +281,20 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 
 /** Every document with the API it goes to, for the schema test. */
 export const DOCUMENTS = {
-  storefront: { SEARCH, BROWSE, NODES, PRODUCT_BY_HANDLE, LOCATIONS, CART_QUERY, CART_CREATE, CART_SYNC, CART_ATTRIBUTES },
+  storefront: {
+    SEARCH,
+    BROWSE,
+    NODES,
+    PRODUCT_BY_HANDLE,
+    LOCATIONS,
+    CART_QUERY,
+    CART_QUERY_CARRIER,
+    CART_DELIVERY,
+    CART_CREATE,
+    CART_SYNC,
+    VARIANT_AVAILABILITY,
+    CART_ATTRIBUTES,
+  },
   admin: {
     SHOP,
     VARIANTS_BY_SKU,

@@ -3,6 +3,8 @@
  * travel in bodies and round-trip unchanged); order ids are the numeric part of the Order gid,
  * because the protocol puts them in URL paths (`GET /orders/{id}`).
  */
+import { createHash } from 'node:crypto';
+
 export const orderGid = (orderId: string) => `gid://shopify/Order/${orderId}`;
 
 export function orderIdOf(gid: string): string {
@@ -14,5 +16,19 @@ export const isGid = (type: 'Product' | 'ProductVariant', id: string) => new Reg
 /** The cart attribute and line attribute that carry the gateway's ids into Shopify's order. */
 export const REFERENCE_ATTRIBUTE = '_proto_checkout';
 export const LINE_ATTRIBUTE = '_proto_line';
-/** Tag of orders placed through draft orders, for finding them by reference. */
-export const referenceTag = (reference: string) => `proto-checkout:${reference}`;
+const TAG_PREFIX = 'proto:';
+/** Shopify keeps order tags to 40 characters (docs/adapters/shopify.md). */
+const MAX_TAG = 40;
+
+/**
+ * Tag of orders placed through draft orders, for finding them by reference: the reference itself
+ * when it fits (a gateway checkout id does), else a digest of it.
+ */
+export function referenceTag(reference: string): string {
+  const plain = `${TAG_PREFIX}${reference}`;
+  if (plain.length <= MAX_TAG) return plain;
+  return `${TAG_PREFIX}${createHash('sha256')
+    .update(reference)
+    .digest('hex')
+    .slice(0, MAX_TAG - TAG_PREFIX.length)}`;
+}

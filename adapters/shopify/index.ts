@@ -5,6 +5,7 @@
  * order) or, for a gateway payment handler, as a draft order completed paid; inbound webhooks
  * verified with the app secret. All calls go through ShopifyClient (@shopify/shopify-api).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type {
   Adapter,
@@ -27,6 +28,7 @@ import { BackendError } from '../contract.js';
 import {
   cartGone,
   createInput,
+  excessLines,
   lastCart,
   lineInput,
   nextHandle,
@@ -56,10 +58,17 @@ import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
 
 type Market = ShopifyConfig['markets'][number];
 /** A Storefront call bound to one request's context (`@inContext` variables, buyer IP, deadline). */
-type Storefront = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
+type StorefrontCall = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
+/** `deferred` for documents with `@defer` (answered multipart/mixed). */
+type Storefront = StorefrontCall & { deferred: StorefrontCall };
+/** Carts whose delivery groups were read with carrier-calculated rates. */
+const carrierRead = new WeakSet<SfCart>();
 type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
 
 const MAX_PAGE = 250;
+/** Reads of carrier-calculated rates per quote, 100 + 200 + 400 ms apart at most. */
+const CARRIER_RATE_READS = 4;
+const CARRIER_RATE_WAIT_MS = 100;
 
 export class ShopifyAdapter implements Adapter {
   readonly kind = 'shopify';
@@ -111,8 +120,11 @@ export class ShopifyAdapter implements Adapter {
   /** Storefront calls for one request: in its context, with the buyer's IP, under its deadline. */
   private storefront(market: Market, request: RequestContext | undefined, signal: AbortSignal | undefined, extra: object = {}): Storefront {
     const context = { ...this.inContext(market, request), ...extra };
-    return <T>(document: string, variables: Record<string, unknown>) =>
+    const call = <T>(document: string, variables: Record<string, unknown>) =>
       this.client.storefront<T>(document, { ...variables, ...context }, signal, request?.clientIp);
+    const deferred = <T>(document: string, variables: Record<string, unknown>) =>
+      this.client.storefrontDeferred<T>(document, { ...variables, ...context }, signal, request?.clientIp);
+    return Object.assign(call, { deferred });
   }
 
   // ------------------------------------------------------------ catalog
@@ -233,11 +245,15 @@ export class ShopifyAdapter implements Adapter {
       ),
     );
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
-    let cart = old ? await this.sync(old, sendable, problems, sf) : null;
+    const carrier = this.settings.carrier_rates !== false && !!wanted.address;
+    let cart = old ? await this.sync(old, sendable, problems, sf, carrier) : null;
     cart ??= await this.create(sendable, problems, sf);
+    cart = await this.trimExcess(cart, sendable, sf);
+    let ratesPending = false;
+    if (carrier && cart.deliveryGroups.nodes.length) ({ cart, ratesPending } = await this.withCarrierRates(cart, sf, signal));
     const handle = nextHandle(cart, wanted, problems);
     this.remember(cart);
-    const quote = toQuote(request, handle, cart);
+    const quote = toQuote(request, handle, cart, ratesPending);
     const draft = draftFor(cart, quote, wanted.address, wanted.buyer.email);
     if (draft) {
       const key = taxKey({ draft, prices: cart.lines.nodes.map((l) => l.cost.subtotalAmount) });
@@ -252,7 +268,9 @@ export class ShopifyAdapter implements Adapter {
     signal?: AbortSignal,
   ): Promise<TaxResult | undefined> {
     type Bag = { presentmentMoney: MoneyV2 };
-    type Calculated = { draftOrderCalculate: { calculatedDraftOrder: { taxLines: Array<{ title: string; priceSet: Bag }> } | null } };
+    type Calculated = {
+      draftOrderCalculate: { calculatedDraftOrder: { taxesIncluded: boolean; taxLines: Array<{ title: string; priceSet: Bag }> } | null };
+    };
     const { draftOrderCalculate } = await this.client.admin<Calculated>(Q.DRAFT_ORDER_CALCULATE, { input: draft }, signal);
     const calculated = draftOrderCalculate.calculatedDraftOrder;
     return calculated
@@ -261,6 +279,7 @@ export class ShopifyAdapter implements Adapter {
           lines: calculated.taxLines
             .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney) }))
             .filter((t) => t.amount !== 0),
+          ...(calculated.taxesIncluded && { included: true }),
         }
       : undefined;
   }
@@ -270,11 +289,24 @@ export class ShopifyAdapter implements Adapter {
     this.seen.set(cart.id, { url: cart.checkoutUrl, ...(reference && { reference }) });
   }
 
-  /** Lines Shopify refused for their merchandise become not_found; the rest go again. */
-  private refuse(lines: WantedCart['lines'], errors: SfCartPayload['userErrors'], problems: Map<string, SentLine['problem']>) {
-    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i].lineId] : []));
-    for (const lineId of refused) problems.set(lineId, 'not_found');
-    return lines.filter((l) => !refused.includes(l.lineId));
+  /**
+   * Lines Shopify refused for their merchandise become out_of_stock when the variant exists and is
+   * not for sale, else not_found (MERCHANDISE_NOT_APPLICABLE says neither); the rest go again.
+   */
+  private async refuse(
+    lines: WantedCart['lines'],
+    errors: SfCartPayload['userErrors'],
+    problems: Map<string, SentLine['problem']>,
+    sf: Storefront,
+  ) {
+    const refused = refusedLineIndices(errors).flatMap((i) => (lines[i] ? [lines[i]] : []));
+    if (refused.length) {
+      type Found = { nodes: Array<{ id?: string; availableForSale?: boolean } | null> };
+      const { nodes } = await sf<Found>(Q.VARIANT_AVAILABILITY, { ids: [...new Set(refused.map((l) => l.variantId))] });
+      const exists = new Set(nodes.flatMap((n) => (n?.id ? [n.id] : [])));
+      for (const line of refused) problems.set(line.lineId, exists.has(line.variantId) ? 'out_of_stock' : 'not_found');
+    }
+    return lines.filter((l) => !refused.includes(l));
   }
 
   private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, sf: Storefront): Promise<SfCart> {
@@ -286,7 +318,7 @@ export class ShopifyAdapter implements Adapter {
         const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
         return (await this.selectOptions(handle, wanted.options, sf)) ?? cartCreate.cart;
       }
-      const remaining = this.refuse(lines, cartCreate.userErrors, problems);
+      const remaining = await this.refuse(lines, cartCreate.userErrors, problems, sf);
       if (remaining.length === lines.length) break;
       lines = remaining;
     }
@@ -299,9 +331,10 @@ export class ShopifyAdapter implements Adapter {
     wanted: WantedCart,
     problems: Map<string, SentLine['problem']>,
     sf: Storefront,
+    carrier: boolean,
   ): Promise<SfCart | null> {
     const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
-    if (!changed) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: handle.cart })).cart;
+    if (!changed) return this.read(handle.cart, sf, carrier);
     const payloads = await sf<SyncPayloads>(Q.CART_SYNC, variables);
     const all = Object.values(payloads);
     if (all.some((p) => p && cartGone(p.userErrors))) return null;
@@ -316,7 +349,7 @@ export class ShopifyAdapter implements Adapter {
     ]);
     if (payloads.add && !payloads.add.cart) {
       const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
-      const retry = this.refuse(sent, payloads.add.userErrors, problems);
+      const retry = await this.refuse(sent, payloads.add.userErrors, problems, sf);
       if (retry.length) {
         const { add } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true });
         cart = add?.cart ?? cart;
@@ -335,6 +368,49 @@ export class ShopifyAdapter implements Adapter {
       cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf)) ?? cart;
     }
     return cart;
+  }
+
+  /** The cart unchanged: one read, with the carrier-rate groups in a deferred part when wanted. */
+  private async read(cartId: string, sf: Storefront, carrier: boolean): Promise<SfCart | null> {
+    if (!carrier) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: cartId })).cart;
+    type Read = { cart: (SfCart & { carrierGroups?: SfCart['deliveryGroups'] }) | null };
+    const { cart } = await sf.deferred<Read>(Q.CART_QUERY_CARRIER, { id: cartId });
+    if (!cart?.carrierGroups) return cart;
+    const { carrierGroups, ...rest } = cart;
+    const read = { ...rest, deliveryGroups: carrierGroups };
+    carrierRead.add(read);
+    return read;
+  }
+
+  /**
+   * The cart with its delivery groups as Shopify lists them with carrier-calculated rates. After an
+   * address change Shopify calculates them for a while (the groups have no options yet; selecting
+   * one answers PENDING_DELIVERY_GROUPS): read again, a bounded number of times with a growing
+   * wait; `ratesPending` when some group still has none.
+   */
+  private async withCarrierRates(cart: SfCart, sf: Storefront, signal: AbortSignal | undefined) {
+    let groups = carrierRead.has(cart) ? cart.deliveryGroups : undefined;
+    for (let read = groups ? 1 : 0; ;) {
+      if (groups) {
+        const ratesPending = groups.nodes.some((g) => g.deliveryOptions.length === 0);
+        if (!ratesPending || read === CARRIER_RATE_READS) return { cart: { ...cart, deliveryGroups: groups }, ratesPending };
+        await sleep(CARRIER_RATE_WAIT_MS * 2 ** (read - 1), undefined, signal && { signal });
+      }
+      const found = (await sf.deferred<{ cart: Pick<SfCart, 'id' | 'deliveryGroups'> | null }>(Q.CART_DELIVERY, { id: cart.id })).cart;
+      if (!found?.deliveryGroups) return { cart, ratesPending: false };
+      groups = found.deliveryGroups;
+      read++;
+    }
+  }
+
+  /** Sets lines holding more than wanted (a replayed add merged into them) back to the wanted quantity. */
+  private async trimExcess(cart: SfCart, wanted: WantedCart, sf: Storefront): Promise<SfCart> {
+    const update = excessLines(cart, wanted);
+    if (!update.length) return cart;
+    const { update: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(cart.id), update, doUpdate: true });
+    if (!payload?.cart)
+      throw new BackendError(`Shopify refused the cart update: ${payload?.userErrors.map((e) => e.message).join('; ')}`, false);
+    return payload.cart;
   }
 
   /** Selects options once the cart's delivery groups are known; undefined when none applies. */

@@ -22,7 +22,8 @@ function lineProblems(request: QuoteRequest, handle: CartHandle, cart: SfCart): 
     const sent = handle.lines[line.lineId];
     if (!sent || sent.problem === 'not_found') return [{ lineId: line.lineId, code: 'not_found' }];
     const cartLine = inCart.get(line.lineId);
-    if (!cartLine) return [{ lineId: line.lineId, code: 'out_of_stock' }];
+    // Shopify keeps a line that sold out in the cart, no longer for sale (and warns MERCHANDISE_OUT_OF_STOCK).
+    if (!cartLine || !cartLine.merchandise.availableForSale) return [{ lineId: line.lineId, code: 'out_of_stock' }];
     return cartLine.quantity < line.quantity ? [{ lineId: line.lineId, code: 'insufficient_stock', available: cartLine.quantity }] : [];
   });
 }
@@ -82,7 +83,8 @@ export function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physi
   }));
 }
 
-export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart): Quote {
+/** `ratesPending`: Shopify was still calculating carrier rates for a group without options. */
+export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart, ratesPending = false): Quote {
   const currency = cart.cost.subtotalAmount.currencyCode;
   const lineIdOf = new Map(cart.lines.nodes.map((l) => [l.id, l.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? l.id]));
   const problems = lineProblems(request, handle, cart);
@@ -105,7 +107,8 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
         ...(m.image && { imageUrl: m.image.url }),
         requiresShipping: m.requiresShipping,
         fulfillableOn: m.currentlyNotInStock ? null : 'now',
-        subtotal: unitPrice * line.quantity,
+        // Shopify's own line cost; at a stock-capped quantity, the requested one (the contract's insufficient_stock).
+        subtotal: cartLine.quantity === line.quantity ? money(cartLine.cost.subtotalAmount) : unitPrice * line.quantity,
       },
     ];
   });
@@ -151,7 +154,11 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart)
         key: keys.get(g.id)!,
         lineIds: g.cartLines.nodes.map((l) => lineIdOf.get(l.id)!).filter((id) => lineIds.includes(id)),
         options,
-        ...(options.length === 0 && { unavailableReason: 'The store does not ship these items to this address.' }),
+        ...(options.length === 0 && {
+          unavailableReason: ratesPending
+            ? "The store's carriers are still calculating shipping options for this address; ask again in a moment."
+            : 'The store does not ship these items to this address.',
+        }),
         ...(selected && options.some((o) => o.id === selected) && { selectedOptionId: selected }),
       };
     });

@@ -35,12 +35,19 @@ export const ShopifySettings = Type.Object(
         },
       ),
     ),
+    /**
+     * Ask for carrier-calculated shipping rates (`withCarrierRates` under `@defer`: one more
+     * Storefront read per quote with an address). Default true; false saves that read on a shop
+     * whose rates are all static.
+     */
+    carrier_rates: Type.Optional(Type.Boolean()),
     /** Storefront language of product texts (@inContext(language)). */
     language: Type.Optional(Type.String({ pattern: '^[A-Z]{2}(_[A-Z]{2})?$' })),
   },
   { additionalProperties: false },
 );
 type Given = Static<typeof ShopifySettings>;
+export type ShopifySettingsGiven = Given;
 
 /** The settings with their defaults filled in. */
 export type ShopifyConfig = Omit<Given, 'api_version' | 'markets'> & { api_version: string; markets: NonNullable<Given['markets']> };

@@ -5,6 +5,9 @@
  * selected option as the shipping line): the tax Shopify's checkout will charge. The answer is
  * kept in the backend handle with a fingerprint of what it depends on, so reading an unchanged
  * checkout costs no second call.
+ *
+ * On a shop whose prices include tax (`taxesIncluded`), Shopify's total is the sum of the prices:
+ * the quote adds no tax (its tax total is 0) and the included amounts are not counted twice.
  */
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
@@ -16,6 +19,8 @@ import { LINE_ATTRIBUTE } from './ids.js';
 export interface TaxResult {
   key: string;
   lines: Array<{ title: string; amount: number }>;
+  /** The shop's prices already include these amounts. */
+  included?: boolean;
 }
 
 /** The address of the pickup location selected in `quote` (a pickup option id is the location's gid). */
@@ -70,6 +75,7 @@ export const taxKey = (draft: object) => createHash('sha256').update(JSON.string
 /** The quote with Shopify's tax added. */
 export function withTax(quote: Quote, tax: TaxResult | undefined): Quote {
   if (!tax) return quote;
+  if (tax.included) return { ...quote, taxLines: [], totals: { ...quote.totals, tax: 0 } };
   const total = tax.lines.reduce((s, t) => s + t.amount, 0);
   return { ...quote, taxLines: tax.lines, totals: { ...quote.totals, tax: total, total: quote.totals.total + total } };
 }

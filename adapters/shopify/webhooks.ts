@@ -1,8 +1,10 @@
 /**
  * Shopify webhooks in: verified with the HMAC Shopify sends (`X-Shopify-Hmac-Sha256`, base64
  * HMAC-SHA256 of the raw body keyed with the app's client secret, compared in constant time),
- * reduced to the order they are about. Every delivery has `X-Shopify-Webhook-Id`, the gateway's
- * deduplication key. Order payloads carry the cart attributes as `note_attributes`, so an order
+ * reduced to the order they are about. Deduplicated on `X-Shopify-Event-Id`: a duplicate delivery
+ * of one event has a new `X-Shopify-Webhook-Id` but the same event id
+ * (https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates); the webhook id stands in
+ * only when a delivery has no event id. Order payloads carry the cart attributes as `note_attributes`, so an order
  * placed on Shopify after a handoff names its checkout.
  *
  * Written with node:crypto rather than shopify-api's `webhooks.validate`: the contract's
@@ -34,7 +36,7 @@ export function verifyShopifyWebhook(
   rawBody: Buffer,
 ): BackendEvent | null {
   const signature = header(headers, 'x-shopify-hmac-sha256');
-  const eventId = header(headers, 'x-shopify-webhook-id');
+  const eventId = header(headers, 'x-shopify-event-id') ?? header(headers, 'x-shopify-webhook-id');
   const topic = header(headers, 'x-shopify-topic');
   if (!signature || !eventId || !topic) return null;
   const expected = createHmac('sha256', secret).update(rawBody).digest();

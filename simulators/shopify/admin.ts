@@ -75,6 +75,7 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       email: 'shop@petal-and-stem.example',
       contactEmail: 'shop@petal-and-stem.example',
       currencyCode: shop.shopCurrency,
+      taxesIncluded: shop.taxesIncluded,
       enabledPresentmentCurrencies: shop.markets.map((m) => m.currency),
       ianaTimezone: 'America/Chicago',
       url: `https://${request.shopDomain}`,

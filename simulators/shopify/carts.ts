@@ -5,16 +5,23 @@
  * As on Shopify: a cart is priced in the currency of its buyer's country; one delivery group
  * holds the lines that ship, and has options only once a delivery address is selected; codes are
  * case-insensitive and listed with `applicable`; tax is left to checkout (the Cart API no longer
- * reports it); tracked stock caps a line's quantity with a warning, and a sold-out variant is not
- * added; a completed (paid) cart is gone.
+ * reports it); tracked stock caps a line's quantity with a MERCHANDISE_NOT_ENOUGH_STOCK warning
+ * (changelog "Cart Warnings in Storefront API Cart", 2024-10). Merchandise that is sold out,
+ * unpublished or unknown is refused on add with the user error MERCHANDISE_NOT_APPLICABLE
+ * (changelog "Cart mutations now return error for invalid merchandise configuration", 2025-10);
+ * a line that sells out once in the cart stays there (`availableForSale: false`) and every
+ * mutation answers a MERCHANDISE_OUT_OF_STOCK warning targeting it (the 2024-10 changelog: "out of
+ * stock lines can be easily removed from a cart by using the target field"). A completed (paid)
+ * cart is gone.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppliedDiscount, DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
-import { quote } from '../../adapters/memory/quote.js';
 import { mailingAddress, postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { connection, gid, gidId, money, type ConnectionArgs } from './graph.js';
 import { variantNode, visible, type CatalogContext } from './catalog.js';
+import { shopQuote } from './pricing.js';
 import type { ShopData } from './shop-data.js';
+import type { StoreVariant } from '../../adapters/memory/model.js';
 
 export interface Attribute {
   key: string;
@@ -49,6 +56,8 @@ export interface CartRecord {
   selected: Map<string, string>;
   attributes: Attribute[];
   note: string | null;
+  /** Carrier-rate reads left before the delivery groups resolve (ShopData.carrierRates). */
+  carrierReadsLeft: number;
 }
 
 export interface UserError {
@@ -97,6 +106,8 @@ export interface PricedCart {
   rateByHandle: Map<string, string>;
 }
 
+const soldOut = (source: StoreVariant) => ['out_of_stock', 'discontinued'].includes(source.variant.availability.status);
+
 export class Carts {
   private readonly carts = new Map<string, CartRecord>();
   private sequence = 0;
@@ -121,6 +132,7 @@ export class Carts {
       selected: new Map(),
       attributes: [],
       note: null,
+      carrierReadsLeft: 0,
     };
     this.carts.set(cart.token, cart);
     return cart;
@@ -132,6 +144,10 @@ export class Carts {
     const cart = token ? this.carts.get(token) : undefined;
     const key = /[?&]key=([^&]+)/.exec(cartId)?.[1];
     return cart && cart.key === key ? cart : undefined;
+  }
+
+  get taxesIncluded(): boolean {
+    return this.shop.taxesIncluded;
   }
 
   /** Every cart, oldest first (for tests that look at what a buyer's cart holds). */
@@ -167,11 +183,11 @@ export class Carts {
     const { merchandiseId, quantity, attributes } = line;
     const variantId = this.shop.ids.demoId('ProductVariant', merchandiseId);
     const source = variantId ? this.shop.base.variants.get(variantId) : undefined;
-    if (!source || !visible(source.product)) {
+    if (!source || !visible(source.product) || soldOut(source)) {
       errors.push({
         field: ['lines', String(line.index), 'merchandiseId'],
-        message: `The merchandise with id ${merchandiseId} does not exist.`,
-        code: 'INVALID',
+        message: 'The merchandise is not applicable: it cannot be purchased as configured.',
+        code: 'MERCHANDISE_NOT_APPLICABLE',
       });
       return;
     }
@@ -192,11 +208,8 @@ export class Carts {
   /** The quantity that can be in the cart, with Shopify's stock warnings. */
   cap(variantId: string, wanted: number, target: string, warnings: CartWarning[]): number {
     const source = this.shop.base.variants.get(variantId)!;
-    const { status } = source.variant.availability;
-    if (status === 'out_of_stock' || status === 'discontinued') {
-      warnings.push({ code: 'MERCHANDISE_OUT_OF_STOCK', message: 'This product is currently out of stock.', target });
-      return 0;
-    }
+    // A sold-out line stays as it is; stockWarnings reports it.
+    if (soldOut(source)) return wanted;
     if (source.stock !== null && !source.backorder && !source.preorderOn && wanted > source.stock) {
       warnings.push({
         code: 'MERCHANDISE_NOT_ENOUGH_STOCK',
@@ -206,6 +219,31 @@ export class Carts {
       return source.stock;
     }
     return wanted;
+  }
+
+  /** MERCHANDISE_OUT_OF_STOCK for every line whose merchandise sold out, targeting the line. */
+  stockWarnings(cart: CartRecord): CartWarning[] {
+    return cart.lines
+      .filter((l) => soldOut(this.shop.base.variants.get(l.variantId)!))
+      .map((l) => ({ code: 'MERCHANDISE_OUT_OF_STOCK', message: 'This product is currently out of stock.', target: l.id }));
+  }
+
+  /** A new delivery address: carrier rates are asked for again, and pending meanwhile. */
+  addressChanged(cart: CartRecord): void {
+    cart.carrierReadsLeft = this.shop.carrierRates?.pendingReads ?? 0;
+  }
+
+  /** Delivery options as one read shows them: carrier rates only when asked for and no longer pending. */
+  carrierRatesShown(cart: CartRecord, withCarrierRates: boolean): boolean {
+    if (!this.shop.carrierRates) return true;
+    if (!withCarrierRates) return false;
+    if (cart.carrierReadsLeft === 0) return true;
+    cart.carrierReadsLeft--;
+    return false;
+  }
+
+  get carrierPending() {
+    return (cart: CartRecord) => !!this.shop.carrierRates && cart.carrierReadsLeft > 0;
   }
 
   selectedAddress(cart: CartRecord) {
@@ -240,7 +278,12 @@ export class Carts {
         },
       }),
     };
-    return { ctx, quote: quote(ctx.store.data, request, this.now()), ...(groupId && { groupId }), rateByHandle };
+    return {
+      ctx,
+      quote: shopQuote(ctx.store.data, request, this.now(), this.shop.taxesIncluded),
+      ...(groupId && { groupId }),
+      rateByHandle,
+    };
   }
 
   /** Shopify's warnings for codes that do not apply. */
@@ -307,8 +350,13 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
         0,
       );
   const quoted = new Map(q.lines.map((l) => [l.lineId, l]));
+  // A sold-out line is not priced by the engine; Shopify still shows it at its price.
+  const priceOf = (l: CartLineRecord) => {
+    const { price } = ctx.store.data.variants.get(l.variantId)!.variant;
+    return quoted.get(l.id) ?? { unitPrice: price.amount, subtotal: price.amount * l.quantity };
+  };
   const lines = cart.lines.map((l) => {
-    const line = quoted.get(l.id)!;
+    const line = priceOf(l);
     const variant = ctx.store.data.variants.get(l.variantId)!.variant;
     return {
       __typename: 'CartLine',
@@ -359,7 +407,7 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
           },
         ]
       : [];
-  const subtotal = lines.reduce((s, l) => s + lineTotal(l.id, quoted.get(l.id)!.subtotal), 0);
+  const subtotal = cart.lines.reduce((s, l) => s + lineTotal(l.id, priceOf(l).subtotal), 0);
   const cartLevel = applied.flatMap((d) =>
     d.allocations.filter((a) => a.target.kind !== 'line' || !each(d)).map((a) => allocationNode(d, a, currency)),
   );
@@ -403,7 +451,13 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
             address: { __typename: 'CartDeliveryAddress', ...mailingAddress(a.id, a.address) },
           })),
     },
-    deliveryGroups: (args: ConnectionArgs) => connection(deliveryGroups, args),
+    deliveryGroups: (args: ConnectionArgs & { withCarrierRates?: boolean | null }) => {
+      if (carts.carrierRatesShown(cart, !!args.withCarrierRates)) return connection(deliveryGroups, args);
+      return connection(
+        deliveryGroups.map((g) => ({ ...g, deliveryOptions: [], selectedDeliveryOption: null })),
+        args,
+      );
+    },
     discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({
       code,
       applicable: !q.discounts.rejected.some((r) => r.code === code),
@@ -421,8 +475,8 @@ export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, la
     cost: {
       subtotalAmount: money(subtotal, currency),
       subtotalAmountEstimated: false,
-      // Tax is left to checkout: the total is what the engine quotes without it.
-      totalAmount: money(q.totals.total - (q.totals.tax ?? 0), currency),
+      // Tax is left to checkout: the total is what the engine quotes without added tax.
+      totalAmount: money(q.totals.total - (carts.taxesIncluded ? 0 : (q.totals.tax ?? 0)), currency),
       totalAmountEstimated: false,
       checkoutChargeAmount: money(q.totals.subtotal, currency),
       totalTaxAmount: null,

@@ -29,6 +29,7 @@ export async function payCheckout(carts: Carts, orders: Orders, token: string, i
   const cart = carts.byToken(token);
   if (!cart) throw new OrderActionError('This checkout is no longer available.');
   if (cart.lines.length === 0) throw new OrderActionError('Your cart is empty.');
+  if (carts.stockWarnings(cart).length) throw new OrderActionError('Some items in your cart are sold out.');
   if (input.shippingAddress || !carts.selectedAddress(cart)) {
     for (const a of cart.addresses) a.selected = false;
     cart.addresses.push({

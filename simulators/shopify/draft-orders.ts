@@ -3,7 +3,8 @@
  * the shipping rate chosen by handle), completed as paid into an order.
  */
 import type { QuoteRequest } from '../../adapters/contract.js';
-import { quote } from '../../adapters/memory/quote.js';
+import type { StoreData } from '../../adapters/memory/model.js';
+import { shopQuote } from './pricing.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
 import { connection, gid, money, moneyBag, type ConnectionArgs } from './graph.js';
@@ -34,6 +35,24 @@ interface DraftRecord {
 
 type UserError = { field: string[] | null; message: string };
 
+const MAX_TAG_LENGTH = 40;
+
+/**
+ * Draft orders take their lines whatever the stock: completing one does not check inventory (an
+ * assumption, see docs/adapters/shopify.md), so sold-out lines are priced as if in stock.
+ */
+function ignoringStock(data: StoreData): StoreData {
+  const variants = new Map(
+    [...data.variants].map(([id, v]) => [
+      id,
+      v.variant.availability.status === 'out_of_stock' || (v.variant.availability.status === 'in_stock' && v.stock !== null)
+        ? { ...v, stock: null, variant: { ...v.variant, availability: { available: true, status: 'in_stock' as const, quantity: null } } }
+        : v,
+    ]),
+  );
+  return { ...data, variants };
+}
+
 export class DraftOrders {
   private readonly drafts = new Map<string, DraftRecord>();
   private sequence = 0;
@@ -45,10 +64,10 @@ export class DraftOrders {
   ) {}
 
   /** The engine's quote for a draft, or the userErrors Shopify would give. */
-  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof quote>; request?: QuoteRequest } {
+  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof shopQuote>; request?: QuoteRequest } {
     const market =
       this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
-    const data = this.shop.store(market).data;
+    const data = ignoringStock(this.shop.store(market).data);
     const errors: UserError[] = [];
     const lines = (input.lineItems ?? []).map((item, i) => {
       const variantId = item.variantId ? this.shop.ids.demoId('ProductVariant', item.variantId) : undefined;
@@ -83,10 +102,13 @@ export class DraftOrders {
           },
         }),
     };
-    return { errors, priced: quote(data, request, this.now()), request };
+    return { errors, priced: shopQuote(data, request, this.now(), this.shop.taxesIncluded), request };
   }
 
   create(input: DraftOrderInput): { draft?: DraftRecord; errors: UserError[] } {
+    // Order tags are at most 40 characters (see docs/adapters/shopify.md: an assumption from merchant-facing sources).
+    const long = (input.tags ?? []).find((t) => t.length > MAX_TAG_LENGTH);
+    if (long) return { errors: [{ field: ['tags'], message: `Tags is too long (maximum is ${MAX_TAG_LENGTH} characters)` }] };
     const { errors } = this.price(input);
     if (errors.length) return { errors };
     const at = new Date(this.now()).toISOString();
@@ -191,7 +213,7 @@ export class DraftOrders {
       ...(!record && { lineItems }),
       currencyCode: q.currency,
       presentmentCurrencyCode: q.currency,
-      taxesIncluded: false,
+      taxesIncluded: this.shop.taxesIncluded,
       discountCodes: q.discounts.applied.flatMap((d) => (d.code ? [d.code.toUpperCase()] : [])),
       availableShippingRates: (group?.options ?? []).map((o) => ({
         handle: optionHandle(o.id),

@@ -1,14 +1,17 @@
 /**
  * Failures on demand: the next N calls to an API answer with a status (429 + Retry-After, 430,
  * 5xx), Shopify's Admin cost throttle (HTTP 200 with errors[].extensions.code = "THROTTLED"),
- * garbage, a reset connection, or no answer at all.
+ * garbage, a reset connection, or no answer at all. `lost` runs the call (a mutation is committed)
+ * and then drops the connection before answering: what a timeout or a network cut after Shopify
+ * processed the request looks like to the caller, who cannot tell it from a call never made.
  */
 export type Fault =
   | { type: 'status'; status: number; retryAfterSeconds?: number }
   | { type: 'throttle' }
   | { type: 'garbage' }
   | { type: 'reset' }
-  | { type: 'hang' };
+  | { type: 'hang' }
+  | { type: 'lost' };
 
 export type FaultTarget = 'admin' | 'storefront' | 'any';
 

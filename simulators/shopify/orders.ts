@@ -458,6 +458,7 @@ export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, or
     currentTotalDiscountsSet: bag(discounts),
     totalShippingPriceSet: bag(shipping?.amount ?? 0),
     totalTaxSet: bag(order.totals.tax),
+    taxesIncluded: shop.taxesIncluded,
     totalPriceSet: bag(order.totals.total),
     originalTotalPriceSet: bag(order.totals.total),
     currentTotalPriceSet: bag(order.totals.total - refunded),

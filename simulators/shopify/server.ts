@@ -23,6 +23,7 @@ import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
 import { schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
+import { carrierRatesWithoutDefer, hasDefer, sendDeferred } from './defer.js';
 import { storefrontRoot } from './storefront.js';
 import { Webhooks, topicEnum } from './webhooks.js';
 import { text } from '../request-text.js';
@@ -43,6 +44,15 @@ export interface ShopifySimulatorOptions {
   clientSecret?: string;
   /** Lifetime of client-credentials tokens. */
   tokenTtlSeconds?: number;
+  /** The shop's prices include tax (Settings > Taxes and duties); default false, tax is added. */
+  taxesIncluded?: boolean;
+  /**
+   * The shop quotes shipping with carrier-calculated rates (a carrier service): the Storefront cart
+   * lists them only with `withCarrierRates: true` under `@defer`, and after a delivery address
+   * changes its delivery groups stay pending (no options; selecting answers PENDING_DELIVERY_GROUPS)
+   * for this many reads.
+   */
+  carrierRates?: { pendingReads: number };
   /** Delay before every API answer (benchmarks). */
   latencyMs?: number;
   /** Subscribes every order topic to this URL at start. */
@@ -161,6 +171,8 @@ export class ShopifySimulator {
     };
     this.latencyMs = options.latencyMs ?? 0;
     this.shop = ShopData.load(options.dataDir ?? DEFAULT_DATA_DIR, 'https://petal-and-stem.example', options.markets ?? DEFAULT_MARKETS);
+    this.shop.taxesIncluded = options.taxesIncluded ?? false;
+    this.shop.carrierRates = options.carrierRates ?? null;
     this.webhooks = new Webhooks({
       secret: this.credentials.clientSecret,
       shopDomain: this.shopDomain,
@@ -273,7 +285,7 @@ export class ShopifySimulator {
     if (!this.authorized(api, req)) return send(res, 401, INVALID_TOKEN);
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const fault = this.faults.take(api);
-    if (fault) return this.fail(api, fault, res);
+    if (fault && fault.type !== 'lost') return this.fail(api, fault, res);
 
     const body = parseBody(req, raw);
     if (!body || typeof body.query !== 'string') return send(res, 400, { errors: { query: 'Required parameter missing or invalid' } });
@@ -307,6 +319,10 @@ export class ShopifySimulator {
         : undefined;
     if (invalid.length) return send(res, 200, { errors: invalid.map((e) => e.toJSON()), ...(extensions && { extensions }) });
     if (!operation) return send(res, 200, { errors: [{ message: 'An operation name is required' }] });
+    if (carrierRatesWithoutDefer(operation.selectionSet))
+      return send(res, 200, {
+        errors: [{ message: 'withCarrierRates requires the @defer directive.', extensions: { code: 'BAD_REQUEST' } }],
+      });
 
     const contextDirective = schema.getDirective('inContext');
     const inContext = contextDirective
@@ -325,9 +341,15 @@ export class ShopifySimulator {
             apiVersion: version,
           });
     const result = await execute({ schema, document, rootValue, variableValues: variables, operationName });
+    if (fault?.type === 'lost') {
+      res.socket?.destroy();
+      return;
+    }
     const errors = result.errors?.map((e) =>
       e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON(),
     );
+    if (result.data && !errors && hasDefer(operation.selectionSet))
+      return sendDeferred(res, operation, result.data, extensions ? { extensions } : {});
     send(res, 200, {
       ...(errors && { errors }),
       ...(result.data !== undefined && { data: result.data }),

@@ -65,6 +65,10 @@ export class ShopIds {
 export class ShopData {
   readonly ids: ShopIds;
   readonly shopCurrency: string;
+  /** Prices include tax (Settings > Taxes and duties); the default, as on a US shop, adds it. */
+  taxesIncluded = false;
+  /** Shipping rates come from a carrier service (ShopifySimulatorOptions.carrierRates); null: static rates. */
+  carrierRates: { pendingReads: number } | null = null;
   private readonly priced = new Map<string, PricedStore>();
 
   constructor(
@@ -84,6 +88,16 @@ export class ShopData {
   /** The market of a buyer's country; countries without one buy in the shop currency. */
   market(country?: string | null): Market {
     return this.markets.find((m) => m.country === country) ?? this.markets[0]!;
+  }
+
+  /** Sets a variant's tracked stock (0: sold out) in every market, as the merchant's inventory does. */
+  setStock(demoVariantId: string, stock: number): void {
+    for (const data of [this.base, ...[...this.priced.values()].map((p) => p.data)]) {
+      const source = data.variants.get(demoVariantId)!;
+      source.stock = stock;
+      source.variant.availability =
+        stock > 0 ? { available: true, status: 'in_stock', quantity: stock } : { available: false, status: 'out_of_stock', quantity: 0 };
+    }
   }
 
   /** The catalog and rules priced in a market's currency. */

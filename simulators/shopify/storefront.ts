@@ -72,11 +72,12 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       return { cart: null, userErrors: errors, warnings: [] };
     }
     carts.touch(cart);
-    warnings.push(...carts.codeWarnings(cart, carts.price(cart)));
+    warnings.push(...carts.stockWarnings(cart), ...carts.codeWarnings(cart, carts.price(cart)));
     return { cart: cartNode(carts, cart, request.checkoutUrl(cart), language), userErrors: [], warnings };
   };
 
   const addAddresses = (cart: CartRecord, inputs: SelectableAddressInput[], errors: UserError[]) => {
+    if (inputs.length) carts.addressChanged(cart);
     for (const input of inputs) {
       const address = input.address.deliveryAddress;
       if (!address) {
@@ -253,7 +254,10 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
             });
             continue;
           }
-          if (update.address?.deliveryAddress) existing.address = update.address.deliveryAddress;
+          if (update.address?.deliveryAddress) {
+            existing.address = update.address.deliveryAddress;
+            carts.addressChanged(cart);
+          }
           if (update.selected) for (const a of cart.addresses) a.selected = a === existing;
           else if (update.selected === false) existing.selected = false;
           if (update.oneTimeUse != null) existing.oneTimeUse = update.oneTimeUse;
@@ -273,6 +277,10 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       selectedDeliveryOptions: Array<{ deliveryGroupId: string; deliveryOptionHandle: string }>;
     }) =>
       mutate(cartId, (cart, errors) => {
+        if (carts.carrierPending(cart)) {
+          errors.push({ field: ['selectedDeliveryOptions'], message: 'The delivery groups are pending.', code: 'PENDING_DELIVERY_GROUPS' });
+          return;
+        }
         const priced = carts.price(cart);
         const options = new Set(priced.quote.fulfillment?.[0]?.groups[0]?.options.map((o) => o.id) ?? []);
         for (const s of selectedDeliveryOptions) {

@@ -4,6 +4,10 @@
  * app's client secret, and the topic, shop, API version and webhook id headers
  * (https://shopify.dev/docs/apps/build/webhooks/verify-deliveries). Every delivery is kept, so a
  * test can hand the exact headers and raw body to an adapter; subscribed URIs get it by POST.
+ *
+ * Shopify may deliver one event more than once: each delivery has its own `X-Shopify-Webhook-Id`,
+ * and the same `X-Shopify-Event-Id` marks the duplicates
+ * (https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates); `redeliver` sends one.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { gid } from './graph.js';
@@ -63,16 +67,24 @@ export class Webhooks {
 
   /** Signs and records one delivery, and posts it to every subscription of its topic. */
   async emit(topic: string, payload: unknown): Promise<Delivery> {
-    const body = JSON.stringify(payload);
+    return this.send(topic, JSON.stringify(payload), randomUUID());
+  }
+
+  /** The same event again, as a duplicate delivery: same body and event id, a new webhook id. */
+  redeliver(delivery: Delivery): Promise<Delivery> {
+    return this.send(delivery.topic, delivery.body, delivery.headers['x-shopify-event-id']!);
+  }
+
+  private async send(topic: string, body: string, eventId: string): Promise<Delivery> {
     const webhookId = randomUUID();
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-shopify-topic': topic,
       'x-shopify-hmac-sha256': createHmac('sha256', this.options.secret).update(body, 'utf8').digest('base64'),
       'x-shopify-shop-domain': this.options.shopDomain,
       'x-shopify-api-version': this.options.apiVersion,
       'x-shopify-webhook-id': webhookId,
-      'x-shopify-event-id': randomUUID(),
+      'x-shopify-event-id': eventId,
       'x-shopify-triggered-at': new Date(this.options.now()).toISOString(),
     };
     const delivery: Delivery = { topic, headers, body, results: [] };

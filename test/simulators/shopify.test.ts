@@ -201,3 +201,70 @@ describe('Shopify simulator', () => {
     expect(body.data.shop.myshopifyDomain).toBe('petal-and-stem.myshopify.com');
   });
 });
+
+describe('Shopify simulator: carrier-calculated rates', () => {
+  it('refuses withCarrierRates outside @defer, and answers it under @defer as multipart/mixed, pending first', async () => {
+    const carrier = await startShopifySimulator({ carrierRates: { pendingReads: 1 } });
+    try {
+      const post = (query: string, variables: Record<string, unknown> = {}) =>
+        fetch(`${carrier.url}/api/2026-10/graphql.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'Shopify-Storefront-Private-Token': carrier.credentials.storefrontToken },
+          body: JSON.stringify({ query, variables }),
+        });
+      const roses = carrier.shop.ids.gid('ProductVariant', 'bouquet_roses');
+      const created = (await (
+        await post(
+          `mutation($input: CartInput!) {
+            cartCreate(input: $input) { cart { id deliveryGroups(first: 5) { nodes { deliveryOptions { handle } } } } }
+          }`,
+          {
+            input: {
+              lines: [{ merchandiseId: roses, quantity: 1 }],
+              delivery: {
+                addresses: [
+                  {
+                    selected: true,
+                    address: {
+                      deliveryAddress: { address1: '1 Main St', city: 'Chicago', provinceCode: 'IL', countryCode: 'US', zip: '60606' },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        )
+      ).json()) as any;
+      // Static rates only by default: this shop has none.
+      expect(created.data.cartCreate.cart.deliveryGroups.nodes[0].deliveryOptions).toEqual([]);
+      const cartId = created.data.cartCreate.cart.id;
+
+      const undeferred = (await (
+        await post(`query($id: ID!) { cart(id: $id) { deliveryGroups(first: 5, withCarrierRates: true) { nodes { id } } } }`, {
+          id: cartId,
+        })
+      ).json()) as any;
+      expect(undeferred.errors[0].message).toMatch(/@defer/);
+
+      const deferred = `query($id: ID!) {
+        cart(id: $id) { id ... @defer { deliveryGroups(first: 5, withCarrierRates: true) { nodes { deliveryOptions { title } } } } }
+      }`;
+      const read = async () => {
+        const res = await post(deferred, { id: cartId });
+        expect(res.headers.get('content-type')).toMatch(/^multipart\/mixed; boundary="graphql"/);
+        const parts = (await res.text())
+          .split('--graphql')
+          .map((p) => p.slice(p.indexOf('\r\n\r\n') + 4).trim())
+          .filter((p) => p.startsWith('{'))
+          .map((p) => JSON.parse(p));
+        expect(parts[0]).toEqual({ data: { cart: { id: cartId } }, hasNext: true });
+        expect(parts[1]).toMatchObject({ hasNext: false, incremental: [{ path: ['cart'] }] });
+        return parts[1].incremental[0].data.deliveryGroups.nodes[0].deliveryOptions.map((o: any) => o.title);
+      };
+      expect(await read()).toEqual([]);
+      expect(await read()).toEqual(['Standard Shipping', 'Express Shipping (US)']);
+    } finally {
+      await carrier.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 /** The Shopify adapter on a fresh simulator, as a tenant would configure it. */
 import { ShopifyAdapter } from '../../../adapters/shopify/index.js';
-import { withDefaults, type ShopifyCredentials } from '../../../adapters/shopify/settings.js';
+import { withDefaults, type ShopifyCredentials, type ShopifySettingsGiven } from '../../../adapters/shopify/settings.js';
 import { startShopifySimulator, type ShopifySimulator, type ShopifySimulatorOptions } from '../../../simulators/shopify/server.js';
 
 let shops = 0;
@@ -13,7 +13,12 @@ export interface ShopifySetup {
 
 /** Each setup gets its own shop domain, so several simulators can run in one test file. */
 export async function shopifySetup(
-  options: { grant?: boolean; markets?: Array<{ country: string; currency: string }>; simulator?: ShopifySimulatorOptions } = {},
+  options: {
+    grant?: boolean;
+    markets?: Array<{ country: string; currency: string }>;
+    settings?: Pick<ShopifySettingsGiven, 'carrier_rates'>;
+    simulator?: ShopifySimulatorOptions;
+  } = {},
 ): Promise<ShopifySetup> {
   const shop = `petal-and-stem-${process.pid}-${++shops}.myshopify.com`;
   const sim = await startShopifySimulator({ shopDomain: shop, ...options.simulator });
@@ -22,7 +27,7 @@ export async function shopifySetup(
     ? { storefront_token: storefrontToken, client_id: clientId, client_secret: clientSecret }
     : { storefront_token: storefrontToken, admin_token: adminToken, webhook_secret: clientSecret };
   const adapter = new ShopifyAdapter(
-    withDefaults({ shop, api_origin: sim.url, ...(options.markets && { markets: options.markets }) }),
+    withDefaults({ shop, api_origin: sim.url, ...(options.markets && { markets: options.markets }), ...options.settings }),
     credentials,
   );
   return { sim, adapter, close: () => sim.close() };
