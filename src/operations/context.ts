@@ -8,7 +8,7 @@ import type { Principal } from '../security/auth/principal.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
-export type Transport = 'rest' | 'mcp' | 'embedded';
+export type Transport = 'rest' | 'mcp' | 'a2a' | 'embedded';
 
 export interface Caller {
   /** The profile URL from PROTO-Agent (or MCP meta). */
