@@ -23,6 +23,7 @@ import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
 import { a2aTransport } from './transports/a2a/a2a-transport.js';
+import { openApiRoutes } from './transports/openapi/openapi-routes.js';
 import { orderPages } from './transports/pages/order-page.js';
 import { rateLimits } from './transports/rate-limit.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
@@ -146,6 +147,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(restTransport, { operations, pipeline });
   await app.register(mcpTransport, { operations, pipeline });
   await app.register(a2aTransport, { operations, pipeline, store: options.store });
+  await app.register(openApiRoutes, { operations }); // the REST binding described: /openapi.json, /docs
   await app.register(embeddedTransport, {
     prefix: EMBEDDED_PATH,
     operations,
