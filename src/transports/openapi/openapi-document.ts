@@ -134,7 +134,9 @@ export function openApiDocument(tenant: Tenant, operations: readonly OperationDe
     post: {
       operationId: 'mcp',
       summary: 'MCP (JSON-RPC 2.0, stateless Streamable HTTP)',
-      description: `tools/list and tools/call with the tools ${tools}. Arguments are {meta, id?, <payload>}; \`meta["proto-agent"].profile\` (or params._meta) names the caller.`,
+      description:
+        `tools/list and tools/call with the tools ${tools}. Arguments are {meta, id?, <payload>}; ` +
+        '`meta["proto-agent"].profile` (or params._meta) names the caller.',
       tags: ['transports'],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: { '200': describe('The JSON-RPC response.') },
