@@ -8,7 +8,7 @@
  * no Task is ever created (every operation answers at once).
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentCard, Message, MessageSendParams, Part, Task } from '@a2a-js/sdk';
+import type { AgentCard, JSONRPCResponse, Message, MessageSendParams, Part, Task } from '@a2a-js/sdk';
 import { A2AError, JsonRpcTransportHandler, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../operations/operation.js';
@@ -33,6 +33,8 @@ export interface A2aOptions {
   store: StateStore;
 }
 
+const MESSAGE_ID = /^[\x21-\x7e]{1,255}$/;
+
 /** A protocol error as the A2A JSON-RPC error clients see; `data` as on MCP. */
 function a2aErrorOf(error: ProtocolError): A2AError {
   return new A2AError(error.jsonRpcCode, error.message, {
@@ -55,6 +57,19 @@ const agentMessage = (contextId: string, parts: Part[]): Message => ({
 function resourceOf(body: Record<string, unknown>): Record<string, unknown> {
   const order = body.order as { id?: string; permalink_url?: string } | undefined;
   return order?.id ? { ...body, order_id: order.id, order_permalink_url: order.permalink_url } : body;
+}
+
+/** message/stream: the one answer as a server-sent event; an error before it stays a plain JSON-RPC answer. */
+async function eventStream(req: FastifyRequest, events: AsyncGenerator<JSONRPCResponse>): Promise<string | JSONRPCResponse> {
+  const sent: string[] = [];
+  try {
+    for await (const event of events) sent.push(`data: ${JSON.stringify(event)}\n\n`);
+  } catch (error) {
+    const rpc = error instanceof A2AError ? error : a2aErrorOf(toProtocolError(error, req.log));
+    const id = (req.body as { id?: string | number }).id ?? null;
+    return { jsonrpc: '2.0', id, error: rpc.toJSONRPCError() };
+  }
+  return sent.join('');
 }
 
 interface Tenanted {
@@ -86,6 +101,10 @@ export async function a2aTransport(app: FastifyInstance, { operations, pipeline,
 
   async function send(req: FastifyRequest, tenant: Tenant, params: MessageSendParams): Promise<Message> {
     const { message } = params;
+    // The SDK checks the JSON-RPC envelope only; the messageId is also the idempotency key.
+    if (typeof message !== 'object' || message === null || typeof message.messageId !== 'string' || !MESSAGE_ID.test(message.messageId)) {
+      throw new ProtocolError(400, 'invalid_request', 'params.message must be a message whose messageId is 1-255 visible ASCII characters');
+    }
     const contextId = typeof message.contextId === 'string' && message.contextId !== '' ? message.contextId : randomUUID();
     const { offered } = of(tenant);
     const read = readMessage(message, offered);
@@ -185,19 +204,10 @@ export async function a2aTransport(app: FastifyInstance, { operations, pipeline,
     const requested = String(req.headers['x-a2a-extensions'] ?? '');
     if (requested.includes(EXTENSION_URI)) reply.header('x-a2a-extensions', EXTENSION_URI);
     const result = await new JsonRpcTransportHandler(handlerFor(req, tenant)).handle(req.body);
+    const answer = Symbol.asyncIterator in result ? await eventStream(req, result) : result;
     const retryAfter = rateLimited.get(req);
     if (retryAfter !== undefined) reply.code(429).header('retry-after', String(retryAfter));
-    if (!(Symbol.asyncIterator in result)) return reply.type('application/json; charset=utf-8').send(result);
-    // message/stream: the one answer as a server-sent event (an error before it stays a plain JSON-RPC answer).
-    const events: string[] = [];
-    try {
-      for await (const event of result) events.push(`data: ${JSON.stringify(event)}\n\n`);
-    } catch (error) {
-      const rpc = error instanceof A2AError ? error : a2aErrorOf(toProtocolError(error, req.log));
-      const id = (req.body as { id?: string | number }).id ?? null;
-      if (rateLimited.has(req)) reply.code(429).header('retry-after', String(rateLimited.get(req)));
-      return reply.type('application/json; charset=utf-8').send({ jsonrpc: '2.0', id, error: rpc.toJSONRPCError() });
-    }
-    return reply.type('text/event-stream').header('cache-control', 'no-cache').send(events.join(''));
+    if (typeof answer === 'string') return reply.type('text/event-stream').header('cache-control', 'no-cache').send(answer);
+    return reply.type('application/json; charset=utf-8').send(answer);
   });
 }

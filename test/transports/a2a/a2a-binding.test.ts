@@ -146,6 +146,59 @@ describe('message/send', () => {
     expect(method.error.code).toBe(-32001); // A2A TaskNotFoundError: this agent never creates tasks
   });
 
+  it('refuses malformed messages with -32602 and never answers 500', async () => {
+    const send = (params: unknown) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/a2a',
+        headers: { 'content-type': 'application/json', 'proto-agent': gw.platform.agent() },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'message/send', params }),
+      });
+    const cases: unknown[] = [
+      {},
+      { message: 'hello' },
+      { message: { kind: 'message', role: 'user', parts: [] } },
+      { message: { kind: 'message', role: 'user', messageId: 'has spaces', parts: [] } },
+      { message: { kind: 'message', role: 'user', messageId: 'm1', parts: 'not a list' } },
+      {
+        message: {
+          kind: 'message',
+          role: 'user',
+          messageId: 'm2',
+          parts: [{ kind: 'data', data: { action: 'bump_counter', id: 7, by: 1 } }],
+        },
+      },
+      { message: dataMessage({ action: 'read_counter', id: 'c1', 'a2a.proto.checkout.payment_data': { id: 'i' } }) },
+      {
+        message: {
+          ...dataMessage({ action: 'read_counter', id: 'c1' }),
+          parts: [
+            { kind: 'data', data: { action: 'read_counter', id: 'c1' } },
+            { kind: 'data', data: { action: 'read_counter', id: 'c2' } },
+          ],
+        },
+      },
+    ];
+    for (const params of cases) {
+      const res = await send(params);
+      expect(res.statusCode, JSON.stringify(params)).toBe(200);
+      expect(res.json(), JSON.stringify(params)).toMatchObject({ id: 3, error: { code: -32602, data: { code: 'invalid_request' } } });
+    }
+    const huge = await gw.app.inject({
+      method: 'POST',
+      url: '/a2a',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'message/send',
+        params: { message: dataMessage({ pad: 'x'.repeat(70_000) }) },
+      }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'payload_too_large' } } });
+  });
+
   it('echoes the extension header when the client activates the extension', async () => {
     const res = await rpc(gw, dataMessage({ action: 'read_counter', id: 'c1' }), { 'x-a2a-extensions': EXTENSION });
     expect(res.headers['x-a2a-extensions']).toBe(EXTENSION);

@@ -106,18 +106,18 @@ describe('a purchase over A2A with the SDK client', () => {
       display: { brand: 'Visa', last_digits: '1234' },
       credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
     };
-    const completed = await send(
-      message(
-        contextId,
-        { action: 'complete_checkout' },
-        {
-          'a2a.proto.checkout.payment_data': instrument,
-          'a2a.proto.checkout.risk_signals': { 'dev.proto.buyer_ip': '203.0.113.7' },
-        },
-      ),
-      'a2a.proto.checkout',
+    const completion = message(
+      contextId,
+      { action: 'complete_checkout' },
+      {
+        'a2a.proto.checkout.payment_data': instrument,
+        'a2a.proto.checkout.risk_signals': { 'dev.proto.buyer_ip': '203.0.113.7' },
+      },
     );
+    const completed = await send(completion, 'a2a.proto.checkout');
     const checkout = completed.resource;
+    // A client retrying the same message (same messageId) gets the same answer: one order, not two.
+    expect((await send(completion, 'a2a.proto.checkout')).resource).toEqual(checkout);
     expect(checkout).toMatchObject({
       id,
       status: 'completed',
