@@ -51,8 +51,7 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
     version: PROTOCOL_VERSION,
     spec: SERVICE_BINDINGS[transport].spec,
     transport,
-    // The gateway serves its REST description itself: reachable wherever the gateway is.
-    schema: transport === 'rest' ? `${input.baseUrl}${openApiPath}` : SERVICE_BINDINGS[transport].schema,
+    schema: SERVICE_BINDINGS[transport].schema,
     ...(endpoint && { endpoint }),
     ...(config && { config }),
   });
@@ -78,7 +77,8 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
       version: PROTOCOL_VERSION,
       services: {
         [SHOPPING_SERVICE]: [
-          service('rest', input.baseUrl),
+          // `schema` must stay on proto.dev (authority binding): the tenant's own generated description is linked from config.
+          service('rest', input.baseUrl, { openapi: `${input.baseUrl}${openApiPath}` }),
           service('mcp', `${input.baseUrl}/mcp`),
           ...(input.a2a
             ? [

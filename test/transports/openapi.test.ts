@@ -67,10 +67,11 @@ describe('/openapi.json', () => {
     }
   });
 
-  it('is what the profile names as the REST schema', async () => {
+  it("is linked from the profile's REST service, whose schema stays on the protocol's host (authority binding)", async () => {
     const profile = (await get('/.well-known/proto')).json();
     const rest = profile.proto.services['dev.proto.shopping'].find((s: { transport: string }) => s.transport === 'rest');
-    expect(rest.schema).toBe('https://shop.example/openapi.json');
+    expect(rest.config).toEqual({ openapi: 'https://shop.example/openapi.json' });
+    expect(rest.schema).toBe('https://proto.dev/services/shopping/rest.openapi.json');
   });
 });
 
