@@ -1,7 +1,7 @@
 /**
  * Builds the gateway from its parts without listening, so tests run it in-process.
  * Read top to bottom, this is the request path:
- *   tenant routing -> JSON body -> transport (discovery | REST | MCP | embedded page) -> pipeline -> adapter
+ *   tenant routing -> JSON body -> transport (discovery | REST | MCP | A2A | embedded page) -> pipeline -> adapter
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -22,6 +22,8 @@ import { frontDoor } from './transports/front-door/front-door.js';
 import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
+import { a2aTransport } from './transports/a2a/a2a-transport.js';
+import { openApiRoutes } from './transports/openapi/openapi-routes.js';
 import { orderPages } from './transports/pages/order-page.js';
 import { rateLimits } from './transports/rate-limiter.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
@@ -144,6 +146,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });
   await app.register(mcpTransport, { operations, pipeline });
+  await app.register(a2aTransport, { operations, pipeline, store: options.store });
+  await app.register(openApiRoutes, { operations }); // the REST binding described: /openapi.json, /docs
   await app.register(embeddedTransport, {
     prefix: EMBEDDED_PATH,
     operations,

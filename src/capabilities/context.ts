@@ -11,7 +11,7 @@ import type { Tenant } from '../tenancy/tenant.js';
 /** The logger handlers write to: pino's (Fastify's request and app loggers are pino), so no layer below the transports names Fastify. */
 export type Logger = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;
 
-export type Transport = 'rest' | 'mcp' | 'embedded';
+export type Transport = 'rest' | 'mcp' | 'a2a' | 'embedded';
 
 export interface Caller {
   /** The profile URL from PROTO-Agent (or MCP meta). */

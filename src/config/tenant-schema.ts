@@ -248,6 +248,8 @@ export const TenantConfig = Type.Object(
     ),
     /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded-settings.ts). */
     embedded: Type.Optional(EmbeddedConfig),
+    /** The A2A transport: an agent card at /.well-known/agent-card.json and JSON-RPC at /a2a (transports/a2a). */
+    a2a: Type.Optional(Type.Boolean()),
     /** Pass every non-protocol path through to the merchant's storefront (a gateway on the merchant's own domain). */
     front_door: Type.Optional(FrontDoor),
     /** Extra protocol versions served, to their version-specific profile URLs. */

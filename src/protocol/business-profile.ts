@@ -3,7 +3,7 @@
  * tenant at start-up (and on config reload), never per request.
  */
 import type { Profile } from '../../schemas/profile.js';
-import { CAPABILITIES, SERVICE_BINDINGS, SHOPPING_SERVICE, type CapabilityName } from './capability-registry.js';
+import { A2A_BINDING, CAPABILITIES, SERVICE_BINDINGS, SHOPPING_SERVICE, type CapabilityName } from './capability-registry.js';
 import { PROTOCOL_VERSION } from './version.js';
 
 export interface PaymentHandlerInput {
@@ -23,9 +23,14 @@ export interface ProfileInput {
   supportedVersions: Readonly<Record<string, string>>;
   /** The embedded transport is on: the delegations the business allows, per session kind. */
   embedded?: { delegate: Readonly<Record<string, readonly string[]>> };
+  /** The A2A transport is on: the profile names the agent card. */
+  a2a?: boolean;
 }
 
 export const profilePath = '/.well-known/proto';
+/** The REST binding's own description, generated from the operation table (transports/openapi). */
+export const openApiPath = '/openapi.json';
+export const agentCardPath = '/.well-known/agent-card.json';
 
 /** Handlers keyed by their reverse-domain name, as the profile and checkout answers carry them. */
 export function paymentHandlerRegistry(handlers: readonly PaymentHandlerInput[]): PaymentHandlerRegistry {
@@ -72,8 +77,19 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
       version: PROTOCOL_VERSION,
       services: {
         [SHOPPING_SERVICE]: [
-          service('rest', input.baseUrl),
+          // `schema` must stay on proto.dev (authority binding): the tenant's own generated description is linked from config.
+          service('rest', input.baseUrl, { openapi: `${input.baseUrl}${openApiPath}` }),
           service('mcp', `${input.baseUrl}/mcp`),
+          ...(input.a2a
+            ? [
+                {
+                  version: PROTOCOL_VERSION,
+                  spec: A2A_BINDING.spec,
+                  transport: 'a2a' as const,
+                  endpoint: `${input.baseUrl}${agentCardPath}`,
+                },
+              ]
+            : []),
           // The page is reached through each session's continue_url, so the binding has no endpoint.
           ...(delegate ? [service('embedded', undefined, { delegate })] : []),
         ],

@@ -57,3 +57,6 @@ export const SERVICE_BINDINGS = {
   mcp: { spec: `${SPEC}/overview`, schema: 'https://proto.dev/services/shopping/mcp.openrpc.json' },
   embedded: { spec: `${SPEC}/embedded`, schema: 'https://proto.dev/services/shopping/embedded.openrpc.json' },
 } as const;
+
+/** The A2A binding (spec part 1 §2.1): its endpoint is the agent card; it names no schema. */
+export const A2A_BINDING = { spec: `${SPEC}/checkout-a2a`, extension: 'https://proto.dev/a2a/extensions/shopping' } as const;

@@ -178,6 +178,7 @@ export function assembleTenant(
       publicKeys: keyring.publicJwks,
       supportedVersions: config.supported_versions ?? {},
       ...(embedded && { embedded }),
+      a2a: config.a2a === true,
     }),
   );
   return {

@@ -131,8 +131,9 @@ describe('tenant files', () => {
     const demo = registry.tenants[0]!;
     expect(demo.baseUrl).toBe('http://127.0.0.1:18080');
     const endpoints = demo.profile.object.proto.services['dev.proto.shopping']!.map((s) => (s as { endpoint?: string }).endpoint);
-    // The embedded binding has no endpoint: its page is each session's continue_url.
-    expect(endpoints).toEqual(['http://127.0.0.1:18080', 'http://127.0.0.1:18080/mcp', undefined]);
+    // The embedded binding has no endpoint: its page is each session's continue_url. A2A's is the agent card.
+    const card = 'http://127.0.0.1:18080/.well-known/agent-card.json';
+    expect(endpoints).toEqual(['http://127.0.0.1:18080', 'http://127.0.0.1:18080/mcp', card, undefined]);
     const links = ['http://127.0.0.1:18080/demo-store/policies/terms', 'http://127.0.0.1:18080/demo-store/policies/privacy'];
     expect(demo.config.links?.map((l) => l.url)).toEqual(links);
     expect(demo.adapter.storefrontUrl).toBe('http://127.0.0.1:18080/demo-store');

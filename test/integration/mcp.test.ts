@@ -38,6 +38,31 @@ describe('MCP with the official SDK client over Streamable HTTP', () => {
   });
 });
 
+describe('MCP for a stock client (README)', () => {
+  it('tools/list says meta is required and where the profile goes; a call with meta["proto-agent"] succeeds', async () => {
+    const client = new Client({ name: 'stock-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        expect(tool.inputSchema.required, tool.name).toContain('meta');
+        const meta = tool.inputSchema.properties!.meta as { required: string[]; description: string };
+        expect(meta.required).toEqual(['proto-agent']);
+        expect(meta.description).toContain('meta["proto-agent"].profile');
+      }
+      const result = await client.callTool({
+        name: 'read_counter',
+        arguments: { meta: { 'proto-agent': { profile: gw.platform.url() } }, id: 'stock' },
+      });
+      expect(result.structuredContent).toMatchObject({ proto: { status: 'error' } });
+      const refused = client.callTool({ name: 'read_counter', arguments: { id: 'stock' } });
+      await expect(refused).rejects.toMatchObject({ code: -32001 });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('MCP request metadata in the standard params._meta', () => {
   it('takes the agent profile from _meta["proto-agent"] when arguments.meta has none', async () => {
     const res = await rpc({

@@ -17,8 +17,13 @@ export interface ToolArguments {
   [payload: string]: unknown;
 }
 
+/** What a stock MCP client must be told: without `meta["proto-agent"]` its first call fails (-32001). */
+const META_DESCRIPTION =
+  'Required. meta["proto-agent"].profile is the caller\'s profile URL (the gateway fetches it to negotiate); ' +
+  'meta["idempotency-key"] makes a state-changing call safe to retry. Stock clients may send the same keys in params._meta.';
+
 export function toolArgumentsSchema(op: OperationDefinition): TSchema {
-  const properties: Record<string, TSchema> = { meta: McpMeta };
+  const properties: Record<string, TSchema> = { meta: { ...McpMeta, description: META_DESCRIPTION } };
   if (op.mcp.id) properties.id = ResourceId;
   if (op.mcp.payload && op.input) properties[op.mcp.payload] = op.input;
   const required = ['meta', ...(op.mcp.id ? ['id'] : []), ...(op.mcp.payload && op.input ? [op.mcp.payload] : [])];
