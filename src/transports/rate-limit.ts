@@ -69,16 +69,18 @@ export interface RateLimitsOptions {
 /** Adds the counters and the per-request hook, and decorates the app with the limiter the pipeline counts calls with. */
 async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimitsOptions): Promise<void> {
   const shared = store.connection;
+  // The counting functions are the plugin's own settings and the limiter is created without
+  // options: with options it derives a child store whose keys insert the route's method and URL,
+  // which a limiter outside any route spells `undefinedundefined-`.
   await app.register(rateLimit, {
     global: false,
     skipOnError: false,
-    ...(shared && { redis: shared.client, nameSpace: `${shared.keyPrefix}rl:` }),
-  });
-  const checkNow = app.createRateLimit({
     keyGenerator: (req) => (req as unknown as Counted).key,
     max: (req) => (req as unknown as Counted).limit.max,
     timeWindow: (req) => (req as unknown as Counted).limit.windowMs,
+    ...(shared && { redis: shared.client, nameSpace: `${shared.keyPrefix}rl:` }),
   });
+  const checkNow = app.createRateLimit();
   // The in-process store hands every check the same counter object and the count is read after an
   // await, so concurrent checks (the calls of one MCP batch) would all see the last count: in
   // process they run one after another (each is synchronous underneath). Redis answers each apart.

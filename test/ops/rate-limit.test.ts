@@ -244,6 +244,9 @@ describeWithRedis('rate limits shared through Redis', () => {
     try {
       const keys = await redis.keys(`${prefix}rl:*`);
       expect(keys.length).toBeGreaterThan(0);
+      // {prefix}rl:{scope}:{tenant}:{budget}, nothing else between them.
+      for (const key of keys) expect(key).toMatch(new RegExp(`^${prefix}rl:(caller|tenant):shop:[\\w:.+/=-]+$`));
+      expect(keys.join('\n')).not.toContain('undefined');
       expect(keys.join('\n')).not.toContain('replica-shared-secret');
       expect(await redis.pttl(keys[0]!)).toBeGreaterThan(0);
     } finally {
