@@ -10,6 +10,7 @@
  * one log line per outage): the state store already fails closed, and a limiter outage must not
  * turn into a full outage. Discovery, health and metrics are never limited, nor the merchant's own
  * site passed through at its origin (front-door): browsing the store must not spend protocol budgets.
+ * Metrics are on the admin listener (admin.ts), which counts nothing.
  */
 import { createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
@@ -26,7 +27,7 @@ import type { Tenant } from '../tenancy/tenant.js';
 /** Route config of the routes whose operation calls the pipeline counts (REST operations, MCP). */
 export const COUNTED_PER_CALL = { countedPerCall: true };
 
-const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz', '/metrics']);
+const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz']);
 
 /** Route config of routes no limit counts (the storefront passed through, front-door). */
 export const NOT_LIMITED = { notLimited: true };
