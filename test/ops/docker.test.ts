@@ -101,6 +101,10 @@ describe('docker/docker-compose.yml', () => {
     expect(keyring.active?.kid).toBe(jwk.kid);
     // The image holds config/demo at /app/config/demo, where the docker tenant reads its data.
     expect(demo!.config.adapter.settings.data_dir).toBe('/app/config/demo');
+    // The same embedded section as the local demo, so `npm run demo:host` frames its pages.
+    const [local] = loadTenantFiles(resolve('config'));
+    expect(demo!.config.embedded).toEqual(local!.config.embedded);
+    expect(demo!.config.embedded?.host_origins).toContain('http://127.0.0.1:9100');
     expect(stage('runtime')).toContain('COPY config ./config');
   });
 
