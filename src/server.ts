@@ -155,6 +155,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pipeline,
     secret,
     now,
+    store: options.store,
     ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
   });
   await app.register(orderPages, { secret });
