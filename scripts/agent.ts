@@ -7,7 +7,8 @@
  *
  * GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080), AGENT_PROFILE (default the example
  * profile served on http://127.0.0.1:9000) and AGENT_KEY_FILE (default the example's private JWK)
- * point it elsewhere. The answer's body goes to stdout; a non-2xx answer exits 1.
+ * point it elsewhere. The answer's body goes to stdout; a non-2xx answer, or one whose
+ * proto.status is not success, exits 1. Key material is never printed.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -43,7 +44,19 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
     io.err(USAGE);
     return 2;
   }
-  const key = await signingKeyFromJwk(JSON.parse(readFileSync(settings.keyFile, 'utf8')), settings.keyFile);
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(readFileSync(settings.keyFile, 'utf8'));
+  } catch (error) {
+    // The parser's message quotes the file's first bytes: key material, never printed.
+    const why =
+      error instanceof SyntaxError
+        ? 'is not JSON (a private JWK is expected)'
+        : `cannot be read (${(error as NodeJS.ErrnoException).code})`;
+    io.err(`${settings.keyFile} ${why}`);
+    return 1;
+  }
+  const key = await signingKeyFromJwk(jwk, settings.keyFile);
   const url = `${settings.gateway}/orders/${encodeURIComponent(orderId)}`;
   const headers = signRequest(
     {
@@ -61,10 +74,30 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
     io.err(`no answer from ${settings.gateway}: ${cause instanceof Error ? cause.message : message}`);
     return 1;
   }
-  io.out(await response.text());
-  if (response.ok) return 0;
-  io.err(`GET ${url} answered ${response.status}`);
+  const text = await response.text();
+  io.out(text);
+  if (!response.ok) {
+    io.err(`GET ${url} answered ${response.status}`);
+    return 1;
+  }
+  // A business outcome that failed (unauthorized, not_found) is a 200 whose proto.status is error.
+  const failed = protocolFailure(text);
+  if (failed === undefined) return 0;
+  io.err(`GET ${url} answered an error: ${failed}`);
   return 1;
+}
+
+/** The messages of an answer whose `proto.status` is not success, else undefined. */
+function protocolFailure(text: string): string | undefined {
+  let body: { proto?: { status?: unknown }; messages?: Array<{ code?: unknown; content?: unknown }> };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return 'the body is not JSON';
+  }
+  if (body?.proto?.status === 'success') return undefined;
+  const messages = (body?.messages ?? []).map((m) => `${String(m.code)}: ${String(m.content)}`);
+  return messages.join('; ') || `proto.status is ${String(body?.proto?.status)}`;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

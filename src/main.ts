@@ -5,9 +5,10 @@
  */
 import { createServer, type AddressInfo } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
+import type { FastifyInstance } from 'fastify';
 import { listenOrigin } from './config/base-url.js';
 import { ConfigError } from '../adapters/kit/config-error.js';
-import { settingsFromEnv } from './config/env.js';
+import { settingsFromEnv, type GatewaySettings } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { Metrics } from './observability/metrics.js';
 import { buildServer } from './server.js';
@@ -25,6 +26,21 @@ async function listeningPort(host: string, port: number): Promise<number> {
   const { port: free } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return free;
+}
+
+/**
+ * The operator listener. A port the operator chose (ADMIN_PORT) must bind, as PORT must; the
+ * default one may be held by another gateway on a developer's machine, which costs this one its
+ * metrics (logged as an error), not its service.
+ */
+async function listenAdmin(app: FastifyInstance, settings: GatewaySettings): Promise<void> {
+  try {
+    const address = await app.admin.listen({ port: settings.adminPort, host: settings.adminHost });
+    app.log.info({ metrics: `${address}/metrics` }, `admin listener (metrics) at ${address}`);
+  } catch (error) {
+    if (process.env.ADMIN_PORT || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    app.log.error(`admin listener not started: port ${settings.adminPort} is in use; set ADMIN_PORT to serve metrics`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -88,6 +104,7 @@ async function main(): Promise<void> {
   process.on('SIGHUP', reload);
 
   await app.listen({ port, host: settings.host });
+  await listenAdmin(app, settings);
   for (const tenant of app.tenants.registry.tenants) {
     app.log.info({ tenant: tenant.id, profile: `${tenant.baseUrl}/.well-known/proto` }, `serving ${tenant.name}`);
   }

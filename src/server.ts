@@ -19,6 +19,7 @@ import type { StateStore } from './state/store.js';
 import type { TenantRegistry } from './tenancy/registry.js';
 import { discoveryTransport } from './transports/discovery.js';
 import { frontDoor } from './transports/front-door/front-door.js';
+import { buildAdminServer } from './transports/admin.js';
 import { healthRoutes } from './transports/health.js';
 import { jsonBody } from './transports/json-body.js';
 import { mcpTransport } from './transports/mcp/mcp-transport.js';
@@ -111,6 +112,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     });
   }
   app.decorate('metrics', metrics);
+  // Operator endpoints on a listener of their own (main.ts binds it to ADMIN_HOST:ADMIN_PORT).
+  const admin = await buildAdminServer(metrics);
+  app.decorate('admin', admin);
+  app.addHook('onClose', async () => admin.close());
   app.decorate('tenants', routing);
 
   // Cross-cutting (fastify-plugin): they reach every transport registered below.
@@ -154,6 +159,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pipeline,
     secret,
     now,
+    store: options.store,
     ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
   });
   await app.register(orderPages, { secret });
@@ -171,7 +177,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     tenants: () => routing.registry.tenants,
     pollMs: jobPollMs,
   });
-  await app.register(healthRoutes, { store: options.store, routing, metrics });
+  await app.register(healthRoutes, { store: options.store, routing });
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }
@@ -180,5 +186,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
     metrics: Metrics;
+    /** The operator listener (metrics), never the tenants' port. */
+    admin: FastifyInstance;
   }
 }

@@ -58,6 +58,8 @@ export class App {
     const answer = await this.gateway.call(`get_${this.kind}`);
     const loaded = this.resourceOf(answer);
     if (!loaded) return this.sessionGone(answer);
+    // A completed checkout reads as its confirmation only (no buyer data): show just that.
+    if (loaded.status === 'completed') return this.end(confirmation(loaded, this.session.config.businessName));
     this.resource = loaded;
     this.render();
     this.link.notify('start', this.params());

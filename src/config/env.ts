@@ -19,6 +19,9 @@ export type TrustProxy = boolean | string[];
 export interface GatewaySettings {
   port: number;
   host: string;
+  /** ADMIN_PORT / ADMIN_HOST: the operator listener (metrics), apart from the tenants' port. */
+  adminPort: number;
+  adminHost: string;
   /** `memory`, a `redis://` / `rediss://` URL, or `redis+cluster://host:port,host:port`. */
   store: string;
   /** STORE_PREFIX plus `:` (or empty): starts every Redis key, so deployments sharing one Redis never meet. */
@@ -127,6 +130,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
+    adminPort: integer(env, 'ADMIN_PORT', 9464, 0, 65535),
+    adminHost: env.ADMIN_HOST || '127.0.0.1',
     store,
     storePrefix: storePrefix && `${storePrefix}:`,
     logLevel,

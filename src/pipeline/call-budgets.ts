@@ -3,9 +3,9 @@
  * MCP batch draws on its caller's budget, then on the tenant's (a call its caller's limit refuses
  * spends nothing of the tenant's; a spent tenant budget refuses calls before any profile fetch).
  * A caller is who authentication verified (the platform, or a buyer through it); a call that
- * verified nobody, or failed to, is an unverified claim and draws on a budget of its network
- * address and claimed profile, so merely naming a platform's profile URL never spends that
- * platform's budget.
+ * verified nobody, or failed to, is an unverified claim and draws on the budget of its network
+ * address, whatever profile URL it names: merely naming a platform's profile URL never spends
+ * that platform's budget, and naming a new URL on every call never buys a new budget.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,9 +27,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 
 const canonical = (url: string) => (URL.canParse(url) ? new URL(url).href : url);
 
-/** The caller budget a call draws on: its verified identity, else its address and claimed profile. */
-export function callerBudget(principal: Principal | undefined, claimedProfile: string, address: string): string {
+/** The caller budget a call draws on: its verified identity, else its network address. */
+export function callerBudget(principal: Principal | undefined, address: string): string {
   if (principal?.kind === 'platform') return `platform:${digest(canonical(principal.profileUrl))}`;
   if (principal?.kind === 'buyer') return `buyer:${digest(`${canonical(principal.profileUrl)}\n${principal.buyerId}`)}`;
-  return `claim:${address}:${digest(canonical(claimedProfile))}`;
+  return `claim:${address}`;
 }

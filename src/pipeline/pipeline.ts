@@ -180,7 +180,7 @@ export class Pipeline {
     const { tenant } = call;
     const limit = async (principal?: Principal) => {
       if (!limiter) return;
-      await limiter.count(tenant, 'caller', callerBudget(principal, call.profileUrl, call.address ?? 'unknown'), call.log);
+      await limiter.count(tenant, 'caller', callerBudget(principal, call.address ?? 'unknown'), call.log);
       await limiter.count(tenant, 'tenant', tenant.id, call.log);
     };
     if (call.admitted) {
@@ -190,7 +190,7 @@ export class Pipeline {
     }
     let admitted;
     try {
-      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles);
+      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles, call.address);
       const negotiation = negotiated(tenant, profile);
       const principal = await tenant.security.admit({
         capability: op.capability,

@@ -71,6 +71,7 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
       },
     ];
   }
+  const otherVersions = Object.entries(input.supportedVersions).filter(([version]) => version !== PROTOCOL_VERSION);
   const keys = input.publicKeys.map((k) => ({ ...k })) as NonNullable<Profile['keys']>;
   return {
     proto: {
@@ -96,7 +97,9 @@ export function renderBusinessProfile(input: ProfileInput): Profile {
       },
       capabilities,
       payment_handlers: paymentHandlerRegistry(input.paymentHandlers),
-      supported_versions: { [PROTOCOL_VERSION]: `${input.baseUrl}${profilePath}`, ...input.supportedVersions },
+      // Only other versions: a profile served from a supported_versions URI describes one version
+      // and carries no supported_versions itself, so this profile may not list its own.
+      ...(otherVersions.length > 0 && { supported_versions: Object.fromEntries(otherVersions) }),
     },
     keys,
     // 2026-04-08 peers read the key set under this name.

@@ -6,6 +6,7 @@
 
 /** JSON-RPC codes the spec names. */
 export const JSONRPC = {
+  invalidRequest: -32600,
   invalidParams: -32602,
   discovery: -32001,
   server: -32000,

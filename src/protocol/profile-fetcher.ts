@@ -3,7 +3,9 @@
  * error the spec names: a bad URL or a host name that does not resolve 400 `invalid_profile_url`,
  * unreachable 424 `profile_unreachable`, not JSON or not a profile 422 `profile_malformed`. Concurrent requests for
  * one URL share a single fetch; entries live as long as the profile's Cache-Control allows,
- * clamped to [minTtl, maxTtl].
+ * clamped to [minTtl, maxTtl]. A profile URL carries no query or fragment (the spec's well-known
+ * path), so one profile has one URL; and fetches on a cache miss are capped per caller address
+ * and per profile origin (429 past either): naming new URLs cannot make the gateway fetch at will.
  */
 import { LRUCache } from 'lru-cache';
 import secureJson from 'secure-json-parse';
@@ -11,13 +13,43 @@ import { PlatformProfile } from '../../schemas/profile.js';
 import { isLoopback } from '../net/address-guard.js';
 import { FetchRefused, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { compile } from '../../schemas/validator.js';
-import { discoveryError } from './errors.js';
+import { discoveryError, ProtocolError } from './errors.js';
 
 export interface ProfileFetcherOptions extends FetchLimits {
   maxEntries: number;
   defaultTtlMs: number;
   minTtlMs: number;
   maxTtlMs: number;
+  /** Fetches (cache misses) one caller address may cause per window. */
+  fetchesPerAddress: FetchCap;
+  /** Fetches from one profile origin per window, whoever asks. */
+  fetchesPerOrigin: FetchCap;
+}
+
+export interface FetchCap {
+  max: number;
+  windowMs: number;
+}
+
+/** Fixed-window counters in this process: a bound on work, not a shared business budget. */
+class FetchCounter {
+  private readonly windows: LRUCache<string, { count: number; endsAt: number }>;
+
+  constructor(
+    private readonly cap: FetchCap,
+    maxKeys: number,
+  ) {
+    this.windows = new LRUCache({ max: maxKeys });
+  }
+
+  /** Counts one fetch for `key`; the seconds to wait when the window is already full. */
+  take(key: string, now: number): number | undefined {
+    let window = this.windows.get(key);
+    if (!window || window.endsAt <= now) this.windows.set(key, (window = { count: 0, endsAt: now + this.cap.windowMs }));
+    if (window.count >= this.cap.max) return Math.max(1, Math.ceil((window.endsAt - now) / 1000));
+    window.count++;
+    return undefined;
+  }
 }
 
 export const defaultProfileFetcherOptions: ProfileFetcherOptions = {
@@ -25,6 +57,8 @@ export const defaultProfileFetcherOptions: ProfileFetcherOptions = {
   defaultTtlMs: 300_000,
   minTtlMs: 5_000,
   maxTtlMs: 86_400_000,
+  fetchesPerAddress: { max: 30, windowMs: 60_000 },
+  fetchesPerOrigin: { max: 120, windowMs: 60_000 },
   timeoutMs: 3_000,
   maxBytes: 256 * 1024,
 };
@@ -55,6 +89,7 @@ export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
     throw discoveryError(400, 'invalid_profile_url', `profile URL ${JSON.stringify(raw.slice(0, 200))} is not an absolute URL`);
   }
   if (url.username || url.password) throw discoveryError(400, 'invalid_profile_url', 'profile URL must not carry credentials');
+  if (/[?#]/.test(raw)) throw discoveryError(400, 'invalid_profile_url', 'profile URL must not carry a query or fragment');
   const loopbackHost = url.hostname === 'localhost' || isLoopback(url.hostname.replace(/^\[|\]$/g, ''));
   const insecureAllowed = allowLoopback && loopbackHost && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !insecureAllowed) {
@@ -66,11 +101,19 @@ export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
 export class ProfileFetcher {
   private readonly cache: LRUCache<string, PlatformProfile, boolean>;
   private readonly checkedUrls: LRUCache<string, string>;
+  private readonly byAddress: FetchCounter;
+  private readonly byOrigin: FetchCounter;
+  private readonly fetching = new Set<string>();
   hits = 0;
   misses = 0;
 
-  constructor(private readonly options: ProfileFetcherOptions = defaultProfileFetcherOptions) {
+  constructor(
+    private readonly options: ProfileFetcherOptions = defaultProfileFetcherOptions,
+    private readonly now: () => number = Date.now,
+  ) {
     this.checkedUrls = new LRUCache({ max: options.maxEntries });
+    this.byAddress = new FetchCounter(options.fetchesPerAddress, options.maxEntries);
+    this.byOrigin = new FetchCounter(options.fetchesPerOrigin, options.maxEntries);
     this.cache = new LRUCache<string, PlatformProfile, boolean>({
       max: options.maxEntries,
       ttl: options.defaultTtlMs,
@@ -83,8 +126,11 @@ export class ProfileFetcher {
     });
   }
 
-  /** The caller's profile, from cache when fresh. Throws ProtocolError on every failure. */
-  async get(rawUrl: string, allowLoopback: boolean): Promise<PlatformProfile> {
+  /**
+   * The caller's profile, from cache when fresh. Throws ProtocolError on every failure. `address`
+   * is the caller's network address, whose fetches are capped (as are the origin's).
+   */
+  async get(rawUrl: string, allowLoopback: boolean, address = 'unknown'): Promise<PlatformProfile> {
     const key = this.keyOf(rawUrl, allowLoopback);
     const cached = this.cache.get(key);
     if (cached) {
@@ -92,9 +138,27 @@ export class ProfileFetcher {
       return cached;
     }
     this.misses++;
-    const profile = await this.cache.fetch(key, { context: allowLoopback });
+    // A fetch under way for the URL is shared (lru-cache's fetch), so it is counted once.
+    if (!this.fetching.has(key)) this.capFetch(key, address);
+    this.fetching.add(key);
+    let profile;
+    try {
+      profile = await this.cache.fetch(key, { context: allowLoopback });
+    } finally {
+      this.fetching.delete(key);
+    }
     if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${key.slice(2)} could not be fetched`);
     return profile;
+  }
+
+  private capFetch(key: string, address: string): void {
+    const now = this.now();
+    const origin = new URL(key.slice(key.indexOf('|') + 1)).origin;
+    const wait = this.byAddress.take(address, now) ?? this.byOrigin.take(origin, now);
+    if (wait === undefined) return;
+    throw new ProtocolError(429, 'rate_limited', `too many profile fetches from this address or from ${origin}; retry in ${wait} s`, {
+      retryAfterSeconds: wait,
+    });
   }
 
   /** The cache key of a checked URL; each distinct header value is parsed and checked once. */

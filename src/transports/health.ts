@@ -1,12 +1,11 @@
 /**
- * Liveness, readiness and metrics for orchestrators, load balancers and Prometheus.
+ * Liveness and readiness for orchestrators and load balancers (metrics: the admin listener, admin.ts).
  * Readiness follows the state store only: every replica shares it, so a replica that cannot
  * reach it should get no traffic. A merchant backend that does not answer is reported but does
  * not make the replica unready: it is down for every replica alike, and pulling replicas out
  * of the load balancer would take every other tenant down with it.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from './request-context.js';
 
@@ -24,10 +23,7 @@ async function check(run: (signal: AbortSignal) => Promise<unknown>): Promise<'o
 }
 
 /** A Fastify plugin. */
-export async function healthRoutes(
-  app: FastifyInstance,
-  { store, routing, metrics }: { store: StateStore; routing: TenantRouting; metrics: Metrics },
-): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, { store, routing }: { store: StateStore; routing: TenantRouting }): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const tenants = routing.registry.tenants;
@@ -40,5 +36,4 @@ export async function healthRoutes(
     const ready = storeState === 'ok';
     return reply.code(ready ? 200 : 503).send({ ready, degraded: adapters.includes('unavailable'), checks });
   });
-  app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
 }

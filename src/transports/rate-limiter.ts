@@ -10,6 +10,7 @@
  * one log line per outage): the state store already fails closed, and a limiter outage must not
  * turn into a full outage. Discovery, health and metrics are never limited, nor the merchant's own
  * site passed through at its origin (front-door): browsing the store must not spend protocol budgets.
+ * Metrics are on the admin listener (admin.ts), which counts nothing.
  */
 import { createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
@@ -26,7 +27,7 @@ import type { Tenant } from '../tenancy/tenant.js';
 /** Route config of the routes whose operation calls the pipeline counts (REST operations, MCP). */
 export const COUNTED_PER_CALL = { countedPerCall: true };
 
-const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz', '/metrics']);
+const UNLIMITED_ROUTES = new Set([profilePath, '/healthz', '/readyz']);
 
 /** Route config of routes no limit counts (the storefront passed through, front-door). */
 export const NOT_LIMITED = { notLimited: true };
@@ -69,16 +70,18 @@ export interface RateLimitsOptions {
 /** Adds the counters and the per-request hook, and decorates the app with the limiter the pipeline counts calls with. */
 async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimitsOptions): Promise<void> {
   const shared = store.connection;
+  // The counting functions are the plugin's own settings and the limiter is created without
+  // options: with options it derives a child store whose keys insert the route's method and URL,
+  // which a limiter outside any route spells `undefinedundefined-`.
   await app.register(rateLimit, {
     global: false,
     skipOnError: false,
-    ...(shared && { redis: shared.client, nameSpace: `${shared.keyPrefix}rl:` }),
-  });
-  const checkNow = app.createRateLimit({
     keyGenerator: (req) => (req as unknown as Counted).key,
     max: (req) => (req as unknown as Counted).limit.max,
     timeWindow: (req) => (req as unknown as Counted).limit.windowMs,
+    ...(shared && { redis: shared.client, nameSpace: `${shared.keyPrefix}rl:` }),
   });
+  const checkNow = app.createRateLimit();
   // The in-process store hands every check the same counter object and the count is read after an
   // await, so concurrent checks (the calls of one MCP batch) would all see the last count: in
   // process they run one after another (each is synchronous underneath). Redis answers each apart.

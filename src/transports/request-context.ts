@@ -9,6 +9,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { TenantRegistry } from '../tenancy/registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import type { Transport } from '../capabilities/context.js';
+import { normalizeRequestUrl } from './normalize-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,7 +66,7 @@ export class TenantRouting {
   constructor(public registry: TenantRegistry) {}
 
   rewriteUrl = (raw: IncomingMessage): string => {
-    const url = raw.url ?? '/';
+    const url = normalizeRequestUrl(raw.url ?? '/');
     const registry = this.registry;
     const match = registry.route(raw.headers.host, url);
     if (!match) return url;

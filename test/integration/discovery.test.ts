@@ -27,9 +27,23 @@ describe('GET /.well-known/proto', () => {
       id: 'sandbox',
       available_instruments: [{ type: 'card' }],
     });
-    expect(profile.proto.supported_versions).toEqual({ '2026-04-08': 'https://shop.example/.well-known/proto' });
+    // A profile served from a supported_versions URI must be a leaf: this profile never lists itself.
+    expect(profile.proto).not.toHaveProperty('supported_versions');
     expect(Array.isArray(profile.keys)).toBe(true);
     expect(profile.signing_keys).toEqual(profile.keys);
+  });
+
+  it('lists only the other versions a tenant publishes in supported_versions, never its own', async () => {
+    const older = 'https://shop.example/.well-known/proto/2026-01-11';
+    const versioned = await testGateway({
+      tenant: { supported_versions: { '2026-01-11': older, '2026-04-08': 'https://shop.example/.well-known/proto' } },
+    });
+    try {
+      const profile = (await versioned.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
+      expect(profile.proto.supported_versions).toEqual({ '2026-01-11': older });
+    } finally {
+      await versioned.close();
+    }
   });
 
   it('binds every schema URL to its entity (authority rule)', async () => {

@@ -128,6 +128,29 @@ describe('MCP as platforms call it: a bare JSON POST', () => {
     expect(idInPayload.json().error.code).toBe(-32602);
   });
 
+  it('arguments that are not an object (null, an array, a string) are -32602 with one short sentence', async () => {
+    for (const args of [null, [], 'x']) {
+      const { error } = (await toolCall('bump_counter', args)).json();
+      expect(error, JSON.stringify(args)).toMatchObject({ code: -32602, message: 'params.arguments must be an object' });
+    }
+  });
+
+  it('a batch answers its call with null arguments beside the others', async () => {
+    const good = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_counter', arguments: { meta: gw.meta(), id: 'x' } } };
+    const bad = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_counter', arguments: null } };
+    const answers = (await rpc([good, bad])).json<Array<{ id: number; error?: { code: number } }>>();
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result']).sort()).toEqual([
+      [1, 'result'],
+      [2, -32602],
+    ]);
+  });
+
+  it('an empty batch is one Invalid Request error (-32600), as JSON-RPC 2.0 answers it', async () => {
+    const res = await rpc([]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
+  });
+
   it('discovery failures are -32001', async () => {
     const res = await toolCall('bump_counter', { meta: { 'proto-agent': { profile: 'http://127.0.0.1:1/p' } }, id: 'x', cart: { by: 1 } });
     expect(res.json().error).toMatchObject({ code: -32001, data: { code: 'profile_unreachable', http_status: 424 } });

@@ -18,6 +18,7 @@ interface Service {
   environment?: Record<string, string>;
   volumes?: string[];
   ports?: string[];
+  expose?: string[];
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
   stop_grace_period?: string;
@@ -75,6 +76,10 @@ describe('docker/docker-compose.yml', () => {
     expect(gateways.map(([name]) => name)).toEqual(['gateway-1', 'gateway-2']);
     for (const [, gateway] of gateways) {
       expect(gateway.environment).toMatchObject({ STORE: 'redis://redis:6379', HOST: '0.0.0.0', PORT: '8080' });
+      // Metrics on the admin listener, inside the compose network only: exposed, never published.
+      expect(gateway.environment).toMatchObject({ ADMIN_HOST: '0.0.0.0', ADMIN_PORT: '9464' });
+      expect(gateway.expose).toEqual(['9464']);
+      expect(gateway.ports).toBeUndefined();
       expect(gateway.environment!.GATEWAY_SECRET).toMatch(/^\$\{GATEWAY_SECRET:\?.+\}$/);
       expect(gateway.depends_on?.redis?.condition).toBe('service_healthy');
       expect(Number.parseInt(gateway.stop_grace_period!, 10) * 1000).toBeGreaterThan(Number(gateway.environment!.SHUTDOWN_GRACE_MS));
@@ -96,6 +101,10 @@ describe('docker/docker-compose.yml', () => {
     expect(keyring.active?.kid).toBe(jwk.kid);
     // The image holds config/demo at /app/config/demo, where the docker tenant reads its data.
     expect(demo!.config.adapter.settings.data_dir).toBe('/app/config/demo');
+    // The same embedded section as the local demo, so `npm run demo:host` frames its pages.
+    const [local] = loadTenantFiles(resolve('config'));
+    expect(demo!.config.embedded).toEqual(local!.config.embedded);
+    expect(demo!.config.embedded?.host_origins).toContain('http://127.0.0.1:9100');
     expect(stage('runtime')).toContain('COPY config ./config');
   });
 

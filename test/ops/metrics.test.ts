@@ -22,12 +22,22 @@ describe('/metrics', () => {
   const bump = (id: string, headers: Record<string, string>, by = 1) =>
     gw.app.inject({ method: 'POST', url: `/counters/${id}/bump`, headers, payload: JSON.stringify({ by }) });
 
-  it('is Prometheus text', async () => {
-    const res = await gw.app.inject({ method: 'GET', url: '/metrics' });
+  it('is Prometheus text, on the admin listener only', async () => {
+    const res = await gw.app.admin.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.body).toContain('# TYPE proto_requests_total counter');
     expect(res.body).toContain('# TYPE process_cpu_user_seconds_total counter');
+  });
+
+  it("is not served on the tenants' port, whatever the host or the spelling of the path", async () => {
+    for (const url of ['/metrics', '/%6detrics', '/%2e/metrics', '/x/../metrics', '/metrics/']) {
+      for (const host of ['shop.example', 'localhost', 'admin.internal']) {
+        const res = await gw.app.inject({ method: 'GET', url, headers: { host } });
+        expect(res.statusCode, `${host}${url}`).toBe(404);
+        expect(res.body, `${host}${url}`).not.toContain('proto_requests_total');
+      }
+    }
   });
 
   it('counts requests by tenant, operation, transport and status, with a latency histogram', async () => {
@@ -60,9 +70,11 @@ describe('/metrics', () => {
   });
 
   it('keeps labels bounded: paths that match no route are operation="unknown"', async () => {
+    const unknown = (text: string) => sample(text, 'proto_requests_total', { operation: 'unknown', status: '404' }) ?? 0;
+    const before = unknown(await scrape(gw.app));
     for (const path of ['/nope', '/nope/2', `/random/${randomUUID()}`]) await gw.app.inject({ method: 'GET', url: path });
     const text = await scrape(gw.app);
-    expect(sample(text, 'proto_requests_total', { operation: 'unknown', status: '404' })).toBe(3);
+    expect(unknown(text) - before).toBe(3);
     const operations = labelValues(text, 'proto_requests_total', 'operation');
     expect(operations.every((op) => !op.includes('nope') && !op.includes('random'))).toBe(true);
   });

@@ -120,3 +120,26 @@ describe('SIGHUP to the gateway process', () => {
     expect(await gateway.exited).toBe(0);
   });
 });
+
+describe('the admin listener of the gateway process', () => {
+  it('serves metrics on ADMIN_HOST:ADMIN_PORT only, never on the tenants port', { timeout: 60_000 }, async () => {
+    gateway = await startGateway(build.dir, { CONFIG_DIR: resolve('config') });
+    const line = await vi.waitFor(
+      () => {
+        const found = gateway!.logs.find((l) => typeof l.metrics === 'string');
+        if (!found) throw new Error('no admin listener line yet');
+        return found;
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    const metrics = line.metrics as string;
+    expect(metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(new URL(metrics).port).not.toBe(String(gateway.port));
+    const scraped = await fetch(metrics);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('# TYPE proto_requests_total counter');
+    for (const path of ['/metrics', '/%6detrics', '/%2e/metrics']) {
+      expect((await fetch(`${gateway.origin}${path}`)).status, path).toBe(404);
+    }
+  });
+});

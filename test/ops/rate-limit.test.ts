@@ -22,15 +22,19 @@ const limited = (rateLimits: RateLimits, store?: StateStore) =>
     ...(store && { store }),
   });
 
-/** A second platform profile on the same test server: another caller. */
+let addresses = 0;
+/** Another network address: unverified callers are told apart by address, not by the profile they name. */
+const otherAddress = () => `198.51.100.${++addresses}`;
+
+/** A second platform profile on the same test server: with another address, another caller. */
 function otherCaller(gw: TestGateway): string {
   const path = `/profiles/${randomUUID()}`;
   gw.platform.serve(path, platformProfile());
   return gw.platform.agent(path);
 }
 
-const call = (gw: TestGateway, headers: Record<string, string | undefined> = {}) =>
-  gw.app.inject({ method: 'GET', url: `/echo/${randomUUID()}`, headers: gw.headers(headers) });
+const call = (gw: TestGateway, headers: Record<string, string | undefined> = {}, remoteAddress?: string) =>
+  gw.app.inject({ method: 'GET', url: `/echo/${randomUUID()}`, headers: gw.headers(headers), ...(remoteAddress && { remoteAddress }) });
 
 describe('rate limits (single process)', () => {
   const gateways: TestGateway[] = [];
@@ -52,14 +56,14 @@ describe('rate limits (single process)', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
     expect(refused.json()).toEqual({ code: 'rate_limited', content: expect.stringContaining('2 requests per 60 s') });
-    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) }, otherAddress())).statusCode).toBe(200);
     expect(sample(await scrape(gw.app), 'proto_rate_limited_total', { tenant: 'shop', scope: 'caller' })).toBe(1);
   });
 
   it('share one budget among all callers of a tenant with per_tenant', async () => {
     const gw = await gateway({ per_tenant: { max: 3, window_seconds: 60 } });
-    for (let i = 0; i < 3; i++) expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
-    const refused = await call(gw, { 'proto-agent': otherCaller(gw) });
+    for (let i = 0; i < 3; i++) expect((await call(gw, { 'proto-agent': otherCaller(gw) }, otherAddress())).statusCode).toBe(200);
+    const refused = await call(gw, { 'proto-agent': otherCaller(gw) }, otherAddress());
     expect(refused.statusCode).toBe(429);
     expect(refused.json().content).toContain('all callers of Test Shop');
     expect(sample(await scrape(gw.app), 'proto_rate_limited_total', { tenant: 'shop', scope: 'tenant' })).toBe(1);
@@ -69,8 +73,8 @@ describe('rate limits (single process)', () => {
     const gw = await gateway({ per_caller: { max: 1, window_seconds: 60 }, per_tenant: { max: 3, window_seconds: 60 } });
     expect((await call(gw)).statusCode).toBe(200);
     for (let i = 0; i < 3; i++) expect((await call(gw)).statusCode).toBe(429);
-    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
-    expect((await call(gw, { 'proto-agent': otherCaller(gw) })).statusCode).toBe(200);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) }, otherAddress())).statusCode).toBe(200);
+    expect((await call(gw, { 'proto-agent': otherCaller(gw) }, otherAddress())).statusCode).toBe(200);
     const path = `/profiles/${randomUUID()}`;
     gw.platform.serve(path, platformProfile());
     const refused = await call(gw, { 'proto-agent': gw.platform.agent(path) });
@@ -79,16 +83,16 @@ describe('rate limits (single process)', () => {
     expect(gw.platform.hits(path)).toBe(0);
   });
 
-  it('never limit discovery, health or metrics', async () => {
+  it('never limit discovery or health', async () => {
     const gw = await gateway({ per_tenant: { max: 1, window_seconds: 60 }, per_caller: { max: 1, window_seconds: 60 } });
     await call(gw);
     expect((await call(gw)).statusCode).toBe(429);
-    for (const url of ['/.well-known/proto', '/healthz', '/readyz', '/metrics']) {
+    for (const url of ['/.well-known/proto', '/healthz', '/readyz']) {
       for (let i = 0; i < 3; i++) expect((await gw.app.inject({ method: 'GET', url, headers: gw.headers() })).statusCode, url).toBe(200);
     }
   });
 
-  it("give a verified API key its own budget; an invalid key shares its address and claimed profile's; neither is logged", async () => {
+  it("give a verified API key its own budget; an invalid key shares its address's; neither is logged", async () => {
     const platform = await startPlatform();
     const key = 'key-one-secret-value';
     const gw = await testGateway({
@@ -109,6 +113,30 @@ describe('rate limits (single process)', () => {
     const logs = gw.rawLogs.join('\n');
     for (const secret of [key, 'forged-key-one', 'forged-token']) expect(logs).not.toContain(secret);
     await platform.close();
+  });
+
+  it('budget unverified claims per network address, however the claimed profile URL varies', async () => {
+    const gw = await gateway({ per_caller: { max: 10, window_seconds: 60 } });
+    const rotating = (n: number) => {
+      const path = `/rotating/${n}`;
+      gw.platform.serve(path, platformProfile());
+      return gw.platform.agent(path);
+    };
+    const statuses: number[] = [];
+    for (let n = 0; n < 30; n++) statuses.push((await call(gw, { 'proto-agent': rotating(n) })).statusCode);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
+    // A query string (the issue's ?rot=N) is no profile URL at all, and still spends the address's budget.
+    const queried = await call(gw, { 'proto-agent': `profile="${gw.platform.url()}?rot=31"` });
+    expect(queried.statusCode).toBe(429);
+    // Another address has its own budget.
+    const elsewhere = await gw.app.inject({
+      method: 'GET',
+      url: `/echo/${randomUUID()}`,
+      headers: gw.headers({ 'proto-agent': rotating(99) }),
+      remoteAddress: '198.51.100.9',
+    });
+    expect(elsewhere.statusCode).toBe(200);
   });
 
   it('answer MCP with a JSON-RPC error carrying data.retry_after and data.code', async () => {
@@ -244,6 +272,9 @@ describeWithRedis('rate limits shared through Redis', () => {
     try {
       const keys = await redis.keys(`${prefix}rl:*`);
       expect(keys.length).toBeGreaterThan(0);
+      // {prefix}rl:{scope}:{tenant}:{budget}, nothing else between them.
+      for (const key of keys) expect(key).toMatch(new RegExp(`^${prefix}rl:(caller|tenant):shop:[\\w:.+/=-]+$`));
+      expect(keys.join('\n')).not.toContain('undefined');
       expect(keys.join('\n')).not.toContain('replica-shared-secret');
       expect(await redis.pttl(keys[0]!)).toBeGreaterThan(0);
     } finally {
@@ -305,7 +336,7 @@ describeWhenAvailable('rate limits on Redis Cluster', redisBinariesProblem(), ()
     expect((await call(a, headers)).statusCode).toBe(200);
     expect((await call(b, headers)).statusCode).toBe(200);
     expect((await call(a, headers)).statusCode).toBe(429);
-    expect((await call(b, { 'proto-agent': otherCaller(b) })).statusCode).toBe(200);
+    expect((await call(b, { 'proto-agent': otherCaller(b) }, otherAddress())).statusCode).toBe(200);
     expect(sample(await scrape(a.app), 'proto_rate_limiter_errors_total')).toBe(0);
   });
 });

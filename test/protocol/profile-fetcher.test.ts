@@ -60,6 +60,50 @@ describe('fetching platform profiles', () => {
     expect(await failure(fetcher, 'https://user:pw@agent.example/.well-known/proto')).toBe('400 invalid_profile_url');
   });
 
+  it('400 invalid_profile_url for a profile URL with a query or a fragment (one profile, one URL), before any fetch', async () => {
+    const fetcher = new ProfileFetcher();
+    platform.serve('/queried', platformProfile());
+    for (const suffix of ['?rot=1', '?', '#x', '?a=1#b']) {
+      expect(await failure(fetcher, platform.url(`/queried${suffix}`)), suffix).toBe('400 invalid_profile_url');
+    }
+    expect(platform.hits('/queried')).toBe(0);
+  });
+
+  it('caps fetches per caller address and per profile origin (429 past either); cached profiles and shared fetches cost none', async () => {
+    let now = 1_000_000;
+    const fetcher = new ProfileFetcher(
+      { ...defaultProfileFetcherOptions, fetchesPerAddress: { max: 3, windowMs: 60_000 }, fetchesPerOrigin: { max: 5, windowMs: 60_000 } },
+      () => now,
+    );
+    const paths = Array.from({ length: 8 }, (_, i) => `/capped/${i}`);
+    for (const path of paths) platform.serve(path, platformProfile(), { 'cache-control': 'max-age=600' });
+    const fetchAs = async (address: string, path: string) => {
+      try {
+        await fetcher.get(platform.url(path), true, address);
+        return 'ok';
+      } catch (error) {
+        return `${(error as ProtocolError).status} ${(error as ProtocolError).code} ${(error as ProtocolError).extra.retryAfterSeconds}`;
+      }
+    };
+    // One address: three new URLs are fetched (two at once, for the same URL, count once), the fourth is refused unfetched.
+    await Promise.all([fetchAs('198.51.100.1', paths[0]!), fetchAs('198.51.100.1', paths[0]!)]);
+    expect(await fetchAs('198.51.100.1', paths[1]!)).toBe('ok');
+    expect(await fetchAs('198.51.100.1', paths[2]!)).toBe('ok');
+    expect(await fetchAs('198.51.100.1', paths[3]!)).toBe('429 rate_limited 60');
+    expect(platform.hits(paths[3]!)).toBe(0);
+    // ... while what is cached still answers.
+    expect(await fetchAs('198.51.100.1', paths[0]!)).toBe('ok');
+    expect(platform.hits(paths[0]!)).toBe(1);
+    // The origin: five fetches in all, whichever addresses ask.
+    expect(await fetchAs('198.51.100.2', paths[3]!)).toBe('ok');
+    expect(await fetchAs('198.51.100.3', paths[4]!)).toBe('ok');
+    expect(await fetchAs('198.51.100.4', paths[5]!)).toMatch(/^429 rate_limited/);
+    expect(platform.hits(paths[5]!)).toBe(0);
+    // A new window fetches again.
+    now += 60_000;
+    expect(await fetchAs('198.51.100.1', paths[5]!)).toBe('ok');
+  });
+
   it('400 invalid_profile_url for a host name that does not resolve', async () => {
     const fetcher = new ProfileFetcher();
     expect(await failure(fetcher, 'https://nowhere.test/.well-known/proto')).toBe('400 invalid_profile_url');

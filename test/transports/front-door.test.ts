@@ -184,6 +184,56 @@ describe('front door: the gateway at the merchant own origin', () => {
     expect(store.seen.length).toBe(before);
   });
 
+  // One normalisation before routing (RFC 3986: unreserved escapes decoded, dot segments removed):
+  // a protocol path spelt otherwise is the gateway's, and the store gets exactly the routed path.
+  it.each([
+    ['/x/%2e/y', '/x/y'],
+    ['/x/%2E/y?a=%2e', '/x/y?a=%2e'],
+    ['/x/./y', '/x/y'],
+    ['/x/%2e%2e/y', '/y'],
+    ['/x/.%2E/y', '/y'],
+    ['/x/%2e/%2e/y', '/x/y'],
+    ['/%7Emerchant/%61bout', '/~merchant/about'],
+    ['/x/%252e/y', '/x/%252e/y'], // a doubled escape is decoded once: %25 stays
+    ['/x/%2f/y', '/x/%2F/y'], // reserved escapes stay escaped
+    ['/x/y/%2e', '/x/y/'],
+  ])('passes %s to the store as the path it was routed by, %s', async (path, routed) => {
+    const before = store.seen.length;
+    await send(port, { path, host: 'flowers.test' });
+    expect(store.seen.slice(before).map((seen) => seen.url)).toEqual([routed]);
+  });
+
+  it.each([
+    ['GET', '/%2e/.well-known/proto', 200],
+    ['GET', '/.well-known/%70roto', 200],
+    ['GET', '/%2e/mcp', 405],
+    ['GET', '/%2E/%6dcp', 405],
+    ['GET', '/x/%2e%2e/mcp', 405],
+    ['GET', '/x/../mcp', 405],
+    ['POST', '/%2E/checkout-sessions', 400],
+    ['POST', '/x/.%2e/checkout-sessions', 400],
+    ['GET', '/%2e/healthz', 200],
+  ])('answers %s %s itself, as the protocol path it normalises to', async (method, path, status) => {
+    const before = store.seen.length;
+    const answer = await send(port, {
+      method,
+      path,
+      host: 'flowers.test',
+      ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }),
+    });
+    expect(answer.status).toBe(status);
+    expect(answer.headers.via).toBeUndefined();
+    expect(store.seen.length).toBe(before);
+  });
+
+  it('refuses an encoded or doubled climb above the root before it reaches the store', async () => {
+    const before = store.seen.length;
+    for (const path of ['/%2e%2e/etc/passwd', '/.%2E/mcp', '/x/%2E%2E/%2e%2e/mcp']) {
+      expect((await send(port, { path, host: 'flowers.test' })).status, path).toBe(400);
+    }
+    expect(store.seen.length).toBe(before);
+  });
+
   it('leaves out the store’s hop-by-hop headers', async () => {
     store.serve('/hops', (_req, res) => {
       res

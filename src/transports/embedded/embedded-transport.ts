@@ -19,6 +19,7 @@ import type { Tenant } from '../../tenancy/tenant.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { defaultAssetsDir, readAsset } from './assets.js';
 import { pageRpc } from './page-rpc.js';
+import type { StateStore } from '../../state/store.js';
 import { errorPage, pageConfig, renderShell, sendPage } from './page-shell.js';
 
 export interface EmbeddedTransportOptions {
@@ -26,6 +27,8 @@ export interface EmbeddedTransportOptions {
   pipeline: Pipeline;
   secret: GatewaySecret;
   now: () => number;
+  /** Where a page's checkout was first seen completed (its token's shortened life). */
+  store: StateStore;
   /** Where the built page files are; dist/embedded/page of this repository by default. */
   assetsDir?: string;
 }
@@ -43,7 +46,7 @@ const embeddedTenant = (req: FastifyRequest): Tenant | undefined => (req.tenant?
 export const embeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async (app, options) => {
   const { secret, now } = options;
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
-  const rpc = pageRpc(options.operations, options.pipeline);
+  const rpc = pageRpc(options.operations, options.pipeline, options.store, now);
   const base = (tenant: Tenant) => `${tenant.baseUrl}${EMBEDDED_PATH}`;
 
   function resolve(req: FastifyRequest): Resolved {

@@ -5,6 +5,9 @@
  * pipeline as REST and MCP (transport `embedded`), so the answer is the REST answer, status
  * code included. The token admits the call for the session's owner with the business's own
  * profile (every capability of the tenant active); budgets count the client's address.
+ * Once its checkout is completed, the page reads a confirmation only (id, status, order), and its
+ * token lives on for CONFIRMATION_MS after the page first saw the session ended, not for the
+ * rest of the page lifetime: the buyer's email and address are no longer on show.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +22,24 @@ import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../body-id.js';
 import { sendOperationResponse } from '../rest/rest-transport.js';
+import type { StateStore } from '../../state/store.js';
+import type { OperationResponse } from '../../pipeline/pipeline.js';
+
+/** How long a page may still read its checkout after completion: long enough to show the confirmation. */
+export const CONFIRMATION_MS = 5 * 60_000;
+
+/** A completed checkout as its page reads it again: what the confirmation shows, no buyer data. */
+function confirmationOnly(response: OperationResponse): OperationResponse {
+  const body = JSON.parse(response.body) as {
+    proto?: unknown;
+    id?: unknown;
+    status?: unknown;
+    order?: { id?: unknown; permalink_url?: unknown };
+  };
+  if (body.status !== 'completed') return response;
+  const order = body.order && { id: body.order.id, permalink_url: body.order.permalink_url };
+  return { ...response, body: JSON.stringify({ proto: body.proto, id: body.id, status: body.status, ...(order && { order }) }) };
+}
 
 /** What a page may do with its own session: never create one, never touch another. */
 export const PAGE_OPERATIONS: Readonly<Record<SessionKind, readonly string[]>> = {
@@ -46,8 +67,9 @@ export interface PageCall {
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
 
-export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pipeline) {
+export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pipeline, store: StateStore, now: () => number) {
   const byName = new Map(operations.map((op) => [op.name, op]));
+  const endedKey = (tenant: Tenant, id: string) => `embedded-ended:${tenant.id}:${id}`;
 
   return async function call(req: FastifyRequest, reply: FastifyReply, { tenant, kind, session }: PageCall): Promise<FastifyReply> {
     if (req.body === undefined)
@@ -64,6 +86,10 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       );
     }
     req.operation = op.name;
+    const ended = kind === 'checkout' ? await store.get<number>(endedKey(tenant, session.id)) : null;
+    if (ended && now() - ended.value > CONFIRMATION_MS) {
+      throw new ProtocolError(401, 'unauthorized', 'the page token has expired: this checkout is completed');
+    }
     // Operations that take no payload ignore one, as their REST routes ignore a body.
     const payload = op.input ? withoutBodyId(sent ?? {}, session.id, 'the session of this page') : undefined;
     const idempotencyKey = single(req.headers['idempotency-key']);
@@ -82,6 +108,13 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       admitted: { profile: tenant.profile.object, principal: ANONYMOUS },
     });
     reply.header('cache-control', 'no-store');
+    const completed =
+      kind === 'checkout' && response.status === 200 && (JSON.parse(response.body) as { status?: unknown }).status === 'completed';
+    if (completed) {
+      await store.setIfAbsent(endedKey(tenant, session.id), now(), tenant.embedded!.pageTtlMs);
+      // The complete answer itself is whole (the page hands it to the host); later reads are the confirmation.
+      if (op.name === 'get_checkout') return sendOperationResponse(reply, confirmationOnly(response));
+    }
     return sendOperationResponse(reply, response);
   };
 }

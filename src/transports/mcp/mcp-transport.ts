@@ -66,6 +66,26 @@ function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: Fastify
   reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
 }
 
+interface RpcErrorAnswer {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  error: { code: number; message: string };
+}
+
+/**
+ * A tools/call whose arguments are not an object is invalid params, answered here in one
+ * sentence: the SDK would parse it and answer -32603 with the schema library's dump.
+ */
+function argumentsError(message: unknown): RpcErrorAnswer | undefined {
+  if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  const params = (message as { params?: unknown }).params;
+  if (params === null || typeof params !== 'object' || !('arguments' in params)) return undefined;
+  const args = params.arguments;
+  if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return undefined;
+  const error = { code: JSONRPC.invalidParams, message: 'params.arguments must be an object' };
+  return { jsonrpc: '2.0', id: requestIdOf(message), error };
+}
+
 /** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
 export const MAX_BATCH = 20;
 
@@ -149,6 +169,16 @@ export async function mcpTransport(
       const content = `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`;
       throw new ProtocolError(400, 'request_too_large', content, { jsonRpcCode: JSONRPC.invalidParams });
     }
+    if (Array.isArray(req.body) && req.body.length === 0) {
+      // JSON-RPC 2.0 §6: an empty array is one Invalid Request answer, not an array.
+      const error = { code: JSONRPC.invalidRequest, message: 'Invalid Request: an empty batch' };
+      return reply.code(400).send({ jsonrpc: '2.0', id: null, error });
+    }
+    const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
+    const refused = messages.map(argumentsError);
+    const passed = messages.filter((_, i) => !refused[i]);
+    const answered = refused.filter((answer) => answer !== undefined);
+    if (passed.length === 0) return reply.send(Array.isArray(req.body) ? answered : answered[0]);
     const server = serverFor(req, tenant);
     // Stateless: one transport per request. Platforms POST plain JSON, so accept JSON-only clients.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -158,8 +188,9 @@ export async function mcpTransport(
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
       headers.set('accept', 'application/json, text/event-stream');
       headers.set('content-type', 'application/json');
+      const parsedBody = Array.isArray(req.body) ? passed : req.body;
       const response = await transport.handleRequest(new Request(`http://gateway${req.url}`, { method: 'POST', headers }), {
-        parsedBody: req.body,
+        parsedBody,
       });
       reply.code(response.status);
       response.headers.forEach((value, name) => {
@@ -172,6 +203,15 @@ export async function mcpTransport(
         if (!Array.isArray(req.body)) reply.code(429);
       }
       const text = await response.text();
+      if (answered.length > 0) {
+        // A batch's refused calls answer beside the others (a batch of notifications only answers nothing).
+        // The SDK answers a batch of one with a bare object.
+        const others = text === '' ? [] : ([JSON.parse(text)] as unknown[]).flat();
+        return reply
+          .code(200)
+          .header('content-type', 'application/json')
+          .send([...others, ...answered]);
+      }
       return reply.send(text === '' ? undefined : text);
     } finally {
       await server.close();

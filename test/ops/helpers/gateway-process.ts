@@ -36,7 +36,7 @@ export interface GatewayProcess {
 export async function startGateway(buildDir: string, env: Record<string, string>): Promise<GatewayProcess> {
   const [port] = (await freePorts(1)) as [number];
   const child = spawn(process.execPath, [join(buildDir, 'src/main.js')], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];

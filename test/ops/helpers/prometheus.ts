@@ -30,8 +30,9 @@ export function labelValues(text: string, name: string, label: string): string[]
     .filter((v) => v !== undefined);
 }
 
+/** The gateway's metrics, read from its admin listener. */
 export async function scrape(app: FastifyInstance): Promise<string> {
-  const res = await app.inject({ method: 'GET', url: '/metrics' });
+  const res = await app.admin.inject({ method: 'GET', url: '/metrics' });
   if (res.statusCode !== 200) throw new Error(`/metrics answered ${res.statusCode}`);
   return res.body;
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewaySecret } from '../../../src/config/gateway-secret.js';
 import { BUYER, line, pay, STOREFRONT, walkToReady, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
 import { embeddedGateway, pageCall, pageClient, pathOf } from './embedded-gateway.js';
+import { CONFIRMATION_MS } from '../../../src/transports/embedded/page-rpc.js';
 
 let gw: CheckoutGateway | undefined;
 afterEach(async () => {
@@ -179,5 +180,34 @@ describe('bad requests', () => {
     expect(expired.status).toBe(401);
     expect(expired.body.content).toMatch(/has expired/);
     expect((await gw.client('rest').get(created.id)).body.line_items[0].quantity).toBe(1);
+  });
+});
+
+describe('a checkout page after completion', () => {
+  it('reads the confirmation only (order id, status), no buyer email or address; its token ends a few minutes later', async () => {
+    gw = await embeddedGateway();
+    const client = pageClient(gw);
+    const { created } = await walkToReady(client, [line('pot_ceramic')]);
+    const url = client.pageUrl();
+    const done = await client.complete(created.id, pay('success_token'));
+    expect(done.body.status).toBe('completed');
+    const again = await pageCall(gw, url, 'get_checkout', undefined, { key: null });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({
+      proto: expect.objectContaining({ status: 'success' }),
+      id: created.id,
+      status: 'completed',
+      order: { id: done.body.order.id, permalink_url: expect.any(String) },
+    });
+    expect(JSON.stringify(again.body)).not.toContain(BUYER.email);
+    expect(JSON.stringify(again.body)).not.toMatch(/street_address|postal_code/);
+    // The agent still reads the whole checkout over REST.
+    expect((await gw.client('rest').get(created.id)).body.buyer).toMatchObject({ email: BUYER.email });
+    gw.clock.now += CONFIRMATION_MS - 1000;
+    expect((await pageCall(gw, url, 'get_checkout', undefined, { key: null })).status).toBe(200);
+    gw.clock.now += 2000;
+    const late = await pageCall(gw, url, 'get_checkout', undefined, { key: null });
+    expect(late.status).toBe(401);
+    expect(late.body.content).toContain('completed');
   });
 });

@@ -1,0 +1,17 @@
+/**
+ * The operator listener: Prometheus metrics on their own port (ADMIN_PORT), bound to an admin
+ * address (ADMIN_HOST, loopback by default), never on the port that serves tenants. Whatever a
+ * tenant host, a path spelling or a proxy rule lets through to the public port, the metrics are
+ * not there. Liveness and readiness stay on the public port too: load balancers probe the port
+ * they send traffic to.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Metrics } from '../observability/metrics.js';
+
+export async function buildAdminServer(metrics: Metrics): Promise<FastifyInstance> {
+  const admin = Fastify({ logger: false, forceCloseConnections: true });
+  admin.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
+  admin.get('/healthz', async () => ({ status: 'ok' }));
+  await admin.ready();
+  return admin;
+}
