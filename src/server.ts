@@ -35,6 +35,7 @@ import { completionRecovery } from './capabilities/checkout/completion-worker.js
 import { backendWebhooks } from './webhooks/inbound.js';
 import { orderWebhooks, type WebhookSettings } from './webhooks/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
+import { oauthRoutes } from './identity/oauth-routes.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
@@ -168,6 +169,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pollMs: jobPollMs,
   });
   await app.register(healthRoutes, { store: options.store, routing, metrics });
+  await app.register(oauthRoutes); // identity linking: each tenant's authorization server and login page
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }
