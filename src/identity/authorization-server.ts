@@ -18,6 +18,7 @@ import type { IssuedPrincipal, OwnAuthorizationServer } from '../security/auth/o
 import type { Keyring } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
 import { LoginAttempts } from './login-attempts.js';
+import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
 import { linkingScopes } from './scopes.js';
 import { storeAdapter } from './store-adapter.js';
 
@@ -122,6 +123,11 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       pkce: { required: () => true },
       enabledJWA: { idTokenSigningAlgValues: [key.publicJwk.alg] },
       clientDefaults: { id_token_signed_response_alg: key.publicJwk.alg, grant_types: ['authorization_code'], response_types: ['code'] },
+      renderError: (ctx, out) => {
+        ctx.type = 'html';
+        ctx.set('content-security-policy', ERROR_PAGE_CSP);
+        ctx.body = renderErrorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : undefined);
+      },
       findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       interactions: { url: (_ctx, interaction) => `${basePath}${OAUTH_PATH}/interaction/${interaction.uid}` },
@@ -148,7 +154,8 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       },
       features: {
         devInteractions: { enabled: false },
-        revocation: { enabled: true },
+        // A client revokes only its own tokens, authenticated as at the token endpoint.
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         clientCredentials: { enabled: true },
         userinfo: { enabled: false },
         resourceIndicators: {

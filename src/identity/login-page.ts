@@ -79,3 +79,17 @@ ${page.error ? `<p class="error" role="alert">${escape(page.error)}</p>` : ''}
 </body>
 </html>`;
 }
+
+/** oidc-provider's error page (a bad authorization request that cannot be redirected back): plain, no script. */
+export function renderErrorPage(error: string, description: string | undefined): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in request refused</title>
+<style>${STYLE}</style></head>
+<body><main><h1>This sign-in request cannot be completed</h1>
+<p class="error" role="alert">${escape(description ?? error)}</p>
+<p class="muted">Go back to the assistant that sent you here and start again. (${escape(error)})</p></main></body>
+</html>`;
+}
+
+export const ERROR_PAGE_CSP = `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'`;

@@ -162,6 +162,8 @@ describe('authorization code flow', () => {
       );
       expect(res.statusCode, redirectUri).toBe(400);
       expect(res.headers.location).toBeUndefined();
+      expect(res.body).toContain('This sign-in request cannot be completed');
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'/);
     }
     const web = await new Browser(gw.app).request(
       'GET',
@@ -191,6 +193,51 @@ describe('authorization code flow', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('iss')).toBe(ISSUER);
     expect(back.searchParams.get('code')).toBeNull();
+  });
+});
+
+describe('brute force', () => {
+  it('after 5 failed logins for an account, even its right password is refused (429) until the window passes', async () => {
+    const browser = new Browser(gw.app);
+    const start = await browser.request(
+      'GET',
+      authorizeUrl({ clientId: 'agent-app', redirectUri: CALLBACK, scope: ORDER_READ, challenge: pkcePair().challenge }),
+    );
+    const login = pathOf(start.headers.location as string);
+    const attempt = (password: string) => browser.request('POST', login, { email: 'jane.doe@example.com', password, action: 'allow' });
+    for (let i = 0; i < 5; i++) expect((await attempt(`guess-${i}`)).statusCode).toBe(401);
+    const blocked = await attempt('demo-flowers');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.body).toContain('Too many failed attempts');
+    // The window is the store's: its clock moves on (and the old interaction expires with it).
+    gw.advance(16 * 60_000);
+    const linked = await linkBuyer(gw.app, {
+      clientId: 'agent-app',
+      redirectUri: CALLBACK,
+      scope: ORDER_READ,
+      email: 'jane.doe@example.com',
+      password: 'demo-flowers',
+    });
+    expect(linked.code).not.toBe('');
+  });
+});
+
+describe('the login page', () => {
+  it('is server-rendered with a strict CSP naming the store, the platform and the scopes in plain words', async () => {
+    const browser = new Browser(gw.app);
+    const start = await browser.request(
+      'GET',
+      authorizeUrl({ clientId: 'agent-app', redirectUri: CALLBACK, scope: ORDER_READ, challenge: pkcePair().challenge }),
+    );
+    const page = await browser.request('GET', pathOf(start.headers.location as string));
+    expect(page.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self' http:\/\/127\.0\.0\.1; frame-ancestors 'none'/,
+    );
+    expect(page.body).toContain('<title>Sign in to Test Shop</title>');
+    expect(page.body).toContain('Agent One asks to link your Test Shop account.');
+    expect(page.body).toContain('See your orders at this store, whichever assistant placed them');
+    expect(page.body).toMatch(/<label for="email">Email<\/label>\s*<input id="email"/);
+    expect(page.body).not.toContain('<script');
   });
 });
 
