@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_MANAGE, ORDER_READ } from '../../src/security/auth/scopes.js';
+import { getOrder as callGetOrder } from '../capabilities/order/order-client.js';
 import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
 import { startPlatform, type PlatformServer } from '../helpers/platform.js';
 import { authorizeUrl, Browser, linkBuyer, pathOf, pkcePair, tokenRequest } from './helpers/link.js';
@@ -317,6 +318,19 @@ describe('tokens at work', () => {
     expect(bad.headers['www-authenticate']).toMatch(
       /^Bearer realm="https:\/\/shop\.example", error="invalid_token", error_description="[^"]+", resource_metadata=".+"$/,
     );
+  });
+
+  it('over MCP: the same outcomes, the challenge in the JSON-RPC error data', async () => {
+    const orderId = await gw.placeOrder({ buyerId: 'cust_2', profileUrl: other.url() });
+    const anonymous = await callGetOrder(gw, 'mcp', orderId, gw.platform);
+    expect(anonymous.error.data).toMatchObject({
+      code: 'identity_required',
+      http_status: 401,
+      www_authenticate: `Bearer realm="${ISSUER}", resource_metadata="${RESOURCE_METADATA}"`,
+    });
+    const { access_token } = await buyerToken();
+    const read = await callGetOrder(gw, 'mcp', orderId, gw.platform, { authorization: `Bearer ${access_token}` });
+    expect(read.body.id).toBe(orderId);
   });
 
   it('403 insufficient_scope names the full required scope set', async () => {
