@@ -712,6 +712,18 @@ export interface CheckoutUrlRequest {
 
 // ---------------------------------------------------------------- the adapter
 
+/** What a buyer types on the gateway's login page. */
+export interface CustomerCredentials {
+  email: string;
+  password: string;
+}
+
+/** A customer the store authenticated: its id in the store and the email the store verified. */
+export interface AuthenticatedCustomer {
+  customerId: string;
+  email: string;
+}
+
 export interface Adapter {
   readonly kind: string;
   readonly capabilities: AdapterCapabilities;
@@ -782,6 +794,13 @@ export interface Adapter {
    * first. The gateway polls it and treats each change as an order event.
    */
   ordersChangedSince?(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]>;
+
+  /**
+   * Optional: the store's own customer login (identity linking). The customer's id in the store
+   * and the email the store verified for it, or null when the email and password do not match a
+   * customer. Without it (and without a federated provider) the tenant offers no identity linking.
+   */
+  authenticateCustomer?(credentials: CustomerCredentials, signal?: AbortSignal): Promise<AuthenticatedCustomer | null>;
 
   /** Cheap reachability check for readiness probes. */
   ping(signal?: AbortSignal): Promise<void>;

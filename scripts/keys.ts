@@ -3,17 +3,20 @@
  * prints a new private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant
  * file references it; `--private-only` prints the private JWK alone, for scripts. The private key
  * is printed once and never written anywhere by this tool.
+ * `npm run keys -- api-key create|list|revoke ...` issues X-API-Key keys (scripts/api-keys.ts).
  */
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';
 import { generatePrivateJwk, signingKeyFromJwk } from '../src/security/keyring.js';
+import { API_KEY_USAGE, runApiKeys } from './api-keys.js';
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)';
+const USAGE = `usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)\n${API_KEY_USAGE}`;
 
 function algorithmArg(args: readonly string[]): string | undefined {
   const at = args.findIndex((a) => a === '--alg' || a.startsWith('--alg='));
@@ -22,8 +25,9 @@ function algorithmArg(args: readonly string[]): string | undefined {
   return arg.includes('=') ? arg.slice('--alg='.length) : args[at + 1];
 }
 
-export async function run(args: readonly string[], io: Io): Promise<number> {
+export async function run(args: readonly string[], io: Io, configDir = resolve(process.env.CONFIG_DIR || 'config')): Promise<number> {
   const [command, ...options] = args;
+  if (command === 'api-key') return runApiKeys(options, io, configDir);
   const alg = algorithmArg(options);
   if (command !== 'generate' || alg === undefined || !isAlgorithmName(alg)) {
     io.err(USAGE);

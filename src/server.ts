@@ -38,6 +38,7 @@ import { completionRecovery } from './workers/completion-recovery.js';
 import { backendWebhooks } from './webhooks/inbound.js';
 import { orderWebhooks, type WebhookSettings } from './workers/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
+import { oauthRoutes } from './identity/oauth-routes.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;
@@ -178,6 +179,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pollMs: jobPollMs,
   });
   await app.register(healthRoutes, { store: options.store, routing });
+  await app.register(oauthRoutes); // identity linking: each tenant's authorization server and login page
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
 }

@@ -26,6 +26,7 @@ import type {
   VariantFulfillment,
 } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
+import { customerLogins, type CustomerLogin } from './customer-logins.js';
 import { loadStore } from './data/load-store.js';
 import { discoverFulfillment } from './discovery.js';
 import { verifyClaims } from './eligibility.js';
@@ -68,12 +69,16 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
   readonly capabilities: AdapterCapabilities;
   private readonly index: ReturnType<typeof buildSearchIndex>;
   private readonly orders: OrderBook;
+  /** Present when the data folder has customer_logins.csv (customer-logins.ts). */
+  readonly authenticateCustomer?: CustomerLogin;
 
   constructor(
     private readonly data: StoreData,
     private readonly options: MemoryAdapterOptions,
   ) {
     this.index = buildSearchIndex(data);
+    const login = customerLogins(options.dataDir, data.customerEmails);
+    if (login) this.authenticateCustomer = login;
     this.orders = new OrderBook({
       store: options.store,
       tenantId: options.tenantId,

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { compile } from '../../schemas/validator.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
+import { withIssuedCredentials } from './issued-credentials.js';
 import { TenantConfig, tenantSchema } from './tenant-schema.js';
 
 export interface LoadedTenant {
@@ -60,7 +61,7 @@ export function loadTenantFiles(configDir: string, adapterTypes?: readonly strin
     const file = join(dir, name);
     const result = validateTenant(parseFile(file, shown(file)));
     if (!result.ok) throw new ConfigError(`${shown(file)}: ${result.message}`);
-    return { config: result.value, file };
+    return { config: withIssuedCredentials(result.value, configDir), file };
   });
   checkUnique(tenants, (t) => shown(t.file));
   const unrouted = tenants.filter((t) => !t.config.hosts?.length && !t.config.path_prefix);

@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from './backend-policy.js';
 import { EmbeddedConfig } from './embedded-settings.js';
+import { identityLinkingSchema } from './identity-linking-schema.js';
 
 /** An http(s) origin with an optional path, no trailing slash, query or fragment. */
 export const BASE_URL_PATTERN = '^https?://[^/?#]+(/[^?#]*[^/?#])?$';
@@ -187,6 +188,8 @@ export const TenantConfig = Type.Object(
       ),
     ),
     auth: Type.Optional(TenantAuth),
+    /** OAuth clients and token lifetimes of the tenant's authorization server (src/identity). */
+    identity_linking: Type.Optional(identityLinkingSchema(SecretRef)),
     /** Checkout rules of this store. */
     checkout: Type.Optional(
       Type.Object(

@@ -40,10 +40,15 @@ export const credentialProfileMismatch = (via: string) =>
 export const unknownClient = () =>
   new ProtocolError(403, 'unknown_client', 'the bearer token was issued to a client that is not registered with this business');
 
-export const insufficientScope = (scope: string) =>
+/** `challenge`: the WWW-Authenticate value (with realm and resource_metadata) when the business runs its own authorization server. */
+export const insufficientScope = (scope: string, challenge = `Bearer error="insufficient_scope", scope="${scope}"`) =>
   new ProtocolError(403, 'insufficient_scope', `this operation needs the scope ${scope}`, {
-    headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    headers: { 'www-authenticate': challenge },
   });
+
+/** A buyer identity token is needed (none sent, or the one sent is not valid): upstream identity-linking.md. */
+export const identityRequired = (why: string, challenge: string) =>
+  new ProtocolError(401, 'identity_required', why, { headers: { 'www-authenticate': challenge } });
 
 export const authorizationServerUnavailable = () =>
   new ProtocolError(503, 'authorization_server_unavailable', 'the authorization server keys could not be fetched; retry shortly', {

@@ -8,6 +8,7 @@ import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import { Authenticator } from './auth/authenticator.js';
+import type { OwnAuthorizationServer } from './auth/own-authorization-server.js';
 import type { Principal } from './auth/principal.js';
 import { signatureMissing } from './errors.js';
 import type { HttpRequestDescriptor } from './http-request.js';
@@ -43,6 +44,8 @@ export class TenantSecurity {
     config: TenantConfig,
     readonly keyring: Keyring,
     where: string,
+    /** The tenant's own authorization server, when it links buyer identities. */
+    own?: OwnAuthorizationServer,
   ) {
     const signing = config.signing ?? {};
     if (((signing.keys?.length ?? 0) > 0 || signing.ephemeral_key) && !keyring.active) {
@@ -57,7 +60,7 @@ export class TenantSecurity {
       clockSkewSeconds: signing.clock_skew_seconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
       maxAgeSeconds: signing.max_age_seconds ?? DEFAULT_MAX_AGE_SECONDS,
     };
-    this.authenticator = new Authenticator(config.auth, this.verifyMode !== 'off', where);
+    this.authenticator = new Authenticator(config.auth, this.verifyMode !== 'off', where, own);
   }
 
   /** Verifies request signatures, authenticates the caller and checks it may use the capability. */

@@ -11,6 +11,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   InvalidBackendAnswer,
+  type AuthenticatedCustomer,
   type BackendEvent,
   type EligibilityVerdict,
   type LookupResult,
@@ -202,6 +203,8 @@ const OrderChangesShape = Type.Array(
   Type.Object({ orderId: Id, reference: Type.Optional(Id), updatedAt: Type.String({ format: 'date-time' }) }),
 );
 
+const CustomerShape = Type.Union([Type.Object({ customerId: Id, email: Type.String({ format: 'email' }) }), Type.Null()]);
+
 // Each shape must accept every value of its contract type (a shape asking for more fails here).
 type Covers<Contract, Shape extends TSchema> = Contract extends Static<Shape> ? true : never;
 const covered: [
@@ -217,7 +220,8 @@ const covered: [
   Covers<{ url: string; handle?: string }, typeof CheckoutUrlShape>,
   Covers<EligibilityVerdict[], typeof EligibilityShape>,
   Covers<OrderChange[], typeof OrderChangesShape>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<AuthenticatedCustomer | null, typeof CustomerShape>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 void covered;
 
 const shapes = {
@@ -233,6 +237,7 @@ const shapes = {
   checkoutUrl: CheckoutUrlShape,
   verifyEligibility: EligibilityShape,
   ordersChangedSince: OrderChangesShape,
+  authenticateCustomer: CustomerShape,
 };
 
 export type CheckedMethod = keyof typeof shapes;

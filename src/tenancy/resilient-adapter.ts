@@ -30,14 +30,20 @@ export const BACKEND_METHODS = [
   'getOrder',
   'verifyEligibility',
   'ordersChangedSince',
+  'authenticateCustomer',
   'ping',
 ] as const;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 
 const LOCAL_READS: ReadonlySet<BackendMethod> = new Set(READS);
 
-/** Every call but placeOrder may be repeated: a quote or checkoutUrl with a handle updates the same store cart. */
-const REPEATABLE: ReadonlySet<BackendMethod> = new Set(BACKEND_METHODS.filter((method) => method !== 'placeOrder'));
+/**
+ * Every call but placeOrder and authenticateCustomer may be repeated: a quote or checkoutUrl with
+ * a handle updates the same store cart; a login is tried once (the store counts failed logins).
+ */
+const REPEATABLE: ReadonlySet<BackendMethod> = new Set(
+  BACKEND_METHODS.filter((method) => method !== 'placeOrder' && method !== 'authenticateCustomer'),
+);
 
 class AttemptTimeout extends BackendError {
   constructor(method: string, ms: number) {
@@ -127,6 +133,7 @@ export function resilientAdapter(
   const discoverFulfillment = adapter.discoverFulfillment?.bind(adapter);
   const verifyEligibility = adapter.verifyEligibility?.bind(adapter);
   const ordersChangedSince = adapter.ordersChangedSince?.bind(adapter);
+  const authenticateCustomer = adapter.authenticateCustomer?.bind(adapter);
   return {
     kind: adapter.kind,
     capabilities: adapter.capabilities,
@@ -149,6 +156,9 @@ export function resilientAdapter(
     verifyWebhook: (headers, rawBody) => checkAnswer('verifyWebhook', adapter.verifyWebhook(headers, rawBody)),
     ...(ordersChangedSince && {
       ordersChangedSince: (since, signal) => call('ordersChangedSince', (s) => ordersChangedSince(since, s), signal),
+    }),
+    ...(authenticateCustomer && {
+      authenticateCustomer: (credentials, signal) => call('authenticateCustomer', (s) => authenticateCustomer(credentials, s), signal),
     }),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
     ...(adapter.close && { close: () => adapter.close!() }),

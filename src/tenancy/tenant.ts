@@ -10,6 +10,8 @@ import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
+import type { AuthorizationServer } from '../identity/authorization-server.js';
+import { tenantIdentity, type IdentityDeps } from '../identity/tenant-identity.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
@@ -49,6 +51,8 @@ export interface Tenant {
   readonly simulation?: SimulationAccess;
   /** The embedded transport, when the tenant turns it on. */
   readonly embedded?: EmbeddedSettings;
+  /** The authorization server buyers link their store accounts with (src/identity). */
+  readonly identity?: AuthorizationServer;
 }
 
 export interface TenantDeps {
@@ -121,6 +125,7 @@ export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise
       keyring,
       extras,
       secrets: Object.values(credentials),
+      identityDeps: { store: deps.store, env: deps.env },
       ...(simulationSecret !== undefined && { simulationSecret }),
       ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
     });
@@ -139,6 +144,8 @@ export interface AssemblyOptions {
   simulationSecret?: string;
   /** The resolved backend credentials, scrubbed from adapter errors. */
   secrets?: readonly string[];
+  /** What the tenant's authorization server needs (its state store), when it links identities. */
+  identityDeps?: IdentityDeps;
 }
 
 function simulationAccess(
@@ -158,7 +165,7 @@ function simulationAccess(
 export function assembleTenant(
   loaded: LoadedTenant,
   backend: Adapter,
-  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [] }: AssemblyOptions = {},
+  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [], identityDeps = {} }: AssemblyOptions = {},
 ): Tenant {
   const { config, file } = loaded;
   const baseUrl = config.base_url; // buildTenant fills it in when the file names none
@@ -168,7 +175,8 @@ export function assembleTenant(
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);
-  const security = new TenantSecurity(config, keyring, file);
+  const identity = tenantIdentity(config, baseUrl, backend, keyring, file, capabilities, identityDeps);
+  const security = new TenantSecurity(config, keyring, file, identity);
   const embedded = resolveEmbedded(config.embedded, file);
   const profile = renderProfile(
     renderBusinessProfile({
@@ -195,5 +203,6 @@ export function assembleTenant(
     security,
     ...(simulation && { simulation }),
     ...(embedded && { embedded }),
+    ...(identity && { identity }),
   };
 }

@@ -70,7 +70,7 @@ export interface TestGatewayOptions {
   /** The tenant's signing keys. */
   keyring?: Keyring;
   /** Adapter extras (the order simulator) and the resolved simulation secret. */
-  assembly?: Pick<AssemblyOptions, 'extras' | 'simulationSecret'>;
+  assembly?: Pick<AssemblyOptions, 'extras' | 'simulationSecret' | 'identityDeps'>;
   webhooks?: Partial<WebhookSettings>;
   /** Where the embedded page's files are served from (a temporary directory). */
   embeddedAssetsDir?: string;

@@ -68,6 +68,8 @@ export interface OrderGatewayOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Wraps the demo store as the tenant's adapter (a webhook verifier, failures); the simulator stays the store itself. */
   wrapAdapter?: (adapter: Adapter) => Adapter;
+  /** The environment the tenant's secret references resolve in (identity linking's client secrets). */
+  assemblyEnv?: NodeJS.ProcessEnv;
 }
 
 const DEFAULT_LINES: Array<[string, number]> = [
@@ -96,7 +98,11 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
     adapter: options.wrapAdapter ? options.wrapAdapter(adapter) : adapter,
     ...(options.platform && { platform: options.platform }),
     tenant: { simulation: { secret: { env: 'SIMULATION_SECRET' } }, ...options.tenant },
-    assembly: { extras: { simulator: adapter }, simulationSecret: SIMULATION_SECRET },
+    assembly: {
+      extras: { simulator: adapter },
+      simulationSecret: SIMULATION_SECRET,
+      identityDeps: { store, env: options.assemblyEnv ?? {} },
+    },
     webhooks: { pollMs: 5, schedule: steadySchedule(), ...options.webhooks },
   });
   const tenant = gw.app.tenants.registry.tenants[0]!;

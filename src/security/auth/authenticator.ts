@@ -20,6 +20,7 @@ import type { VerifiedSignature } from '../verify.js';
 import { ApiKeys } from './api-keys.js';
 import { BearerTokens, type Authenticated } from './bearer-tokens.js';
 import { ClientCertificates } from './client-certificates.js';
+import { buyerIdentityRequired, invalidBuyerToken, missingScope, type OwnAuthorizationServer } from './own-authorization-server.js';
 import { ANONYMOUS, sameProfile, type AuthMechanism, type Principal } from './principal.js';
 import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
 
@@ -39,17 +40,22 @@ export class Authenticator {
   private readonly apiKeys?: ApiKeys;
   private readonly bearer?: BearerTokens;
   private readonly certificates?: ClientCertificates;
+  private readonly own?: OwnAuthorizationServer;
   private readonly requiredFor: ReadonlySet<string>;
 
-  /** Checks the `auth` section at start-up; `signaturesVerified` is false when verify_requests is off. */
+  /**
+   * Checks the `auth` section at start-up; `signaturesVerified` is false when verify_requests is off.
+   * `own`: the tenant's own authorization server (identity linking), whose tokens are looked up first.
+   */
   constructor(
     private readonly auth: TenantAuth = {},
     signaturesVerified: boolean,
     where: string,
+    own?: OwnAuthorizationServer,
   ) {
     const configured: Record<AuthMechanism, boolean> = {
       api_key: (auth.api_keys?.length ?? 0) > 0,
-      oauth: auth.oauth !== undefined,
+      oauth: auth.oauth !== undefined || own !== undefined,
       signature: signaturesVerified,
       mtls: auth.mtls !== undefined,
     };
@@ -73,6 +79,7 @@ export class Authenticator {
     this.requiredFor = new Set(auth.required_capabilities ?? []);
     if (this.accept.has('api_key')) this.apiKeys = new ApiKeys(auth.api_keys ?? []);
     if (this.accept.has('mtls')) this.certificates = new ClientCertificates(auth.mtls?.clients ?? []);
+    if (this.accept.has('oauth') && own) this.own = own;
     if (this.accept.has('oauth') && auth.oauth) {
       if ((auth.oauth.jwks_url === undefined) === (auth.oauth.jwks === undefined)) {
         throw new ConfigError(`${where}: $.auth.oauth needs exactly one of jwks_url or jwks`);
@@ -93,10 +100,16 @@ export class Authenticator {
     }
     const authorization = fieldValue(headers, 'authorization');
     if (authorization !== undefined) {
-      if (!this.bearer) throw credentialNotAccepted('Authorization');
+      if (!this.bearer && !this.own) throw credentialNotAccepted('Authorization');
       const token = BEARER.exec(authorization)?.[1];
-      if (token === undefined) throw invalidCredentials('Authorization must be "Bearer <token>"', { 'www-authenticate': 'Bearer' });
-      found.push(await this.bearer.authenticate(token, call.now));
+      if (token === undefined) {
+        const why = 'Authorization must be "Bearer <token>"';
+        throw this.own ? invalidBuyerToken(this.own, why) : invalidCredentials(why, { 'www-authenticate': 'Bearer' });
+      }
+      const issued = this.own && (await this.own.principalOf(token));
+      if (issued) found.push(issued);
+      else if (this.bearer) found.push(await this.bearer.authenticate(token, call.now));
+      else throw invalidBuyerToken(this.own!, 'the access token is not valid: unknown, expired or revoked');
     }
     const certificate = call.http?.clientCertificateSha256;
     const certificateProfile = certificate === undefined ? undefined : this.certificates?.identify(certificate);
@@ -113,7 +126,15 @@ export class Authenticator {
   }
 
   authorize(principal: Principal, capability: CapabilityName): void {
+    const scope = BUYER_SCOPES[capability];
     if (principal.kind === 'anonymous') {
+      // With identity linking, a buyer-scoped operation asks for the buyer's identity.
+      if (this.own && scope !== undefined && ALWAYS_AUTHENTICATED.has(capability)) {
+        throw buyerIdentityRequired(
+          this.own,
+          `${capability} needs the buyer's identity (a token with ${scope}) or the platform's own credentials`,
+        );
+      }
       if (this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability)) {
         const how = [...this.accept].join(', ') || 'none configured';
         throw authenticationRequired(
@@ -123,7 +144,7 @@ export class Authenticator {
       }
       return;
     }
-    const scope = principal.kind === 'buyer' ? BUYER_SCOPES[capability] : undefined;
-    if (principal.kind === 'buyer' && scope !== undefined && !principal.scopes.includes(scope)) throw insufficientScope(scope);
+    if (principal.kind === 'buyer' && scope !== undefined && !principal.scopes.includes(scope))
+      throw this.own ? missingScope(this.own, scope) : insufficientScope(scope);
   }
 }

@@ -36,6 +36,8 @@ function jsonRpcErrorOf(error: ProtocolError): JsonRpcError {
     code: error.code,
     http_status: error.status,
     ...(error.extra.retryAfterSeconds !== undefined && { retry_after: error.extra.retryAfterSeconds }),
+    // The Bearer challenge a REST caller gets in WWW-Authenticate (identity linking).
+    ...(error.extra.headers?.['www-authenticate'] !== undefined && { www_authenticate: error.extra.headers['www-authenticate'] }),
   });
 }
 
