@@ -1,7 +1,8 @@
 /**
  * The store's own cart (Store API), addressed by its Cart-Token (the quote's handle), brought to
  * exactly the state a quote request describes in one batch call (`POST /wc/store/v1/batch`, up
- * to 25 requests each): remove every item and coupon, set the customer's addresses, add the
+ * to 25 requests each, the Cart-Token on the batch itself and on each sub-request): remove every
+ * item and coupon, set the customer's addresses, add the
  * lines, apply the codes in order, select the requested rates, then read the cart back. A cart
  * without a token starts with `GET /cart`; a token the store no longer accepts (expired: writes
  * answer woocommerce_rest_missing_nonce) is replaced the same way.
@@ -114,6 +115,10 @@ export class StoreCartClient {
         'POST',
         '/batch',
         {
+          // The store loads one cart session per HTTP request, from that request's Cart-Token
+          // (src/StoreApi/SessionHandler.php): the outer request's header picks the cart; each
+          // sub-request's own header spares it the nonce check (AbstractCartRoute::has_cart_token).
+          token,
           body: {
             requests: chunk.map((r) => ({
               method: r.method,
