@@ -1,7 +1,8 @@
 /**
  * Orders on the store, once per checkout reference:
- * - gateway_charged: `POST wc/v3/orders` with `set_paid` and the payment handler's
- *   `transaction_id`, the lines (chosen "any" values as line meta), the applied codes, the
+ * - gateway_charged: `POST wc/v3/orders` as pending, then (when the store's total is the quoted
+ *   one; otherwise it is cancelled and the placement refused) `set_paid` with the payment
+ *   handler's `transaction_id`; the order carries the lines (chosen "any" values as line meta), the applied codes, the
  *   selected rates as shipping lines at the quoted amounts (WooCommerce takes shipping totals
  *   as sent) and the reference as order meta;
  * - store_charged: the Store API checkout of the session's own cart, with the buyer's
@@ -17,7 +18,7 @@ import type { OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult,
 import type { StateStore } from '../../src/state/store.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
-import { minorToDecimal } from './money.js';
+import { minorToDecimal, requiredMinor } from './money.js';
 import { LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
 import { destinationOf } from './quote.js';
 import type { WooCommerceSettings } from './settings.js';
@@ -93,6 +94,28 @@ export async function orderLines(deps: Pick<OrderDeps, 'catalog' | 'info'>, quot
   );
   const coupon_lines = quote.discounts.applied.flatMap((d) => (d.code ? [{ code: d.code }] : []));
   return { line_items, shipping_lines, coupon_lines };
+}
+
+/**
+ * An unpaid order the store totals differently from the quote (a price edited since, a rounding
+ * the cart and the order do differently) is cancelled before anyone pays for it: the refusal.
+ */
+export async function cancelIfTotalMoved(
+  http: WooHttp,
+  order: WcOrder,
+  expectedTotal: number,
+  signal?: AbortSignal,
+): Promise<Extract<PlaceOrderResult, { status: 'rejected' }> | undefined> {
+  const actual = requiredMinor(order.total, order.currency, 'the order total');
+  if (actual === expectedTotal) return undefined;
+  const cancelled = await http.rest('PUT', `orders/${order.id}`, { data: { status: 'cancelled' } }, signal);
+  if (cancelled.status !== 200) throw unexpected(`PUT wc/v3/orders/${order.id}`, cancelled.body);
+  return {
+    status: 'rejected',
+    reason: 'price_changed',
+    detail: `the store totals the order at ${actual}, not the ${expectedTotal} quoted; nothing was charged and the order was cancelled`,
+    actualTotal: actual,
+  };
 }
 
 export class OrderDesk {
@@ -227,11 +250,11 @@ export class OrderDesk {
   ): Promise<PlaceOrderResult> {
     const lines = await orderLines(this.deps, quote, signal);
     const settings = this.deps.settings.gateway_charged;
+    // Created unpaid first: only an order that totals what the agent was quoted is marked paid.
     const body = {
       payment_method: settings?.payment_method ?? record.handlerId,
       payment_method_title: settings?.payment_method_title ?? `Paid through ${record.handlerId}`,
-      set_paid: true,
-      transaction_id: record.transactionId,
+      status: 'pending',
       billing: this.billing(request),
       shipping: wcAddress(destinationOf(request.quote)),
       ...lines,
@@ -246,7 +269,21 @@ export class OrderDesk {
     }
     if (response.status !== 201 && response.status !== 200) throw unexpected('POST wc/v3/orders', response.body);
     const order = expectShape(WcOrder, response.body, 'POST wc/v3/orders');
-    return { status: 'placed', orderId: String(order.id), permalinkUrl: this.permalink(String(order.id), order.order_key) };
+    const orderId = String(order.id);
+    const moved = await this.totalMoved(order, request.expectedTotal, signal);
+    if (moved) return moved;
+    const paid = await this.deps.http.rest(
+      'PUT',
+      `orders/${orderId}`,
+      { data: { set_paid: true, transaction_id: record.transactionId } },
+      signal,
+    );
+    if (paid.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, paid.body);
+    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId, order.order_key) };
+  }
+
+  private totalMoved(order: WcOrder, expectedTotal: number, signal?: AbortSignal): Promise<PlaceOrderResult | undefined> {
+    return cancelIfTotalMoved(this.deps.http, order, expectedTotal, signal);
   }
 
   private async checkoutInStore(

@@ -11,6 +11,10 @@
  *   single group and the store ships several packages, one group `packages-{ids}` offers the
  *   rates every package has, priced as their sum;
  * - tax: the store's, for the destination (or the buyer's location hint); null without either.
+ *   Amounts come from the tax-exclusive line totals: cart item `prices` follow the store's
+ *   `woocommerce_tax_display_cart` (src/StoreApi/Schemas/V1/CartItemSchema.php) and include tax
+ *   on stores that display prices with tax. The quote must add up to the cart's `total_price`
+ *   (less a rate the store picked by default and the buyer did not), or it is refused.
  */
 import type {
   AppliedDiscount,
@@ -24,6 +28,7 @@ import type {
   QuotedLine,
   QuoteRequest,
 } from '../contract.js';
+import { InvalidAnswerError } from '../contract.js';
 import type { Catalog, KnownVariant } from './catalog.js';
 import type { CouponReasons } from './coupon-reasons.js';
 import { storeMinor } from './money.js';
@@ -195,9 +200,15 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       }
       continue;
     }
-    const unitPrice = money(inCart.prices.price);
+    // Net of tax: line_subtotal is before discounts and tax whatever the store displays.
+    const lineSubtotal = money(inCart.totals.line_subtotal);
+    const unitPrice = Math.round(lineSubtotal / inCart.quantity);
+    const subtotals = split(
+      lineSubtotal,
+      mine.map((p) => p.quantity),
+    );
     const discounts = split(
-      money(inCart.totals.line_subtotal) - money(inCart.totals.line_total),
+      lineSubtotal - money(inCart.totals.line_total),
       mine.map((p) => p.quantity),
     );
     mine.forEach((p, i) => {
@@ -216,7 +227,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
         ...(inCart.images[0] && { imageUrl: inCart.images[0].src }),
         requiresShipping: v.requiresShipping,
         fulfillableOn: fulfillableOn(p.known, p.quantity),
-        subtotal: unitPrice * p.quantity,
+        subtotal: subtotals[i]!,
       });
     });
   }
@@ -283,6 +294,16 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   const tax = located ? money(cart.totals.total_tax) - (shippingTotal ? 0 : shippingTax) : null;
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
   const itemsDiscount = appliedDiscounts.reduce((n, d) => n + d.amount, 0);
+  const total = subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0);
+  // The store's own total, without a default rate the buyer has not chosen and, unlocated, without tax.
+  const unchosen = shippingTotal === null && cart.totals.total_shipping ? money(cart.totals.total_shipping) + shippingTax : 0;
+  const storeTotal = money(cart.totals.total_price) - unchosen - (tax === null ? money(cart.totals.total_tax) : 0);
+  if (storeTotal !== total) {
+    throw new InvalidAnswerError(
+      `the store's cart totals ${storeTotal} in minor units, not the ${total} its lines, discounts, shipping and tax add up to ` +
+        '(fees or a pricing plugin the gateway cannot quote?)',
+    );
+  }
   return {
     handle: outcome.token,
     currency,
@@ -312,7 +333,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       discount: 0,
       shipping: shippingTotal,
       tax,
-      total: subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0),
+      total,
     },
   };
 }

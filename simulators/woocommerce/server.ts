@@ -39,6 +39,10 @@ export interface WooSimulatorOptions {
   packagesByClass?: boolean;
   /** The reference snippet of docs/adapters/woocommerce.md is installed (default true). */
   referenceSnippet?: boolean;
+  /** woocommerce_prices_include_tax (default false: prices entered without tax). */
+  pricesIncludeTax?: boolean;
+  /** woocommerce_tax_display_cart (default 'excl'). */
+  taxDisplayCart?: 'excl' | 'incl';
   now?: () => number;
 }
 
@@ -87,6 +91,10 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     dataDir: options.dataDir ?? demoDataDir(),
     storefrontUrl: () => home,
     now: () => new Date(now()),
+    tax: {
+      ...(options.pricesIncludeTax !== undefined && { pricesIncludeTax: options.pricesIncludeTax }),
+      ...(options.taxDisplayCart && { taxDisplayCart: options.taxDisplayCart }),
+    },
   });
   const faults = new Faults();
   const webhooks = new WebhookDispatcher(store, () => Math.floor(now() / 1000));

@@ -49,14 +49,28 @@ const CHICAGO = {
 const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
 const PROFILE = '/profiles/woo-walk';
 
-describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooCommerce store through the gateway, finishing %s', (mode) => {
+/**
+ * How the store enters and shows prices: without tax (taxed on top), or including it (gross
+ * prices, `woocommerce_prices_include_tax` and `woocommerce_tax_display_cart` = incl).
+ * 650 + 7000 = 7650, 10% off 765, standard shipping 500 (untaxed), Illinois 6.25% per line:
+ * on top 6300 -> 394, 585 -> 37; included 6300 -> 371, 585 -> 34 (already in the prices).
+ */
+const TAX = {
+  exclusive: { simulator: {}, total: 7650 - 765 + 500 + 431 },
+  inclusive: { simulator: { pricesIncludeTax: true, taxDisplayCart: 'incl' as const }, total: 7650 - 765 + 500 },
+};
+const WALKS = (['gateway_charged', 'store_charged', 'handoff'] as const).flatMap((mode) =>
+  (['exclusive', 'inclusive'] as const).map((tax) => [mode, tax] as const),
+);
+
+describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, prices %s of tax', (mode, tax) => {
   let woo: WooSubject;
   let gw: TestGateway;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    woo = await wooSubject();
+    woo = await wooSubject({ simulator: TAX[tax].simulator });
     gw = await testGateway({
       adapter: woo.adapter,
       keyring: await tenantKeyring(),
@@ -166,8 +180,7 @@ describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooComme
     });
     expect(ready.body.status).toBe('ready_for_complete');
     const total = ready.body.totals.find((t: { type: string }) => t.type === 'total').amount;
-    // 650 + 7000 = 7650, 10% off 765, standard shipping 500, Illinois 6.25% per line (6300 -> 394, 585 -> 37).
-    expect(total).toBe(7650 - 765 + 500 + 431);
+    expect(total).toBe(TAX[tax].total);
 
     const completed = await call('POST', `/checkout-sessions/${created.body.id}/complete`, {
       ...(PAYMENT[mode] !== undefined && { payment: PAYMENT[mode] }),
