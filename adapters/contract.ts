@@ -652,6 +652,11 @@ export interface OrderSnapshot {
   /** As charged at checkout (adjustments carry later changes). */
   totals: { subtotal: number; itemsDiscount: number; discount: number; shipping: number; tax: number; total: number };
   canceled?: boolean;
+  /**
+   * The store still waits for the buyer's payment (an order created unpaid and not paid since):
+   * it does not complete a handed-off checkout; a later change that pays it does.
+   */
+  awaitingPayment?: boolean;
 }
 
 /**

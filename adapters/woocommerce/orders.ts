@@ -19,7 +19,7 @@ import type { StateStore } from '../../src/state/store.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { minorToDecimal, requiredMinor } from './money.js';
-import { LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
+import { isPaid, LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
 import { destinationOf } from './quote.js';
 import type { WooCommerceSettings } from './settings.js';
 import type { StoreInfo } from './store-info.js';
@@ -171,8 +171,7 @@ export class OrderDesk {
     if (response.status === 404) return null;
     if (response.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, response.body);
     const order = expectShape(WcOrder, response.body, `GET wc/v3/orders/${orderId}`);
-    const paid = ['processing', 'completed', 'on-hold'].includes(order.status);
-    return paid ? { orderId, permalinkUrl: this.permalink(orderId, order.order_key) } : null;
+    return isPaid(order) ? { orderId, permalinkUrl: this.permalink(orderId, order.order_key) } : null;
   }
 
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {

@@ -191,6 +191,12 @@ describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, pri
       expect(completed.body.status).toBe('requires_escalation');
       const page = completed.body.continue_url as string;
       expect(page).toMatch(new RegExp(`^${woo.sim.url}/checkout/order-pay/\\d+/`));
+      // The store announced the pending order it created for the page (order.created fires for
+      // every non-draft order): unpaid, it completes nothing and the platform hears nothing yet.
+      await woo.sim.controls.flushWebhooks();
+      expect(woo.sim.controls.deliveries().filter((d) => d.headers['x-wc-webhook-topic'] === 'order.created')).toHaveLength(1);
+      expect((await call('GET', `/checkout-sessions/${created.body.id}`)).body.status).toBe('requires_escalation');
+      expect(receiver.received).toEqual([]);
       const paid = await fetch(page, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
