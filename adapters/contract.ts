@@ -450,6 +450,11 @@ export interface FulfillmentMethodQuote {
   lineIds: string[];
   /** One group unless `multiGroup` was requested and the store ships separately. */
   groups: FulfillmentGroupQuote[];
+  /**
+   * The store refused the destination's address (nothing is quoted for it): each refused field
+   * (absent: the address as a whole) with the store's words, reported on the destination.
+   */
+  destinationProblems?: Array<{ field?: keyof PostalAddress; detail: string }>;
 }
 
 /** A method the lines could use, for `available_methods`. */

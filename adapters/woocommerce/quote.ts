@@ -32,6 +32,7 @@ import { InvalidAnswerError } from '../contract.js';
 import type { Catalog, KnownVariant } from './catalog.js';
 import type { CouponReasons } from './coupon-reasons.js';
 import { storeMinor } from './money.js';
+import type { WpErrorBody } from './http.js';
 import type { CartAddress, CartItemRequest, StoreCartClient } from './store-cart.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
@@ -69,16 +70,51 @@ export function split(total: number, weights: number[]): number[] {
 }
 
 const cartAddress = (a: Partial<PostalAddress> | undefined): CartAddress => ({
-  ...(a?.firstName !== undefined && { first_name: a.firstName }),
-  ...(a?.lastName !== undefined && { last_name: a.lastName }),
-  ...(a?.streetAddress !== undefined && { address_1: a.streetAddress }),
-  ...(a?.extendedAddress !== undefined && { address_2: a.extendedAddress }),
-  ...(a?.locality !== undefined && { city: a.locality }),
-  ...(a?.region !== undefined && { state: a.region }),
-  ...(a?.postalCode !== undefined && { postcode: a.postalCode }),
-  ...(a?.country !== undefined && { country: a.country }),
-  ...(a?.phone !== undefined && { phone: a.phone }),
+  first_name: a?.firstName ?? '',
+  last_name: a?.lastName ?? '',
+  company: '',
+  address_1: a?.streetAddress ?? '',
+  address_2: a?.extendedAddress ?? '',
+  city: a?.locality ?? '',
+  state: a?.region ?? '',
+  postcode: a?.postalCode ?? '',
+  country: a?.country ?? '',
+  phone: a?.phone ?? '',
 });
+
+/** The address fields named by the store's validation codes (AbstractAddressSchema::validate_callback). */
+const REFUSED_FIELD: Record<string, keyof PostalAddress> = {
+  invalid_country: 'country',
+  invalid_state: 'region',
+  invalid_postcode: 'postalCode',
+  invalid_phone: 'phone',
+  invalid_first_name: 'firstName',
+  invalid_last_name: 'lastName',
+  invalid_address_1: 'streetAddress',
+  invalid_address_2: 'extendedAddress',
+  invalid_city: 'locality',
+};
+
+interface RefusalDetail {
+  code?: unknown;
+  message?: unknown;
+  additional_errors?: Array<{ code?: unknown; message?: unknown }>;
+}
+
+/** What `cart/update-customer` refused of the shipping address, field by field (rest_invalid_param details). */
+function addressRefusals(error: WpErrorBody): NonNullable<FulfillmentMethodQuote['destinationProblems']> {
+  const data = error.data as { details?: Record<string, RefusalDetail>; params?: Record<string, unknown> } | undefined;
+  const detail = data?.details?.shipping_address;
+  const all = detail ? [detail, ...(detail.additional_errors ?? [])] : [];
+  const problems = all.flatMap((e) => {
+    if (typeof e.message !== 'string') return [];
+    const field = typeof e.code === 'string' ? REFUSED_FIELD[e.code] : undefined;
+    return [{ ...(field && { field }), detail: e.message }];
+  });
+  if (problems.length) return problems;
+  const said = data?.params?.shipping_address ?? data?.params?.billing_address;
+  return [{ detail: typeof said === 'string' ? said : error.message }];
+}
 
 /** The shipping destination of a request: the first shipping method's address. */
 export function destinationOf(request: QuoteRequest): PostalAddress | undefined {
@@ -150,13 +186,14 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   });
 
   const destination = destinationOf(request);
-  const shipping = destination ? cartAddress(destination) : request.location ? cartAddress(request.location) : {};
+  const shipping = cartAddress(destination ?? request.location);
   const email = request.buyer?.email ?? request.identity?.email;
+  // The buyer's name and email (coupon email rules); no billing address or phone is priced.
   const billing: CartAddress = {
-    ...(email && { email }),
-    ...(request.buyer?.firstName && { first_name: request.buyer.firstName }),
-    ...(request.buyer?.lastName && { last_name: request.buyer.lastName }),
-    ...(request.buyer?.phone && { phone: request.buyer.phone }),
+    ...cartAddress(undefined),
+    email: email ?? '',
+    first_name: request.buyer?.firstName ?? '',
+    last_name: request.buyer?.lastName ?? '',
   };
   const selections = (request.fulfillment?.methods ?? [])
     .filter((m) => m.type === 'shipping')
@@ -282,13 +319,18 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   });
 
   const rateErrors = new Set(outcome.errors.filter((e) => e.step.kind === 'rate').map((e) => (e.step as { index: number }).index));
+  // A refused address leaves the cart on the one before: nothing is quoted for either.
+  const addressError = outcome.errors.find((e) => e.step.kind === 'address')?.error;
+  const refusals = addressError ? addressRefusals(addressError) : undefined;
   const fulfillment = request.fulfillment
-    ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination))
+    ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination) && !refusals).map((m) =>
+        refusals && m.type === 'shipping' ? { ...m, destinationProblems: refusals } : m,
+      )
     : undefined;
   const physical = lines.filter((l) => l.requiresShipping);
   const when = physical.map((l) => l.fulfillableOn);
   const shippingTotal = physical.length === 0 ? 0 : fulfillment ? sumSelected(fulfillment) : null;
-  const located = Boolean(destination?.country || request.location?.country);
+  const located = !refusals && Boolean(destination?.country || request.location?.country);
   const shippingTax = cart.totals.total_shipping_tax ? money(cart.totals.total_shipping_tax) : 0;
   // The store taxes the rate it has selected by default; only a rate the buyer chose is counted.
   const tax = located ? money(cart.totals.total_tax) - (shippingTotal ? 0 : shippingTax) : null;

@@ -19,16 +19,21 @@ export interface CartItemRequest {
   variation: Array<{ attribute: string; value: string }>;
 }
 
+/**
+ * Every field, always: the store merges the fields left out from the address it saved before
+ * (wp_parse_args in src/StoreApi/Routes/V1/CartUpdateCustomer.php), so an empty one clears it.
+ */
 export interface CartAddress {
-  first_name?: string;
-  last_name?: string;
-  address_1?: string;
-  address_2?: string;
-  city?: string;
-  state?: string;
-  postcode?: string;
-  country?: string;
-  phone?: string;
+  first_name: string;
+  last_name: string;
+  company: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  phone: string;
   email?: string;
 }
 
@@ -41,7 +46,11 @@ export interface CartPlan {
 }
 
 export type Step =
-  { kind: 'item'; index: number } | { kind: 'coupon'; index: number } | { kind: 'rate'; index: number } | { kind: 'other' };
+  | { kind: 'item'; index: number }
+  | { kind: 'coupon'; index: number }
+  | { kind: 'rate'; index: number }
+  | { kind: 'address' }
+  | { kind: 'other' };
 
 export interface CartOutcome {
   token: string;
@@ -74,7 +83,7 @@ export class StoreCartClient {
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/items' },
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/coupons' },
       {
-        step: { kind: 'other' },
+        step: { kind: 'address' },
         method: 'POST',
         path: '/cart/update-customer',
         body: { shipping_address: plan.shipping, billing_address: plan.billing },

@@ -8,6 +8,7 @@ import type { CartSession, CartSessions } from './carts.js';
 import { cartItemKey } from './carts.js';
 import type { Address, BillingAddress, SimCoupon } from './model.js';
 import { mergeAddress, type OrderBook } from './orders.js';
+import { sanitizeAddress, validatePosted } from './address-validation.js';
 import { couponFitsCart, price, pricingItem, type Priced, type PricingItem } from './pricing.js';
 import type { RouteContext, RouteResult, Router } from './router.js';
 import { orderPaymentResult } from './payment-page.js';
@@ -359,9 +360,16 @@ export class StoreApi {
     return next;
   }
 
+  /** Merged over the saved addresses, validated, saved only when both pass (address-validation.ts). */
   private async updateCustomer(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    session.billing = this.address<BillingAddress>(session.billing, body.billing_address);
-    session.shipping = this.address<Address>(session.shipping, body.shipping_address);
+    const billing = sanitizeAddress(mergeAddress<BillingAddress>(session.billing, body.billing_address));
+    const shipping = sanitizeAddress(mergeAddress<Address>(session.shipping, body.shipping_address));
+    validatePosted([
+      ...(body.billing_address !== undefined ? [{ param: 'billing_address' as const, address: billing }] : []),
+      ...(body.shipping_address !== undefined ? [{ param: 'shipping_address' as const, address: shipping }] : []),
+    ]);
+    session.billing = billing;
+    session.shipping = shipping;
     return this.respond(session);
   }
 
