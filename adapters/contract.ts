@@ -792,6 +792,12 @@ export interface Adapter {
    * first. The gateway polls it and treats each change as an order event.
    */
   ordersChangedSince?(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]>;
+  /**
+   * How often the gateway polls `ordersChangedSince` when the tenant does not say
+   * (`adapter.order_poll_seconds`); absent: every 60 s. A store whose webhooks are the main
+   * source polls only to catch the deliveries it lost, less often.
+   */
+  readonly orderPollSeconds?: number;
 
   /** Cheap reachability check for readiness probes. */
   ping(signal?: AbortSignal): Promise<void>;

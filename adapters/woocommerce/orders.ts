@@ -14,7 +14,7 @@
  * the store call, the order id after. A claim left without an order (the call's answer was lost)
  * is resolved by reading the store's recent orders for the reference meta.
  */
-import type { OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
+import type { OrderChange, OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
@@ -365,6 +365,32 @@ export class OrderDesk {
     }
     this.trackingApi = Promise.resolve('none');
     return { kind: 'none' };
+  }
+
+  /**
+   * Orders changed after `sinceIso` (`modified_after`, GMT), oldest change first: WooCommerce
+   * never retries a failed webhook delivery, so the gateway polls this to catch the lost ones.
+   */
+  async changedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+    const since = new Date(Date.parse(sinceIso) - 1000).toISOString().slice(0, 19);
+    const changes: OrderChange[] = [];
+    for (let page = 1; ; page++) {
+      const response = await this.deps.http.rest(
+        'GET',
+        'orders',
+        { params: { modified_after: since, dates_are_gmt: true, per_page: 100, page, orderby: 'date', order: 'asc' } },
+        signal,
+      );
+      if (response.status !== 200) throw unexpected('GET wc/v3/orders', response.body);
+      const orders = expectShape(WcOrders, response.body, 'GET wc/v3/orders');
+      for (const order of orders) {
+        const reference = referenceOf(order);
+        const updatedAt = `${(order.date_modified_gmt ?? order.date_created_gmt).replace(/Z$/, '')}Z`;
+        changes.push({ orderId: String(order.id), updatedAt, ...(reference && { reference }) });
+      }
+      if (orders.length < 100) break;
+    }
+    return changes.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
   }
 
   async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
