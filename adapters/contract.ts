@@ -450,6 +450,11 @@ export interface FulfillmentMethodQuote {
   lineIds: string[];
   /** One group unless `multiGroup` was requested and the store ships separately. */
   groups: FulfillmentGroupQuote[];
+  /**
+   * The store refused the destination's address (nothing is quoted for it): each refused field
+   * (absent: the address as a whole) with the store's words, reported on the destination.
+   */
+  destinationProblems?: Array<{ field?: keyof PostalAddress; detail: string }>;
 }
 
 /** A method the lines could use, for `available_methods`. */
@@ -652,6 +657,11 @@ export interface OrderSnapshot {
   /** As charged at checkout (adjustments carry later changes). */
   totals: { subtotal: number; itemsDiscount: number; discount: number; shipping: number; tax: number; total: number };
   canceled?: boolean;
+  /**
+   * The store still waits for the buyer's payment (an order created unpaid and not paid since):
+   * it does not complete a handed-off checkout; a later change that pays it does.
+   */
+  awaitingPayment?: boolean;
 }
 
 /**
@@ -794,6 +804,12 @@ export interface Adapter {
    * first. The gateway polls it and treats each change as an order event.
    */
   ordersChangedSince?(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]>;
+  /**
+   * How often the gateway polls `ordersChangedSince` when the tenant does not say
+   * (`adapter.order_poll_seconds`); absent: every 60 s. A store whose webhooks are the main
+   * source polls only to catch the deliveries it lost, less often.
+   */
+  readonly orderPollSeconds?: number;
 
   /**
    * Optional: the store's own customer login (identity linking). The customer's id in the store

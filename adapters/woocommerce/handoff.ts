@@ -12,12 +12,12 @@
  *   store's own cart and checkout page.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutUrlRequest, Quote, QuoteRequest } from '../contract.js';
+import { BackendError, type CheckoutUrlRequest, type Quote, type QuoteRequest } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { REFERENCE_META } from './order-map.js';
-import { orderLines, wcAddress } from './orders.js';
+import { cancelIfTotalMoved, orderLines, wcAddress } from './orders.js';
 import { destinationOf } from './quote.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
@@ -113,6 +113,9 @@ export class Handoff {
     if (response.status !== 201 && response.status !== 200) throw unexpected('POST wc/v3/orders', response.body);
     const order = expectShape(WcOrder, response.body, 'POST wc/v3/orders');
     if (!order.payment_url) throw unexpected('POST wc/v3/orders', { code: 'no_payment_url', message: 'the order has no payment_url' });
+    // The buyer must be asked to pay what the agent was quoted, not what the order came to.
+    const moved = await cancelIfTotalMoved(this.deps.http, order, quote.totals.total, signal);
+    if (moved) throw new BackendError(`the store's order for the handoff: ${moved.detail}`, false);
     if (entry) await this.cancel(entry.orderId, signal);
     await this.deps.state.set<HandoffEntry>(
       this.key(request.reference),

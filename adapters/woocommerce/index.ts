@@ -16,6 +16,7 @@ import type {
   CheckoutUrlRequest,
   FinishingMode,
   LookupResult,
+  OrderChange,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
@@ -184,6 +185,13 @@ export class WooCommerceAdapter implements Adapter {
 
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
     return this.orders.getOrder(orderId, signal);
+  }
+
+  /** Reconciliation behind the webhooks: a delivery WooCommerce lost is never retried. */
+  readonly orderPollSeconds = 300;
+
+  ordersChangedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+    return this.orders.changedSince(sinceIso, signal);
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {

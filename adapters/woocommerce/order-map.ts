@@ -23,6 +23,14 @@ export type Tracking =
 const gmt = (text: string | null | undefined): string | undefined => (text ? `${text.replace(/Z$/, '')}Z` : undefined);
 const meta = (list: Array<{ key: string; value: unknown }>, key: string) => list.find((m) => m.key === key)?.value;
 
+/**
+ * Paid: processing or completed, or a payment date (a paid order refunded or cancelled since).
+ * pending, on-hold (awaiting a bank transfer), failed, checkout-draft and an unpaid cancelled
+ * order are not.
+ */
+export const isPaid = (order: Pick<WcOrder, 'status' | 'date_paid_gmt'>): boolean =>
+  order.status === 'processing' || order.status === 'completed' || Boolean(order.date_paid_gmt);
+
 export function referenceOf(order: Pick<WcOrder, 'meta_data'>): string | undefined {
   const value = meta(order.meta_data, REFERENCE_META);
   return typeof value === 'string' && value ? value : undefined;
@@ -178,5 +186,6 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
     adjustments,
     totals: { subtotal, itemsDiscount, discount: subtotal - itemsDiscount + shipping + tax - total, shipping, tax, total },
     ...(canceled && { canceled: true }),
+    ...(!isPaid(order) && { awaitingPayment: true }),
   };
 }

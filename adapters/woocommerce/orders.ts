@@ -1,7 +1,8 @@
 /**
  * Orders on the store, once per checkout reference:
- * - gateway_charged: `POST wc/v3/orders` with `set_paid` and the payment handler's
- *   `transaction_id`, the lines (chosen "any" values as line meta), the applied codes, the
+ * - gateway_charged: `POST wc/v3/orders` as pending, then (when the store's total is the quoted
+ *   one; otherwise it is cancelled and the placement refused) `set_paid` with the payment
+ *   handler's `transaction_id`; the order carries the lines (chosen "any" values as line meta), the applied codes, the
  *   selected rates as shipping lines at the quoted amounts (WooCommerce takes shipping totals
  *   as sent) and the reference as order meta;
  * - store_charged: the Store API checkout of the session's own cart, with the buyer's
@@ -13,12 +14,12 @@
  * the store call, the order id after. A claim left without an order (the call's answer was lost)
  * is resolved by reading the store's recent orders for the reference meta.
  */
-import type { OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
+import type { OrderChange, OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
-import { minorToDecimal } from './money.js';
-import { LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
+import { minorToDecimal, requiredMinor } from './money.js';
+import { isPaid, LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
 import { destinationOf } from './quote.js';
 import type { WooCommerceSettings } from './settings.js';
 import type { StoreInfo } from './store-info.js';
@@ -95,6 +96,28 @@ export async function orderLines(deps: Pick<OrderDeps, 'catalog' | 'info'>, quot
   return { line_items, shipping_lines, coupon_lines };
 }
 
+/**
+ * An unpaid order the store totals differently from the quote (a price edited since, a rounding
+ * the cart and the order do differently) is cancelled before anyone pays for it: the refusal.
+ */
+export async function cancelIfTotalMoved(
+  http: WooHttp,
+  order: WcOrder,
+  expectedTotal: number,
+  signal?: AbortSignal,
+): Promise<Extract<PlaceOrderResult, { status: 'rejected' }> | undefined> {
+  const actual = requiredMinor(order.total, order.currency, 'the order total');
+  if (actual === expectedTotal) return undefined;
+  const cancelled = await http.rest('PUT', `orders/${order.id}`, { data: { status: 'cancelled' } }, signal);
+  if (cancelled.status !== 200) throw unexpected(`PUT wc/v3/orders/${order.id}`, cancelled.body);
+  return {
+    status: 'rejected',
+    reason: 'price_changed',
+    detail: `the store totals the order at ${actual}, not the ${expectedTotal} quoted; nothing was charged and the order was cancelled`,
+    actualTotal: actual,
+  };
+}
+
 export class OrderDesk {
   /** Which tracking API the store has: core fulfillments, the Shipment Tracking extension, or none. */
   private trackingApi: Promise<Tracking['kind']> | undefined;
@@ -148,8 +171,7 @@ export class OrderDesk {
     if (response.status === 404) return null;
     if (response.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, response.body);
     const order = expectShape(WcOrder, response.body, `GET wc/v3/orders/${orderId}`);
-    const paid = ['processing', 'completed', 'on-hold'].includes(order.status);
-    return paid ? { orderId, permalinkUrl: this.permalink(orderId, order.order_key) } : null;
+    return isPaid(order) ? { orderId, permalinkUrl: this.permalink(orderId, order.order_key) } : null;
   }
 
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
@@ -227,11 +249,11 @@ export class OrderDesk {
   ): Promise<PlaceOrderResult> {
     const lines = await orderLines(this.deps, quote, signal);
     const settings = this.deps.settings.gateway_charged;
+    // Created unpaid first: only an order that totals what the agent was quoted is marked paid.
     const body = {
       payment_method: settings?.payment_method ?? record.handlerId,
       payment_method_title: settings?.payment_method_title ?? `Paid through ${record.handlerId}`,
-      set_paid: true,
-      transaction_id: record.transactionId,
+      status: 'pending',
       billing: this.billing(request),
       shipping: wcAddress(destinationOf(request.quote)),
       ...lines,
@@ -246,7 +268,21 @@ export class OrderDesk {
     }
     if (response.status !== 201 && response.status !== 200) throw unexpected('POST wc/v3/orders', response.body);
     const order = expectShape(WcOrder, response.body, 'POST wc/v3/orders');
-    return { status: 'placed', orderId: String(order.id), permalinkUrl: this.permalink(String(order.id), order.order_key) };
+    const orderId = String(order.id);
+    const moved = await this.totalMoved(order, request.expectedTotal, signal);
+    if (moved) return moved;
+    const paid = await this.deps.http.rest(
+      'PUT',
+      `orders/${orderId}`,
+      { data: { set_paid: true, transaction_id: record.transactionId } },
+      signal,
+    );
+    if (paid.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, paid.body);
+    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId, order.order_key) };
+  }
+
+  private totalMoved(order: WcOrder, expectedTotal: number, signal?: AbortSignal): Promise<PlaceOrderResult | undefined> {
+    return cancelIfTotalMoved(this.deps.http, order, expectedTotal, signal);
   }
 
   private async checkoutInStore(
@@ -329,6 +365,32 @@ export class OrderDesk {
     }
     this.trackingApi = Promise.resolve('none');
     return { kind: 'none' };
+  }
+
+  /**
+   * Orders changed after `sinceIso` (`modified_after`, GMT), oldest change first: WooCommerce
+   * never retries a failed webhook delivery, so the gateway polls this to catch the lost ones.
+   */
+  async changedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+    const since = new Date(Date.parse(sinceIso) - 1000).toISOString().slice(0, 19);
+    const changes: OrderChange[] = [];
+    for (let page = 1; ; page++) {
+      const response = await this.deps.http.rest(
+        'GET',
+        'orders',
+        { params: { modified_after: since, dates_are_gmt: true, per_page: 100, page, orderby: 'date', order: 'asc' } },
+        signal,
+      );
+      if (response.status !== 200) throw unexpected('GET wc/v3/orders', response.body);
+      const orders = expectShape(WcOrders, response.body, 'GET wc/v3/orders');
+      for (const order of orders) {
+        const reference = referenceOf(order);
+        const updatedAt = `${(order.date_modified_gmt ?? order.date_created_gmt).replace(/Z$/, '')}Z`;
+        changes.push({ orderId: String(order.id), updatedAt, ...(reference && { reference }) });
+      }
+      if (orders.length < 100) break;
+    }
+    return changes.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
   }
 
   async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {

@@ -11,6 +11,10 @@
  *   single group and the store ships several packages, one group `packages-{ids}` offers the
  *   rates every package has, priced as their sum;
  * - tax: the store's, for the destination (or the buyer's location hint); null without either.
+ *   Amounts come from the tax-exclusive line totals: cart item `prices` follow the store's
+ *   `woocommerce_tax_display_cart` (src/StoreApi/Schemas/V1/CartItemSchema.php) and include tax
+ *   on stores that display prices with tax. The quote must add up to the cart's `total_price`
+ *   (less a rate the store picked by default and the buyer did not), or it is refused.
  */
 import type {
   AppliedDiscount,
@@ -24,9 +28,11 @@ import type {
   QuotedLine,
   QuoteRequest,
 } from '../contract.js';
+import { InvalidAnswerError } from '../contract.js';
 import type { Catalog, KnownVariant } from './catalog.js';
 import type { CouponReasons } from './coupon-reasons.js';
 import { storeMinor } from './money.js';
+import type { WpErrorBody } from './http.js';
 import type { CartAddress, CartItemRequest, StoreCartClient } from './store-cart.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
@@ -64,16 +70,51 @@ export function split(total: number, weights: number[]): number[] {
 }
 
 const cartAddress = (a: Partial<PostalAddress> | undefined): CartAddress => ({
-  ...(a?.firstName !== undefined && { first_name: a.firstName }),
-  ...(a?.lastName !== undefined && { last_name: a.lastName }),
-  ...(a?.streetAddress !== undefined && { address_1: a.streetAddress }),
-  ...(a?.extendedAddress !== undefined && { address_2: a.extendedAddress }),
-  ...(a?.locality !== undefined && { city: a.locality }),
-  ...(a?.region !== undefined && { state: a.region }),
-  ...(a?.postalCode !== undefined && { postcode: a.postalCode }),
-  ...(a?.country !== undefined && { country: a.country }),
-  ...(a?.phone !== undefined && { phone: a.phone }),
+  first_name: a?.firstName ?? '',
+  last_name: a?.lastName ?? '',
+  company: '',
+  address_1: a?.streetAddress ?? '',
+  address_2: a?.extendedAddress ?? '',
+  city: a?.locality ?? '',
+  state: a?.region ?? '',
+  postcode: a?.postalCode ?? '',
+  country: a?.country ?? '',
+  phone: a?.phone ?? '',
 });
+
+/** The address fields named by the store's validation codes (AbstractAddressSchema::validate_callback). */
+const REFUSED_FIELD: Record<string, keyof PostalAddress> = {
+  invalid_country: 'country',
+  invalid_state: 'region',
+  invalid_postcode: 'postalCode',
+  invalid_phone: 'phone',
+  invalid_first_name: 'firstName',
+  invalid_last_name: 'lastName',
+  invalid_address_1: 'streetAddress',
+  invalid_address_2: 'extendedAddress',
+  invalid_city: 'locality',
+};
+
+interface RefusalDetail {
+  code?: unknown;
+  message?: unknown;
+  additional_errors?: Array<{ code?: unknown; message?: unknown }>;
+}
+
+/** What `cart/update-customer` refused of the shipping address, field by field (rest_invalid_param details). */
+function addressRefusals(error: WpErrorBody): NonNullable<FulfillmentMethodQuote['destinationProblems']> {
+  const data = error.data as { details?: Record<string, RefusalDetail>; params?: Record<string, unknown> } | undefined;
+  const detail = data?.details?.shipping_address;
+  const all = detail ? [detail, ...(detail.additional_errors ?? [])] : [];
+  const problems = all.flatMap((e) => {
+    if (typeof e.message !== 'string') return [];
+    const field = typeof e.code === 'string' ? REFUSED_FIELD[e.code] : undefined;
+    return [{ ...(field && { field }), detail: e.message }];
+  });
+  if (problems.length) return problems;
+  const said = data?.params?.shipping_address ?? data?.params?.billing_address;
+  return [{ detail: typeof said === 'string' ? said : error.message }];
+}
 
 /** The shipping destination of a request: the first shipping method's address. */
 export function destinationOf(request: QuoteRequest): PostalAddress | undefined {
@@ -145,13 +186,14 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   });
 
   const destination = destinationOf(request);
-  const shipping = destination ? cartAddress(destination) : request.location ? cartAddress(request.location) : {};
+  const shipping = cartAddress(destination ?? request.location);
   const email = request.buyer?.email ?? request.identity?.email;
+  // The buyer's name and email (coupon email rules); no billing address or phone is priced.
   const billing: CartAddress = {
-    ...(email && { email }),
-    ...(request.buyer?.firstName && { first_name: request.buyer.firstName }),
-    ...(request.buyer?.lastName && { last_name: request.buyer.lastName }),
-    ...(request.buyer?.phone && { phone: request.buyer.phone }),
+    ...cartAddress(undefined),
+    email: email ?? '',
+    first_name: request.buyer?.firstName ?? '',
+    last_name: request.buyer?.lastName ?? '',
   };
   const selections = (request.fulfillment?.methods ?? [])
     .filter((m) => m.type === 'shipping')
@@ -195,9 +237,15 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       }
       continue;
     }
-    const unitPrice = money(inCart.prices.price);
+    // Net of tax: line_subtotal is before discounts and tax whatever the store displays.
+    const lineSubtotal = money(inCart.totals.line_subtotal);
+    const unitPrice = Math.round(lineSubtotal / inCart.quantity);
+    const subtotals = split(
+      lineSubtotal,
+      mine.map((p) => p.quantity),
+    );
     const discounts = split(
-      money(inCart.totals.line_subtotal) - money(inCart.totals.line_total),
+      lineSubtotal - money(inCart.totals.line_total),
       mine.map((p) => p.quantity),
     );
     mine.forEach((p, i) => {
@@ -216,7 +264,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
         ...(inCart.images[0] && { imageUrl: inCart.images[0].src }),
         requiresShipping: v.requiresShipping,
         fulfillableOn: fulfillableOn(p.known, p.quantity),
-        subtotal: unitPrice * p.quantity,
+        subtotal: subtotals[i]!,
       });
     });
   }
@@ -271,18 +319,33 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   });
 
   const rateErrors = new Set(outcome.errors.filter((e) => e.step.kind === 'rate').map((e) => (e.step as { index: number }).index));
+  // A refused address leaves the cart on the one before: nothing is quoted for either.
+  const addressError = outcome.errors.find((e) => e.step.kind === 'address')?.error;
+  const refusals = addressError ? addressRefusals(addressError) : undefined;
   const fulfillment = request.fulfillment
-    ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination))
+    ? fulfillmentQuote(request, cart, lines, itemKeyOfLine, money, selections, rateErrors, Boolean(destination) && !refusals).map((m) =>
+        refusals && m.type === 'shipping' ? { ...m, destinationProblems: refusals } : m,
+      )
     : undefined;
   const physical = lines.filter((l) => l.requiresShipping);
   const when = physical.map((l) => l.fulfillableOn);
   const shippingTotal = physical.length === 0 ? 0 : fulfillment ? sumSelected(fulfillment) : null;
-  const located = Boolean(destination?.country || request.location?.country);
+  const located = !refusals && Boolean(destination?.country || request.location?.country);
   const shippingTax = cart.totals.total_shipping_tax ? money(cart.totals.total_shipping_tax) : 0;
   // The store taxes the rate it has selected by default; only a rate the buyer chose is counted.
   const tax = located ? money(cart.totals.total_tax) - (shippingTotal ? 0 : shippingTax) : null;
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
   const itemsDiscount = appliedDiscounts.reduce((n, d) => n + d.amount, 0);
+  const total = subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0);
+  // The store's own total, without a default rate the buyer has not chosen and, unlocated, without tax.
+  const unchosen = shippingTotal === null && cart.totals.total_shipping ? money(cart.totals.total_shipping) + shippingTax : 0;
+  const storeTotal = money(cart.totals.total_price) - unchosen - (tax === null ? money(cart.totals.total_tax) : 0);
+  if (storeTotal !== total) {
+    throw new InvalidAnswerError(
+      `the store's cart totals ${storeTotal} in minor units, not the ${total} its lines, discounts, shipping and tax add up to ` +
+        '(fees or a pricing plugin the gateway cannot quote?)',
+    );
+  }
   return {
     handle: outcome.token,
     currency,
@@ -312,7 +375,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
       discount: 0,
       shipping: shippingTotal,
       tax,
-      total: subtotal - itemsDiscount + (shippingTotal ?? 0) + (tax ?? 0),
+      total,
     },
   };
 }

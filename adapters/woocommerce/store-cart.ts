@@ -1,7 +1,8 @@
 /**
  * The store's own cart (Store API), addressed by its Cart-Token (the quote's handle), brought to
  * exactly the state a quote request describes in one batch call (`POST /wc/store/v1/batch`, up
- * to 25 requests each): remove every item and coupon, set the customer's addresses, add the
+ * to 25 requests each, the Cart-Token on the batch itself and on each sub-request): remove every
+ * item and coupon, set the customer's addresses, add the
  * lines, apply the codes in order, select the requested rates, then read the cart back. A cart
  * without a token starts with `GET /cart`; a token the store no longer accepts (expired: writes
  * answer woocommerce_rest_missing_nonce) is replaced the same way.
@@ -18,16 +19,21 @@ export interface CartItemRequest {
   variation: Array<{ attribute: string; value: string }>;
 }
 
+/**
+ * Every field, always: the store merges the fields left out from the address it saved before
+ * (wp_parse_args in src/StoreApi/Routes/V1/CartUpdateCustomer.php), so an empty one clears it.
+ */
 export interface CartAddress {
-  first_name?: string;
-  last_name?: string;
-  address_1?: string;
-  address_2?: string;
-  city?: string;
-  state?: string;
-  postcode?: string;
-  country?: string;
-  phone?: string;
+  first_name: string;
+  last_name: string;
+  company: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  phone: string;
   email?: string;
 }
 
@@ -40,7 +46,11 @@ export interface CartPlan {
 }
 
 export type Step =
-  { kind: 'item'; index: number } | { kind: 'coupon'; index: number } | { kind: 'rate'; index: number } | { kind: 'other' };
+  | { kind: 'item'; index: number }
+  | { kind: 'coupon'; index: number }
+  | { kind: 'rate'; index: number }
+  | { kind: 'address' }
+  | { kind: 'other' };
 
 export interface CartOutcome {
   token: string;
@@ -73,7 +83,7 @@ export class StoreCartClient {
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/items' },
       { step: { kind: 'other' }, method: 'DELETE', path: '/cart/coupons' },
       {
-        step: { kind: 'other' },
+        step: { kind: 'address' },
         method: 'POST',
         path: '/cart/update-customer',
         body: { shipping_address: plan.shipping, billing_address: plan.billing },
@@ -114,6 +124,10 @@ export class StoreCartClient {
         'POST',
         '/batch',
         {
+          // The store loads one cart session per HTTP request, from that request's Cart-Token
+          // (src/StoreApi/SessionHandler.php): the outer request's header picks the cart; each
+          // sub-request's own header spares it the nonce check (AbstractCartRoute::has_cart_token).
+          token,
           body: {
             requests: chunk.map((r) => ({
               method: r.method,

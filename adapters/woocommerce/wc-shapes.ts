@@ -106,6 +106,7 @@ export const WcOrder = Type.Object({
   order_key: Type.String(),
   date_created_gmt: Type.String(),
   date_modified_gmt: Type.Union([Type.String(), Type.Null()]),
+  date_paid_gmt: Type.Union([Type.String(), Type.Null()]),
   discount_total: Decimal,
   shipping_total: Decimal,
   total: Decimal,

@@ -157,6 +157,11 @@ export class SimulatorControls {
     return this.parts.webhooks.deliveries;
   }
 
+  /** The next `times` deliveries of `topic` are lost (WooCommerce never retries a failed delivery). */
+  dropWebhooks(topic: string, times = 1): void {
+    this.parts.webhooks.drop(topic, times);
+  }
+
   flushWebhooks(): Promise<void> {
     return this.parts.webhooks.flush();
   }

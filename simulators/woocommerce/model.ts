@@ -308,4 +308,8 @@ export interface StoreSettings {
   decimals: number;
   /** Base location ("US:IL"), for status and display. */
   baseLocation: string;
+  /** woocommerce_prices_include_tax: catalog prices are entered gross, tax is taken out of them. */
+  pricesIncludeTax: boolean;
+  /** woocommerce_tax_display_cart: the Store API's cart item `prices` include tax ('incl') or not. */
+  taxDisplayCart: 'excl' | 'incl';
 }

@@ -8,9 +8,13 @@
  *   (plugins/woocommerce/includes/class-wc-discounts.php);
  * - shipping (WC_Shipping): packages to the zone matching the shipping address, flat rates
  *   and a free shipping method unlocked by a coupon and/or a minimum spend;
- * - tax (WC_Tax): prices exclusive of tax, the first matching rate per priority (state before
- *   country), rounded per line (`woocommerce_tax_round_at_subtotal` = no), shipping taxed by
- *   rates marked for shipping.
+ * - tax (WC_Tax): the first matching rate per priority (state before country), rounded per line
+ *   (`woocommerce_tax_round_at_subtotal` = no), shipping taxed by rates marked for shipping
+ *   (shipping costs never include tax). Prices entered exclusive of tax are taxed on top; with
+ *   `woocommerce_prices_include_tax` the entered price is gross: coupons discount the gross
+ *   price, and the tax is taken out of it (WC_Tax::calc_inclusive_tax, per line), so subtotals,
+ *   totals and coupon amounts are reported net of tax, as WC_Cart_Totals does
+ *   (includes/class-wc-cart-totals.php calculate_item_subtotals / calculate_item_totals).
  */
 import type { Address, LineTax, ShippingMethodInstance, SimCoupon, SimProduct, TaxRate } from './model.js';
 import type { WooStore } from './store.js';
@@ -213,13 +217,41 @@ function freeShippingAvailable(method: ShippingMethodInstance, coupons: SimCoupo
   }
 }
 
+/** The tax in a gross amount, per rate (WC_Tax::calc_inclusive_tax for simple rates), rounded. */
+export function inclusiveTaxes(gross: number, rates: TaxRate[]): number[] {
+  const sum = rates.reduce((n, r) => n + Number(r.rate), 0);
+  return rates.map((r) => Math.round((gross * Number(r.rate)) / (100 + sum)));
+}
+
+/**
+ * A unit price as the Store API's cart item `prices` show it: `woocommerce_tax_display_cart`
+ * decides (src/StoreApi/Schemas/V1/CartItemSchema.php passes it to prepare_product_price_response),
+ * whatever way the price was entered.
+ */
+export function displayedUnitPrice(store: WooStore, unitPrice: number, rates: TaxRate[]): number {
+  const { pricesIncludeTax, taxDisplayCart } = store.settings;
+  if (pricesIncludeTax && taxDisplayCart === 'excl') return unitPrice - inclusiveTaxes(unitPrice, rates).reduce((a, b) => a + b, 0);
+  if (!pricesIncludeTax && taxDisplayCart === 'incl')
+    return unitPrice + rates.reduce((n, r) => n + Math.round((unitPrice * Number(r.rate)) / 100), 0);
+  return unitPrice;
+}
+
 export function price(store: WooStore, input: PricingInput): Priced {
   const { discounts } = applyCoupons(input.items, input.coupons);
   const taxAddress = input.shipping?.country ? input.shipping : input.billing;
   const taxRates = matchTaxRates(store, taxAddress);
+  const inclusive = store.settings.pricesIncludeTax;
   const items: PricedItem[] = input.items.map((item) => {
-    const subtotal = item.unitPrice * item.quantity;
+    const entered = item.unitPrice * item.quantity;
     const discount = [...discounts.values()].reduce((n, m) => n + (m.get(item.key) ?? 0), 0);
+    if (inclusive) {
+      const subtotalTaxes = inclusiveTaxes(entered, taxRates);
+      const totalTaxes = inclusiveTaxes(entered - discount, taxRates);
+      const sumOf = (list: number[]) => list.reduce((a, b) => a + b, 0);
+      const taxes = taxRates.map((r, i) => ({ rateId: r.id, subtotal: subtotalTaxes[i]!, total: totalTaxes[i]! }));
+      return { ...item, subtotal: entered - sumOf(subtotalTaxes), total: entered - discount - sumOf(totalTaxes), taxes };
+    }
+    const subtotal = entered;
     const total = subtotal - discount;
     const taxes = taxRates.map((r) => ({
       rateId: r.id,
@@ -261,7 +293,9 @@ export function price(store: WooStore, input: PricingInput): Priced {
   const cartTax = sum(items.flatMap((i) => i.taxes.map((t) => t.total)));
 
   const couponTotals = input.coupons.map((coupon) => {
-    const discount = sum([...(discounts.get(coupon.code)?.values() ?? [])]);
+    const given = [...(discounts.get(coupon.code)?.values() ?? [])];
+    // With gross prices the coupon took tax off too: its amount is reported net of that tax.
+    const discount = inclusive ? sum(given.map((d) => d - sum(inclusiveTaxes(d, taxRates)))) : sum(given);
     return { coupon, discount, discountTax: discountTotal ? Math.round((discountTax * discount) / discountTotal) : 0 };
   });
 

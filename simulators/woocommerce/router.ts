@@ -1,5 +1,6 @@
 /** A WordPress-style REST route table: method + route pattern, each with the permission it needs. */
 import type { ApiKey } from './auth.js';
+import type { CartSession } from './carts.js';
 
 export interface RouteContext {
   method: string;
@@ -9,6 +10,8 @@ export interface RouteContext {
   body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
   key?: ApiKey;
+  /** A batch's sub-requests: the store session of the outer request (Store API only). */
+  session?: CartSession;
 }
 
 export interface RouteResult {

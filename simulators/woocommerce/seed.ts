@@ -21,7 +21,7 @@
 import { basename } from 'node:path';
 import { loadStore } from '../../adapters/memory/data/load-store.js';
 import type { StoreData, StoreVariant } from '../../adapters/memory/model.js';
-import type { Image, Meta, ShippingMethodInstance, SimCoupon, SimProduct, SimVariation, Term } from './model.js';
+import type { Image, Meta, ShippingMethodInstance, SimCoupon, SimProduct, SimVariation, StoreSettings, Term } from './model.js';
 import { WooStore } from './store.js';
 
 const SEEDED_AT = Date.parse('2026-01-05T09:00:00Z');
@@ -349,10 +349,22 @@ export interface SeededStore {
   index: SeedIndex;
 }
 
-export function seedDemoStore(options: { dataDir: string; storefrontUrl: () => string; now: () => Date }): SeededStore {
+export function seedDemoStore(options: {
+  dataDir: string;
+  storefrontUrl: () => string;
+  now: () => Date;
+  tax?: Partial<Pick<StoreSettings, 'pricesIncludeTax' | 'taxDisplayCart'>>;
+}): SeededStore {
   const data = loadStore(options.dataDir, 'https://petal-and-stem.example');
   const store = new WooStore(
-    { currency: data.currency, currencySymbol: '$', decimals: 2, baseLocation: 'US:IL' },
+    {
+      currency: data.currency,
+      currencySymbol: '$',
+      decimals: 2,
+      baseLocation: 'US:IL',
+      pricesIncludeTax: options.tax?.pricesIncludeTax ?? false,
+      taxDisplayCart: options.tax?.taxDisplayCart ?? 'excl',
+    },
     options.storefrontUrl,
     options.now,
   );

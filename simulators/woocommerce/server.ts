@@ -39,6 +39,10 @@ export interface WooSimulatorOptions {
   packagesByClass?: boolean;
   /** The reference snippet of docs/adapters/woocommerce.md is installed (default true). */
   referenceSnippet?: boolean;
+  /** woocommerce_prices_include_tax (default false: prices entered without tax). */
+  pricesIncludeTax?: boolean;
+  /** woocommerce_tax_display_cart (default 'excl'). */
+  taxDisplayCart?: 'excl' | 'incl';
   now?: () => number;
 }
 
@@ -87,6 +91,10 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     dataDir: options.dataDir ?? demoDataDir(),
     storefrontUrl: () => home,
     now: () => new Date(now()),
+    tax: {
+      ...(options.pricesIncludeTax !== undefined && { pricesIncludeTax: options.pricesIncludeTax }),
+      ...(options.taxDisplayCart && { taxDisplayCart: options.taxDisplayCart }),
+    },
   });
   const faults = new Faults();
   const webhooks = new WebhookDispatcher(store, () => Math.floor(now() / 1000));
@@ -250,7 +258,13 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     done();
   });
 
-  app.all('*', async (request, reply) => {
+  // Webhook deliveries a request causes are sent after its answer (webhooks.ts).
+  app.all('*', (request, reply) => {
+    const answered = new Promise((resolve) => reply.raw.once('close', resolve));
+    return webhooks.duringRequest(answered, () => handle(request, reply));
+  });
+
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const path = request.url.split('?')[0]!;
     const restRouteParam = queryOf(request).rest_route;
     const route = path.startsWith('/wp-json/')
@@ -264,7 +278,7 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     if (path.startsWith('/wp-json/') && settings.permalinks === 'plain')
       return reply.code(404).header('content-type', 'text/html; charset=UTF-8').send(notFoundPage);
     return restRoute(request, reply, route, path.startsWith('/wp-json/') ? path : '/');
-  });
+  }
 
   await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();

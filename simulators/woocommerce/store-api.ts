@@ -8,6 +8,7 @@ import type { CartSession, CartSessions } from './carts.js';
 import { cartItemKey } from './carts.js';
 import type { Address, BillingAddress, SimCoupon } from './model.js';
 import { mergeAddress, type OrderBook } from './orders.js';
+import { sanitizeAddress, validatePosted } from './address-validation.js';
 import { couponFitsCart, price, pricingItem, type Priced, type PricingItem } from './pricing.js';
 import type { RouteContext, RouteResult, Router } from './router.js';
 import { orderPaymentResult } from './payment-page.js';
@@ -98,14 +99,21 @@ export class StoreApi {
     };
   }
 
-  /** Loads the session; writes without a cart token need the session's nonce. */
-  private async session(ctx: RouteContext): Promise<CartSession> {
+  /**
+   * Loads the session; writes without a cart token need the session's nonce. The session is the
+   * one of the HTTP request's own Cart-Token header (src/StoreApi/SessionHandler.php reads
+   * `$_SERVER['HTTP_CART_TOKEN']` once per request), so a batch's sub-requests all share the outer
+   * request's session whatever their own headers say; the nonce check
+   * (AbstractCartRoute::requires_nonce / has_cart_token) reads each sub-request's own headers.
+   */
+  private async session(ctx: RouteContext, outer?: CartSession): Promise<CartSession> {
     const header = (name: string) => {
       const value = ctx.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    const { session, hasToken } = await this.sessions.load(header('cart-token'));
-    if (ctx.method !== 'GET' && !hasToken) {
+    const own = await this.sessions.load(header('cart-token'));
+    const session = outer ?? own.session;
+    if (ctx.method !== 'GET' && !own.hasToken) {
       const nonce = header('nonce') ?? header('x-wc-store-api-nonce');
       if (!nonce)
         throw new WpError(401, 'woocommerce_rest_missing_nonce', 'Missing the Nonce header. This endpoint requires a valid nonce.');
@@ -122,7 +130,7 @@ export class StoreApi {
 
   register(router: Router): void {
     const route = (method: string, path: string, handler: (session: CartSession, ctx: RouteContext) => Promise<RouteResult>) =>
-      router.add(method, `/wc/store/v1${path}`, 'public', async (ctx) => handler(await this.session(ctx), ctx));
+      router.add(method, `/wc/store/v1${path}`, 'public', async (ctx) => handler(await this.session(ctx, ctx.session), ctx));
     route('GET', '/cart', (session) => this.respond(session));
     route('POST', '/cart/add-item', (session, ctx) => this.addItem(session, ctx.body));
     route('POST', '/cart/update-item', (session, ctx) => this.updateItem(session, ctx.body));
@@ -158,6 +166,9 @@ export class StoreApi {
     for (const r of requests as Array<{ path?: unknown }>) {
       if (typeof r?.path !== 'string' || !r.path.includes('wc/store')) throw cartError(400, 'invalid_path', 'Invalid path provided.');
     }
+    // The batch's session: the outer request's Cart-Token (a new guest session without one).
+    const outer = ctx.headers['cart-token'];
+    const { session } = await this.sessions.load(Array.isArray(outer) ? outer[0] : outer);
     const responses = [];
     for (const r of requests as Array<{
       path: string;
@@ -179,6 +190,7 @@ export class StoreApi {
           query,
           body: { ...query, ...(r.body ?? {}) },
           headers,
+          session,
         });
         responses.push({ body: result.body, status: result.status ?? 200, headers: result.headers ?? {} });
       } catch (error) {
@@ -348,9 +360,16 @@ export class StoreApi {
     return next;
   }
 
+  /** Merged over the saved addresses, validated, saved only when both pass (address-validation.ts). */
   private async updateCustomer(session: CartSession, body: Record<string, unknown>): Promise<RouteResult> {
-    session.billing = this.address<BillingAddress>(session.billing, body.billing_address);
-    session.shipping = this.address<Address>(session.shipping, body.shipping_address);
+    const billing = sanitizeAddress(mergeAddress<BillingAddress>(session.billing, body.billing_address));
+    const shipping = sanitizeAddress(mergeAddress<Address>(session.shipping, body.shipping_address));
+    validatePosted([
+      ...(body.billing_address !== undefined ? [{ param: 'billing_address' as const, address: billing }] : []),
+      ...(body.shipping_address !== undefined ? [{ param: 'shipping_address' as const, address: shipping }] : []),
+    ]);
+    session.billing = billing;
+    session.shipping = shipping;
     return this.respond(session);
   }
 

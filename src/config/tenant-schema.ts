@@ -142,7 +142,7 @@ export const TenantConfig = Type.Object(
          * Default: handoff when no payment handler charges, otherwise the adapter's first.
          */
         finishing: Type.Optional(StringEnum(['gateway_charged', 'store_charged', 'handoff'])),
-        /** Stores without webhooks: how often their changed orders are polled (adapters with `ordersChangedSince`). */
+        /** How often changed orders are polled (adapters with `ordersChangedSince`; WooCommerce: lost deliveries). */
         order_poll_seconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86_400 })),
         credentials: Type.Optional(Type.Record(Type.String(), SecretRef)),
       },

@@ -22,6 +22,9 @@ const MEMBERS: ReadonlyArray<readonly [keyof PostalAddress, keyof StoreAddress]>
 
 export const ADDRESS_MEMBERS: ReadonlyArray<keyof PostalAddress> = MEMBERS.map(([member]) => member);
 
+/** The protocol member of a contract address field (`postalCode` -> `postal_code`). */
+export const memberOf = (field: keyof StoreAddress): keyof PostalAddress => MEMBERS.find(([, f]) => f === field)![0];
+
 /** The address with trimmed members, an alpha-2 country and a bare region code; `badCountry` when the country names none. */
 export function normalizeAddress(address: PostalAddress): { address: PostalAddress; badCountry?: true } {
   const normalized: PostalAddress = {};

@@ -1,6 +1,7 @@
 /**
- * Order changes of stores without webhooks: every tenant whose adapter has `ordersChangedSince`
- * is polled every `adapter.order_poll_seconds` (default 60). The polls are jobs of a durable
+ * Order changes of stores without webhooks (or whose webhooks may be lost): every tenant whose
+ * adapter has `ordersChangedSince` is polled every `adapter.order_poll_seconds` (default: the
+ * adapter's `orderPollSeconds`, else 60). The polls are jobs of a durable
  * queue, one per tenant and time slot, so with many replicas each slot is polled once (a replica
  * starting late may poll a slot again: harmless, every change is processed once). Each job asks
  * for the orders changed since the tenant's cursor (kept in the state store), reconciles each
@@ -37,7 +38,8 @@ export interface PollDeps {
   tenants(): readonly Tenant[];
 }
 
-const intervalMs = (tenant: Tenant) => (tenant.config.adapter.order_poll_seconds ?? DEFAULT_POLL_SECONDS) * 1000;
+const intervalMs = (tenant: Tenant) =>
+  (tenant.config.adapter.order_poll_seconds ?? tenant.adapter.orderPollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
 
 export const polled = (tenant: Tenant) => tenant.adapter.ordersChangedSince !== undefined;
 

@@ -5,8 +5,9 @@
  * - an order the gateway placed (it has the order record): the platform that placed it gets an
  *   `order updated` webhook with the order as the store has it now;
  * - an order the gateway has no record of, carrying the reference of a checkout it handed off to
- *   the store's checkout page: the order record is created for the platform that was handed off
- *   (its `order created` webhook queued), and the checkout is completed with the order;
+ *   the store's checkout page, once paid (`awaitingPayment` unset): the order record is created
+ *   for the platform that was handed off (its `order created` webhook queued), and the checkout
+ *   is completed with the order;
  * - anything else (orders placed on the store by other means) is acknowledged and ignored.
  */
 import type { Tenant } from '../tenancy/tenant.js';
@@ -56,7 +57,7 @@ export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change
   }
   const reference = change.reference ?? order.reference;
   const handoff = reference === undefined ? null : await loadHandoff(ctx, reference);
-  if (!handoff) return 'ignored';
+  if (!handoff || order.awaitingPayment) return 'ignored';
   await recordOrder(ctx, handoff.checkoutId, order.id, handoff.recipient, order);
   await completeHandedOff(ctx, handoff.checkoutId, order);
   return 'created';

@@ -49,19 +49,36 @@ const CHICAGO = {
 const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
 const PROFILE = '/profiles/woo-walk';
 
-describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooCommerce store through the gateway, finishing %s', (mode) => {
+/**
+ * How the store enters and shows prices: without tax (taxed on top), or including it (gross
+ * prices, `woocommerce_prices_include_tax` and `woocommerce_tax_display_cart` = incl).
+ * 650 + 7000 = 7650, 10% off 765, standard shipping 500 (untaxed), Illinois 6.25% per line:
+ * on top 6300 -> 394, 585 -> 37; included 6300 -> 371, 585 -> 34 (already in the prices).
+ */
+const TAX = {
+  exclusive: { simulator: {}, total: 7650 - 765 + 500 + 431 },
+  inclusive: { simulator: { pricesIncludeTax: true, taxDisplayCart: 'incl' as const }, total: 7650 - 765 + 500 },
+};
+const WALKS = (['gateway_charged', 'store_charged', 'handoff'] as const).flatMap((mode) =>
+  (['exclusive', 'inclusive'] as const).map((tax) => [mode, tax] as const),
+);
+
+describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, prices %s of tax', (mode, tax) => {
   let woo: WooSubject;
   let gw: TestGateway;
   let receiver: WebhookReceiver;
+  /** How far the gateway's clock is ahead of the store's, to bring the next order poll due. */
+  let skew = 0;
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    woo = await wooSubject();
+    woo = await wooSubject({ simulator: TAX[tax].simulator });
     gw = await testGateway({
       adapter: woo.adapter,
       keyring: await tenantKeyring(),
       secret: GatewaySecret.from('woo-walk-gateway-secret-0123456789abcdef'),
       webhooks: { pollMs: 5 },
+      now: () => Date.now() + skew,
       tenant: {
         adapter: { type: 'woocommerce', settings: { store_url: woo.sim.url }, finishing: mode },
         payment_handlers: HANDLERS[mode],
@@ -166,8 +183,7 @@ describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooComme
     });
     expect(ready.body.status).toBe('ready_for_complete');
     const total = ready.body.totals.find((t: { type: string }) => t.type === 'total').amount;
-    // 650 + 7000 = 7650, 10% off 765, standard shipping 500, Illinois 6.25% per line (6300 -> 394, 585 -> 37).
-    expect(total).toBe(7650 - 765 + 500 + 431);
+    expect(total).toBe(TAX[tax].total);
 
     const completed = await call('POST', `/checkout-sessions/${created.body.id}/complete`, {
       ...(PAYMENT[mode] !== undefined && { payment: PAYMENT[mode] }),
@@ -178,6 +194,12 @@ describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooComme
       expect(completed.body.status).toBe('requires_escalation');
       const page = completed.body.continue_url as string;
       expect(page).toMatch(new RegExp(`^${woo.sim.url}/checkout/order-pay/\\d+/`));
+      // The store announced the pending order it created for the page (order.created fires for
+      // every non-draft order): unpaid, it completes nothing and the platform hears nothing yet.
+      await woo.sim.controls.flushWebhooks();
+      expect(woo.sim.controls.deliveries().filter((d) => d.headers['x-wc-webhook-topic'] === 'order.created')).toHaveLength(1);
+      expect((await call('GET', `/checkout-sessions/${created.body.id}`)).body.status).toBe('requires_escalation');
+      expect(receiver.received).toEqual([]);
       const paid = await fetch(page, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -199,12 +221,19 @@ describe.each<Mode>(['gateway_charged', 'store_charged', 'handoff'])('a WooComme
     const [createdHook] = await receiver.waitFor(1);
     expect(bodyOf(createdHook!).id).toBe(orderId);
 
+    // WooCommerce loses the shipment's delivery and never retries it: the reconciliation poll
+    // (every 5 minutes by default) finds the changed order and the platform still hears of it.
+    woo.sim.controls.dropWebhooks('order.updated');
     woo.sim.controls.ship(orderId, {
       trackingNumber: '1Z999AA10123456784',
       provider: 'UPS',
       trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
     });
     await woo.sim.controls.flushWebhooks();
+    expect(woo.sim.controls.deliveries().at(-1)).toMatchObject({ status: 'error' });
+    expect(receiver.received.some((w) => (bodyOf(w).fulfillment?.events ?? []).length > 0)).toBe(false);
+    skew += 5 * 60_000;
+    await gw.app.orderPolls.drain();
     await expect
       .poll(() => receiver.received.some((w) => (bodyOf(w).fulfillment?.events ?? []).length > 0), { timeout: 10_000 })
       .toBe(true);

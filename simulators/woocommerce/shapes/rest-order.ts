@@ -29,7 +29,7 @@ export function orderShape(store: WooStore, order: SimOrder) {
     status: order.status,
     currency: order.currency,
     version: '10.2.0',
-    prices_include_tax: false,
+    prices_include_tax: store.settings.pricesIncludeTax,
     date_created: wpDate(order.dateCreated),
     date_modified: wpDate(order.dateModified),
     discount_total: money(order.discountTotal),

@@ -6,7 +6,7 @@
  * currency's minor unit, next to `currency_minor_unit` (AbstractSchema::prepare_money_response).
  */
 import type { Address, BillingAddress } from '../model.js';
-import type { Priced, PricedPackage, PricedRate } from '../pricing.js';
+import { displayedUnitPrice, type Priced, type PricedPackage, type PricedRate } from '../pricing.js';
 import type { WooStore } from '../store.js';
 import { productPermalink } from './rest-product.js';
 
@@ -54,8 +54,9 @@ function itemShape(store: WooStore, line: CartLine, priced: Priced) {
   }));
   const managed = found.item.manageStock && found.item.backorders === 'no';
   const stock = found.item.stockQuantity ?? 0;
-  const price = minor(found.item.price);
-  const raw = String(found.item.price * 10 ** (6 - store.settings.decimals));
+  const shown = displayedUnitPrice(store, found.item.price, priced.taxRates);
+  const price = minor(shown);
+  const raw = String(shown * 10 ** (6 - store.settings.decimals));
   return {
     key: line.key,
     id: line.id,

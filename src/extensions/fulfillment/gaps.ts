@@ -2,11 +2,13 @@
  * What the fulfillment extension still needs before a checkout can be completed, as `missing`
  * messages (recoverable, at the JSONPath to fill in the response) that go away as the platform
  * supplies them: a method for every physical line, a destination per method, an option per group.
- * A group that cannot be served where it is going says why (`fulfillment_unavailable`).
+ * A group that cannot be served where it is going says why (`fulfillment_unavailable`); an
+ * address the store refused is `invalid_address` on the refused member of the destination.
  */
 import type { Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
 import { errorMessage } from '../../protocol/messages.js';
+import { memberOf } from '../../protocol/postal-address.js';
 import type { StoredMethod } from './method-record.js';
 
 const missing = (content: string, path: string) => errorMessage('missing', content, 'recoverable', path);
@@ -41,6 +43,12 @@ export function fulfillmentGaps(methods: readonly StoredMethod[], quote: Quote):
         gaps.push(
           missing('Choose the delivery address: one of the destinations as selected_destination_id.', `${path}.selected_destination_id`),
         );
+      return;
+    }
+    if (quoted.destinationProblems?.length) {
+      const at = `${path}.destinations[${method.destinations.findIndex((d) => d.id === method.selectedDestinationId)}]`;
+      for (const p of quoted.destinationProblems)
+        gaps.push(errorMessage('invalid_address', p.detail, 'recoverable', p.field ? `${at}.${memberOf(p.field)}` : at));
       return;
     }
     quoted.groups.forEach((group, j) => {
