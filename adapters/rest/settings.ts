@@ -10,25 +10,83 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 
 const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
-const Expression = Type.String({ minLength: 1, description: 'a JSONata expression' });
+/** A JSONata expression: inline text, or `{file}` (a .jsonata file, relative to the tenant file). */
+const expression = (description = 'a JSONata expression') =>
+  Type.Union([Type.String({ minLength: 1 }), Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false })], {
+    description: `${description}: inline, or {file: mappings/<tenant>/<name>.jsonata}`,
+  });
+const Expression = expression();
+export type ExpressionSource = Static<typeof Expression>;
 const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** One HTTP call to the store and the mapping of its answer. */
+/** Most steps an operation declares, and most store calls one run of it makes (for_each included). */
+export const MAX_STEPS = 12;
+export const MAX_CALLS = 100;
+export const DEFAULT_CONCURRENCY = 4;
+
+const Path = Type.String({
+  pattern: '^(/|https?://)',
+  description:
+    'relative to base_url (or an absolute URL, e.g. a health check elsewhere); `{name}` / `{a.b}` take a URL-encoded value of the input',
+  examples: ['/carts/{handle}'],
+});
+const Accept = Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), {
+  uniqueItems: true,
+  description: 'statuses besides 2xx whose body is an answer for the mappings (e.g. 402, 409 of an order refusal)',
+  examples: [[409, 422]],
+});
+const Headers = expression('JSONata giving an object of headers for this call (e.g. an Idempotency-Key)');
+
+/** One store call of a multi-step operation. */
+const Step = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'the answer is $steps.<name> (and $answers.<name>) in later steps and in `response`',
+    }),
+    method: StringEnum(HTTP_METHODS, { description: 'HTTP method' }),
+    path: Path,
+    query: Type.Optional(expression('JSONata giving an object of query parameters (arrays repeat the name)')),
+    headers: Type.Optional(Headers),
+    body: Type.Optional(expression('JSONata giving the JSON body')),
+    when: Type.Optional(expression('JSONata: the step runs only when this is true (skipped: $steps.<name> is absent)')),
+    for_each: Type.Optional(expression('JSONata giving an array: one call per element ($item, $index), answers collected in order')),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 8, default: DEFAULT_CONCURRENCY, description: 'for_each calls in flight at most' }),
+    ),
+    accept: Type.Optional(Accept),
+    error: Type.Optional(
+      expression("JSONata over a refused answer's body (with $status) giving the message of the error the operation fails with"),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StepSettings = Static<typeof Step>;
+
+/** One HTTP call to the store and the mapping of its answer, or a short sequence of calls (`steps`). */
 const Operation = Type.Object(
   {
     method: Type.Optional(StringEnum(HTTP_METHODS)),
     /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
-    path: Type.Optional(Type.String({ pattern: '^/' })),
+    path: Type.Optional(Path),
     /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
     query: Type.Optional(Expression),
     /** JSONata over the request input, giving the JSON body. */
     body: Type.Optional(Expression),
+    headers: Type.Optional(Headers),
+    steps: Type.Optional(
+      Type.Array(Step, {
+        minItems: 1,
+        maxItems: MAX_STEPS,
+        description: 'ordered store calls instead of method/path/query/body; `response` then maps $steps (`$` is $steps too)',
+      }),
+    ),
     /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
     response: Type.Optional(Expression),
     /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
-    accept: Type.Optional(Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { uniqueItems: true })),
+    accept: Type.Optional(Accept),
   },
   { additionalProperties: false },
 );
@@ -158,6 +216,11 @@ export const RestSettings = Type.Object(
      * are not visible inside them: pass what they need as arguments.
      */
     functions: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Expression)),
+    /**
+     * A .jsonata file of shared functions, each `$name := function(...) {...};` starting a line,
+     * relative to the tenant file; defined before `functions`.
+     */
+    functions_file: Type.Optional(Type.String({ minLength: 1 })),
     operations: Type.Optional(
       Type.Object(
         {
@@ -166,7 +229,8 @@ export const RestSettings = Type.Object(
           /** The store's cart: `create` without a handle, `update` with one (404 = expired: created anew). */
           quote_create: Type.Optional(Operation),
           quote_update: Type.Optional(Operation),
-          checkout_url: Type.Optional(Operation),
+          /** `false`: the store has no checkout page; no call is made, the storefront is the page and handoff is off. */
+          checkout_url: Type.Optional(Type.Union([Operation, Type.Literal(false)])),
           place_order: Type.Optional(Operation),
           find_order: Type.Optional(Operation),
           get_order: Type.Optional(Operation),
