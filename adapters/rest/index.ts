@@ -265,15 +265,17 @@ export class RestAdapter implements Adapter {
     if (functionsFile) {
       const path = `${SETTINGS_PATH}.functions_file`;
       const source = sourceOf({ file: functionsFile }, path, where, this.context.baseDir ?? dirname(where));
-      const names = [...source.text.matchAll(/^[ \t]*\$([A-Za-z_]\w*)\s*:=/gm)].map((m) => m[1]!);
+      const names = [...source.text.matchAll(/^\$([A-Za-z_]\w*)\s*:=/gm)].map((m) => m[1]!);
       if (names.length === 0) throw new ConfigError(`${source.file}: defines no function (write each as "$name := function($x) {...};")`);
       names.forEach((n) => known.add(n));
       // The file is a block of bindings; its value is the object of the functions it defines.
-      const block = new SourceText(`(${source.text}\n;{${names.map((n) => `"${n}": $${n}`).join(', ')}})`, path, source.file);
-      const compiled = compileSource(new SourceText(source.text, path, source.file), where);
+      const text = `(${source.text.replace(/;\s*$/, '')}\n;{${names.map((n) => `"${n}": $${n}`).join(', ')}})`;
+      // Line numbers stay those of the file: the block only adds "(" before its first character.
+      const block = new SourceText(text, path, source.file);
+      const compiled = compileSource(block, where);
       await checkNames(compiled, known, where);
-      const value = (await evaluate({ ...compileSource(block, where), source })) as Record<string, unknown>;
-      for (const name of names) define(name, value[name], source, `${source.file}: $${name}`);
+      const value = (await evaluate(compiled)) as Record<string, unknown>;
+      for (const name of names) define(name, value[name], block, `${source.file}: $${name}`);
     }
     for (const [name, text] of Object.entries(functions)) {
       const path = `${SETTINGS_PATH}.functions.${name}`;

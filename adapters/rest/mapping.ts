@@ -74,7 +74,7 @@ interface JsonataFailure {
   mappingSource?: { source: SourceText; name: string };
 }
 
-const FUNCTION_START = /^[ \t]*\$([A-Za-z_]\w*)\s*:=\s*function\b/gm;
+const FUNCTION_START = /^\$([A-Za-z_]\w*)\s*:=\s*function\b/gm;
 
 /** The text of an expression and where it lives, to turn JSONata's character offsets into places. */
 export class SourceText {
