@@ -247,6 +247,10 @@ function callerOf(arity: number): ReturnType<typeof jsonata> {
  */
 export function sharedFunction(name: string, lambda: unknown, source: SourceText): unknown {
   const arity = ((lambda as { arguments?: unknown[] }).arguments ?? [null]).length;
+  // JSONata gives a failure the position of the outermost call on its way up (each call site
+  // overwrites it with the lambda's `position`): a lambda without one lets the inner place stand.
+  if (lambda !== null && typeof lambda === 'object')
+    Object.defineProperty(lambda, 'position', { get: () => undefined, set: () => undefined, configurable: true });
   const caller = callerOf(arity);
   const fn = async (...args: unknown[]) => {
     const bindings: Record<string, unknown> = { f: lambda };

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createRestAdapter, type RestAdapter } from '../../adapters/rest/index.js';
 import { RestSettings } from '../../adapters/rest/settings.js';
@@ -66,7 +66,7 @@ export async function startRestStore(options: Partial<RestStoreOptions> = {}): P
 
 /** config/rest-demo/tenants/flowers.yaml, as the gateway would load it, pointed at `store`. */
 export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0.0.1:8080', tenantFile = FLOWERS_FILE): TenantConfig {
-  const file = join(process.cwd(), tenantFile);
+  const file = resolve(tenantFile);
   const config = parseYaml(readFileSync(file, 'utf8')) as TenantConfig;
   config.base_url = baseUrl;
   config.adapter.settings = { ...config.adapter.settings, base_url: `${store.origin}/api/v2`, storefront_url: store.origin };
