@@ -75,7 +75,7 @@ export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0
 
 export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
 /** The same shop through the reference store's cart-side API (steps, mapping files). */
-export const FLOWERS_CART_FILE = 'examples/rest-tenants/flowers-cart.yaml';
+export const FLOWERS_CART_FILE = 'examples/rest-tenants/tenants/flowers-cart.yaml';
 export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
 
 /** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */

@@ -1,6 +1,6 @@
 /**
  * The REST adapter's call sequences on the reference store's cart-side API
- * (examples/rest-tenants/flowers-cart.yaml): a refused line keeps its message while the others
+ * (examples/rest-tenants/tenants/flowers-cart.yaml): a refused line keeps its message while the others
  * are priced; later quotes send only the line changes; placement carries the store's
  * Idempotency-Key; a failed call that is not idempotent is not retried; a store without a
  * checkout page gets no checkout-link call; and a broken mapping file is named by file, line,
@@ -121,7 +121,7 @@ describe('REST adapter mapping files: errors name file, line, column and functio
 
   /** The flowers-cart tenant copied, its functions file edited. */
   function broken(edit: (text: string) => string): string {
-    cpSync(join(process.cwd(), 'examples/rest-tenants'), dir, { recursive: true });
+    cpSync(join(process.cwd(), 'examples/rest-tenants/tenants'), dir, { recursive: true });
     const file = join(dir, 'mappings/flowers-cart/functions.jsonata');
     writeFileSync(file, edit(readFileSync(file, 'utf8')));
     return join(dir, 'flowers-cart.yaml');

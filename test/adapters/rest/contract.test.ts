@@ -1,7 +1,7 @@
 /**
  * The generic REST adapter through the shared adapter contract suite against the reference store
  * (examples/rest-store) over real HTTP, twice: configured by config/rest-demo/tenants/flowers.yaml
- * (one call per operation, the store's whole-cart API) and by examples/rest-tenants/flowers-cart.yaml
+ * (one call per operation, the store's whole-cart API) and by examples/rest-tenants/tenants/flowers-cart.yaml
  * (call sequences on the store's cart-side API, mappings in files).
  */
 import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
