@@ -2,6 +2,7 @@
  * REST adapter tenant tasks, with the tenant files the gateway uses (CONFIG_DIR, default config):
  *
  *   npm run rest -- check --tenant <id> [--live]
+ *   npm run rest -- reference      rewrites docs/adapters/rest-tenant-reference.md from the schemas
  *
  * compiles every mapping of the tenant (inline and in files), as start-up does, so a syntax
  * error, an unknown function or variable, a missing mapping file or credential is reported with
@@ -12,7 +13,9 @@
  */
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { createRestAdapter, type RestAdapter } from '../adapters/rest/index.js';
+import { REFERENCE_FILE, tenantReference } from '../adapters/rest/reference.js';
 import { scrub } from '../adapters/rest/mapping.js';
 import { RestSettings } from '../adapters/rest/settings.js';
 import type { TraceEvent } from '../adapters/rest/steps.js';
@@ -28,7 +31,13 @@ export interface Io {
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run rest -- check --tenant <id> [--live]';
+/** The reference as the repository keeps it: formatted by the project's prettier settings (the lint checks them). */
+export async function formattedReference(): Promise<string> {
+  const prettier = await import('prettier');
+  return prettier.format(tenantReference(), { ...(await prettier.resolveConfig(REFERENCE_FILE)), filepath: REFERENCE_FILE });
+}
+
+const USAGE = 'usage: npm run rest -- check --tenant <id> [--live] | npm run rest -- reference';
 const EXCERPT = 160;
 const checkSettings = compile<RestSettings>(RestSettings);
 
@@ -94,6 +103,11 @@ async function live(adapter: RestAdapter, polling: boolean, report: (name: strin
 
 export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command] = args;
+  if (command === 'reference') {
+    writeFileSync(REFERENCE_FILE, await formattedReference());
+    io.out(`wrote ${REFERENCE_FILE}`);
+    return 0;
+  }
   const tenantId = option(args, '--tenant');
   if (command !== 'check' || !tenantId) {
     io.err(USAGE);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { run } from '../../../scripts/rest.js';
+import { REFERENCE_FILE, tenantReference } from '../../../adapters/rest/reference.js';
+import { formattedReference, run } from '../../../scripts/rest.js';
 import { STORE_KEY, STORE_WEBHOOK_SECRET, startRestStore, type TestRestStore } from '../../helpers/rest-store.js';
 
 const ENV = { FLOWERS_STORE_API_SECRET: STORE_KEY.secret, FLOWERS_STORE_WEBHOOK_SECRET: STORE_WEBHOOK_SECRET };
@@ -73,5 +74,10 @@ describe('npm run rest -- check', () => {
     const { code, err } = await check(['check']);
     expect(err).toContain('usage: npm run rest -- check --tenant <id> [--live]');
     expect(code).toBe(2);
+  });
+
+  it('keeps the generated tenant-file reference current with the schemas', async () => {
+    expect(readFileSync(REFERENCE_FILE, 'utf8')).toBe(await formattedReference());
+    expect(tenantReference()).toContain('| `adapter.settings.operations.<operation>.steps[].for_each` |');
   });
 });
