@@ -351,14 +351,15 @@ export interface QuoteRequest {
   };
 }
 
-/** Why a line cannot be bought as requested. */
-export type LineProblem =
+/** Why a line cannot be bought as requested; `detail` is the store's own words, when it gave any. */
+export type LineProblem = (
   | { lineId: string; code: 'not_found' }
   | { lineId: string; code: 'invalid_quantity' }
   | { lineId: string; code: 'out_of_stock' }
   | { lineId: string; code: 'discontinued' }
   /** Priced at the requested quantity; `available` is what can be sold (0 when an earlier line took it). */
-  | { lineId: string; code: 'insufficient_stock'; available: number };
+  | { lineId: string; code: 'insufficient_stock'; available: number }
+) & { detail?: string };
 
 /**
  * Why a submitted code is not applied. The first six are the protocol's `discount_code_*` codes;

@@ -27,68 +27,143 @@ import {
   type SearchPage,
   type SearchQuery,
 } from '../contract.js';
+import { dirname } from 'node:path';
 import { ConfigError } from '../kit/config-error.js';
 import { signer } from './auth.js';
 import { DEFAULT_OPERATIONS, DEFAULT_WEBHOOKS, type ResolvedOperation } from './defaults.js';
-import { compileExpression, MappingError, runMapping, type Expression } from './mapping.js';
+import { lineChanges } from './line-changes.js';
+import {
+  checkNames,
+  compileSource,
+  MappingError,
+  runMapping,
+  sharedFunction,
+  SourceText,
+  sourceOf,
+  type Expression,
+  type MappingSite,
+} from './mapping.js';
 import { moneyFunctions } from './money.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
-import type { OperationName, RestSettings } from './settings.js';
-import { StoreClient, type StoreAnswer } from './store-client.js';
+import {
+  DEFAULT_CONCURRENCY,
+  type ExpressionSource,
+  type OperationName,
+  type OperationSettings,
+  type RestSettings,
+  type StepSettings,
+} from './settings.js';
+import { runOperation, type CompiledOperation, type CompiledStep, type OperationRun, type RunContext, type TraceEvent } from './steps.js';
+import { StoreClient } from './store-client.js';
 import { webhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
 
 export interface RestAdapterContext {
   credentials: Record<string, string>;
   /** The tenant file, for error messages. */
   where: string;
+  /** Folder of the tenant file (mapping files are relative to it); default: the tenant file's. */
+  baseDir?: string;
   tenantId: string;
   now: () => number;
   /** The gateway's check of an answer's shape: the problem, or undefined when it fits. */
   answerProblem?: (method: string, answer: unknown) => string | undefined;
+  /** Sees every store exchange (`npm run rest -- check --live`). */
+  trace?: (event: TraceEvent) => void;
 }
 
-interface Operation {
-  name: OperationName;
-  method: string;
-  path: string;
-  query?: Expression;
-  body?: Expression;
-  response?: Expression;
-  accept: number[];
-}
+type Operation = CompiledOperation & { name: OperationName };
 
 const SETTINGS_PATH = '$.adapter.settings';
 /** Pages of changed orders read per poll at most. */
 const MAX_CHANGE_PAGES = 20;
+/** Names every mapping may use besides JSONata's own, the shared functions and its own. */
+const ADAPTER_NAMES = [
+  'money',
+  'storeMoney',
+  'currency',
+  'storefront',
+  'request',
+  'status',
+  'headers',
+  'steps',
+  'answers',
+  'item',
+  'index',
+  'lineChanges',
+];
 
 const list = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function compileOperations(settings: RestSettings, file: string): Record<OperationName, Operation> {
-  const entries = (Object.keys(DEFAULT_OPERATIONS) as OperationName[]).map((name) => {
-    const own = settings.operations?.[name] ?? {};
-    const merged: ResolvedOperation = { ...DEFAULT_OPERATIONS[name], ...own };
-    const expression = (field: 'query' | 'body' | 'response') => {
-      const source = merged[field];
-      if (source === undefined) return undefined;
-      const path = `${SETTINGS_PATH}.operations.${name}.${field}`;
-      return compileExpression(source, field in own ? path : `${path} (default)`, file);
-    };
-    const query = expression('query');
-    const body = expression('body');
-    const response = expression('response');
-    const operation: Operation = {
+/** Compiles every expression of the operations once, with the place each comes from. */
+class OperationCompiler {
+  readonly expressions: Expression[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly baseDir: string,
+  ) {}
+
+  expression(source: ExpressionSource | undefined, path: string): Expression | undefined {
+    if (source === undefined) return undefined;
+    const compiled = compileSource(sourceOf(source, path, this.file, this.baseDir), this.file);
+    this.expressions.push(compiled);
+    return compiled;
+  }
+
+  operation(name: OperationName, own: OperationSettings): Operation {
+    const merged: ResolvedOperation = own.steps ? (own as ResolvedOperation) : { ...DEFAULT_OPERATIONS[name], ...own };
+    const at = (field: string) => `${SETTINGS_PATH}.operations.${name}.${field}${own.steps || field in own ? '' : ' (default)'}`;
+    const response = this.expression(merged.response, at('response'));
+    if (own.steps) {
+      const steps = own.steps.map((step, i): CompiledStep => {
+        const path = (field: string) => `${SETTINGS_PATH}.operations.${name}.steps[${i}].${field}`;
+        if (own.steps!.slice(0, i).some((s) => s.name === step.name))
+          throw new ConfigError(`${this.file}: ${path('name')}: the step name "${step.name}" is used twice`);
+        return this.step(step.name, step, path, step.concurrency ?? DEFAULT_CONCURRENCY);
+      });
+      return { name, steps, single: false, ...(response && { response }) };
+    }
+    const step = this.step('call', merged, at, 1);
+    return { name, steps: [step], single: true, ...(response && { response }) };
+  }
+
+  private step(
+    name: string,
+    s: Partial<StepSettings> & Pick<ResolvedOperation, 'method' | 'path'>,
+    path: (field: string) => string,
+    concurrency: number,
+  ): CompiledStep {
+    const fields = ['query', 'headers', 'body', 'when', 'for_each', 'error'] as const;
+    const [query, headers, body, when, forEach, error] = fields.map((f) => this.expression(s[f], path(f)));
+    return {
       name,
-      method: merged.method,
-      path: merged.path,
-      accept: merged.accept ?? [],
+      method: s.method,
+      path: s.path,
+      concurrency,
+      accept: s.accept ?? [],
       ...(query && { query }),
+      ...(headers && { headers }),
       ...(body && { body }),
-      ...(response && { response }),
+      ...(when && { when }),
+      ...(forEach && { forEach }),
+      ...(error && { error }),
     };
-    return [name, operation] as const;
+  }
+}
+
+function compileOperations(
+  settings: RestSettings,
+  compiler: OperationCompiler,
+): { ops: Record<OperationName, Operation>; checkoutLink: boolean } {
+  const names = Object.keys(DEFAULT_OPERATIONS) as OperationName[];
+  const configured = settings.operations ?? {};
+  const checkoutLink = configured.checkout_url !== false;
+  const entries = names.map((name) => {
+    const own = configured[name];
+    return [name, compiler.operation(name, own === false || own === undefined ? {} : own)] as const;
   });
-  return Object.fromEntries(entries) as Record<OperationName, Operation>;
+  return { ops: Object.fromEntries(entries) as Record<OperationName, Operation>, checkoutLink };
 }
 
 export class RestAdapter implements Adapter {
@@ -97,10 +172,14 @@ export class RestAdapter implements Adapter {
   readonly storefrontUrl: string;
   readonly ordersChangedSince?: (sinceIso: string, signal?: AbortSignal) => Promise<OrderChange[]>;
   private readonly ops: Record<OperationName, Operation>;
+  /** False: the tenant maps no checkout page (`operations.checkout_url: false`). */
+  private readonly checkoutLink: boolean;
+  private readonly compiler: OperationCompiler;
   private readonly client: StoreClient;
   private readonly pages: PageTokens;
   private readonly maxLimit: number;
   private readonly bindings: Record<string, unknown>;
+  private readonly secrets: string[];
   private readonly verifier?: WebhookVerifier;
 
   constructor(
@@ -116,7 +195,9 @@ export class RestAdapter implements Adapter {
         );
       return value;
     };
-    this.ops = compileOperations(settings, where);
+    this.compiler = new OperationCompiler(where, context.baseDir ?? dirname(where));
+    ({ ops: this.ops, checkoutLink: this.checkoutLink } = compileOperations(settings, this.compiler));
+    this.secrets = Object.values(context.credentials);
     this.client = new StoreClient({
       baseUrl: settings.base_url,
       sign: signer(settings.auth, (name, field) => credential(name, `auth.${field}`)),
@@ -129,7 +210,7 @@ export class RestAdapter implements Adapter {
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
     const money = moneyFunctions(settings.money, currency);
-    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl };
+    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges };
     if (settings.webhooks) {
       const secret = credential(settings.webhooks.secret, 'webhooks.secret');
       const event = settings.webhooks.event ?? DEFAULT_WEBHOOKS.event;
@@ -137,6 +218,12 @@ export class RestAdapter implements Adapter {
     }
     if (settings.polling) this.ordersChangedSince = (since, signal) => this.changedSince(since, signal);
     const caps = settings.capabilities ?? {};
+    const finishing = caps.finishing ?? (this.checkoutLink ? ['gateway_charged', 'handoff'] : ['gateway_charged']);
+    if (!this.checkoutLink && finishing.includes('handoff'))
+      throw new ConfigError(
+        `${where}: ${SETTINGS_PATH}.capabilities.finishing lists handoff, ` +
+          'but operations.checkout_url is false (the store has no checkout page)',
+      );
     this.capabilities = {
       lookupKeys: caps.lookup_keys ?? [],
       customFilters: [],
@@ -149,64 +236,107 @@ export class RestAdapter implements Adapter {
       fulfillmentDiscovery: false,
       rejectionReasons: caps.rejection_reasons ?? false,
       acceptedClaims: caps.accepted_claims ?? [],
-      finishing: caps.finishing ?? ['gateway_charged', 'handoff'],
+      finishing,
     };
   }
 
-  /** Evaluates the tenant's shared functions once, in order, each seeing the ones before it. */
-  async defineFunctions(functions: Record<string, string>): Promise<void> {
-    for (const [name, source] of Object.entries(functions)) {
-      const path = `${SETTINGS_PATH}.functions.${name}`;
-      const value = await compileExpression(source, path, this.context.where)
-        .evaluate({}, this.bindings)
-        .catch((error: unknown) => {
-          throw new ConfigError(`${this.context.where}: ${path} cannot be evaluated: ${(error as Error).message}`);
-        });
+  /**
+   * Defines the tenant's shared functions once: those of `functions_file`, then `functions` in
+   * order (each seeing the ones before it); then checks every mapping for names defined nowhere.
+   */
+  async defineFunctions(functions: Record<string, ExpressionSource>, functionsFile?: string): Promise<void> {
+    const { where } = this.context;
+    const define = (name: string, value: unknown, source: SourceText, path: string) => {
       if (typeof value !== 'function' && !(isObject(value) && value._jsonata_lambda === true)) {
-        throw new ConfigError(`${this.context.where}: ${path} must be a JSONata function, e.g. "function($x) { ... }"`);
+        throw new ConfigError(`${where}: ${path} must be a JSONata function, e.g. "function($x) { ... }"`);
       }
-      this.bindings[name] = value;
+      this.bindings[name] = sharedFunction(name, value, source);
+    };
+    const evaluate = async (expression: Expression, input: unknown = {}) => {
+      try {
+        return await expression.evaluate(input, this.bindings);
+      } catch (error) {
+        const { message, position, token } = error as { message?: string; position?: number; token?: string };
+        const place = expression.source.file ? expression.source.at(position, token) : `${where}: ${expression.path}`;
+        throw new ConfigError(`${place} cannot be evaluated: ${message ?? String(error)}`);
+      }
+    };
+    const known = new Set([...ADAPTER_NAMES, ...Object.keys(functions)]);
+    if (functionsFile) {
+      const path = `${SETTINGS_PATH}.functions_file`;
+      const source = sourceOf({ file: functionsFile }, path, where, this.context.baseDir ?? dirname(where));
+      const names = [...source.text.matchAll(/^\$([A-Za-z_]\w*)\s*:=/gm)].map((m) => m[1]!);
+      if (names.length === 0) throw new ConfigError(`${source.file}: defines no function (write each as "$name := function($x) {...};")`);
+      names.forEach((n) => known.add(n));
+      // The file is a block of bindings; its value is the object of the functions it defines.
+      const text = `(${source.text.replace(/;\s*$/, '')}\n;{${names.map((n) => `"${n}": $${n}`).join(', ')}})`;
+      // Line numbers stay those of the file: the block only adds "(" before its first character.
+      const block = new SourceText(text, path, source.file);
+      const compiled = compileSource(block, where);
+      await checkNames(compiled, known, where);
+      const value = (await evaluate(compiled)) as Record<string, unknown>;
+      for (const name of names) define(name, value[name], block, `${source.file}: $${name}`);
     }
+    for (const [name, text] of Object.entries(functions)) {
+      const path = `${SETTINGS_PATH}.functions.${name}`;
+      const read = sourceOf(text, path, where, this.context.baseDir ?? dirname(where));
+      const source = new SourceText(read.text, path, read.file, name);
+      const expression = compileSource(source, where);
+      await checkNames(expression, known, where);
+      define(name, await evaluate(expression), source, path);
+    }
+    for (const expression of this.compiler.expressions) await checkNames(expression, known, where);
   }
 
-  /** Builds the call from `input`, sends it; `not_found` only when `notFound` (a 404 the caller handles). */
-  private async send(
+  private site(method: string, op: Operation, answer?: unknown): MappingSite {
+    // The answer excerpt is new with steps and mapping files; inline single calls keep their messages.
+    const more = !op.single || op.response?.source.file !== undefined;
+    return { tenant: this.context.tenantId, method, secrets: this.secrets, ...(more && answer !== undefined && { answer }) };
+  }
+
+  private runContext(): RunContext {
+    return {
+      tenant: this.context.tenantId,
+      client: this.client,
+      bindings: this.bindings,
+      secrets: this.secrets,
+      ...(this.context.trace && { trace: this.context.trace }),
+    };
+  }
+
+  /** Runs the operation's calls for `input`; `not_found` only when `notFound` (a 404 the caller handles). */
+  private send(
     method: string,
     op: Operation,
     input: unknown,
     signal: AbortSignal | undefined,
     notFound = false,
-  ): Promise<StoreAnswer | 'not_found'> {
-    const site = { tenant: this.context.tenantId, method };
-    const query = op.query && (await runMapping(op.query, site, input, this.bindings, false));
-    const body = op.body && (await runMapping(op.body, site, input, this.bindings, false));
-    return this.client.send(
-      method,
-      { method: op.method, path: op.path, vars: input, query, body },
-      notFound ? [...op.accept, 404] : op.accept,
-      signal,
-    );
+  ): Promise<OperationRun | 'not_found'> {
+    return runOperation(op, method, input, this.runContext(), signal, notFound);
   }
 
   /** The store's answer through the operation's response mapping, checked against the contract method's shape. */
   private async answer<T>(
     method: string,
     op: Operation,
-    answer: StoreAnswer,
+    run: OperationRun,
     request: unknown,
     shape?: (mapped: unknown) => T,
     check = true,
   ): Promise<T> {
-    const site = { tenant: this.context.tenantId, method };
+    const { last } = run;
+    const [input, extra] = op.single ? [last.body, {}] : [run.steps, { steps: run.steps, answers: run.answers }];
     const mapped = op.response
       ? await runMapping(
           op.response,
-          site,
-          answer.body,
-          { ...this.bindings, request, status: answer.status, headers: answer.headers },
+          this.site(method, op, input),
+          input,
+          { ...this.bindings, request, status: last.status, headers: last.headers, ...extra },
           !shape,
         )
-      : answer.body;
+      : op.single
+        ? last.body
+        : run.steps;
     const result = shape ? shape(mapped) : (mapped as T);
     if (check) this.check(method, op, result);
     return result;
@@ -216,8 +346,7 @@ export class RestAdapter implements Adapter {
   private check(method: string, op: Operation, result: unknown): void {
     const problem = this.context.answerProblem?.(method, result);
     const path = op.response?.path ?? `${SETTINGS_PATH}.operations.${op.name}`;
-    if (problem !== undefined)
-      throw new MappingError({ tenant: this.context.tenantId, method }, path, `gave an answer that does not fit: ${problem}`);
+    if (problem !== undefined) throw new MappingError(this.site(method, op), path, `gave an answer that does not fit: ${problem}`);
   }
 
   private async call<T>(
@@ -228,8 +357,8 @@ export class RestAdapter implements Adapter {
     shape?: (mapped: unknown) => T,
     check = true,
   ): Promise<T> {
-    const answer = await this.send(method, op, input, signal);
-    return this.answer(method, op, answer as StoreAnswer, input, shape, check);
+    const run = await this.send(method, op, input, signal);
+    return this.answer(method, op, run as OperationRun, input, shape, check);
   }
 
   async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
@@ -263,11 +392,11 @@ export class RestAdapter implements Adapter {
       if (updated !== 'not_found') return this.quoteFrom(this.ops.quote_update, updated, request);
     }
     const fresh = { ...request, handle: undefined };
-    return this.quoteFrom(this.ops.quote_create, (await this.send('quote', this.ops.quote_create, fresh, signal)) as StoreAnswer, fresh);
+    return this.quoteFrom(this.ops.quote_create, (await this.send('quote', this.ops.quote_create, fresh, signal)) as OperationRun, fresh);
   }
 
-  private quoteFrom(op: Operation, answer: StoreAnswer, request: QuoteRequest): Promise<Quote> {
-    return this.answer('quote', op, answer, request, (mapped) => {
+  private quoteFrom(op: Operation, run: OperationRun, request: QuoteRequest): Promise<Quote> {
+    return this.answer('quote', op, run, request, (mapped) => {
       if (!isObject(mapped)) return mapped as Quote;
       const quote = { ...mapped } as unknown as Quote & { handle?: unknown };
       if (typeof quote.handle === 'number') quote.handle = String(quote.handle);
@@ -275,28 +404,43 @@ export class RestAdapter implements Adapter {
       if (!this.capabilities.rejectionReasons && isObject(quote.discounts) && Array.isArray(quote.discounts.rejected)) {
         quote.discounts = { ...quote.discounts, rejected: quote.discounts.rejected.map(({ reason: _, ...rest }) => rest) };
       }
+      this.checkEveryLine(op, request, quote);
       return quote;
     });
   }
 
-  /** The handle of a store cart holding `request`: the given one, or a new cart's. */
-  private async cartFor(request: QuoteRequest, signal?: AbortSignal): Promise<string> {
-    const handle = request.handle ?? (await this.quote(request, signal)).handle;
-    if (!handle)
-      throw new BackendError(
-        `tenant ${this.context.tenantId}: the store's cart answer gave no handle (map it in operations.quote_*.response)`,
-        false,
+  /** A requested line that is neither priced nor a line problem would vanish from the buyer's cart: the mapping is wrong. */
+  private checkEveryLine(op: Operation, request: QuoteRequest, quote: Quote): void {
+    if (!Array.isArray(quote.lines) || !Array.isArray(quote.lineProblems)) return;
+    const seen = new Set([...quote.lines, ...quote.lineProblems].map((l) => (l as { lineId?: unknown }).lineId));
+    const lost = request.lines.filter((l) => !seen.has(l.lineId)).map((l) => l.lineId);
+    if (lost.length > 0)
+      throw new MappingError(
+        this.site('quote', op),
+        op.response?.source.at(undefined) ?? `${SETTINGS_PATH}.operations.${op.name}`,
+        `dropped the line${lost.length > 1 ? 's' : ''} ${lost.join(', ')}: a line the store does not price needs a lineProblems entry`,
       );
-    return handle;
+  }
+
+  /** The handle of a store cart holding `request`: the given one, or a new cart's (none for a stateless store). */
+  private async cartFor(request: QuoteRequest, signal?: AbortSignal): Promise<string | undefined> {
+    return request.handle ?? (await this.quote(request, signal)).handle;
   }
 
   /**
    * Runs a call on the session's store cart; when the store no longer knows the cart (404), makes
    * a new one from `quote` and runs it once more. Returns the answer and the handle it used.
+   * A stateless store (its quotes give no handle) gets the request without one.
    */
-  private async onCart(method: string, op: Operation, quote: QuoteRequest, input: (handle: string) => unknown, signal?: AbortSignal) {
+  private async onCart(
+    method: string,
+    op: Operation,
+    quote: QuoteRequest,
+    input: (handle: string | undefined) => unknown,
+    signal?: AbortSignal,
+  ) {
     let handle = await this.cartFor(quote, signal);
-    let answer = await this.send(method, op, input(handle), signal, true);
+    let answer = await this.send(method, op, input(handle), signal, handle !== undefined);
     if (answer === 'not_found') {
       handle = await this.cartFor({ ...quote, handle: undefined }, signal);
       answer = await this.send(method, op, input(handle), signal, true);
@@ -307,6 +451,8 @@ export class RestAdapter implements Adapter {
   }
 
   async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+    // No checkout page mapped: no call; the storefront is where a buyer goes.
+    if (!this.checkoutLink) return { url: this.storefrontUrl };
     const quote = { ...request.quote, handle: request.handle ?? request.quote.handle };
     const { answer, handle, input } = await this.onCart(
       'checkoutUrl',
@@ -317,7 +463,7 @@ export class RestAdapter implements Adapter {
     );
     return this.answer('checkoutUrl', this.ops.checkout_url, answer, input, (mapped) => ({
       url: (isObject(mapped) ? mapped.url : mapped) as string,
-      ...(handle !== request.handle && { handle }),
+      ...(handle !== undefined && handle !== request.handle && { handle }),
     }));
   }
 
@@ -390,6 +536,6 @@ export class RestAdapter implements Adapter {
 
 export async function createRestAdapter(settings: RestSettings, context: RestAdapterContext): Promise<RestAdapter> {
   const adapter = new RestAdapter(settings, context);
-  await adapter.defineFunctions(settings.functions ?? {});
+  await adapter.defineFunctions(settings.functions ?? {}, settings.functions_file);
   return adapter;
 }

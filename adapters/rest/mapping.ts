@@ -1,17 +1,24 @@
 /**
- * JSONata mappings of the tenant file, compiled once at start-up: a syntax error stops start-up
- * naming the tenant file and the JSON path of the expression. At run time, an expression that
- * throws on a store's answer, or gives nothing where the contract needs a value, is an
- * InvalidAnswerError (503 backend_invalid_response) naming the tenant, the contract method and
- * the expression; the store's data and the tenant's credentials never reach the message.
+ * JSONata mappings of the tenant file, compiled once at start-up: inline in the tenant file, or
+ * in files of their own (`{file: mappings/<tenant>/<name>.jsonata}`, shared functions in
+ * `functions_file`). Start-up stops on a syntax error, and on a function or variable that is
+ * defined nowhere (JSONata itself only finds those at run time), naming the file, line, column
+ * and the shared function it is in. At run time, an expression that throws on a store's answer,
+ * or gives nothing where the contract needs a value, is an InvalidAnswerError (503
+ * backend_invalid_response) naming the tenant, the contract method, the step, the place in the
+ * mapping and an excerpt of the store's answer; the tenant's credentials never reach the message.
  */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import jsonata from 'jsonata';
 import { InvalidAnswerError } from '../contract.js';
 import { ConfigError } from '../kit/config-error.js';
+import type { ExpressionSource } from './settings.js';
 
 export interface Expression {
   /** JSON path of the expression in the tenant file, e.g. $.adapter.settings.operations.search.response. */
   readonly path: string;
+  readonly source: SourceText;
   evaluate(input: unknown, bindings: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -19,11 +26,41 @@ export interface Expression {
 export interface MappingSite {
   tenant: string;
   method: string;
+  /** The operation's step, for multi-step operations. */
+  step?: string;
+  /** The store's answer the mapping read (an excerpt goes into the message). */
+  answer?: unknown;
+  /** Texts that must never appear in a message (the tenant's credentials). */
+  secrets?: readonly string[];
+}
+
+const EXCERPT_CHARS = 240;
+
+export function scrub(text: string, secrets: readonly string[] = []): string {
+  return secrets.filter((s) => s.length >= 4).reduce((t, s) => t.split(s).join('[redacted]'), text);
+}
+
+function excerpt(answer: unknown): string {
+  if (answer === undefined) return '';
+  let text: string;
+  try {
+    text = JSON.stringify(answer) ?? '';
+  } catch {
+    return '';
+  }
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
 export class MappingError extends InvalidAnswerError {
-  constructor(site: MappingSite, path: string, problem: string) {
-    super(`tenant ${site.tenant}: ${site.method}: the mapping ${path} ${problem}`);
+  constructor(site: MappingSite, where: string, problem: string) {
+    const step = site.step ? ` step ${site.step}:` : '';
+    const answer = excerpt(site.answer);
+    super(
+      scrub(
+        `tenant ${site.tenant}: ${site.method}:${step} the mapping ${where} ${problem}` + (answer ? `; the store answered ${answer}` : ''),
+        site.secrets,
+      ),
+    );
     this.name = 'MappingError';
   }
 }
@@ -32,20 +69,202 @@ interface JsonataFailure {
   message?: string;
   code?: string;
   position?: number;
+  token?: string;
+  /** Set by a shared function's wrapper: the failure happened inside it. */
+  mappingSource?: { source: SourceText; name: string };
 }
 
-export function compileExpression(source: string, path: string, file: string): Expression {
+const FUNCTION_START = /^\$([A-Za-z_]\w*)\s*:=\s*function\b/gm;
+
+/** The text of an expression and where it lives, to turn JSONata's character offsets into places. */
+export class SourceText {
+  /** Start offsets of the top-level `$name := function` definitions, in order. */
+  private readonly functions: Array<{ name: string; start: number }> = [];
+
+  constructor(
+    readonly text: string,
+    /** The JSON path in the tenant file. */
+    readonly path: string,
+    /** The .jsonata file (shown relative to the working folder), or undefined when inline. */
+    readonly file?: string,
+    /** The shared function an inline expression defines. */
+    readonly functionName?: string,
+  ) {
+    for (const match of text.matchAll(FUNCTION_START)) this.functions.push({ name: match[1]!, start: match.index });
+  }
+
+  /** Line and column (1-based) of a character offset. */
+  lineColumn(offset: number): { line: number; column: number } {
+    const before = this.text.slice(0, Math.max(0, Math.min(offset, this.text.length)));
+    const lines = before.split('\n');
+    return { line: lines.length, column: lines.at(-1)!.length + 1 };
+  }
+
+  /** The shared function defined around `offset`. */
+  functionAt(offset: number): string | undefined {
+    if (this.functionName) return this.functionName;
+    return this.functions.filter((f) => f.start <= offset).at(-1)?.name;
+  }
+
+  /**
+   * "mappings/shop/quote.jsonata:12:7 (in function $cart)" for a file, "$.adapter…response (at
+   * character 14)" inline. `position` is JSONata's: the offset just after the token.
+   */
+  at(position: number | undefined, token?: string): string {
+    const offset = position === undefined ? undefined : Math.max(0, position - (token?.length ?? 1));
+    const fn = offset === undefined ? this.functionName : this.functionAt(offset);
+    const inFunction = fn ? ` (in function $${fn})` : '';
+    if (!this.file) return `${this.path}${position !== undefined ? ` (at character ${position})` : ''}${inFunction}`;
+    if (offset === undefined) return `${this.file}${inFunction}`;
+    const { line, column } = this.lineColumn(offset);
+    return `${this.file}:${line}:${column}${inFunction}`;
+  }
+}
+
+/** Reads an expression's text: inline, or from its file (relative to the tenant file's folder). */
+export function sourceOf(source: ExpressionSource, path: string, tenantFile: string, baseDir: string): SourceText {
+  if (typeof source === 'string') return new SourceText(source, path);
+  const file = resolve(baseDir, source.file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${tenantFile}: ${path} names ${source.file}, which cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return new SourceText(text, path, relative(process.cwd(), file) || file);
+}
+
+function syntaxError(source: SourceText, tenantFile: string, error: JsonataFailure): ConfigError {
+  const { message, position, token } = error;
+  const problem = message ?? 'syntax error';
+  if (!source.file)
+    return new ConfigError(
+      `${tenantFile}: ${source.path} is not a valid JSONata expression` +
+        `${position !== undefined ? ` (at character ${position})` : ''}: ${problem}`,
+    );
+  return new ConfigError(`${source.at(position, token)}: ${source.path} is not a valid JSONata expression: ${problem}`);
+}
+
+export function compileSource(source: SourceText, tenantFile: string): Expression {
   let compiled: ReturnType<typeof jsonata>;
   try {
-    compiled = jsonata(source);
+    compiled = jsonata(source.text);
   } catch (error) {
-    const { message, position } = error as JsonataFailure;
-    throw new ConfigError(
-      `${file}: ${path} is not a valid JSONata expression${position !== undefined ? ` (at character ${position})` : ''}: ` +
-        (message ?? 'syntax error'),
-    );
+    throw syntaxError(source, tenantFile, error as JsonataFailure);
   }
-  return { path, evaluate: (input, bindings) => compiled.evaluate(input, bindings) };
+  return {
+    path: source.path,
+    source,
+    evaluate: (input, bindings) => compiled.evaluate(input, bindings),
+    ast: compiled.ast(),
+  } as Expression;
+}
+
+/** Compiles an inline expression (tests and the defaults use it). */
+export function compileExpression(source: string, path: string, file: string): Expression {
+  return compileSource(new SourceText(source, path), file);
+}
+
+// ---------------------------------------------------------------- names defined nowhere
+
+interface AstNode {
+  type?: string;
+  value?: unknown;
+  position?: number;
+  [key: string]: unknown;
+}
+
+const builtins = new Map<string, boolean>();
+
+async function isBuiltin(name: string): Promise<boolean> {
+  let known = builtins.get(name);
+  if (known === undefined) {
+    known = (await jsonata(`$${name}`).evaluate({})) !== undefined;
+    builtins.set(name, known);
+  }
+  return known;
+}
+
+/** Every name the expression binds anywhere ($x := …, lambda parameters, @$focus, #$index): scoping is not modelled. */
+function declared(node: unknown, names: Set<string>): void {
+  if (Array.isArray(node)) return node.forEach((n) => declared(n, names));
+  if (node === null || typeof node !== 'object') return;
+  const n = node as AstNode;
+  if (n.type === 'bind' && (n.lhs as AstNode | undefined)?.type === 'variable') names.add(String((n.lhs as AstNode).value));
+  if (n.type === 'lambda') for (const arg of (n.arguments as AstNode[]) ?? []) names.add(String(arg.value));
+  if (typeof n.focus === 'string') names.add(n.focus);
+  if (typeof n.index === 'string') names.add(n.index);
+  for (const value of Object.values(n)) declared(value, names);
+}
+
+function references(node: unknown, found: Array<{ name: string; position?: number; called: boolean }>, called = false): void {
+  if (Array.isArray(node)) return node.forEach((n) => references(n, found));
+  if (node === null || typeof node !== 'object') return;
+  const n = node as AstNode;
+  if (n.type === 'variable' && n.value !== '')
+    found.push({ name: String(n.value), ...(n.position !== undefined && { position: n.position }), called });
+  for (const [key, value] of Object.entries(n)) {
+    if (n.type === 'lambda' && key === 'arguments') continue;
+    if (n.type === 'bind' && key === 'lhs') continue;
+    references(value, found, (n.type === 'function' || n.type === 'partial') && key === 'procedure');
+  }
+}
+
+/** Fails start-up on a `$name` that neither JSONata, the adapter, the shared functions nor the expression defines. */
+export async function checkNames(expression: Expression, known: ReadonlySet<string>, tenantFile: string): Promise<void> {
+  const ast = (expression as Expression & { ast?: unknown }).ast;
+  const local = new Set<string>();
+  declared(ast, local);
+  const found: Array<{ name: string; position?: number; called: boolean }> = [];
+  references(ast, found);
+  for (const ref of found) {
+    if (local.has(ref.name) || known.has(ref.name) || (await isBuiltin(ref.name))) continue;
+    const where = expression.source.file
+      ? expression.source.at(ref.position, ref.name)
+      : `${tenantFile}: ${expression.source.at(ref.position)}`;
+    throw new ConfigError(`${where}: ${ref.called ? 'unknown function' : 'unknown variable'} $${ref.name} (${expression.path})`);
+  }
+}
+
+// ---------------------------------------------------------------- shared functions
+
+const callers = new Map<number, ReturnType<typeof jsonata>>();
+
+/** `$f($a0, …)`: calls a JSONata lambda from JavaScript with `arity` arguments. */
+function callerOf(arity: number): ReturnType<typeof jsonata> {
+  let caller = callers.get(arity);
+  if (!caller) {
+    caller = jsonata(`$f(${Array.from({ length: arity }, (_, i) => `$a${i}`).join(', ')})`);
+    callers.set(arity, caller);
+  }
+  return caller;
+}
+
+/**
+ * A shared function as the mappings call it: the JSONata lambda behind a wrapper that marks a
+ * failure inside it with its source, so the error names the function's file and line rather
+ * than the calling operation.
+ */
+export function sharedFunction(name: string, lambda: unknown, source: SourceText): unknown {
+  const arity = ((lambda as { arguments?: unknown[] }).arguments ?? [null]).length;
+  // JSONata gives a failure the position of the outermost call on its way up (each call site
+  // overwrites it with the lambda's `position`): a lambda without one lets the inner place stand.
+  if (lambda !== null && typeof lambda === 'object')
+    Object.defineProperty(lambda, 'position', { get: () => undefined, set: () => undefined, configurable: true });
+  const caller = callerOf(arity);
+  const fn = async (...args: unknown[]) => {
+    const bindings: Record<string, unknown> = { f: lambda };
+    args.slice(0, arity).forEach((arg, i) => (bindings[`a${i}`] = arg));
+    try {
+      return (await caller.evaluate(null, bindings)) as unknown;
+    } catch (error) {
+      const failure = error as JsonataFailure;
+      if (failure && typeof failure === 'object' && !failure.mappingSource) failure.mappingSource = { source, name };
+      throw error;
+    }
+  };
+  Object.defineProperty(fn, 'length', { value: arity });
+  return fn;
 }
 
 /**
@@ -63,9 +282,15 @@ export async function runMapping(
   try {
     result = await expression.evaluate(input, bindings);
   } catch (error) {
-    const { code, message } = error as JsonataFailure;
-    throw new MappingError(site, expression.path, `failed${code ? ` (${code})` : ''}: ${message ?? String(error)}`);
+    const failure = error as JsonataFailure;
+    const { code, message, position, token } = failure ?? {};
+    const inside = failure?.mappingSource;
+    // Inline single expressions keep their JSON path alone; files get file:line:column.
+    const place = (source: SourceText) => (source.file ? source.at(position, token) : source.at(undefined));
+    const where = inside ? `${expression.source.file ?? expression.path} → ${place(inside.source)}` : place(expression.source);
+    throw new MappingError(site, where, `failed${code ? ` (${code})` : ''}: ${message ?? String(error)}`);
   }
-  if (required && result === undefined) throw new MappingError(site, expression.path, "gave no value for the store's answer");
+  if (required && result === undefined)
+    throw new MappingError(site, expression.source.at(undefined), "gave no value for the store's answer");
   return result;
 }

@@ -6,29 +6,93 @@
  * overrides what its store does differently, field by field. Secrets are never here: `secret`,
  * `token`, `password` and `key` name entries of `adapter.credentials` ({env} / {file} references).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 
+/** The schema with a description, for the generated tenant-file reference (docs/adapters/rest-tenant-reference.md). */
+const doc = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+
 const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
-const Expression = Type.String({ minLength: 1, description: 'a JSONata expression' });
+/** A JSONata expression: inline text, or `{file}` (a .jsonata file, relative to the tenant file). */
+const expression = (description = 'a JSONata expression') =>
+  Type.Union([Type.String({ minLength: 1 }), Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false })], {
+    description: `${description}: inline, or {file: mappings/<tenant>/<name>.jsonata}`,
+  });
+const Expression = expression();
+export type ExpressionSource = Static<typeof Expression>;
 const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** One HTTP call to the store and the mapping of its answer. */
+/** Most steps an operation declares, and most store calls one run of it makes (for_each included). */
+export const MAX_STEPS = 12;
+export const MAX_CALLS = 100;
+export const DEFAULT_CONCURRENCY = 4;
+
+const Path = Type.String({
+  pattern: '^(/|https?://)',
+  description:
+    'relative to base_url (or an absolute URL, e.g. a health check elsewhere); `{name}` / `{a.b}` take a URL-encoded value of the input',
+  examples: ['/carts/{handle}'],
+});
+const Accept = Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), {
+  uniqueItems: true,
+  description: 'statuses besides 2xx whose body is an answer for the mappings (e.g. 402, 409 of an order refusal)',
+  examples: [[409, 422]],
+});
+const Headers = expression('JSONata giving an object of headers for this call (e.g. an Idempotency-Key)');
+
+/** One store call of a multi-step operation. */
+const Step = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'the answer is $steps.<name> (and $answers.<name>) in later steps and in `response`',
+    }),
+    method: StringEnum(HTTP_METHODS, { description: 'HTTP method' }),
+    path: Path,
+    query: Type.Optional(expression('JSONata giving an object of query parameters (arrays repeat the name)')),
+    headers: Type.Optional(Headers),
+    body: Type.Optional(expression('JSONata giving the JSON body')),
+    when: Type.Optional(expression('JSONata: the step runs only when this is true (skipped: $steps.<name> is absent)')),
+    for_each: Type.Optional(expression('JSONata giving an array: one call per element ($item, $index), answers collected in order')),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 8, default: DEFAULT_CONCURRENCY, description: 'for_each calls in flight at most' }),
+    ),
+    accept: Type.Optional(Accept),
+    error: Type.Optional(
+      expression("JSONata over a refused answer's body (with $status) giving the message of the error the operation fails with"),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StepSettings = Static<typeof Step>;
+
+/** One HTTP call to the store and the mapping of its answer, or a short sequence of calls (`steps`). */
 const Operation = Type.Object(
   {
     method: Type.Optional(StringEnum(HTTP_METHODS)),
     /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
-    path: Type.Optional(Type.String({ pattern: '^/' })),
+    path: doc(Type.Optional(Path), 'Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded.'),
     /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
-    query: Type.Optional(Expression),
+    query: doc(Type.Optional(Expression), 'JSONata over the request input, giving an object of query parameters (arrays repeat the name).'),
     /** JSONata over the request input, giving the JSON body. */
-    body: Type.Optional(Expression),
+    body: doc(Type.Optional(Expression), 'JSONata over the request input, giving the JSON body.'),
+    headers: Type.Optional(Headers),
+    steps: Type.Optional(
+      Type.Array(Step, {
+        minItems: 1,
+        maxItems: MAX_STEPS,
+        description: 'ordered store calls instead of method/path/query/body; `response` then maps $steps (`$` is $steps too)',
+      }),
+    ),
     /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
-    response: Type.Optional(Expression),
+    response: doc(
+      Type.Optional(Expression),
+      "JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape.",
+    ),
     /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
-    accept: Type.Optional(Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { uniqueItems: true })),
+    accept: doc(Type.Optional(Accept), 'Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal).'),
   },
   { additionalProperties: false },
 );
@@ -48,20 +112,28 @@ const Auth = Type.Union(
         type: Type.Literal('hmac'),
         secret: Credential,
         /** Header carrying the signature. */
-        signature_header: HeaderName,
+        signature_header: doc(HeaderName, 'Header carrying the signature.'),
         /** Header carrying the time signed; absent: no timestamp is sent. */
-        timestamp_header: Type.Optional(HeaderName),
+        timestamp_header: doc(Type.Optional(HeaderName), 'Header carrying the time signed; absent: no timestamp is sent.'),
         /** `unix` seconds (default) or `iso` (RFC 3339). */
-        timestamp_format: Type.Optional(StringEnum(['unix', 'iso'])),
+        timestamp_format: doc(Type.Optional(StringEnum(['unix', 'iso'])), '`unix` seconds (default) or `iso` (RFC 3339).'),
         /**
          * What is signed, with {timestamp} {method} {path} (path and query as sent) {body} and
          * {body_sha256} (hex) filled in; `\n` is a newline. Default "{timestamp}\n{method}\n{path}\n{body_sha256}".
          */
-        payload: Type.Optional(Type.String({ minLength: 1 })),
+        payload: doc(
+          Type.Optional(Type.String({ minLength: 1 })),
+          'What is signed, with {timestamp} {method} {path} (path and query as sent) {body} and ' +
+            '{body_sha256} (hex) filled in; `\n` is a newline. Default ' +
+            '"{timestamp}\n{method}\n{path}\n{body_sha256}".',
+        ),
         algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
         encoding: Type.Optional(StringEnum(['hex', 'base64'])),
         /** Plain headers sent with every call (a key id, an account), not secrets. */
-        headers: Type.Optional(Type.Record(HeaderName, Type.String())),
+        headers: doc(
+          Type.Optional(Type.Record(HeaderName, Type.String())),
+          'Plain headers sent with every call (a key id, an account), not secrets.',
+        ),
       },
       { additionalProperties: false },
     ),
@@ -74,19 +146,30 @@ const Webhooks = Type.Object(
   {
     secret: Credential,
     /** Default X-Store-Signature (the documented store API). */
-    signature_header: Type.Optional(HeaderName),
+    signature_header: doc(Type.Optional(HeaderName), 'Default X-Store-Signature (the documented store API).'),
     /**
      * A regular expression over the header with named groups `signature` (and `timestamp` when the
      * time is signed), e.g. "t=(?<timestamp>\\d+),v1=(?<signature>[0-9a-f]+)". Default: the whole header.
      */
-    signature_pattern: Type.Optional(Type.String({ minLength: 1 })),
+    signature_pattern: doc(
+      Type.Optional(Type.String({ minLength: 1 })),
+      'A regular expression over the header with named groups `signature` (and `timestamp` when ' +
+        'the time is signed), e.g. "t=(?<timestamp>\\d+),v1=(?<signature>[0-9a-f]+)". Default: the ' +
+        'whole header.',
+    ),
     /** What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}". */
-    signed_payload: Type.Optional(Type.String({ minLength: 1 })),
+    signed_payload: doc(
+      Type.Optional(Type.String({ minLength: 1 })),
+      'What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}".',
+    ),
     algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
     /** Default base64. */
-    encoding: Type.Optional(StringEnum(['hex', 'base64'])),
+    encoding: doc(Type.Optional(StringEnum(['hex', 'base64'])), 'Default base64.'),
     /** Deliveries older than this (needs a signed timestamp) are refused; default 300. */
-    tolerance_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    tolerance_seconds: doc(
+      Type.Optional(Type.Integer({ minimum: 1 })),
+      'Deliveries older than this (needs a signed timestamp) are refused; default 300.',
+    ),
     /**
      * Where the event's fields are: a dotted path into the JSON body, or `header:<name>`. Event
      * types other than `order_types` are acknowledged and ignored. Default: the documented API's
@@ -114,25 +197,46 @@ export const FINISHING = ['gateway_charged', 'store_charged', 'handoff'] as cons
 export const RestSettings = Type.Object(
   {
     /** The store API's root, e.g. https://shop.example/api/v2 (no trailing slash needed). */
-    base_url: Type.String({ pattern: '^https?://' }),
+    base_url: doc(
+      Type.String({ pattern: '^https?://' }),
+      "The store API's root, e.g. https://shop.example/api/v2 (no trailing slash needed).",
+    ),
     /** The store's home page (continue_url when there is nothing to hand over). */
-    storefront_url: Type.String({ format: 'uri' }),
+    storefront_url: doc(Type.String({ format: 'uri' }), "The store's home page (continue_url when there is nothing to hand over)."),
     /** Presentment currencies, the store's default first. */
-    currencies: Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
+    currencies: doc(
+      Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
+      "Presentment currencies, the store's default first.",
+    ),
     /** How the store writes amounts: `decimal` strings ("35.00", the currency's exponent) or `minor` unit integers. */
-    money: StringEnum(['decimal', 'minor']),
+    money: doc(
+      StringEnum(['decimal', 'minor']),
+      'How the store writes amounts: `decimal` strings ("35.00", the currency\'s exponent) or `minor` unit integers.',
+    ),
     auth: Type.Optional(Auth),
     /** Extra headers on every call (an API version, a shop id); not secrets. */
-    headers: Type.Optional(Type.Record(HeaderName, Type.String())),
+    headers: doc(
+      Type.Optional(Type.Record(HeaderName, Type.String())),
+      'Extra headers on every call (an API version, a shop id); not secrets.',
+    ),
     pagination: Type.Optional(
       Type.Object(
         {
           /** cursor: the store returns an opaque next cursor; page: numbered pages; offset: item offsets. Default cursor. */
-          style: StringEnum(['cursor', 'page', 'offset']),
+          style: doc(
+            StringEnum(['cursor', 'page', 'offset']),
+            'cursor: the store returns an opaque next cursor; page: numbered pages; offset: item offsets. Default cursor.',
+          ),
           /** Number of the first page (page style): 1 (default) or 0. */
-          first_page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+          first_page: doc(
+            Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+            'Number of the first page (page style): 1 (default) or 0.',
+          ),
           /** Most items per page the store serves (the gateway's limit is clamped to it); default 100. */
-          max_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          max_limit: doc(
+            Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+            "Most items per page the store serves (the gateway's limit is clamped to it); default 100.",
+          ),
         },
         { additionalProperties: false },
       ),
@@ -144,10 +248,13 @@ export const RestSettings = Type.Object(
           quotes_shipping: Type.Optional(Type.Boolean()),
           quotes_tax: Type.Optional(Type.Boolean()),
           /** The store says why a code is refused (mapped to the contract's reasons). */
-          rejection_reasons: Type.Optional(Type.Boolean()),
+          rejection_reasons: doc(Type.Optional(Type.Boolean()), "The store says why a code is refused (mapped to the contract's reasons)."),
           accepted_claims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
           /** Finishing modes the store supports, preferred first; default gateway_charged and handoff. */
-          finishing: Type.Optional(Type.Array(StringEnum(FINISHING), { minItems: 1, uniqueItems: true })),
+          finishing: doc(
+            Type.Optional(Type.Array(StringEnum(FINISHING), { minItems: 1, uniqueItems: true })),
+            'Finishing modes the store supports, preferred first; default gateway_charged and handoff.',
+          ),
         },
         { additionalProperties: false },
       ),
@@ -157,16 +264,38 @@ export const RestSettings = Type.Object(
      * defined in this order (a later one may call an earlier one). Per-call values ($request, $status)
      * are not visible inside them: pass what they need as arguments.
      */
-    functions: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Expression)),
+    functions: doc(
+      Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Expression)),
+      'Shared JSONata functions callable as $name(...) in every mapping, e.g. product: ' +
+        '"function($i) {...}", defined in this order (a later one may call an earlier one). ' +
+        'Per-call values ($request, $status) are not visible inside them: pass what they need as ' +
+        'arguments.',
+    ),
+    /**
+     * A .jsonata file of shared functions, each `$name := function(...) {...};` starting a line,
+     * relative to the tenant file; defined before `functions`.
+     */
+    functions_file: doc(
+      Type.Optional(Type.String({ minLength: 1 })),
+      'A .jsonata file of shared functions, each `$name := function(...) {...};` starting a ' +
+        'line, relative to the tenant file; defined before `functions`.',
+    ),
     operations: Type.Optional(
       Type.Object(
         {
           search: Type.Optional(Operation),
           lookup: Type.Optional(Operation),
           /** The store's cart: `create` without a handle, `update` with one (404 = expired: created anew). */
-          quote_create: Type.Optional(Operation),
+          quote_create: doc(
+            Type.Optional(Operation),
+            "The store's cart: `create` without a handle, `update` with one (404 = expired: created anew).",
+          ),
           quote_update: Type.Optional(Operation),
-          checkout_url: Type.Optional(Operation),
+          /** `false`: the store has no checkout page; no call is made, the storefront is the page and handoff is off. */
+          checkout_url: doc(
+            Type.Optional(Type.Union([Operation, Type.Literal(false)])),
+            '`false`: the store has no checkout page; no call is made, the storefront is the page and handoff is off.',
+          ),
           place_order: Type.Optional(Operation),
           find_order: Type.Optional(Operation),
           get_order: Type.Optional(Operation),
@@ -177,9 +306,12 @@ export const RestSettings = Type.Object(
       ),
     ),
     /** Order webhooks from the store; without them, orders are polled (`orders_changed_since`). */
-    webhooks: Type.Optional(Webhooks),
+    webhooks: doc(Type.Optional(Webhooks), 'Order webhooks from the store; without them, orders are polled (`orders_changed_since`).'),
     /** Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`. */
-    polling: Type.Optional(Type.Boolean()),
+    polling: doc(
+      Type.Optional(Type.Boolean()),
+      'Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`.',
+    ),
   },
   { additionalProperties: false },
 );

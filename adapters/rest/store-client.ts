@@ -22,6 +22,8 @@ export interface StoreRequest {
   vars: unknown;
   query?: unknown;
   body?: unknown;
+  /** Per-call headers (lower-case names), from the operation's `headers` mapping. */
+  headers?: Record<string, string>;
 }
 
 export interface StoreAnswer {
@@ -163,7 +165,9 @@ export class StoreClient {
     const { tenant, now } = this.options;
     let url: URL;
     try {
-      url = new URL(this.base + fillPath(request.path, request.vars) + queryString(request.query));
+      const path = fillPath(request.path, request.vars);
+      // An absolute path (a health check outside the API root) is used as it is.
+      url = new URL((/^https?:\/\//.test(path) ? path : this.base + path) + queryString(request.query));
     } catch (error) {
       throw error instanceof BackendError ? error : new BackendError(`tenant ${tenant}: ${method}: ${(error as Error).message}`, false);
     }
@@ -171,6 +175,7 @@ export class StoreClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...this.options.headers,
+      ...request.headers,
       ...(request.body !== undefined && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
       // The signature covers the path and query as sent, relative to the host.
       ...this.options.sign({ method: request.method, target: url.pathname + url.search, body }, now()),

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Quote } from '../../adapters/contract.js';
-import type { CartRecord } from './carts.js';
+import { lineIdOf, type CartRecord } from './carts.js';
 
 export type OrderStatus = 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
 
@@ -151,6 +151,8 @@ export class OrderBook {
     const lineDiscount = (ref: string) =>
       allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === ref).reduce((s, a) => s + a.amount, 0);
     const shipTo = cart.input.ship_to;
+    // The client's reference of each line (a line-API line without one keeps the store's id).
+    const refOf = new Map(cart.input.lines.map((l, i) => [lineIdOf(l, i), l.line_ref]));
     const order: StoreOrder = {
       id,
       ...(reference !== undefined && { reference }),
@@ -170,7 +172,7 @@ export class OrderBook {
       }),
       lines: priced.lines.map((l, i) => ({
         lineId: `${id}-${i + 1}`,
-        lineRef: l.lineId,
+        lineRef: refOf.get(l.lineId) ?? l.lineId,
         variantId: l.variantId,
         itemId: l.productId,
         name: l.title,

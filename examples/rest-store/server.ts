@@ -6,8 +6,11 @@
  *   GET  /api/v2/items?q=&kind=&min_price=&max_price=&in_stock=&page=&per_page=   page-based
  *   GET  /api/v2/items/lookup?keys=a,b                    item ids, variant ids, SKUs, slugs
  *   POST /api/v2/carts            PUT|GET /api/v2/carts/{cart_id}      (404 once expired)
+ *   PATCH /api/v2/carts/{cart_id}   POST /api/v2/carts/{cart_id}/lines   PATCH|DELETE /api/v2/carts/{cart_id}/lines/{line_id}
+ *                                   the cart-side API: a cart edited piece by piece (README.md)
  *   POST /api/v2/carts/{cart_id}/checkout-link {reference}             hosted checkout page
  *   POST /api/v2/orders {cart_id, reference, expected_total, customer, payment}  once per reference
+ *                                   and once per Idempotency-Key header (a repeat gets the first answer)
  *   GET  /api/v2/orders?reference=   GET /api/v2/orders?updated_since=&page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
  *   GET|POST /checkout/{token}       the hosted checkout page (no API auth: buyers use it)
@@ -27,7 +30,7 @@ import { buildSearchIndex, search } from '../../adapters/memory/search.js';
 import { toMinorUnits } from '../../adapters/kit/money.js';
 import { compile } from '../../schemas/validator.js';
 import { checkSignature, type ApiKey } from './auth.js';
-import { CartBook, CartInput, type CartRecord } from './carts.js';
+import { CartBook, CartInput, DetailsInput, LineInput, LineRefused, QtyInput, type CartRecord } from './carts.js';
 import { checkoutPage, problemPage, thanksPage } from './checkout-page.js';
 import { Faults, type FaultMode } from './faults.js';
 import { OrderBook, OrderEventError, OrderEventInput, type PlaceOutcome, type StoreOrder } from './orders.js';
@@ -60,6 +63,8 @@ export interface RestStore {
   faults: Faults;
   carts: CartBook;
   orders: OrderBook;
+  /** Idempotency-Key of POST /orders -> the id of the order it placed. */
+  idempotencyKeys: Map<string, string>;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -255,6 +260,41 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     return cartView(cart);
   });
 
+  // The cart-side API: the client edits the store's cart piece by piece and reads its totals.
+  const cartId = (req: FastifyRequest) => (req.params as { id: string }).id;
+  const noCart = (id: string) => new StoreError(404, 'cart_not_found', `no open cart ${id} (it may have expired or been ordered)`);
+  const lineEdit = (req: FastifyRequest, edit: () => CartRecord | undefined | null) => {
+    let cart: CartRecord | undefined | null;
+    try {
+      cart = edit();
+    } catch (error) {
+      if (error instanceof LineRefused) throw new StoreError(422, error.code, error.message);
+      throw error;
+    }
+    if (cart === undefined) throw noCart(cartId(req));
+    if (cart === null) throw new StoreError(404, 'line_not_found', `the cart has no line ${(req.params as { line: string }).line}`);
+    return cartView(cart);
+  };
+  const parseLine = validated(LineInput);
+  const parseQty = validated(QtyInput);
+  const parseDetails = validated(DetailsInput);
+  app.post(`${API}/carts/:id/lines`, async (req, reply) => {
+    const { variant_id, qty, ref } = parseLine(req.body);
+    return reply.code(201).send(lineEdit(req, () => carts.addLine(cartId(req), variant_id, qty, ref)));
+  });
+  app.patch(`${API}/carts/:id/lines/:line`, async (req) => {
+    const { qty } = parseQty(req.body);
+    return lineEdit(req, () => carts.setLine(cartId(req), (req.params as { line: string }).line, qty));
+  });
+  app.delete(`${API}/carts/:id/lines/:line`, async (req) =>
+    lineEdit(req, () => carts.removeLine(cartId(req), (req.params as { line: string }).line)),
+  );
+  app.patch(`${API}/carts/:id`, async (req) => {
+    const cart = carts.patch(cartId(req), parseDetails(req.body));
+    if (!cart) throw noCart(cartId(req));
+    return cartView(cart);
+  });
+
   const parseLink = validated(LinkInput);
   app.post(`${API}/carts/:id/checkout-link`, async (req) => {
     const cart = cartOr404((req.params as { id: string }).id);
@@ -265,7 +305,11 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   });
 
   const parsePlace = validated(PlaceInput);
+  const idempotencyKeys = new Map<string, string>();
   app.post(`${API}/orders`, async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    const seen = typeof key === 'string' ? idempotencyKeys.get(key) : undefined;
+    if (seen !== undefined) return reply.code(200).send(orderView(orderOr404(seen), store.origin));
     const input = parsePlace(req.body);
     const cart = cartOr404(input.cart_id);
     let expectedTotal: number | undefined;
@@ -282,6 +326,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     });
     switch (outcome.status) {
       case 'placed':
+        if (typeof key === 'string') idempotencyKeys.set(key, outcome.order.id);
         if (outcome.created) announce('order.created', outcome.order);
         return reply.code(outcome.created ? 201 : 200).send(orderView(outcome.order, store.origin));
       case 'total_mismatch':
@@ -408,6 +453,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     faults,
     carts,
     orders,
+    idempotencyKeys,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
       const address = app.server.address();

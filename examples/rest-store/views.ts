@@ -5,7 +5,7 @@
  */
 import type { CatalogProduct, CatalogVariant, Quote } from '../../adapters/contract.js';
 import { fromMinorUnits } from '../../adapters/kit/money.js';
-import type { CartRecord } from './carts.js';
+import { lineIdOf, type CartRecord } from './carts.js';
 import type { StoreOrder } from './orders.js';
 
 export const decimal = (amount: number, currency: string) => fromMinorUnits(amount, currency);
@@ -79,13 +79,16 @@ export function cartView(cart: CartRecord) {
     shipping: money(d.allocations.filter((a) => a.target.kind === 'shipping').reduce((s, a) => s + a.amount, 0)),
     order: money(d.allocations.filter((a) => a.target.kind === 'order').reduce((s, a) => s + a.amount, 0)),
   });
+  const inputOf = new Map(cart.input.lines.map((l, i) => [lineIdOf(l, i), l]));
   return {
     cart_id: cart.id,
     currency: q.currency,
     reference: cart.reference ?? null,
     updated_at: new Date(cart.updatedAt).toISOString(),
     lines: q.lines.map((l) => ({
-      line_ref: l.lineId,
+      /** The store's line id (the line API's); the client's own reference for whole-cart clients. */
+      line_id: l.lineId,
+      line_ref: inputOf.get(l.lineId)?.line_ref ?? l.lineId,
       variant_id: l.variantId,
       item_id: l.productId,
       name: l.title,
@@ -100,6 +103,8 @@ export function cartView(cart: CartRecord) {
       discount: money(discountOf(l.lineId)),
     })),
     problems: q.lineProblems.map((p) => ({
+      line_id: p.lineId,
+      variant_id: inputOf.get(p.lineId)?.variant_id ?? null,
       line_ref: p.lineId,
       problem: {
         not_found: 'unknown_item',

@@ -101,7 +101,9 @@ const QuoteShape = Type.Object({
       subtotal: Amount,
     }),
   ),
-  lineProblems: Type.Array(Type.Object({ lineId: Id, code: Type.String(), available: Type.Optional(Quantity) })),
+  lineProblems: Type.Array(
+    Type.Object({ lineId: Id, code: Type.String(), available: Type.Optional(Quantity), detail: Type.Optional(Type.String()) }),
+  ),
   discounts: Type.Object({
     applied: Type.Array(
       Type.Object({

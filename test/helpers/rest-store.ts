@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createRestAdapter, type RestAdapter } from '../../adapters/rest/index.js';
 import { RestSettings } from '../../adapters/rest/settings.js';
@@ -65,8 +65,8 @@ export async function startRestStore(options: Partial<RestStoreOptions> = {}): P
 }
 
 /** config/rest-demo/tenants/flowers.yaml, as the gateway would load it, pointed at `store`. */
-export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0.0.1:8080'): TenantConfig {
-  const file = join(process.cwd(), FLOWERS_FILE);
+export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0.0.1:8080', tenantFile = FLOWERS_FILE): TenantConfig {
+  const file = resolve(tenantFile);
   const config = parseYaml(readFileSync(file, 'utf8')) as TenantConfig;
   config.base_url = baseUrl;
   config.adapter.settings = { ...config.adapter.settings, base_url: `${store.origin}/api/v2`, storefront_url: store.origin };
@@ -74,6 +74,8 @@ export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0
 }
 
 export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
+/** The same shop through the reference store's cart-side API (steps, mapping files). */
+export const FLOWERS_CART_FILE = 'examples/rest-tenants/tenants/flowers-cart.yaml';
 export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
 
 /** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */
@@ -81,13 +83,14 @@ export async function flowersAdapter(
   store: { origin: string },
   now: () => number = Date.now,
   settings: Record<string, unknown> = {},
+  tenantFile = FLOWERS_FILE,
 ): Promise<RestAdapter> {
-  const config = flowersTenant(store);
+  const config = flowersTenant(store, undefined, tenantFile);
   const checked = compile<RestSettings>(RestSettings)({ ...config.adapter.settings, ...settings });
   if (!checked.ok) throw new Error(checked.message);
   return createRestAdapter(checked.value, {
     credentials: FLOWERS_CREDENTIALS,
-    where: FLOWERS_FILE,
+    where: tenantFile,
     tenantId: config.id,
     now,
     answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),

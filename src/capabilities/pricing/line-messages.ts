@@ -51,7 +51,9 @@ export function lineProblemMessages(quote: Quote, refs: ReadonlyMap<string, Line
     if (!ref) return [];
     const title = titles.get(problem.lineId);
     const { code, content, field } = describe(problem, title ? JSON.stringify(title) : `Item ${JSON.stringify(ref.itemId)}`);
-    return [errorMessage(code, content, severity, `${ref.path}${field}`)];
+    // The store's own words, when it gave a reason (a refused line of a partial quote).
+    const detail = problem.detail ? ` The store says: ${JSON.stringify(problem.detail)}.` : '';
+    return [errorMessage(code, content + detail, severity, `${ref.path}${field}`)];
   });
 }
 

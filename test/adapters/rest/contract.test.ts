@@ -1,57 +1,65 @@
 /**
- * The generic REST adapter, configured by config/rest-demo/tenants/flowers.yaml, through the shared
- * adapter contract suite against the reference store (examples/rest-store) over real HTTP.
+ * The generic REST adapter through the shared adapter contract suite against the reference store
+ * (examples/rest-store) over real HTTP, twice: configured by config/rest-demo/tenants/flowers.yaml
+ * (one call per operation, the store's whole-cart API) and by examples/rest-tenants/tenants/flowers-cart.yaml
+ * (call sequences on the store's cart-side API, mappings in files).
  */
 import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault, type SignedDelivery } from '../contract/contract-suite.js';
 import type { FaultMode } from '../../../examples/rest-store/faults.js';
 import type { Delivery } from '../../../examples/rest-store/webhooks.js';
-import { flowersAdapter, startRestStore } from '../../helpers/rest-store.js';
+import { FLOWERS_CART_FILE, FLOWERS_FILE, flowersAdapter, startRestStore } from '../../helpers/rest-store.js';
 
 const FAULTS: Record<BackendFault, FaultMode> = { throttle: 'throttle', server_error: 'error', garbage: 'garbage', hang: 'hang' };
 
 const signed = (delivery: Delivery | undefined): SignedDelivery | null =>
   delivery ? { headers: delivery.headers, body: Buffer.from(delivery.body) } : null;
 
-runAdapterContract('rest (reference store)', async () => {
-  const store = await startRestStore();
-  const adapter = await flowersAdapter(store);
-  const lastDelivery = (type: string, orderId: string) =>
-    [...store.webhooks.deliveries]
-      .reverse()
-      .find((d) => d.type === type && (JSON.parse(d.body) as { data: { order_id: string } }).data.order_id === orderId);
-  return {
-    adapter,
-    fixtures: {
-      ...DEMO_SHOP_FIXTURES,
-      gatewayHandlerId: 'sandbox',
-      storeCharged: { handlerId: 'sandbox', ...DEMO_CARD_TOKENS },
-    },
-    controls: {
-      failNext: (fault, count = 1) => store.faults.inject({ mode: FAULTS[fault], count, retryAfterSeconds: 1 }),
-      reset: () => store.faults.clear(),
-      async payHandoff({ url, address, buyer }) {
-        const form = new URLSearchParams({
-          email: buyer.email,
-          card_token: 'success_token',
-          line1: address.streetAddress ?? '',
-          city: address.locality ?? '',
-          state: address.region ?? '',
-          zip: address.postalCode ?? '',
-          country: address.country ?? 'US',
-        });
-        const page = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-        const orderId = /id="order">#(\d+)</.exec(await page.text())?.[1];
-        if (!orderId) throw new Error(`the store's checkout page did not place the order (HTTP ${page.status})`);
-        return { orderId, delivery: signed(lastDelivery('order.created', orderId)) };
+const TENANTS = [
+  ['rest (reference store)', FLOWERS_FILE],
+  ['rest (reference store, cart-side API)', FLOWERS_CART_FILE],
+] as const;
+
+for (const [name, tenantFile] of TENANTS)
+  runAdapterContract(name, async () => {
+    const store = await startRestStore();
+    const adapter = await flowersAdapter(store, Date.now, {}, tenantFile);
+    const lastDelivery = (type: string, orderId: string) =>
+      [...store.webhooks.deliveries]
+        .reverse()
+        .find((d) => d.type === type && (JSON.parse(d.body) as { data: { order_id: string } }).data.order_id === orderId);
+    return {
+      adapter,
+      fixtures: {
+        ...DEMO_SHOP_FIXTURES,
+        gatewayHandlerId: 'sandbox',
+        storeCharged: { handlerId: 'sandbox', ...DEMO_CARD_TOKENS },
       },
-      async shipOrder(orderId) {
-        const shipped = await store.call('POST', `/orders/${orderId}/events`, { type: 'shipped', carrier: 'UPS', tracking_no: '1Z999' });
-        if (shipped.status !== 200) throw new Error(`the store did not ship order ${orderId}: ${JSON.stringify(shipped.body)}`);
-        return signed(lastDelivery('order.updated', orderId));
+      controls: {
+        failNext: (fault, count = 1) => store.faults.inject({ mode: FAULTS[fault], count, retryAfterSeconds: 1 }),
+        reset: () => store.faults.clear(),
+        async payHandoff({ url, address, buyer }) {
+          const form = new URLSearchParams({
+            email: buyer.email,
+            card_token: 'success_token',
+            line1: address.streetAddress ?? '',
+            city: address.locality ?? '',
+            state: address.region ?? '',
+            zip: address.postalCode ?? '',
+            country: address.country ?? 'US',
+          });
+          const page = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+          const orderId = /id="order">#(\d+)</.exec(await page.text())?.[1];
+          if (!orderId) throw new Error(`the store's checkout page did not place the order (HTTP ${page.status})`);
+          return { orderId, delivery: signed(lastDelivery('order.created', orderId)) };
+        },
+        async shipOrder(orderId) {
+          const shipped = await store.call('POST', `/orders/${orderId}/events`, { type: 'shipped', carrier: 'UPS', tracking_no: '1Z999' });
+          if (shipped.status !== 200) throw new Error(`the store did not ship order ${orderId}: ${JSON.stringify(shipped.body)}`);
+          return signed(lastDelivery('order.updated', orderId));
+        },
+        pingDelivery: () => signed(store.webhooks.send('ping', {})),
       },
-      pingDelivery: () => signed(store.webhooks.send('ping', {})),
-    },
-    close: () => store.close(),
-  };
-});
+      close: () => store.close(),
+    };
+  });

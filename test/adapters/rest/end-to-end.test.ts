@@ -16,7 +16,14 @@ import { backoffSchedule } from '../../../src/state/retry-schedule.js';
 import { testGateway, type TestGateway } from '../../helpers/gateway.js';
 import { platformProfile, startPlatform, type PlatformServer } from '../../helpers/platform.js';
 import { protocolCaller, type Reply, type Transport } from '../../helpers/protocol-client.js';
-import { FLOWERS_FILE, flowersAdapter, flowersTenant, startRestStore, type TestRestStore } from '../../helpers/rest-store.js';
+import {
+  FLOWERS_CART_FILE,
+  FLOWERS_FILE,
+  flowersAdapter,
+  flowersTenant,
+  startRestStore,
+  type TestRestStore,
+} from '../../helpers/rest-store.js';
 import { startReceiver, WEBHOOK_PATH, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
 const API_KEY = 'pk_flowers_platform_7Hq2Lm9Xv4';
@@ -46,7 +53,7 @@ interface World {
   receiver: WebhookReceiver;
 }
 
-async function world(mode: FinishingMode): Promise<World> {
+async function world(mode: FinishingMode, tenantFile: string): Promise<World> {
   const receiver = await startReceiver();
   const profile = platformProfile();
   profile.proto.capabilities['dev.proto.shopping.order'] = [
@@ -54,11 +61,11 @@ async function world(mode: FinishingMode): Promise<World> {
   ];
   const platform = await startPlatform(profile);
   const store = await startRestStore();
-  const tenant = flowersTenant(store);
+  const tenant = flowersTenant(store, undefined, tenantFile);
   const gw = await testGateway({
     platform,
-    keyring: await loadKeyring(tenant.signing, FLOWERS_FILE, '.', {}),
-    adapter: await flowersAdapter(store),
+    keyring: await loadKeyring(tenant.signing, tenantFile, '.', {}),
+    adapter: await flowersAdapter(store, Date.now, {}, tenantFile),
     tenant: {
       ...tenant,
       adapter: { ...tenant.adapter, finishing: mode },
@@ -94,126 +101,127 @@ function caller(w: World, transport: Transport) {
 
 const lineItems = (checkout: any) => checkout.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
 
-describe.each(FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((transport) => [mode, transport] as const)))(
-  'flowers over the REST adapter: %s over %s',
-  (mode, transport) => {
-    let w: World;
-    beforeAll(async () => {
-      w = await world(mode);
+/** The whole-cart tenant over both transports; the cart-side one (call sequences) over REST. */
+const WALKS = [
+  ...FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((transport) => [mode, transport, FLOWERS_FILE] as const)),
+  ...FINISHING_MODES.map((mode) => [mode, 'rest', FLOWERS_CART_FILE] as const),
+];
+
+describe.each(WALKS)('flowers over the REST adapter: %s over %s (%s)', (mode, transport, tenantFile) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world(mode, tenantFile);
+  });
+  afterAll(async () => {
+    await w?.gw.close();
+    await w?.store.close();
+    await w?.receiver.close();
+    await w?.platform.close();
+  });
+
+  it('walks from search to an order, and the store shipping it reaches the platform', async () => {
+    const call = caller(w, transport);
+
+    const search = await call('search_catalog', { query: 'roses' });
+    expect(search.body.proto.status).toBe('success');
+    expect(search.body.products.map((p: any) => p.id)).toContain('bouquet_roses');
+
+    const tee = await call('get_product', { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] });
+    expect(tee.body.product.options.map((o: any) => o.name)).toEqual(['Size', 'Color']);
+
+    const cart = await call('create_cart', {
+      line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+      discounts: { codes: ['10OFF', 'NOPE'] },
     });
-    afterAll(async () => {
-      await w?.gw.close();
-      await w?.store.close();
-      await w?.receiver.close();
-      await w?.platform.close();
+    expect(cart.body.totals.find((t: any) => t.type === 'items_discount')?.amount).toBe(-700);
+    expect(cart.body.messages.map((m: any) => m.code)).toContain('discount_code_invalid');
+
+    const created = await call('create_checkout', {
+      line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+      buyer: BUYER,
+      discounts: { codes: ['10OFF'] },
     });
-
-    it('walks from search to an order, and the store shipping it reaches the platform', async () => {
-      const call = caller(w, transport);
-
-      const search = await call('search_catalog', { query: 'roses' });
-      expect(search.body.proto.status).toBe('success');
-      expect(search.body.products.map((p: any) => p.id)).toContain('bouquet_roses');
-
-      const tee = await call('get_product', { id: 'florist_tee', selected: [{ name: 'Size', label: 'M' }] });
-      expect(tee.body.product.options.map((o: any) => o.name)).toEqual(['Size', 'Color']);
-
-      const cart = await call('create_cart', {
-        line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
-        discounts: { codes: ['10OFF', 'NOPE'] },
-      });
-      expect(cart.body.totals.find((t: any) => t.type === 'items_discount')?.amount).toBe(-700);
-      expect(cart.body.messages.map((m: any) => m.code)).toContain('discount_code_invalid');
-
-      const created = await call('create_checkout', {
-        line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }],
+    const id = created.body.id as string;
+    const withAddress = await call(
+      'update_checkout',
+      {
+        line_items: lineItems(created.body),
         buyer: BUYER,
         discounts: { codes: ['10OFF'] },
+        fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] },
+      },
+      id,
+    );
+    const method = withAddress.body.fulfillment.methods[0];
+    expect(method.groups[0].options.map((o: any) => o.id)).toEqual(['std-ship', 'exp-ship-us']);
+    const chosen = {
+      id: method.id,
+      type: 'shipping',
+      destinations: method.destinations,
+      selected_destination_id: method.selected_destination_id,
+      groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: 'std-ship' })),
+    };
+    const ready = await call(
+      'update_checkout',
+      { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } },
+      id,
+    );
+    expect(ready.body.status).toBe('ready_for_complete');
+    const total = ready.body.totals.find((t: any) => t.type === 'total').amount as number;
+
+    const handler = HANDLERS[mode]?.[0]?.id;
+    const payment = handler
+      ? {
+          payment: {
+            instruments: [
+              {
+                id: 'i1',
+                handler_id: handler,
+                type: 'card',
+                selected: true,
+                credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+              },
+            ],
+          },
+        }
+      : {};
+    const completed = await call('complete_checkout', payment, id);
+    let orderId: string;
+    if (mode === 'handoff') {
+      expect(completed.body.status).toBe('requires_escalation');
+      const page = completed.body.continue_url as string;
+      expect(page.startsWith(`${w.store.origin}/checkout/`)).toBe(true);
+      const paid = await fetch(page, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=ann%40example.com&card_token=success_token',
       });
-      const id = created.body.id as string;
-      const withAddress = await call(
-        'update_checkout',
-        {
-          line_items: lineItems(created.body),
-          buyer: BUYER,
-          discounts: { codes: ['10OFF'] },
-          fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] },
-        },
-        id,
-      );
-      const method = withAddress.body.fulfillment.methods[0];
-      expect(method.groups[0].options.map((o: any) => o.id)).toEqual(['std-ship', 'exp-ship-us']);
-      const chosen = {
-        id: method.id,
-        type: 'shipping',
-        destinations: method.destinations,
-        selected_destination_id: method.selected_destination_id,
-        groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: 'std-ship' })),
-      };
-      const ready = await call(
-        'update_checkout',
-        { line_items: lineItems(created.body), buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } },
-        id,
-      );
-      expect(ready.body.status).toBe('ready_for_complete');
-      const total = ready.body.totals.find((t: any) => t.type === 'total').amount as number;
+      orderId = /id="order">#(\d+)</.exec(await paid.text())![1]!;
+    } else {
+      expect(completed.body.status).toBe('completed');
+      orderId = completed.body.order.id;
+    }
 
-      const handler = HANDLERS[mode]?.[0]?.id;
-      const payment = handler
-        ? {
-            payment: {
-              instruments: [
-                {
-                  id: 'i1',
-                  handler_id: handler,
-                  type: 'card',
-                  selected: true,
-                  credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
-                },
-              ],
-            },
-          }
-        : {};
-      const completed = await call('complete_checkout', payment, id);
-      let orderId: string;
-      if (mode === 'handoff') {
-        expect(completed.body.status).toBe('requires_escalation');
-        const page = completed.body.continue_url as string;
-        expect(page.startsWith(`${w.store.origin}/checkout/`)).toBe(true);
-        const paid = await fetch(page, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'email=ann%40example.com&card_token=success_token',
-        });
-        orderId = /id="order">#(\d+)</.exec(await paid.text())![1]!;
-      } else {
-        expect(completed.body.status).toBe('completed');
-        orderId = completed.body.order.id;
-      }
+    const [createdHook] = await w.receiver.waitFor(1);
+    const createdEvent = JSON.parse(createdHook!.body);
+    expect(createdEvent).toMatchObject({ id: orderId, checkout_id: id });
+    expect(createdHook!.headers.signature).toEqual(expect.any(String));
 
-      const [createdHook] = await w.receiver.waitFor(1);
-      const createdEvent = JSON.parse(createdHook!.body);
-      expect(createdEvent).toMatchObject({ id: orderId, checkout_id: id });
-      expect(createdHook!.headers.signature).toEqual(expect.any(String));
+    const order = await call('get_order', undefined, orderId);
+    expect(order.body).toMatchObject({ id: orderId, checkout_id: id });
+    expect(order.body.totals.find((t: any) => t.type === 'total').amount).toBe(total);
+    // The store numbers its own lines; the platform keeps seeing the checkout's line ids.
+    expect(order.body.line_items.map((l: any) => l.id)).toEqual(created.body.line_items.map((l: any) => l.id));
 
-      const order = await call('get_order', undefined, orderId);
-      expect(order.body).toMatchObject({ id: orderId, checkout_id: id });
-      expect(order.body.totals.find((t: any) => t.type === 'total').amount).toBe(total);
-      // The store numbers its own lines; the platform keeps seeing the checkout's line ids.
-      expect(order.body.line_items.map((l: any) => l.id)).toEqual(created.body.line_items.map((l: any) => l.id));
-
-      const shipped = await w.store.call('POST', `/orders/${orderId}/events`, {
-        type: 'shipped',
-        carrier: 'UPS',
-        tracking_no: '1ZFLOWERS',
-      });
-      expect(shipped.status).toBe(200);
-      const hooks = await w.receiver.waitFor(2);
-      const update = JSON.parse(hooks[1]!.body);
-      expect(update.id).toBe(orderId);
-      expect(update.fulfillment.events).toEqual([
-        expect.objectContaining({ type: 'shipped', tracking_number: '1ZFLOWERS', carrier: 'UPS' }),
-      ]);
+    const shipped = await w.store.call('POST', `/orders/${orderId}/events`, {
+      type: 'shipped',
+      carrier: 'UPS',
+      tracking_no: '1ZFLOWERS',
     });
-  },
-);
+    expect(shipped.status).toBe(200);
+    const hooks = await w.receiver.waitFor(2);
+    const update = JSON.parse(hooks[1]!.body);
+    expect(update.id).toBe(orderId);
+    expect(update.fulfillment.events).toEqual([expect.objectContaining({ type: 'shipped', tracking_number: '1ZFLOWERS', carrier: 'UPS' })]);
+  });
+});
