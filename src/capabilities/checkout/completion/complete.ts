@@ -3,8 +3,9 @@
  * once, however many completes arrive, on however many replicas, in the tenant's finishing mode.
  *
  * 1. Claim. The store prices the session first (outside the compare-and-set; every provisional
- *    discount verified or dropped, completion/verify-claims.ts). Anything missing keeps it incomplete; totals
- *    that differ from those last shown, or a dropped claim, make it requires_escalation with a
+ *    discount verified, completion/verify-claims.ts). Anything missing keeps it incomplete; a claim not verified
+ *    is a recoverable `eligibility_invalid` message, totals untouched, nothing charged; totals
+ *    that differ from those last shown make it requires_escalation with a
  *    `requires_buyer_review` message (and the store's page), nothing charged. Otherwise one compare-and-set moves it from
  *    ready_for_complete to complete_in_progress, tied to the claiming request (a hash of its
  *    idempotency key and body), and a recovery job is queued (completion/recovery-queue.ts). Any other
@@ -61,7 +62,7 @@ import { placeOrder, recover, whileClaimed, type Placement } from './settle.js';
 import { enqueueRecovery } from './recovery-queue.js';
 import { saveHandoff } from '../handoff-record.js';
 import { orderRecipient } from './record-order.js';
-import { droppedClaimMessages, priceForCompletion, type SettledPrice } from './verify-claims.js';
+import { invalidClaimMessages, priceForCompletion, type SettledPrice } from './verify-claims.js';
 import { evaluate, statusRules } from '../status.js';
 
 type Step = { answer: OperationResult } | { attempt: CompletingCheckout; choice: PaymentChoice } | { resume: CompletingCheckout };
@@ -111,11 +112,10 @@ function decide(
   claim: string,
   settled: SettledPrice,
 ): ReturnType<typeof plan> & { result: Step } {
-  const { priced, verified, dropped } = settled;
+  const { priced, verified, invalid } = settled;
   const claims: OpenCheckout = {
     ...current,
     ...(verified.length > 0 && { verifiedClaims: [...(current.verifiedClaims ?? []), ...verified] }),
-    ...(dropped.length > 0 && { rejectedClaims: [...(current.rejectedClaims ?? []), ...dropped.map((d) => d.claim)] }),
   };
   const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
   const body = renderCheckout(ctx, claims, priced, evaluation);
@@ -123,11 +123,13 @@ function decide(
   const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};
   if (evaluation.status !== 'ready_for_complete') return { result: { answer: failed(body) }, ...remember };
 
-  if (dropped.length > 0 || !sameTotals(body.totals, current.seenTotals)) {
-    const review = [
-      ...droppedClaimMessages(dropped, current.context),
-      ...(sameTotals(body.totals, current.seenTotals) ? [] : [totalsChanged(current.seenTotals, body.totals, body.currency)]),
-    ];
+  // A claim the store did not verify affects the messages only: status and totals stay as shown.
+  if (invalid.length > 0) {
+    const messages = [...(body.messages ?? []), ...invalidClaimMessages(invalid, current.context)];
+    return { result: { answer: failed({ ...body, messages }) }, ...remember };
+  }
+  if (!sameTotals(body.totals, current.seenTotals)) {
+    const review = [totalsChanged(current.seenTotals, body.totals, body.currency)];
     const changed: OpenCheckout = { ...seen, status: 'requires_escalation', review };
     const answer = failed(renderCheckout(ctx, changed, priced, { status: 'requires_escalation', messages: review }));
     return { result: { answer }, write: changed };
