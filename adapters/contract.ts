@@ -683,6 +683,14 @@ export interface OrderChange {
   updatedAt: string;
 }
 
+/** A buyer the store itself authenticated (`customerLogin`): its customer and the email of that account. */
+export interface CustomerLogin {
+  /** The store's customer id (`BuyerIdentity.customerId`). */
+  customerId: string;
+  /** The email the store holds for the account the password opened. */
+  email: string;
+}
+
 /** The buyer whose eligibility claims are verified at completion. */
 export interface EligibilityBuyer {
   contact?: BuyerContact;
@@ -774,6 +782,13 @@ export interface Adapter {
    * without this hook no claim is verified, so provisional discounts never reach an order.
    */
   verifyEligibility?(claims: string[], buyer: EligibilityBuyer, signal?: AbortSignal): Promise<EligibilityVerdict[]>;
+
+  /**
+   * Optional (identity linking): the store's own customer login with an email and a password
+   * (Medusa `emailpass`). Resolves the store's customer, or null when the store refuses the pair;
+   * the password is only passed on, never kept or logged. Absent: the store has no password login.
+   */
+  customerLogin?(credentials: { email: string; password: string }, signal?: AbortSignal): Promise<CustomerLogin | null>;
 
   /** Verifies a backend webhook with the store's own scheme; null when it does not verify. */
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null;

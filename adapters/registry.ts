@@ -9,6 +9,7 @@ import type { TenantConfig } from '../src/config/tenant-schema.js';
 import type { StateStore } from '../src/state/store.js';
 import { compile } from '../src/validation/validator.js';
 import type { Adapter } from './contract.js';
+import { createMedusaAdapter, CREDENTIALS as MEDUSA_CREDENTIALS, MedusaSettings } from './medusa/index.js';
 import { createMemoryAdapter } from './memory/index.js';
 import { createRestAdapter } from './rest/index.js';
 import { RestSettings } from './rest/settings.js';
@@ -107,6 +108,18 @@ const factories: Record<string, AdapterFactory<TSchema>> = {
         tenantId: context.tenantId,
         now: context.now,
       });
+    },
+  }),
+  medusa: define({
+    settings: MedusaSettings,
+    create: (settings, context) => {
+      const publishableKey = context.credentials[MEDUSA_CREDENTIALS.publishable];
+      const secretKey = context.credentials[MEDUSA_CREDENTIALS.secret];
+      if (!publishableKey || !secretKey) {
+        const needed = `${MEDUSA_CREDENTIALS.publishable} and ${MEDUSA_CREDENTIALS.secret}`;
+        throw new ConfigError(`${context.where}: $.adapter.credentials needs ${needed} ({env} or {file} references to Medusa API keys)`);
+      }
+      return createMedusaAdapter({ settings, publishableKey, secretKey, store: context.store, tenantId: context.tenantId });
     },
   }),
 };

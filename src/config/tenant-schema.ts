@@ -133,7 +133,7 @@ export const TenantConfig = Type.Object(
     path_prefix: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
     adapter: Type.Object(
       {
-        type: StringEnum(['memory', 'shopify', 'woocommerce', 'rest']),
+        type: StringEnum(['memory', 'shopify', 'woocommerce', 'rest', 'medusa']),
         settings: Type.Record(Type.String(), Type.Unknown()),
         /**
          * How checkouts finish: gateway_charged, store_charged or handoff; one the adapter declares.
