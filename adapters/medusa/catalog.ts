@@ -154,26 +154,37 @@ export class MedusaCatalog {
     return { products, ...(nextPageToken && { nextPageToken }), ...(!price && { totalCount: page.count }) };
   }
 
+  /** Variants by id and by SKU, from the Admin API (the Store API cannot filter variants). */
+  private async variants(ids: string[], skus: string[], signal?: AbortSignal): Promise<Array<Record<string, any>>> {
+    const answer = await this.client.call('admin', '/admin/product-variants', 'variant lookup', {
+      query: { $or: [...(ids.length ? [{ id: ids }] : []), ...(skus.length ? [{ sku: skus }] : [])], fields: 'id,sku,product_id', limit: ids.length + skus.length },
+      signal,
+    });
+    return member<Array<Record<string, any>>>(answer, 'variants', 'variant lookup');
+  }
+
   private async categoryIds(names: string[], signal?: AbortSignal): Promise<string[]> {
     const answer = await this.client.call('store', '/store/product-categories', 'category list', { query: { limit: 1000, fields: 'id,name' }, signal });
     const wanted = new Set(names.map((n) => n.toLowerCase()));
     return (answer.product_categories as Array<Record<string, any>>).filter((c) => wanted.has(String(c.name).toLowerCase())).map((c) => c.id as string);
   }
 
-  /** Product ids, variant ids, SKUs and handles; unknown ids are left out. */
+  /**
+   * Product ids, variant ids, SKUs and handles; unknown ids are left out. Medusa's ids say what
+   * they name (`prod_…`, `variant_…`), so each kind of id costs one call, and only when present.
+   */
   async lookup(ids: string[], signal?: AbortSignal): Promise<LookupResult[]> {
-    if (ids.length === 0) return [];
-    const [byId, variants, ...byHandle] = await Promise.all([
-      this.products({ id: ids, limit: ids.length }, 'product lookup', signal),
-      this.client.call('admin', '/admin/product-variants', 'variant lookup', {
-        query: { $or: [{ id: ids }, { sku: ids }], fields: 'id,sku,product_id', limit: ids.length * 2 },
-        signal,
-      }),
-      ...ids.filter((id) => /^[a-z0-9-]+$/.test(id)).map((handle) => this.products({ handle, limit: 1 }, 'product lookup by handle', signal)),
+    const productIds = ids.filter((id) => id.startsWith('prod_'));
+    const variantIds = ids.filter((id) => id.startsWith('variant_'));
+    const keys = ids.filter((id) => !id.startsWith('prod_') && !id.startsWith('variant_'));
+    const handles = keys.filter((id) => /^[a-z0-9][a-z0-9-]*$/.test(id));
+    const [byId, variantRows, ...byHandle] = await Promise.all([
+      productIds.length ? this.products({ id: productIds, limit: productIds.length }, 'product lookup', signal) : { products: [] },
+      variantIds.length || keys.length ? this.variants(variantIds, keys, signal) : [],
+      ...handles.map((handle) => this.products({ handle, limit: 1 }, 'product lookup by handle', signal)),
     ]);
     const found = new Map<string, MedusaProduct>();
     for (const p of [...byId.products, ...byHandle.flatMap((page) => page.products)]) found.set(p.id, p);
-    const variantRows = member<Array<Record<string, any>>>(variants, 'variants', 'variant lookup');
     const missing = [...new Set(variantRows.map((v) => v.product_id as string))].filter((id) => !found.has(id));
     if (missing.length > 0) for (const p of (await this.products({ id: missing, limit: missing.length }, 'product lookup', signal)).products) found.set(p.id, p);
 
@@ -184,7 +195,7 @@ export class MedusaCatalog {
       return result;
     };
     for (const id of ids) {
-      const product = found.get(id) ?? [...found.values()].find((p) => p.handle === id);
+      const product = (id.startsWith('prod_') && found.get(id)) || (handles.includes(id) && [...found.values()].find((p) => p.handle === id));
       if (product) {
         const result = entry(product);
         result.inputs.push({ id, variantId: result.product.featuredVariantId, match: 'featured' });

@@ -64,11 +64,9 @@ export async function medusaCall(
 export async function shipOnMedusa(store: RunningMedusa, orderId: string): Promise<void> {
   const { order } = await medusaCall(store, 'admin', 'GET', `/admin/orders/${orderId}?fields=id,*items`);
   const items = (order.items as Array<{ id: string; quantity: number }>).map((i) => ({ id: i.id, quantity: i.quantity }));
-  const created = await medusaCall(store, 'admin', 'POST', `/admin/orders/${orderId}/fulfillments`, {
-    items,
-    location_id: store.seed.stockLocationId,
-  });
-  const fulfillment = (created.order.fulfillments as Array<{ id: string }>).at(-1)!;
+  await medusaCall(store, 'admin', 'POST', `/admin/orders/${orderId}/fulfillments`, { items, location_id: store.seed.stockLocationId });
+  const { order: fulfilled } = await medusaCall(store, 'admin', 'GET', `/admin/orders/${orderId}?fields=id,*fulfillments`);
+  const fulfillment = (fulfilled.fulfillments as Array<{ id: string; created_at: string }>).at(-1)!;
   await medusaCall(store, 'admin', 'POST', `/admin/orders/${orderId}/fulfillments/${fulfillment.id}/shipments`, {
     items,
     labels: [{ tracking_number: '1Z999AA10123456784', tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784', label_url: 'https://labels.example/1' }],
