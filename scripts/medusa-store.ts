@@ -71,7 +71,9 @@ export function seedInput(dataDir = resolve('config/demo')): unknown {
         categories: p.categories.filter((c) => c.taxonomy === 'merchant').map((c) => c.value),
         requiresShipping: p.variants.some((v) => v.requiresShipping),
         // Medusa products always have an option; a simple product gets Medusa's own default one.
-        options: simple ? [{ title: 'Default option', values: ['Default option value'] }] : p.options.map((o) => ({ title: o.name, values: o.values })),
+        options: simple
+          ? [{ title: 'Default option', values: ['Default option value'] }]
+          : p.options.map((o) => ({ title: o.name, values: o.values })),
         variants: p.variants.map((v) => {
           const stored = data.variants.get(v.id)!;
           return {
@@ -135,7 +137,9 @@ function medusa(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
 /** node-postgres from Medusa's own install (the gateway itself has no PostgreSQL client). */
 type PgClient = { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
 function pgClient(url: string): PgClient {
-  const pg = createRequire(join(MEDUSA_STORE_DIR, 'package.json'))('pg') as { Client: new (options: { connectionString: string }) => PgClient };
+  const pg = createRequire(join(MEDUSA_STORE_DIR, 'package.json'))('pg') as {
+    Client: new (options: { connectionString: string }) => PgClient;
+  };
   return new pg.Client({ connectionString: url });
 }
 
@@ -160,7 +164,7 @@ export async function checkPostgres(databaseUrl: string): Promise<void> {
     await adminQuery(databaseUrl, 'SELECT 1');
   } catch (error) {
     const url = new URL(databaseUrl);
-    throw new Error(`PostgreSQL at ${url.host} does not answer (${(error as Error).message}): the Medusa store needs it`);
+    throw new Error(`PostgreSQL at ${url.host} does not answer (${(error as Error).message}): the Medusa store needs it`, { cause: error });
   }
 }
 
@@ -217,7 +221,7 @@ export async function startMedusaStore(options: MedusaStoreOptions): Promise<Med
 }
 
 /** Waits for `GET /health` (Medusa answers it once its loaders ran), failing when the server exits. */
-async function untilHealthy(url: string, server: ChildProcess, timeoutMs = 90_000): Promise<void> {
+async function untilHealthy(url: string, server: ChildProcess, timeoutMs = 240_000): Promise<void> {
   let output = '';
   server.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   server.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));

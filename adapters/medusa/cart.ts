@@ -8,17 +8,10 @@
  * Every change to the cart drops its payment session in Medusa: payment is set up only when the
  * order is placed (orders.ts), after the last change.
  */
-import type {
-  AppliedDiscount,
-  FulfillmentMethodQuote,
-  LineProblem,
-  PostalAddress,
-  Quote,
-  QuotedLine,
-  QuoteRequest,
-} from '../contract.js';
-import { isUnknown, MedusaRefusal, type MedusaClient } from './client.js';
+import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, PostalAddress, Quote, QuotedLine, QuoteRequest } from '../contract.js';
+import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
 import { toMinor } from './money.js';
+import type { MedusaAdjustment, MedusaCart, MedusaLineItem, MedusaShippingMethod, MedusaShippingOption } from './shapes.js';
 
 export const CART_FIELDS =
   'id,currency_code,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,item_subtotal,' +
@@ -28,7 +21,7 @@ export const CART_FIELDS =
 /** One fulfillment group per method: Medusa prices one shipping method per shipping profile, the store has one. */
 export const GROUP_KEY = 'default';
 
-export type MedusaCart = Record<string, any>;
+export type { MedusaCart } from './shapes.js';
 
 export interface CartScope {
   regionId: string;
@@ -36,7 +29,10 @@ export interface CartScope {
   currency: string;
 }
 
-const lineIdOf = (item: Record<string, any>): string | undefined => item.metadata?.gateway_line_id;
+const lineIdOf = (item: MedusaLineItem): string | undefined => {
+  const id = item.metadata?.gateway_line_id;
+  return typeof id === 'string' ? id : undefined;
+};
 
 export function toMedusaAddress(address: PostalAddress): Record<string, string> {
   const fields: Record<string, string | undefined> = {
@@ -75,8 +71,11 @@ export class MedusaCarts {
 
   async retrieve(cartId: string, signal?: AbortSignal): Promise<MedusaCart | null> {
     try {
-      const answer = await this.client.call('store', `/store/carts/${encodeURIComponent(cartId)}`, 'cart read', { query: { fields: CART_FIELDS }, signal });
-      return answer.cart as MedusaCart;
+      const answer = await this.client.call('store', `/store/carts/${encodeURIComponent(cartId)}`, 'cart read', {
+        query: { fields: CART_FIELDS },
+        signal,
+      });
+      return member<MedusaCart>(answer, 'cart', 'cart');
     } catch (error) {
       if (isUnknown(error)) return null;
       throw error;
@@ -93,17 +92,22 @@ export class MedusaCarts {
     try {
       // The common case in one call; a refused line sends the lines one by one, to say which.
       const answer = await this.client.call('store', '/store/carts', 'cart create', { method: 'POST', body: { ...base, items }, signal });
-      return answer.cart as MedusaCart;
+      return member<MedusaCart>(answer, 'cart', 'cart');
     } catch (error) {
       if (!(error instanceof MedusaRefusal) || items.length === 0) throw error;
     }
     const answer = await this.client.call('store', '/store/carts', 'cart create', { method: 'POST', body: base, signal });
-    const cart = answer.cart as MedusaCart;
+    const cart = member<MedusaCart>(answer, 'cart', 'cart create');
     for (const item of items) await this.addLine(cart.id, item, problems, signal);
     return cart;
   }
 
-  private async addLine(cartId: string, item: { variant_id: string; quantity: number; metadata: Record<string, string> }, problems: LineProblem[], signal?: AbortSignal) {
+  private async addLine(
+    cartId: string,
+    item: { variant_id: string; quantity: number; metadata: Record<string, string> },
+    problems: LineProblem[],
+    signal?: AbortSignal,
+  ) {
     if (!Number.isInteger(item.quantity) || item.quantity < 1) {
       problems.push({ lineId: item.metadata.gateway_line_id!, code: 'invalid_quantity' });
       return;
@@ -125,7 +129,11 @@ export class MedusaCarts {
       if (line && line.variantId === item.variant_id) {
         if (line.quantity !== item.quantity) {
           try {
-            await this.client.call('store', `${path}/${item.id}`, 'cart line update', { method: 'POST', body: { quantity: line.quantity }, signal });
+            await this.client.call('store', `${path}/${item.id}`, 'cart line update', {
+              method: 'POST',
+              body: { quantity: line.quantity },
+              signal,
+            });
           } catch (error) {
             if (!(error instanceof MedusaRefusal)) throw error;
             problems.push(lineProblem(line.lineId, error));
@@ -137,7 +145,12 @@ export class MedusaCarts {
       }
     }
     for (const line of wanted.values())
-      await this.addLine(cart.id, { variant_id: line.variantId, quantity: line.quantity, metadata: { gateway_line_id: line.lineId } }, problems, signal);
+      await this.addLine(
+        cart.id,
+        { variant_id: line.variantId, quantity: line.quantity, metadata: { gateway_line_id: line.lineId } },
+        problems,
+        signal,
+      );
   }
 
   private async syncBuyer(cart: MedusaCart, request: QuoteRequest, extra: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
@@ -145,8 +158,12 @@ export class MedusaCarts {
     if (request.buyer?.email && request.buyer.email !== cart.email) update.email = request.buyer.email;
     const destination = destinationOf(request);
     if (destination) {
-      const address = toMedusaAddress({ firstName: request.buyer?.firstName, lastName: request.buyer?.lastName, ...destination } as PostalAddress);
-      const current = cart.shipping_address ?? {};
+      const address = toMedusaAddress({
+        firstName: request.buyer?.firstName,
+        lastName: request.buyer?.lastName,
+        ...destination,
+      });
+      const current: Record<string, unknown> = { ...cart.shipping_address };
       if (Object.entries(address).some(([k, v]) => current[k] !== v)) update.shipping_address = address;
     }
     if (Object.keys(update).length > 0)
@@ -156,10 +173,11 @@ export class MedusaCarts {
   /** Applies the submitted codes in order, one call each, so every refusal carries Medusa's own reason. */
   private async syncCodes(cart: MedusaCart, codes: string[], signal?: AbortSignal): Promise<Quote['discounts']['rejected']> {
     const path = `/store/carts/${cart.id}/promotions`;
-    const applied = new Set<string>((cart.promotions ?? []).map((p: Record<string, any>) => String(p.code).toUpperCase()));
+    const applied = new Set<string>((cart.promotions ?? []).map((p) => String(p.code).toUpperCase()));
     const wanted = codes.map((c) => c.toUpperCase());
     const stale = [...applied].filter((code) => !wanted.includes(code));
-    if (stale.length > 0) await this.client.call('store', path, 'cart promotion remove', { method: 'DELETE', body: { promo_codes: stale }, signal });
+    if (stale.length > 0)
+      await this.client.call('store', path, 'cart promotion remove', { method: 'DELETE', body: { promo_codes: stale }, signal });
     const rejected: Quote['discounts']['rejected'] = [];
     const seen = new Set<string>();
     for (const [index, code] of codes.entries()) {
@@ -174,15 +192,20 @@ export class MedusaCarts {
         await this.client.call('store', path, 'cart promotion add', { method: 'POST', body: { promo_codes: [code] }, signal });
       } catch (error) {
         if (!(error instanceof MedusaRefusal)) throw error;
-        rejected.push({ code, index, ...(/invalid|not found|does not exist/i.test(error.message) && { reason: 'invalid' as const }), detail: error.message });
+        rejected.push({
+          code,
+          index,
+          ...(/invalid|not found|does not exist/i.test(error.message) && { reason: 'invalid' as const }),
+          detail: error.message,
+        });
       }
     }
     return rejected;
   }
 
-  private async shippingOptions(cartId: string, signal?: AbortSignal): Promise<Array<Record<string, any>>> {
+  private async shippingOptions(cartId: string, signal?: AbortSignal): Promise<MedusaShippingOption[]> {
     const answer = await this.client.call('store', '/store/shipping-options', 'shipping options', { query: { cart_id: cartId }, signal });
-    return (answer.shipping_options as Array<Record<string, any>>).filter((o) => o.insufficient_inventory !== true);
+    return list<MedusaShippingOption>(answer, 'shipping_options', 'shipping options').filter((o) => o.insufficient_inventory !== true);
   }
 
   /** Brings Medusa's cart to the request's state and prices it. */
@@ -204,7 +227,11 @@ export class MedusaCarts {
       const selected = shippingMethod?.selectedOptions?.[GROUP_KEY];
       const current = (cart.shipping_methods ?? [])[0]?.shipping_option_id as string | undefined;
       if (selected && options.some((o) => o.id === selected) && current !== selected)
-        await this.client.call('store', `/store/carts/${cart.id}/shipping-methods`, 'cart shipping method', { method: 'POST', body: { option_id: selected }, signal });
+        await this.client.call('store', `/store/carts/${cart.id}/shipping-methods`, 'cart shipping method', {
+          method: 'POST',
+          body: { option_id: selected },
+          signal,
+        });
       fulfillment = this.fulfillmentOf(request, cart, options, selected);
     }
     cart = (await this.retrieve(cart.id, signal))!;
@@ -215,11 +242,11 @@ export class MedusaCarts {
   private fulfillmentOf(
     request: QuoteRequest,
     cart: MedusaCart,
-    options: Array<Record<string, any>> | undefined,
+    options: MedusaShippingOption[] | undefined,
     selected: string | undefined,
     earlier?: FulfillmentMethodQuote[],
   ): FulfillmentMethodQuote[] {
-    const physical = new Set((cart.items ?? []).filter((i: Record<string, any>) => i.requires_shipping !== false).map(lineIdOf));
+    const physical = new Set((cart.items ?? []).filter((i) => i.requires_shipping !== false).map(lineIdOf));
     return request.fulfillment!.methods.map((method, n) => {
       const lineIds = method.lineIds.filter((id) => physical.has(id));
       if (earlier) {
@@ -227,15 +254,23 @@ export class MedusaCarts {
         const chosen = (cart.shipping_methods ?? [])[0]?.shipping_option_id as string | undefined;
         const group = earlier[n]!.groups[0]!;
         const { selectedOptionId: _, ...rest } = group;
-        return { ...earlier[n]!, groups: [{ ...rest, ...(chosen && group.options.some((o) => o.id === chosen) && { selectedOptionId: chosen }) }] };
+        return {
+          ...earlier[n]!,
+          groups: [{ ...rest, ...(chosen && group.options.some((o) => o.id === chosen) && { selectedOptionId: chosen }) }],
+        };
       }
       if (method.type !== 'shipping')
-        return { methodId: method.methodId, type: method.type, lineIds, groups: [{ key: GROUP_KEY, lineIds, options: [], unavailableReason: 'This store does not offer pickup.' }] };
+        return {
+          methodId: method.methodId,
+          type: method.type,
+          lineIds,
+          groups: [{ key: GROUP_KEY, lineIds, options: [], unavailableReason: 'This store does not offer pickup.' }],
+        };
       const priced = (options ?? [])
         .map((o) => ({
-          id: o.id as string,
-          title: o.name as string,
-          ...(o.type?.description && { description: o.type.description as string }),
+          id: o.id,
+          title: o.name,
+          ...(o.type?.description && { description: o.type.description }),
           amount: toMinor(o.amount ?? o.calculated_price?.calculated_amount, this.scope.currency),
         }))
         .sort((a, b) => a.amount - b.amount);
@@ -257,21 +292,29 @@ export class MedusaCarts {
     });
   }
 
-  toQuote(request: QuoteRequest, cart: MedusaCart, lineProblems: LineProblem[], rejected: Quote['discounts']['rejected'], fulfillment?: FulfillmentMethodQuote[]): Quote {
+  toQuote(
+    request: QuoteRequest,
+    cart: MedusaCart,
+    lineProblems: LineProblem[],
+    rejected: Quote['discounts']['rejected'],
+    fulfillment?: FulfillmentMethodQuote[],
+  ): Quote {
     const currency = String(cart.currency_code).toUpperCase();
     const minor = (amount: unknown) => toMinor(amount ?? 0, currency);
     const order = new Map(request.lines.map((l, n) => [l.lineId, n]));
     const items = [...(cart.items ?? [])]
-      .filter((i: Record<string, any>) => order.has(lineIdOf(i) ?? ''))
+      .filter((i) => order.has(lineIdOf(i) ?? ''))
       .sort((a, b) => order.get(lineIdOf(a)!)! - order.get(lineIdOf(b)!)!);
-    const lines: QuotedLine[] = items.map((item: Record<string, any>) => {
+    const lines: QuotedLine[] = items.map((item) => {
       const unitPrice = minor(item.unit_price);
       return {
         lineId: lineIdOf(item)!,
         variantId: item.variant_id,
         productId: item.product_id,
-        title: item.product_title ?? item.title,
-        ...(item.variant_title && item.variant_title !== 'Default variant' && item.variant_title !== item.product_title && { variantTitle: item.variant_title }),
+        title: item.product_title ?? item.title ?? '',
+        ...(item.variant_title &&
+          item.variant_title !== 'Default variant' &&
+          item.variant_title !== item.product_title && { variantTitle: item.variant_title }),
         ...(item.variant_sku && { sku: item.variant_sku }),
         unitPrice,
         quantity: item.quantity,
@@ -282,14 +325,19 @@ export class MedusaCarts {
       };
     });
     const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
-    const shippingMethods: Array<Record<string, any>> = cart.shipping_methods ?? [];
-    const shipping = shippingMethods.length > 0 ? minor(cart.shipping_subtotal) : request.fulfillment && lines.every((l) => !l.requiresShipping) ? 0 : null;
+    const shippingMethods: MedusaShippingMethod[] = cart.shipping_methods ?? [];
+    const shipping =
+      shippingMethods.length > 0
+        ? minor(cart.shipping_subtotal)
+        : request.fulfillment && lines.every((l) => !l.requiresShipping)
+          ? 0
+          : null;
     const tax = cart.shipping_address?.country_code ? minor(cart.tax_total) : null;
     const total = minor(cart.total);
 
     // Allocations per code, each rounded; the shipping ones are `discount`, the rest `itemsDiscount`.
     const byCode = new Map<string, AppliedDiscount>();
-    const allocate = (adjustment: Record<string, any>, target: AppliedDiscount['allocations'][number]['target']) => {
+    const allocate = (adjustment: MedusaAdjustment, target: AppliedDiscount['allocations'][number]['target']) => {
       const code = String(adjustment.code ?? adjustment.promotion_id);
       let discount = byCode.get(code.toUpperCase());
       if (!discount) {
@@ -312,15 +360,24 @@ export class MedusaCarts {
     for (const item of items) for (const a of item.adjustments ?? []) allocate(a, { kind: 'line', lineId: lineIdOf(item)! });
     const methodId = request.fulfillment?.methods.find((m) => m.type === 'shipping')?.methodId;
     for (const method of shippingMethods)
-      for (const a of method.adjustments ?? []) allocate(a, methodId ? { kind: 'shipping', methodId, groupKey: GROUP_KEY } : { kind: 'order' });
+      for (const a of method.adjustments ?? [])
+        allocate(a, methodId ? { kind: 'shipping', methodId, groupKey: GROUP_KEY } : { kind: 'order' });
     const applied = [...byCode.values()].filter((d) => d.amount > 0);
-    const discount = applied.flatMap((d) => d.allocations).filter((a) => a.target.kind !== 'line').reduce((s, a) => s + a.amount, 0);
+    const discount = applied
+      .flatMap((d) => d.allocations)
+      .filter((a) => a.target.kind !== 'line')
+      .reduce((s, a) => s + a.amount, 0);
     // What Medusa charges decides; rounding is absorbed by the items discount and its largest allocation.
     const itemsDiscount = subtotal - discount + (shipping ?? 0) + (tax ?? 0) - total;
-    const allocated = applied.flatMap((d) => d.allocations).filter((a) => a.target.kind === 'line').reduce((s, a) => s + a.amount, 0);
+    const allocated = applied
+      .flatMap((d) => d.allocations)
+      .filter((a) => a.target.kind === 'line')
+      .reduce((s, a) => s + a.amount, 0);
     const drift = itemsDiscount - allocated;
     if (drift !== 0) {
-      const largest = applied.flatMap((d) => d.allocations.filter((a) => a.target.kind === 'line').map((a) => ({ d, a }))).sort((x, y) => y.a.amount - x.a.amount)[0];
+      const largest = applied
+        .flatMap((d) => d.allocations.filter((a) => a.target.kind === 'line').map((a) => ({ d, a })))
+        .sort((x, y) => y.a.amount - x.a.amount)[0];
       if (largest) {
         largest.a.amount += drift;
         largest.d.amount += drift;
@@ -334,7 +391,14 @@ export class MedusaCarts {
       discounts: { applied, rejected },
       ...(fulfillment && { fulfillment }),
       availableMethods: lines.some((l) => l.requiresShipping)
-        ? [{ type: 'shipping', lineIds: lines.filter((l) => l.requiresShipping).map((l) => l.lineId), fulfillableOn: 'now', description: 'Ships from the store.' }]
+        ? [
+            {
+              type: 'shipping',
+              lineIds: lines.filter((l) => l.requiresShipping).map((l) => l.lineId),
+              fulfillableOn: 'now',
+              description: 'Ships from the store.',
+            },
+          ]
         : [],
       taxLines: tax ? [{ title: 'Tax', amount: tax }] : [],
       totals: { subtotal, itemsDiscount, discount, shipping, tax, total },

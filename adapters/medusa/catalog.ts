@@ -14,13 +14,21 @@ import {
   type SearchPage,
   type SearchQuery,
 } from '../contract.js';
-import { member, type MedusaClient } from './client.js';
+import { list, type MedusaClient } from './client.js';
 import { toMinor } from './money.js';
+import type { MedusaOption, MedusaProduct, MedusaVariant } from './shapes.js';
 
 /** The option Medusa gives a product without variants of its own (its admin's "default option"). */
 const DEFAULT_OPTION = 'Default option';
 
 export const PRODUCT_FIELDS = '*variants.calculated_price,+variants.inventory_quantity,*categories,+metadata';
+
+/** A variant as the Admin API's variant list answers it (`fields=id,sku,product_id`). */
+interface VariantRow {
+  id: string;
+  sku?: string | null;
+  product_id: string;
+}
 
 export interface CatalogScope {
   regionId: string;
@@ -28,9 +36,7 @@ export interface CatalogScope {
   storefrontUrl: string;
 }
 
-type MedusaProduct = Record<string, any>;
-
-function availability(variant: Record<string, any>): CatalogVariant['availability'] {
+function availability(variant: MedusaVariant): CatalogVariant['availability'] {
   if (!variant.manage_inventory) return { available: true, status: 'in_stock', quantity: null };
   const quantity = Math.max(0, Number(variant.inventory_quantity ?? 0));
   if (quantity > 0) return { available: true, status: 'in_stock', quantity };
@@ -43,7 +49,7 @@ export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogP
   for (const option of product.options ?? []) optionTitles.set(option.id, option.title);
   const simple = (product.options ?? []).length <= 1 && (product.options?.[0]?.title ?? DEFAULT_OPTION) === DEFAULT_OPTION;
   const url = product.handle ? `${scope.storefrontUrl}/products/${product.handle}` : undefined;
-  const variants: CatalogVariant[] = (product.variants ?? []).map((variant: Record<string, any>) => {
+  const variants: CatalogVariant[] = (product.variants ?? []).map((variant) => {
     const price = variant.calculated_price;
     if (!price || price.calculated_amount === null || price.calculated_amount === undefined)
       throw new TypeError(`variant ${variant.id} has no price in the region`);
@@ -55,16 +61,19 @@ export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogP
       price: { amount: toMinor(price.calculated_amount, scope.currency), currency: scope.currency },
       options: simple
         ? []
-        : (variant.options ?? []).map((o: Record<string, any>) => ({ name: optionTitles.get(o.option_id) ?? o.option?.title, value: o.value })),
+        : (variant.options ?? []).map((o) => ({
+            name: optionTitles.get(o.option_id ?? '') ?? o.option?.title ?? '',
+            value: o.value,
+          })),
       availability: availability(variant),
       requiresShipping: true,
       ...(url && { url }),
     };
   });
   const media = [
-    ...(product.images ?? []).map((i: Record<string, any>) => ({ type: 'image' as const, url: i.url as string })),
-    ...(product.thumbnail && !(product.images ?? []).some((i: Record<string, any>) => i.url === product.thumbnail)
-      ? [{ type: 'image' as const, url: product.thumbnail as string }]
+    ...(product.images ?? []).map((i) => ({ type: 'image' as const, url: i.url })),
+    ...(product.thumbnail && !(product.images ?? []).some((i) => i.url === product.thumbnail)
+      ? [{ type: 'image' as const, url: product.thumbnail }]
       : []),
   ];
   const featured = variants.find((v) => v.availability.available) ?? variants[0];
@@ -74,22 +83,22 @@ export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogP
     title: product.title,
     ...(product.description && { description: product.description }),
     ...(url && { url }),
-    categories: (product.categories ?? []).map((c: Record<string, any>) => ({ value: c.name as string, taxonomy: 'merchant' })),
+    categories: (product.categories ?? []).map((c) => ({ value: c.name, taxonomy: 'merchant' })),
     media,
     options: simple
       ? []
-      : (product.options ?? []).map((o: Record<string, any>) => ({
-          name: o.title as string,
+      : (product.options ?? []).map((o) => ({
+          name: o.title,
           // Display order: the order the variants use them in, then any other value.
           values: orderedValues(o, variants),
         })),
     variants,
     featuredVariantId: featured?.id ?? '',
-    tags: (product.tags ?? []).map((t: Record<string, any>) => t.value as string),
+    tags: (product.tags ?? []).map((t) => t.value),
   };
 }
 
-function orderedValues(option: Record<string, any>, variants: CatalogVariant[]): string[] {
+function orderedValues(option: MedusaOption, variants: CatalogVariant[]): string[] {
   const values: string[] = [];
   for (const v of variants) for (const o of v.options) if (o.name === option.title && !values.includes(o.value)) values.push(o.value);
   for (const value of option.values ?? []) if (!values.includes(value.value)) values.push(value.value);
@@ -122,13 +131,17 @@ export class MedusaCatalog {
     private readonly scope: CatalogScope,
   ) {}
 
-  private async products(query: Record<string, unknown>, what: string, signal?: AbortSignal): Promise<{ products: MedusaProduct[]; count: number }> {
+  private async products(
+    query: Record<string, unknown>,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<{ products: MedusaProduct[]; count: number }> {
     const answer = await this.client.call('store', '/store/products', what, {
       query: { ...query, region_id: this.scope.regionId, fields: PRODUCT_FIELDS },
       signal,
     });
-    if (!Array.isArray(answer.products)) throw new TypeError('no products');
-    return { products: answer.products, count: Number(answer.count ?? answer.products.length) };
+    const products = list<MedusaProduct>(answer, 'products', what);
+    return { products, count: Number(answer.count ?? products.length) };
   }
 
   async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
@@ -146,27 +159,41 @@ export class MedusaCatalog {
     if (price) {
       // Medusa's Store API has no price filter: the page is filtered here (a page may come out short).
       products = products
-        .map((p) => ({ ...p, variants: p.variants.filter((v) => (price.min ?? 0) <= v.price.amount && v.price.amount <= (price.max ?? Infinity)) }))
+        .map((p) => ({
+          ...p,
+          variants: p.variants.filter((v) => (price.min ?? 0) <= v.price.amount && v.price.amount <= (price.max ?? Infinity)),
+        }))
         .filter((p) => p.variants.length > 0);
     }
     const more = offset + page.products.length < page.count;
-    const nextPageToken = more ? Buffer.from(JSON.stringify({ f: fingerprint(query, limit), o: offset + limit })).toString('base64url') : undefined;
+    const nextPageToken = more
+      ? Buffer.from(JSON.stringify({ f: fingerprint(query, limit), o: offset + limit })).toString('base64url')
+      : undefined;
     return { products, ...(nextPageToken && { nextPageToken }), ...(!price && { totalCount: page.count }) };
   }
 
   /** Variants by id and by SKU, from the Admin API (the Store API cannot filter variants). */
-  private async variants(ids: string[], skus: string[], signal?: AbortSignal): Promise<Array<Record<string, any>>> {
+  private async variants(ids: string[], skus: string[], signal?: AbortSignal): Promise<VariantRow[]> {
     const answer = await this.client.call('admin', '/admin/product-variants', 'variant lookup', {
-      query: { $or: [...(ids.length ? [{ id: ids }] : []), ...(skus.length ? [{ sku: skus }] : [])], fields: 'id,sku,product_id', limit: ids.length + skus.length },
+      query: {
+        $or: [...(ids.length ? [{ id: ids }] : []), ...(skus.length ? [{ sku: skus }] : [])],
+        fields: 'id,sku,product_id',
+        limit: ids.length + skus.length,
+      },
       signal,
     });
-    return member<Array<Record<string, any>>>(answer, 'variants', 'variant lookup');
+    return list<VariantRow>(answer, 'variants', 'variant lookup');
   }
 
   private async categoryIds(names: string[], signal?: AbortSignal): Promise<string[]> {
-    const answer = await this.client.call('store', '/store/product-categories', 'category list', { query: { limit: 1000, fields: 'id,name' }, signal });
+    const answer = await this.client.call('store', '/store/product-categories', 'category list', {
+      query: { limit: 1000, fields: 'id,name' },
+      signal,
+    });
     const wanted = new Set(names.map((n) => n.toLowerCase()));
-    return (answer.product_categories as Array<Record<string, any>>).filter((c) => wanted.has(String(c.name).toLowerCase())).map((c) => c.id as string);
+    return list<{ id: string; name: string }>(answer, 'product_categories', 'category list')
+      .filter((c) => wanted.has(c.name.toLowerCase()))
+      .map((c) => c.id);
   }
 
   /**
@@ -185,8 +212,9 @@ export class MedusaCatalog {
     ]);
     const found = new Map<string, MedusaProduct>();
     for (const p of [...byId.products, ...byHandle.flatMap((page) => page.products)]) found.set(p.id, p);
-    const missing = [...new Set(variantRows.map((v) => v.product_id as string))].filter((id) => !found.has(id));
-    if (missing.length > 0) for (const p of (await this.products({ id: missing, limit: missing.length }, 'product lookup', signal)).products) found.set(p.id, p);
+    const missing = [...new Set(variantRows.map((v) => v.product_id))].filter((id) => !found.has(id));
+    if (missing.length > 0)
+      for (const p of (await this.products({ id: missing, limit: missing.length }, 'product lookup', signal)).products) found.set(p.id, p);
 
     const results = new Map<string, LookupResult>();
     const entry = (product: MedusaProduct) => {
@@ -195,7 +223,8 @@ export class MedusaCatalog {
       return result;
     };
     for (const id of ids) {
-      const product = (id.startsWith('prod_') && found.get(id)) || (handles.includes(id) && [...found.values()].find((p) => p.handle === id));
+      const product =
+        (id.startsWith('prod_') && found.get(id)) || (handles.includes(id) && [...found.values()].find((p) => p.handle === id));
       if (product) {
         const result = entry(product);
         result.inputs.push({ id, variantId: result.product.featuredVariantId, match: 'featured' });

@@ -48,7 +48,7 @@ export class MedusaClient {
   }
 
   /** One call; `what` names it in errors ("store cart update"). Resolves the parsed JSON object. */
-  async call<T = Record<string, any>>(api: Api, path: string, what: string, options: CallOptions = {}): Promise<T> {
+  async call<T = Record<string, unknown>>(api: Api, path: string, what: string, options: CallOptions = {}): Promise<T> {
     const client = api === 'admin' ? this.admin : this.store;
     const signal = options.signal ?? AbortSignal.timeout(this.timeoutMs);
     let answer: unknown;
@@ -63,7 +63,8 @@ export class MedusaClient {
     } catch (error) {
       throw this.failure(what, error, signal);
     }
-    if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) throw new InvalidBackendAnswer(what, 'body (not a JSON object)');
+    if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
+      throw new InvalidBackendAnswer(what, 'body (not a JSON object)');
     return answer as T;
   }
 
@@ -80,10 +81,17 @@ export class MedusaClient {
   }
 }
 
-/** The answer's member `key` as an object, or an InvalidBackendAnswer naming what was missing. */
-export function member<T = Record<string, any>>(answer: Record<string, unknown>, key: string, what: string): T {
+/** The answer's member `key` as a list, or an InvalidBackendAnswer naming what was missing. */
+export function list<T>(answer: Record<string, unknown>, key: string, what: string): T[] {
   const value = answer[key];
-  if (value === null || typeof value !== 'object') throw new InvalidBackendAnswer(what, `answer (no ${key})`);
+  if (!Array.isArray(value)) throw new InvalidBackendAnswer(what, `answer (no ${key} list)`);
+  return value as T[];
+}
+
+/** The answer's member `key` as an object, or an InvalidBackendAnswer naming what was missing. */
+export function member<T>(answer: Record<string, unknown>, key: string, what: string): T {
+  const value = answer[key];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidBackendAnswer(what, `answer (no ${key})`);
   return value as T;
 }
 

@@ -29,7 +29,7 @@ import { BackendError } from '../contract.js';
 import type { StateStore } from '../../src/state/store.js';
 import { MedusaCarts } from './cart.js';
 import { MedusaCatalog } from './catalog.js';
-import { MedusaClient, MedusaRefusal } from './client.js';
+import { list, MedusaClient, MedusaRefusal, member } from './client.js';
 import { MedusaOrders } from './orders.js';
 import type { MedusaSettings } from './settings.js';
 
@@ -81,15 +81,19 @@ export class MedusaAdapter implements Adapter {
   static async create(options: MedusaAdapterOptions): Promise<MedusaAdapter> {
     const { settings } = options;
     const timeoutMs = settings.request_timeout_ms ?? 10_000;
-    const client = new MedusaClient(trim(settings.backend_url), { publishable: options.publishableKey, secret: options.secretKey }, timeoutMs);
+    const client = new MedusaClient(
+      trim(settings.backend_url),
+      { publishable: options.publishableKey, secret: options.secretKey },
+      timeoutMs,
+    );
     let regionId = settings.region_id;
     if (!regionId) {
-      const { store } = await client.call('admin', '/admin/stores', 'store read', { query: { fields: 'id,default_region_id' } }).then((a) => ({ store: a.stores?.[0] }));
-      regionId = store?.default_region_id as string | undefined;
+      const answer = await client.call('admin', '/admin/stores', 'store read', { query: { fields: 'id,default_region_id' } });
+      regionId = list<{ default_region_id?: string | null }>(answer, 'stores', 'store read')[0]?.default_region_id ?? undefined;
       if (!regionId) throw new BackendError('the Medusa store has no default region: set adapter.settings.region_id', false);
     }
-    const { region } = await client.call('store', `/store/regions/${encodeURIComponent(regionId)}`, 'region read');
-    const currency = String(region.currency_code).toUpperCase();
+    const answer = await client.call('store', `/store/regions/${encodeURIComponent(regionId)}`, 'region read');
+    const currency = member<{ currency_code: string }>(answer, 'region', 'region read').currency_code.toUpperCase();
     const storefrontUrl = trim(settings.storefront_url);
     const carts = new MedusaCarts(client, { regionId, salesChannelId: settings.sales_channel_id, currency });
     const orders = new MedusaOrders(client, carts, {
@@ -155,7 +159,11 @@ export class MedusaAdapter implements Adapter {
   async customerLogin(credentials: { email: string; password: string }, signal?: AbortSignal): Promise<CustomerLogin | null> {
     let token: string;
     try {
-      const answer = await this.client.call('auth', '/auth/customer/emailpass', 'customer login', { method: 'POST', body: credentials, signal });
+      const answer = await this.client.call('auth', '/auth/customer/emailpass', 'customer login', {
+        method: 'POST',
+        body: credentials,
+        signal,
+      });
       if (typeof answer.token !== 'string') return null; // a login that needs another step (a redirect) is not a password login
       token = answer.token;
     } catch (error) {
@@ -163,8 +171,12 @@ export class MedusaAdapter implements Adapter {
       throw error;
     }
     try {
-      const { customer } = await this.client.call('store', '/store/customers/me', 'customer read', { headers: { authorization: `Bearer ${token}` }, signal });
-      return { customerId: customer.id as string, email: customer.email as string };
+      const answer = await this.client.call('store', '/store/customers/me', 'customer read', {
+        headers: { authorization: `Bearer ${token}` },
+        signal,
+      });
+      const customer = member<{ id: string; email: string }>(answer, 'customer', 'customer read');
+      return { customerId: customer.id, email: customer.email };
     } catch (error) {
       if (error instanceof MedusaRefusal) return null;
       throw error;

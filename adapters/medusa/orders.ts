@@ -20,13 +20,15 @@ import type {
 } from '../contract.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { MedusaCarts } from './cart.js';
-import { isUnknown, MedusaRefusal, type MedusaClient } from './client.js';
+import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
 import { toMinor } from './money.js';
+import type { MedusaAddress, MedusaOrder } from './shapes.js';
 
 const ORDER_FIELDS =
   'id,display_id,status,created_at,updated_at,canceled_at,currency_code,metadata,total,subtotal,tax_total,shipping_subtotal,' +
   '*items,*items.detail,*items.adjustments,*shipping_address,*shipping_methods,*shipping_methods.adjustments,' +
-  '*fulfillments,*fulfillments.labels,*fulfillments.items,*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds';
+  '*fulfillments,*fulfillments.labels,*fulfillments.items,' +
+  '*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds';
 
 /** How long the reference -> cart index is kept (a handed-off buyer may pay days later). */
 const REFERENCE_TTL_MS = 90 * 86_400_000;
@@ -38,7 +40,7 @@ export interface OrderScope {
   keyPrefix: string;
 }
 
-const fromMedusaAddress = (a: Record<string, any> | null | undefined): PostalAddress | undefined =>
+const fromMedusaAddress = (a: MedusaAddress | null | undefined): PostalAddress | undefined =>
   a
     ? {
         ...(a.first_name && { firstName: a.first_name }),
@@ -70,8 +72,13 @@ export class MedusaOrders {
   /** Completes a cart (again): Medusa answers the order it made, or why it cannot. */
   private async complete(cartId: string, signal?: AbortSignal): Promise<{ orderId: string } | { refused: string }> {
     try {
-      const answer = await this.client.call('store', `/store/carts/${cartId}/complete`, 'cart complete', { method: 'POST', signal });
-      if (answer.type === 'order' && answer.order?.id) return { orderId: answer.order.id as string };
+      const answer = await this.client.call<{ type?: string; order?: { id?: string }; error?: { message?: string } }>(
+        'store',
+        `/store/carts/${cartId}/complete`,
+        'cart complete',
+        { method: 'POST', signal },
+      );
+      if (answer.type === 'order' && answer.order?.id) return { orderId: answer.order.id };
       return { refused: String(answer.error?.message ?? 'the cart could not be completed') };
     } catch (error) {
       if (error instanceof MedusaRefusal) return { refused: error.message };
@@ -100,7 +107,11 @@ export class MedusaOrders {
     await this.remember(request.reference, cartId);
     if (quote.lineProblems.length > 0) {
       const stock = quote.lineProblems.some((p) => p.code === 'out_of_stock' || p.code === 'insufficient_stock');
-      return { status: 'rejected', reason: stock ? 'out_of_stock' : 'incomplete', detail: `lines the store cannot sell: ${quote.lineProblems.map((p) => p.lineId).join(', ')}` };
+      return {
+        status: 'rejected',
+        reason: stock ? 'out_of_stock' : 'incomplete',
+        detail: `lines the store cannot sell: ${quote.lineProblems.map((p) => p.lineId).join(', ')}`,
+      };
     }
     const unselected = (quote.fulfillment ?? []).some((m) => m.lineIds.length > 0 && m.groups.some((g) => !g.selectedOptionId));
     if (unselected || (quote.lines.some((l) => l.requiresShipping) && quote.totals.shipping === null))
@@ -110,10 +121,14 @@ export class MedusaOrders {
 
     // The payment session comes last: any later change to the cart would delete it.
     const cart = await this.carts.retrieve(cartId, signal);
-    let collectionId = cart?.payment_collection?.id as string | undefined;
+    let collectionId = cart?.payment_collection?.id;
     if (!collectionId) {
-      const created = await this.client.call('store', '/store/payment-collections', 'payment collection', { method: 'POST', body: { cart_id: cartId }, signal });
-      collectionId = created.payment_collection.id as string;
+      const created = await this.client.call('store', '/store/payment-collections', 'payment collection', {
+        method: 'POST',
+        body: { cart_id: cartId },
+        signal,
+      });
+      collectionId = member<{ id: string }>(created, 'payment_collection', 'payment collection').id;
     }
     const data =
       request.payment.mode === 'store_charged'
@@ -126,7 +141,11 @@ export class MedusaOrders {
     });
     const done = await this.complete(cartId, signal);
     if ('refused' in done) {
-      const reason = /authoriz|payment|declin/i.test(done.refused) ? 'payment_declined' : /inventory|stock/i.test(done.refused) ? 'out_of_stock' : 'incomplete';
+      const reason = /authoriz|payment|declin/i.test(done.refused)
+        ? 'payment_declined'
+        : /inventory|stock/i.test(done.refused)
+          ? 'out_of_stock'
+          : 'incomplete';
       return { status: 'rejected', reason, detail: done.refused };
     }
     if (request.payment.mode === 'gateway_charged') await this.recordCaptured(done.orderId, signal);
@@ -138,16 +157,24 @@ export class MedusaOrders {
    * the manual provider, which moves no money) is recorded captured through the Admin API.
    */
   private async recordCaptured(orderId: string, signal?: AbortSignal): Promise<void> {
-    const answer = await this.client.call('admin', `/admin/orders/${orderId}`, 'order read', { query: { fields: 'id,*payment_collections.payments' }, signal });
-    for (const collection of answer.order.payment_collections ?? [])
+    const answer = await this.client.call('admin', `/admin/orders/${orderId}`, 'order read', {
+      query: { fields: 'id,*payment_collections.payments' },
+      signal,
+    });
+    for (const collection of member<MedusaOrder>(answer, 'order', 'order read').payment_collections ?? [])
       for (const payment of collection.payments ?? [])
-        if (!payment.captured_at) await this.client.call('admin', `/admin/payments/${payment.id}/capture`, 'payment capture', { method: 'POST', body: {}, signal });
+        if (!payment.captured_at)
+          await this.client.call('admin', `/admin/payments/${payment.id}/capture`, 'payment capture', { method: 'POST', body: {}, signal });
   }
 
   async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
-    let order: Record<string, any>;
+    let order: MedusaOrder;
     try {
-      order = (await this.client.call('admin', `/admin/orders/${encodeURIComponent(orderId)}`, 'order read', { query: { fields: ORDER_FIELDS }, signal })).order;
+      const answer = await this.client.call('admin', `/admin/orders/${encodeURIComponent(orderId)}`, 'order read', {
+        query: { fields: ORDER_FIELDS },
+        signal,
+      });
+      order = member<MedusaOrder>(answer, 'order', 'order read');
     } catch (error) {
       if (isUnknown(error)) return null;
       throw error;
@@ -164,67 +191,88 @@ export class MedusaOrders {
         query: { updated_at: { $gte: sinceIso }, order: 'updated_at', fields: 'id,updated_at,metadata', limit, offset },
         signal,
       });
-      const orders = answer.orders as Array<Record<string, any>>;
+      const orders = list<{ id: string; updated_at: string; metadata?: Record<string, unknown> | null }>(answer, 'orders', 'order changes');
       for (const o of orders)
         changes.push({
           orderId: o.id,
           updatedAt: new Date(o.updated_at).toISOString(),
-          ...(o.metadata?.gateway_reference && { reference: String(o.metadata.gateway_reference) }),
+          ...(typeof o.metadata?.gateway_reference === 'string' && { reference: o.metadata.gateway_reference }),
         });
       if (orders.length < limit) return changes;
     }
   }
 }
 
-export function toSnapshot(order: Record<string, any>): OrderSnapshot {
+export function toSnapshot(order: MedusaOrder): OrderSnapshot {
   const currency = String(order.currency_code).toUpperCase();
   const minor = (amount: unknown) => toMinor(amount ?? 0, currency);
-  const lines: OrderLine[] = (order.items ?? []).map((item: Record<string, any>) => {
+  const lines: OrderLine[] = (order.items ?? []).map((item) => {
     const unitPrice = minor(item.unit_price);
     const quantity = Number(item.quantity);
     return {
       id: item.id,
-      ...(item.metadata?.gateway_line_id && { checkoutLineId: String(item.metadata.gateway_line_id) }),
+      ...(typeof item.metadata?.gateway_line_id === 'string' && { checkoutLineId: item.metadata.gateway_line_id }),
       variantId: item.variant_id,
       productId: item.product_id,
-      title: item.product_title ?? item.title,
+      title: item.product_title ?? item.title ?? '',
       ...(item.variant_sku && { sku: item.variant_sku }),
       unitPrice,
       ...(item.thumbnail && { imageUrl: item.thumbnail }),
       quantity: { original: quantity, current: quantity, fulfilled: Number(item.detail?.fulfilled_quantity ?? 0) },
       subtotal: unitPrice * quantity,
-      discount: (item.adjustments ?? []).reduce((s: number, a: Record<string, any>) => s + minor(a.amount), 0),
+      discount: (item.adjustments ?? []).reduce((s, a) => s + minor(a.amount), 0),
     };
   });
   const events: FulfillmentEvent[] = [];
   for (const f of order.fulfillments ?? []) {
-    const fulfilled = (f.items ?? []).map((i: Record<string, any>) => ({ id: i.line_item_id as string, quantity: Number(i.quantity) }));
+    const fulfilled = (f.items ?? []).map((i) => ({ id: i.line_item_id, quantity: Number(i.quantity) }));
     const label = (f.labels ?? [])[0];
-    const tracking = label ? { ...(label.tracking_number && { trackingNumber: label.tracking_number }), ...(label.tracking_url && { trackingUrl: label.tracking_url }) } : {};
+    const tracking = label
+      ? {
+          ...(label.tracking_number && { trackingNumber: label.tracking_number }),
+          ...(label.tracking_url && { trackingUrl: label.tracking_url }),
+        }
+      : {};
     events.push({ id: `${f.id}:processing`, occurredAt: iso(f.created_at), type: 'processing', lines: fulfilled });
     if (f.shipped_at) events.push({ id: `${f.id}:shipped`, occurredAt: iso(f.shipped_at), type: 'shipped', lines: fulfilled, ...tracking });
-    if (f.delivered_at) events.push({ id: `${f.id}:delivered`, occurredAt: iso(f.delivered_at), type: 'delivered', lines: fulfilled, ...tracking });
+    if (f.delivered_at)
+      events.push({ id: `${f.id}:delivered`, occurredAt: iso(f.delivered_at), type: 'delivered', lines: fulfilled, ...tracking });
     if (f.canceled_at) events.push({ id: `${f.id}:canceled`, occurredAt: iso(f.canceled_at), type: 'canceled', lines: fulfilled });
   }
   const adjustments: OrderAdjustment[] = [];
   for (const collection of order.payment_collections ?? [])
     for (const payment of collection.payments ?? [])
       for (const refund of payment.refunds ?? [])
-        adjustments.push({ id: refund.id, type: 'refund', occurredAt: iso(refund.created_at), status: 'completed', amount: -minor(refund.amount), ...(refund.note && { description: refund.note }) });
+        adjustments.push({
+          id: refund.id,
+          type: 'refund',
+          occurredAt: iso(refund.created_at),
+          status: 'completed',
+          amount: -minor(refund.amount),
+          ...(refund.note && { description: refund.note }),
+        });
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const shipping = minor(order.shipping_subtotal);
   const tax = minor(order.tax_total);
   const total = minor(order.total);
-  const discount = (order.shipping_methods ?? []).flatMap((m: Record<string, any>) => m.adjustments ?? []).reduce((s: number, a: Record<string, any>) => s + minor(a.amount), 0);
+  const discount = (order.shipping_methods ?? []).flatMap((m) => m.adjustments ?? []).reduce((s, a) => s + minor(a.amount), 0);
   const destination = fromMedusaAddress(order.shipping_address);
   return {
     id: order.id,
-    ...(order.metadata?.gateway_reference && { reference: String(order.metadata.gateway_reference) }),
+    ...(typeof order.metadata?.gateway_reference === 'string' && { reference: order.metadata.gateway_reference }),
     currency,
     createdAt: iso(order.created_at),
     lines,
     expectations: lines.length
-      ? [{ id: 'shipping', lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })), method: 'shipping', ...(destination && { destination }), fulfillableOn: 'now' }]
+      ? [
+          {
+            id: 'shipping',
+            lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })),
+            method: 'shipping',
+            ...(destination && { destination }),
+            fulfillableOn: 'now',
+          },
+        ]
       : [],
     events,
     adjustments,

@@ -25,7 +25,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       res.once('close', () => hanging.delete(res));
       return;
     }
-    if (fault === 'throttle') res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"Too many requests"}');
+    if (fault === 'throttle')
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"Too many requests"}');
     else if (fault === 'server_error') res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"Service unavailable"}');
     else res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Maintenance</body></html>');
   };

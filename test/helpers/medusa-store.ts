@@ -27,7 +27,10 @@ export function medusaSettings(store: RunningMedusa, extra: Partial<MedusaSettin
   return { backend_url: store.url, storefront_url: STOREFRONT, payment_provider: 'pp_test-card_test-card', ...extra };
 }
 
-export function medusaAdapter(store: RunningMedusa, options: { url?: string; state?: StateStore; settings?: Partial<MedusaSettings> } = {}) {
+export function medusaAdapter(
+  store: RunningMedusa,
+  options: { url?: string; state?: StateStore; settings?: Partial<MedusaSettings> } = {},
+) {
   return MedusaAdapter.create({
     settings: medusaSettings({ ...store, url: options.url ?? store.url }, options.settings),
     publishableKey: store.seed.publishableKey,
@@ -38,13 +41,7 @@ export function medusaAdapter(store: RunningMedusa, options: { url?: string; sta
 }
 
 /** One call to Medusa's HTTP API as the merchant (secret key) or a storefront (publishable key). */
-export async function medusaCall(
-  store: RunningMedusa,
-  as: 'admin' | 'store',
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<any> {
+export async function medusaCall(store: RunningMedusa, as: 'admin' | 'store', method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(store.url + path, {
     method,
     headers: {
@@ -69,6 +66,12 @@ export async function shipOnMedusa(store: RunningMedusa, orderId: string): Promi
   const fulfillment = (fulfilled.fulfillments as Array<{ id: string; created_at: string }>).at(-1)!;
   await medusaCall(store, 'admin', 'POST', `/admin/orders/${orderId}/fulfillments/${fulfillment.id}/shipments`, {
     items,
-    labels: [{ tracking_number: '1Z999AA10123456784', tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784', label_url: 'https://labels.example/1' }],
+    labels: [
+      {
+        tracking_number: '1Z999AA10123456784',
+        tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+        label_url: 'https://labels.example/1',
+      },
+    ],
   });
 }

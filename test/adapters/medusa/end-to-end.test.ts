@@ -93,7 +93,12 @@ suite('a Medusa tenant, from search to a shipped order, against the real Medusa 
     const lineItems = created.body.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
     const withAddress = await call(
       'update_checkout',
-      { line_items: lineItems, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] } },
+      {
+        line_items: lineItems,
+        buyer: BUYER,
+        discounts: { codes: ['10OFF'] },
+        fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] },
+      },
       id,
     );
     const method = withAddress.body.fulfillment.methods[0];
@@ -106,13 +111,23 @@ suite('a Medusa tenant, from search to a shipped order, against the real Medusa 
       selected_destination_id: method.selected_destination_id,
       groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: options[0]!.id })),
     };
-    const ready = await call('update_checkout', { line_items: lineItems, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } }, id);
+    const ready = await call(
+      'update_checkout',
+      { line_items: lineItems, buyer: BUYER, discounts: { codes: ['10OFF'] }, fulfillment: { methods: [chosen] } },
+      id,
+    );
     expect(ready.body.status).toBe('ready_for_complete');
     expect([amount(ready, 'subtotal'), amount(ready, 'items_discount'), amount(ready, 'fulfillment'), amount(ready, 'total')]).toEqual([
       7000, -700, 500, 6800,
     ]);
 
-    const instrument = { id: 'i1', handler_id: 'store_card', type: 'card', selected: true, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } };
+    const instrument = {
+      id: 'i1',
+      handler_id: 'store_card',
+      type: 'card',
+      selected: true,
+      credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+    };
     const completed = await call('complete_checkout', { payment: { instruments: [instrument] } }, id);
     expect(completed.body.status).toBe('completed');
     const orderId = completed.body.order.id as string;
