@@ -31,7 +31,7 @@ suite("Medusa's emailpass customer login", () => {
         body: JSON.stringify(body),
       });
       if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-      return response.json();
+      return response.json() as Promise<any>;
     };
     const { token } = await post('/auth/customer/emailpass/register', { email, password });
     customerId = (await post('/store/customers', { email, first_name: 'Ann', last_name: 'Lee' }, token)).customer.id;

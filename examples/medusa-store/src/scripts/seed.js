@@ -40,7 +40,11 @@ async function seed({ container }) {
   const {
     result: [region],
   } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: shop.region.name, currency_code: currency, countries: shop.region.countries, payment_providers: shop.paymentProviders }] },
+    input: {
+      regions: [
+        { name: shop.region.name, currency_code: currency, countries: shop.region.countries, payment_providers: shop.paymentProviders },
+      ],
+    },
   });
   await createTaxRegionsWorkflow(container).run({
     input: shop.region.countries.map((country_code) => ({ country_code, provider_id: 'tp_system' })),
@@ -70,7 +74,9 @@ async function seed({ container }) {
   const fulfillmentSet = await fulfillment.createFulfillmentSets({
     name: `${shop.location.name} delivery`,
     type: 'shipping',
-    service_zones: [{ name: shop.region.name, geo_zones: shop.region.countries.map((country_code) => ({ type: 'country', country_code })) }],
+    service_zones: [
+      { name: shop.region.name, geo_zones: shop.region.countries.map((country_code) => ({ type: 'country', country_code })) },
+    ],
   });
   await link.create({
     [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
@@ -192,7 +198,9 @@ async function seed({ container }) {
     variants: Object.fromEntries(variants.map((v) => [v.metadata.demo_id, v.id])),
   };
   writeFileSync(process.env.SEED_OUT, JSON.stringify(out, null, 2));
-  logger.info(`Seeded ${products.length} products, ${shop.promotions.length} promotion codes and ${shop.shipping.length} shipping options.`);
+  logger.info(
+    `Seeded ${products.length} products, ${shop.promotions.length} promotion codes and ${shop.shipping.length} shipping options.`,
+  );
 }
 
 exports.default = seed;
