@@ -59,7 +59,7 @@ export default defineConfig({
           name: 'medusa',
           include: medusa,
           globalSetup: ['test/helpers/medusa-global.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           fileParallelism: false,
         },
       },

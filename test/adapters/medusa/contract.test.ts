@@ -14,7 +14,7 @@ import { payOnStorefront } from './storefront.js';
 const store = medusaStore();
 
 /** Medusa's carts take several calls a quote: a deadline for a real server on a shared machine. */
-const POLICY = { timeoutMs: 10_000, attempts: 2, baseDelayMs: 1, maxDelayMs: 50 };
+const POLICY = { timeoutMs: 25_000, attempts: 2, baseDelayMs: 1, maxDelayMs: 50 };
 
 if (!store) describe.skip('adapter contract: medusa (examples/medusa-store is not installed)', () => it('needs Medusa', () => {}));
 else
