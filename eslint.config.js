@@ -45,6 +45,13 @@ export default defineConfig(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // The Medusa store (examples/medusa-store) is a Medusa project: CommonJS files that Medusa
+    // loads with require (its config, seed script and payment provider module).
+    files: ['examples/medusa-store/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', exports: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The example host page runs in the browser.
     files: ['examples/*/public/**/*.js'],
     languageOptions: {

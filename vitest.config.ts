@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * Projects, so the inner loop stays fast: `unit` is every in-process suite (`npm run test:unit`);
  * `reliability` the long in-process fuzz and fault suites; `redis` the suites that need the
  * Redis at REDIS_URL; `processes` those that start gateways, Redis servers or clusters as child
- * processes; `browser` the Chromium suites. `npm test` runs them all.
+ * processes; `browser` the Chromium suites; `medusa` the suites against a real Medusa server
+ * (examples/medusa-store, started once per run). `npm test` runs them all.
  */
 const redis = [
   'test/capabilities/cart/redis.test.ts',
@@ -30,6 +31,7 @@ const processes = [
 ];
 const reliability = ['test/reliability/**/*.test.ts'];
 const browser = ['test/browser/**/*.test.ts'];
+const medusa = ['test/adapters/medusa/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -43,13 +45,24 @@ export default defineConfig({
           name: 'unit',
           isolate: false,
           include: ['test/**/*.test.ts'],
-          exclude: [...redis, ...processes, ...reliability, ...browser],
+          exclude: [...redis, ...processes, ...reliability, ...browser, ...medusa],
         },
       },
       { extends: true, test: { name: 'reliability', include: reliability, exclude: processes } },
       { extends: true, test: { name: 'redis', include: redis } },
       { extends: true, test: { name: 'processes', include: processes, globalSetup: ['test/helpers/build-once.ts'] } },
       { extends: true, test: { name: 'browser', include: browser, globalSetup: ['test/helpers/build-page.ts'] } },
+      // One real Medusa server per run (a fresh database, seeded), shared by the files in order.
+      {
+        extends: true,
+        test: {
+          name: 'medusa',
+          include: medusa,
+          globalSetup: ['test/helpers/medusa-global.ts'],
+          testTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

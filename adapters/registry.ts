@@ -7,6 +7,7 @@ import { compile } from '../schemas/validator.js';
 import type { Adapter } from './contract.js';
 import type { AdapterContext, AdapterDefinition, AdapterExtras } from './definition.js';
 import { ConfigError } from './kit/config-error.js';
+import { medusa } from './medusa/definition.js';
 import { memory } from './memory/definition.js';
 import { rest } from './rest/definition.js';
 import { shopify } from './shopify/definition.js';
@@ -17,7 +18,7 @@ export type { AdapterContext, AdapterDefinition, AdapterExtras } from './definit
 /** A definition in the list: its own settings and credential types are checked where it is defined. */
 export type RegisteredAdapter = AdapterDefinition<TSchema, any, Adapter>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const ADAPTERS: readonly RegisteredAdapter[] = [memory, rest, shopify, woocommerce];
+export const ADAPTERS: readonly RegisteredAdapter[] = [memory, rest, shopify, woocommerce, medusa];
 
 /** The `adapter.type`s a tenant file may name. */
 export const ADAPTER_TYPES = ADAPTERS.map((definition) => definition.type);

@@ -127,11 +127,11 @@ export type ContractFactory = () => Promise<ContractSubject>;
 export const SUITE_POLICY: BackendPolicy = { timeoutMs: 300, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
 
 /** One fresh simulator per describe block, with the adapter wrapped as the gateway wraps it. */
-function subject(factory: ContractFactory): () => ContractSubject & { gateway: Adapter } {
+function subject(factory: ContractFactory, policy: BackendPolicy): () => ContractSubject & { gateway: Adapter } {
   let current: (ContractSubject & { gateway: Adapter }) | undefined;
   beforeAll(async () => {
     const made = await factory();
-    current = { ...made, gateway: resilientAdapter(made.adapter, SUITE_POLICY) };
+    current = { ...made, gateway: resilientAdapter(made.adapter, policy) };
   });
   afterAll(async () => {
     await current?.close();
@@ -142,10 +142,14 @@ function subject(factory: ContractFactory): () => ContractSubject & { gateway: A
   };
 }
 
-export function runAdapterContract(name: string, factory: ContractFactory): void {
+/**
+ * `policy`: a real server slower than a simulator (Medusa's multi-call carts) gets a longer
+ * deadline; every fault is still injected for `policy.attempts` calls.
+ */
+export function runAdapterContract(name: string, factory: ContractFactory, policy: BackendPolicy = SUITE_POLICY): void {
   describe(`adapter contract: ${name}`, () => {
     describe('catalog', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
 
       it('declares a consistent set of capabilities', () => {
         const { adapter } = get();
@@ -213,7 +217,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     });
 
     describe('pricing', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
 
       it("prices lines with an accepted and a refused code, in the store's own cart (the handle)", async () => {
         const { gateway, fixtures, adapter } = get();
@@ -254,7 +258,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     });
 
     describe('pickup (with capabilities.pickup / locationStock)', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
 
       it('lists pickup locations, stock per location, and a free or priced pickup option at one, selected into the totals', async () => {
         const { gateway, fixtures, adapter } = get();
@@ -293,7 +297,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     });
 
     describe('finishing', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
 
       it('gateway_charged: places one order per reference, recorded paid, found by reference and read back', async () => {
         const { gateway, fixtures, adapter } = get();
@@ -387,7 +391,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     });
 
     describe('orders and backend events', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
 
       it('knows nothing of an unknown order', async () => {
         const { gateway } = get();
@@ -427,7 +431,7 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
     });
 
     describe('backend failures, through the resilient wrapper', () => {
-      const get = subject(factory);
+      const get = subject(factory, policy);
       const log = pino({ level: 'silent' });
       const failure = async (call: Promise<unknown>) => {
         const error = await call.then(
@@ -447,21 +451,21 @@ export function runAdapterContract(name: string, factory: ContractFactory): void
 
       it('5xx past every retry: 503 backend_unavailable', async () => {
         const { gateway, fixtures, controls } = get();
-        controls.failNext('server_error', SUITE_POLICY.attempts);
+        controls.failNext('server_error', policy.attempts);
         expect(await failure(gateway.lookup([fixtures.product.id]))).toEqual([503, 'backend_unavailable']);
         controls.reset();
       });
 
       it('a hang: the deadline ends it, 503 backend_unavailable', async () => {
         const { gateway, fixtures, controls } = get();
-        controls.failNext('hang', SUITE_POLICY.attempts);
+        controls.failNext('hang', policy.attempts);
         expect(await failure(gateway.quote(quoteRequest(fixtures, {})))).toEqual([503, 'backend_unavailable']);
         controls.reset();
       });
 
       it('garbage: 503 backend_invalid_response, never a crash further in', async () => {
         const { gateway, fixtures, controls } = get();
-        controls.failNext('garbage', SUITE_POLICY.attempts);
+        controls.failNext('garbage', policy.attempts);
         expect(await failure(gateway.search({ text: fixtures.searchText, limit: 2 }))).toEqual([503, 'backend_invalid_response']);
         controls.reset();
       });

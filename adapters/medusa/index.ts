@@ -1,0 +1,192 @@
+/**
+ * The Medusa v2 adapter, on the official @medusajs/js-sdk (the server's minor version): the
+ * catalog and carts through the Store API with the publishable key, orders through the Admin API
+ * with a secret key. Finishing: store_charged (a payment session with the tenant's Medusa payment
+ * provider, completed by Medusa), gateway_charged (Medusa's manual provider `pp_system_default`,
+ * the payment then recorded captured through the Admin API) and handoff (the storefront's checkout
+ * page for the cart, the reference in cart metadata). Medusa sends no webhooks: order changes are
+ * polled (`ordersChangedSince`), so `verifyWebhook` verifies nothing.
+ */
+import type {
+  Adapter,
+  AdapterCapabilities,
+  BackendEvent,
+  CheckoutUrlRequest,
+  AuthenticatedCustomer,
+  CustomerCredentials,
+  LookupOptions,
+  LookupResult,
+  OrderChange,
+  OrderSnapshot,
+  PickupLocation,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  Quote,
+  QuoteRequest,
+  SearchPage,
+  SearchQuery,
+} from '../contract.js';
+import { BackendError } from '../contract.js';
+import type { AdapterStore } from '../contract.js';
+import { MedusaCarts } from './cart.js';
+import { MedusaCatalog } from './catalog.js';
+import { list, MedusaClient, MedusaRefusal, member } from './client.js';
+import { MedusaOrders } from './orders.js';
+import type { MedusaSettings } from './settings.js';
+
+export { CREDENTIALS, MedusaSettings } from './settings.js';
+
+export interface MedusaAdapterOptions {
+  settings: MedusaSettings;
+  publishableKey: string;
+  secretKey: string;
+  store: AdapterStore;
+  tenantId: string;
+}
+
+const trim = (url: string) => url.replace(/\/+$/, '');
+
+export class MedusaAdapter implements Adapter {
+  readonly kind = 'medusa';
+  readonly capabilities: AdapterCapabilities;
+  readonly storefrontUrl: string;
+  private readonly checkoutTemplate: string;
+
+  private constructor(
+    readonly client: MedusaClient,
+    private readonly catalog: MedusaCatalog,
+    private readonly carts: MedusaCarts,
+    private readonly orders: MedusaOrders,
+    settings: MedusaSettings,
+    currency: string,
+  ) {
+    this.storefrontUrl = trim(settings.storefront_url);
+    this.checkoutTemplate = settings.checkout_url ?? `${this.storefrontUrl}/checkout?cart_id={cart_id}`;
+    this.capabilities = {
+      lookupKeys: ['sku', 'handle'],
+      customFilters: [],
+      currencies: [currency],
+      quotesShipping: true,
+      quotesTax: true,
+      pickup: false,
+      locationStock: false,
+      multiGroup: false,
+      fulfillmentDiscovery: false,
+      rejectionReasons: true,
+      acceptedClaims: [],
+      finishing: ['store_charged', 'gateway_charged', 'handoff'],
+    };
+  }
+
+  /** Reads the region (and so the currency) carts are priced in; fails start-up when Medusa refuses the keys. */
+  static async create(options: MedusaAdapterOptions): Promise<MedusaAdapter> {
+    const { settings } = options;
+    const timeoutMs = settings.request_timeout_ms ?? 10_000;
+    const client = new MedusaClient(
+      trim(settings.backend_url),
+      { publishable: options.publishableKey, secret: options.secretKey },
+      timeoutMs,
+    );
+    let regionId = settings.region_id;
+    if (!regionId) {
+      const answer = await client.call('admin', '/admin/stores', 'store read', { query: { fields: 'id,default_region_id' } });
+      regionId = list<{ default_region_id?: string | null }>(answer, 'stores', 'store read')[0]?.default_region_id ?? undefined;
+      if (!regionId) throw new BackendError('the Medusa store has no default region: set adapter.settings.region_id', false);
+    }
+    const answer = await client.call('store', `/store/regions/${encodeURIComponent(regionId)}`, 'region read');
+    const currency = member<{ currency_code: string }>(answer, 'region', 'region read').currency_code.toUpperCase();
+    const storefrontUrl = trim(settings.storefront_url);
+    const carts = new MedusaCarts(client, { regionId, salesChannelId: settings.sales_channel_id, currency });
+    const orders = new MedusaOrders(client, carts, {
+      providers: { store_charged: settings.payment_provider ?? 'pp_system_default', gateway_charged: 'pp_system_default' },
+      store: options.store,
+      keyPrefix: `adapter:medusa:${options.tenantId}:`,
+    });
+    return new MedusaAdapter(client, new MedusaCatalog(client, { regionId, currency, storefrontUrl }), carts, orders, settings, currency);
+  }
+
+  search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
+    return this.catalog.search(query, signal);
+  }
+
+  lookup(ids: string[], signal?: AbortSignal, _options?: LookupOptions): Promise<LookupResult[]> {
+    return this.catalog.lookup(ids, signal);
+  }
+
+  async pickupLocations(): Promise<PickupLocation[]> {
+    return [];
+  }
+
+  quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+    return this.carts.quote(request, signal ? { signal } : {});
+  }
+
+  /** The storefront's checkout page for the session's Medusa cart, the reference kept in the cart's metadata. */
+  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+    const quote = await this.carts.quote(
+      { ...request.quote, ...(request.handle && { handle: request.handle }) },
+      { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) },
+    );
+    await this.orders.remember(request.reference, quote.handle!);
+    return { url: this.checkoutTemplate.replace('{cart_id}', encodeURIComponent(quote.handle!)), handle: quote.handle! };
+  }
+
+  placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
+    return this.orders.placeOrder(request, signal);
+  }
+
+  findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string } | null> {
+    return this.orders.findOrderByReference(reference, signal);
+  }
+
+  getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
+    return this.orders.getOrder(orderId, signal);
+  }
+
+  ordersChangedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+    return this.orders.ordersChangedSince(sinceIso, signal);
+  }
+
+  /** Medusa sends no webhooks of its own; order changes arrive by polling. */
+  verifyWebhook(): BackendEvent | null {
+    return null;
+  }
+
+  /**
+   * Medusa's `emailpass` customer login: the password is checked by Medusa (`POST
+   * /auth/customer/emailpass`), and the token it issues reads the customer's own record
+   * (`GET /store/customers/me`). Null when Medusa refuses the pair or no customer has that login.
+   */
+  async authenticateCustomer(credentials: CustomerCredentials, signal?: AbortSignal): Promise<AuthenticatedCustomer | null> {
+    let token: string;
+    try {
+      const answer = await this.client.call('auth', '/auth/customer/emailpass', 'customer login', {
+        method: 'POST',
+        body: credentials,
+        signal,
+      });
+      if (typeof answer.token !== 'string') return null; // a login that needs another step (a redirect) is not a password login
+      token = answer.token;
+    } catch (error) {
+      if (error instanceof MedusaRefusal) return null;
+      throw error;
+    }
+    try {
+      const answer = await this.client.call('store', '/store/customers/me', 'customer read', {
+        headers: { authorization: `Bearer ${token}` },
+        signal,
+      });
+      const customer = member<{ id: string; email: string }>(answer, 'customer', 'customer read');
+      return { customerId: customer.id, email: customer.email };
+    } catch (error) {
+      if (error instanceof MedusaRefusal) return null;
+      throw error;
+    }
+  }
+
+  async ping(signal?: AbortSignal): Promise<void> {
+    await this.client.call('store', '/store/regions', 'ping', { query: { limit: 1, fields: 'id' }, signal });
+  }
+}
+
+export const createMedusaAdapter = (options: MedusaAdapterOptions) => MedusaAdapter.create(options);

@@ -1,0 +1,36 @@
+/**
+ * A Medusa tenant's adapter settings (`adapter.settings` of a `type: medusa` tenant) and the
+ * credentials it needs (`adapter.credentials`, each an {env} or {file} reference): the store's
+ * publishable API key (Store API: catalog, carts, checkout) and a secret API key (Admin API:
+ * orders, order polling, variant lookups), sent as Basic auth by @medusajs/js-sdk.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+const Url = Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' });
+
+export const MedusaSettings = Type.Object(
+  {
+    /** The Medusa server, e.g. https://api.shop.example (where /store and /admin are). */
+    backend_url: Url,
+    /** The merchant's storefront (product pages at {storefront_url}/products/{handle}). */
+    storefront_url: Url,
+    /**
+     * handoff: the storefront's checkout page for a cart, with `{cart_id}` (the Medusa cart id);
+     * default `{storefront_url}/checkout?cart_id={cart_id}`.
+     */
+    checkout_url: Type.Optional(Type.String({ pattern: '\\{cart_id\\}' })),
+    /** The region carts are priced in; default the store's default region. */
+    region_id: Type.Optional(Type.String({ minLength: 1 })),
+    /** The sales channel carts belong to; default the one the publishable key is scoped to. */
+    sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
+    /** store_charged: the Medusa payment provider that charges the buyer's credential; default pp_system_default. */
+    payment_provider: Type.Optional(Type.String({ minLength: 1 })),
+    /** Deadline of one Medusa call when the gateway gives none (commands); default 10 s. */
+    request_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
+  },
+  { additionalProperties: false },
+);
+export type MedusaSettings = Static<typeof MedusaSettings>;
+
+/** Names in `adapter.credentials`. */
+export const CREDENTIALS = { publishable: 'publishable_key', secret: 'secret_key' } as const;

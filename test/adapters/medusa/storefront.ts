@@ -1,0 +1,31 @@
+/**
+ * What a Medusa storefront does with a handed-off cart (the Next.js starter's checkout, over the
+ * Store API): the buyer's email and address, a shipping method, a payment session with the
+ * system provider, completion. Returns the order Medusa placed.
+ */
+import { toMedusaAddress } from '../../../adapters/medusa/cart.js';
+import type { BuyerContact, PostalAddress } from '../../../adapters/contract.js';
+import { medusaCall, type RunningMedusa } from '../../helpers/medusa-store.js';
+
+export async function payOnStorefront(
+  store: RunningMedusa,
+  cartId: string,
+  address: PostalAddress,
+  buyer: BuyerContact & { email: string },
+): Promise<string> {
+  const shipping_address = toMedusaAddress({ firstName: buyer.firstName, lastName: buyer.lastName, ...address });
+  await medusaCall(store, 'store', 'POST', `/store/carts/${cartId}`, {
+    email: buyer.email,
+    shipping_address,
+    billing_address: shipping_address,
+  });
+  const { shipping_options } = await medusaCall(store, 'store', 'GET', `/store/shipping-options?cart_id=${cartId}`);
+  await medusaCall(store, 'store', 'POST', `/store/carts/${cartId}/shipping-methods`, { option_id: shipping_options[0].id });
+  const { payment_collection } = await medusaCall(store, 'store', 'POST', '/store/payment-collections', { cart_id: cartId });
+  await medusaCall(store, 'store', 'POST', `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+    provider_id: 'pp_system_default',
+  });
+  const completed = await medusaCall(store, 'store', 'POST', `/store/carts/${cartId}/complete`);
+  if (completed.type !== 'order') throw new Error(`the storefront could not complete cart ${cartId}: ${JSON.stringify(completed.error)}`);
+  return completed.order.id as string;
+}
