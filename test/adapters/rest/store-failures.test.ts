@@ -40,9 +40,12 @@ async function bareAdapter(settings: Record<string, unknown> = {}): Promise<Adap
   });
 }
 
-/** The adapter as the gateway wraps it (short deadline, two attempts). */
-async function restAdapter(settings: Record<string, unknown> = {}): Promise<Adapter> {
-  return resilientAdapter(await bareAdapter(settings), { timeoutMs: 300, attempts: 2, baseDelayMs: 1, maxDelayMs: 20 }, undefined, [TOKEN]);
+/**
+ * The adapter as the gateway wraps it (two attempts; a short deadline by default, a long one where
+ * the answer itself is the subject, so a loaded machine never turns it into a timeout and retry).
+ */
+async function restAdapter(settings: Record<string, unknown> = {}, timeoutMs = 300): Promise<Adapter> {
+  return resilientAdapter(await bareAdapter(settings), { timeoutMs, attempts: 2, baseDelayMs: 1, maxDelayMs: 20 }, undefined, [TOKEN]);
 }
 
 const product = (price: unknown) => ({
@@ -123,7 +126,7 @@ describe('REST adapter: a store that fails', () => {
   });
 
   it('answers malformed JSON with backend_invalid_response', async () => {
-    const adapter = await restAdapter();
+    const adapter = await restAdapter({}, 20_000);
     nock(STORE).get('/api/products/lookup').query(true).reply(200, '{"results": [{"product": ', { 'content-type': 'application/json' });
     const { error, answer } = await failure(adapter.lookup(['p1']));
     expect((error as Error).message).toBe('tenant shop: lookup: the store answered 200 with malformed JSON');
@@ -131,7 +134,7 @@ describe('REST adapter: a store that fails', () => {
   });
 
   it('refuses an answer larger than 8 MB with backend_invalid_response', async () => {
-    const adapter = await restAdapter();
+    const adapter = await restAdapter({}, 20_000);
     nock(STORE)
       .get('/api/orders/o1')
       .reply(200, `{"id": "${'x'.repeat(9 * 1024 * 1024)}"}`, { 'content-type': 'application/json' });
