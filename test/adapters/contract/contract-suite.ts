@@ -123,8 +123,8 @@ export interface ContractSubject {
 
 export type ContractFactory = () => Promise<ContractSubject>;
 
-/** Short deadlines, so a hang is judged quickly; enough attempts to outlast one throttled answer. */
-export const SUITE_POLICY: BackendPolicy = { timeoutMs: 300, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
+/** Deadlines short enough to judge a hang in seconds, long enough for a loaded CI machine; attempts outlast one throttle. */
+export const SUITE_POLICY: BackendPolicy = { timeoutMs: 1_000, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
 
 /** One fresh simulator per describe block, with the adapter wrapped as the gateway wraps it. */
 function subject(factory: ContractFactory, policy: BackendPolicy): () => ContractSubject & { gateway: Adapter } {
