@@ -56,7 +56,16 @@ let strict: ReliabilityGateway;
 let looseBackend: FaultyAdapter;
 let strictBackend: FaultyAdapter;
 
-const fetcher = () => new ProfileFetcher({ ...defaultProfileFetcherOptions, timeoutMs: 300, maxBytes: 16 * 1024 });
+// Fetch caps lifted: every attempt here comes from one address, and each must reach the address guard.
+const UNCAPPED = { max: Number.MAX_SAFE_INTEGER, windowMs: 60_000 };
+const fetcher = () =>
+  new ProfileFetcher({
+    ...defaultProfileFetcherOptions,
+    timeoutMs: 300,
+    maxBytes: 16 * 1024,
+    fetchesPerAddress: UNCAPPED,
+    fetchesPerOrigin: UNCAPPED,
+  });
 
 beforeAll(async () => {
   tripwire = installNetworkTripwire(RESOLVED);
