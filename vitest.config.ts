@@ -58,6 +58,8 @@ export default defineConfig({
         test: {
           name: 'medusa',
           include: medusa,
+          // demo:medusa's process test starts its own store: it runs in `processes`.
+          exclude: processes,
           globalSetup: ['test/helpers/medusa-global.ts'],
           testTimeout: 120_000,
           fileParallelism: false,
