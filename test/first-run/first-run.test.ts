@@ -101,8 +101,10 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     expect(JSON.stringify(profile)).not.toContain(':8080');
   });
 
-  it("Try it: the example agent's file server listens on loopback only", async () => {
+  it("Try it: the example agent's file server returns once serving, listens on loopback only, logs no request", async () => {
+    expect(outputs[1]).toContain(`profile is served at http://127.0.0.1:${agentPort}/.well-known/proto`);
     expect(outputs[1]).toContain('"Bouquet of Red Roses"');
+    expect(shell!.output()).not.toMatch(/GET \/\.well-known/);
     // Held on 127.0.0.1 only, the port is still free on another loopback address; on every interface it is not.
     const probe = createServer();
     await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(agentPort, '127.0.0.2', resolve));
