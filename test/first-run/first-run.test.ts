@@ -98,7 +98,11 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     const profile = json(outputs[0]!);
     // The embedded binding has no endpoint: its page is each session's continue_url.
     const endpoints = profile.proto.services['dev.proto.shopping'].flatMap((s: { endpoint?: string }) => (s.endpoint ? [s.endpoint] : []));
-    expect(endpoints).toEqual([`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/mcp`]);
+    expect(endpoints).toEqual([
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port}/mcp`,
+      `http://127.0.0.1:${port}/.well-known/agent-card.json`,
+    ]);
     expect(JSON.stringify(profile)).not.toContain(':8080');
   });
 
