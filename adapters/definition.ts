@@ -29,6 +29,15 @@ export interface AdapterContext {
  */
 export interface AdapterExtras {
   simulator?: OrderSimulator;
+  /** A store whose web pages (storefront, policies, images) are files the gateway serves: the demo store. */
+  storefront?: StorefrontSite;
+}
+
+export interface StorefrontSite {
+  /** Where its pages live (the adapter's storefront URL). */
+  url: string;
+  /** The folder holding them. */
+  dir: string;
 }
 
 /** The credentials a tenant file gives, checked: what `create` gets, or what is missing or wrong. */

@@ -4,18 +4,25 @@
  * the gateway's own signing code) so it may read the orders it placed.
  *
  *   npm run agent -- get-order <order id>
+ *   npm run agent -- serve [--port N] [--detach]
  *
+ * `serve` serves docs/examples/agent (the profile) on 127.0.0.1, on the port of AGENT_PROFILE
+ * unless --port says otherwise, quietly (no access log); it prints once it is serving and stops
+ * on Ctrl-C or SIGTERM. With --detach it returns as soon as the server (a background process
+ * with no hold on the terminal) is serving, and prints the process id that stops it.
  * GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080), AGENT_PROFILE (default the example
  * profile served on http://127.0.0.1:9000) and AGENT_KEY_FILE (default the example's private JWK)
  * point it elsewhere. The answer's body goes to stdout; a non-2xx answer, or one whose
  * proto.status is not success, exits 1. Key material is never printed.
  */
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { signingKeyFromJwk } from '../src/security/keyring.js';
 import { signRequest } from '../src/security/sign.js';
+import { serveFolder } from './agent-server.js';
 
 export interface Io {
   out(line: string): void;
@@ -28,7 +35,8 @@ export interface AgentSettings {
   keyFile: string;
 }
 
-const USAGE = 'usage: npm run agent -- get-order <order id>';
+const USAGE = 'usage: npm run agent -- get-order <order id> | serve [--port N] [--detach]';
+const FOLDER = 'docs/examples/agent';
 
 export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
   return {
@@ -40,6 +48,7 @@ export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
 
 export async function run(args: readonly string[], io: Io, settings: AgentSettings): Promise<number> {
   const [command, orderId, ...extra] = args;
+  if (command === 'serve') return serve(args.slice(1), io, settings);
   if (command !== 'get-order' || !orderId || extra.length > 0) {
     io.err(USAGE);
     return 2;
@@ -85,6 +94,52 @@ export async function run(args: readonly string[], io: Io, settings: AgentSettin
   if (failed === undefined) return 0;
   io.err(`GET ${url} answered an error: ${failed}`);
   return 1;
+}
+
+async function serve(options: readonly string[], io: Io, settings: AgentSettings): Promise<number> {
+  const at = options.indexOf('--port');
+  const port = Number(at >= 0 ? options[at + 1] : new URL(settings.profile).port || 80);
+  const known = options.every((o, i) => o === '--detach' || o === '--port' || (i > 0 && options[i - 1] === '--port'));
+  if (!Number.isInteger(port) || port <= 0 || port > 65535 || !known) {
+    io.err(USAGE);
+    return 2;
+  }
+  const profile = `http://127.0.0.1:${port}/.well-known/proto`;
+  if (options.includes('--detach')) return detach(port, profile, io);
+  let server: Awaited<ReturnType<typeof serveFolder>>;
+  try {
+    server = await serveFolder(FOLDER, port);
+  } catch (error) {
+    io.err(`cannot serve on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return 1;
+  }
+  process.send?.('serving'); // to a --detach parent waiting for readiness
+  io.out(`the example agent's profile is served at ${profile} (Ctrl-C stops)`);
+  await new Promise<void>((stopped) => {
+    const stop = () => server.close(() => stopped());
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+/** The server in a background process that keeps no hold on this terminal; returns once it serves. */
+async function detach(port: number, profile: string, io: Io): Promise<number> {
+  const child = fork(fileURLToPath(import.meta.url), ['serve', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let why = '';
+  child.stderr?.on('data', (chunk: Buffer) => (why += chunk.toString('utf8')));
+  const ready = await new Promise<boolean>((done) => {
+    child.once('message', () => done(true));
+    child.once('exit', () => done(false));
+  });
+  if (!ready) {
+    io.err(why.trim() || 'the file server stopped before serving');
+    return 1;
+  }
+  child.stderr?.destroy();
+  child.disconnect();
+  child.unref();
+  io.out(`the example agent's profile is served at ${profile} (pid ${child.pid}; stop it with: kill ${child.pid})`);
+  return 0;
 }
 
 /** The messages of an answer whose `proto.status` is not success, else undefined. */

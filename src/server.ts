@@ -26,6 +26,7 @@ import { mcpTransport } from './transports/mcp/mcp-transport.js';
 import { a2aTransport } from './transports/a2a/a2a-transport.js';
 import { openApiRoutes } from './transports/openapi/openapi-routes.js';
 import { orderPages } from './transports/pages/order-page.js';
+import { demoStorePages } from './transports/pages/demo-store.js';
 import { rateLimits } from './transports/rate-limiter.js';
 import { requestIdFor, TenantRouting } from './transports/request-context.js';
 import { requestHooks } from './transports/request-hooks.js';
@@ -164,6 +165,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
   });
   await app.register(orderPages, { secret });
+  await app.register(demoStorePages); // the demo store's own pages and images, where its answers link
   await app.register(backendWebhooks, { store: options.store, secret, now });
   await app.register(orderSimulation, { store: options.store, secret, now });
   const jobPollMs = options.jobPollMs ?? 1000;

@@ -27,5 +27,5 @@ export const memory = defineAdapter({
       ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
       ...(credentials.webhook_secret !== undefined && { webhookSecret: credentials.webhook_secret }),
     }),
-  extras: (adapter) => ({ simulator: adapter }),
+  extras: (adapter) => ({ simulator: adapter, storefront: { url: adapter.storefrontUrl, dir: adapter.storefrontDir } }),
 });

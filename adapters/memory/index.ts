@@ -4,6 +4,7 @@
  * store. It implements the whole contract, so every protocol feature can be tried without any
  * other service, and adds `simulate` to move orders along for demos and tests.
  */
+import { join } from 'node:path';
 import type {
   Adapter,
   AdapterCapabilities,
@@ -153,6 +154,11 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
 
   get storefrontUrl(): string {
     return this.options.storefrontUrl;
+  }
+
+  /** The storefront's pages and images (data_dir/storefront), which the gateway serves at storefrontUrl. */
+  get storefrontDir(): string {
+    return join(this.options.dataDir, 'storefront');
   }
 
   /** A cart permalink with the accepted codes and the reference (storefront.ts); the demo store keeps no cart, so no handle. */

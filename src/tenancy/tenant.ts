@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter, FinishingMode } from '../../adapters/contract.js';
 import { createAdapter, type AdapterExtras, type RegisteredAdapter } from '../../adapters/registry.js';
+import type { StorefrontSite } from '../../adapters/definition.js';
 import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
@@ -53,6 +54,8 @@ export interface Tenant {
   readonly embedded?: EmbeddedSettings;
   /** The authorization server buyers link their store accounts with (src/identity). */
   readonly identity?: AuthorizationServer;
+  /** The demo store's pages and images, served by the gateway (transports/pages/demo-store.ts). */
+  readonly storefront?: StorefrontSite;
 }
 
 export interface TenantDeps {
@@ -204,5 +207,6 @@ export function assembleTenant(
     ...(simulation && { simulation }),
     ...(embedded && { embedded }),
     ...(identity && { identity }),
+    ...(extras.storefront && { storefront: extras.storefront }),
   };
 }

@@ -5,7 +5,8 @@
  *   (judged by what happens to dist/, never by a stopwatch);
  * - the README's commands, from "Try it" to "Follow orders", pasted in order into one shell
  *   against the gateway `npm start` runs, with the gateway's and the agent's ports swapped for
- *   free ones; their output is checked section by section.
+ *   free ones; their output is checked section by section;
+ * - "Try it" and "Try a checkout" pasted against every other demo the README names.
  */
 import { appendFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -105,8 +106,10 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     expect(JSON.stringify(profile)).not.toContain(':8080');
   });
 
-  it("Try it: the example agent's file server listens on loopback only", async () => {
+  it("Try it: the example agent's file server returns once serving, listens on loopback only, logs no request", async () => {
+    expect(outputs[1]).toContain(`profile is served at http://127.0.0.1:${agentPort}/.well-known/proto`);
     expect(outputs[1]).toContain('"Bouquet of Red Roses"');
+    expect(shell!.output()).not.toMatch(/GET \/\.well-known/);
     // Held on 127.0.0.1 only, the port is still free on another loopback address; on every interface it is not.
     const probe = createServer();
     await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(agentPort, '127.0.0.2', resolve));
@@ -139,5 +142,33 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     expect(json(shipped!)).toEqual({ original: 2, total: 2, fulfilled: 1 });
     const tracking = expect.stringContaining(`http://127.0.0.1:${port}/`);
     expect(json(events!)).toMatchObject([{ type: 'shipped', line_items: [{ quantity: 1 }], tracking_url: tracking }]);
+  });
+});
+
+// The README says its checkout walk works on these too; each has ids of its own (GIDs, numbers).
+describe.each([
+  { demo: 'demo:rest', ends: 'completed' },
+  { demo: 'demo:shopify', ends: 'requires_escalation' }, // handoff: the buyer pays on the store's page
+  { demo: 'demo:woocommerce', ends: 'completed' },
+])("the README's checkout walk on $demo", { timeout: 300_000 }, ({ demo, ends }) => {
+  it(`ends ${ends}, the item found by search`, async () => {
+    const [port, agentPort] = (await freePorts(2)) as [number, number];
+    const gateway = startProcess('npm', ['run', demo], { cwd: clone.dir, env: cleanEnv({ PORT: String(port) }) });
+    let shell: StartedProcess | undefined;
+    try {
+      await gateway.waitFor(`Server listening at http://127.0.0.1:${port}`, 280_000);
+      const script = readmeScript(readmeSections(await clone.readme()), { gateway: port, agent: agentPort }, ['Try it', 'Try a checkout']);
+      shell = startProcess('bash', ['-c', script], { cwd: clone.dir, env: cleanEnv({ PORT: String(port) }) });
+      await shell.waitFor('::end::', 120_000);
+      const walk = shell
+        .stdout()
+        .split(/::block \d+::\n/)
+        .pop()!;
+      const [, status] = /"status": "(\w+)",\s*"order"/.exec(walk) ?? [];
+      expect(status, shell.output().slice(-3000)).toBe(ends);
+    } finally {
+      await shell?.stop();
+      await gateway.stop();
+    }
   });
 });

@@ -56,9 +56,15 @@ function resolveBase(entry: CatalogFileProduct, at: string, src: CatalogSources,
   };
 }
 
-const media = (image: { url: string; alt?: string }): Media => ({
+/** A URL of the data files relative to the storefront (`images/roses.svg`, `./`) made absolute; absolute URLs stay. */
+const onStorefront = (storefrontUrl: string, url: string) => new URL(url, `${storefrontUrl}/`).href;
+
+const storefrontVendor = <V extends { url?: string } | undefined>(vendor: V, storefrontUrl: string): V =>
+  vendor?.url === undefined ? vendor : { ...vendor, url: onStorefront(storefrontUrl, vendor.url) };
+
+const media = (image: { url: string; alt?: string }, storefrontUrl: string): Media => ({
   type: 'image',
-  url: image.url,
+  url: onStorefront(storefrontUrl, image.url),
   ...(image.alt && { altText: image.alt }),
 });
 
@@ -127,12 +133,12 @@ export function buildCatalog(src: CatalogSources): { products: CatalogProduct[];
       description: entry.description,
       url,
       categories: entry.categories.map((c) => ({ value: c.value, ...(c.taxonomy && { taxonomy: c.taxonomy }) })),
-      media: [base.image!, ...specs.flatMap((s) => (s.image ? [s.image] : []))].map(media),
+      media: [base.image!, ...specs.flatMap((s) => (s.image ? [s.image] : []))].map((image) => media(image, src.storefrontUrl)),
       options: (entry.options ?? []).map((o) => ({ name: o.name, values: [...o.values] })),
       variants: [],
       featuredVariantId: '',
       tags: entry.tags,
-      vendor: entry.vendor ?? data.vendor,
+      vendor: storefrontVendor(entry.vendor ?? data.vendor, src.storefrontUrl),
       ...(entry.rating && { rating: { value: entry.rating.value, scaleMax: entry.rating.scale_max, count: entry.rating.count } }),
     };
     for (const spec of specs) {
@@ -152,7 +158,7 @@ export function buildCatalog(src: CatalogSources): { products: CatalogProduct[];
         availability: availabilityOf(rules),
         requiresShipping: !entry.digital,
         url: `${url}?variant=${spec.id}`,
-        ...(spec.image && { media: [media(spec.image)] }),
+        ...(spec.image && { media: [media(spec.image, src.storefrontUrl)] }),
       };
       product.variants.push(variant);
       variants.push({

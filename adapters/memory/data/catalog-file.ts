@@ -4,9 +4,12 @@ import { Type, type Static } from '@sinclair/typebox';
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]+$' });
 const Price = Type.Integer({ minimum: 0 });
 const Stock = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('untracked')], { description: 'an integer >= 0 or "untracked"' });
-const Image = Type.Object({ url: Type.String({ format: 'uri' }), alt: Type.Optional(Type.String()) }, { additionalProperties: false });
+const Image = Type.Object(
+  { url: Type.String({ format: 'uri-reference' }), alt: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 const Vendor = Type.Object(
-  { name: Type.String({ minLength: 1 }), url: Type.Optional(Type.String({ format: 'uri' })) },
+  { name: Type.String({ minLength: 1 }), url: Type.Optional(Type.String({ format: 'uri-reference' })) },
   { additionalProperties: false },
 );
 

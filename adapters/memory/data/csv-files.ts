@@ -10,7 +10,8 @@ export const ProductRow = Type.Object({
   id: Type.String({ minLength: 1 }),
   title: Type.String({ minLength: 1 }),
   price: Int,
-  image_url: Type.String({ format: 'uri' }),
+  /** Absolute, or relative to the storefront URL (`images/roses.svg`: a file the gateway serves). */
+  image_url: Type.String({ format: 'uri-reference' }),
 });
 export const InventoryRow = Type.Object({ product_id: Type.String({ minLength: 1 }), quantity: Int });
 export const DiscountRow = Type.Object({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../adapters/kit/config-error.js';
-import { DATA_DIR, demoStore } from './fixtures.js';
+import { DATA_DIR, demoStore, STOREFRONT } from './fixtures.js';
 
 /** A copy of the demo data with one file edited. */
 function dataWith(file: string, edit: (text: string) => string): string {
@@ -41,7 +41,7 @@ describe('demo data loading', () => {
     expect(roses!.product.variants[0]!.price).toEqual({ amount: 3500, currency: 'USD' });
     expect(roses!.product.media[0]).toEqual({
       type: 'image',
-      url: 'https://example.com/roses.jpg',
+      url: `${STOREFRONT}/images/roses.svg`, // relative in the CSV: a file the gateway serves
       altText: 'Twelve long-stemmed red roses hand-tied with eucalyptus',
     });
     expect(roses!.product.variants[0]!.availability).toEqual({ available: true, status: 'in_stock', quantity: 1000 });

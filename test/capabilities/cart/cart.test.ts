@@ -38,7 +38,7 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
     expect(new Set(cart.line_items.map((l: any) => l.id)).size).toBe(2);
     expect(cart.line_items.map((l: any) => [l.item, l.quantity, l.totals])).toEqual([
       [
-        { id: 'bouquet_roses', title: 'Bouquet of Red Roses', price: 3500, image_url: 'https://example.com/roses.jpg' },
+        { id: 'bouquet_roses', title: 'Bouquet of Red Roses', price: 3500, image_url: 'https://flowers.example/store/images/roses.svg' },
         2,
         [
           { type: 'subtotal', amount: 7000 },
@@ -46,7 +46,12 @@ describe.each<Transport>(['rest', 'mcp'])('cart over %s', (transport) => {
         ],
       ],
       [
-        { id: 'florist_tee_m_green', title: 'Florist Tee - M / Green', price: 2400, image_url: 'https://example.com/florist-tee.jpg' },
+        {
+          id: 'florist_tee_m_green',
+          title: 'Florist Tee - M / Green',
+          price: 2400,
+          image_url: 'https://flowers.example/store/images/florist-tee.svg',
+        },
         1,
         [
           { type: 'subtotal', amount: 2400 },

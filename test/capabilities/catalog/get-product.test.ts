@@ -180,8 +180,8 @@ describe('get_product filters and shapes', () => {
       categories: expect.arrayContaining([{ value: 'Apparel', taxonomy: 'merchant' }]),
       price_range: { min: { amount: 2400, currency: 'USD' }, max: { amount: 2600, currency: 'USD' } },
       media: [
-        { type: 'image', url: 'https://example.com/florist-tee.jpg', alt_text: 'The Florist Tee in green and in white' },
-        { type: 'image', url: 'https://example.com/florist-tee-white.jpg', alt_text: 'The Florist Tee in white' },
+        { type: 'image', url: 'https://flowers.example/store/images/florist-tee.svg', alt_text: 'The Florist Tee in green and in white' },
+        { type: 'image', url: 'https://flowers.example/store/images/florist-tee-white.svg', alt_text: 'The Florist Tee in white' },
       ],
       rating: { value: 4.4, scale_max: 5, count: 37 },
     });
@@ -193,7 +193,10 @@ describe('get_product filters and shapes', () => {
       availability: { available: true, status: 'in_stock' },
       options: sel('M', 'Green'),
       tags: ['apparel', 't-shirt', 'cotton', 'merch'],
-      seller: { name: 'Bloom & Thread Apparel', links: [{ type: 'website', url: 'https://bloom-and-thread.example' }] },
+      seller: {
+        name: 'Bloom & Thread Apparel',
+        links: [{ type: 'website', url: 'https://flowers.example/store/sellers/bloom-and-thread' }],
+      },
     });
   });
 

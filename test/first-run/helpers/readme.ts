@@ -1,6 +1,6 @@
 /**
  * The README's shell blocks by section, and the script a newcomer's paste amounts to: the blocks
- * from "Try it" to "Follow orders" in order, in one shell that stops at the first failure, with
+ * from "Try it" to "Follow orders" (or the sections asked for) in order, in one shell that stops at the first failure, with
  * the documented ports (8080 for the gateway, 9000 for the example agent) swapped for free ones.
  * Each block's output follows a `::block <n>::` line; `::end::` closes the run.
  */
@@ -28,8 +28,8 @@ export function readmeSections(markdown: string): ReadmeSections {
 
 export const PASTED_SECTIONS = ['Try it', 'Try a checkout', 'Follow orders'];
 
-export function readmeScript(sections: ReadmeSections, ports: { gateway: number; agent: number }): string {
-  const blocks = PASTED_SECTIONS.flatMap((title) => {
+export function readmeScript(sections: ReadmeSections, ports: { gateway: number; agent: number }, titles = PASTED_SECTIONS): string {
+  const blocks = titles.flatMap((title) => {
     const found = sections.bySection.get(title);
     if (!found?.length) throw new Error(`README has no shell block under "${title}"`);
     return found;
