@@ -100,6 +100,7 @@ adapter:
   order_poll_seconds: 86400
   settings:
     backend_url: ${backend}
+    storefront_url: https://petal-and-stem.example
     region_id: ${store.seed.regionId}
     sales_channel_id: ${store.seed.salesChannelId}
   credentials:
@@ -199,7 +200,8 @@ async function startGateway(
   writeFileSync(join(dir, 'tenants', 'medusa.yaml'), tenantFile(origin, backend, store, secretKeyFile));
   const child = spawn(process.execPath, [resolve('dist/src/main.js')], {
     env: { ...process.env, PORT: String(port), CONFIG_DIR: dir, LOG_LEVEL: 'warn', MEDUSA_PUBLISHABLE_KEY: store.seed.publishableKey },
-    stdio: 'ignore',
+    // Its start-up errors (a tenant file it refuses) show on the bench's stderr; its logs do not.
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300 && child.exitCode === null; i++) {
     try {
@@ -312,7 +314,8 @@ async function main(): Promise<void> {
         'tenant on the Medusa adapter, gateway_charged, memory store, log level warn) in front of the seeded Medusa store ' +
         '(`medusa start`, local PostgreSQL) through a counting proxy in the bench process; no latency injected; one request ' +
         `at a time, ${REQUESTS} per operation. Medusa calls are counted per request; store time is the time the request spent ` +
-        'with a Medusa call under way (overlapping calls counted once); gateway-added = total − store time.',
+        'with a Medusa call under way (overlapping calls counted once); gateway-added = total − store time. Targets are the ' +
+        "WooCommerce bench's, for comparison.",
       '',
       '| operation | Medusa calls per request: median (min–max) | target | total p50 ms | Medusa p50 ms ' +
         '| gateway-added p50 ms | gateway-added p90 ms |',
