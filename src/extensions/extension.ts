@@ -52,8 +52,6 @@ export interface ExtensionContext {
 export interface SessionBasics {
   lines: ReadonlyArray<{ id: string }>;
   context?: Context | undefined;
-  /** Claims the store could not verify at completion: not priced again in this session. */
-  rejectedClaims?: readonly string[] | undefined;
 }
 
 /** Schema fragments: the members an extension adds to a resource's request and response objects. */

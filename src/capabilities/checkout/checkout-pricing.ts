@@ -43,10 +43,7 @@ export interface PricedCheckout {
 
 /** What a session is priced from. */
 export type PricedSession = CheckoutExtensionState &
-  Pick<
-    CheckoutSession,
-    'id' | 'lines' | 'context' | 'buyer' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims' | 'review' | 'escalation'
-  >;
+  Pick<CheckoutSession, 'id' | 'lines' | 'context' | 'buyer' | 'handle' | 'storePage' | 'verifiedClaims' | 'review' | 'escalation'>;
 
 /** The store's pickup locations, asked for at most once per request. */
 export type Locations = () => Promise<PickupLocation[]>;

@@ -67,8 +67,6 @@ export interface SessionFields extends CheckoutInputs {
   handle?: string;
   /** The store's checkout page, while the session is handed to it (see pricing/store-page.ts). */
   storePage?: StorePage;
-  /** Claims the store could not verify at completion: no longer priced in this session. */
-  rejectedClaims?: string[];
   /** Claims verified at completion: their discounts are no longer provisional. */
   verifiedClaims?: string[];
   /** Shown once with the next answer, blocking nothing (a completion that was undone). Only while open. */

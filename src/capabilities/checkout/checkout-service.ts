@@ -37,16 +37,15 @@ import { renderCheckout, storedView } from './checkout-shape.js';
 type Plan = ChangePlan<OperationResult, CheckoutSession, PricedCheckout>;
 
 /** What the session keeps across an update besides the platform's inputs. */
-type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'rejectedClaims' | 'verifiedClaims'>;
+type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'verifiedClaims'>;
 
 function kept(session: CheckoutSession): Kept {
-  const { id, owner, handle, storePage, rejectedClaims, verifiedClaims } = session;
+  const { id, owner, handle, storePage, verifiedClaims } = session;
   return {
     id,
     owner,
     ...(handle !== undefined && { handle }),
     ...(storePage && { storePage }),
-    ...(rejectedClaims && { rejectedClaims }),
     ...(verifiedClaims && { verifiedClaims }),
   };
 }

@@ -17,8 +17,6 @@ export interface PricedInputs {
   buyer?: Buyer | undefined;
   /** The store's cart of this session (`Quote.handle`), handed back to the adapter. */
   handle?: string | undefined;
-  /** Claims the store could not verify at completion: not priced again in this session. */
-  rejectedClaims?: readonly string[] | undefined;
 }
 
 export function callerQuoteRequest(
@@ -35,7 +33,6 @@ export function callerQuoteRequest(
     discountCodes: added.discountCodes ?? [],
     eligibility: added.eligibility ?? false,
     ...(inputs.handle !== undefined && { handle: inputs.handle }),
-    ...(inputs.rejectedClaims && { rejectedClaims: inputs.rejectedClaims }),
     currencies: ctx.tenant.adapter.capabilities.currencies,
   });
   return {

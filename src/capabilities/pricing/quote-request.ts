@@ -28,8 +28,6 @@ export interface PricingInput {
   /** The store's currencies, default first. */
   currencies: readonly string[];
   handle?: string;
-  /** Claims left out (the store could not verify them at completion). */
-  rejectedClaims?: readonly string[];
 }
 
 function buyerContact(buyer: Buyer | undefined): BuyerContact | undefined {
@@ -48,8 +46,7 @@ export function quoteRequest(input: PricingInput): { request: QuoteRequest; noti
   const { currency, notice } = chooseCurrency(input.context?.currency, input.currencies);
   const buyer = buyerContact(input.buyer);
   const location = locationHint(input.context);
-  const rejected = new Set(input.rejectedClaims ?? []);
-  const claims = input.eligibility ? input.context?.eligibility?.filter((claim) => !rejected.has(claim)) : undefined;
+  const claims = input.eligibility ? input.context?.eligibility : undefined;
   const request: QuoteRequest = {
     ...(input.handle !== undefined && { handle: input.handle }),
     currency,
