@@ -109,8 +109,8 @@ async function protoGatewayWebhook({ event, container }) {
   }
 }
 
-module.exports = protoGatewayWebhook;
-module.exports.default = protoGatewayWebhook;
-module.exports.config = { event: [...BY_ORDER_ID, ...BY_ORDER_ID_FIELD, ...BY_FULFILLMENT, ...BY_PAYMENT] };
-module.exports.signature = signature;
-module.exports.deliver = deliver;
+exports.default = protoGatewayWebhook;
+exports.config = { event: [...BY_ORDER_ID, ...BY_ORDER_ID_FIELD, ...BY_FULFILLMENT, ...BY_PAYMENT] };
+// For the set-up check (src/scripts/proto-webhook-ping.js) and the gateway's tests.
+exports.signature = signature;
+exports.deliver = deliver;
