@@ -178,7 +178,7 @@ describe("the subscriber's delivery", () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/order\.fulfillment_created of order_01JQ8 not delivered .*answered 500/);
     expect(lines[1]).toMatch(/answered 401/);
-    expect(lines[2]).toMatch(/unreachable/);
+    expect(lines[2]).toMatch(/unreachable \(ECONNREFUSED\)/);
     for (const line of lines) expect(line).not.toContain(SECRET);
   });
 });

@@ -167,6 +167,17 @@ suite('push delivery from the Medusa subscriber, against the real Medusa server'
     expect(pushedTopics(orderId)).toContain('order.canceled');
   });
 
+  it('a refund made in Medusa reaches the platform by push (the subscriber finds the order of the payment)', async () => {
+    const { orderId } = await placeOrder();
+    const { order } = await medusaCall(store!, 'admin', 'GET', `/admin/orders/${orderId}?fields=id,*payment_collections.payments`);
+    const payment = order.payment_collections[0].payments[0] as { id: string };
+    await medusaCall(store!, 'admin', 'POST', `/admin/payments/${payment.id}/refund`, { amount: 10 });
+
+    const refunded = await hookAbout(orderId, (o) => o.adjustments?.some((a: any) => a.type === 'refund'));
+    expect(refunded.adjustments).toContainEqual(expect.objectContaining({ type: 'refund', totals: [{ type: 'total', amount: -1000 }] }));
+    expect(pushedTopics(orderId)).toContain('payment.refunded');
+  });
+
   it('refuses, over HTTP, a delivery signed with another secret or too old, and changes nothing', async () => {
     const { orderId } = await placeOrder();
     const body = JSON.stringify({

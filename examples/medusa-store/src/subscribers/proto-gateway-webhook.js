@@ -71,7 +71,9 @@ async function deliver(event, { url, secret, logger, wait = (ms) => new Promise(
       problem = `answered ${response.status}`;
       if (response.status !== 429 && response.status < 500) break; // refused (bad secret, unknown tenant): a retry changes nothing
     } catch (error) {
-      problem = error && error.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS} ms` : `unreachable (${error.message})`;
+      // fetch reports a refused connection or an unknown host as "fetch failed" with the reason as its cause.
+      const reason = error?.cause?.code ?? error?.message;
+      problem = error?.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS} ms` : `unreachable (${reason})`;
     }
     if (attempt < ATTEMPTS) await wait(BACKOFF_MS[attempt - 1]);
   }
