@@ -9,7 +9,9 @@
  * (default the local one, user postgres), migrated and seeded each run and dropped on exit;
  * MEDUSA_PORT is Medusa's port (default: a free one). The tenant file references the publishable
  * key by {env} and the secret key by {file} (a 0600 file in the run's temporary folder), never
- * by value. Ctrl-C stops both and drops the database.
+ * by value. Medusa runs the store's push subscriber, posting order changes to the gateway's
+ * backend webhook signed with a secret made for the run (the tenant's webhook_secret, by {env}).
+ * Ctrl-C stops both and drops the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,6 +52,7 @@ adapter:
   credentials:
     publishable_key: { env: MEDUSA_PUBLISHABLE_KEY }
     secret_key: { file: ${secretKeyFile} }
+    webhook_secret: { env: MEDUSA_WEBHOOK_SECRET }
 ${ALL_CAPABILITIES_YAML}payment_handlers:
 ${HANDLERS[mode]}
 checkout:
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
 
+  const webhookSecret = randomBytes(24).toString('base64url');
   const databaseUrl = runDatabaseUrl();
   log(`starting Medusa on PostgreSQL ${new URL(databaseUrl).host} (database ${new URL(databaseUrl).pathname.slice(1)}, dropped on exit)`);
   const started = Date.now();
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
     port: Number(process.env.MEDUSA_PORT ?? 0) || (await freePort()),
     dropOnStop: true,
     progress: log,
+    serverEnv: { PROTO_WEBHOOK_URL: `${base}/webhooks/backend`, PROTO_WEBHOOK_SECRET: webhookSecret },
   });
   log(`Medusa ready on ${store.url} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (interrupted) {
@@ -122,7 +127,14 @@ async function main(): Promise<void> {
   mkdirSync(join(configDir, 'tenants'));
   writeFileSync(join(configDir, 'tenants', 'medusa-demo.yaml'), tenantFile(base, store, mode, secretKeyFile));
   const gateway = spawn(process.execPath, [resolve(dirname(fileURLToPath(import.meta.url)), '../src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: host, CONFIG_DIR: configDir, MEDUSA_PUBLISHABLE_KEY: store.seed.publishableKey },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: host,
+      CONFIG_DIR: configDir,
+      MEDUSA_PUBLISHABLE_KEY: store.seed.publishableKey,
+      MEDUSA_WEBHOOK_SECRET: webhookSecret,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 
@@ -160,8 +172,9 @@ async function main(): Promise<void> {
       `    -d '{"query": "roses"}' | jq '.products[] | {id, title}'`,
       'Discount codes: 10OFF, WELCOME20, FIXED500. Orders placed through the gateway are Medusa orders:',
       `  curl -s -u "${basic}" '${store.url}/admin/orders?fields=id,display_id,total,email' | jq .orders`,
-      'Ship one on Medusa (POST /admin/orders/{id}/fulfillments); the gateway polls Medusa every 10 s and',
-      'sends the platform its order webhook. Ctrl-C stops both and drops the database.',
+      "Ship one on Medusa (POST /admin/orders/{id}/fulfillments): Medusa's subscriber pushes the change to the",
+      'gateway, which sends the platform its order webhook (its 10 s poll is the fallback). Ctrl-C stops both',
+      'and drops the database.',
       '',
     ].join('\n'),
   );

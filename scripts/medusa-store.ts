@@ -43,6 +43,8 @@ export interface MedusaStoreOptions {
   dropOnStop: boolean;
   /** Progress lines (each step takes seconds). */
   progress?: (line: string) => void;
+  /** More environment for `medusa start` (the push subscriber's PROTO_WEBHOOK_URL and PROTO_WEBHOOK_SECRET). */
+  serverEnv?: Record<string, string>;
 }
 
 /** Why the store cannot be provisioned here, or undefined when it can. */
@@ -209,7 +211,7 @@ export async function startMedusaStore(options: MedusaStoreOptions): Promise<Med
     const url = `http://127.0.0.1:${options.port}`;
     server = spawn(MEDUSA_BIN, ['start', '--port', String(options.port)], {
       cwd: MEDUSA_STORE_DIR,
-      env: { ...env, PORT: String(options.port), HOST: '127.0.0.1' },
+      env: { ...env, ...options.serverEnv, PORT: String(options.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await untilHealthy(url, server);

@@ -6,6 +6,8 @@ import { CREDENTIALS, createMedusaAdapter, MedusaSettings } from './index.js';
 interface MedusaCredentials {
   publishableKey: string;
   secretKey: string;
+  /** Present when the merchant installed the push subscriber (PROTO_WEBHOOK_SECRET on the Medusa side). */
+  webhookSecret?: string;
 }
 
 function checkCredentials(given: Record<string, string>): CredentialCheck<MedusaCredentials> {
@@ -15,7 +17,8 @@ function checkCredentials(given: Record<string, string>): CredentialCheck<Medusa
     const needed = `${CREDENTIALS.publishable} and ${CREDENTIALS.secret}`;
     return { ok: false, message: `$.adapter.credentials needs ${needed} ({env} or {file} references to Medusa API keys)` };
   }
-  return { ok: true, value: { publishableKey, secretKey } };
+  const webhookSecret = given[CREDENTIALS.webhook];
+  return { ok: true, value: { publishableKey, secretKey, ...(webhookSecret && { webhookSecret }) } };
 }
 
 export const medusa = defineAdapter({
@@ -23,5 +26,5 @@ export const medusa = defineAdapter({
   settings: MedusaSettings,
   credentials: checkCredentials,
   create: (settings, credentials, context) =>
-    createMedusaAdapter({ settings, ...credentials, store: context.store, tenantId: context.tenantId }),
+    createMedusaAdapter({ settings, ...credentials, store: context.store, tenantId: context.tenantId, now: context.now }),
 });

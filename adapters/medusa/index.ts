@@ -4,8 +4,9 @@
  * with a secret key. Finishing: store_charged (a payment session with the tenant's Medusa payment
  * provider, completed by Medusa), gateway_charged (Medusa's manual provider `pp_system_default`,
  * the payment then recorded captured through the Admin API) and handoff (the storefront's checkout
- * page for the cart, the reference in cart metadata). Medusa sends no webhooks: order changes are
- * polled (`ordersChangedSince`), so `verifyWebhook` verifies nothing.
+ * page for the cart, the reference in cart metadata). Medusa sends no webhooks of its own: order
+ * changes are polled (`ordersChangedSince`), and pushed too when the merchant installed the
+ * gateway's subscriber (`verifyWebhook`, webhooks.ts), the poll then only the safety net.
  */
 import type {
   Adapter,
@@ -33,6 +34,7 @@ import { MedusaCatalog } from './catalog.js';
 import { list, MedusaClient, MedusaRefusal, member } from './client.js';
 import { MedusaOrders } from './orders.js';
 import type { MedusaSettings } from './settings.js';
+import { verifyMedusaPush } from './webhooks.js';
 
 export { CREDENTIALS, MedusaSettings } from './settings.js';
 
@@ -42,6 +44,9 @@ export interface MedusaAdapterOptions {
   secretKey: string;
   store: AdapterStore;
   tenantId: string;
+  /** The push subscriber's signing secret; absent: every delivery is refused and the poll is the only source. */
+  webhookSecret?: string;
+  now?: () => number;
 }
 
 const trim = (url: string) => url.replace(/\/+$/, '');
@@ -50,7 +55,10 @@ export class MedusaAdapter implements Adapter {
   readonly kind = 'medusa';
   readonly capabilities: AdapterCapabilities;
   readonly storefrontUrl: string;
+  /** With push delivery the poll only catches lost deliveries: every 5 minutes; without it, the gateway's default (60 s). */
+  readonly orderPollSeconds?: number;
   private readonly checkoutTemplate: string;
+  private readonly push: { secret?: string; now: () => number };
 
   private constructor(
     readonly client: MedusaClient,
@@ -59,7 +67,10 @@ export class MedusaAdapter implements Adapter {
     private readonly orders: MedusaOrders,
     settings: MedusaSettings,
     currency: string,
+    push: { secret?: string; now: () => number },
   ) {
+    this.push = push;
+    if (push.secret) this.orderPollSeconds = 300;
     this.storefrontUrl = trim(settings.storefront_url);
     this.checkoutTemplate = settings.checkout_url ?? `${this.storefrontUrl}/checkout?cart_id={cart_id}`;
     this.capabilities = {
@@ -102,7 +113,16 @@ export class MedusaAdapter implements Adapter {
       store: options.store,
       keyPrefix: `adapter:medusa:${options.tenantId}:`,
     });
-    return new MedusaAdapter(client, new MedusaCatalog(client, { regionId, currency, storefrontUrl }), carts, orders, settings, currency);
+    const push = { ...(options.webhookSecret && { secret: options.webhookSecret }), now: options.now ?? Date.now };
+    return new MedusaAdapter(
+      client,
+      new MedusaCatalog(client, { regionId, currency, storefrontUrl }),
+      carts,
+      orders,
+      settings,
+      currency,
+      push,
+    );
   }
 
   search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
@@ -147,9 +167,9 @@ export class MedusaAdapter implements Adapter {
     return this.orders.ordersChangedSince(sinceIso, signal);
   }
 
-  /** Medusa sends no webhooks of its own; order changes arrive by polling. */
-  verifyWebhook(): BackendEvent | null {
-    return null;
+  /** A delivery of the merchant's push subscriber, signed with the tenant's `webhook_secret`. */
+  verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
+    return verifyMedusaPush(this.push.secret, headers, rawBody, this.push.now());
   }
 
   /**

@@ -2,7 +2,8 @@
  * A Medusa tenant's adapter settings (`adapter.settings` of a `type: medusa` tenant) and the
  * credentials it needs (`adapter.credentials`, each an {env} or {file} reference): the store's
  * publishable API key (Store API: catalog, carts, checkout) and a secret API key (Admin API:
- * orders, order polling, variant lookups), sent as Basic auth by @medusajs/js-sdk.
+ * orders, order polling, variant lookups), sent as Basic auth by @medusajs/js-sdk; optionally the
+ * secret the merchant's push subscriber signs its deliveries with (webhooks.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -33,4 +34,4 @@ export const MedusaSettings = Type.Object(
 export type MedusaSettings = Static<typeof MedusaSettings>;
 
 /** Names in `adapter.credentials`. */
-export const CREDENTIALS = { publishable: 'publishable_key', secret: 'secret_key' } as const;
+export const CREDENTIALS = { publishable: 'publishable_key', secret: 'secret_key', webhook: 'webhook_secret' } as const;

@@ -8,6 +8,12 @@
  * machine without `npm ci --prefix examples/medusa-store` gets `unavailable` and the suites say
  * so (test/helpers/medusa-store.ts). MEDUSA_STORE_URL + MEDUSA_STORE_SEED (the seed's JSON) point
  * the suites at an already running seeded store instead, for quick local iterations.
+ *
+ * Push delivery: the store's subscriber (examples/medusa-store/src/subscribers/proto-gateway-webhook.js)
+ * is started with PROTO_WEBHOOK_URL on a loopback port reserved here and a random
+ * PROTO_WEBHOOK_SECRET, both provided as `push`; the push suite listens with its gateway on that
+ * port (files run one at a time), and while nothing listens the subscriber's deliveries fail and
+ * are only logged by Medusa.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,6 +26,8 @@ export interface ProvidedMedusa {
   seed?: MedusaSeed;
   /** Why no store runs (outside CI only). */
   unavailable?: string;
+  /** Where the store's push subscriber delivers (http://127.0.0.1:{port}/webhooks/backend) and the secret it signs with. */
+  push?: { port: number; secret: string };
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -39,14 +47,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const url = new URL(base);
   url.pathname = `/proto_medusa_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const started = Date.now();
+  const push = { port: await freePort(), secret: randomBytes(24).toString('base64url') };
   const store = await startMedusaStore({
     databaseUrl: url.toString(),
     port: await freePort(),
     dropOnStop: true,
+    serverEnv: { PROTO_WEBHOOK_URL: `http://127.0.0.1:${push.port}/webhooks/backend`, PROTO_WEBHOOK_SECRET: push.secret },
     progress: (line) => process.stderr.write(`${line}\n`),
   });
   process.stderr.write(`medusa: ready on ${store.url} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  project.provide('medusaStore', { url: store.url, seed: store.seed });
+  project.provide('medusaStore', { url: store.url, seed: store.seed, push });
   return () => store.stop();
 }
 
