@@ -47,6 +47,8 @@ function availability(variant: MedusaVariant): CatalogVariant['availability'] {
 export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogProduct {
   const optionTitles = new Map<string, string>();
   for (const option of product.options ?? []) optionTitles.set(option.id, option.title);
+  const axes = [...optionTitles.values()];
+  const axisOrder = (name: string) => axes.indexOf(name);
   const simple = (product.options ?? []).length <= 1 && (product.options?.[0]?.title ?? DEFAULT_OPTION) === DEFAULT_OPTION;
   const url = product.handle ? `${scope.storefrontUrl}/products/${product.handle}` : undefined;
   const variants: CatalogVariant[] = (product.variants ?? []).map((variant) => {
@@ -61,10 +63,10 @@ export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogP
       price: { amount: toMinor(price.calculated_amount, scope.currency), currency: scope.currency },
       options: simple
         ? []
-        : (variant.options ?? []).map((o) => ({
-            name: optionTitles.get(o.option_id ?? '') ?? o.option?.title ?? '',
-            value: o.value,
-          })),
+        : (variant.options ?? [])
+            .map((o) => ({ name: optionTitles.get(o.option_id ?? '') ?? o.option?.title ?? '', value: o.value }))
+            // Medusa keeps no order of option values on a variant: the product's axis order, for every variant alike.
+            .sort((a, b) => axisOrder(a.name) - axisOrder(b.name)),
       availability: availability(variant),
       requiresShipping: true,
       ...(url && { url }),
