@@ -1,6 +1,7 @@
 /**
  * The tenant file's `identity_linking` section: the OAuth clients platforms use with the tenant's
- * authorization server and its token lifetimes. Identity linking itself is switched on by listing
+ * authorization server, its token lifetimes, and the store's own OpenID Connect provider as a
+ * login source (`federated`). Identity linking itself is switched on by listing
  * `dev.proto.common.identity_linking` among the tenant's capabilities.
  */
 import { Type, type TSchema } from '@sinclair/typebox';

@@ -9,6 +9,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { OAUTH_PATH } from './authorization-server.js';
 import { FederatedLoginError, type FederatedLogin } from './federated-login.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
+import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
 
 type Interaction = FastifyRequest<{ Params: { uid: string } }>;
 
@@ -43,7 +44,12 @@ export async function federatedRoutes(app: FastifyInstance): Promise<void> {
     req.operation = 'oauth_login';
     const query = queryOf(req);
     const uid = await federatedOf(req).interactionOf(query.get('state') ?? '');
-    if (uid === undefined) throw new ProtocolError(400, 'invalid_request', 'this sign-in attempt is unknown or has expired; start again');
+    // A buyer's browser lands here: an unknown or used-up attempt gets the plain error page, not JSON.
+    if (uid === undefined)
+      return reply
+        .code(400)
+        .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': ERROR_PAGE_CSP, 'cache-control': 'no-store' })
+        .send(renderErrorPage('invalid_request', 'This sign-in attempt is unknown, was already used or has expired.'));
     return reply.header('cache-control', 'no-store').redirect(`${interactionPath(req, uid)}/federated/return?${query.toString()}`, 303);
   });
 
