@@ -31,26 +31,34 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
   const Federated = Type.Object(
     {
       /** The provider's issuer (`iss` of its ID tokens). */
-      issuer: Type.String({ format: 'uri', pattern: '^https?://' }),
+      issuer: Type.String({ format: 'uri', pattern: '^https?://', description: "the provider's issuer, as its ID tokens name it" }),
       /** Where its discovery document is, when not at `<issuer>/.well-known/openid-configuration` (Shopify: the shop's domain). */
-      discovery_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+      discovery_url: Type.Optional(
+        Type.String({ format: 'uri', pattern: '^https?://', description: 'full URL of the discovery document when not under the issuer' }),
+      ),
       client_id: Type.String({ minLength: 1, maxLength: 300 }),
       /** A confidential client's secret (client_secret_basic); without it the gateway is a public client (PKCE only). */
       client_secret: Type.Optional(secretRef),
       /** Requested scopes; `openid` is always sent. Default `openid email`. */
-      scopes: Type.Optional(Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), { minItems: 1 })),
+      scopes: Type.Optional(
+        Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), { minItems: 1, description: 'default [openid, email]' }),
+      ),
       /** ID token claims naming the store's customer id (default `sub`) and email (default `email`, used only when verified). */
       claims: Type.Optional(
         Type.Object(
           {
-            customer_id: Type.Optional(Type.String({ minLength: 1 })),
-            email: Type.Optional(Type.String({ minLength: 1 })),
+            customer_id: Type.Optional(
+              Type.String({ minLength: 1, description: "the claim carrying the store's customer id; default sub" }),
+            ),
+            email: Type.Optional(
+              Type.String({ minLength: 1, description: 'the email claim, kept only when email_verified; default email' }),
+            ),
           },
           { additionalProperties: false },
         ),
       ),
       /** The button's words: "Sign in with <label>"; default the tenant's name. */
-      label: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+      label: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: '"Sign in with <label>"; default the tenant name' })),
     },
     { additionalProperties: false },
   );
