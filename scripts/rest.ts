@@ -11,6 +11,7 @@
  * orders_changed_since when polling) and prints what each step sent and what the store answered,
  * with the credentials scrubbed. Exit code 0 when everything held, 1 otherwise.
  */
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFileSync } from 'node:fs';
@@ -94,6 +95,12 @@ async function live(adapter: RestAdapter, polling: boolean, report: (name: strin
     return found ? `unexpectedly found order ${found.orderId}` : 'no order for a made-up reference, as expected';
   });
   await report('get_order', async () => ((await adapter.getOrder('rest-check-unknown')) ? 'an order?' : 'no such order, as expected'));
+  if (adapter.authenticateCustomer)
+    await report('authenticate_customer', async () => {
+      // A login no store has: the refusal must map to null (the login page's "do not match"), not fail.
+      const login = { email: `rest-check-${Date.now()}@example.invalid`, password: randomBytes(12).toString('base64url') };
+      return (await adapter.authenticateCustomer!(login)) ? 'a made-up login was accepted?' : 'a made-up login is refused, as expected';
+    });
   if (polling)
     await report('orders_changed_since', async () => {
       const changes = await adapter.ordersChangedSince!(new Date(Date.now() - 86_400_000).toISOString());

@@ -53,6 +53,15 @@ export const DEFAULT_OPERATIONS: Record<OperationName, ResolvedOperation> = {
     response: '{"changes": [changes], "cursor": nextCursor, "more": hasMore}',
   },
   ping: { method: 'GET', path: '/health' },
+  // Every refusal (unknown email, wrong password, a locked account) is one 422 and the same null; a 401 or 403 is
+  // the gateway's own credentials refused, an error.
+  authenticate_customer: {
+    method: 'POST',
+    path: '/customers/login',
+    body: '{"email": email, "password": password}',
+    accept: [422],
+    response: '$status < 300 ? {"customerId": customerId, "email": email ? email : $request.email} : null',
+  },
 };
 
 export type ResolvedWebhooks = Required<Omit<WebhookSettings, 'signature_pattern' | 'tolerance_seconds'>> &

@@ -15,6 +15,8 @@ import {
   BackendError,
   type Adapter,
   type AdapterCapabilities,
+  type AuthenticatedCustomer,
+  type CustomerCredentials,
   type CheckoutUrlRequest,
   type LookupResult,
   type OrderChange,
@@ -171,6 +173,7 @@ export class RestAdapter implements Adapter {
   readonly capabilities: AdapterCapabilities;
   readonly storefrontUrl: string;
   readonly ordersChangedSince?: (sinceIso: string, signal?: AbortSignal) => Promise<OrderChange[]>;
+  readonly authenticateCustomer?: (credentials: CustomerCredentials, signal?: AbortSignal) => Promise<AuthenticatedCustomer | null>;
   private readonly ops: Record<OperationName, Operation>;
   /** False: the tenant maps no checkout page (`operations.checkout_url: false`). */
   private readonly checkoutLink: boolean;
@@ -217,6 +220,8 @@ export class RestAdapter implements Adapter {
       this.verifier = webhookVerifier({ ...DEFAULT_WEBHOOKS, ...settings.webhooks, event }, secret, context.now);
     }
     if (settings.polling) this.ordersChangedSince = (since, signal) => this.changedSince(since, signal);
+    // Only a tenant that maps its store's login has one: every other REST tenant offers no identity linking.
+    if (settings.operations?.authenticate_customer) this.authenticateCustomer = (credentials, signal) => this.login(credentials, signal);
     const caps = settings.capabilities ?? {};
     const finishing = caps.finishing ?? (this.checkoutLink ? ['gateway_charged', 'handoff'] : ['gateway_charged']);
     if (!this.checkoutLink && finishing.includes('handoff'))
@@ -519,6 +524,15 @@ export class RestAdapter implements Adapter {
     const result = changes.map((c) => (typeof c.orderId === 'number' ? { ...c, orderId: String(c.orderId) } : c));
     this.check('ordersChangedSince', this.ops.orders_changed_since, result);
     return result.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+  }
+
+  /** The store's answer to an email and password: the customer, or null for any refusal (one answer for all of them). */
+  private login({ email, password }: CustomerCredentials, signal?: AbortSignal): Promise<AuthenticatedCustomer | null> {
+    return this.call('authenticateCustomer', this.ops.authenticate_customer, { email, password }, signal, (mapped) =>
+      isObject(mapped) && typeof mapped.customerId === 'number'
+        ? ({ ...mapped, customerId: String(mapped.customerId) } as AuthenticatedCustomer)
+        : ((mapped ?? null) as AuthenticatedCustomer | null),
+    );
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer) {

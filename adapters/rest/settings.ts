@@ -301,6 +301,17 @@ export const RestSettings = Type.Object(
           get_order: Type.Optional(Operation),
           orders_changed_since: Type.Optional(Operation),
           ping: Type.Optional(Operation),
+          /**
+           * The store's customer login (identity linking): `{email, password}` to `{customerId, email}`, or
+           * null when the store refuses the pair, whatever the reason (no user enumeration). Declared: the
+           * tenant has a login source. Default POST /customers/login, its 422 (a refused login) mapped to null.
+           */
+          authenticate_customer: doc(
+            Type.Optional(Operation),
+            "The store's customer login (identity linking): `{email, password}` to `{customerId, email}`, or " +
+              'null when the store refuses the pair, whatever the reason (no user enumeration). Declared: the ' +
+              'tenant has a login source. Default POST /customers/login, its 422 (a refused login) mapped to null.',
+          ),
         },
         { additionalProperties: false },
       ),

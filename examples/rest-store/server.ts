@@ -13,6 +13,8 @@
  *                                   and once per Idempotency-Key header (a repeat gets the first answer)
  *   GET  /api/v2/orders?reference=   GET /api/v2/orders?updated_since=&page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
+ *   POST /api/v2/customers/authenticate {username, password}   a customer's login: 200 {customer}, or
+ *                                   401 invalid_credentials for an unknown email and a wrong password alike
  *   GET|POST /checkout/{token}       the hosted checkout page (no API auth: buyers use it)
  *   /_control/...                    latency, faults, call counts, webhook log, the merchant's back office
  *                                    (POST /_control/orders/{id}/events, unsigned), when `controls`
@@ -26,6 +28,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { lookup } from '../../adapters/memory/lookup.js';
 import { loadStore } from '../../adapters/memory/data/load-store.js';
+import { customerLogins } from '../../adapters/memory/customer-logins.js';
 import { buildSearchIndex, search } from '../../adapters/memory/search.js';
 import { toMinorUnits } from '../../adapters/kit/money.js';
 import { compile } from '../../schemas/validator.js';
@@ -112,6 +115,10 @@ const PlaceInput = Type.Object(
   { additionalProperties: false },
 );
 
+const LoginInput = Type.Object(
+  { username: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
 const LinkInput = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 const FaultInput = Type.Object(
   {
@@ -140,6 +147,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   const now = options.now ?? Date.now;
   const data = loadStore(options.dataDir, 'http://store.invalid');
   const index = buildSearchIndex(data);
+  // The demo customers' logins (config/demo/customer_logins.csv, password demo-flowers).
+  const logins = customerLogins(options.dataDir, data.customerEmails);
   const carts = new CartBook(data, now, options.cartTtlMs ?? 86_400_000);
   const orders = new OrderBook(now);
   const faults = new Faults(options.latencyMs ?? 0);
@@ -302,6 +311,15 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     const token = randomBytes(12).toString('base64url');
     links.set(token, cart.id);
     return { url: `${store.origin}/checkout/${token}`, cart_id: cart.id };
+  });
+
+  const parseLogin = validated(LoginInput);
+  app.post(`${API}/customers/authenticate`, async (req) => {
+    const { username, password } = parseLogin(req.body);
+    const customer = await logins?.({ email: username, password });
+    // One answer for an unknown email and a wrong password: the store does not say which accounts exist.
+    if (!customer) throw new StoreError(401, 'invalid_credentials', 'wrong email or password');
+    return { customer: { id: customer.customerId, email: customer.email } };
   });
 
   const parsePlace = validated(PlaceInput);

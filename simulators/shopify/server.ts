@@ -1,10 +1,11 @@
 /**
  * A local Shopify: the Storefront API (`/api/{version}/graphql.json`, private token header), the
  * Admin API (`/admin/api/{version}/graphql.json`, `X-Shopify-Access-Token`, tokens from the
- * client-credentials grant at `/admin/oauth/access_token`), and the hosted checkout behind each
- * cart's `checkoutUrl`. Every document is validated against the real schema of its API version
- * first and refused as Shopify refuses it (HTTP 200 with `errors`); valid ones are executed with
- * graphql-js over the demo flower shop. Tests drive it in-process through the returned handle;
+ * client-credentials grant at `/admin/oauth/access_token`), the hosted checkout behind each
+ * cart's `checkoutUrl`, and customer accounts' OpenID Connect endpoints (customer-accounts.ts).
+ * Every document is validated against the real schema of its API version first and refused as
+ * Shopify refuses it (HTTP 200 with `errors`); valid ones are executed with graphql-js over the
+ * demo flower shop. Tests drive it in-process through the returned handle;
  * a small JSON control API under /_simulator does the same for other processes.
  */
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { execute, getDirectiveValues, getOperationAST, Kind, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import { adminRoot } from './admin.js';
 import { Carts, type CartRecord } from './carts.js';
+import { CustomerAccounts } from './customer-accounts.js';
 import { checkoutPage, payCheckout, type PayInput } from './checkout.js';
 import { DraftOrders } from './draft-orders.js';
 import { Faults, type Fault } from './faults.js';
@@ -57,6 +59,8 @@ export interface ShopifySimulatorOptions {
   latencyMs?: number;
   /** Subscribes every order topic to this URL at start. */
   webhookUrl?: string;
+  /** The shop's numeric id (customer accounts live under /authentication/{shop_id}). */
+  shopId?: string;
   now?: () => number;
 }
 
@@ -149,6 +153,8 @@ export class ShopifySimulator {
   readonly orders: Orders;
   readonly drafts: DraftOrders;
   readonly webhooks: Webhooks;
+  /** Customer accounts: the OpenID Connect provider of the Customer Account API. */
+  readonly customerAccounts: CustomerAccounts;
   readonly faults = new Faults();
   readonly calls: ApiCall[] = [];
   readonly shopDomain: string;
@@ -182,6 +188,7 @@ export class ShopifySimulator {
     this.carts = new Carts(this.shop, this.now);
     this.orders = new Orders(this.shop, this.webhooks, this.now);
     this.drafts = new DraftOrders(this.shop, this.orders, this.now);
+    this.customerAccounts = new CustomerAccounts(options.shopId ?? '68817551382', this.shop.base, () => this.origin, this.now);
     if (options.webhookUrl) for (const topic of ORDER_TOPICS) this.webhooks.subscribe(topicEnum(topic), options.webhookUrl);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -242,6 +249,7 @@ export class ShopifySimulator {
       if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token') return this.grant(parseBody(req, raw), res);
       if ((match = /^\/cart\/c\/([^/]+)(\/pay)?$/.exec(url.pathname)))
         return await this.checkout(req, res, match[1]!, !!match[2], parseBody(req, raw));
+      if (await this.customerAccounts.handle(req, res, url, parseBody(req, raw))) return;
       if (req.method === 'POST' && url.pathname.startsWith('/_simulator/'))
         return await this.control(url.pathname, parseBody(req, raw) ?? {}, res);
       return send(res, 404, { errors: 'Not Found' });

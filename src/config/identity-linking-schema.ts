@@ -1,6 +1,7 @@
 /**
  * The tenant file's `identity_linking` section: the OAuth clients platforms use with the tenant's
- * authorization server and its token lifetimes. Identity linking itself is switched on by listing
+ * authorization server, its token lifetimes, and the store's own OpenID Connect provider as a
+ * login source (`federated`). Identity linking itself is switched on by listing
  * `dev.proto.common.identity_linking` among the tenant's capabilities.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
@@ -26,9 +27,45 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
     },
     { additionalProperties: false },
   );
+  /** A federated OpenID Connect login source: the buyer signs in at the store's own identity provider. */
+  const Federated = Type.Object(
+    {
+      /** The provider's issuer (`iss` of its ID tokens). */
+      issuer: Type.String({ format: 'uri', pattern: '^https?://', description: "the provider's issuer, as its ID tokens name it" }),
+      /** Where its discovery document is, when not at `<issuer>/.well-known/openid-configuration` (Shopify: the shop's domain). */
+      discovery_url: Type.Optional(
+        Type.String({ format: 'uri', pattern: '^https?://', description: 'full URL of the discovery document when not under the issuer' }),
+      ),
+      client_id: Type.String({ minLength: 1, maxLength: 300 }),
+      /** A confidential client's secret (client_secret_basic); without it the gateway is a public client (PKCE only). */
+      client_secret: Type.Optional(secretRef),
+      /** Requested scopes; `openid` is always sent. Default `openid email`. */
+      scopes: Type.Optional(
+        Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), { minItems: 1, description: 'default [openid, email]' }),
+      ),
+      /** ID token claims naming the store's customer id (default `sub`) and email (default `email`, used only when verified). */
+      claims: Type.Optional(
+        Type.Object(
+          {
+            customer_id: Type.Optional(
+              Type.String({ minLength: 1, description: "the claim carrying the store's customer id; default sub" }),
+            ),
+            email: Type.Optional(
+              Type.String({ minLength: 1, description: 'the email claim, kept only when email_verified; default email' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      /** The button's words: "Sign in with <label>"; default the tenant's name. */
+      label: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: '"Sign in with <label>"; default the tenant name' })),
+    },
+    { additionalProperties: false },
+  );
   return Type.Object(
     {
       clients: Type.Optional(Type.Array(OAuthClient)),
+      federated: Type.Optional(Federated),
       access_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400 })),
       refresh_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 3600, maximum: 31_536_000 })),
       /** Failed logins allowed per account and per client address in `window_seconds`. */

@@ -18,6 +18,7 @@ import type { IssuedPrincipal, OwnAuthorizationServer } from '../security/auth/o
 import type { Keyring } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
 import { LoginAttempts } from './login-attempts.js';
+import type { FederatedLogin } from './federated-login.js';
 import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
 import { linkingScopes } from './scopes.js';
 import { storeAdapter } from './store-adapter.js';
@@ -35,6 +36,8 @@ export interface AuthorizationServerOptions {
   store: StateStore;
   file: string;
   env: NodeJS.ProcessEnv;
+  /** The store's OpenID Connect provider, when the tenant configures one. */
+  federated?: FederatedLogin;
 }
 
 /** What a verified access token of this server says. */
@@ -81,9 +84,10 @@ export class AuthorizationServer implements OwnAuthorizationServer {
   readonly provider: Provider;
   /** Failed logins per account and per address (brute-force limits). */
   readonly attempts: LoginAttempts;
+  readonly federated: FederatedLogin | undefined;
   private readonly profiles: ReadonlyMap<string, string>;
 
-  constructor({ config, baseUrl, keyring, store, file, env }: AuthorizationServerOptions) {
+  constructor({ config, baseUrl, keyring, store, file, env, federated }: AuthorizationServerOptions) {
     const where = `${file}: $.identity_linking`;
     const key = keyring.active;
     if (!key) throw new ConfigError(`${where}: the authorization server signs with the tenant's key; configure $.signing.keys`);
@@ -91,6 +95,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     this.issuer = baseUrl;
     this.resource = baseUrl;
     this.scopes = linkingScopes(config);
+    this.federated = federated;
     const clients = (linking.clients ?? []).map((c, i) => clientMetadata(c, `${where}.clients[${i}]`, dirname(file), env));
     this.profiles = new Map((linking.clients ?? []).map((c) => [c.client_id, c.profile]));
     const limits = linking.login_attempts;
@@ -190,7 +195,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
   }
 
   /** The buyer logged in and allowed the request: records the grant and resumes the authorization. */
-  async finishLogin(req: IncomingMessage, res: ServerResponse, customer: AuthenticatedCustomer): Promise<void> {
+  async finishLogin(req: IncomingMessage, res: ServerResponse, customer: Pick<AuthenticatedCustomer, 'customerId'>): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     const clientId = String(details.params.client_id);
     const requested = typeof details.params.scope === 'string' ? details.params.scope.split(' ') : [];

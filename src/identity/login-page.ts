@@ -20,6 +20,8 @@ button{flex:1;padding:.7rem;font:inherit;font-weight:600;border-radius:.4rem;bor
 button[value=allow]{background:var(--accent);color:var(--on-accent)}button[value=deny]{background:transparent;color:var(--fg)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .error{color:var(--error);font-weight:600}.sub{font-size:1rem;margin:1rem 0 0}
+a.federated{display:block;margin-top:1.5rem;padding:.7rem;text-align:center;font-weight:600;border-radius:.4rem;
+background:var(--accent);color:var(--on-accent);text-decoration:none}
 `;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
@@ -35,6 +37,10 @@ export interface LoginPage {
   action: string;
   email?: string;
   error?: string;
+  /** The store checks email and password itself (the adapter's customer login). */
+  password: boolean;
+  /** The store's OpenID Connect provider: "Sign in with <label>", a link to `href`. */
+  federated?: { label: string; href: string };
 }
 
 /** The CSP: `redirectOrigin` is where the authorization answer goes after the form posts. */
@@ -61,9 +67,25 @@ export function renderLoginPage(page: LoginPage): string {
 <h1>Sign in to ${store}</h1>
 <p class="muted">${platform} asks to link your ${store} account.</p>
 ${page.error ? `<p class="error" role="alert">${escape(page.error)}</p>` : ''}
-<form method="post" action="${escape(page.action)}">
 <h2 class="muted sub">If you allow it, ${platform} may:</h2>
 <ul>${scopes || '<li>Know that you have an account here</li>'}</ul>
+${page.federated ? federatedLink(page.federated, page.password) : ''}
+${page.password ? passwordForm(page) : cancelForm(page.action)}
+<p class="muted">You can remove the link at any time in ${platform}; ${store} never shares your password.</p>
+</main>
+</body>
+</html>`;
+}
+
+/** The store's own sign-in: a plain link (no script, and no form whose redirect the CSP would have to allow). */
+function federatedLink(federated: { label: string; href: string }, alsoPassword: boolean): string {
+  return `<a class="federated" href="${escape(federated.href)}">Sign in with ${escape(federated.label)} and allow</a>${
+    alsoPassword ? '\n<p class="muted">Or sign in with your email and password:</p>' : ''
+  }`;
+}
+
+function passwordForm(page: LoginPage): string {
+  return `<form method="post" action="${escape(page.action)}">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required
  value="${escape(page.email ?? '')}"${page.error ? ' aria-invalid="true"' : ''}>
@@ -73,11 +95,14 @@ ${page.error ? `<p class="error" role="alert">${escape(page.error)}</p>` : ''}
 <button type="submit" name="action" value="allow">Sign in and allow</button>
 <button type="submit" name="action" value="deny" formnovalidate>Cancel</button>
 </div>
-</form>
-<p class="muted">You can remove the link at any time in ${platform}; ${store} never shares your password.</p>
-</main>
-</body>
-</html>`;
+</form>`;
+}
+
+/** Without a password form, declining still answers the platform (access_denied). */
+function cancelForm(action: string): string {
+  return `<form method="post" action="${escape(action)}">
+<div class="actions"><button type="submit" name="action" value="deny">Cancel</button></div>
+</form>`;
 }
 
 /** oidc-provider's error page (a bad authorization request that cannot be redirected back): plain, no script. */

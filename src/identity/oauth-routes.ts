@@ -6,20 +6,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from 'oidc-provider';
 import { ProtocolError } from '../protocol/errors.js';
-import { tenantOf } from '../transports/request-context.js';
-import type { Tenant } from '../tenancy/tenant.js';
-import { OAUTH_PATH, type AuthorizationServer } from './authorization-server.js';
-import { loginPageCsp, renderLoginPage } from './login-page.js';
+import { OAUTH_PATH } from './authorization-server.js';
+import { federatedRoutes } from './federated-routes.js';
+import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
 
 const MAX_FORM_BYTES = 8 * 1024;
-
-function serverOf(req: FastifyRequest): { tenant: Tenant; server: AuthorizationServer } {
-  const tenant = tenantOf(req);
-  if (!tenant.identity) throw new ProtocolError(404, 'not_found', `${tenant.name} does not link buyer accounts`);
-  return { tenant, server: tenant.identity };
-}
 
 async function readForm(raw: IncomingMessage): Promise<URLSearchParams> {
   const type = raw.headers['content-type'] ?? '';
@@ -32,25 +24,6 @@ async function readForm(raw: IncomingMessage): Promise<URLSearchParams> {
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** oidc-provider's refusals (an expired interaction, a missing cookie) as the protocol errors they are. */
-async function asProtocolErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof errors.OIDCProviderError)
-      throw new ProtocolError(error.statusCode, error.error, error.error_description ?? error.message);
-    throw error;
-  }
-}
-
-function originOf(uri: unknown): string | undefined {
-  try {
-    return typeof uri === 'string' ? new URL(uri).origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The part of the URL after the tenant's routing (its path prefix already removed), query kept. */
@@ -84,36 +57,6 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  const interactionPage = async (
-    req: FastifyRequest<{ Params: { uid: string } }>,
-    reply: FastifyReply,
-    error?: { status: number; message: string; email?: string },
-  ) => {
-    const { tenant, server } = serverOf(req);
-    const details = await asProtocolErrors(() => server.provider.interactionDetails(req.raw, reply.raw));
-    const clientId = String(details.params.client_id);
-    const client = await server.provider.Client.find(clientId);
-    const redirect = originOf(details.params.redirect_uri);
-    const html = renderLoginPage({
-      storeName: tenant.name,
-      platform: client?.clientName ?? clientId,
-      scopes: (typeof details.params.scope === 'string' ? details.params.scope.split(' ') : []).filter((s) => server.scopes.includes(s)),
-      action: `${new URL(tenant.baseUrl).pathname.replace(/\/$/, '')}${OAUTH_PATH}/interaction/${encodeURIComponent(req.params.uid)}`,
-      ...(error && { error: error.message }),
-      ...(error?.email !== undefined && { email: error.email }),
-    });
-    return reply
-      .code(error?.status ?? 200)
-      .headers({
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': loginPageCsp(redirect),
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-      })
-      .send(html);
-  };
-
   app.get<{ Params: { uid: string } }>(`${OAUTH_PATH}/interaction/:uid`, (req, reply) => {
     req.operation = 'oauth_login';
     return interactionPage(req, reply);
@@ -129,6 +72,9 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       await asProtocolErrors(() => server.deny(req.raw, reply.raw));
       return reply.hijack();
     }
+    const login = tenant.adapter.authenticateCustomer?.bind(tenant.adapter);
+    if (!login)
+      return interactionPage(req, reply, { status: 400, message: `${tenant.name} signs you in with ${server.federated?.label}.` });
     const email = (form.get('email') ?? '').trim();
     const password = form.get('password') ?? '';
     if (email === '' || password === '')
@@ -137,7 +83,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       req.log.warn({ tenant: tenant.id }, 'login refused: too many failed attempts');
       return interactionPage(req, reply, { status: 429, message: 'Too many failed attempts. Wait a few minutes, then try again.', email });
     }
-    const customer = await tenant.adapter.authenticateCustomer!({ email, password });
+    const customer = await login({ email, password });
     if (!customer) {
       await server.attempts.failed(email, req.ip);
       return interactionPage(req, reply, { status: 401, message: 'That email and password do not match an account of this store.', email });
@@ -147,5 +93,6 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     return reply.hijack();
   });
 
+  await app.register(federatedRoutes);
   app.all(`${OAUTH_PATH}/*`, (req, reply) => handOver(req, reply));
 }

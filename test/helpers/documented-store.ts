@@ -85,6 +85,12 @@ export async function startDocumentedStore(): Promise<DocumentedStore> {
     return { orders: found ? [found] : [] };
   });
   app.get('/orders/changes', async (req) => ({ changes: await engine.ordersChangedSince((req.query as { since: string }).since) }));
+  app.post('/customers/login', async (req, reply) => {
+    const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
+    const customer =
+      typeof email === 'string' && typeof password === 'string' ? await engine.authenticateCustomer?.({ email, password }) : null;
+    return customer ?? reply.code(422).send({ error: 'invalid_credentials' });
+  });
   app.get(
     '/orders/:id',
     async (req, reply) => (await engine.getOrder((req.params as { id: string }).id)) ?? reply.code(404).send({ error: 'no such order' }),

@@ -53,6 +53,7 @@ describe('npm run rest -- check', () => {
     expect(out).toContain('lookup: ok, 1 result(s)');
     expect(out).toContain('find_order: ok, no order for a made-up reference');
     expect(out).toContain('get_order: ok, no such order');
+    expect(out).toContain('authenticate_customer: ok, a made-up login is refused, as expected');
     expect(out).not.toContain(STORE_KEY.secret);
     expect(code).toBe(0);
   });
