@@ -20,7 +20,7 @@ import type { Caller } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from '../capabilities/operation.js';
-import { bindSession } from './embedded/session-binding.js';
+import { bindSession } from '../embedded/session/session-binding.js';
 import { callerBudget, type RateLimiter } from './call-budgets.js';
 import type { OperationCall } from './operation-call.js';
 

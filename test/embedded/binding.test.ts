@@ -4,9 +4,9 @@
  * with the delegations allowed and the page as continue_url. Without the setting, nothing changes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoGateway } from '../../helpers/demo-gateway.js';
-import { line, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transport } from '../../capabilities/checkout/checkout-gateway.js';
-import { checkoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { demoGateway } from '../helpers/demo-gateway.js';
+import { line, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transport } from '../capabilities/checkout/checkout-gateway.js';
+import { checkoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { embeddedGateway, pathOf } from './embedded-gateway.js';
 
 const PAGE = /^https:\/\/shop\.example\/embedded\/(cart|checkout)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;

@@ -11,8 +11,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionKind } from '../../config/embedded-settings.js';
-import type { PageSession } from '../../pipeline/embedded/page-token.js';
+import type { SessionKind } from '../settings.js';
+import type { PageSession } from '../session/page-token.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { headerValue, operationCall } from '../../pipeline/operation-call.js';
 import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
@@ -20,8 +20,8 @@ import { bounded, ProtocolError } from '../../protocol/errors.js';
 import { ANONYMOUS } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
-import { withoutBodyId } from '../body-id.js';
-import { sendOperationResponse } from '../operation-response.js';
+import { withoutBodyId } from '../../transports/body-id.js';
+import { sendOperationResponse } from '../../transports/operation-response.js';
 import type { StateStore } from '../../state/store.js';
 
 /** How long a page may still read its checkout after completion: long enough to show the confirmation. */

@@ -4,7 +4,7 @@
  * can forbid all of it. Framing is limited to the tenant's host origins; nothing sets a cookie.
  */
 import type { FastifyReply } from 'fastify';
-import type { SessionKind } from '../../config/embedded-settings.js';
+import type { SessionKind } from '../settings.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
