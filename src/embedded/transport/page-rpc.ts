@@ -87,6 +87,18 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
     if (ended && now() - ended.value > CONFIRMATION_MS) {
       throw new ProtocolError(401, 'unauthorized', 'the page token has expired: this checkout is completed');
     }
+    // The URL token admits the session's owner; a business that requires a credential for the
+    // capability also gets one, which the page asked its host for (ready's auth, ec.auth) and sends as EP-Auth.
+    const type = tenant.security.hostCredentialFor(op.capability);
+    const principal = type
+      ? await tenant.security.admitHostCredential({
+          capability: op.capability,
+          profileUrl: session.owner,
+          type,
+          credential: headerValue(req, 'ep-auth'),
+          now,
+        })
+      : ANONYMOUS;
     // Operations that take no payload ignore one, as their REST routes ignore a body.
     const payload = op.input ? withoutBodyId(sent ?? {}, session.id, 'the session of this page') : undefined;
     const response = await pipeline.execute(
@@ -98,7 +110,7 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
         id: session.id,
         payload,
         idempotencyKey: headerValue(req, 'idempotency-key'),
-        admitted: { profile: tenant.profile.object, principal: ANONYMOUS },
+        admitted: { profile: tenant.profile.object, principal },
       }),
     );
     reply.header('cache-control', 'no-store');
