@@ -11,9 +11,10 @@ const LAYERS = [
   { name: 'composition', path: '^src/(main|server)\\.ts$' },
   // Everything that speaks HTTP (REST, MCP, discovery, health, pages, backend webhooks), and the
   // background workers, which drive capabilities the way requests do.
-  { name: 'transports', path: '^src/(transports|webhooks|workers)/' },
+  // The embedded transport is one slice (src/embedded/): its folders sit in the layers they belong to.
+  { name: 'transports', path: '^src/(transports|webhooks|workers|embedded/transport)/' },
   // Runs operations (idempotency, rate limits, answer cache) and observes the layers below.
-  { name: 'pipeline', path: '^src/(pipeline|observability)/' },
+  { name: 'pipeline', path: '^src/(pipeline|observability|embedded/session)/' },
   // With their contract (capabilities/operation.ts, context.ts): what capabilities implement and the pipeline runs.
   { name: 'capabilities', path: '^src/(capabilities|extensions)/' },
   // A tenant: its configured adapter (through the adapter registry), payment handlers, policies, keys.
@@ -24,7 +25,7 @@ const LAYERS = [
 ];
 
 /** Protocol vocabulary, configuration, signatures, outbound HTTP: usable from every layer of src/. */
-const FOUNDATION = '^src/(protocol|config|security|net)/';
+const FOUNDATION = '^src/(protocol|config|security|net)/|^src/embedded/settings\\.ts$';
 
 const upwards = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-upwards`,
@@ -45,6 +46,13 @@ export default {
       severity: 'error',
       from: { path: FOUNDATION },
       to: { path: LAYERS.map((l) => l.path) },
+    },
+    {
+      name: 'embedded-page-imports-gateway',
+      comment: 'the embedded page is browser code: it imports only its own modules and types of the wire schemas',
+      severity: 'error',
+      from: { path: '^src/embedded/page/' },
+      to: { path: '^(src|adapters)/', pathNot: '^src/embedded/page/' },
     },
     {
       name: 'adapters-import-src',

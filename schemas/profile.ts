@@ -40,6 +40,7 @@ export const PaymentHandlerEntry = Type.Object(
   },
   { additionalProperties: true },
 );
+export type PaymentHandlerEntry = Static<typeof PaymentHandlerEntry>;
 
 export const Jwk = Type.Object(
   {

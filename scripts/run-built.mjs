@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['src', 'adapters', 'schemas', 'scripts', 'bench', 'examples', 'simulators', 'page'];
+const SOURCES = ['src', 'adapters', 'schemas', 'scripts', 'bench', 'examples', 'simulators'];
 const BUILD_INFO = ['dist/tsconfig.build.tsbuildinfo', 'dist/embedded/page.tsbuildinfo'];
 
 const mtime = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs;

@@ -3,14 +3,17 @@
  * creating sessions at the gateway on GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080, so
  * `PORT=18080 npm start` pairs with `PORT=18080 npm run demo:host`). The demo tenant lets
  * http://127.0.0.1:9100 frame its pages. Start the gateway first (`npm start`), then open the
- * printed address.
+ * printed address. HOST_API_KEY: an API key the business issued to this agent, for a business that
+ * requires one (sent with the sessions it creates, and given to the page when it asks).
  */
 import { startHost } from './server.js';
 
 const port = Number.parseInt(process.env.HOST_PORT || '9100', 10);
 const gateway = process.env.GATEWAY_URL || `http://127.0.0.1:${process.env.PORT || 8080}`;
 
-startHost({ port, gateway }).then(
+const apiKey = process.env.HOST_API_KEY || undefined;
+
+startHost({ port, gateway, ...(apiKey && { apiKey }) }).then(
   (host) => {
     process.stdout.write(`host example on ${host.origin} (sessions from ${gateway}); open it in a browser\n`);
     const stop = () => void host.close().then(() => process.exit(0));

@@ -16,6 +16,12 @@ export interface HostOptions {
   host?: string;
   /** The gateway's REST endpoint, e.g. http://127.0.0.1:8080. */
   gateway: string;
+  /**
+   * An API key the business issued to this agent (`npm run keys -- api-key create`): sent with the
+   * sessions it creates, and handed to the embedded page when the business requires a credential
+   * there too (ready's `auth`, `ec.auth` / `ep.cart.auth`).
+   */
+  apiKey?: string;
 }
 
 export interface HostServer {
@@ -55,6 +61,10 @@ export async function startHost(options: HostOptions): Promise<HostServer> {
       return send(res, 200, profile);
     }
     if (req.method === 'POST' && path === '/api/sessions') return createSession(req, res);
+    // The agent's page asks its own backend for the credential the embedded page asked it for.
+    if (req.method === 'POST' && path === '/api/credential') {
+      return options.apiKey ? send(res, 200, { type: 'api_key', credential: options.apiKey }) : send(res, 404, { error: 'no credential' });
+    }
     const file = STATIC[path];
     if (req.method !== 'GET' || !file) return send(res, 404, { error: 'not found' });
     const body = await readFile(join(PUBLIC, file));
@@ -77,6 +87,7 @@ export async function startHost(options: HostOptions): Promise<HostServer> {
         'proto-agent': `profile="${origin}/.well-known/proto"`,
         'request-id': randomUUID(),
         'idempotency-key': randomUUID(),
+        ...(options.apiKey && { 'x-api-key': options.apiKey }),
       },
       body: JSON.stringify({ line_items: Array.isArray(asked.line_items) ? asked.line_items : DEFAULT_ITEMS }),
     });

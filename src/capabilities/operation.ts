@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Message } from '../../schemas/common.js';
-import type { SessionKind } from '../config/embedded-settings.js';
+import type { SessionKind } from '../embedded/settings.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import type { OperationContext } from './context.js';

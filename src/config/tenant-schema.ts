@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from './backend-policy.js';
-import { EmbeddedConfig } from './embedded-settings.js';
+import { EmbeddedConfig } from '../embedded/settings.js';
 import { identityLinkingSchema } from './identity-linking-schema.js';
 
 /** An http(s) origin with an optional path, no trailing slash, query or fragment. */
@@ -249,7 +249,7 @@ export const TenantConfig = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded-settings.ts). */
+    /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded/settings.ts). */
     embedded: Type.Optional(EmbeddedConfig),
     /** The A2A transport: an agent card at /.well-known/agent-card.json and JSON-RPC at /a2a (transports/a2a). */
     a2a: Type.Optional(Type.Boolean()),

@@ -3,7 +3,7 @@
  * operation answer, whatever carries it: a transport hands over the exact bytes it sends, with
  * their status and content type, and adds the headers it gets back (Content-Digest,
  * Signature-Input, Signature). REST and MCP do so in one Fastify hook (transports/signed-answers.ts);
- * a transport outside Fastify calls `Pipeline.signAnswer` itself.
+ * a transport outside Fastify calls `signAnswer` itself.
  */
 import type { Body } from '../security/content-digest.js';
 import { signResponse } from '../security/sign.js';

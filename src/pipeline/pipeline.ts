@@ -4,7 +4,6 @@
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
  * REST, MCP and the embedded page all end here, so an operation behaves the same over each.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import { negotiated, type Negotiated } from '../protocol/negotiated.js';
@@ -13,44 +12,17 @@ import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { Principal } from '../security/auth/principal.js';
-import type { HttpRequestDescriptor } from '../security/http-request.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
 import { AnswerCache } from './answer-cache.js';
-import type { Caller, Transport } from '../capabilities/context.js';
+import type { Caller } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
 import type { OperationDefinition } from '../capabilities/operation.js';
-import { bindSession } from './embedded/session-binding.js';
+import { bindSession } from '../embedded/session/session-binding.js';
 import { callerBudget, type RateLimiter } from './call-budgets.js';
-
-export interface OperationCall {
-  tenant: Tenant;
-  transport: Transport;
-  requestId: string;
-  log: FastifyBaseLogger;
-  profileUrl: string;
-  id?: string;
-  payload: unknown;
-  /** The payload exactly as sent, for the idempotency fingerprint. */
-  payloadBytes: Buffer | string;
-  idempotencyKey?: string;
-  /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
-  http?: HttpRequestDescriptor;
-  /**
-   * The client's network address (Fastify's `req.ip`: the real client behind TRUST_PROXY's
-   * proxies): the budget of calls that verify no identity, and the buyer IP some stores want.
-   */
-  address?: string;
-  /**
-   * A caller the transport admitted itself: the embedded page, which its URL token admits for the
-   * session's owner with the business's own profile. No profile is fetched and no credential checked.
-   */
-  admitted?: { profile: PlatformProfile; principal: Principal };
-  /** The buyer's language (Accept-Language), for stores that translate. */
-  language?: string;
-}
+import type { OperationCall } from './operation-call.js';
 
 /** What the adapters may learn of the request (adapters/contract.ts RequestContext). */
 function clientOf(call: OperationCall): RequestContext {

@@ -76,6 +76,36 @@ export class TenantSecurity {
     return principal;
   }
 
+  /** See Authenticator.hostCredentialFor: what the embedded page asks its host for, if anything. */
+  hostCredentialFor(capability: CapabilityName): 'oauth' | 'api_key' | undefined {
+    return this.authenticator.hostCredentialFor(capability);
+  }
+
+  /**
+   * Admits a caller with the credential its host handed it (the embedded page: `EP-Auth`), as the
+   * header that credential type travels in over HTTP; no signature can come with it. Absent, the
+   * caller is anonymous and gets the answer an anonymous HTTP caller gets.
+   */
+  async admitHostCredential(request: {
+    capability: CapabilityName;
+    profileUrl: string;
+    type: 'oauth' | 'api_key';
+    credential: string | undefined;
+    now: () => number;
+  }): Promise<Principal> {
+    const { credential } = request;
+    const headers =
+      credential === undefined ? {} : request.type === 'oauth' ? { authorization: `Bearer ${credential}` } : { 'x-api-key': credential };
+    const principal = await this.authenticator.authenticate({
+      agentProfile: request.profileUrl,
+      signatures: [],
+      now: request.now(),
+      http: { headers },
+    });
+    this.authenticator.authorize(principal, request.capability);
+    return principal;
+  }
+
   private async verifySignatures({ http, profile, now }: AdmissionRequest): Promise<VerifiedSignature[]> {
     if (this.verifyMode === 'off') return [];
     const signatures = http ? await verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions }) : [];

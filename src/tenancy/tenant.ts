@@ -17,7 +17,7 @@ import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
 import { createSecretFile, resolveSecret } from '../config/secrets.js';
-import { resolveEmbedded, type EmbeddedSettings } from '../config/embedded-settings.js';
+import { resolveEmbedded, type EmbeddedSettings } from '../embedded/settings.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
 import { Keyring, loadKeyring } from '../security/keyring.js';

@@ -1,6 +1,6 @@
 /**
  * Vitest global setup of the browser suites: builds the embedded page once (`npm run build:page`:
- * page/src to dist/embedded/page, where the gateway serves it from), incrementally.
+ * src/embedded/page to dist/embedded/page, where the gateway serves it from), incrementally.
  */
 import { execFile } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
@@ -10,6 +10,6 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export default async function setup(): Promise<void> {
-  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', 'page/tsconfig.json']);
-  await copyFile('page/embedded.css', 'dist/embedded/page/embedded.css');
+  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', 'src/embedded/page/tsconfig.json']);
+  await copyFile('src/embedded/page/embedded.css', 'dist/embedded/page/embedded.css');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preferredLanguage } from '../../src/transports/accept-language.js';
+import { preferredLanguage } from '../../src/protocol/accept-language.js';
 
 describe('the buyer language from Accept-Language', () => {
   it('takes the highest weight, the first on a tie; skips *, q=0 and malformed entries', () => {

@@ -3,7 +3,8 @@
 // upgrading to a MessagePort), answer delegated requests after the buyer confirms, log everything.
 // Query parameters preset the form and start at once: ?kind=checkout&upgrade=1&pay=1&scheme=dark&autostart=1
 // (also ready=error: refuse the handshake; version=<v>: ask for another version; url=<continue_url>: frame that
-// session instead of creating one).
+// session instead of creating one; credential=stale: answer ready's auth with an expired credential, so the
+// page asks again with ec.auth; credential=refuse: the same, and refuse that auth request, unrecoverably).
 const VERSION = '2026-04-08';
 const log = [];
 window.hostLog = log;
@@ -127,6 +128,13 @@ function speak(frame, origin, kind, options) {
             },
           });
         }
+        if (message.params?.auth && !(options.upgrade && !port)) {
+          // The business requires a credential: ready's result carries one (spec: REQUIRED when auth was asked).
+          const given = await credential(message.params.auth.type);
+          if (!given.credential) return send({ jsonrpc: '2.0', id: message.id, result: given });
+          const stale = ['stale', 'refuse'].includes(params.get('credential'));
+          return send({ jsonrpc: '2.0', id: message.id, result: { proto, credential: stale ? 'expired-credential' : given.credential } });
+        }
         if (options.upgrade && !port) {
           const channel = new MessageChannel();
           send({ jsonrpc: '2.0', id: message.id, result: { proto, upgrade: { port: channel.port2 } } }, [channel.port2]);
@@ -135,6 +143,9 @@ function speak(frame, origin, kind, options) {
           return;
         }
         return send({ jsonrpc: '2.0', id: message.id, result: { proto } });
+      case `${prefix}.auth`:
+        if (params.get('credential') === 'refuse') return send({ jsonrpc: '2.0', id: message.id, result: refusal() });
+        return send({ jsonrpc: '2.0', id: message.id, result: await credential(message.params?.type) });
       case `${prefix}.payment.credential_request`:
         return send({ jsonrpc: '2.0', id: message.id, result: await paymentSheet(message.params.checkout) });
       case `${prefix}.fulfillment.address_change_request`:
@@ -159,6 +170,21 @@ function speak(frame, origin, kind, options) {
     if (event.source !== frame.contentWindow || event.origin !== origin || port) return;
     if (event.data?.jsonrpc === '2.0') void receive(event.data, 'window');
   });
+}
+
+/** A credential of the business's type from this agent's backend, as an auth result (or its error result). */
+async function credential(type) {
+  const response = await fetch('/api/credential', { method: 'POST' });
+  const given = response.ok ? await response.json() : {};
+  if (given.type !== type || !given.credential) return refusal(`This assistant holds no ${type} credential for this business.`);
+  return { proto: { version: VERSION, status: 'success' }, credential: given.credential };
+}
+
+function refusal(content = 'This assistant does not hand out credentials.') {
+  return {
+    proto: { version: VERSION, status: 'error' },
+    messages: [{ type: 'error', code: 'not_supported_error', severity: 'unrecoverable', content }],
+  };
 }
 
 /** After ep.cart.complete the host may create a checkout from the cart: one button away. */

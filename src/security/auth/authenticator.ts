@@ -27,7 +27,8 @@ import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
 export interface CallCredentials {
   /** The profile URL from PROTO-Agent (or MCP meta). */
   agentProfile: string;
-  http?: HttpRequestDescriptor;
+  /** The request's credentials: its headers and the client certificate the TLS listener verified. */
+  http?: Pick<HttpRequestDescriptor, 'headers' | 'clientCertificateSha256'>;
   /** Signatures already verified with keys from that profile. */
   signatures: readonly VerifiedSignature[];
   now: number;
@@ -123,6 +124,18 @@ export class Authenticator {
         throw credentialProfileMismatch(principal.kind === 'buyer' ? 'oauth' : principal.via);
     }
     return found.find((p) => p.kind === 'buyer') ?? found[0] ?? ANONYMOUS;
+  }
+
+  /**
+   * The credential a caller that can only hand over a string (the embedded page, from its host)
+   * presents for the capability: undefined when an anonymous caller may use it, or when the tenant
+   * accepts no such credential (signatures and client certificates only).
+   */
+  hostCredentialFor(capability: CapabilityName): 'oauth' | 'api_key' | undefined {
+    const required = this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability);
+    if (!required) return undefined;
+    if (this.accept.has('oauth')) return 'oauth';
+    return this.accept.has('api_key') ? 'api_key' : undefined;
   }
 
   authorize(principal: Principal, capability: CapabilityName): void {

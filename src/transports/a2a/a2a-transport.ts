@@ -12,14 +12,13 @@ import type { AgentCard, JSONRPCResponse, Message, MessageSendParams, Part, Task
 import { A2AError, JsonRpcTransportHandler, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
+import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { agentCardPath } from '../../protocol/business-profile.js';
 import { ProtocolError } from '../../protocol/errors.js';
-import { describeHttpRequest } from '../../security/http-request.js';
 import type { StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { languageOf } from '../accept-language.js';
 import { toProtocolError } from '../error-mapping.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
@@ -117,21 +116,18 @@ export async function a2aTransport(app: FastifyInstance, { operations, pipeline,
       throw new ProtocolError(400, 'invalid_request', `${op.name} needs "id" (no ${resourceKey(op.capability)} in this context yet)`);
     }
     const header = req.headers['request-id'];
-    const response = await pipeline.execute(op, {
-      tenant,
-      transport: 'a2a',
-      requestId: typeof header === 'string' ? header : req.id,
-      log: req.log,
-      profileUrl,
-      ...(id !== undefined && { id }),
-      payload,
-      payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
-      // The binding's duplicate detection: a retried message reuses its messageId.
-      idempotencyKey: message.messageId,
-      http: describeHttpRequest(req, tenant.baseUrl),
-      address: req.ip,
-      ...languageOf(req),
-    });
+    const response = await pipeline.execute(
+      op,
+      operationCall(req, tenant, {
+        transport: 'a2a',
+        requestId: typeof header === 'string' ? header : req.id,
+        profileUrl,
+        id,
+        payload,
+        // The binding's duplicate detection: a retried message reuses its messageId.
+        idempotencyKey: message.messageId,
+      }),
+    );
     const body = JSON.parse(response.body) as Record<string, unknown>;
     if (response.outcome === 'success') await conversations.remember(tenant, profileUrl, contextId, op.capability, body);
     const parts: Part[] = [{ kind: 'data', data: { [resourceKey(op.capability)]: resourceOf(body) } }];

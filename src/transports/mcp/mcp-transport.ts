@@ -3,16 +3,15 @@
  * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
  * and so does the SDK client over Streamable HTTP. Tools come from the operation table.
  */
-import { languageOf } from '../accept-language.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
+import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, JSONRPC, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { describeHttpRequest } from '../../security/http-request.js';
 import { toProtocolError } from '../error-mapping.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
@@ -128,21 +127,17 @@ export async function mcpTransport(
       throw new ProtocolError(400, 'invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }
     const payload = op.mcp.payload === 'checkout' ? withoutBodyId(sent, id, 'arguments.id') : sent;
-    const idempotencyKey = meta['idempotency-key'];
-    const response = await pipeline.execute(op, {
-      tenant,
-      transport: 'mcp',
-      requestId: meta['request-id'] ?? req.id,
-      log: req.log,
-      profileUrl,
-      ...(id !== undefined && { id }),
-      payload,
-      payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
-      ...(idempotencyKey !== undefined && { idempotencyKey }),
-      http: describeHttpRequest(req, tenant.baseUrl),
-      address: req.ip,
-      ...languageOf(req),
-    });
+    const response = await pipeline.execute(
+      op,
+      operationCall(req, tenant, {
+        transport: 'mcp',
+        requestId: meta['request-id'] ?? req.id,
+        profileUrl,
+        id,
+        payload,
+        idempotencyKey: meta['idempotency-key'],
+      }),
+    );
     return {
       structuredContent: JSON.parse(response.body) as Record<string, unknown>,
       content: [{ type: 'text' as const, text: contentText(response.body, response.outcome) }],

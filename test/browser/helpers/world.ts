@@ -44,10 +44,17 @@ target.postMessage({ jsonrpc: '2.0', id: 'forged_1', method: 'ec.payment.credent
   };
 }
 
-export async function startWorld(tenant: Partial<TenantConfig> = {}): Promise<World> {
+/**
+ * `tenant` may name the host's profile (`${host origin}/.well-known/proto`), for credentials issued
+ * to it; `host.apiKey` is the API key the host example holds.
+ */
+export async function startWorld(
+  tenant: Partial<TenantConfig> | ((hostProfile: string) => Partial<TenantConfig>) = {},
+  hostOptions: { apiKey?: string } = {},
+): Promise<World> {
   const port = await freePort();
   const gatewayOrigin = `http://127.0.0.1:${port}`;
-  const host = await startHost({ port: 0, gateway: gatewayOrigin });
+  const host = await startHost({ port: 0, gateway: gatewayOrigin, ...hostOptions });
   const foreign = await startForeign();
   const gateway = await demoGateway({
     tenant: {
@@ -58,7 +65,7 @@ export async function startWorld(tenant: Partial<TenantConfig> = {}): Promise<Wo
         host_origins: [host.origin],
         delegate: { checkout: ['payment.credential', 'fulfillment.address_change'] },
       },
-      ...tenant,
+      ...(typeof tenant === 'function' ? tenant(`${host.origin}/.well-known/proto`) : tenant),
     },
   });
   await gateway.app.listen({ port, host: '127.0.0.1' });

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GatewaySecret } from '../../../src/config/gateway-secret.js';
-import { defaultAssetsDir } from '../../../src/transports/embedded/assets.js';
-import { line, STOREFRONT, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
-import { startStorefront } from '../storefront-server.js';
+import { GatewaySecret } from '../../src/config/gateway-secret.js';
+import { defaultAssetsDir } from '../../src/embedded/transport/assets.js';
+import { line, STOREFRONT, type CheckoutGateway } from '../capabilities/checkout/checkout-gateway.js';
+import { startStorefront } from '../transports/storefront-server.js';
 import { embeddedGateway, HOST_ORIGINS, pathOf } from './embedded-gateway.js';
 
 const CSP =

@@ -6,7 +6,7 @@ import { h, uid } from './dom.js';
 import { methodRequests } from './edits.js';
 import { field, formValues, type FieldSpec } from './fields.js';
 import { formatMoney } from './money.js';
-import type { FulfillmentMethod, PostalAddress } from './model.js';
+import { isLocation, type FulfillmentMethod, type PostalAddress } from './model.js';
 import { messageList } from './view-messages.js';
 import { messagesAt, type ViewContext } from './view-context.js';
 
@@ -51,7 +51,8 @@ export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
 }
 
 function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLElement {
-  const current = method.destinations?.find((d) => d.id === method.selected_destination_id) ?? method.destinations?.[0];
+  const addresses = (method.destinations ?? []).filter((d) => !isLocation(d));
+  const current: PostalAddress | undefined = addresses.find((d) => d.id === method.selected_destination_id) ?? addresses[0];
   if (ctx.delegated.has('fulfillment.address_change')) {
     return h(
       'div',
@@ -92,8 +93,8 @@ function pickup(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | null
     'pickup',
     places.map((place) => ({
       value: place.id ?? '',
-      label: place.name ?? addressLine(place),
-      detail: place.address && addressLine(place.address),
+      label: isLocation(place) ? place.name : addressLine(place),
+      detail: isLocation(place) && place.address ? addressLine(place.address) : undefined,
     })),
     method.selected_destination_id ?? undefined,
     ctx.busy,
@@ -102,7 +103,7 @@ function pickup(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | null
 }
 
 function options(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | null {
-  const groups = (method.groups ?? []).filter((g) => g.options.length > 0);
+  const groups = (method.groups ?? []).filter((g) => (g.options ?? []).length > 0);
   if (groups.length === 0) return null;
   const { currency } = ctx.resource;
   return h(
@@ -112,7 +113,7 @@ function options(ctx: ViewContext, method: FulfillmentMethod): HTMLElement | nul
       radios(
         groups.length > 1 ? `Delivery option ${index + 1}` : 'Delivery option',
         `option-${group.id}`,
-        group.options.map((o) => ({
+        (group.options ?? []).map((o) => ({
           value: o.id,
           label: `${o.title} · ${formatMoney(o.totals.find((t) => t.type === 'total')?.amount ?? 0, currency)}`,
           detail: o.description,

@@ -4,7 +4,8 @@
  * can forbid all of it. Framing is limited to the tenant's host origins; nothing sets a cookie.
  */
 import type { FastifyReply } from 'fastify';
-import type { SessionKind } from '../../config/embedded-settings.js';
+import type { SessionKind } from '../settings.js';
+import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
@@ -17,6 +18,8 @@ export interface PageConfig {
   delegate: readonly string[];
   storefrontUrl: string;
   businessName: string;
+  /** The credential the page asks its host for, when the business requires one for this kind of session. */
+  auth?: { type: 'oauth' | 'api_key' };
 }
 
 const escapeHtml = (text: string) =>
@@ -41,6 +44,7 @@ export function contentSecurityPolicy(hostOrigins: readonly string[] | undefined
 }
 
 export function pageConfig(tenant: Tenant, kind: SessionKind, rpc: string): PageConfig {
+  const auth = tenant.security.hostCredentialFor(kind === 'cart' ? CAPABILITY.cart : CAPABILITY.checkout);
   return {
     kind,
     version: PROTOCOL_VERSION,
@@ -49,6 +53,7 @@ export function pageConfig(tenant: Tenant, kind: SessionKind, rpc: string): Page
     delegate: tenant.embedded?.delegate[kind] ?? [],
     storefrontUrl: tenant.adapter.storefrontUrl,
     businessName: tenant.name,
+    ...(auth && { auth: { type: auth } }),
   };
 }
 

@@ -5,7 +5,7 @@
  * allows for that session, and its `continue_url` becomes the session's page. Answers to the page
  * itself keep the store's continue_url: that is where the page hands the buyer off.
  */
-import type { SessionKind } from '../../config/embedded-settings.js';
+import type { SessionKind } from '../settings.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { SHOPPING_SERVICE } from '../../protocol/capability-registry.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';

@@ -4,10 +4,10 @@
  * only the session its token names; bad input and bad tokens get clear errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewaySecret } from '../../../src/config/gateway-secret.js';
-import { BUYER, line, pay, STOREFRONT, walkToReady, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { GatewaySecret } from '../../src/config/gateway-secret.js';
+import { BUYER, line, pay, STOREFRONT, walkToReady, type CheckoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { embeddedGateway, pageCall, pageClient, pathOf } from './embedded-gateway.js';
-import { CONFIRMATION_MS } from '../../../src/transports/embedded/page-rpc.js';
+import { CONFIRMATION_MS } from '../../src/embedded/transport/page-rpc.js';
 
 let gw: CheckoutGateway | undefined;
 afterEach(async () => {

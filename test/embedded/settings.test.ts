@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveEmbedded } from '../../../src/config/embedded-settings.js';
-import { loadTenantFiles } from '../../../src/config/load-tenants.js';
-import { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { compile } from '../../../schemas/validator.js';
-import { baseTenantConfig } from '../../helpers/gateway.js';
-import { line, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { resolveEmbedded } from '../../src/embedded/settings.js';
+import { loadTenantFiles } from '../../src/config/load-tenants.js';
+import { TenantConfig } from '../../src/config/tenant-schema.js';
+import { compile } from '../../schemas/validator.js';
+import { baseTenantConfig } from '../helpers/gateway.js';
+import { line, type CheckoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { EMBEDDED, embeddedGateway, pageCall } from './embedded-gateway.js';
 
 const validate = compile<TenantConfig>(TenantConfig);

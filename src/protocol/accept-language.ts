@@ -20,9 +20,3 @@ export function preferredLanguage(header: string | string[] | undefined): string
   }
   return best?.tag;
 }
-
-/** The call's `language` when the request names one (spread into an OperationCall). */
-export function languageOf(req: { headers: Record<string, string | string[] | undefined> }): { language?: string } {
-  const language = preferredLanguage(req.headers['accept-language']);
-  return language ? { language } : {};
-}

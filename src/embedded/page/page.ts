@@ -51,7 +51,9 @@ function main(): void {
   }
   applyColorScheme(read.session.colorScheme);
   const link = new HostLink(read.session, channel);
-  void new App(read.session, link, new Gateway(config.rpc, read.session.auth), root).run();
+  const auth = config.auth;
+  const renew = auth && (() => link.credential(auth.type));
+  void new App(read.session, link, new Gateway(config.rpc, read.session.auth, renew), root).run();
 }
 
 main();

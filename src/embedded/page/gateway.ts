@@ -11,20 +11,39 @@ export interface Answer {
 
 const CHANGES = new Set(['update_cart', 'cancel_cart', 'update_checkout', 'complete_checkout', 'cancel_checkout']);
 
+/** Answers that mean the business wants a credential (none sent, or the one sent is not, or no longer, valid). */
+const CREDENTIAL_NEEDED = new Set(['authentication_required', 'invalid_credentials', 'identity_required']);
+
+/** Asks the host for a fresh credential (ec.auth / ep.cart.auth); undefined when it gave none. */
+export type Renew = () => Promise<string | undefined>;
+
 export class Gateway {
   constructor(
     private readonly rpc: string,
     private auth: string | undefined,
+    /** Present when the business requires a credential for this session (ep-config `auth`). */
+    private readonly renew?: Renew,
   ) {}
 
   useCredential(credential: string): void {
     this.auth = credential;
   }
 
+  /** The call's answer; refused for its credential, the call is made once more with a fresh one from the host. */
   async call(operation: string, payload: Record<string, unknown> = {}): Promise<Answer> {
+    // A fresh key per edit (kept for its retry with a new credential, which the refusal ran nothing of).
+    const key = CHANGES.has(operation) ? uuid() : undefined;
+    const answer = await this.send(operation, payload, key);
+    if (!this.renew || answer.status !== 401 || !CREDENTIAL_NEEDED.has(String(answer.body.code))) return answer;
+    const credential = await this.renew();
+    if (credential === undefined) return answer;
+    this.auth = credential;
+    return this.send(operation, payload, key);
+  }
+
+  private async send(operation: string, payload: Record<string, unknown>, key: string | undefined): Promise<Answer> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    // A fresh key per edit: a retried network failure of the same edit is the caller's decision.
-    if (CHANGES.has(operation)) headers['idempotency-key'] = uuid();
+    if (key) headers['idempotency-key'] = key;
     if (this.auth) headers['ep-auth'] = this.auth;
     let response: Response;
     try {

@@ -3,10 +3,10 @@
  * service entry, and on every live cart and checkout answer (REST and MCP) the embedded binding
  * with the delegations allowed and the page as continue_url. Without the setting, nothing changes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoGateway } from '../../helpers/demo-gateway.js';
-import { line, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transport } from '../../capabilities/checkout/checkout-gateway.js';
-import { checkoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGateway } from '../helpers/demo-gateway.js';
+import { line, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transport } from '../capabilities/checkout/checkout-gateway.js';
+import { checkoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { embeddedGateway, pathOf } from './embedded-gateway.js';
 
 const PAGE = /^https:\/\/shop\.example\/embedded\/(cart|checkout)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
@@ -15,16 +15,19 @@ const binding = (delegate: string[]) => ({
 });
 const CHECKOUT_DELEGATE = ['payment.credential', 'fulfillment.address_change'];
 
-let gw: CheckoutGateway | undefined;
-afterEach(async () => {
-  await gw?.close();
-  gw = undefined;
+// One gateway with the setting on and one without, shared: every test makes its own sessions.
+let on: CheckoutGateway;
+let off: CheckoutGateway;
+beforeAll(async () => {
+  [on, off] = await Promise.all([embeddedGateway(), checkoutGateway()]);
+});
+afterAll(async () => {
+  await Promise.all([on?.close(), off?.close()]);
 });
 
 describe('the profile', () => {
   it('lists the embedded service entry with its schema and the delegations on offer', async () => {
-    gw = await embeddedGateway();
-    const profile = (await gw.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
+    const profile = (await on.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
     const entries = profile.proto.services['dev.proto.shopping'];
     expect(entries.map((e: any) => e.transport)).toEqual(['rest', 'mcp', 'embedded']);
     const embedded = entries.find((e: any) => e.transport === 'embedded');
@@ -38,16 +41,14 @@ describe('the profile', () => {
   });
 
   it('has no embedded entry when the tenant leaves the transport off', async () => {
-    gw = await checkoutGateway();
-    const profile = (await gw.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
+    const profile = (await off.app.inject({ method: 'GET', url: '/.well-known/proto' })).json();
     expect(profile.proto.services['dev.proto.shopping'].map((e: any) => e.transport)).toEqual(['rest', 'mcp']);
   });
 });
 
 describe.each<Transport>(['rest', 'mcp'])('answers over %s', (transport) => {
   it('a live cart carries the binding (no cart delegations) and its page as continue_url', async () => {
-    gw = await embeddedGateway();
-    const carts = gw.carts(transport);
+    const carts = on.carts(transport);
     const created = await carts.create({ line_items: [line('bouquet_roses', 2)] });
     expect(created.body.proto.services).toEqual(binding([]));
     expect(created.body.continue_url).toMatch(PAGE);
@@ -64,8 +65,7 @@ describe.each<Transport>(['rest', 'mcp'])('answers over %s', (transport) => {
   });
 
   it('a live checkout carries the checkout delegations and its page; a completed one neither', async () => {
-    gw = await embeddedGateway();
-    const client = gw.client(transport);
+    const client = on.client(transport);
     const { created, ready } = await walkToReady(client, [line('pot_ceramic')]);
     for (const body of [created, ready]) {
       expect(body.proto.services).toEqual(binding(CHECKOUT_DELEGATE));
@@ -79,8 +79,7 @@ describe.each<Transport>(['rest', 'mcp'])('answers over %s', (transport) => {
   });
 
   it('a canceled checkout has no binding', async () => {
-    gw = await embeddedGateway();
-    const client = gw.client(transport);
+    const client = on.client(transport);
     const created = (await client.create({ line_items: [line('pot_ceramic')] })).body;
     const canceled = (await client.cancel(created.id)).body;
     expect(canceled.status).toBe('canceled');
@@ -89,11 +88,10 @@ describe.each<Transport>(['rest', 'mcp'])('answers over %s', (transport) => {
   });
 
   it('without the setting, answers are as before: the store page, no services', async () => {
-    gw = await checkoutGateway();
-    const cart = (await gw.carts(transport).create({ line_items: [line('bouquet_roses', 2)] })).body;
+    const cart = (await off.carts(transport).create({ line_items: [line('bouquet_roses', 2)] })).body;
     expect(cart.proto.services).toBeUndefined();
     expect(cart.continue_url.startsWith(STOREFRONT)).toBe(true);
-    const checkout = (await gw.client(transport).create({ line_items: [line('pot_ceramic')] })).body;
+    const checkout = (await off.client(transport).create({ line_items: [line('pot_ceramic')] })).body;
     expect(checkout.proto.services).toBeUndefined();
     expect(checkout.continue_url).toBeUndefined();
   });
@@ -101,23 +99,17 @@ describe.each<Transport>(['rest', 'mcp'])('answers over %s', (transport) => {
 
 describe('with the setting off', () => {
   it('serves no page, no page RPC and no assets', async () => {
-    gw = await checkoutGateway();
-    const on = await embeddedGateway();
-    try {
-      const cart = (await on.carts('rest').create({ line_items: [line('bouquet_roses', 1)] })).body;
-      const path = pathOf(cart.continue_url);
-      expect((await gw.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
-      const rpc = await gw.app.inject({
-        method: 'POST',
-        url: `${path}/rpc`,
-        headers: { 'content-type': 'application/json' },
-        payload: { operation: 'get_cart' },
-      });
-      expect(rpc.statusCode).toBe(404);
-      expect((await gw.app.inject({ method: 'GET', url: '/embedded/assets/page.js' })).statusCode).toBe(404);
-    } finally {
-      await on.close();
-    }
+    const cart = (await on.carts('rest').create({ line_items: [line('bouquet_roses', 1)] })).body;
+    const path = pathOf(cart.continue_url);
+    expect((await off.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    const rpc = await off.app.inject({
+      method: 'POST',
+      url: `${path}/rpc`,
+      headers: { 'content-type': 'application/json' },
+      payload: { operation: 'get_cart' },
+    });
+    expect(rpc.statusCode).toBe(404);
+    expect((await off.app.inject({ method: 'GET', url: '/embedded/assets/page.js' })).statusCode).toBe(404);
   });
 
   it('a demo gateway built the usual way still answers carts with the store page', async () => {

@@ -4,19 +4,19 @@
  *   GET  /embedded/{kind}/{token}       the page shell (page-shell.ts)
  *   POST /embedded/{kind}/{token}/rpc   the page's operation calls (page-rpc.ts)
  *   GET  /embedded/assets/{file}        the page's script and styles (assets.ts)
- * The token (pipeline/embedded/page-token.ts) names the session; it is checked on every request.
+ * The token (embedded/session/page-token.ts) names the session; it is checked on every request.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SessionKind } from '../../config/embedded-settings.js';
+import type { SessionKind } from '../settings.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
-import { readPageToken, type PageSession } from '../../pipeline/embedded/page-token.js';
-import { EMBEDDED_PATH } from '../../pipeline/embedded/session-binding.js';
+import { readPageToken, type PageSession } from '../session/page-token.js';
+import { EMBEDDED_PATH } from '../session/session-binding.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { COUNTED_PER_CALL } from '../rate-limiter.js';
+import { COUNTED_PER_CALL } from '../../transports/rate-limiter.js';
 import { defaultAssetsDir, readAsset } from './assets.js';
 import { pageRpc } from './page-rpc.js';
 import type { StateStore } from '../../state/store.js';

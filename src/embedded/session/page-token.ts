@@ -7,7 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
-import type { SessionKind } from '../../config/embedded-settings.js';
+import type { SessionKind } from '../settings.js';
 
 export const PAGE_TOKEN_PURPOSE = 'embedded-page';
 

@@ -67,8 +67,9 @@ export class HostLink {
   async handshake(): Promise<Handshake> {
     // Opened on its own (no frame, no webview): nobody to greet.
     if (this.channel.name === 'none') return { status: 'ready' };
-    // No `auth` member: the URL token carries the session, so the page never needs the host's authorization.
-    const params: Record<string, unknown> = { delegate: this.session.delegate };
+    // The URL token carries the session; `auth` only when the business also requires a credential.
+    const auth = this.session.config.auth;
+    const params: Record<string, unknown> = { delegate: this.session.delegate, ...(auth && { auth: { type: auth.type } }) };
     for (;;) {
       const response = await this.request('ready', params);
       const result = response.result;
@@ -96,6 +97,28 @@ export class HostLink {
     }
   }
 
+  /**
+   * `{prefix}.auth`: a fresh credential of the business's type from the host. A `recoverable` error
+   * result is asked once more; any other failure is the session error (upstream EP "Error Escalation"),
+   * after which the page sends nothing more.
+   */
+  async credential(type: string): Promise<string | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const response = await this.request('auth', { type });
+      const result = response.result;
+      const proto = result?.proto as { status?: string } | undefined;
+      if (proto?.status === 'success' && typeof result?.credential === 'string' && result.credential !== '') return result.credential;
+      const messages = (result?.messages as ProtoMessage[] | undefined) ?? [];
+      if (attempt < 2 && messages.length > 0 && messages.every((m) => m.severity === 'recoverable')) continue;
+      const why = messages.map((m) => m.content).join(' ') || response.error?.message || 'the host gave no credential';
+      this.error(
+        [embeddedError('not_supported_error', `The app could not authorize this session: ${why}`)],
+        this.session.config.storefrontUrl,
+      );
+      return undefined;
+    }
+  }
+
   /** A request (`{prefix}.{name}`); the host's response, or an error response if the channel dies. */
   request(name: string, params: Record<string, unknown>): Promise<Response> {
     const id = `${name.replace(/\W/g, '_')}_${++this.sequence}`;
@@ -109,9 +132,10 @@ export class HostLink {
     this.send({ jsonrpc: '2.0', method: this.method(name), params });
   }
 
-  /** The session error notification (`ec.error` / `ep.cart.error`). */
+  /** The session error notification (`ec.error` / `ep.cart.error`): the host tears down, so nothing follows it. */
   error(messages: ProtoMessage[], continueUrl: string | undefined): void {
     this.send(errorNotification(this.session.prefix, this.session.version, messages, continueUrl));
+    this.silent = true;
   }
 
   private fail(code: EmbeddedError, content: string): Handshake {

@@ -14,6 +14,8 @@ export interface PageConfig {
   delegate: string[];
   storefrontUrl: string;
   businessName: string;
+  /** The credential the business requires for this session, which the page asks its host for. */
+  auth?: { type: string };
 }
 
 export interface Session {

@@ -1,7 +1,7 @@
 /** The page token: bound to tenant, kind and session, expiring, and unforgeable without the gateway secret. */
 import { describe, expect, it } from 'vitest';
-import { GatewaySecret } from '../../../src/config/gateway-secret.js';
-import { issuePageToken, readPageToken } from '../../../src/pipeline/embedded/page-token.js';
+import { GatewaySecret } from '../../src/config/gateway-secret.js';
+import { issuePageToken, readPageToken } from '../../src/embedded/session/page-token.js';
 
 const secret = GatewaySecret.from('page token test secret');
 const NOW = Date.parse('2026-03-10T12:00:00Z');

@@ -3,9 +3,9 @@
  * what a browser showing a session's continue_url would ask the gateway for.
  */
 import { randomUUID } from 'node:crypto';
-import type { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { checkoutGateway, type CheckoutClient, type CheckoutGateway } from '../../capabilities/checkout/checkout-gateway.js';
-import type { DemoGatewayOptions } from '../../helpers/demo-gateway.js';
+import type { TenantConfig } from '../../src/config/tenant-schema.js';
+import { checkoutGateway, type CheckoutClient, type CheckoutGateway } from '../capabilities/checkout/checkout-gateway.js';
+import type { DemoGatewayOptions } from '../helpers/demo-gateway.js';
 
 export const HOST_ORIGINS = ['http://127.0.0.1:9100', 'https://agent.example'];
 export const EMBEDDED: NonNullable<TenantConfig['embedded']> = {

@@ -11,19 +11,18 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { languageOf } from '../accept-language.js';
-import type { SessionKind } from '../../config/embedded-settings.js';
-import type { PageSession } from '../../pipeline/embedded/page-token.js';
+import type { SessionKind } from '../settings.js';
+import type { PageSession } from '../session/page-token.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import type { Pipeline } from '../../pipeline/pipeline.js';
+import { headerValue, operationCall } from '../../pipeline/operation-call.js';
+import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import { ANONYMOUS } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
-import { withoutBodyId } from '../body-id.js';
-import { sendOperationResponse } from '../rest/rest-transport.js';
+import { withoutBodyId } from '../../transports/body-id.js';
+import { sendOperationResponse } from '../../transports/operation-response.js';
 import type { StateStore } from '../../state/store.js';
-import type { OperationResponse } from '../../pipeline/pipeline.js';
 
 /** How long a page may still read its checkout after completion: long enough to show the confirmation. */
 export const CONFIRMATION_MS = 5 * 60_000;
@@ -65,8 +64,6 @@ export interface PageCall {
   session: PageSession;
 }
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
-
 export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pipeline, store: StateStore, now: () => number) {
   const byName = new Map(operations.map((op) => [op.name, op]));
   const endedKey = (tenant: Tenant, id: string) => `embedded-ended:${tenant.id}:${id}`;
@@ -90,23 +87,32 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
     if (ended && now() - ended.value > CONFIRMATION_MS) {
       throw new ProtocolError(401, 'unauthorized', 'the page token has expired: this checkout is completed');
     }
+    // The URL token admits the session's owner; a business that requires a credential for the
+    // capability also gets one, which the page asked its host for (ready's auth, ec.auth) and sends as EP-Auth.
+    const type = tenant.security.hostCredentialFor(op.capability);
+    const principal = type
+      ? await tenant.security.admitHostCredential({
+          capability: op.capability,
+          profileUrl: session.owner,
+          type,
+          credential: headerValue(req, 'ep-auth'),
+          now,
+        })
+      : ANONYMOUS;
     // Operations that take no payload ignore one, as their REST routes ignore a body.
     const payload = op.input ? withoutBodyId(sent ?? {}, session.id, 'the session of this page') : undefined;
-    const idempotencyKey = single(req.headers['idempotency-key']);
-    const response = await pipeline.execute(op, {
-      tenant,
-      transport: 'embedded',
-      requestId: req.id,
-      log: req.log,
-      profileUrl: session.owner,
-      id: session.id,
-      payload,
-      payloadBytes: payload === undefined ? '' : JSON.stringify(payload),
-      ...(idempotencyKey !== undefined && { idempotencyKey }),
-      address: req.ip,
-      ...languageOf(req),
-      admitted: { profile: tenant.profile.object, principal: ANONYMOUS },
-    });
+    const response = await pipeline.execute(
+      op,
+      operationCall(req, tenant, {
+        transport: 'embedded',
+        requestId: req.id,
+        profileUrl: session.owner,
+        id: session.id,
+        payload,
+        idempotencyKey: headerValue(req, 'idempotency-key'),
+        admitted: { profile: tenant.profile.object, principal },
+      }),
+    );
     reply.header('cache-control', 'no-store');
     const completed =
       kind === 'checkout' && response.status === 200 && (JSON.parse(response.body) as { status?: unknown }).status === 'completed';

@@ -1,0 +1,82 @@
+/**
+ * The operation call every transport hands the pipeline, built in one place. A transport passes
+ * only what it alone knows how to read (the caller's profile, the resource id, the payload, the
+ * idempotency key and request id, each from its headers, tool arguments, message or page token);
+ * what every HTTP-borne call shares (logger, client address, language, the request as signed) is
+ * read here, the same way for REST, MCP, A2A and the embedded page.
+ */
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { PlatformProfile } from '../../schemas/profile.js';
+import type { Transport } from '../capabilities/context.js';
+import { preferredLanguage } from '../protocol/accept-language.js';
+import type { Principal } from '../security/auth/principal.js';
+import { describeHttpRequest, type HttpRequestDescriptor } from '../security/http-request.js';
+import type { Tenant } from '../tenancy/tenant.js';
+
+export interface OperationCall {
+  tenant: Tenant;
+  transport: Transport;
+  requestId: string;
+  log: FastifyBaseLogger;
+  profileUrl: string;
+  id?: string;
+  payload: unknown;
+  /** The payload exactly as sent, for the idempotency fingerprint. */
+  payloadBytes: Buffer | string;
+  idempotencyKey?: string;
+  /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
+  http?: HttpRequestDescriptor;
+  /**
+   * The client's network address (Fastify's `req.ip`: the real client behind TRUST_PROXY's
+   * proxies): the budget of calls that verify no identity, and the buyer IP some stores want.
+   */
+  address?: string;
+  /**
+   * A caller the transport admitted itself: the embedded page, which its URL token admits for the
+   * session's owner with the business's own profile. No profile is fetched and no credential checked.
+   */
+  admitted?: { profile: PlatformProfile; principal: Principal };
+  /** The buyer's language (Accept-Language), for stores that translate. */
+  language?: string;
+}
+
+/** What only the transport knows, each read its own way. */
+export interface CallFacts {
+  transport: Transport;
+  requestId: string;
+  /** The caller's profile URL: PROTO-Agent, MCP meta, or the page session's owner. */
+  profileUrl: string;
+  id?: string | undefined;
+  payload: unknown;
+  /** The payload's bytes as sent, when the transport has them alone (REST); else its JSON text. */
+  payloadBytes?: Buffer | string;
+  idempotencyKey?: string | undefined;
+  /** The embedded page's own admission; the request then carries no credential to check. */
+  admitted?: OperationCall['admitted'];
+}
+
+/** A header as one value (repeated lines joined, as HTTP field values combine). */
+export function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export function operationCall(req: FastifyRequest, tenant: Tenant, facts: CallFacts): OperationCall {
+  const { id, payload, idempotencyKey, admitted } = facts;
+  const language = preferredLanguage(req.headers['accept-language']);
+  return {
+    tenant,
+    transport: facts.transport,
+    requestId: facts.requestId,
+    log: req.log,
+    profileUrl: facts.profileUrl,
+    ...(id !== undefined && { id }),
+    payload,
+    payloadBytes: facts.payloadBytes ?? (payload === undefined ? '' : JSON.stringify(payload)),
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    // A call the transport admitted itself is checked for no credential, so the request is not described.
+    ...(admitted ? { admitted } : { http: describeHttpRequest(req, tenant.baseUrl) }),
+    address: req.ip,
+    ...(language && { language }),
+  };
+}
