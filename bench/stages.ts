@@ -10,6 +10,7 @@
  * (process.cpuUsage) is reported beside wall time; the two differ when the machine is busy.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
@@ -260,10 +261,13 @@ async function main(): Promise<void> {
   const all = [...stages, ...whole].filter((s) => !only || only.includes(s.name));
   for (const stage of all) await time(stage, Math.min(500, CALLS), 0); // warm-up: compiled and cached
   const rounds = new Map<Stage, Timing[]>(all.map((s) => [s, []]));
+  // STAGES_CPU_PROFILE=file.cpuprofile: a V8 profile of the measured rounds only (no start-up, no warm-up).
+  const profiler = process.env.STAGES_CPU_PROFILE ? await startProfiler() : undefined;
   for (let round = 0; round < ROUNDS; round++) {
     process.stdout.write(`round ${round + 1}/${ROUNDS}\n`);
     for (const stage of all) rounds.get(stage)!.push(await time(stage, CALLS, round * CALLS));
   }
+  if (profiler) await writeFile(process.env.STAGES_CPU_PROFILE!, JSON.stringify(await profiler.stop()));
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   const interleaved = !only || only.includes('signing A/B') ? await signingAB(app, unsigned, inject, signingKey) : undefined;
   const row = (stage: Stage) => {
@@ -339,6 +343,16 @@ async function main(): Promise<void> {
   await unsignedTenants.close();
   await agent.close();
   await rm(workDir, { recursive: true, force: true });
+}
+
+async function startProfiler(): Promise<{ stop(): Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<object>((ok, fail) => session.post(method, (error, result) => (error ? fail(error) : ok(result ?? {}))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return { stop: async () => ((await post('Profiler.stop')) as { profile: object }).profile };
 }
 
 /**
