@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { serveAgentProfile } from './agent-profile.js';
 import { send } from './calls.js';
 import { measure, type DriveSettings, type Measurement } from './drive.js';
-import { startBaseline, startGateway, type ServerProcess } from './processes.js';
+import { REDIS_URL, rowGateway, startBaseline, withGateway, type ServerProcess } from './processes.js';
 import { selectedRows, type GatewayName, type Row } from './rows.js';
 
 const run = promisify(execFile);
@@ -29,7 +29,6 @@ const settings: DriveSettings = {
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 /** A change of a row's CPU ratio worse than this is flagged. */
 const REGRESSION = 0.05;
 
@@ -79,23 +78,11 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
     const baseline = await startBaseline();
     servers.push(baseline);
     const selected = selectedRows(ONLY);
-    const needed = [...new Set(selected.map((r) => r.gateway))];
-    const gateways = new Map<string, ServerProcess>();
-    for (const side of [a, b]) {
-      for (const name of needed) {
-        const store = name === 'redis' ? REDIS_URL : 'memory';
-        const server = await startGateway({
-          name: `${side.label}-${name}`,
-          store,
-          signResponses: name === 'signing',
-          workDir,
-          root: side.root,
-        });
-        servers.push(server);
-        gateways.set(`${side.label} ${name}`, server);
-      }
-    }
-    const gateway = (side: Side, name: GatewayName) => gateways.get(`${side.label} ${name}`)!;
+    // A gateway of its own for every measurement (bench/processes.ts withGateway): no side meets a heap the other rows left.
+    const gateway = (side: Side, name: GatewayName) => ({
+      ...rowGateway(name, workDir, REDIS_URL, side.root),
+      name: `${side.label}-${name}`,
+    });
 
     const ratios = new Map<Row, { a: number[]; b: number[]; p99a: number[]; p99b: number[] }>(
       selected.map((r) => [r, { a: [], b: [], p99a: [], p99b: [] }]),
@@ -104,11 +91,12 @@ async function compare(a: Side, b: Side, workDir: string): Promise<string> {
       for (const row of selected) {
         const order = round % 2 === 1 ? [a, b] : [b, a];
         for (const side of order) {
-          const server = gateway(side, row.gateway);
-          const call = await row.call(agent.header, server);
-          await send(server, call, row.operation);
           const base = await measure(baseline, row.baseline, settings);
-          const measured = await measure(server, call, settings);
+          const measured = await withGateway(gateway(side, row.gateway), async (server) => {
+            const call = await row.call(agent.header, server);
+            await send(server, call, row.operation);
+            return measure(server, call, settings);
+          });
           if (measured.failures > 0 || base.failures > 0)
             throw new Error(`${row.operation} (${side.label}): ${measured.failures} failed requests`);
           const entry = ratios.get(row)!;

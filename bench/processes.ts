@@ -23,6 +23,8 @@ export interface ServerProcess {
 }
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
+/** A database of its own on the local Redis, emptied before and after a run. */
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 
 function procStat(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -106,6 +108,31 @@ export async function startGateway(options: GatewayOptions): Promise<ServerProce
     { CONFIG_DIR: configDir, STORE: options.store, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
     '/readyz',
   );
+}
+
+/** The gateway set-up a bench row names (bench/rows.ts): memory or Redis store, response signing on or off. */
+export function rowGateway(name: 'memory' | 'redis' | 'signing', workDir: string, redisUrl = REDIS_URL, root?: string): GatewayOptions {
+  return {
+    name,
+    store: name === 'redis' ? redisUrl : 'memory',
+    signResponses: name === 'signing',
+    workDir,
+    ...(root !== undefined && { root }),
+  };
+}
+
+/**
+ * Runs `use` against a gateway started for it alone and stopped after: a measurement then meets
+ * the gateway as it runs in production, not a process whose heap holds what earlier rows left
+ * (the memory store keeps every session and idempotency record, hundreds of MB after a few rows).
+ */
+export async function withGateway<T>(options: GatewayOptions, use: (server: ServerProcess) => Promise<T>): Promise<T> {
+  const server = await startGateway(options);
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Credentials the REST rows' store and gateway share (made up per run). */

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { serveAgentProfile } from './agent-profile.js';
 import { send } from './calls.js';
 import { measure, type Call, type DriveSettings, type Measurement } from './drive.js';
-import { startBaseline, startGateway, type ServerProcess } from './processes.js';
+import { REDIS_URL, rowGateway, startBaseline, withGateway, type ServerProcess } from './processes.js';
 import { REST_OPERATIONS, restRows } from './rest-rows.js';
 import { BARE_GET, selectedRows, type Row } from './rows.js';
 import { machine, writeSection } from './results-file.js';
@@ -20,8 +20,6 @@ const settings: DriveSettings = {
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
 };
-/** A database of its own on the local Redis, emptied before and after the run. */
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 /** Rounds of every row; each row reports its median round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** BENCH_ONLY=search_catalog,get_product measures those rows alone (while profiling, say). */
@@ -55,24 +53,20 @@ async function throughput(): Promise<void> {
   try {
     const baseline = await startBaseline();
     servers.push(baseline);
-    const gateways = {
-      memory: await startGateway({ name: 'memory', store: 'memory', signResponses: false, workDir }),
-      redis: await startGateway({ name: 'redis', store: REDIS_URL, signResponses: false, workDir }),
-      signing: await startGateway({ name: 'signing', store: 'memory', signResponses: true, workDir }),
-    };
-    servers.push(...Object.values(gateways));
 
     const selected = selectedRows(ONLY);
     const rounds = new Map<Row, Pair[]>(selected.map((row) => [row, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const row of selected) {
-        const server = gateways[row.gateway];
-        const call = await row.call(agent.header, server);
-        await check(server, call, row.operation);
         process.stdout.write(`${ROUNDS > 1 ? `[${round}/${ROUNDS}] ` : ''}${row.operation} (${row.gateway}): baseline… `);
         const base = await measure(baseline, row.baseline, settings);
         process.stdout.write(`${Math.round(base.reqPerSec)} req/s; gateway… `);
-        const gateway = await measure(server, call, settings);
+        // Each measurement meets a gateway of its own, as a production process would be: no heap left by other rows.
+        const gateway = await withGateway(rowGateway(row.gateway, workDir), async (server) => {
+          const call = await row.call(agent.header, server);
+          await check(server, call, row.operation);
+          return measure(server, call, settings);
+        });
         process.stdout.write(`${Math.round(gateway.reqPerSec)} req/s (${gateway.failures} failures)\n`);
         if (gateway.failures > 0 || base.failures > 0)
           throw new Error(`${row.operation}: ${gateway.failures} failed requests; the figures would not mean anything`);
@@ -129,7 +123,9 @@ async function throughput(): Promise<void> {
         `connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row` +
         (ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : '') +
         `; ` +
-        `every server is its own process on the same machine as the load generator. CPU µs/req is the server ` +
+        `every server is its own process on the same machine as the load generator, and every gateway measurement ` +
+        `(its warm-up included) meets a gateway process started for it alone, as production runs one, not one whose heap ` +
+        `holds what earlier rows left. CPU µs/req is the server ` +
         `process's CPU time (user + system) over the requests it answered; the CPU ratio is the baseline's ` +
         `CPU µs/req over the gateway's (median of the rounds), what the ratio would be if each server had a ` +
         `core to itself. Ratios are gateway req/s over the baseline run just before it: a bare Fastify server ` +

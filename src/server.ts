@@ -9,6 +9,7 @@ import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
 import { bufferedLog } from './observability/log-destination.js';
+import { requestLogger } from './observability/request-logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Idempotency } from './pipeline/idempotency.js';
 import type { OperationDefinition } from './capabilities/operation.js';
@@ -94,6 +95,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const app = Fastify({
     loggerInstance: logger,
+    childLoggerFactory: requestLogger,
     // One log line per request, written by the request hooks (transports/request-hooks.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.settings.bodyLimitBytes,

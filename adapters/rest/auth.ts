@@ -4,7 +4,7 @@
  * tenant file's `payload` template says). Credentials come resolved from the tenant's
  * `adapter.credentials` references; they only ever go into headers, never into errors or logs.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { AuthSettings } from './settings.js';
 
 export interface OutgoingRequest {
@@ -44,7 +44,8 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
       return () => header;
     }
     case 'hmac': {
-      const secret = credential(auth.secret, 'secret');
+      // A KeyObject made once: given a string, Node 24's createHmac throws and catches an exception per call to learn it is none.
+      const secret = createSecretKey(Buffer.from(credential(auth.secret, 'secret'), 'utf8'));
       const template = auth.payload ?? DEFAULT_HMAC_PAYLOAD;
       const fixed = Object.fromEntries(Object.entries(auth.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
       return (request, nowMs) => {

@@ -3,11 +3,11 @@
  * tokens the gateway signs (catalog cursors, ...) are derived from it, one per purpose, so a
  * token signed for one purpose never verifies for another. Never logged or serialized.
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
 
 export class GatewaySecret {
-  private readonly keys = new Map<string, Buffer>();
+  private readonly keys = new Map<string, KeyObject>();
 
   private constructor(
     private readonly material: Buffer,
@@ -20,11 +20,15 @@ export class GatewaySecret {
     return secret === undefined ? new GatewaySecret(randomBytes(32), true) : new GatewaySecret(Buffer.from(secret, 'utf8'), false);
   }
 
-  /** A 256-bit key for one purpose (HKDF-SHA256 with the purpose as info). */
-  key(purpose: string): Buffer {
+  /**
+   * A 256-bit key for one purpose (HKDF-SHA256 with the purpose as info), as a KeyObject: given a
+   * Buffer, Node 24's createHmac first throws and catches an exception to learn it is no KeyObject,
+   * which costs more than the HMAC of a token (bench/results.md, issue 32).
+   */
+  key(purpose: string): KeyObject {
     let key = this.keys.get(purpose);
     if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.material, Buffer.alloc(0), `proto-gateway:${purpose}`, 32));
+      key = createSecretKey(Buffer.from(hkdfSync('sha256', this.material, Buffer.alloc(0), `proto-gateway:${purpose}`, 32)));
       this.keys.set(purpose, key);
     }
     return key;

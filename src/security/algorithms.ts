@@ -36,16 +36,30 @@ export function describeKeyType(jwk: { kty?: unknown; crv?: unknown }): string {
   return `kty ${JSON.stringify(jwk.kty)}${jwk.crv === undefined ? '' : ` crv ${JSON.stringify(jwk.crv)}`}`;
 }
 
-const keyOptions = (algorithm: SignatureAlgorithm, key: KeyObject) => (algorithm.hash ? { key, dsaEncoding: 'ieee-p1363' as const } : key);
+/**
+ * The key argument of node:crypto's sign and verify, asking for raw r||s. Node reads
+ * `dsaEncoding` from that argument, and would take the usual `{ key, dsaEncoding }` object, but
+ * Node 24 first asks whether the object is a KeyObject, then a CryptoKey, and each "no" is an
+ * exception thrown and caught inside node:crypto: two per signature, about as much CPU as the
+ * ECDSA signature itself inside a request (bench/results.md, issue 32). A KeyObject that carries
+ * the encoding passes the first check, so each key is given it once (non-enumerable, read-only);
+ * nothing else signs with these keys.
+ */
+function keyArgument(algorithm: SignatureAlgorithm, key: KeyObject): KeyObject {
+  if (algorithm.hash && (key as { dsaEncoding?: string }).dsaEncoding !== 'ieee-p1363') {
+    Object.defineProperty(key, 'dsaEncoding', { value: 'ieee-p1363' });
+  }
+  return key;
+}
 
 // Synchronous on purpose: node:crypto's callback form costs several times the CPU per
 // signature on Node 20 (measured), which a throughput budget cannot afford.
 export function signBytes(algorithm: SignatureAlgorithm, privateKey: KeyObject, data: Buffer): Buffer {
-  return sign(algorithm.hash, data, keyOptions(algorithm, privateKey));
+  return sign(algorithm.hash, data, keyArgument(algorithm, privateKey));
 }
 
 export function verifyBytes(algorithm: SignatureAlgorithm, publicKey: KeyObject, data: Buffer, signature: Buffer): boolean {
   // A DER-encoded or truncated ECDSA signature is not the encoding the spec requires.
   if (signature.length !== algorithm.signatureBytes) return false;
-  return verify(algorithm.hash, data, keyOptions(algorithm, publicKey), signature);
+  return verify(algorithm.hash, data, keyArgument(algorithm, publicKey), signature);
 }

@@ -67,8 +67,11 @@ export async function signingKeyFromJwk(jwk: unknown, where: string): Promise<Si
   if (typeof members.d !== 'string') throw new ConfigError(`${where}: is a public key; a signing key needs its private member d`);
   let privateKey: KeyObject;
   try {
-    // WebCrypto refuses members that are malformed or a public point that does not belong to d.
-    privateKey = KeyObject.from((await importJWK({ ...publicMembers(members), d: members.d }, algorithm.name)) as webcrypto.CryptoKey);
+    // WebCrypto refuses members that are malformed or a public point that does not belong to d
+    // (node:crypto's own JWK import checks neither). Imported extractable: KeyObject.from() of a
+    // non-extractable CryptoKey is deprecated on Node 24 (DEP0204), and a KeyObject is exportable anyway.
+    const imported = await importJWK({ ...publicMembers(members), d: members.d }, algorithm.name, { extractable: true });
+    privateKey = KeyObject.from(imported as webcrypto.CryptoKey);
   } catch {
     const point = algorithm.kty === 'EC' ? 'x, y' : 'x';
     throw new ConfigError(`${where}: is not a valid ${algorithm.name} key pair (malformed members, or ${point} not belonging to d)`);

@@ -5,7 +5,7 @@
  * or issued for another query or tenant is refused with 400 invalid_cursor, never misread.
  * Format: base64url(JSON state) "." base64url(HMAC-SHA256).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../../protocol/errors.js';
 
 export interface CursorState {
@@ -32,9 +32,9 @@ export function queryBinding(tenantId: string, query: unknown): string {
     .slice(0, 22);
 }
 
-const sign = (key: Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+const sign = (key: KeyObject, data: string) => createHmac('sha256', key).update(data).digest();
 
-export function writeCursor(key: Buffer, binding: string, state: CursorState): string {
+export function writeCursor(key: KeyObject, binding: string, state: CursorState): string {
   const payload: Payload = { b: binding, ...(state.pageToken !== undefined && { t: state.pageToken }), s: state.skip };
   const data = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${data}.${sign(key, data).toString('base64url')}`;
@@ -48,7 +48,7 @@ function isPayload(value: unknown): value is Payload {
   return typeof p.b === 'string' && (p.t === undefined || typeof p.t === 'string') && Number.isSafeInteger(p.s) && (p.s as number) >= 0;
 }
 
-export function readCursor(key: Buffer, binding: string, cursor: string): CursorState {
+export function readCursor(key: KeyObject, binding: string, cursor: string): CursorState {
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
   // Compared as text: decoding ignores the last character's spare bits, so comparing decoded bytes
   // would accept a second spelling of one cursor.
