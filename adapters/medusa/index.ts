@@ -102,7 +102,8 @@ export class MedusaAdapter implements Adapter {
       store: options.store,
       keyPrefix: `adapter:medusa:${options.tenantId}:`,
     });
-    return new MedusaAdapter(client, new MedusaCatalog(client, { regionId, currency, storefrontUrl }), carts, orders, settings, currency);
+    const catalog = new MedusaCatalog(client, { regionId, currency, storefrontUrl }, options.secretKey);
+    return new MedusaAdapter(client, catalog, carts, orders, settings, currency);
   }
 
   search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {

@@ -13,7 +13,7 @@ describe('adapter kit: HMAC', () => {
     const expected = hmac('sha256', 'secret', 'body');
     expect(signatureMatches(Buffer.from(expected), expected)).toBe(true);
     const flipped = Buffer.from(expected);
-    flipped[0] ^= 1;
+    flipped[0] = flipped[0]! ^ 1;
     expect(signatureMatches(flipped, expected)).toBe(false);
     expect(signatureMatches(expected.subarray(1), expected)).toBe(false);
     expect(signatureMatches(Buffer.concat([expected, Buffer.from([0])]), expected)).toBe(false);
