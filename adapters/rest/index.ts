@@ -212,6 +212,7 @@ export class RestAdapter implements Adapter {
       headers: Object.fromEntries(Object.entries(settings.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
       now: context.now,
       tenant: context.tenantId,
+      secrets: this.secrets,
     });
     this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;
@@ -538,7 +539,7 @@ export class RestAdapter implements Adapter {
   }
 
   async close(): Promise<void> {
-    this.client.close();
+    await this.client.close();
   }
 }
 
