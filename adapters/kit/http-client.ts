@@ -3,9 +3,11 @@
  * Agent per client, so a call rarely pays for a TCP or TLS handshake), a deadline on every call
  * (the caller's signal, else the client's timeout), the body read whole up to a cap, and the
  * failures that mean the same on every platform turned into the contract's errors: no connection
- * and 429/5xx are retryable BackendErrors (with the store's Retry-After), and no message carries
- * a credential. What a platform does with an answer (auth, GraphQL, its error bodies) stays in its
- * folder. undici's request API rather than fetch: no web streams, a third of the CPU per call.
+ * and 429/5xx are retryable BackendErrors (with the store's Retry-After). Its messages hold the
+ * caller's `what`, a status and an error code, never a URL, header or body, so no credential
+ * (the gateway's resilient wrapper also scrubs the tenant's credentials from every message).
+ * What a platform does with an answer (auth, GraphQL, its error bodies) stays in its folder.
+ * undici's request API rather than fetch: no web streams, about a third of the CPU per call.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { BackendError } from '../contract.js';
@@ -15,8 +17,6 @@ export interface HttpClientOptions {
   timeoutMs: number;
   /** Largest body read; a larger or cut-off one comes back without `text`. Default 8 MiB. */
   maxBodyBytes?: number;
-  /** Credentials of the store: never in an error message, even when the store echoes them. */
-  secrets?: readonly string[];
 }
 
 export interface HttpRequest {
@@ -57,15 +57,16 @@ export function unavailable(what: string, answer: HttpAnswer, nowMs: number, ret
   return new BackendError(`${what}: the store answered ${status}${status === 429 ? ' (throttled)' : ''}`, true, wait);
 }
 
+/** No answer at all (refused, reset, timed out): retryable, named by the error's code, never its text. */
+export function unreachable(what: string, error: unknown): BackendError {
+  const { code, name } = (error ?? {}) as { code?: string; name?: string };
+  return new BackendError(`${what}: the store is unreachable (${code ?? name ?? 'error'})`, true);
+}
+
 /** The caller's signal and the client's timeout, whichever fires first. */
 export function deadline(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
   const timeout = AbortSignal.timeout(timeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-/** `text` with every secret replaced, for messages built from what a store said. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('[redacted]') : out), text);
 }
 
 const flat = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
@@ -143,9 +144,9 @@ export class HttpClient {
 
   private noAnswer(what: string, error: unknown, callerSignal: AbortSignal | undefined): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
-    const { code, name } = error as { code?: string; name?: string };
-    const why = name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (code ?? name ?? 'error');
-    return new BackendError(scrub(`${what}: the store is unreachable (${why})`, this.options.secrets ?? []), true);
+    if ((error as Error | undefined)?.name === 'TimeoutError')
+      return new BackendError(`${what}: the store is unreachable (no answer within ${this.options.timeoutMs} ms)`, true);
+    return unreachable(what, error);
   }
 
   /** Closes the kept-alive connections. */

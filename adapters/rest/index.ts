@@ -212,7 +212,6 @@ export class RestAdapter implements Adapter {
       headers: Object.fromEntries(Object.entries(settings.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
       now: context.now,
       tenant: context.tenantId,
-      secrets: this.secrets,
     });
     this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;

@@ -37,8 +37,6 @@ export interface StoreClientOptions {
   headers: Record<string, string>;
   now: () => number;
   tenant: string;
-  /** The store's credentials, kept out of every message. */
-  secrets: readonly string[];
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -85,7 +83,7 @@ export class StoreClient {
 
   constructor(private readonly options: StoreClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.http = new HttpClient({ timeoutMs: TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES, secrets: options.secrets });
+    this.http = new HttpClient({ timeoutMs: TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES });
   }
 
   /** Closes the kept-alive connections. */
