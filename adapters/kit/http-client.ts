@@ -1,7 +1,8 @@
 /**
  * HTTP to a store, the part every HTTP-backed adapter shares: kept-alive connections (an undici
  * Agent per client, so a call rarely pays for a TCP or TLS handshake), a deadline on every call
- * (the caller's signal, else the client's timeout), the body read whole up to a cap, and the
+ * (the caller's signal, else the client's timeout; or both, for a platform whose tenants cap
+ * every call), the body read whole up to a cap, and the
  * failures that mean the same on every platform turned into the contract's errors: no connection
  * and 429/5xx are retryable BackendErrors (with the store's Retry-After). Its messages hold the
  * caller's `what`, a status and an error code, never a URL, header or body, so no credential
@@ -15,6 +16,8 @@ import { BackendError } from '../contract.js';
 export interface HttpClientOptions {
   /** Deadline of a call whose caller gives no signal. */
   timeoutMs: number;
+  /** Also applies `timeoutMs` to calls that have the caller's signal (a tenant's cap on every call). */
+  capsCallerDeadline?: boolean;
   /** Largest body read; a larger or cut-off one comes back without `text`. Default 8 MiB. */
   maxBodyBytes?: number;
 }
@@ -90,7 +93,7 @@ export class HttpClient {
    * reason when the caller gave up.
    */
   async send(what: string, call: HttpRequest): Promise<HttpAnswer> {
-    const signal = deadline(call.signal, this.options.timeoutMs);
+    const signal = this.deadline(call.signal);
     let response: Dispatcher.ResponseData;
     try {
       response = await request(call.url, {
@@ -138,9 +141,14 @@ export class HttpClient {
   readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
     globalThis.fetch(input, {
       ...init,
-      signal: deadline(init.signal ?? undefined, this.options.timeoutMs),
+      signal: this.deadline(init.signal ?? undefined),
       dispatcher: this.agent,
     });
+
+  private deadline(signal: AbortSignal | undefined): AbortSignal {
+    const { timeoutMs, capsCallerDeadline } = this.options;
+    return capsCallerDeadline ? deadline(signal, timeoutMs) : (signal ?? AbortSignal.timeout(timeoutMs));
+  }
 
   private noAnswer(what: string, error: unknown, callerSignal: AbortSignal | undefined): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;

@@ -130,7 +130,7 @@ export class WooHttp {
   private readonly http: HttpClient;
 
   constructor(private readonly options: WooHttpOptions) {
-    this.http = new HttpClient({ timeoutMs: options.timeoutMs });
+    this.http = new HttpClient({ timeoutMs: options.timeoutMs, capsCallerDeadline: true });
   }
 
   /** Closes the Store API's kept-alive connections. */

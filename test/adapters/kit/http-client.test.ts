@@ -87,6 +87,24 @@ describe('adapter kit: HTTP client', () => {
     expect(error).toBe(reason);
   });
 
+  it("leaves a caller's deadline alone, unless the client caps every call", async () => {
+    handle = (_path, res) => void hanging.add(res);
+    const reason = new Error('attempt deadline');
+    const late = () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason), 400);
+      return controller.signal;
+    };
+    const free = await client({ timeoutMs: 50 })
+      .send('x', { method: 'GET', url: `${base}/slow`, signal: late() })
+      .catch((e: unknown) => e);
+    expect(free).toBe(reason);
+    const capped = await client({ timeoutMs: 50, capsCallerDeadline: true })
+      .send('x', { method: 'GET', url: `${base}/slow`, signal: late() })
+      .catch((e: unknown) => e);
+    expect(capped).toMatchObject({ retryable: true, message: 'x: the store is unreachable (no answer within 50 ms)' });
+  });
+
   it('answers an unreachable store with a retryable error that names no address', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
