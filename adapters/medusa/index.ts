@@ -188,6 +188,10 @@ export class MedusaAdapter implements Adapter {
   async ping(signal?: AbortSignal): Promise<void> {
     await this.client.call('store', '/store/regions', 'ping', { query: { limit: 1, fields: 'id' }, signal });
   }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
 }
 
 export const createMedusaAdapter = (options: MedusaAdapterOptions) => MedusaAdapter.create(options);
