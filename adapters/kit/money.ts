@@ -27,16 +27,42 @@ export function toMinorUnits(decimal: string, currency: string): number {
   return sign ? -minor : minor;
 }
 
-/** 1999 USD -> "19.99". */
-export function fromMinorUnits(amount: number, currency: string): string {
+/**
+ * 1999 USD -> "19.99"; with `decimals` (a store that writes other than ISO 4217's digits):
+ * 1999 USD, 3 -> "19.990", 1999 USD, 1 -> "20.0" (rescaled, half away from zero).
+ */
+export function fromMinorUnits(amount: number, currency: string, decimals = currencyExponent(currency)): string {
   if (!Number.isSafeInteger(amount)) throw new Error(`not an integer amount: ${amount}`);
-  const exponent = currencyExponent(currency);
-  const digits = Math.abs(amount)
+  const scaled = rescaleMinorUnits(amount, currencyExponent(currency), decimals);
+  const digits = Math.abs(scaled)
     .toString()
-    .padStart(exponent + 1, '0');
-  const whole = digits.slice(0, digits.length - exponent);
-  const fraction = digits.slice(digits.length - exponent);
-  return `${amount < 0 ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`;
+    .padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals);
+  return `${scaled < 0 ? '-' : ''}${whole}${decimals > 0 ? `.${fraction}` : ''}`;
+}
+
+/**
+ * "26.505" USD -> 2651: for stores whose amounts carry more digits than the currency has (a
+ * computed total, a store set to more decimals). Digits beyond the exponent round half away from
+ * zero, as PHP's round() and the payment processors do. "5." and ".5" are decimals too.
+ */
+export function roundToMinorUnits(decimal: string, currency: string): number {
+  const match = /^(-)?(\d*)(?:\.(\d*))?$/.exec(decimal.trim());
+  if (!match || (!match[2] && !match[3])) throw new Error(`not a decimal amount: ${JSON.stringify(decimal)}`);
+  const [, sign, whole = '', fraction = ''] = match;
+  const exponent = currencyExponent(currency);
+  const kept = fraction.padEnd(exponent, '0').slice(0, exponent);
+  const minor = Number(`${whole || '0'}${kept}`) + ((fraction[exponent] ?? '0') >= '5' ? 1 : 0);
+  if (!Number.isSafeInteger(minor)) throw new Error(`${decimal} is out of range`);
+  return sign && minor !== 0 ? -minor : minor;
+}
+
+/** An integer amount at one decimal exponent at another: 1999 (2) -> 19990 (3); 1995 (2) -> 200 (1), half away from zero. */
+export function rescaleMinorUnits(amount: number, from: number, to: number): number {
+  if (to >= from) return amount * 10 ** (to - from);
+  const factor = 10 ** (from - to);
+  return Math.sign(amount) * Math.floor((Math.abs(amount) + factor / 2) / factor);
 }
 
 /** 1999 USD -> "$19.99" (en-US), formatted from the exact decimal string, never a float. */

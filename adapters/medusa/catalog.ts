@@ -4,9 +4,7 @@
  * to the contract's products. Variant ids and SKUs are resolved through the Admin API's variant
  * list (the Store API has no variant filter), then read from the Store API like any product.
  */
-import { createHash } from 'node:crypto';
 import {
-  InvalidPageTokenError,
   type AvailabilityStatus,
   type CatalogProduct,
   type CatalogVariant,
@@ -14,6 +12,7 @@ import {
   type SearchPage,
   type SearchQuery,
 } from '../contract.js';
+import { SignedCursors } from '../kit/signed-cursor.js';
 import { list, type MedusaClient } from './client.js';
 import { toMinor } from './money.js';
 import type { MedusaOption, MedusaProduct, MedusaVariant } from './shapes.js';
@@ -107,31 +106,21 @@ function orderedValues(option: MedusaOption, variants: CatalogVariant[]): string
   return values;
 }
 
-function fingerprint(query: SearchQuery, limit: number): string {
-  const { text, categories, price, custom } = query;
-  return createHash('sha256')
-    .update(JSON.stringify([text, categories, price, custom, limit]))
-    .digest('base64url')
-    .slice(0, 16);
-}
-
-/** The offset a page token stands for, refused unless issued for this very query. */
-function offsetOf(query: SearchQuery, limit: number): number {
-  if (!query.pageToken) return 0;
-  try {
-    const token = JSON.parse(Buffer.from(query.pageToken, 'base64url').toString('utf8')) as { f?: unknown; o?: unknown };
-    if (token.f === fingerprint(query, limit) && Number.isSafeInteger(token.o) && (token.o as number) > 0) return token.o as number;
-  } catch {
-    // falls through to the refusal
-  }
-  throw new InvalidPageTokenError();
-}
+/** A page token: the offset of the next page, bound to the query's filters and page size. */
+const binding = ({ text, categories, price, custom }: SearchQuery, limit: number) => [text, categories, price, custom, limit];
+const offset = (value: unknown) => (Number.isSafeInteger(value) && (value as number) > 0 ? (value as number) : undefined);
 
 export class MedusaCatalog {
+  private readonly pageTokens: SignedCursors<number>;
+
+  /** `tokenSecret` keys the page tokens (the secret API key: the same on every replica). */
   constructor(
     private readonly client: MedusaClient,
     private readonly scope: CatalogScope,
-  ) {}
+    tokenSecret: string,
+  ) {
+    this.pageTokens = new SignedCursors(tokenSecret, 'medusa-page-token', offset);
+  }
 
   private async products(
     query: Record<string, unknown>,
@@ -148,7 +137,7 @@ export class MedusaCatalog {
 
   async search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
     const limit = query.limit;
-    const offset = offsetOf(query, limit);
+    const offset = query.pageToken ? this.pageTokens.read(query.pageToken, binding(query, limit)) : 0;
     const categoryIds = query.categories?.length ? await this.categoryIds(query.categories, signal) : undefined;
     if (categoryIds && categoryIds.length === 0) return { products: [], totalCount: 0 };
     const page = await this.products(
@@ -168,9 +157,7 @@ export class MedusaCatalog {
         .filter((p) => p.variants.length > 0);
     }
     const more = offset + page.products.length < page.count;
-    const nextPageToken = more
-      ? Buffer.from(JSON.stringify({ f: fingerprint(query, limit), o: offset + limit })).toString('base64url')
-      : undefined;
+    const nextPageToken = more ? this.pageTokens.write(binding(query, limit), offset + limit) : undefined;
     return { products, ...(nextPageToken && { nextPageToken }), ...(!price && { totalCount: page.count }) };
   }
 

@@ -1,7 +1,9 @@
 /**
  * Calls to one Medusa server through the official @medusajs/js-sdk client: one client with the
  * publishable key for the Store API and one with the secret key for the Admin API (each sends
- * only its own key), a deadline per call (the gateway's signal, else `timeoutMs`), and Medusa's
+ * only its own key), over the kit's kept-alive connections (adapters/kit/http-client.ts: the SDK
+ * hands its fetch options to the global fetch, so the kit's dispatcher rides along), a deadline
+ * per call (the gateway's signal, else `timeoutMs`), and Medusa's
  * failures turned into the contract's errors: 429 and 5xx retryable, an unreadable or
  * unexpected body final (InvalidBackendAnswer), 4xx handed back as `MedusaRefusal` for the
  * caller to read as data (an unknown id, a refused code, a cart that cannot complete).
@@ -9,6 +11,7 @@
  */
 import { Client, FetchError } from '@medusajs/js-sdk';
 import { BackendError, InvalidBackendAnswer } from '../contract.js';
+import { HttpClient } from '../kit/http-client.js';
 
 /** A 4xx answer: Medusa refused the request and said why. */
 export class MedusaRefusal extends Error {
@@ -35,6 +38,7 @@ export type Api = 'store' | 'admin' | 'auth';
 export class MedusaClient {
   private readonly store: Client;
   private readonly admin: Client;
+  private readonly http: HttpClient;
 
   constructor(
     readonly baseUrl: string,
@@ -45,6 +49,12 @@ export class MedusaClient {
     const auth = { type: 'jwt' as const, jwtTokenStorageMethod: 'nostore' as const };
     this.store = new Client({ baseUrl, publishableKey: keys.publishable, auth });
     this.admin = new Client({ baseUrl, apiKey: keys.secret, auth });
+    this.http = new HttpClient({ timeoutMs });
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   /** One call; `what` names it in errors ("store cart update"). Resolves the parsed JSON object. */
@@ -59,6 +69,7 @@ export class MedusaClient {
         ...(options.body !== undefined && { body: options.body as never }),
         ...(options.headers && { headers: options.headers }),
         signal,
+        dispatcher: this.http.agent,
       });
     } catch (error) {
       throw this.failure(what, error, signal);

@@ -114,15 +114,8 @@ export class MedusaAdapter implements Adapter {
       keyPrefix: `adapter:medusa:${options.tenantId}:`,
     });
     const push = { ...(options.webhookSecret && { secret: options.webhookSecret }), now: options.now ?? Date.now };
-    return new MedusaAdapter(
-      client,
-      new MedusaCatalog(client, { regionId, currency, storefrontUrl }),
-      carts,
-      orders,
-      settings,
-      currency,
-      push,
-    );
+    const catalog = new MedusaCatalog(client, { regionId, currency, storefrontUrl }, options.secretKey);
+    return new MedusaAdapter(client, catalog, carts, orders, settings, currency, push);
   }
 
   search(query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
@@ -206,6 +199,10 @@ export class MedusaAdapter implements Adapter {
 
   async ping(signal?: AbortSignal): Promise<void> {
     await this.client.call('store', '/store/regions', 'ping', { query: { limit: 1, fields: 'id' }, signal });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
   }
 }
 

@@ -5,8 +5,9 @@
  * `X-Demo-Webhook-Id` / `X-Demo-Webhook-Topic`. Topic `ping` is the empty delivery a store sends
  * when a webhook is set up. Without a secret the store signs nothing and verifies nothing.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { BackendEvent } from '../contract.js';
+import { hmac, signatureMatches } from '../kit/hmac.js';
 
 export type DemoTopic = 'order.created' | 'order.updated' | 'ping';
 
@@ -15,7 +16,7 @@ export interface SignedWebhook {
   body: Buffer;
 }
 
-const sign = (secret: string, body: Buffer) => createHmac('sha256', secret).update(body).digest('base64');
+const sign = (secret: string, body: Buffer) => hmac('sha256', secret, body).toString('base64');
 
 export function signWebhook(secret: string, topic: DemoTopic, order?: { orderId: string; reference?: string }): SignedWebhook {
   const body = Buffer.from(
@@ -46,9 +47,7 @@ export function verifyWebhook(
   const eventId = header(headers, 'x-demo-webhook-id');
   const topic = header(headers, 'x-demo-webhook-topic');
   if (!secret || !signature || !eventId || !topic) return null;
-  const expected = Buffer.from(sign(secret, rawBody));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!signatureMatches(Buffer.from(signature), Buffer.from(sign(secret, rawBody)))) return null;
   if (topic === 'ping') return { kind: 'ping', eventId };
   let body: unknown;
   try {

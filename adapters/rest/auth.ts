@@ -4,7 +4,8 @@
  * tenant file's `payload` template says). Credentials come resolved from the tenant's
  * `adapter.credentials` references; they only ever go into headers, never into errors or logs.
  */
-import { createHash, createHmac, createSecretKey } from 'node:crypto';
+import { createHash, createSecretKey } from 'node:crypto';
+import { hmac } from '../kit/hmac.js';
 import type { AuthSettings } from './settings.js';
 
 export interface OutgoingRequest {
@@ -57,9 +58,7 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
           body: request.body,
           body_sha256: createHash('sha256').update(request.body).digest('hex'),
         });
-        const signature = createHmac(auth.algorithm ?? 'sha256', secret)
-          .update(payload)
-          .digest(auth.encoding ?? 'hex');
+        const signature = hmac(auth.algorithm ?? 'sha256', secret, payload).toString(auth.encoding ?? 'hex');
         return {
           ...fixed,
           ...(auth.timestamp_header && { [auth.timestamp_header.toLowerCase()]: timestamp }),

@@ -94,6 +94,14 @@ const ADAPTER_NAMES = [
   'lineChanges',
 ];
 
+/**
+ * What keys the page tokens: the tenant and its store credentials, the same on every replica. A
+ * store without credentials gets tokens that are bound but not secret; the gateway's own cursor
+ * (signed with GATEWAY_SECRET) is what a caller holds.
+ */
+const cursorSecret = ({ tenantId, credentials }: RestAdapterContext) =>
+  JSON.stringify([tenantId, Object.entries(credentials).sort(([a], [b]) => a.localeCompare(b))]);
+
 const list = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -208,7 +216,7 @@ export class RestAdapter implements Adapter {
       now: context.now,
       tenant: context.tenantId,
     });
-    this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1);
+    this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
@@ -544,7 +552,7 @@ export class RestAdapter implements Adapter {
   }
 
   async close(): Promise<void> {
-    this.client.close();
+    await this.client.close();
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * The adapter's search page token: the store's own position (a cursor, a page number or an item
- * offset) plus a fingerprint of the query it belongs to, so a token is refused
- * (InvalidPageTokenError, 400) with any other query. The gateway wraps it in its own signed cursor.
+ * offset), signed (adapters/kit/signed-cursor.ts) and bound to the query it belongs to, so a token
+ * is refused (InvalidPageTokenError, 400) with any other query, and the store never sees a
+ * position the adapter did not get from it. The gateway wraps it in its own signed cursor.
  */
-import { createHash } from 'node:crypto';
-import { InvalidPageTokenError, type SearchQuery } from '../contract.js';
+import type { SearchQuery } from '../contract.js';
+import { SignedCursors } from '../kit/signed-cursor.js';
 
 export type PageStyle = 'cursor' | 'page' | 'offset';
 
@@ -23,34 +24,32 @@ export interface NextPage {
   cursor?: string | null;
 }
 
-function fingerprint(query: SearchQuery, limit: number): string {
-  const { text, categories, price, custom } = query;
-  return createHash('sha256')
-    .update(JSON.stringify([text, categories, price, custom, limit]))
-    .digest('base64url')
-    .slice(0, 16);
-}
+/** What a token must not be replayed across: the query's filters and the page size. */
+const binding = ({ text, categories, price, custom }: SearchQuery, limit: number) => [text, categories, price, custom, limit];
 
 export class PageTokens {
+  private readonly tokens: SignedCursors<PagePosition>;
+
+  /** `secret`: the tenant's store credentials (the same on every replica), which key the tokens. */
   constructor(
     private readonly style: PageStyle,
     private readonly firstPage: number,
-  ) {}
+    secret: string,
+  ) {
+    this.tokens = new SignedCursors(secret, 'rest-page-token', (token) => this.check(token));
+  }
+
+  private check(token: unknown): PagePosition | undefined {
+    const { page, offset, cursor } = (token ?? {}) as Record<keyof PagePosition, unknown>;
+    if (this.style === 'page' && Number.isSafeInteger(page)) return { page: page as number };
+    if (this.style === 'offset' && Number.isSafeInteger(offset)) return { offset: offset as number };
+    if (this.style === 'cursor' && typeof cursor === 'string') return { cursor };
+    return undefined;
+  }
 
   /** The position a query asks for: its token's, or the first page. */
   position(query: SearchQuery, limit: number): PagePosition {
-    if (!query.pageToken) return this.first();
-    let token: { f?: unknown; p?: unknown; o?: unknown; c?: unknown };
-    try {
-      token = JSON.parse(Buffer.from(query.pageToken, 'base64url').toString('utf8')) as typeof token;
-    } catch {
-      throw new InvalidPageTokenError();
-    }
-    if (token?.f !== fingerprint(query, limit)) throw new InvalidPageTokenError();
-    if (this.style === 'page' && Number.isSafeInteger(token.p)) return { page: token.p as number };
-    if (this.style === 'offset' && Number.isSafeInteger(token.o)) return { offset: token.o as number };
-    if (this.style === 'cursor' && typeof token.c === 'string') return { cursor: token.c };
-    throw new InvalidPageTokenError();
+    return query.pageToken ? this.tokens.read(query.pageToken, binding(query, limit)) : this.first();
   }
 
   /** The position after `at`, or undefined on the last page. */
@@ -64,13 +63,7 @@ export class PageTokens {
   next(query: SearchQuery, limit: number, at: PagePosition, answer: NextPage): string | undefined {
     const next = this.after(at, limit, answer);
     if (!next) return undefined;
-    const token = {
-      f: fingerprint(query, limit),
-      ...(next.page !== undefined && { p: next.page }),
-      ...(next.offset !== undefined && { o: next.offset }),
-      ...(next.cursor !== undefined && { c: next.cursor }),
-    };
-    return Buffer.from(JSON.stringify(token)).toString('base64url');
+    return this.tokens.write(binding(query, limit), next);
   }
 
   /** The first page's position. */

@@ -6,13 +6,12 @@
  * - 429 and 5xx, or no connection: retryable BackendError (honouring Retry-After), for the
  *   resilient wrapper's backoff; 401/403 and other 4xx: final BackendError;
  * - a body that is not JSON (an HTML error page, cut-off JSON) or is too large: InvalidAnswerError.
- * Timeouts are the resilient wrapper's: it aborts `signal` at the deadline. node:http with a
- * keep-alive agent rather than fetch: fetch's web streams cost about three times the CPU per call
- * (profiled under the bench), and nock still plays a failing store in tests.
+ * The exchange itself (kept-alive connections, deadline, body cap, Retry-After) is the kit's
+ * (adapters/kit/http-client.ts); timeouts are the resilient wrapper's: it aborts `signal` at the
+ * deadline (calls without one, such as `npm run rest -- check`, get the client's own).
  */
-import http, { Agent as HttpAgent } from 'node:http';
-import https, { Agent as HttpsAgent } from 'node:https';
 import { BackendError, InvalidAnswerError } from '../contract.js';
+import { HttpClient, unavailable } from '../kit/http-client.js';
 import type { Signer } from './auth.js';
 
 export interface StoreRequest {
@@ -41,7 +40,8 @@ export interface StoreClientOptions {
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const MAX_RETRY_AFTER_MS = 60_000;
+/** Deadline of a call the gateway gives none (the check command's). */
+const TIMEOUT_MS = 30_000;
 
 function valueAt(input: unknown, path: string): unknown {
   return path
@@ -77,87 +77,18 @@ export function queryString(query: unknown): string {
   return text ? `?${text}` : '';
 }
 
-/** Retry-After in seconds or as an HTTP date, capped. */
-export function retryAfterMs(header: string | null, nowMs: number): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - nowMs;
-  return Number.isFinite(ms) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms)) : undefined;
-}
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** Undefined when the store's answer was cut off or larger than the cap. */
-  text?: string;
-}
-
-/** One HTTP exchange over the keep-alive agent; the body is read whole (up to the cap) unless `skipBody`. */
-function exchange(
-  url: URL,
-  init: { method: string; headers: Record<string, string>; body: string; agent: HttpAgent | HttpsAgent; signal?: AbortSignal },
-  skipBody: (status: number) => boolean,
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    // Looked up per call, not bound at import: HTTP mocks (nock) replace the module's function.
-    const send = url.protocol === 'https:' ? https.request : http.request;
-    const req = send(
-      url,
-      { method: init.method, headers: init.headers, agent: init.agent, ...(init.signal && { signal: init.signal }) },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const headers = Object.fromEntries(
-          Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
-        );
-        if (skipBody(status)) {
-          res.resume();
-          resolve({ status, headers });
-          return;
-        }
-        if (Number(headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-          res.destroy();
-          resolve({ status, headers });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) res.destroy();
-          else chunks.push(chunk);
-        });
-        res.once('end', () => resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.once('close', () => {
-          if (!res.complete) resolve({ status, headers });
-        });
-        res.once('error', () => undefined); // 'close' settles it
-      },
-    );
-    req.once('error', reject);
-    req.end(init.body || undefined);
-  });
-}
-
 export class StoreClient {
   private readonly base: string;
-  /** Kept-alive connections to the store, so a call rarely pays for a TCP (or TLS) handshake. */
-  private readonly agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: 128 }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: 128 }),
-  };
+  private readonly http: HttpClient;
 
   constructor(private readonly options: StoreClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
-  }
-
-  private agent(url: URL): HttpAgent | HttpsAgent {
-    return url.protocol === 'https:' ? this.agents.https : this.agents.http;
+    this.http = new HttpClient({ timeoutMs: TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES });
   }
 
   /** Closes the kept-alive connections. */
-  close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   /** `method` names the contract method, for messages. */
@@ -181,31 +112,13 @@ export class StoreClient {
       ...this.options.sign({ method: request.method, target: url.pathname + url.search, body }, now()),
     };
     const answers = (status: number) => (status >= 200 && status < 300) || (accept.includes(status) && status !== 404);
-    let raw: RawAnswer;
-    try {
-      raw = await exchange(
-        url,
-        { method: request.method, headers, body, agent: this.agent(url), ...(signal && { signal }) },
-        (status) => !answers(status),
-      );
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new BackendError(
-        `tenant ${tenant}: ${method}: the store is unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`,
-        true,
-      );
-    }
+    const what = `tenant ${tenant}: ${method}`;
+    const raw = await this.http.send(what, { method: request.method, url, headers, body, signal, readBody: answers });
     const { status } = raw;
     if (status === 404 && accept.includes(404)) return 'not_found';
     if (!answers(status)) {
-      if (status === 429 || status >= 500) {
-        const wait = retryAfterMs(raw.headers['retry-after'] ?? null, now());
-        throw new BackendError(
-          `tenant ${tenant}: ${method}: the store answered ${status}${status === 429 ? ' (throttled)' : ''}`,
-          true,
-          wait,
-        );
-      }
+      const retryable = unavailable(what, raw, now());
+      if (retryable) throw retryable;
       if (status === 401 || status === 403)
         throw new BackendError(`tenant ${tenant}: ${method}: the store refused the gateway's credentials (${status})`, false);
       throw new BackendError(`tenant ${tenant}: ${method}: the store refused the call (${status})`, false);

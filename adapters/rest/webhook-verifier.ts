@@ -4,8 +4,8 @@
  * reduced to a BackendEvent from the fields the tenant file points at. Event types that are
  * neither orders nor pings (a product update, a test event) verify as pings: acknowledged, no work.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BackendEvent } from '../contract.js';
+import { hmac, signatureMatches } from '../kit/hmac.js';
 import { fillTemplate } from './auth.js';
 import type { ResolvedWebhooks } from './defaults.js';
 
@@ -43,9 +43,8 @@ export function webhookVerifier(settings: ResolvedWebhooks, secret: string, now:
     const timestamp = parts.timestamp;
     if (timestamp !== undefined && !(Math.abs(now() - Number(timestamp) * 1000) <= toleranceMs)) return null;
     const fill = (text: string) => text.replace(/\{timestamp\}/g, timestamp ?? '');
-    const expected = createHmac(settings.algorithm, secret).update(fill(before)).update(rawBody).update(fill(after)).digest();
-    const given = Buffer.from(signature, encoding);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!signatureMatches(Buffer.from(signature, encoding), hmac(settings.algorithm, secret, fill(before), rawBody, fill(after))))
+      return null;
 
     let body: unknown;
     try {

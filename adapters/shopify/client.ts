@@ -21,14 +21,18 @@ import {
 } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import { BackendError, InvalidBackendAnswer } from '../contract.js';
+import { HttpClient } from '../kit/http-client.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 
 /**
  * The library builds https://{shop} URLs itself. A tenant with `api_origin` (a simulator, an egress
  * proxy) has its shop's calls sent there instead; every other shop goes to Shopify. The library
- * takes one fetch function for the process, so the redirection is a table by shop origin.
+ * takes one fetch function for the process, so the redirection is a table by shop origin, and
+ * the calls share one pool of kept-alive connections (adapters/kit/http-client.ts), each under
+ * the caller's deadline or, without one, the pool's.
  */
 const redirected = new Map<string, string>();
+const http = new HttpClient({ timeoutMs: 30_000 });
 let routerInstalled = false;
 
 function redirect(shop: string, origin: string | undefined): void {
@@ -37,7 +41,7 @@ function redirect(shop: string, origin: string | undefined): void {
     setAbstractFetchFunc((input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       const target = redirected.get(url.origin);
-      return globalThis.fetch(target ? `${target}${url.pathname}${url.search}` : url, init);
+      return http.fetch(target ? `${target}${url.pathname}${url.search}` : url, init);
     });
   }
   if (origin) redirected.set(`https://${shop}`, origin);

@@ -7,12 +7,12 @@
  * only when a delivery has no event id. Order payloads carry the cart attributes as `note_attributes`, so an order
  * placed on Shopify after a handoff names its checkout.
  *
- * Written with node:crypto rather than shopify-api's `webhooks.validate`: the contract's
+ * Written with the kit's HMAC (adapters/kit/hmac.ts) rather than shopify-api's `webhooks.validate`: the contract's
  * `verifyWebhook` is synchronous and the library's validator is asynchronous (WebCrypto) and
  * wants the framework's request object.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BackendEvent } from '../contract.js';
+import { hmac, signatureMatches } from '../kit/hmac.js';
 import { REFERENCE_ATTRIBUTE } from './ids.js';
 
 /** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
@@ -39,9 +39,7 @@ export function verifyShopifyWebhook(
   const eventId = header(headers, 'x-shopify-event-id') ?? header(headers, 'x-shopify-webhook-id');
   const topic = header(headers, 'x-shopify-topic');
   if (!signature || !eventId || !topic) return null;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  const given = Buffer.from(signature, 'base64');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!signatureMatches(Buffer.from(signature, 'base64'), hmac('sha256', secret, rawBody))) return null;
 
   let payload: { id?: unknown; order_id?: unknown; note_attributes?: Array<{ name?: unknown; value?: unknown }> };
   try {

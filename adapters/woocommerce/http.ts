@@ -4,13 +4,14 @@
  *   WooCommerce expects (basic auth or query-string keys over HTTPS, OAuth 1.0a signatures over
  *   plain HTTP);
  * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header (the library does not
- *   cover it).
+ *   cover it), through the kit's client (adapters/kit/http-client.ts: kept-alive connections).
  * Answers are read as text and judged before use: 429 (host `Retry-After` or the Store API's
  * `RateLimit-Retry-After`) and 5xx are retryable BackendErrors; an HTML page, a PHP warning in
  * front of the JSON or a cut-off body is a InvalidAnswerError; a refused API key is a
  * final BackendError that says which key permission to check. Other 4xx come back to the caller.
  */
 import { BackendError, InvalidAnswerError } from '../contract.js';
+import { deadline, HttpClient, retryAfterMs, unreachable } from '../kit/http-client.js';
 
 export interface WooResponse<T = unknown> {
   status: number;
@@ -65,19 +66,9 @@ export interface WooHttpOptions {
   timeoutMs: number;
 }
 
-function retryAfterMs(headers: Record<string, string>): number | undefined {
-  const value = headers['ratelimit-retry-after'] ?? headers['retry-after'];
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-function flatHeaders(headers: Record<string, unknown> | Headers): Record<string, string> {
+function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) {
+  for (const [name, value] of Object.entries(headers)) {
     // axios' header values: strings, numbers, booleans, or a list (joined as String() joins it).
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name.toLowerCase()] = String(value);
     else if (Array.isArray(value)) out[name.toLowerCase()] = value.join(',');
@@ -87,7 +78,11 @@ function flatHeaders(headers: Record<string, unknown> | Headers): Record<string,
 
 /** Judges a store answer; `what` names the call in error messages (never a credential). */
 export function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
-  if (status === 429) throw new BackendError(`${what}: the store is throttling requests (429)`, true, retryAfterMs(headers));
+  if (status === 429) {
+    // The Store API's rate limiter names its wait RateLimit-Retry-After; the host's is Retry-After.
+    const wait = retryAfterMs(headers['ratelimit-retry-after'] ?? headers['retry-after'], Date.now());
+    throw new BackendError(`${what}: the store is throttling requests (429)`, true, wait);
+  }
   if (status >= 500) throw new BackendError(`${what}: the store answered ${status}`, true);
   const start = text.trimStart();
   if (!start.startsWith('{') && !start.startsWith('[')) {
@@ -131,17 +126,16 @@ export function unexpected(what: string, body: unknown): BackendError {
   return new BackendError(`${what} answered ${detail}`, false);
 }
 
-const transportError = (what: string, error: unknown): BackendError => {
-  const code = (error as { code?: string }).code;
-  return new BackendError(`${what}: the store did not answer (${code ?? (error as Error).name ?? 'error'})`, true);
-};
-
 export class WooHttp {
-  constructor(private readonly options: WooHttpOptions) {}
+  private readonly http: HttpClient;
 
-  private deadline(signal?: AbortSignal): AbortSignal {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    return signal ? AbortSignal.any([signal, timeout]) : timeout;
+  constructor(private readonly options: WooHttpOptions) {
+    this.http = new HttpClient({ timeoutMs: options.timeoutMs, capsCallerDeadline: true });
+  }
+
+  /** Closes the Store API's kept-alive connections. */
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   /** A `wc/v3` call; `endpoint` is relative to /wp-json/wc/v3/ (e.g. "products"). */
@@ -160,7 +154,7 @@ export class WooHttp {
       version: request.version ?? 'wc/v3',
       queryStringAuth: this.options.queryStringAuth,
       axiosConfig: {
-        signal: this.deadline(signal),
+        signal: deadline(signal, this.options.timeoutMs),
         responseType: 'text',
         transformResponse: [(data: unknown) => data],
         validateStatus: () => true,
@@ -178,7 +172,7 @@ export class WooHttp {
     try {
       response = await send();
     } catch (error) {
-      throw transportError(what, error);
+      throw unreachable(what, error);
     }
     return decode(
       what,
@@ -197,28 +191,19 @@ export class WooHttp {
     signal?: AbortSignal,
   ): Promise<WooResponse<T>> {
     const what = `${method} wc/store/v1${path}`;
-    let response: Response;
-    try {
-      response = await fetch(`${this.options.storeUrl.replace(/\/+$/, '')}/wp-json/wc/store/v1${path}`, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(request.body !== undefined && { 'content-type': 'application/json' }),
-          ...(request.token && { 'Cart-Token': request.token }),
-        },
-        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
-        redirect: 'manual',
-        signal: this.deadline(signal),
-      });
-    } catch (error) {
-      throw transportError(what, error);
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw transportError(what, error);
-    }
-    return decode(what, response.status, flatHeaders(response.headers), text, false) as WooResponse<T>;
+    // undici follows no redirect: a redirected Store API is the 3xx page, judged like any answer.
+    const answer = await this.http.send(what, {
+      method,
+      url: `${this.options.storeUrl.replace(/\/+$/, '')}/wp-json/wc/store/v1${path}`,
+      headers: {
+        accept: 'application/json',
+        ...(request.body !== undefined && { 'content-type': 'application/json' }),
+        ...(request.token && { 'cart-token': request.token }),
+      },
+      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+      signal,
+    });
+    if (answer.text === undefined) throw new InvalidAnswerError(`${what}: the store's answer is too large or was cut off`);
+    return decode(what, answer.status, answer.headers, answer.text, false) as WooResponse<T>;
   }
 }

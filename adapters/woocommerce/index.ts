@@ -200,6 +200,10 @@ export class WooCommerceAdapter implements Adapter {
     });
   }
 
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
   async ping(signal?: AbortSignal): Promise<void> {
     await this.info.refresh(signal);
   }

@@ -9,8 +9,9 @@
  * Order topics become order events (the reference from the order's meta); product topics tell
  * the catalog cache what changed and need nothing else.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { BackendEvent, CatalogChange } from '../contract.js';
+import { hmac, signatureMatches } from '../kit/hmac.js';
 import { REFERENCE_META } from './order-map.js';
 
 const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
@@ -18,11 +19,9 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 };
 
-function signedBy(secret: string, rawBody: Buffer, signature: string): boolean {
-  const expected = Buffer.from(createHmac('sha256', secret).update(rawBody).digest('base64'));
-  const given = Buffer.from(signature.trim());
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+/** Compared as base64 text, as WooCommerce's own `hash_equals` does. */
+const signedBy = (secret: string, rawBody: Buffer, signature: string) =>
+  signatureMatches(Buffer.from(signature.trim()), Buffer.from(hmac('sha256', secret, rawBody).toString('base64')));
 
 export function verifyDelivery(
   secret: string | undefined,

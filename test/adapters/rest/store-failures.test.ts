@@ -3,9 +3,9 @@
  * wrapper and error mapping: throttling backed off (Retry-After), 5xx retried then 503, an HTML
  * error page, cut-off JSON and a mapping that cannot read the answer as 503
  * backend_invalid_response naming tenant, method and expression, a hang as a timeout; never a
- * 500, never the store's credentials in a message. nock plays the store (error shapes only).
+ * 500, never the store's credentials in a message. A scripted store on 127.0.0.1 plays the
+ * failures (error shapes only).
  */
-import nock from 'nock';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError, InvalidAnswerError, type Adapter } from '../../../adapters/contract.js';
@@ -16,14 +16,15 @@ import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
 import { compile } from '../../../schemas/validator.js';
 import { testGateway } from '../../helpers/gateway.js';
+import { startScriptedStore, type ScriptedStore } from '../../helpers/scripted-store.js';
 
-const STORE = 'http://store.test';
+let store: ScriptedStore;
 const TOKEN = 'store-bearer-token-secret';
 const log = pino({ level: 'silent' });
 
 async function bareAdapter(settings: Record<string, unknown> = {}): Promise<Adapter> {
   const checked = compile<RestSettings>(RestSettings)({
-    base_url: `${STORE}/api`,
+    base_url: `${store.url}/api`,
     storefront_url: 'https://shop.example',
     currencies: ['USD'],
     money: 'minor',
@@ -69,9 +70,11 @@ const product = (price: unknown) => ({
   ],
 });
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+beforeAll(async () => {
+  store = await startScriptedStore();
+});
+afterEach(() => store.reset());
+afterAll(() => store.close());
 
 async function failure(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -86,22 +89,22 @@ async function failure(promise: Promise<unknown>) {
 describe('REST adapter: a store that fails', () => {
   it('backs off a throttled store for its Retry-After, then succeeds', async () => {
     const adapter = await restAdapter();
-    const scope = nock(STORE)
-      .get('/api/products')
-      .query(true)
-      .matchHeader('authorization', `Bearer ${TOKEN}`)
-      .reply(429, { error: 'slow down' }, { 'retry-after': '0' })
-      .get('/api/products')
-      .query(true)
-      .reply(200, { products: [product({ amount: 3500, currency: 'USD' })] });
+    store.script(
+      'GET',
+      '/api/products',
+      { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } },
+      { status: 200, body: { products: [product({ amount: 3500, currency: 'USD' })] } },
+    );
     const page = await adapter.search({ text: 'roses', limit: 10 });
     expect(page.products.map((p) => p.id)).toEqual(['p1']);
-    expect(scope.isDone()).toBe(true);
+    expect(store.done()).toBe(true);
+    expect(store.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('keeps the Retry-After of a store that stays throttled in the 503 it answers', async () => {
     const adapter = await restAdapter();
-    nock(STORE).get('/api/products').query(true).times(2).reply(429, {}, { 'retry-after': '7' });
+    const throttled = { status: 429, body: {}, headers: { 'retry-after': '7' } };
+    store.script('GET', '/api/products', throttled, throttled);
     const { error, answer } = await failure(adapter.search({ limit: 10 }));
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000 });
     expect(answer).toMatchObject({ status: 503, code: 'backend_unavailable', extra: { retryAfterSeconds: 7 } });
@@ -109,16 +112,20 @@ describe('REST adapter: a store that fails', () => {
 
   it('retries a 5xx, then answers 503 backend_unavailable', async () => {
     const adapter = await restAdapter();
-    const scope = nock(STORE).get('/api/orders/o1').times(2).reply(502, 'Bad Gateway');
+    store.script('GET', '/api/orders/o1', { status: 502, body: 'Bad Gateway' }, { status: 502, body: 'Bad Gateway' });
     const { error, answer } = await failure(adapter.getOrder('o1'));
-    expect(scope.isDone()).toBe(true);
+    expect(store.done()).toBe(true);
     expect(error).toBeInstanceOf(BackendError);
     expect(answer).toMatchObject({ status: 503, code: 'backend_unavailable' });
   });
 
   it('answers an HTML error page with backend_invalid_response, without retrying', async () => {
     const adapter = await restAdapter();
-    nock(STORE).get('/api/orders/o1').reply(200, '<html><body><h1>Maintenance</h1></body></html>', { 'content-type': 'text/html' });
+    store.script('GET', '/api/orders/o1', {
+      status: 200,
+      body: '<html><body><h1>Maintenance</h1></body></html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const { error, answer } = await failure(adapter.getOrder('o1'));
     expect(error).toBeInstanceOf(InvalidAnswerError);
     expect((error as Error).message).toBe('tenant shop: getOrder: the store answered 200 with text/html instead of JSON');
@@ -127,7 +134,11 @@ describe('REST adapter: a store that fails', () => {
 
   it('answers malformed JSON with backend_invalid_response', async () => {
     const adapter = await restAdapter({}, 20_000);
-    nock(STORE).get('/api/products/lookup').query(true).reply(200, '{"results": [{"product": ', { 'content-type': 'application/json' });
+    store.script('GET', '/api/products/lookup', {
+      status: 200,
+      body: '{"results": [{"product": ',
+      headers: { 'content-type': 'application/json' },
+    });
     const { error, answer } = await failure(adapter.lookup(['p1']));
     expect((error as Error).message).toBe('tenant shop: lookup: the store answered 200 with malformed JSON');
     expect(answer.code).toBe('backend_invalid_response');
@@ -135,9 +146,11 @@ describe('REST adapter: a store that fails', () => {
 
   it('refuses an answer larger than 8 MB with backend_invalid_response', async () => {
     const adapter = await restAdapter({}, 20_000);
-    nock(STORE)
-      .get('/api/orders/o1')
-      .reply(200, `{"id": "${'x'.repeat(9 * 1024 * 1024)}"}`, { 'content-type': 'application/json' });
+    store.script('GET', '/api/orders/o1', {
+      status: 200,
+      body: `{"id": "${'x'.repeat(9 * 1024 * 1024)}"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     const { error, answer } = await failure(adapter.getOrder('o1'));
     expect((error as Error).message).toBe("tenant shop: getOrder: the store's answer is larger than 8388608 bytes or was cut off");
     expect(answer.code).toBe('backend_invalid_response');
@@ -145,7 +158,7 @@ describe('REST adapter: a store that fails', () => {
 
   it('gives up on a store that never answers, as a retryable timeout', async () => {
     const adapter = await restAdapter();
-    nock(STORE).get('/api/health').times(2).delay(5_000).reply(200, {});
+    store.script('GET', '/api/health', { status: 200, hang: true }, { status: 200, hang: true });
     const { error, answer } = await failure(adapter.ping());
     expect((error as Error).message).toMatch(/did not answer within 300 ms/);
     expect(answer).toMatchObject({ status: 503, code: 'backend_unavailable' });
@@ -153,11 +166,9 @@ describe('REST adapter: a store that fails', () => {
 
   it('does not retry refused credentials, and never shows them', async () => {
     const adapter = await restAdapter();
-    const scope = nock(STORE)
-      .get('/api/health')
-      .reply(401, { error: `bad token ${TOKEN}` });
+    store.script('GET', '/api/health', { status: 401, body: { error: `bad token ${TOKEN}` } });
     const { error, answer } = await failure(adapter.ping());
-    expect(scope.isDone()).toBe(true);
+    expect(store.done()).toBe(true);
     expect((error as Error).message).toBe("tenant shop: ping: the store refused the gateway's credentials (401)");
     expect(JSON.stringify(answer)).not.toContain(TOKEN);
   });
@@ -167,10 +178,7 @@ describe('REST adapter: a store that fails', () => {
       money: 'decimal',
       operations: { search: { response: '{"products": [items.{"id": id, "price": $money(price)}]}' } },
     });
-    nock(STORE)
-      .get('/api/products')
-      .query(true)
-      .reply(200, { items: [{ id: 'p1', price: '12.345' }] });
+    store.script('GET', '/api/products', { status: 200, body: { items: [{ id: 'p1', price: '12.345' }] } });
     const { error, answer } = await failure(adapter.search({ limit: 5 }));
     expect((error as Error).message).toBe(
       'tenant shop: search: the mapping $.adapter.settings.operations.search.response failed: 12.345 has more decimals than USD allows',
@@ -180,10 +188,7 @@ describe('REST adapter: a store that fails', () => {
 
   it('names the expression when its answer does not have the contract shape', async () => {
     const adapter = await restAdapter({ operations: { search: { response: '{"products": [items]}' } } });
-    nock(STORE)
-      .get('/api/products')
-      .query(true)
-      .reply(200, { items: [product('35.00')] });
+    store.script('GET', '/api/products', { status: 200, body: { items: [product('35.00')] } });
     const { error, answer } = await failure(adapter.search({ limit: 5 }));
     expect((error as Error).message).toBe(
       'tenant shop: search: the mapping $.adapter.settings.operations.search.response gave an answer that does not fit: ' +
@@ -206,11 +211,7 @@ describe('REST adapter: a store that fails', () => {
       assembly: {},
     });
     try {
-      nock(STORE)
-        .get('/api/products')
-        .query(true)
-        .matchHeader('authorization', `Bearer ${TOKEN}`)
-        .reply(200, { items: [{ id: 'p1', price: 'twelve' }] });
+      store.script('GET', '/api/products', { status: 200, body: { items: [{ id: 'p1', price: 'twelve' }] } });
       const res = await gw.app.inject({
         method: 'POST',
         url: '/catalog/search',

@@ -12,15 +12,16 @@ import { WooCommerceAdapter } from '../../../adapters/woocommerce/index.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
+import { startScriptedStore } from '../../helpers/scripted-store.js';
 import { wooSubject } from './harness.js';
 
 const STORE = 'http://woo.test';
 const SECRET = 'cs_secret_that_must_never_be_logged_0123456789';
 
-function adapter() {
+function adapter(storeUrl = STORE) {
   return new WooCommerceAdapter(
     {
-      settings: { store_url: STORE, request_timeout_ms: 2_000 },
+      settings: { store_url: storeUrl, request_timeout_ms: 2_000 },
       consumerKey: 'ck_key_0123456789',
       consumerSecret: SECRET,
       store: new MemoryStore(),
@@ -32,7 +33,6 @@ function adapter() {
 }
 
 const products = () => nock(STORE).get('/wp-json/wc/v3/products').query(true);
-const cart = () => nock(STORE).get('/wp-json/wc/store/v1/cart');
 const quoteRequest = { lines: [{ lineId: 'l', variantId: '101', quantity: 1 }], discountCodes: [] };
 const silentLog = { error: () => undefined, warn: () => undefined } as never;
 
@@ -54,16 +54,25 @@ describe('throttling and outages', () => {
   });
 
   it("the Store API's rate limiter is retryable after its RateLimit-Retry-After", async () => {
-    nock(STORE).get('/wp-json/wc/v3/products').query(true).reply(200, []);
-    cart().reply(
-      429,
-      { code: 'rate_limit_exceeded', message: 'Too many requests. Please wait 3 seconds before trying again.', data: { status: 429 } },
-      { 'RateLimit-Retry-After': '3' },
-    );
-    const error = await adapter()
-      .quote({ ...quoteRequest, lines: [] })
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+    // Over real HTTP: the Store API goes through the kit's undici client, which nock does not see.
+    const store = await startScriptedStore();
+    try {
+      store.script('GET', '/wp-json/wc/store/v1/cart', {
+        status: 429,
+        body: {
+          code: 'rate_limit_exceeded',
+          message: 'Too many requests. Please wait 3 seconds before trying again.',
+          data: { status: 429 },
+        },
+        headers: { 'RateLimit-Retry-After': '3' },
+      });
+      const subject = adapter(store.url);
+      const error = await subject.quote({ ...quoteRequest, lines: [] }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+      await subject.close();
+    } finally {
+      await store.close();
+    }
   });
 
   it('a 5xx error page is retried by the gateway, then served', async () => {
