@@ -39,7 +39,7 @@ export interface AuthorizationServerOptions {
 
 /** What a verified access token of this server says. */
 export type IssuedToken =
-  | { kind: 'buyer'; customerId: string; clientId: string; profileUrl: string; scopes: string[] }
+  | { kind: 'buyer'; customerId: string; email?: string; clientId: string; profileUrl: string; scopes: string[] }
   | { kind: 'platform'; clientId: string; profileUrl: string };
 
 function clientMetadata(client: ClientConfig, where: string, baseDir: string, env: NodeJS.ProcessEnv): ClientMetadata {
@@ -82,6 +82,9 @@ export class AuthorizationServer implements OwnAuthorizationServer {
   /** Failed logins per account and per address (brute-force limits). */
   readonly attempts: LoginAttempts;
   private readonly profiles: ReadonlyMap<string, string>;
+  private readonly store: StateStore;
+  private readonly emailKey: (customerId: string) => string;
+  private readonly refreshTtlMs: number;
 
   constructor({ config, baseUrl, keyring, store, file, env }: AuthorizationServerOptions) {
     const where = `${file}: $.identity_linking`;
@@ -101,6 +104,10 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     );
     const accessTtl = linking.access_token_ttl_seconds ?? 3600;
     const refreshTtl = linking.refresh_token_ttl_seconds ?? 30 * 24 * 3600;
+    this.store = store;
+    this.refreshTtlMs = refreshTtl * 1000;
+    this.emailKey = (customerId) => `oidc:${config.id}:verified-email:${customerId}`;
+    const emailOf = async (customerId: string) => (await store.get<string>(this.emailKey(customerId)))?.value;
     const privateJwk = { ...key.privateKey.export({ format: 'jwk' }), kid: key.kid, alg: key.publicJwk.alg, use: 'sig' };
     // Cookie signing keys derived from the signing key: the same on every replica sharing it.
     const cookieKey = createHmac('sha256', key.privateKey.export({ format: 'der', type: 'pkcs8' }))
@@ -129,6 +136,11 @@ export class AuthorizationServer implements OwnAuthorizationServer {
         ctx.body = renderErrorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : undefined);
       },
       findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+      // The email the store verified at login travels with each access token (orders are matched on it).
+      extraTokenClaims: async (_ctx, token) => {
+        const email = 'accountId' in token && token.accountId !== undefined ? await emailOf(token.accountId) : undefined;
+        return email === undefined ? undefined : { email };
+      },
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       interactions: { url: (_ctx, interaction) => `${basePath}${OAUTH_PATH}/interaction/${interaction.uid}` },
       routes: {
@@ -194,6 +206,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     const details = await this.provider.interactionDetails(req, res);
     const clientId = String(details.params.client_id);
     const requested = typeof details.params.scope === 'string' ? details.params.scope.split(' ') : [];
+    await this.store.set(this.emailKey(customer.customerId), customer.email, this.refreshTtlMs);
     const grant = new this.provider.Grant({ accountId: customer.customerId, clientId });
     const granted = requested.filter((s) => this.scopes.includes(s));
     if (granted.length > 0) grant.addResourceScope(this.resource, granted.join(' '));
@@ -222,7 +235,13 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     const issued = await this.verify(token);
     if (!issued) return undefined;
     return issued.kind === 'buyer'
-      ? { kind: 'buyer', buyerId: issued.customerId, scopes: issued.scopes, profileUrl: issued.profileUrl }
+      ? {
+          kind: 'buyer',
+          buyerId: issued.customerId,
+          scopes: issued.scopes,
+          profileUrl: issued.profileUrl,
+          ...(issued.email !== undefined && { email: issued.email }),
+        }
       : { kind: 'platform', profileUrl: issued.profileUrl, via: 'oauth' };
   }
 
@@ -234,7 +253,15 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       if (aud !== this.resource && !(Array.isArray(aud) && aud.includes(this.resource))) return undefined;
       const profileUrl = clientId === undefined ? undefined : this.profileOf(clientId);
       if (profileUrl === undefined || clientId === undefined || accountId === undefined) return undefined;
-      return { kind: 'buyer', customerId: accountId, clientId, profileUrl, scopes: [...access.scopes] };
+      const email = typeof access.extra?.email === 'string' ? access.extra.email : undefined;
+      return {
+        kind: 'buyer',
+        customerId: accountId,
+        ...(email !== undefined && { email }),
+        clientId,
+        profileUrl,
+        scopes: [...access.scopes],
+      };
     }
     const own = await this.provider.ClientCredentials.find(token);
     const clientId = own?.clientId;

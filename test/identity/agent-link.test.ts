@@ -81,7 +81,7 @@ describe('the shipped demo tenant', () => {
     const demo = registry.tenants[0]!;
     expect(demo.identity?.issuer).toBe('http://127.0.0.1:8080');
     expect(demo.identity?.profileOf('example-agent')).toBe('http://127.0.0.1:9000/.well-known/proto');
-    const linkingCapability = demo.profile.object.proto.capabilities['dev.proto.common.identity_linking'];
+    const linkingCapability = demo.profile.object.proto.capabilities?.['dev.proto.common.identity_linking'];
     expect(Object.keys((linkingCapability?.[0]?.config as { scopes: object }).scopes)).toContain(ORDER_READ);
     await registry.close();
     await store.close();

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveOrderRecord } from '../../src/capabilities/order/order-record.js';
 import { ORDER_MANAGE, ORDER_READ } from '../../src/security/auth/scopes.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { NOW, orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
@@ -165,5 +166,52 @@ describe('what a buyer token is checked for', () => {
     const forC = await janeToken(gw.app, 'platform-c');
     expect((await getOrder(orderId, c, bearer(forC))).statusCode).toBe(200);
     expect(outcome(await getOrder(orderId, b, bearer(forC)))).toEqual({ status: 403, code: 'credential_profile_mismatch' });
+  });
+});
+
+describe("a buyer's orders: the store's customer id, else the email the store verified", () => {
+  let jane: string;
+  let john: string;
+  beforeAll(async () => {
+    jane = await janeToken();
+    const { code, verifier } = await linkBuyer(gw.app, {
+      clientId: 'platform-b',
+      redirectUri: CALLBACK,
+      scope: ORDER_READ,
+      email: 'john.doe@example.com',
+      password: 'demo-flowers',
+    });
+    john = (
+      await tokenRequest(gw.app, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+        client_id: 'platform-b',
+      })
+    ).body.access_token!;
+  });
+
+  it("a guest order with Jane's email (in any case) is hers; one with John's email is not", async () => {
+    const guest = await gw.placeOrder({ profileUrl: a.url(), email: 'Jane.Smith@Example.com' });
+    expect((await getOrder(guest, b, bearer(jane))).statusCode).toBe(200);
+    expect(outcome(await getOrder(guest, b, bearer(john)))).toEqual({ status: 200, code: 'unauthorized' });
+    const johns = await gw.placeOrder({ profileUrl: a.url(), email: 'john.doe@example.com' });
+    expect(outcome(await getOrder(johns, b, bearer(jane)))).toEqual({ status: 200, code: 'unauthorized' });
+    expect((await getOrder(johns, b, bearer(john))).statusCode).toBe(200);
+  });
+
+  it("the store's customer on the order decides before the email: John signed in, typing Jane's email", async () => {
+    const order = await gw.placeOrder({ profileUrl: a.url(), customerId: 'cust_1', email: 'jane.smith@example.com' });
+    expect(outcome(await getOrder(order, b, bearer(jane)))).toEqual({ status: 200, code: 'unauthorized' });
+    expect((await getOrder(order, b, bearer(john))).statusCode).toBe(200);
+    const hers = await gw.placeOrder({ profileUrl: a.url(), customerId: 'cust_2', email: 'someone@example.com' });
+    expect((await getOrder(hers, b, bearer(jane))).statusCode).toBe(200);
+  });
+
+  it('an order the store no longer has, with no buyer recorded, belongs to no buyer (unauthorized)', async () => {
+    const record = await gw.placeInStore({ profileUrl: a.url(), email: 'jane.smith@example.com' });
+    await saveOrderRecord({ store, tenant: gw.tenant }, { ...record, orderId: 'ord_gone' });
+    expect(outcome(await getOrder('ord_gone', b, bearer(jane)))).toEqual({ status: 200, code: 'unauthorized' });
   });
 });
