@@ -54,8 +54,8 @@ function clientMetadata(client: ClientConfig, where: string, baseDir: string, en
         throw new ConfigError(`${where}.redirect_uris: ${uri}: plain http only on 127.0.0.1 or [::1]`);
     }
   }
-  if (method === 'private_key_jwt' && !client.jwks)
-    throw new ConfigError(`${where}.jwks: private_key_jwt needs the platform's public keys`);
+  if (method === 'private_key_jwt' && !client.jwks === !client.jwks_uri)
+    throw new ConfigError(`${where}.jwks: private_key_jwt needs the platform's public keys: jwks or jwks_uri, one of them`);
   if (method === 'client_secret_basic' && !client.client_secret)
     throw new ConfigError(`${where}.client_secret: client_secret_basic needs a secret reference`);
   const interactive = redirects.length > 0;
@@ -69,6 +69,7 @@ function clientMetadata(client: ClientConfig, where: string, baseDir: string, en
     response_types: interactive ? ['code'] : [],
     grant_types: [...(interactive ? ['authorization_code', 'refresh_token'] : []), ...(method === 'none' ? [] : ['client_credentials'])],
     ...(client.jwks && { jwks: client.jwks }),
+    ...(client.jwks_uri && { jwks_uri: client.jwks_uri }),
     ...(client.client_secret && { client_secret: resolveSecret(client.client_secret, `${where}.client_secret`, baseDir, env) }),
   };
 }
