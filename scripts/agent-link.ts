@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'openid-client';
+import { protectedResourceMetadataUrl } from '../src/security/auth/own-authorization-server.js';
 
 export interface LinkOptions {
   /** The tenant's base URL: its protected resource (and, on this gateway, its issuer). */
@@ -45,7 +46,7 @@ const DONE_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>L
 
 /** RFC 9728: the authorization server that protects `gateway`, after checking the document is about it. */
 async function authorizationServerOf(gateway: string): Promise<URL> {
-  const url = `${gateway.replace(/\/$/, '')}/.well-known/oauth-protected-resource`;
+  const url = protectedResourceMetadataUrl(gateway);
   const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
   if (!response.ok) throw new Error(`${url} answered ${response.status}: does this tenant link buyer accounts?`);
   const metadata = (await response.json()) as { resource?: unknown; authorization_servers?: unknown };
