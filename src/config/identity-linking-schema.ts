@@ -30,6 +30,11 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
   return Type.Object(
     {
       clients: Type.Optional(Type.Array(OAuthClient)),
+      /**
+       * RFC 7591 dynamic client registration at /oauth2/register, off unless set: platforms the
+       * business gave this initial access token register themselves (with their `profile`).
+       */
+      dynamic_registration: Type.Optional(Type.Object({ initial_access_token: secretRef }, { additionalProperties: false })),
       access_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400 })),
       refresh_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 3600, maximum: 31_536_000 })),
       /** Failed logins allowed per account and per client address in `window_seconds`. */

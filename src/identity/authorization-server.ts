@@ -61,6 +61,7 @@ function clientMetadata(client: ClientConfig, where: string, baseDir: string, en
   const interactive = redirects.length > 0;
   return {
     client_id: client.client_id,
+    profile: client.profile,
     ...(client.name !== undefined && { client_name: client.name }),
     token_endpoint_auth_method: method,
     // A public agent is a native application: loopback redirects match whatever the port.
@@ -115,6 +116,10 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       .update('oidc cookies')
       .digest('base64url');
     const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+    const registration = linking.dynamic_registration;
+    const initialAccessToken =
+      registration &&
+      resolveSecret(registration.initial_access_token, `${where}.dynamic_registration.initial_access_token`, dirname(file), env);
     const resource = this.resource;
     const scopes = this.scopes;
 
@@ -122,6 +127,14 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       // oidc-provider dates everything by the process clock, so its store keys do too.
       adapter: storeAdapter(store, `oidc:${config.id}`, Date.now),
       clients,
+      // Every client names the platform profile it belongs to (static ones from the tenant file).
+      extraClientMetadata: {
+        properties: ['profile'],
+        validator: (_ctx, key, value) => {
+          if (key === 'profile' && !(typeof value === 'string' && /^https?:\/\//.test(value) && URL.canParse(value)))
+            throw new errors.InvalidClientMetadata('profile: the platform profile URL (http or https) is required');
+        },
+      },
       jwks: { keys: [privateJwk] },
       cookies: { keys: [cookieKey] },
       clientAuthMethods: ['none', 'private_key_jwt', 'client_secret_basic'],
@@ -170,6 +183,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
         // A client revokes only its own tokens, authenticated as at the token endpoint.
         revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         clientCredentials: { enabled: true },
+        registration: initialAccessToken === undefined ? { enabled: false } : { enabled: true, initialAccessToken },
         userinfo: { enabled: false },
         resourceIndicators: {
           enabled: true,
@@ -186,9 +200,18 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     this.provider.proxy = true; // the forwarded headers are the ones the mount sets from the base URL
   }
 
-  /** The platform profile URL a client belongs to. */
+  /** The platform profile URL a client belongs to (from the tenant file). */
   profileOf(clientId: string): string | undefined {
     return this.profiles.get(clientId);
+  }
+
+  /** The profile of a client from the tenant file or registered dynamically. */
+  private async profileFor(clientId: string): Promise<string | undefined> {
+    const known = this.profiles.get(clientId);
+    if (known !== undefined) return known;
+    const client = await this.provider.Client.find(clientId);
+    const profile = (client as { profile?: unknown } | undefined)?.profile;
+    return typeof profile === 'string' ? profile : undefined;
   }
 
   /** Hands a request to oidc-provider (its path relative to the tenant's base URL). */
@@ -252,7 +275,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     if (access) {
       const { accountId, clientId, aud } = access;
       if (aud !== this.resource && !(Array.isArray(aud) && aud.includes(this.resource))) return undefined;
-      const profileUrl = clientId === undefined ? undefined : this.profileOf(clientId);
+      const profileUrl = clientId === undefined ? undefined : await this.profileFor(clientId);
       if (profileUrl === undefined || clientId === undefined || accountId === undefined) return undefined;
       const email = typeof access.extra?.email === 'string' ? access.extra.email : undefined;
       return {
@@ -266,7 +289,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     }
     const own = await this.provider.ClientCredentials.find(token);
     const clientId = own?.clientId;
-    const profileUrl = clientId === undefined ? undefined : this.profileOf(clientId);
+    const profileUrl = clientId === undefined ? undefined : await this.profileFor(clientId);
     return clientId !== undefined && profileUrl !== undefined ? { kind: 'platform', clientId, profileUrl } : undefined;
   }
 }

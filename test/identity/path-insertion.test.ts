@@ -54,7 +54,7 @@ const inject: oauth.CustomFetch = async (url, options) => {
   const res = await app.inject({
     method: options.method as 'GET',
     url: target.pathname + target.search,
-    headers: { ...(options.headers), host: target.host },
+    headers: { ...options.headers, host: target.host },
   });
   return new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
 };
