@@ -658,6 +658,10 @@ export interface OrderSnapshot {
   /** As charged at checkout (adjustments carry later changes). */
   totals: { subtotal: number; itemsDiscount: number; discount: number; shipping: number; tax: number; total: number };
   canceled?: boolean;
+  /** The store's customer the order belongs to, when it was placed by a signed-in customer. */
+  customerId?: string;
+  /** The email the order was placed with (a guest's typed email too): buyers are matched on it when no customer id is there. */
+  buyerEmail?: string;
   /**
    * The store still waits for the buyer's payment (an order created unpaid and not paid since):
    * it does not complete a handed-off checkout; a later change that pays it does.

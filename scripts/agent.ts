@@ -5,6 +5,7 @@
  *
  *   npm run agent -- get-order <order id>
  *   npm run agent -- serve [--port N] [--detach]
+ *   npm run agent -- link --tenant <id> [--order <order id>]... [--scope <scope>] [--client <client id>] [--open]
  *
  * `serve` serves docs/examples/agent (the profile) on 127.0.0.1, on the port of AGENT_PROFILE
  * unless --port says otherwise, quietly (no access log); it prints once it is serving and stops
@@ -14,14 +15,22 @@
  * profile served on http://127.0.0.1:9000) and AGENT_KEY_FILE (default the example's private JWK)
  * point it elsewhere. The answer's body goes to stdout; a non-2xx answer, or one whose
  * proto.status is not success, exits 1. Key material is never printed.
+ *
+ * `link` links a buyer's store account to the agent (scripts/agent-link.ts): it reads the
+ * tenant's file (CONFIG_DIR, default config) for its base URL (else GATEWAY_URL) and its public
+ * OAuth client, prints the URL the buyer opens (`--open` hands it to the desktop's browser),
+ * waits for the loopback redirect, then reads each `--order` with the buyer's token.
  */
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadTenantFiles } from '../src/config/load-tenants.js';
+import { ORDER_READ } from '../src/security/auth/scopes.js';
 import { signingKeyFromJwk } from '../src/security/keyring.js';
 import { signRequest } from '../src/security/sign.js';
+import { linkAccount } from './agent-link.js';
 import { serveFolder } from './agent-server.js';
 
 export interface Io {
@@ -33,9 +42,15 @@ export interface AgentSettings {
   gateway: string;
   profile: string;
   keyFile: string;
+  /** Where `link` finds the tenant files (default ./config). */
+  configDir?: string;
 }
 
-const USAGE = 'usage: npm run agent -- get-order <order id> | serve [--port N] [--detach]';
+const USAGE = [
+  'usage: npm run agent -- get-order <order id>',
+  '       npm run agent -- serve [--port N] [--detach]',
+  '       npm run agent -- link --tenant <id> [--order <order id>]... [--scope <scope>] [--client <client id>] [--open]',
+].join('\n');
 const FOLDER = 'docs/examples/agent';
 
 export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
@@ -43,12 +58,14 @@ export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
     gateway: (env.GATEWAY_URL || `http://127.0.0.1:${env.PORT || 8080}`).replace(/\/+$/, ''),
     profile: env.AGENT_PROFILE || 'http://127.0.0.1:9000/.well-known/proto',
     keyFile: resolve(env.AGENT_KEY_FILE || 'docs/examples/agent.private.jwk'),
+    configDir: resolve(env.CONFIG_DIR || 'config'),
   };
 }
 
 export async function run(args: readonly string[], io: Io, settings: AgentSettings): Promise<number> {
   const [command, orderId, ...extra] = args;
   if (command === 'serve') return serve(args.slice(1), io, settings);
+  if (command === 'link') return link(args.slice(1), io, settings);
   if (command !== 'get-order' || !orderId || extra.length > 0) {
     io.err(USAGE);
     return 2;
@@ -120,6 +137,93 @@ async function serve(options: readonly string[], io: Io, settings: AgentSettings
     process.once('SIGINT', stop).once('SIGTERM', stop);
   });
   return 0;
+}
+
+interface LinkArgs {
+  tenant: string;
+  orders: string[];
+  scope: string;
+  client?: string;
+  open: boolean;
+}
+
+function linkArgs(options: readonly string[]): LinkArgs | undefined {
+  const parsed: LinkArgs = { tenant: '', orders: [], scope: ORDER_READ, open: false };
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i]!;
+    if (option === '--open') {
+      parsed.open = true;
+      continue;
+    }
+    const value = options[++i];
+    if (value === undefined || value.startsWith('--')) return undefined;
+    if (option === '--tenant') parsed.tenant = value;
+    else if (option === '--order') parsed.orders.push(value);
+    else if (option === '--scope') parsed.scope = value;
+    else if (option === '--client') parsed.client = value;
+    else return undefined;
+  }
+  return parsed.tenant ? parsed : undefined;
+}
+
+/** Hands the URL to the desktop's browser; a machine without one still has the printed URL. */
+function openInBrowser(url: string, io: Io): void {
+  const [command, ...args] =
+    process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url];
+  const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+  child.once('error', () => io.err('no browser could be started: open the URL above yourself'));
+  child.unref();
+}
+
+async function link(options: readonly string[], io: Io, settings: AgentSettings): Promise<number> {
+  const args = linkArgs(options);
+  if (!args) {
+    io.err(USAGE);
+    return 2;
+  }
+  const configDir = settings.configDir ?? resolve('config');
+  const tenant = loadTenantFiles(configDir).find((t) => t.config.id === args.tenant)?.config;
+  if (!tenant) {
+    io.err(`no tenant "${args.tenant}" in ${configDir}/tenants`);
+    return 1;
+  }
+  // The agent is a public client: no secret, a loopback redirect URI (any port).
+  const client = (tenant.identity_linking?.clients ?? []).find(
+    (c) =>
+      (args.client === undefined || c.client_id === args.client) &&
+      (c.auth_method ?? 'none') === 'none' &&
+      (c.redirect_uris ?? []).some((uri) => new URL(uri).hostname === '127.0.0.1'),
+  );
+  if (!client) {
+    const which = args.client === undefined ? 'public OAuth client' : `public OAuth client "${args.client}"`;
+    io.err(`tenant ${args.tenant} has no ${which} with a 127.0.0.1 redirect URI under identity_linking.clients`);
+    return 1;
+  }
+  const gateway = (tenant.base_url ?? settings.gateway).replace(/\/+$/, '');
+  const outcome = await linkAccount({
+    gateway,
+    clientId: client.client_id,
+    profile: client.profile,
+    scope: args.scope,
+    orders: args.orders,
+    onAuthorizationUrl: (url) => {
+      io.err(`Open this URL in a browser and sign in as a buyer of ${tenant.name} (Ctrl-C stops):`);
+      io.err(url);
+      if (args.open) openInBrowser(url, io);
+    },
+  });
+  const expires = outcome.expiresIn === undefined ? '' : `, the access token expires in ${outcome.expiresIn} s`;
+  io.err(`linked: ${client.client_id} holds ${outcome.scope} from ${outcome.issuer}${expires}`);
+  let failed = 0;
+  for (const order of outcome.orders) {
+    io.out(typeof order.body === 'string' ? order.body : JSON.stringify(order.body));
+    const why = order.status >= 300 ? `answered ${order.status}` : protocolFailure(JSON.stringify(order.body));
+    if (why !== undefined) {
+      io.err(`order ${order.id}: ${why}`);
+      failed++;
+    }
+  }
+  return failed === 0 ? 0 : 1;
 }
 
 /** The server in a background process that keeps no hold on this terminal; returns once it serves. */

@@ -26,7 +26,7 @@ export const API_KEY_USAGE = [
 ].join('\n');
 
 /** `--flag value` or `--flag=value`; the rest are positional. */
-function parse(args: readonly string[]): { flags: Map<string, string>; positional: string[] } | undefined {
+export function parse(args: readonly string[]): { flags: Map<string, string>; positional: string[] } | undefined {
   const flags = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -43,7 +43,7 @@ function parse(args: readonly string[]): { flags: Map<string, string>; positiona
   return { flags, positional };
 }
 
-function isProfileUrl(value: string): boolean {
+export function isProfileUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || url.protocol === 'http:';

@@ -3,20 +3,26 @@
  * prints a new private JWK (kid = its RFC 7638 thumbprint), its public half, and how a tenant
  * file references it; `--private-only` prints the private JWK alone, for scripts. The private key
  * is printed once and never written anywhere by this tool.
- * `npm run keys -- api-key create|list|revoke ...` issues X-API-Key keys (scripts/api-keys.ts).
+ * `npm run keys -- api-key create|list|revoke ...` issues X-API-Key keys (scripts/api-keys.ts);
+ * `npm run keys -- oauth-client create|list|revoke ...` registers OAuth clients (scripts/oauth-clients.ts).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';
 import { generatePrivateJwk, signingKeyFromJwk } from '../src/security/keyring.js';
 import { API_KEY_USAGE, runApiKeys } from './api-keys.js';
+import { OAUTH_CLIENT_USAGE, runOAuthClients } from './oauth-clients.js';
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
-const USAGE = `usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)\n${API_KEY_USAGE}`;
+const USAGE = [
+  'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)',
+  API_KEY_USAGE,
+  OAUTH_CLIENT_USAGE,
+].join('\n');
 
 function algorithmArg(args: readonly string[]): string | undefined {
   const at = args.findIndex((a) => a === '--alg' || a.startsWith('--alg='));
@@ -28,6 +34,7 @@ function algorithmArg(args: readonly string[]): string | undefined {
 export async function run(args: readonly string[], io: Io, configDir = resolve(process.env.CONFIG_DIR || 'config')): Promise<number> {
   const [command, ...options] = args;
   if (command === 'api-key') return runApiKeys(options, io, configDir);
+  if (command === 'oauth-client') return runOAuthClients(options, io, configDir);
   const alg = algorithmArg(options);
   if (command !== 'generate' || alg === undefined || !isAlgorithmName(alg)) {
     io.err(USAGE);

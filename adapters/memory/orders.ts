@@ -140,6 +140,8 @@ export class OrderBook {
         events: [],
         adjustments: [],
         totals: { subtotal, itemsDiscount, discount, shipping: shipping ?? 0, tax: tax ?? 0, total },
+        ...(request.quote.identity && { customerId: request.quote.identity.customerId }),
+        buyerEmail: request.buyer.email,
       },
       ...(carrier && { carrier }),
       completedReturns: [],

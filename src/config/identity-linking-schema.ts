@@ -19,8 +19,9 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
       /** `none`: a public agent client (PKCE S256); the other two: a confidential platform. */
       auth_method: Type.Optional(StringEnum(['none', 'private_key_jwt', 'client_secret_basic'])),
       redirect_uris: Type.Optional(Type.Array(RedirectUri, { minItems: 1 })),
-      /** private_key_jwt: the platform's public keys. */
+      /** private_key_jwt: the platform's public keys, inline or where the platform publishes them. */
       jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1 }) })),
+      jwks_uri: Type.Optional(Type.String({ format: 'uri', pattern: '^https://' })),
       /** client_secret_basic: a reference to the secret, never the secret. */
       client_secret: Type.Optional(secretRef),
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -66,6 +67,16 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
     {
       clients: Type.Optional(Type.Array(OAuthClient)),
       federated: Type.Optional(Federated),
+      dynamic_registration: Type.Optional(
+        Type.Object(
+          { initial_access_token: secretRef },
+          {
+            additionalProperties: false,
+            description:
+              'RFC 7591 registration at /oauth2/register, off unless set: platforms given this initial access token register themselves (with their profile)',
+          },
+        ),
+      ),
       access_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400 })),
       refresh_token_ttl_seconds: Type.Optional(Type.Integer({ minimum: 3600, maximum: 31_536_000 })),
       /** Failed logins allowed per account and per client address in `window_seconds`. */

@@ -42,7 +42,7 @@ export interface AuthorizationServerOptions {
 
 /** What a verified access token of this server says. */
 export type IssuedToken =
-  | { kind: 'buyer'; customerId: string; clientId: string; profileUrl: string; scopes: string[] }
+  | { kind: 'buyer'; customerId: string; email?: string; clientId: string; profileUrl: string; scopes: string[] }
   | { kind: 'platform'; clientId: string; profileUrl: string };
 
 function clientMetadata(client: ClientConfig, where: string, baseDir: string, env: NodeJS.ProcessEnv): ClientMetadata {
@@ -57,13 +57,14 @@ function clientMetadata(client: ClientConfig, where: string, baseDir: string, en
         throw new ConfigError(`${where}.redirect_uris: ${uri}: plain http only on 127.0.0.1 or [::1]`);
     }
   }
-  if (method === 'private_key_jwt' && !client.jwks)
-    throw new ConfigError(`${where}.jwks: private_key_jwt needs the platform's public keys`);
+  if (method === 'private_key_jwt' && !client.jwks === !client.jwks_uri)
+    throw new ConfigError(`${where}.jwks: private_key_jwt needs the platform's public keys: jwks or jwks_uri, one of them`);
   if (method === 'client_secret_basic' && !client.client_secret)
     throw new ConfigError(`${where}.client_secret: client_secret_basic needs a secret reference`);
   const interactive = redirects.length > 0;
   return {
     client_id: client.client_id,
+    profile: client.profile,
     ...(client.name !== undefined && { client_name: client.name }),
     token_endpoint_auth_method: method,
     // A public agent is a native application: loopback redirects match whatever the port.
@@ -72,6 +73,7 @@ function clientMetadata(client: ClientConfig, where: string, baseDir: string, en
     response_types: interactive ? ['code'] : [],
     grant_types: [...(interactive ? ['authorization_code', 'refresh_token'] : []), ...(method === 'none' ? [] : ['client_credentials'])],
     ...(client.jwks && { jwks: client.jwks }),
+    ...(client.jwks_uri && { jwks_uri: client.jwks_uri }),
     ...(client.client_secret && { client_secret: resolveSecret(client.client_secret, `${where}.client_secret`, baseDir, env) }),
   };
 }
@@ -86,6 +88,9 @@ export class AuthorizationServer implements OwnAuthorizationServer {
   readonly attempts: LoginAttempts;
   readonly federated: FederatedLogin | undefined;
   private readonly profiles: ReadonlyMap<string, string>;
+  private readonly store: StateStore;
+  private readonly emailKey: (customerId: string) => string;
+  private readonly refreshTtlMs: number;
 
   constructor({ config, baseUrl, keyring, store, file, env, federated }: AuthorizationServerOptions) {
     const where = `${file}: $.identity_linking`;
@@ -106,12 +111,20 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     );
     const accessTtl = linking.access_token_ttl_seconds ?? 3600;
     const refreshTtl = linking.refresh_token_ttl_seconds ?? 30 * 24 * 3600;
+    this.store = store;
+    this.refreshTtlMs = refreshTtl * 1000;
+    this.emailKey = (customerId) => `oidc:${config.id}:verified-email:${customerId}`;
+    const emailOf = async (customerId: string) => (await store.get<string>(this.emailKey(customerId)))?.value;
     const privateJwk = { ...key.privateKey.export({ format: 'jwk' }), kid: key.kid, alg: key.publicJwk.alg, use: 'sig' };
     // Cookie signing keys derived from the signing key: the same on every replica sharing it.
     const cookieKey = createHmac('sha256', key.privateKey.export({ format: 'der', type: 'pkcs8' }))
       .update('oidc cookies')
       .digest('base64url');
     const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+    const registration = linking.dynamic_registration;
+    const initialAccessToken =
+      registration &&
+      resolveSecret(registration.initial_access_token, `${where}.dynamic_registration.initial_access_token`, dirname(file), env);
     const resource = this.resource;
     const scopes = this.scopes;
 
@@ -119,6 +132,14 @@ export class AuthorizationServer implements OwnAuthorizationServer {
       // oidc-provider dates everything by the process clock, so its store keys do too.
       adapter: storeAdapter(store, `oidc:${config.id}`, Date.now),
       clients,
+      // Every client names the platform profile it belongs to (static ones from the tenant file).
+      extraClientMetadata: {
+        properties: ['profile'],
+        validator: (_ctx, key, value) => {
+          if (key === 'profile' && !(typeof value === 'string' && /^https?:\/\//.test(value) && URL.canParse(value)))
+            throw new errors.InvalidClientMetadata('profile: the platform profile URL (http or https) is required');
+        },
+      },
       jwks: { keys: [privateJwk] },
       cookies: { keys: [cookieKey] },
       clientAuthMethods: ['none', 'private_key_jwt', 'client_secret_basic'],
@@ -134,6 +155,11 @@ export class AuthorizationServer implements OwnAuthorizationServer {
         ctx.body = renderErrorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : undefined);
       },
       findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+      // The email the store verified at login travels with each access token (orders are matched on it).
+      extraTokenClaims: async (_ctx, token) => {
+        const email = 'accountId' in token && token.accountId !== undefined ? await emailOf(token.accountId) : undefined;
+        return email === undefined ? undefined : { email };
+      },
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       interactions: { url: (_ctx, interaction) => `${basePath}${OAUTH_PATH}/interaction/${interaction.uid}` },
       routes: {
@@ -162,6 +188,7 @@ export class AuthorizationServer implements OwnAuthorizationServer {
         // A client revokes only its own tokens, authenticated as at the token endpoint.
         revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         clientCredentials: { enabled: true },
+        registration: initialAccessToken === undefined ? { enabled: false } : { enabled: true, initialAccessToken },
         userinfo: { enabled: false },
         resourceIndicators: {
           enabled: true,
@@ -178,9 +205,18 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     this.provider.proxy = true; // the forwarded headers are the ones the mount sets from the base URL
   }
 
-  /** The platform profile URL a client belongs to. */
+  /** The platform profile URL a client belongs to (from the tenant file). */
   profileOf(clientId: string): string | undefined {
     return this.profiles.get(clientId);
+  }
+
+  /** The profile of a client from the tenant file or registered dynamically. */
+  private async profileFor(clientId: string): Promise<string | undefined> {
+    const known = this.profiles.get(clientId);
+    if (known !== undefined) return known;
+    const client = await this.provider.Client.find(clientId);
+    const profile = (client as { profile?: unknown } | undefined)?.profile;
+    return typeof profile === 'string' ? profile : undefined;
   }
 
   /** Hands a request to oidc-provider (its path relative to the tenant's base URL). */
@@ -195,10 +231,17 @@ export class AuthorizationServer implements OwnAuthorizationServer {
   }
 
   /** The buyer logged in and allowed the request: records the grant and resumes the authorization. */
-  async finishLogin(req: IncomingMessage, res: ServerResponse, customer: Pick<AuthenticatedCustomer, 'customerId'>): Promise<void> {
+  async finishLogin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    customer: Pick<AuthenticatedCustomer, 'customerId'> & { email?: string | undefined },
+  ): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     const clientId = String(details.params.client_id);
     const requested = typeof details.params.scope === 'string' ? details.params.scope.split(' ') : [];
+    // A federated provider may vouch for no email: then orders match on the customer id alone.
+    if (customer.email !== undefined) await this.store.set(this.emailKey(customer.customerId), customer.email, this.refreshTtlMs);
+    else await this.store.delete(this.emailKey(customer.customerId));
     const grant = new this.provider.Grant({ accountId: customer.customerId, clientId });
     const granted = requested.filter((s) => this.scopes.includes(s));
     if (granted.length > 0) grant.addResourceScope(this.resource, granted.join(' '));
@@ -227,7 +270,13 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     const issued = await this.verify(token);
     if (!issued) return undefined;
     return issued.kind === 'buyer'
-      ? { kind: 'buyer', buyerId: issued.customerId, scopes: issued.scopes, profileUrl: issued.profileUrl }
+      ? {
+          kind: 'buyer',
+          buyerId: issued.customerId,
+          scopes: issued.scopes,
+          profileUrl: issued.profileUrl,
+          ...(issued.email !== undefined && { email: issued.email }),
+        }
       : { kind: 'platform', profileUrl: issued.profileUrl, via: 'oauth' };
   }
 
@@ -237,13 +286,21 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     if (access) {
       const { accountId, clientId, aud } = access;
       if (aud !== this.resource && !(Array.isArray(aud) && aud.includes(this.resource))) return undefined;
-      const profileUrl = clientId === undefined ? undefined : this.profileOf(clientId);
+      const profileUrl = clientId === undefined ? undefined : await this.profileFor(clientId);
       if (profileUrl === undefined || clientId === undefined || accountId === undefined) return undefined;
-      return { kind: 'buyer', customerId: accountId, clientId, profileUrl, scopes: [...access.scopes] };
+      const email = typeof access.extra?.email === 'string' ? access.extra.email : undefined;
+      return {
+        kind: 'buyer',
+        customerId: accountId,
+        ...(email !== undefined && { email }),
+        clientId,
+        profileUrl,
+        scopes: [...access.scopes],
+      };
     }
     const own = await this.provider.ClientCredentials.find(token);
     const clientId = own?.clientId;
-    const profileUrl = clientId === undefined ? undefined : this.profileOf(clientId);
+    const profileUrl = clientId === undefined ? undefined : await this.profileFor(clientId);
     return clientId !== undefined && profileUrl !== undefined ? { kind: 'platform', clientId, profileUrl } : undefined;
   }
 }

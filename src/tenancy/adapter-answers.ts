@@ -187,6 +187,8 @@ const OrderShape = Nullable(
     events: Type.Array(Type.Object({ id: Id, occurredAt: Type.String(), type: Type.String(), lines: Lines })),
     adjustments: Type.Array(Type.Object({ id: Id, type: Type.String(), occurredAt: Type.String(), status: Type.String() })),
     totals: Type.Object({ subtotal: Amount, itemsDiscount: Amount, discount: Amount, shipping: Amount, tax: Amount, total: Amount }),
+    customerId: Type.Optional(Type.String({ minLength: 1 })),
+    buyerEmail: Type.Optional(Type.String({ minLength: 1 })),
   }),
 );
 

@@ -25,6 +25,8 @@ export class TenantRegistry {
   }
 
   route(host: string | undefined, url: string): Routed | null {
+    const inserted = this.wellKnownByPath(host, url);
+    if (inserted) return inserted;
     for (const [prefix, tenant] of this.byPrefix) {
       if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) {
         return { tenant, url: url.slice(prefix.length) || '/' };
@@ -37,6 +39,21 @@ export class TenantRegistry {
     }
     const only = this.tenants.length === 1 ? this.tenants[0] : undefined;
     return only ? { tenant: only, url } : null;
+  }
+
+  /**
+   * RFC 8414 §3.1 / RFC 9728 §3.1 path insertion: the metadata of an issuer (resource) with a path
+   * is at `/.well-known/<name><path>`, so `/.well-known/oauth-authorization-server/t/acme` is the
+   * tenant whose base URL path is `/t/acme` (the one on this host when several are).
+   */
+  private wellKnownByPath(host: string | undefined, url: string): Routed | null {
+    const match = /^\/\.well-known\/(oauth-authorization-server|oauth-protected-resource)(\/[^?]*[^/?])(\?.*)?$/.exec(url);
+    if (!match) return null;
+    const [, name, path, query = ''] = match;
+    const candidates = this.tenants.filter((t) => new URL(t.baseUrl).pathname.replace(/\/$/, '') === path);
+    const onHost = candidates.find((t) => host !== undefined && new URL(t.baseUrl).host === host.toLowerCase());
+    const tenant = onHost ?? (candidates.length === 1 ? candidates[0] : undefined);
+    return tenant ? { tenant, url: `/.well-known/${name}${query}` } : null;
   }
 
   private inFlight = 0;

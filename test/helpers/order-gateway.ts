@@ -44,6 +44,10 @@ export interface PlaceOrder {
   profileUrl?: string;
   webhookUrl?: string;
   buyerId?: string;
+  /** The email the order is placed with; default jane.smith@example.com. */
+  email?: string;
+  /** The store customer signed in at checkout (the quote's identity), so the store's order carries it. */
+  customerId?: string;
 }
 
 export interface OrderGateway extends TestGateway {
@@ -115,6 +119,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
     const quote: QuoteRequest = {
       lines: lines.map(([variantId, quantity], i) => ({ lineId: `l${i + 1}`, variantId, quantity })),
       discountCodes: [],
+      ...(order.customerId && { identity: { customerId: order.customerId } }),
       fulfillment: {
         multiGroup: false,
         methods: [
@@ -127,7 +132,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
       reference: checkoutId,
       quote,
       expectedTotal: total,
-      buyer: { email: 'jane.smith@example.com' },
+      buyer: { email: order.email ?? 'jane.smith@example.com' },
       payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: `tx_${checkoutId}`, amount: total } },
     });
     if (placed.status !== 'placed') throw new Error(`the demo store did not place the order: ${JSON.stringify(placed)}`);

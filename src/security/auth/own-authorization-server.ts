@@ -19,12 +19,14 @@ export interface OwnAuthorizationServer {
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
 
+/** RFC 9728 §3.1: the resource's path goes after the well-known name (`/.well-known/oauth-protected-resource/t/acme`). */
+export function protectedResourceMetadataUrl(resource: string): string {
+  const url = new URL(resource);
+  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname.replace(/\/$/, '')}`;
+}
+
 export function bearerChallenge(server: OwnAuthorizationServer, params: Record<string, string> = {}): string {
-  const all = {
-    realm: server.issuer,
-    ...params,
-    resource_metadata: `${server.resource.replace(/\/$/, '')}/.well-known/oauth-protected-resource`,
-  };
+  const all = { realm: server.issuer, ...params, resource_metadata: protectedResourceMetadataUrl(server.resource) };
   return `Bearer ${Object.entries(all)
     .map(([name, value]) => `${name}=${quoted(value)}`)
     .join(', ')}`;

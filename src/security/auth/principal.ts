@@ -7,7 +7,14 @@ export type Principal =
   /** The platform itself: API key, client-credentials token, its own signature or client certificate. */
   | { kind: 'platform'; profileUrl: string; via: AuthMechanism }
   /** A buyer who linked their identity to the platform (authorization-code token). */
-  | { kind: 'buyer'; buyerId: string; scopes: readonly string[]; profileUrl: string };
+  | {
+      kind: 'buyer';
+      buyerId: string;
+      scopes: readonly string[];
+      profileUrl: string;
+      /** The email the store verified when the buyer linked (the gateway's own authorization server). */
+      email?: string;
+    };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 

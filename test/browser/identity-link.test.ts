@@ -1,0 +1,127 @@
+/**
+ * A demo buyer links her account in a real browser (Chromium): the example agent's link flow
+ * (scripts/agent-link.ts) hands her the authorization URL, she signs in on the gateway's login
+ * page with the keyboard alone and allows, the browser lands on the agent's loopback redirect,
+ * and the agent reads her order, placed through another platform, with her token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { linkAccount } from '../../scripts/agent-link.js';
+import { freePort } from '../../scripts/free-port.js';
+import { ORDER_READ } from '../../src/security/auth/scopes.js';
+import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
+import { startPlatform, type PlatformServer } from '../helpers/platform.js';
+import { launchChromium } from './helpers/chromium.js';
+
+let browser: Browser;
+let gw: OrderGateway;
+let placer: PlatformServer;
+let origin: string;
+
+beforeAll(async () => {
+  const agent = await startPlatform();
+  placer = await startPlatform();
+  origin = `http://127.0.0.1:${await freePort()}`;
+  [browser, gw] = await Promise.all([
+    launchChromium(),
+    orderGateway({
+      platform: agent,
+      tenant: {
+        name: 'Demo Flower Shop',
+        base_url: origin,
+        capabilities: { 'dev.proto.shopping.order': {}, 'dev.proto.common.identity_linking': {} },
+        identity_linking: {
+          clients: [
+            { client_id: 'example-agent', name: 'Example agent', profile: agent.url(), redirect_uris: ['http://127.0.0.1/callback'] },
+          ],
+        },
+      },
+    }),
+  ]);
+  await gw.app.listen({ port: Number(new URL(origin).port), host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await Promise.all([browser?.close(), gw?.close()]);
+  await Promise.all([gw?.platform.close(), placer?.close()]);
+});
+
+/** The buyer, keyboard only: email, password, Enter (the form's first button: sign in and allow). */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+}
+
+describe('linking a demo buyer in Chromium', () => {
+  it("Jane signs in on the gateway's page and allows; the agent reads her order with her token", async () => {
+    const orderId = await gw.placeOrder({ profileUrl: placer.url(), buyerId: 'cust_2' });
+    const context = await browser.newContext();
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    try {
+      let shown: Promise<void> | undefined;
+      const linked = linkAccount({
+        gateway: origin,
+        clientId: 'example-agent',
+        profile: gw.platform.url(),
+        scope: ORDER_READ,
+        orders: [orderId],
+        timeoutMs: 30_000,
+        onAuthorizationUrl: (url) => {
+          shown = (async () => {
+            await page.goto(url);
+            expect(await page.locator('h1').innerText()).toBe('Sign in to Demo Flower Shop');
+            expect(await page.locator('main').innerText()).toContain('Example agent asks to link your Demo Flower Shop account.');
+            expect(await page.locator('main').innerText()).toContain('See your orders at this store, whichever assistant placed them');
+            await signIn(page, 'jane.smith@example.com', 'demo-flowers');
+            await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+          })();
+        },
+      });
+      const outcome = await linked;
+      await shown;
+      // The browser landed on the agent's loopback redirect with a code, the state and the issuer.
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get('iss')).toBe(origin);
+      expect(landed.searchParams.get('code')).toBeTruthy();
+      expect(landed.searchParams.get('state')).toBeTruthy();
+      expect(await page.locator('h1').innerText()).toBe('You can close this window');
+      expect(outcome.scope).toBe(ORDER_READ);
+      expect(outcome.orders).toEqual([{ id: orderId, status: 200, body: expect.objectContaining({ id: orderId }) }]);
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a wrong password keeps her on the page with the error announced; nothing reaches the agent', async () => {
+    const context = await browser.newContext();
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    try {
+      const link = linkAccount({
+        gateway: origin,
+        clientId: 'example-agent',
+        profile: gw.platform.url(),
+        scope: ORDER_READ,
+        orders: [],
+        timeoutMs: 8_000,
+        onAuthorizationUrl: async (url) => {
+          await page.goto(url);
+          await signIn(page, 'jane.smith@example.com', 'not-her-password');
+          expect(await page.getByRole('alert').innerText()).toBe('That email and password do not match an account of this store.');
+          expect(new URL(page.url()).origin).toBe(origin);
+        },
+      });
+      await expect(link).rejects.toThrow(/no sign-in within 8 s/);
+    } finally {
+      await context.close();
+    }
+  });
+});
