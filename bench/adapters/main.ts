@@ -16,10 +16,9 @@ import { freePort } from '../../scripts/free-port.js';
 import { startMedusaStore, type MedusaStore } from '../../scripts/medusa-store.js';
 import { serveAgentProfile } from '../agent-profile.js';
 import { machine, writeSection } from '../results-file.js';
-import { startGateway } from './gateway.js';
+import { ownProcess } from './gateway.js';
 import { addedMs, atRate, namedCalls, percentile, sequential, type Sample } from './measure.js';
 import { GatewayClient, scenario } from './scenario.js';
-import { StoreProbe } from './store-probe.js';
 import { ADAPTERS, medusaTarget, restTarget, shopifyTarget, woocommerceTarget, type AdapterName, type Target } from './targets.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
@@ -65,25 +64,25 @@ async function start(name: AdapterName): Promise<{ target: Target; stop(): Promi
   return { target, stop: () => target.close() };
 }
 
-async function benchAdapter(name: AdapterName, agent: string, probe: StoreProbe): Promise<string> {
+async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
   const started = await start(name);
   const { target } = started;
-  const gateway = await startGateway(target.tenantYaml, target.env);
+  const gateway = await ownProcess(target.tenantYaml, target.env);
   try {
     const client = new GatewayClient(gateway.origin, agent);
     const operations = scenario(await target.scenario(client));
     // Warm-up without latency: schemas compiled, the agent profile fetched, store facts read.
-    for (const op of operations) await sequential(client, probe, op, 2);
+    for (const op of operations) await sequential(client, gateway, op, 2);
     target.setLatency(LATENCY_MS);
     const rows: string[] = [];
     for (const op of operations) {
       progress(`${name}: ${op.name}, ${SAMPLES} sequential`);
-      const one = await sequential(client, probe, op, SAMPLES);
-      const names = await namedCalls(client, probe, op, target);
+      const one = await sequential(client, gateway, op, SAMPLES);
+      const names = await namedCalls(client, gateway, op, target);
       let rated: Sample[] = [];
       if (op.repeatable && RATE_SECONDS > 0) {
         progress(`${name}: ${op.name}, ${RATE}/s for ${RATE_SECONDS} s`);
-        rated = await atRate(client, probe, op, RATE, RATE_SECONDS);
+        rated = await atRate(client, gateway, op, RATE, RATE_SECONDS);
       }
       const added = one.map(addedMs);
       const ratedAdded = rated.map(addedMs);
@@ -117,11 +116,12 @@ function intro(name: AdapterName): string {
     name === 'medusa' ? 'the seeded Medusa server (its own time is the store time)' : `the store, ${LATENCY_MS} ms added to every call`;
   return [
     `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${loadavg()[0]!.toFixed(1)} at the end.`,
-    '`npm run bench:adapters` (scenario: bench/adapters/scenario.ts): the gateway in the bench process (memory store,',
-    `request log at info to nowhere) in front of ${store}. Sequential: ${SAMPLES} requests one at a time; at rate: ${RATE}`,
-    `requests/s for ${RATE_SECONDS} s, for the operations that can be repeated. Store calls are the HTTP calls the gateway made for`,
-    'the request (seen in its process by async context); added = total − time with a store call under way (overlaps counted',
-    'once). Targets: added p50 ≤ 1.5 ms and p99 ≤ 5 ms sequential, p99 ≤ 10 ms at rate.',
+    '`npm run bench:adapters` (scenario: bench/adapters/scenario.ts): the gateway as its own process (memory store,',
+    `request log at info to /dev/null, NODE_ENV=production) in front of ${store}. Sequential: ${SAMPLES} requests one at a time;`,
+    `at rate: ${RATE} requests/s for ${RATE_SECONDS} s, for the operations that can be repeated.`,
+    'Store calls are the HTTP calls the gateway made for the request (seen inside its process by async context);',
+    'added = total − time with a store call under way (overlaps counted once).',
+    'Targets: added p50 ≤ 1.5 ms and p99 ≤ 5 ms sequential, p99 ≤ 10 ms at rate.',
   ].join(' ');
 }
 
@@ -130,16 +130,14 @@ async function main(): Promise<void> {
   const unknown = wanted.filter((w) => !(ADAPTERS as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${ADAPTERS.join(', ')})`);
   const agent = await serveAgentProfile();
-  const probe = new StoreProbe();
   try {
     for (const name of wanted as AdapterName[]) {
-      const table = await benchAdapter(name, agent.header, probe);
+      const table = await benchAdapter(name, agent.header);
       const section = [`## ${TITLES[name]} adapter: store calls and gateway-added latency`, '', intro(name), '', table].join('\n');
       await writeSection(`adapters-${name}`, section);
       process.stdout.write(`${section}\n\n`);
     }
   } finally {
-    probe.close();
     await agent.close();
   }
 }

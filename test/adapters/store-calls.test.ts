@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveAgentProfile, type AgentProfile } from '../../bench/agent-profile.js';
-import { startGateway } from '../../bench/adapters/gateway.js';
+import { inProcess } from '../../bench/adapters/gateway.js';
 import { namedCalls, sequential } from '../../bench/adapters/measure.js';
 import { GatewayClient, scenario } from '../../bench/adapters/scenario.js';
 import { StoreProbe } from '../../bench/adapters/store-probe.js';
@@ -25,14 +25,14 @@ afterAll(async () => {
 });
 
 /** The store calls of each operation of the scenario, one request each, after one warm-up round. */
-export async function callsPerOperation(target: Target, agentHeader: string, storeProbe: StoreProbe): Promise<Record<string, string[]>> {
-  const gateway = await startGateway(target.tenantYaml, target.env);
+async function callsPerOperation(target: Target, agentHeader: string, storeProbe: StoreProbe): Promise<Record<string, string[]>> {
+  const gateway = await inProcess(target.tenantYaml, target.env, storeProbe);
   try {
     const client = new GatewayClient(gateway.origin, agentHeader);
     const operations = scenario(await target.scenario(client));
-    for (const op of operations) await sequential(client, storeProbe, op, 1);
+    for (const op of operations) await sequential(client, gateway, op, 1);
     const counted: Record<string, string[]> = {};
-    for (const op of operations) counted[op.name] = await namedCalls(client, storeProbe, op, target);
+    for (const op of operations) counted[op.name] = await namedCalls(client, gateway, op, target);
     return counted;
   } finally {
     await gateway.close();
