@@ -332,6 +332,13 @@ export interface QuoteRequest {
    * the adapter's to replace: build a new cart and return its handle.
    */
   handle?: string;
+  /**
+   * The gateway's id of the session being priced (its cart or checkout id), the `reference` a
+   * later `checkoutUrl` will carry. A store that can keep it with a cart it creates (Shopify's
+   * cart attributes in `cartCreate`) does so, and `checkoutUrl` then needs no call of its own.
+   * Not part of what is priced: adapters that cannot keep it ignore it.
+   */
+  reference?: string;
   /** Presentment currency, one of the store's currencies; absent = the store default. */
   currency?: string;
   lines: QuoteLine[];

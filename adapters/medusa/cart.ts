@@ -9,14 +9,16 @@
  * order is placed (orders.ts), after the last change.
  */
 import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, PostalAddress, Quote, QuotedLine, QuoteRequest } from '../contract.js';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
 import { toMinor } from './money.js';
 import type { MedusaAdjustment, MedusaCart, MedusaLineItem, MedusaShippingMethod, MedusaShippingOption } from './shapes.js';
 
 export const CART_FIELDS =
-  'id,currency_code,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,item_subtotal,' +
-  '*items,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,*shipping_methods.adjustments,*shipping_address,' +
-  '*payment_collection';
+  'id,currency_code,region_id,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,' +
+  'item_subtotal,*items,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,*shipping_methods.adjustments,' +
+  '*shipping_address,*payment_collection';
 
 /** One fulfillment group per method: Medusa prices one shipping method per shipping profile, the store has one. */
 export const GROUP_KEY = 'default';
@@ -63,7 +65,28 @@ function lineProblem(lineId: string, error: MedusaRefusal): LineProblem {
   return { lineId, code: 'not_found' };
 }
 
+export interface QuoteOptions {
+  /** Kept on the cart (merged into what it has). */
+  metadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** Shipping options per cart content and address, for this long: a merchant's price change shows within it. */
+const OPTIONS_TTL_MS = 60_000;
+
+/** How long a quote just made stands for the same request (checkoutUrl, placeOrder right after pricing). */
+const RECENT_MS = 5_000;
+
+/** What a request asks of the cart, without the cart it is kept in and the session's reference. */
+function requestKey(cartId: string, request: QuoteRequest): string {
+  const { handle: _handle, reference: _reference, ...rest } = request;
+  return `${cartId}|${createHash('sha256').update(JSON.stringify(rest)).digest('base64url')}`;
+}
+
 export class MedusaCarts {
+  private readonly options = new LRUCache<string, MedusaShippingOption[]>({ max: 5_000, ttl: OPTIONS_TTL_MS });
+  private readonly recent = new LRUCache<string, { quote: Quote; cart: MedusaCart }>({ max: 1_000, ttl: RECENT_MS });
+
   constructor(
     private readonly client: MedusaClient,
     private readonly scope: CartScope,
@@ -82,58 +105,82 @@ export class MedusaCarts {
     }
   }
 
-  private async create(request: QuoteRequest, problems: LineProblem[], signal?: AbortSignal): Promise<MedusaCart> {
+  /** A cart mutation with the cart it answers, read with CART_FIELDS (every Store API cart route takes `fields`). */
+  private async mutate(path: string, what: string, method: 'POST' | 'DELETE', body: unknown, signal?: AbortSignal): Promise<MedusaCart> {
+    const answer = await this.client.call('store', path, what, { method, query: { fields: CART_FIELDS }, body, signal });
+    return member<MedusaCart>(answer, 'cart', what);
+  }
+
+  /**
+   * A new cart in one call (POST /store/carts takes items, email, shipping address, metadata and
+   * promotion codes); a refusal makes it again without items and codes, and sends those one by one
+   * to say which line or code Medusa refused.
+   */
+  private async create(
+    request: QuoteRequest,
+    problems: LineProblem[],
+    metadata: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ cart: MedusaCart; codesApplied: boolean }> {
+    const address = this.addressOf(request);
     const base = {
       region_id: this.scope.regionId,
       ...(this.scope.salesChannelId && { sales_channel_id: this.scope.salesChannelId }),
       ...(request.buyer?.email && { email: request.buyer.email }),
+      ...(address && { shipping_address: address }),
+      ...(metadata && { metadata }),
     };
     const items = request.lines.map((l) => ({ variant_id: l.variantId, quantity: l.quantity, metadata: { gateway_line_id: l.lineId } }));
+    const codes = [...new Set(request.discountCodes)];
+    const unique = codes.length === request.discountCodes.length && new Set(codes.map((c) => c.toUpperCase())).size === codes.length;
     try {
-      // The common case in one call; a refused line sends the lines one by one, to say which.
-      const answer = await this.client.call('store', '/store/carts', 'cart create', { method: 'POST', body: { ...base, items }, signal });
-      return member<MedusaCart>(answer, 'cart', 'cart');
+      const cart = await this.mutate(
+        '/store/carts',
+        'cart create',
+        'POST',
+        { ...base, items, ...(unique && codes.length && { promo_codes: codes }) },
+        signal,
+      );
+      return { cart, codesApplied: unique };
     } catch (error) {
-      if (!(error instanceof MedusaRefusal) || items.length === 0) throw error;
+      if (!(error instanceof MedusaRefusal) || (items.length === 0 && !(unique && codes.length))) throw error;
     }
-    const answer = await this.client.call('store', '/store/carts', 'cart create', { method: 'POST', body: base, signal });
-    const cart = member<MedusaCart>(answer, 'cart', 'cart create');
-    for (const item of items) await this.addLine(cart.id, item, problems, signal);
-    return cart;
+    let cart = await this.mutate('/store/carts', 'cart create', 'POST', base, signal);
+    for (const item of items) cart = (await this.addLine(cart.id, item, problems, signal)) ?? cart;
+    return { cart, codesApplied: false };
   }
 
+  /** The cart after the line was added; undefined when Medusa refused it (a line problem). */
   private async addLine(
     cartId: string,
     item: { variant_id: string; quantity: number; metadata: Record<string, string> },
     problems: LineProblem[],
     signal?: AbortSignal,
-  ) {
+  ): Promise<MedusaCart | undefined> {
     if (!Number.isInteger(item.quantity) || item.quantity < 1) {
       problems.push({ lineId: item.metadata.gateway_line_id!, code: 'invalid_quantity' });
-      return;
+      return undefined;
     }
     try {
-      await this.client.call('store', `/store/carts/${cartId}/line-items`, 'cart line add', { method: 'POST', body: item, signal });
+      return await this.mutate(`/store/carts/${cartId}/line-items`, 'cart line add', 'POST', item, signal);
     } catch (error) {
       if (!(error instanceof MedusaRefusal)) throw error;
       problems.push(lineProblem(item.metadata.gateway_line_id!, error));
+      return undefined;
     }
   }
 
-  /** Brings the cart's lines to the request's (a diff by gateway line id). */
-  private async syncLines(cart: MedusaCart, request: QuoteRequest, problems: LineProblem[], signal?: AbortSignal): Promise<void> {
+  /** Brings the cart's lines to the request's (a diff by gateway line id); answers the cart as it then is. */
+  private async syncLines(cart: MedusaCart, request: QuoteRequest, problems: LineProblem[], signal?: AbortSignal): Promise<MedusaCart> {
     const path = `/store/carts/${cart.id}/line-items`;
     const wanted = new Map(request.lines.map((l) => [l.lineId, l]));
+    let now = cart;
     for (const item of cart.items ?? []) {
       const line = wanted.get(lineIdOf(item) ?? '');
       if (line && line.variantId === item.variant_id) {
         if (line.quantity !== item.quantity) {
           try {
-            await this.client.call('store', `${path}/${item.id}`, 'cart line update', {
-              method: 'POST',
-              body: { quantity: line.quantity },
-              signal,
-            });
+            now = await this.mutate(`${path}/${item.id}`, 'cart line update', 'POST', { quantity: line.quantity }, signal);
           } catch (error) {
             if (!(error instanceof MedusaRefusal)) throw error;
             problems.push(lineProblem(line.lineId, error));
@@ -141,55 +188,84 @@ export class MedusaCarts {
         }
         wanted.delete(line.lineId);
       } else {
-        await this.client.call('store', `${path}/${item.id}`, 'cart line remove', { method: 'DELETE', signal });
+        // DELETE answers { id, object, deleted, parent: cart }.
+        const answer = await this.client.call('store', `${path}/${item.id}`, 'cart line remove', {
+          method: 'DELETE',
+          query: { fields: CART_FIELDS },
+          signal,
+        });
+        now = member<MedusaCart>(answer, 'parent', 'cart line remove');
       }
     }
     for (const line of wanted.values())
-      await this.addLine(
-        cart.id,
-        { variant_id: line.variantId, quantity: line.quantity, metadata: { gateway_line_id: line.lineId } },
-        problems,
-        signal,
-      );
+      now =
+        (await this.addLine(
+          cart.id,
+          { variant_id: line.variantId, quantity: line.quantity, metadata: { gateway_line_id: line.lineId } },
+          problems,
+          signal,
+        )) ?? now;
+    return now;
   }
 
-  private async syncBuyer(cart: MedusaCart, request: QuoteRequest, extra: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
-    const update: Record<string, unknown> = { ...extra };
-    if (request.buyer?.email && request.buyer.email !== cart.email) update.email = request.buyer.email;
+  private addressOf(request: QuoteRequest): Record<string, string> | undefined {
     const destination = destinationOf(request);
-    if (destination) {
-      const address = toMedusaAddress({
-        firstName: request.buyer?.firstName,
-        lastName: request.buyer?.lastName,
-        ...destination,
-      });
+    return destination && toMedusaAddress({ firstName: request.buyer?.firstName, lastName: request.buyer?.lastName, ...destination });
+  }
+
+  private async syncBuyer(
+    cart: MedusaCart,
+    request: QuoteRequest,
+    metadata: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+  ): Promise<MedusaCart> {
+    const update: Record<string, unknown> = {};
+    if (metadata && Object.entries(metadata).some(([k, v]) => cart.metadata?.[k] !== v))
+      update.metadata = { ...cart.metadata, ...metadata };
+    if (request.buyer?.email && request.buyer.email !== cart.email) update.email = request.buyer.email;
+    const address = this.addressOf(request);
+    if (address) {
       const current: Record<string, unknown> = { ...cart.shipping_address };
       if (Object.entries(address).some(([k, v]) => current[k] !== v)) update.shipping_address = address;
     }
-    if (Object.keys(update).length > 0)
-      await this.client.call('store', `/store/carts/${cart.id}`, 'cart update', { method: 'POST', body: update, signal });
+    return Object.keys(update).length > 0 ? this.mutate(`/store/carts/${cart.id}`, 'cart update', 'POST', update, signal) : cart;
   }
 
-  /** Applies the submitted codes in order, one call each, so every refusal carries Medusa's own reason. */
-  private async syncCodes(cart: MedusaCart, codes: string[], signal?: AbortSignal): Promise<Quote['discounts']['rejected']> {
+  /**
+   * Applies the submitted codes in order so every refusal carries Medusa's own reason: all new
+   * codes in one call, and only when Medusa refuses that, one call per code to say which.
+   */
+  private async syncCodes(
+    cart: MedusaCart,
+    codes: string[],
+    signal?: AbortSignal,
+  ): Promise<{ cart: MedusaCart; rejected: Quote['discounts']['rejected'] }> {
     const path = `/store/carts/${cart.id}/promotions`;
     const applied = new Set<string>((cart.promotions ?? []).map((p) => String(p.code).toUpperCase()));
     const wanted = codes.map((c) => c.toUpperCase());
     const stale = [...applied].filter((code) => !wanted.includes(code));
-    if (stale.length > 0)
-      await this.client.call('store', path, 'cart promotion remove', { method: 'DELETE', body: { promo_codes: stale }, signal });
+    let now = cart;
+    if (stale.length > 0) now = await this.mutate(path, 'cart promotion remove', 'DELETE', { promo_codes: stale }, signal);
     const rejected: Quote['discounts']['rejected'] = [];
     const seen = new Set<string>();
+    const fresh: Array<{ code: string; index: number }> = [];
     for (const [index, code] of codes.entries()) {
       const key = code.toUpperCase();
-      if (seen.has(key)) {
-        rejected.push({ code, index, reason: 'already_applied' });
-        continue;
-      }
+      if (seen.has(key)) rejected.push({ code, index, reason: 'already_applied' });
+      else if (!applied.has(key)) fresh.push({ code, index });
       seen.add(key);
-      if (applied.has(key)) continue;
+    }
+    if (fresh.length > 1) {
       try {
-        await this.client.call('store', path, 'cart promotion add', { method: 'POST', body: { promo_codes: [code] }, signal });
+        now = await this.mutate(path, 'cart promotion add', 'POST', { promo_codes: fresh.map((f) => f.code) }, signal);
+        return { cart: now, rejected };
+      } catch (error) {
+        if (!(error instanceof MedusaRefusal)) throw error;
+      }
+    }
+    for (const { code, index } of fresh) {
+      try {
+        now = await this.mutate(path, 'cart promotion add', 'POST', { promo_codes: [code] }, signal);
       } catch (error) {
         if (!(error instanceof MedusaRefusal)) throw error;
         rejected.push({
@@ -200,43 +276,81 @@ export class MedusaCarts {
         });
       }
     }
-    return rejected;
+    rejected.sort((a, b) => a.index - b.index);
+    return { cart: now, rejected };
   }
 
-  private async shippingOptions(cartId: string, signal?: AbortSignal): Promise<MedusaShippingOption[]> {
-    const answer = await this.client.call('store', '/store/shipping-options', 'shipping options', { query: { cart_id: cartId }, signal });
-    return list<MedusaShippingOption>(answer, 'shipping_options', 'shipping options').filter((o) => o.insufficient_inventory !== true);
+  /**
+   * The cart's shipping options. Asked of Medusa again only when what they depend on changed (the
+   * cart's items, address and region): an unchanged cart is priced from one cart read.
+   */
+  private async shippingOptions(cart: MedusaCart, signal?: AbortSignal): Promise<MedusaShippingOption[]> {
+    const key = JSON.stringify([cart.id, cart.region_id, (cart.items ?? []).map((i) => [i.variant_id, i.quantity]), cart.shipping_address]);
+    const known = this.options.get(key);
+    if (known) return known;
+    const answer = await this.client.call('store', '/store/shipping-options', 'shipping options', { query: { cart_id: cart.id }, signal });
+    const options = list<MedusaShippingOption>(answer, 'shipping_options', 'shipping options').filter(
+      (o) => o.insufficient_inventory !== true,
+    );
+    this.options.set(key, options);
+    return options;
   }
 
   /** Brings Medusa's cart to the request's state and prices it. */
-  async quote(request: QuoteRequest, options: { metadata?: Record<string, unknown>; signal?: AbortSignal } = {}): Promise<Quote> {
-    const { signal } = options;
+  async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<Quote> {
+    return (await this.quoteCart(request, options)).quote;
+  }
+
+  /**
+   * The quote with the Medusa cart it was priced from. Every mutation answers the cart (read with
+   * CART_FIELDS), so no call reads it back: a new cart is one call, an unchanged one one read.
+   */
+  async quoteCart(request: QuoteRequest, options: QuoteOptions = {}): Promise<{ quote: Quote; cart: MedusaCart }> {
+    const { signal, metadata } = options;
     const problems: LineProblem[] = [];
     let cart = request.handle ? await this.retrieve(request.handle, signal) : null;
     if (cart?.completed_at) cart = null;
-    if (cart) await this.syncLines(cart, request, problems, signal);
-    else cart = await this.create(request, problems, signal);
-    await this.syncBuyer(cart, request, options.metadata ? { metadata: { ...cart.metadata, ...options.metadata } } : {}, signal);
-    cart = (await this.retrieve(cart.id, signal))!;
-    const rejected = await this.syncCodes(cart, request.discountCodes, signal);
+    let codesApplied = false;
+    if (cart) cart = await this.syncLines(cart, request, problems, signal);
+    // The session's reference goes on a new cart at once, so a later checkoutUrl changes nothing.
+    else {
+      const kept =
+        request.reference || metadata ? { ...(request.reference && { gateway_reference: request.reference }), ...metadata } : undefined;
+      ({ cart, codesApplied } = await this.create(request, problems, kept, signal));
+    }
+    cart = await this.syncBuyer(cart, request, metadata, signal);
+    let rejected: Quote['discounts']['rejected'] = [];
+    if (!codesApplied) ({ cart, rejected } = await this.syncCodes(cart, request.discountCodes, signal));
 
     let fulfillment: FulfillmentMethodQuote[] | undefined;
     const shippingMethod = request.fulfillment?.methods.find((m) => m.type === 'shipping');
     if (request.fulfillment) {
-      const options = cart.shipping_address?.country_code && shippingMethod ? await this.shippingOptions(cart.id, signal) : [];
+      const offered = cart.shipping_address?.country_code && shippingMethod ? await this.shippingOptions(cart, signal) : [];
       const selected = shippingMethod?.selectedOptions?.[GROUP_KEY];
       const current = (cart.shipping_methods ?? [])[0]?.shipping_option_id as string | undefined;
-      if (selected && options.some((o) => o.id === selected) && current !== selected)
-        await this.client.call('store', `/store/carts/${cart.id}/shipping-methods`, 'cart shipping method', {
-          method: 'POST',
-          body: { option_id: selected },
+      if (selected && offered.some((o) => o.id === selected) && current !== selected)
+        cart = await this.mutate(
+          `/store/carts/${cart.id}/shipping-methods`,
+          'cart shipping method',
+          'POST',
+          { option_id: selected },
           signal,
-        });
-      fulfillment = this.fulfillmentOf(request, cart, options, selected);
+        );
+      fulfillment = this.fulfillmentOf(request, cart, offered, selected);
+      fulfillment = this.fulfillmentOf(request, cart, undefined, undefined, fulfillment);
     }
-    cart = (await this.retrieve(cart.id, signal))!;
-    if (fulfillment) fulfillment = this.fulfillmentOf(request, cart, undefined, undefined, fulfillment);
-    return this.toQuote(request, cart, problems, rejected, fulfillment);
+    const quote = this.toQuote(request, cart, problems, rejected, fulfillment);
+    this.recent.set(requestKey(cart.id, request), { quote, cart });
+    return { quote, cart };
+  }
+
+  /**
+   * The quote of this request in this cart made in the last seconds, with the cart, when the cart
+   * carries `reference`: what checkoutUrl and placeOrder would make again without a change.
+   */
+  recentQuote(cartId: string, request: QuoteRequest, reference: string): { quote: Quote; cart: MedusaCart } | undefined {
+    const recent = this.recent.get(requestKey(cartId, request));
+    return recent?.cart.metadata?.gateway_reference === reference ? recent : undefined;
   }
 
   private fulfillmentOf(

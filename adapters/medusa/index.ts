@@ -136,10 +136,14 @@ export class MedusaAdapter implements Adapter {
 
   /** The storefront's checkout page for the session's Medusa cart, the reference kept in the cart's metadata. */
   async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
-    const quote = await this.carts.quote(
-      { ...request.quote, ...(request.handle && { handle: request.handle }) },
-      { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) },
-    );
+    // Priced in this cart moments ago, the reference already on it: nothing to ask Medusa.
+    const recent = request.handle && this.carts.recentQuote(request.handle, request.quote, request.reference);
+    const quote = recent
+      ? recent.quote
+      : await this.carts.quote(
+          { ...request.quote, ...(request.handle && { handle: request.handle }) },
+          { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) },
+        );
     await this.orders.remember(request.reference, quote.handle!);
     return { url: this.checkoutTemplate.replace('{cart_id}', encodeURIComponent(quote.handle!)), handle: quote.handle! };
   }

@@ -70,15 +70,16 @@ export class MedusaOrders {
   }
 
   /** Completes a cart (again): Medusa answers the order it made, or why it cannot. */
-  private async complete(cartId: string, signal?: AbortSignal): Promise<{ orderId: string } | { refused: string }> {
+  /** The order comes with its payments (`fields`), so recording them captured needs no order read. */
+  private async complete(cartId: string, signal?: AbortSignal): Promise<{ orderId: string; order: MedusaOrder } | { refused: string }> {
     try {
-      const answer = await this.client.call<{ type?: string; order?: { id?: string }; error?: { message?: string } }>(
+      const answer = await this.client.call<{ type?: string; order?: MedusaOrder; error?: { message?: string } }>(
         'store',
         `/store/carts/${cartId}/complete`,
         'cart complete',
-        { method: 'POST', signal },
+        { method: 'POST', query: { fields: 'id,*payment_collections,*payment_collections.payments' }, signal },
       );
-      if (answer.type === 'order' && answer.order?.id) return { orderId: answer.order.id };
+      if (answer.type === 'order' && answer.order?.id) return { orderId: answer.order.id, order: answer.order };
       return { refused: String(answer.error?.message ?? 'the cart could not be completed') };
     } catch (error) {
       if (error instanceof MedusaRefusal) return { refused: error.message };
@@ -99,10 +100,11 @@ export class MedusaOrders {
     const placed = await this.findOrderByReference(request.reference, signal);
     if (placed) return { status: 'placed', orderId: placed.orderId };
     const mode = request.payment.mode;
-    const quote = await this.carts.quote(
-      { ...request.quote, buyer: { ...request.quote.buyer, ...request.buyer } },
-      { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) },
-    );
+    const asked = { ...request.quote, buyer: { ...request.quote.buyer, ...request.buyer } };
+    // The gateway priced this very cart for the completion moments ago: placed on that price.
+    const recent = request.quote.handle && this.carts.recentQuote(request.quote.handle, asked, request.reference);
+    const { quote, cart } =
+      recent || (await this.carts.quoteCart(asked, { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) }));
     const cartId = quote.handle!;
     await this.remember(request.reference, cartId);
     if (quote.lineProblems.length > 0) {
@@ -120,8 +122,7 @@ export class MedusaOrders {
       return { status: 'rejected', reason: 'price_changed', detail: 'the store total moved', actualTotal: quote.totals.total };
 
     // The payment session comes last: any later change to the cart would delete it.
-    const cart = await this.carts.retrieve(cartId, signal);
-    let collectionId = cart?.payment_collection?.id;
+    let collectionId = cart.payment_collection?.id;
     if (!collectionId) {
       const created = await this.client.call('store', '/store/payment-collections', 'payment collection', {
         method: 'POST',
@@ -148,7 +149,7 @@ export class MedusaOrders {
           : 'incomplete';
       return { status: 'rejected', reason, detail: done.refused };
     }
-    if (request.payment.mode === 'gateway_charged') await this.recordCaptured(done.orderId, signal);
+    if (request.payment.mode === 'gateway_charged') await this.recordCaptured(done.order, signal);
     return { status: 'placed', orderId: done.orderId };
   }
 
@@ -156,12 +157,8 @@ export class MedusaOrders {
    * gateway_charged: the gateway's handler captured the money; the order's payment (authorized by
    * the manual provider, which moves no money) is recorded captured through the Admin API.
    */
-  private async recordCaptured(orderId: string, signal?: AbortSignal): Promise<void> {
-    const answer = await this.client.call('admin', `/admin/orders/${orderId}`, 'order read', {
-      query: { fields: 'id,*payment_collections.payments' },
-      signal,
-    });
-    for (const collection of member<MedusaOrder>(answer, 'order', 'order read').payment_collections ?? [])
+  private async recordCaptured(order: MedusaOrder, signal?: AbortSignal): Promise<void> {
+    for (const collection of order.payment_collections ?? [])
       for (const payment of collection.payments ?? [])
         if (!payment.captured_at)
           await this.client.call('admin', `/admin/payments/${payment.id}/capture`, 'payment capture', { method: 'POST', body: {}, signal });

@@ -84,6 +84,7 @@ export interface MedusaShippingMethod {
 export interface MedusaCart {
   id: string;
   currency_code: string;
+  region_id?: Maybe<string>;
   email?: Maybe<string>;
   completed_at?: Maybe<string>;
   metadata?: Metadata;

@@ -399,7 +399,9 @@ export class RestAdapter implements Adapter {
   }
 
   /** Updates the store cart named by the handle, or creates one (no handle, or the store forgot it). */
-  async quote(request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+  async quote(asked: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+    // The session's reference is not part of what the store prices (its checkout_url call carries it).
+    const { reference: _, ...request } = asked;
     if (request.handle) {
       const updated = await this.send('quote', this.ops.quote_update, request, signal, true);
       if (updated !== 'not_found') return this.quoteFrom(this.ops.quote_update, updated, request);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { PostalAddress, QuoteRequest } from '../contract.js';
 import { toShopifyAddress } from './addresses.js';
 import type { SfCart, SfCartPayload, SfUserError } from './cart-types.js';
-import { isGid, LINE_ATTRIBUTE } from './ids.js';
+import { isGid, LINE_ATTRIBUTE, REFERENCE_ATTRIBUTE } from './ids.js';
 import type { TaxResult } from './tax.js';
 
 /** One gateway line as Shopify's cart last had it; `problem` when Shopify did not take it. */
@@ -35,6 +35,9 @@ export interface CartHandle {
   groups: Record<string, string>;
   /** Shopify's tax for the cart as it was (tax.ts). */
   tax?: TaxResult;
+  /** The cart's `checkoutUrl` and reference attribute: `checkoutUrl` answers from them without a call. */
+  url?: string;
+  reference?: string;
 }
 
 export function readHandle(handle: string | undefined): CartHandle | undefined {
@@ -62,6 +65,8 @@ export interface WantedCart {
   address?: PostalAddress;
   /** Wanted option handle per group key. */
   options: Record<string, string>;
+  /** The gateway's reference, kept as a cart attribute from creation on (`QuoteRequest.reference`). */
+  reference?: string;
 }
 
 /** The delivery address of the first shipping method with one. */
@@ -97,6 +102,7 @@ export function wantedCart(request: QuoteRequest, countryCode: string): WantedCa
     codes: [...request.discountCodes],
     ...(address && { address }),
     options,
+    ...(request.reference && { reference: request.reference }),
   };
 }
 
@@ -112,12 +118,16 @@ export const lineInput = (l: WantedCart['lines'][number]) => ({
 export const addressesInput = (address: PostalAddress | undefined) =>
   address ? [{ address: { deliveryAddress: toShopifyAddress(address) }, selected: true }] : [];
 
-/** The CartCreate input for a new cart in the wanted state (options are selected afterwards). */
+/**
+ * The CartCreate input for a new cart in the wanted state (options are selected afterwards), with
+ * the reference attribute in the same call (CartInput.attributes), so no cartAttributesUpdate follows.
+ */
 export function createInput(wanted: WantedCart) {
   return {
     lines: wanted.lines.map(lineInput),
     discountCodes: wanted.codes,
     buyerIdentity: wanted.buyer,
+    ...(wanted.reference && { attributes: [{ key: REFERENCE_ATTRIBUTE, value: wanted.reference }] }),
     ...(wanted.address && { delivery: { addresses: addressesInput(wanted.address) } }),
   };
 }
@@ -187,8 +197,11 @@ export function nextHandle(cart: SfCart, wanted: WantedCart, problems: Map<strin
   const selected = Object.fromEntries(
     cart.deliveryGroups.nodes.flatMap((g) => (g.selectedDeliveryOption ? [[keys.get(g.id)!, g.selectedDeliveryOption.handle]] : [])),
   ) as Record<string, string>;
+  const reference = cart.attributes.find((a) => a.key === REFERENCE_ATTRIBUTE)?.value;
   return {
     cart: cart.id,
+    url: cart.checkoutUrl,
+    ...(reference && { reference }),
     lines: Object.fromEntries(
       wanted.lines.map((l) => {
         const inCart = byLine.get(l.lineId);

@@ -429,9 +429,12 @@ export class ShopifyAdapter implements Adapter {
     let handle = request.handle;
     let made: string | undefined;
     if (!readHandle(handle)) {
-      made = handle = (await this.quote({ ...request.quote, handle: undefined }, signal, context)).handle;
+      made = handle = (await this.quote({ ...request.quote, handle: undefined, reference: request.reference }, signal, context)).handle;
     }
-    const cartId = readHandle(handle)!.cart;
+    const kept = readHandle(handle)!;
+    const cartId = kept.cart;
+    // The cart carries the reference since its creation (or since an earlier call here): no call.
+    if (kept.url && kept.reference === request.reference) return { url: kept.url, ...(made && { handle: made }) };
     const seen = this.seen.get(cartId);
     if (seen?.reference === request.reference) return { url: seen.url, ...(made && { handle: made }) };
     const { cartAttributesUpdate: result } = await this.client.storefront<{

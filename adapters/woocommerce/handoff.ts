@@ -44,7 +44,7 @@ export interface HandoffDeps {
 
 /** What a session holds, without the store cart it is kept in. */
 export function sessionFingerprint(request: QuoteRequest): string {
-  const { handle: _handle, ...rest } = request;
+  const { handle: _handle, reference: _reference, ...rest } = request;
   return createHash('sha256').update(JSON.stringify(rest)).digest('base64url').slice(0, 22);
 }
 

@@ -1,4 +1,4 @@
-/** A tenant file for a gateway in front of a Shopify simulator (demo:shopify, bench:shopify). */
+/** A tenant file for a gateway in front of a Shopify simulator (demo:shopify, bench:adapters). */
 import { ALL_CAPABILITIES_YAML } from '../tenant-capabilities.js';
 
 export interface SimulatedTenant {

@@ -33,7 +33,7 @@ const requestFor = (ctx: OperationContext, cart: ActiveCart) => callerQuoteReque
 
 export async function priceCart(ctx: OperationContext, cart: ActiveCart): Promise<PricedCart> {
   const { request, notices } = requestFor(ctx, cart);
-  const quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
+  const quote = await ctx.tenant.adapter.quote({ ...request, reference: cart.id }, undefined, ctx.client);
   const handle = quote.handle ?? cart.handle;
   const page = await storePage(ctx, cart.id, { ...request, ...(handle !== undefined && { handle }) }, cart.storePage);
   return { quote, notices, refs: lineRefs(cart.lines), ...(page.handle !== undefined && { handle: page.handle }), storePage: page.page };

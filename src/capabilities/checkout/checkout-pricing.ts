@@ -75,22 +75,32 @@ function settleVerified(quote: Quote, verified: readonly string[] | undefined): 
   return { ...quote, discounts: { ...quote.discounts, applied } };
 }
 
+/**
+ * `earlier`: a price of this session made earlier in the same request, with nothing sent to the
+ * store since but the reference of its page (a handoff). When it priced exactly this request, its
+ * quote is reused instead of asking the store again.
+ */
 export async function priceCheckout(
   ctx: OperationContext,
   session: PricedSession,
   locations: Locations,
   asks: Partial<CheckoutAsks> = {},
+  earlier?: PricedCheckout,
 ): Promise<PricedCheckout> {
   const first = requestFor(ctx, session);
   const { notices } = first;
   let { request } = first;
-  let quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
+  const quoteOf = (asked: QuoteRequest) =>
+    earlier && JSON.stringify(asked) === JSON.stringify(earlier.request)
+      ? earlier.quote
+      : ctx.tenant.adapter.quote({ ...asked, reference: session.id }, undefined, ctx.client);
+  let quote = await quoteOf(request);
   let handle = quote.handle ?? session.handle;
   const settled = settleCheckout(ctx, session, asks, quote) ?? {};
   const current = { ...session, ...settled };
   if (Object.keys(settled).length > 0) {
     request = requestFor(ctx, { ...current, handle }).request;
-    quote = await ctx.tenant.adapter.quote(request, undefined, ctx.client);
+    quote = await quoteOf(request);
     handle = quote.handle ?? handle;
   }
   request = handle === undefined ? request : { ...request, handle };

@@ -65,7 +65,11 @@ import { orderRecipient } from './record-order.js';
 import { invalidClaimMessages, priceForCompletion, type SettledPrice } from './verify-claims.js';
 import { evaluate, statusRules } from '../status.js';
 
-type Step = { answer: OperationResult } | { attempt: CompletingCheckout; choice: PaymentChoice } | { resume: CompletingCheckout };
+/** `priced`: the price the claim was decided on, reused when the answer is priced again in this request. */
+type Step =
+  | { answer: OperationResult }
+  | { attempt: CompletingCheckout; choice: PaymentChoice; priced: PricedCheckout }
+  | { resume: CompletingCheckout };
 
 const paymentSetup = (ctx: OperationContext): PaymentSetup => ({
   handlers: ctx.tenant.config.payment_handlers ?? [],
@@ -83,7 +87,7 @@ export async function completeCheckout(ctx: OperationContext, id: string, reques
   if ('answer' in step) return step.answer;
   if ('attempt' in step) {
     await enqueueRecovery(ctx, step.attempt);
-    return attempt(ctx, step.attempt, step.choice);
+    return attempt(ctx, step.attempt, step.choice, step.priced);
   }
   return resume(ctx, step.resume, request);
 }
@@ -140,7 +144,7 @@ function decide(
   // ready_for_complete needs the email (tenant policies always require it): never without it.
   if (email === undefined) throw new Error(`checkout ${seen.id} is ready_for_complete without the buyer's email`);
   const claimed = claimedSession(ctx, seen, priced, request, choice, claim, email);
-  return { result: { attempt: claimed, choice }, write: claimed };
+  return { result: { attempt: claimed, choice, priced }, write: claimed };
 }
 
 function claimedSession(
@@ -177,7 +181,13 @@ function claimedSession(
   return { ...fields, completion, view: renderCheckout(ctx, fields, priced, { status: 'complete_in_progress', messages: [] }) };
 }
 
-async function attempt(ctx: OperationContext, session: CompletingCheckout, choice: PaymentChoice): Promise<OperationResult> {
+/** `priced`: the claim's price, when this request made it (nothing placed with the store since). */
+async function attempt(
+  ctx: OperationContext,
+  session: CompletingCheckout,
+  choice: PaymentChoice,
+  priced?: PricedCheckout,
+): Promise<OperationResult> {
   const { placement } = session.completion;
   const charge = await choice.handler.charge({
     reference: session.id,
@@ -207,14 +217,19 @@ async function attempt(ctx: OperationContext, session: CompletingCheckout, choic
       return answer(ctx, session, await placeOrder(ctx, session, choice.handler, withBilling), choice.index);
     }
     case 'declined':
-      return reopen(ctx, session, {}, [paymentFailed(charge.reason, choice.index ?? 0)]);
+      return reopen(ctx, session, {}, [paymentFailed(charge.reason, choice.index ?? 0)], 'error', priced);
     case 'requires_buyer':
-      return handOff(ctx, session, charge.reason);
+      return handOff(ctx, session, charge.reason, priced);
   }
 }
 
 /** The buyer continues on the store's checkout page for this checkout; the order placed there is reconciled later. */
-async function handOff(ctx: OperationContext, session: CompletingCheckout, reason: string): Promise<OperationResult> {
+async function handOff(
+  ctx: OperationContext,
+  session: CompletingCheckout,
+  reason: string,
+  priced?: PricedCheckout,
+): Promise<OperationResult> {
   const made = await storePage(ctx, session.id, session.completion.placement.quote, session.storePage);
   await saveHandoff(ctx, session.id, session.completion.recipient);
   const patch: ReopenPatch = {
@@ -222,7 +237,7 @@ async function handOff(ctx: OperationContext, session: CompletingCheckout, reaso
     storePage: made.page,
     ...(made.handle !== undefined && { handle: made.handle }),
   };
-  return reopen(ctx, session, patch, []);
+  return reopen(ctx, session, patch, [], 'error', priced);
 }
 
 /** `instrument`: the position of the instrument used, for a decline's path. */
@@ -253,16 +268,20 @@ async function settledElsewhere(ctx: OperationContext, id: string): Promise<Oper
   return success(present(ctx, current, await priceCheckout(ctx, current, pickupLocationsOnce(ctx))).body);
 }
 
-/** Back to an open status (decided afresh) with `patch` and `messages`; priced first, then written while still claimed. */
+/**
+ * Back to an open status (decided afresh) with `patch` and `messages`; priced first (reusing
+ * `earlier` when it priced the same request), then written while still claimed.
+ */
 async function reopen(
   ctx: OperationContext,
   claimed: CompletingCheckout,
   patch: ReopenPatch,
   messages: Message[],
   outcome: 'success' | 'error' = 'error',
+  earlier?: PricedCheckout,
 ): Promise<OperationResult> {
   const opened = (session: CompletingCheckout) => reopened(session, expiryFrom(ctx), patch);
-  const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx));
+  const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx), {}, earlier);
   const answered = await whileClaimed(ctx, claimed, (current) => {
     const { session, body } = present(ctx, opened(current), priced, messages);
     return { session, result: outcome === 'error' ? failed(body) : success(body) };

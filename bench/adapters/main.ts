@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:adapters`: for each adapter (Shopify, WooCommerce, REST, Medusa; BENCH_ADAPTERS
+ * picks some, e.g. `shopify,medusa`), the gateway in this process in front of the store, and per
+ * protocol operation: the store calls each request makes, and the gateway-added latency (total
+ * minus the time spent in store calls, StoreProbe) p50 and p99, sequentially (BENCH_SAMPLES
+ * requests, default 20) and, for the operations that can be repeated, at a fixed rate
+ * (BENCH_RATE requests per second, default 200, for BENCH_RATE_SECONDS, default 30; 0 skips it).
+ * BENCH_LATENCY_MS (default 25) is added to every simulated store call; Medusa runs for real on
+ * the local PostgreSQL (DATABASE_URL) in a fresh database, dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../scripts/free-port.js';
+import { startMedusaStore, type MedusaStore } from '../../scripts/medusa-store.js';
+import { serveAgentProfile } from '../agent-profile.js';
+import { machine, writeSection } from '../results-file.js';
+import { ownProcess } from './gateway.js';
+import { addedMs, atRate, namedCalls, percentile, sequential, type Sample } from './measure.js';
+import { GatewayClient, scenario } from './scenario.js';
+import { ADAPTERS, medusaTarget, restTarget, shopifyTarget, woocommerceTarget, type AdapterName, type Target } from './targets.js';
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 25);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 30);
+const TITLES: Record<AdapterName, string> = { shopify: 'Shopify', woocommerce: 'WooCommerce', rest: 'REST', medusa: 'Medusa' };
+
+const progress = (line: string) => process.stdout.write(`[bench:adapters] ${line}\n`);
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+
+function calls(samples: Sample[]): string {
+  const counts = samples.map((s) => s.calls.length);
+  const [min, max] = [Math.min(...counts), Math.max(...counts)];
+  return min === max ? String(min) : `${min}–${max}`;
+}
+
+function which(labels: string[]): string {
+  const counted = new Map<string, number>();
+  for (const l of labels) counted.set(l, (counted.get(l) ?? 0) + 1);
+  return [...counted].map(([l, n]) => (n > 1 ? `${l} ×${n}` : l)).join(', ') || '–';
+}
+
+async function medusa(): Promise<{ target: Target; stop(): Promise<void> }> {
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/proto_medusa_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const store: MedusaStore = await startMedusaStore({ databaseUrl: url.toString(), port: await freePort(), dropOnStop: true, progress });
+  const dir = mkdtempSync(join(tmpdir(), 'bench-medusa-'));
+  const keyFile = join(dir, 'secret-key');
+  writeFileSync(keyFile, store.seed.secretKey, { mode: 0o600 });
+  return {
+    target: medusaTarget(store.url, store.seed, keyFile),
+    async stop() {
+      rmSync(dir, { recursive: true, force: true });
+      await store.stop();
+    },
+  };
+}
+
+async function start(name: AdapterName): Promise<{ target: Target; stop(): Promise<void> }> {
+  if (name === 'medusa') return medusa();
+  const target = await { shopify: shopifyTarget, woocommerce: woocommerceTarget, rest: restTarget }[name]();
+  return { target, stop: () => target.close() };
+}
+
+async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
+  const started = await start(name);
+  const { target } = started;
+  const gateway = await ownProcess(target.tenantYaml, target.env);
+  try {
+    const client = new GatewayClient(gateway.origin, agent);
+    const operations = scenario(await target.scenario(client));
+    // Warm-up without latency: schemas compiled, the agent profile fetched, store facts read.
+    for (const op of operations) await sequential(client, gateway, op, 2);
+    target.setLatency(LATENCY_MS);
+    const rows: string[] = [];
+    for (const op of operations) {
+      progress(`${name}: ${op.name}, ${SAMPLES} sequential`);
+      const one = await sequential(client, gateway, op, SAMPLES);
+      const names = await namedCalls(client, gateway, op, target);
+      let rated: Sample[] = [];
+      if (op.repeatable && RATE_SECONDS > 0) {
+        progress(`${name}: ${op.name}, ${RATE}/s for ${RATE_SECONDS} s`);
+        rated = await atRate(client, gateway, op, RATE, RATE_SECONDS);
+      }
+      const added = one.map(addedMs);
+      const ratedAdded = rated.map(addedMs);
+      rows.push(
+        `| ${op.name} | ${calls(one)} | ${which(names)} | ${ms(
+          percentile(
+            one.map((s) => s.totalMs),
+            50,
+          ),
+        )} | ` +
+          `${ms(percentile(added, 50))} | ${ms(percentile(added, 99))} | ${rated.length ? ms(percentile(ratedAdded, 50)) : '–'} | ` +
+          `${rated.length ? ms(percentile(ratedAdded, 99)) : '–'} |`,
+      );
+    }
+    return [
+      `### ${TITLES[name]}`,
+      '',
+      '| operation | store calls | which (one more request) | total p50 ms | added p50 ms | added p99 ms ' +
+        '| added p50 ms at rate | added p99 ms at rate |',
+      '|---|---:|---|---:|---:|---:|---:|---:|',
+      ...rows,
+    ].join('\n');
+  } finally {
+    await gateway.close();
+    await started.stop();
+  }
+}
+
+function intro(name: AdapterName): string {
+  const store =
+    name === 'medusa' ? 'the seeded Medusa server (its own time is the store time)' : `the store, ${LATENCY_MS} ms added to every call`;
+  return [
+    `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${loadavg()[0]!.toFixed(1)} at the end.`,
+    '`npm run bench:adapters` (scenario: bench/adapters/scenario.ts): the gateway as its own process (memory store,',
+    `request log at info to /dev/null, NODE_ENV=production) in front of ${store}. Sequential: ${SAMPLES} requests one at a time;`,
+    `at rate: ${RATE} requests/s for ${RATE_SECONDS} s, for the operations that can be repeated.`,
+    'Store calls are the HTTP calls the gateway made for the request (seen inside its process by async context);',
+    'added = total − time with a store call under way (overlaps counted once).',
+    'Targets: added p50 ≤ 1.5 ms and p99 ≤ 5 ms sequential, p99 ≤ 10 ms at rate.',
+  ].join(' ');
+}
+
+async function main(): Promise<void> {
+  const wanted = (process.env.BENCH_ADAPTERS ?? ADAPTERS.join(',')).split(',').map((s) => s.trim());
+  const unknown = wanted.filter((w) => !(ADAPTERS as readonly string[]).includes(w));
+  if (unknown.length) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${ADAPTERS.join(', ')})`);
+  const agent = await serveAgentProfile();
+  try {
+    for (const name of wanted as AdapterName[]) {
+      const table = await benchAdapter(name, agent.header);
+      const section = [`## ${TITLES[name]} adapter: store calls and gateway-added latency`, '', intro(name), '', table].join('\n');
+      await writeSection(`adapters-${name}`, section);
+      process.stdout.write(`${section}\n\n`);
+    }
+  } finally {
+    await agent.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:adapters failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

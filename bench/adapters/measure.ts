@@ -1,0 +1,71 @@
+/**
+ * Measuring one operation through the gateway: each request's total time, its store calls and the
+ * time it spent with a store call under way (StoreProbe, gateway.ts); gateway-added = total − store time.
+ * Sequentially (one request at a time) or at a fixed rate (requests started on a schedule,
+ * whatever is still in flight: the load a moderately busy tenant puts on the gateway).
+ */
+import { randomUUID } from 'node:crypto';
+import type { GatewayClient, Operation, Send } from './scenario.js';
+import type { BenchGateway } from './gateway.js';
+import { storeTime, type StoreCall } from './store-probe.js';
+import type { Target } from './targets.js';
+
+export interface Sample {
+  totalMs: number;
+  storeMs: number;
+  calls: StoreCall[];
+}
+
+/** Where a request's store calls are read. */
+type Calls = Pick<BenchGateway, 'storeCalls'>;
+
+export const addedMs = (s: Sample) => s.totalMs - s.storeMs;
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+async function timed(gateway: Calls, send: Send): Promise<Sample> {
+  const id = randomUUID();
+  const started = performance.now();
+  await send(id);
+  const ended = performance.now();
+  const calls = await gateway.storeCalls(id);
+  return { totalMs: ended - started, storeMs: storeTime(calls, ended), calls };
+}
+
+/** `count` requests one after the other, each after its own unmeasured setup. */
+export async function sequential(client: GatewayClient, gateway: Calls, op: Operation, count: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let i = 0; i < count; i++) samples.push(await timed(gateway, await op.prepare(client, i)));
+  return samples;
+}
+
+/** A repeatable operation sent `rate` times a second for `seconds`, on schedule (open loop). */
+export async function atRate(client: GatewayClient, gateway: Calls, op: Operation, rate: number, seconds: number): Promise<Sample[]> {
+  const send = await op.prepare(client, 0);
+  const total = Math.max(1, Math.round(rate * seconds));
+  const start = performance.now();
+  const pending: Array<Promise<Sample>> = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(timed(gateway, send));
+  }
+  return Promise.all(pending);
+}
+
+/** One request of `op` and the names of the store calls it made (the store's own names where it has them). */
+export async function namedCalls(client: GatewayClient, gateway: Calls, op: Operation, target: Pick<Target, 'callNames'>) {
+  const send = await op.prepare(client, 0);
+  target.callNames?.();
+  const [sample] = await sequential(client, gateway, { ...op, prepare: async () => send }, 1);
+  const names = target.callNames?.();
+  const probed = sample!.calls.map((c) => c.label);
+  // Both count the same calls, or the probe missed one (or saw one that is not the store's).
+  if (names && names.length !== probed.length)
+    throw new Error(`${op.name}: the store saw ${names.join(', ')}, the probe ${probed.join(', ')}`);
+  return names ?? probed;
+}
