@@ -53,7 +53,8 @@ function typeOf(s: Schema): string {
 
 function notes(s: Schema): string {
   const parts: string[] = [];
-  if (s.description) parts.push(s.description);
+  // A sentence's closing period goes when the pattern, default or example follow it.
+  if (s.description) parts.push(s.description.replace(/\.$/, ''));
   if (s.pattern) parts.push(`pattern \`${s.pattern}\``);
   if (s.format) parts.push(`format ${s.format}`);
   if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? '…'} to ${s.maximum ?? '…'}`);

@@ -6,11 +6,8 @@
  * overrides what its store does differently, field by field. Secrets are never here: `secret`,
  * `token`, `password` and `key` name entries of `adapter.credentials` ({env} / {file} references).
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../../schemas/common.js';
-
-/** The schema with a description, for the generated tenant-file reference (docs/adapters/rest-tenant-reference.md). */
-const doc = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+import { Type, type Static } from '@sinclair/typebox';
+import { doc, StringEnum } from '../../schemas/common.js';
 
 const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
 /** A JSONata expression: inline text, or `{file}` (a .jsonata file, relative to the tenant file). */
