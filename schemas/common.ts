@@ -8,6 +8,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
+/** A schema with its description: the one source of the generated references (docs/adapters/rest-tenant-reference.md). */
+export const doc = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+
 export const DateString = Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2}|draft)$' });
 
 /** Integer minor units (spec: money is never a decimal). */

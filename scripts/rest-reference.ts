@@ -53,7 +53,8 @@ function typeOf(s: Schema): string {
 
 function notes(s: Schema): string {
   const parts: string[] = [];
-  if (s.description) parts.push(s.description);
+  // A sentence's closing period goes when the pattern, default or example follow it.
+  if (s.description) parts.push(s.description.replace(/\.$/, ''));
   if (s.pattern) parts.push(`pattern \`${s.pattern}\``);
   if (s.format) parts.push(`format ${s.format}`);
   if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? '…'} to ${s.maximum ?? '…'}`);
@@ -103,8 +104,10 @@ export function tenantReference(): string {
     'Every key of a tenant file whose `adapter.type` is `rest`, from the schemas the gateway checks',
     'it against at start-up. Examples: [config/rest-demo/tenants/flowers.yaml](../../config/rest-demo/tenants/flowers.yaml)',
     '(one call per operation) and [examples/rest-tenants/tenants/flowers-cart.yaml](../../examples/rest-tenants/tenants/flowers-cart.yaml)',
-    '(a cart-side store: call sequences, mapping files, a `type: store` payment handler). How the',
-    'adapter uses them: [rest.md](rest.md).',
+    '(a cart-side store: call sequences, mapping files, a `type: store` payment handler),',
+    '[flowers-stateless.yaml](../../examples/rest-tenants/tenants/flowers-stateless.yaml) (a stateless store: no',
+    'handle, no checkout page) and [medusa.yaml](../../examples/rest-tenants/tenants/medusa.yaml) (the real Medusa',
+    'server: per-call auth, unrounded money). How the adapter uses them: [rest.md](rest.md).',
     '',
     '## The tenant file',
     '',

@@ -49,6 +49,7 @@ import { moneyFunctions } from './money.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
 import {
   DEFAULT_CONCURRENCY,
+  type AuthSettings,
   type ExpressionSource,
   type OperationName,
   type OperationSettings,
@@ -112,6 +113,8 @@ class OperationCompiler {
   constructor(
     private readonly file: string,
     private readonly baseDir: string,
+    /** The client that signs with an operation's or a step's own `auth`. */
+    private readonly clientFor: (auth: AuthSettings, path: string) => StoreClient,
   ) {}
 
   expression(source: ExpressionSource | undefined, path: string): Expression | undefined {
@@ -130,7 +133,7 @@ class OperationCompiler {
         const path = (field: string) => `${SETTINGS_PATH}.operations.${name}.steps[${i}].${field}`;
         if (own.steps!.slice(0, i).some((s) => s.name === step.name))
           throw new ConfigError(`${this.file}: ${path('name')}: the step name "${step.name}" is used twice`);
-        return this.step(step.name, step, path, step.concurrency ?? DEFAULT_CONCURRENCY);
+        return this.step(step.name, { ...step, auth: step.auth ?? own.auth }, path, step.concurrency ?? DEFAULT_CONCURRENCY);
       });
       return { name, steps, single: false, ...(response && { response }) };
     }
@@ -148,6 +151,7 @@ class OperationCompiler {
     const [query, headers, body, when, forEach, error] = fields.map((f) => this.expression(s[f], path(f)));
     return {
       name,
+      ...(s.auth && { client: this.clientFor(s.auth, path('auth').slice(SETTINGS_PATH.length + 1)) }),
       method: s.method,
       path: s.path,
       concurrency,
@@ -187,6 +191,8 @@ export class RestAdapter implements Adapter {
   private readonly checkoutLink: boolean;
   private readonly compiler: OperationCompiler;
   private readonly client: StoreClient;
+  /** Clients of operations and steps with their own `auth`, by those settings. */
+  private readonly ownClients = new Map<string, StoreClient>();
   private readonly pages: PageTokens;
   private readonly maxLimit: number;
   private readonly bindings: Record<string, unknown>;
@@ -206,21 +212,30 @@ export class RestAdapter implements Adapter {
         );
       return value;
     };
-    this.compiler = new OperationCompiler(where, context.baseDir ?? dirname(where));
-    ({ ops: this.ops, checkoutLink: this.checkoutLink } = compileOperations(settings, this.compiler));
-    this.secrets = Object.values(context.credentials);
-    this.client = new StoreClient({
+    const clientOptions = {
       baseUrl: settings.base_url,
-      sign: signer(settings.auth, (name, field) => credential(name, `auth.${field}`)),
       headers: Object.fromEntries(Object.entries(settings.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
       now: context.now,
       tenant: context.tenantId,
-    });
+    };
+    this.client = new StoreClient({ ...clientOptions, sign: signer(settings.auth, (name, field) => credential(name, `auth.${field}`)) });
+    const clientFor = (auth: AuthSettings, path: string) => {
+      const key = JSON.stringify(auth);
+      let client = this.ownClients.get(key);
+      if (!client) {
+        client = new StoreClient({ ...clientOptions, sign: signer(auth, (name, field) => credential(name, `${path}.${field}`)) });
+        this.ownClients.set(key, client);
+      }
+      return client;
+    };
+    this.compiler = new OperationCompiler(where, context.baseDir ?? dirname(where), clientFor);
+    ({ ops: this.ops, checkoutLink: this.checkoutLink } = compileOperations(settings, this.compiler));
+    this.secrets = Object.values(context.credentials);
     this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
-    const money = moneyFunctions(settings.money, currency);
+    const money = moneyFunctions(settings.money, currency, settings.money_rounding);
     this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges };
     if (settings.webhooks) {
       const secret = credential(settings.webhooks.secret, 'webhooks.secret');
@@ -554,7 +569,7 @@ export class RestAdapter implements Adapter {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await Promise.all([this.client, ...this.ownClients.values()].map((client) => client.close()));
   }
 }
 

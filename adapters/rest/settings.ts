@@ -6,11 +6,8 @@
  * overrides what its store does differently, field by field. Secrets are never here: `secret`,
  * `token`, `password` and `key` name entries of `adapter.credentials` ({env} / {file} references).
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../../schemas/common.js';
-
-/** The schema with a description, for the generated tenant-file reference (docs/adapters/rest-tenant-reference.md). */
-const doc = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+import { Type, type Static } from '@sinclair/typebox';
+import { doc, StringEnum } from '../../schemas/common.js';
 
 const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
 /** A JSONata expression: inline text, or `{file}` (a .jsonata file, relative to the tenant file). */
@@ -41,62 +38,6 @@ const Accept = Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), {
   examples: [[409, 422]],
 });
 const Headers = expression('JSONata giving an object of headers for this call (e.g. an Idempotency-Key)');
-
-/** One store call of a multi-step operation. */
-const Step = Type.Object(
-  {
-    name: Type.String({
-      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-      description: 'the answer is $steps.<name> (and $answers.<name>) in later steps and in `response`',
-    }),
-    method: StringEnum(HTTP_METHODS, { description: 'HTTP method' }),
-    path: Path,
-    query: Type.Optional(expression('JSONata giving an object of query parameters (arrays repeat the name)')),
-    headers: Type.Optional(Headers),
-    body: Type.Optional(expression('JSONata giving the JSON body')),
-    when: Type.Optional(expression('JSONata: the step runs only when this is true (skipped: $steps.<name> is absent)')),
-    for_each: Type.Optional(expression('JSONata giving an array: one call per element ($item, $index), answers collected in order')),
-    concurrency: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 8, default: DEFAULT_CONCURRENCY, description: 'for_each calls in flight at most' }),
-    ),
-    accept: Type.Optional(Accept),
-    error: Type.Optional(
-      expression("JSONata over a refused answer's body (with $status) giving the message of the error the operation fails with"),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type StepSettings = Static<typeof Step>;
-
-/** One HTTP call to the store and the mapping of its answer, or a short sequence of calls (`steps`). */
-const Operation = Type.Object(
-  {
-    method: Type.Optional(StringEnum(HTTP_METHODS)),
-    /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
-    path: doc(Type.Optional(Path), 'Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded.'),
-    /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
-    query: doc(Type.Optional(Expression), 'JSONata over the request input, giving an object of query parameters (arrays repeat the name).'),
-    /** JSONata over the request input, giving the JSON body. */
-    body: doc(Type.Optional(Expression), 'JSONata over the request input, giving the JSON body.'),
-    headers: Type.Optional(Headers),
-    steps: Type.Optional(
-      Type.Array(Step, {
-        minItems: 1,
-        maxItems: MAX_STEPS,
-        description: 'ordered store calls instead of method/path/query/body; `response` then maps $steps (`$` is $steps too)',
-      }),
-    ),
-    /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
-    response: doc(
-      Type.Optional(Expression),
-      "JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape.",
-    ),
-    /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
-    accept: doc(Type.Optional(Accept), 'Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal).'),
-  },
-  { additionalProperties: false },
-);
-export type OperationSettings = Static<typeof Operation>;
 
 const Auth = Type.Union(
   [
@@ -141,6 +82,71 @@ const Auth = Type.Union(
   { description: 'one of none, bearer, basic, api_key, hmac with its fields' },
 );
 export type AuthSettings = Static<typeof Auth>;
+
+/** An operation's or a step's own credentials, for a store whose API parts take different ones. */
+const CallAuth = doc(
+  Type.Optional(Auth),
+  "This call signs with these credentials instead of `adapter.settings.auth` (a step inherits its operation's): " +
+    'a store whose admin API takes another key than its shop API',
+);
+
+/** One store call of a multi-step operation. */
+const Step = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'the answer is $steps.<name> (and $answers.<name>) in later steps and in `response`',
+    }),
+    method: StringEnum(HTTP_METHODS, { description: 'HTTP method' }),
+    path: Path,
+    query: Type.Optional(expression('JSONata giving an object of query parameters (arrays repeat the name)')),
+    headers: Type.Optional(Headers),
+    auth: CallAuth,
+    body: Type.Optional(expression('JSONata giving the JSON body')),
+    when: Type.Optional(expression('JSONata: the step runs only when this is true (skipped: $steps.<name> is absent)')),
+    for_each: Type.Optional(expression('JSONata giving an array: one call per element ($item, $index), answers collected in order')),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 8, default: DEFAULT_CONCURRENCY, description: 'for_each calls in flight at most' }),
+    ),
+    accept: Type.Optional(Accept),
+    error: Type.Optional(
+      expression("JSONata over a refused answer's body (with $status) giving the message of the error the operation fails with"),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StepSettings = Static<typeof Step>;
+
+/** One HTTP call to the store and the mapping of its answer, or a short sequence of calls (`steps`). */
+const Operation = Type.Object(
+  {
+    method: Type.Optional(StringEnum(HTTP_METHODS)),
+    /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
+    path: doc(Type.Optional(Path), 'Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded.'),
+    /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
+    query: doc(Type.Optional(Expression), 'JSONata over the request input, giving an object of query parameters (arrays repeat the name).'),
+    /** JSONata over the request input, giving the JSON body. */
+    body: doc(Type.Optional(Expression), 'JSONata over the request input, giving the JSON body.'),
+    headers: Type.Optional(Headers),
+    auth: CallAuth,
+    steps: Type.Optional(
+      Type.Array(Step, {
+        minItems: 1,
+        maxItems: MAX_STEPS,
+        description: 'ordered store calls instead of method/path/query/body; `response` then maps $steps (`$` is $steps too)',
+      }),
+    ),
+    /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
+    response: doc(
+      Type.Optional(Expression),
+      "JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape.",
+    ),
+    /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
+    accept: doc(Type.Optional(Accept), 'Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal).'),
+  },
+  { additionalProperties: false },
+);
+export type OperationSettings = Static<typeof Operation>;
 
 const Webhooks = Type.Object(
   {
@@ -212,6 +218,12 @@ export const RestSettings = Type.Object(
     money: doc(
       StringEnum(['decimal', 'minor']),
       'How the store writes amounts: `decimal` strings ("35.00", the currency\'s exponent) or `minor` unit integers.',
+    ),
+    money_rounding: doc(
+      Type.Optional(StringEnum(['exact', 'half_up'])),
+      '`half_up`: a decimal amount with more digits than the currency has (a store that keeps amounts unrounded, ' +
+        'e.g. 67.473 USD) becomes minor units rounded once, half away from zero, as such stores charge; ' +
+        '`exact` (default): such an amount is an invalid answer.',
     ),
     auth: Type.Optional(Auth),
     /** Extra headers on every call (an API version, a shop id); not secrets. */

@@ -27,6 +27,8 @@ export interface CompiledStep {
   concurrency: number;
   accept: number[];
   error?: Expression;
+  /** Signs with the step's own credentials (`auth`); default the adapter's client. */
+  client?: StoreClient;
 }
 
 export interface CompiledOperation {
@@ -148,7 +150,7 @@ export async function runOperation(
       throw new BackendError(`tenant ${ctx.tenant}: ${method}: step ${step.name} would make more than ${MAX_CALLS} store calls`, false);
     let answer: StoreAnswer | 'not_found';
     try {
-      answer = await ctx.client.send(
+      answer = await (step.client ?? ctx.client).send(
         method,
         { method: step.method, path: step.path, vars, query, body, ...(Object.keys(headers).length > 0 && { headers }) },
         accept,

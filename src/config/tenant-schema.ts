@@ -3,7 +3,7 @@
  * Secrets are only ever references ({env} or {file}); a literal secret fails validation.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../../schemas/common.js';
+import { doc, StringEnum } from '../../schemas/common.js';
 import { defaultBackendPolicy, type BackendPolicy } from './backend-policy.js';
 import { EmbeddedConfig } from '../embedded/settings.js';
 import { identityLinkingSchema } from './identity-linking-schema.js';
@@ -31,18 +31,23 @@ const ProfileUrl = Type.String({ format: 'uri', description: 'the platform profi
 /** Caller authentication (spec part 1 §5, part 2 §5). Credentials are stored only as hashes or public keys. */
 export const TenantAuth = Type.Object(
   {
-    /** Every operation needs an authenticated caller. Order operations always do. */
-    required: Type.Optional(Type.Boolean()),
-    /** Capabilities whose operations need an authenticated caller even when `required` is false. */
-    required_capabilities: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }))),
-    /** Accepted mechanisms; default: every configured one, and signature unless verify_requests is off. */
-    accept: Type.Optional(Type.Array(StringEnum(['api_key', 'oauth', 'signature', 'mtls']), { uniqueItems: true })),
+    required: doc(Type.Optional(Type.Boolean()), 'Every operation needs an authenticated caller. Order operations always do.'),
+    required_capabilities: doc(
+      Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }))),
+      'Capabilities whose operations need an authenticated caller even when `required` is false.',
+    ),
+    accept: doc(
+      Type.Optional(Type.Array(StringEnum(['api_key', 'oauth', 'signature', 'mtls']), { uniqueItems: true })),
+      'Accepted mechanisms; default: every configured one, and signature unless verify_requests is off.',
+    ),
     api_keys: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            /** Hex SHA-256 of the key; the key itself never appears in configuration. */
-            sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+            sha256: doc(
+              Type.String({ pattern: '^[0-9a-f]{64}$' }),
+              'Hex SHA-256 of the key; the key itself never appears in configuration.',
+            ),
             profile: ProfileUrl,
             name: Type.Optional(Type.String()),
           },
@@ -55,12 +60,16 @@ export const TenantAuth = Type.Object(
         {
           issuer: Type.String({ minLength: 1 }),
           audience: Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
-          /** The authorization server's JWKS, fetched and cached; or `jwks` inline. */
-          jwks_url: Type.Optional(Type.String({ format: 'uri' })),
+          jwks_url: doc(
+            Type.Optional(Type.String({ format: 'uri' })),
+            "The authorization server's JWKS, fetched and cached; or `jwks` inline.",
+          ),
           jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })),
           algorithms: Type.Optional(Type.Array(StringEnum(['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA']), { minItems: 1 })),
-          /** OAuth client_id to the platform profile it belongs to; an https client_id is its own profile URL. */
-          clients: Type.Optional(Type.Record(Type.String({ minLength: 1 }), ProfileUrl)),
+          clients: doc(
+            Type.Optional(Type.Record(Type.String({ minLength: 1 }), ProfileUrl)),
+            'OAuth client_id to the platform profile it belongs to; an https client_id is its own profile URL.',
+          ),
           clock_tolerance_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
         },
         { additionalProperties: false },
@@ -72,8 +81,10 @@ export const TenantAuth = Type.Object(
           clients: Type.Array(
             Type.Object(
               {
-                /** SHA-256 fingerprint of the client certificate, hex with or without colons. */
-                sha256: Type.String({ pattern: '^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$' }),
+                sha256: doc(
+                  Type.String({ pattern: '^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$' }),
+                  'SHA-256 fingerprint of the client certificate, hex with or without colons.',
+                ),
                 profile: ProfileUrl,
               },
               { additionalProperties: false },
@@ -105,15 +116,21 @@ const RateLimit = Type.Object(
  */
 export const FrontDoor = Type.Object(
   {
-    /** The store's origin: https (plain http only on loopback, for tests and demos), no user, path, query or fragment. */
-    upstream: Type.String({
-      anyOf: [{ pattern: '^https://[^/?#@\\s]+/?$' }, { pattern: '^http://(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d{1,5})?/?$' }],
-      description: 'an https origin without user, path or query (plain http only on loopback)',
-    }),
-    /** Send the merchant's Host to the store instead of the store's own (stores that serve the merchant's domain). */
-    preserve_host: Type.Optional(Type.Boolean()),
-    /** How long the store may take to start answering, and to send each further piece of its answer. */
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+    upstream: doc(
+      Type.String({
+        anyOf: [{ pattern: '^https://[^/?#@\\s]+/?$' }, { pattern: '^http://(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d{1,5})?/?$' }],
+        description: 'an https origin without user, path or query (plain http only on loopback)',
+      }),
+      "The store's origin: https (plain http only on loopback, for tests and demos), no user, path, query or fragment.",
+    ),
+    preserve_host: doc(
+      Type.Optional(Type.Boolean()),
+      "Send the merchant's Host to the store instead of the store's own (stores that serve the merchant's domain).",
+    ),
+    timeout_ms: doc(
+      Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+      'How long the store may take to start answering, and to send each further piece of its answer.',
+    ),
   },
   { additionalProperties: false },
 );
@@ -121,142 +138,226 @@ export type FrontDoor = Static<typeof FrontDoor>;
 
 export const TenantConfig = Type.Object(
   {
-    id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
-    name: Type.String({ minLength: 1 }),
-    /**
-     * Public base URL of this tenant's REST endpoint (no trailing slash). Absent: the gateway's
-     * BASE_URL, else the address it listens on (local runs); URLs below may then start with `/`.
-     */
-    base_url: Type.Optional(Type.String({ pattern: BASE_URL_PATTERN })),
-    /** Host header values that route here; none + a single tenant = every host. */
-    hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    /** Path prefix that routes here, e.g. /shops/flowers. */
-    path_prefix: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
-    adapter: Type.Object(
-      {
-        /** One of the adapters this build has: tenantSchema below narrows it to their types. */
-        type: Type.String({ minLength: 1 }),
-        settings: Type.Record(Type.String(), Type.Unknown()),
-        /**
-         * How checkouts finish: gateway_charged, store_charged or handoff; one the adapter declares.
-         * Default: handoff when no payment handler charges, otherwise the adapter's first.
-         */
-        finishing: Type.Optional(StringEnum(['gateway_charged', 'store_charged', 'handoff'])),
-        /** How often changed orders are polled (adapters with `ordersChangedSince`; WooCommerce: lost deliveries). */
-        order_poll_seconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86_400 })),
-        credentials: Type.Optional(Type.Record(Type.String(), SecretRef)),
-      },
-      { additionalProperties: false },
+    id: doc(
+      Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
+      "The tenant's id: in logs, state keys, metrics and `npm run rest -- check --tenant ID`.",
     ),
-    /** Enabled capabilities and their config, keyed by capability name. */
-    capabilities: Type.Record(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }), Type.Record(Type.String(), Type.Unknown())),
-    payment_handlers: Type.Optional(
-      Type.Array(
+    name: doc(Type.String({ minLength: 1 }), "The business's name, as agents and buyers see it."),
+    base_url: doc(
+      Type.Optional(Type.String({ pattern: BASE_URL_PATTERN })),
+      "Public base URL of this tenant's REST endpoint (no trailing slash). Absent: the gateway's BASE_URL, " +
+        'else the address it listens on (local runs); URLs below may then start with `/`.',
+    ),
+    hosts: doc(
+      Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+      'Host header values that route here; none + a single tenant = every host.',
+    ),
+    path_prefix: doc(
+      Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
+      'Path prefix that routes here, e.g. /shops/flowers.',
+    ),
+    adapter: doc(
+      Type.Object(
+        {
+          type: doc(
+            Type.String({ minLength: 1 }),
+            'Which adapter serves the store, one this build has (adapters/registry.ts): `rest` here.',
+          ),
+          settings: doc(
+            Type.Record(Type.String(), Type.Unknown()),
+            "The adapter's own settings, checked against its schema (for `rest`: the section below).",
+          ),
+          finishing: doc(
+            Type.Optional(StringEnum(['gateway_charged', 'store_charged', 'handoff'])),
+            'How checkouts finish: gateway_charged, store_charged or handoff; one the adapter declares. ' +
+              "Default: handoff when no payment handler charges, otherwise the adapter's first.",
+          ),
+          order_poll_seconds: doc(
+            Type.Optional(Type.Integer({ minimum: 5, maximum: 86_400 })),
+            'How often changed orders are polled (adapters with `ordersChangedSince`; WooCommerce: lost deliveries).',
+          ),
+          credentials: doc(
+            Type.Optional(Type.Record(Type.String(), SecretRef)),
+            "The store's secrets by name, each an {env} or {file} reference; settings name them.",
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      'The store behind this tenant: which adapter, its settings and credentials, how checkouts finish.',
+    ),
+    capabilities: doc(
+      Type.Record(Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }), Type.Record(Type.String(), Type.Unknown())),
+      'Enabled capabilities and their config, keyed by capability name.',
+    ),
+    payment_handlers: doc(
+      Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              id: doc(Type.String({ minLength: 1 }), 'The handler id agents name in a payment instrument (`handler_id`).'),
+              name: doc(
+                Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }),
+                "The handler's reverse-domain name in the profile, e.g. dev.proto.payments.store_card.",
+              ),
+              type: doc(
+                Type.String({ minLength: 1 }),
+                'A type in payments/registry.ts, checked at start-up: sandbox: the gateway charges (gateway_charged); ' +
+                  "store: the store charges the credential (store_charged); handoff: the store's page.",
+              ),
+              instruments: doc(Type.Array(Type.String(), { minItems: 1 }), 'Instrument types it takes, e.g. card.'),
+              config: doc(Type.Optional(Type.Record(Type.String(), Type.Unknown())), "The handler type's own settings."),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
+      'Payment handlers advertised to agents; which ones charge decides `adapter.finishing`.',
+    ),
+    signing: doc(
+      Type.Optional(
         Type.Object(
           {
-            id: Type.String({ minLength: 1 }),
-            name: Type.String({ pattern: '^[a-z0-9]+(\\.[a-z0-9_]+)+$' }),
-            /**
-             * A type in payments/registry.ts, checked at start-up: sandbox: the gateway charges
-             * (gateway_charged); store: the store charges the credential (store_charged); handoff: the store's page.
-             */
-            type: Type.String({ minLength: 1 }),
-            instruments: Type.Array(Type.String(), { minItems: 1 }),
-            config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+            keys: doc(
+              Type.Optional(Type.Array(SecretRef)),
+              'Private JWKs (kid = RFC 7638 thumbprint); the public halves are published in the profile.',
+            ),
+            active_kid: doc(
+              Type.Optional(Type.String({ minLength: 1 })),
+              'kid of the key that signs; the others only verify (rotation). Required with keys.',
+            ),
+            ephemeral_key: doc(
+              Type.Optional(Type.Boolean()),
+              'No keys: sign with a throw-away ES256 key generated at start-up (demo, local runs).',
+            ),
+            sign_responses: doc(Type.Optional(Type.Boolean()), 'Default: true when the tenant has a signing key.'),
+            verify_requests: doc(
+              Type.Optional(StringEnum(['off', 'optional', 'required'])),
+              'Default: optional (verify a signature when present).',
+            ),
+            clock_skew_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 600, default: 60 })),
+            max_age_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, default: 300 })),
           },
           { additionalProperties: false },
         ),
       ),
+      'Message signatures: the keys the gateway signs its responses and webhooks with, and how it verifies signed requests.',
     ),
-    signing: Type.Optional(
-      Type.Object(
-        {
-          /** Private JWKs (kid = RFC 7638 thumbprint); the public halves are published in the profile. */
-          keys: Type.Optional(Type.Array(SecretRef)),
-          /** kid of the key that signs; the others only verify (rotation). Required with keys. */
-          active_kid: Type.Optional(Type.String({ minLength: 1 })),
-          /** No keys: sign with a throw-away ES256 key generated at start-up (demo, local runs). */
-          ephemeral_key: Type.Optional(Type.Boolean()),
-          /** Default: true when the tenant has a signing key. */
-          sign_responses: Type.Optional(Type.Boolean()),
-          /** Default: optional (verify a signature when present). */
-          verify_requests: Type.Optional(StringEnum(['off', 'optional', 'required'])),
-          clock_skew_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 600, default: 60 })),
-          max_age_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, default: 300 })),
-        },
-        { additionalProperties: false },
-      ),
+    auth: doc(Type.Optional(TenantAuth), 'How callers authenticate (API keys, OAuth, mTLS, signatures) and which operations need it.'),
+    identity_linking: doc(
+      Type.Optional(identityLinkingSchema(SecretRef)),
+      "OAuth clients and token lifetimes of the tenant's authorization server (src/identity).",
     ),
-    auth: Type.Optional(TenantAuth),
-    /** OAuth clients and token lifetimes of the tenant's authorization server (src/identity). */
-    identity_linking: Type.Optional(identityLinkingSchema(SecretRef)),
-    /** Checkout rules of this store. */
-    checkout: Type.Optional(
-      Type.Object(
-        {
-          /** Buyer fields needed before an order is placed (default and minimum: email, which every order needs). */
-          required_buyer_fields: Type.Optional(Type.Array(StringEnum(BUYER_FIELDS), { uniqueItems: true })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    links: Type.Optional(
-      Type.Array(
-        Type.Object({ type: Type.String(), url: UrlOrPath, title: Type.Optional(Type.String()) }, { additionalProperties: false }),
-      ),
-    ),
-    policies: Type.Optional(
-      Type.Object(
-        {
-          cart_ttl_seconds: Type.Optional(Seconds(60, 86_400)),
-          checkout_ttl_seconds: Type.Optional(Seconds(60, 21_600)),
-          idempotency_retention_seconds: Type.Optional(Seconds(86_400, 172_800)),
-          lookup_batch_limit: Type.Optional(Type.Integer({ minimum: 10, maximum: 1000 })),
-          search_page_limit: Type.Optional(Type.Integer({ minimum: 10, maximum: 250 })),
-          catalog_cache_ttl_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
-          /** Let platform profiles live on loopback, over plain http too (local development). */
-          allow_loopback_profiles: Type.Optional(Type.Boolean()),
-          rate_limits: Type.Optional(
-            Type.Object({ per_caller: Type.Optional(RateLimit), per_tenant: Type.Optional(RateLimit) }, { additionalProperties: false }),
-          ),
-          /** Backend calls: deadline of one attempt and attempts in all for calls that may be repeated. */
-          backend: Type.Optional(
-            Type.Object(
-              {
-                timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
-                attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-              },
-              { additionalProperties: false },
+    checkout: doc(
+      Type.Optional(
+        Type.Object(
+          {
+            required_buyer_fields: doc(
+              Type.Optional(Type.Array(StringEnum(BUYER_FIELDS), { uniqueItems: true })),
+              'Buyer fields needed before an order is placed (default and minimum: email, which every order needs).',
             ),
-          ),
-          /** Currency conversion rates for price filters: { "EUR": 1.08 } = 1 EUR is 1.08 of the store currency. */
-          exchange_rates: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.Number({ exclusiveMinimum: 0 }))),
-        },
-        { additionalProperties: false },
+          },
+          { additionalProperties: false },
+        ),
       ),
+      'Checkout rules of this store.',
     ),
-    /**
-     * The order simulation API (POST /simulate/orders/{id}/{action}) for adapters that offer one
-     * (the demo store): enabled only with a secret, which callers send as a bearer token.
-     */
-    simulation: Type.Optional(
-      Type.Object(
-        {
-          secret: SecretRef,
-          /** With a `{file}` secret: write a random one there at start-up when the file does not exist (local demos). */
-          create_secret: Type.Optional(Type.Boolean()),
-        },
-        { additionalProperties: false },
+    links: doc(
+      Type.Optional(
+        Type.Array(
+          Type.Object({ type: Type.String(), url: UrlOrPath, title: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        ),
       ),
+      'Links shown with every checkout (terms, privacy policy, refunds), by type.',
     ),
-    /** The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded/settings.ts). */
-    embedded: Type.Optional(EmbeddedConfig),
-    /** The A2A transport: an agent card at /.well-known/agent-card.json and JSON-RPC at /a2a (transports/a2a). */
-    a2a: Type.Optional(Type.Boolean()),
-    /** Pass every non-protocol path through to the merchant's storefront (a gateway on the merchant's own domain). */
-    front_door: Type.Optional(FrontDoor),
-    /** Extra protocol versions served, to their version-specific profile URLs. */
-    supported_versions: Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
+    policies: doc(
+      Type.Optional(
+        Type.Object(
+          {
+            cart_ttl_seconds: doc(Type.Optional(Seconds(60, 86_400)), 'How long an untouched cart lives.'),
+            checkout_ttl_seconds: doc(Type.Optional(Seconds(60, 21_600)), 'How long an untouched checkout session lives.'),
+            idempotency_retention_seconds: doc(
+              Type.Optional(Seconds(86_400, 172_800)),
+              "How long an Idempotency-Key's answer is kept for replay.",
+            ),
+            lookup_batch_limit: doc(
+              Type.Optional(Type.Integer({ minimum: 10, maximum: 1000 })),
+              'Most ids one catalog lookup takes; default 50.',
+            ),
+            search_page_limit: doc(
+              Type.Optional(Type.Integer({ minimum: 10, maximum: 250 })),
+              'Most products one search page gives; default 50.',
+            ),
+            catalog_cache_ttl_seconds: doc(
+              Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
+              'How long catalog answers are cached; 0 turns the cache off; default 30.',
+            ),
+            allow_loopback_profiles: doc(
+              Type.Optional(Type.Boolean()),
+              'Let platform profiles live on loopback, over plain http too (local development).',
+            ),
+            rate_limits: doc(
+              Type.Optional(
+                Type.Object(
+                  { per_caller: Type.Optional(RateLimit), per_tenant: Type.Optional(RateLimit) },
+                  { additionalProperties: false },
+                ),
+              ),
+              'Requests allowed per caller and per tenant in a window (429 past it).',
+            ),
+            backend: doc(
+              Type.Optional(
+                Type.Object(
+                  {
+                    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
+                    attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+                  },
+                  { additionalProperties: false },
+                ),
+              ),
+              'Backend calls: deadline of one attempt and attempts in all for calls that may be repeated.',
+            ),
+            exchange_rates: doc(
+              Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.Number({ exclusiveMinimum: 0 }))),
+              'Currency conversion rates for price filters: { "EUR": 1.08 } = 1 EUR is 1.08 of the store currency.',
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      'Session lifetimes, limits, rate limits and backend deadlines; every one has a default.',
+    ),
+    simulation: doc(
+      Type.Optional(
+        Type.Object(
+          {
+            secret: SecretRef,
+            create_secret: doc(
+              Type.Optional(Type.Boolean()),
+              'With a `{file}` secret: write a random one there at start-up when the file does not exist (local demos).',
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      'The order simulation API (POST /simulate/orders/{id}/{action}) for adapters that offer one ' +
+        '(the demo store): enabled only with a secret, which callers send as a bearer token.',
+    ),
+    embedded: doc(
+      Type.Optional(EmbeddedConfig),
+      "The embedded transport: the gateway's cart and checkout page inside an agent's own window (embedded/settings.ts).",
+    ),
+    a2a: doc(
+      Type.Optional(Type.Boolean()),
+      'The A2A transport: an agent card at /.well-known/agent-card.json and JSON-RPC at /a2a (transports/a2a).',
+    ),
+    front_door: doc(
+      Type.Optional(FrontDoor),
+      "Pass every non-protocol path through to the merchant's storefront (a gateway on the merchant's own domain).",
+    ),
+    supported_versions: doc(
+      Type.Optional(Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.String({ format: 'uri' }))),
+      'Extra protocol versions served, to their version-specific profile URLs.',
+    ),
   },
   { additionalProperties: false },
 );

@@ -76,6 +76,8 @@ export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0
 export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
 /** The same shop through the reference store's cart-side API (steps, mapping files). */
 export const FLOWERS_CART_FILE = 'examples/rest-tenants/tenants/flowers-cart.yaml';
+/** The same shop stateless: no backend handle, no checkout page. */
+export const FLOWERS_STATELESS_FILE = 'examples/rest-tenants/tenants/flowers-stateless.yaml';
 export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
 
 /** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */

@@ -81,4 +81,13 @@ describe('npm run rest -- check', () => {
     expect(readFileSync(REFERENCE_FILE, 'utf8')).toBe(await formattedReference());
     expect(tenantReference()).toContain('| `adapter.settings.operations.<operation>.steps[].for_each` |');
   });
+
+  it('describes every top-level key of the tenant file, from the schema', () => {
+    const rows = tenantReference()
+      .split('\n')
+      .filter((line) => /^\| `[a-z_0-9]+` \|/.test(line));
+    expect(rows.length).toBeGreaterThan(15);
+    // The description cell starts with the schema's sentence, not just a pattern or nothing.
+    expect(rows.filter((row) => !/^[A-Z`]/.test(row.split(' | ')[3] ?? ''))).toEqual([]);
+  });
 });

@@ -2,13 +2,14 @@
  * The generic REST adapter through the shared adapter contract suite against the reference store
  * (examples/rest-store) over real HTTP, twice: configured by config/rest-demo/tenants/flowers.yaml
  * (one call per operation, the store's whole-cart API) and by examples/rest-tenants/tenants/flowers-cart.yaml
- * (call sequences on the store's cart-side API, mappings in files).
+ * (call sequences on the store's cart-side API, mappings in files), and by
+ * examples/rest-tenants/tenants/flowers-stateless.yaml (no backend handle, no checkout page).
  */
 import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault, type SignedDelivery } from '../contract/contract-suite.js';
 import type { FaultMode } from '../../../examples/rest-store/faults.js';
 import type { Delivery } from '../../../examples/rest-store/webhooks.js';
-import { FLOWERS_CART_FILE, FLOWERS_FILE, flowersAdapter, startRestStore } from '../../helpers/rest-store.js';
+import { FLOWERS_CART_FILE, FLOWERS_FILE, FLOWERS_STATELESS_FILE, flowersAdapter, startRestStore } from '../../helpers/rest-store.js';
 
 const FAULTS: Record<BackendFault, FaultMode> = { throttle: 'throttle', server_error: 'error', garbage: 'garbage', hang: 'hang' };
 
@@ -18,6 +19,7 @@ const signed = (delivery: Delivery | undefined): SignedDelivery | null =>
 const TENANTS = [
   ['rest (reference store)', FLOWERS_FILE],
   ['rest (reference store, cart-side API)', FLOWERS_CART_FILE],
+  ['rest (reference store, stateless: no handle, no checkout page)', FLOWERS_STATELESS_FILE],
 ] as const;
 
 for (const [name, tenantFile] of TENANTS)

@@ -19,6 +19,7 @@ import { protocolCaller, type Reply, type Transport } from '../../helpers/protoc
 import {
   FLOWERS_CART_FILE,
   FLOWERS_FILE,
+  FLOWERS_STATELESS_FILE,
   flowersAdapter,
   flowersTenant,
   startRestStore,
@@ -101,10 +102,11 @@ function caller(w: World, transport: Transport) {
 
 const lineItems = (checkout: any) => checkout.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
 
-/** The whole-cart tenant over both transports; the cart-side one (call sequences) over REST. */
+/** The whole-cart tenant over both transports; the cart-side one (call sequences) and the stateless one (no checkout page) over REST. */
 const WALKS = [
   ...FINISHING_MODES.flatMap((mode) => (['rest', 'mcp'] as const).map((transport) => [mode, transport, FLOWERS_FILE] as const)),
   ...FINISHING_MODES.map((mode) => [mode, 'rest', FLOWERS_CART_FILE] as const),
+  ...FINISHING_MODES.filter((mode) => mode !== 'handoff').map((mode) => [mode, 'rest', FLOWERS_STATELESS_FILE] as const),
 ];
 
 describe.each(WALKS)('flowers over the REST adapter: %s over %s (%s)', (mode, transport, tenantFile) => {
