@@ -73,7 +73,8 @@ export const identityLinkingSchema = <Secret extends TSchema>(secretRef: Secret)
           {
             additionalProperties: false,
             description:
-              'RFC 7591 registration at /oauth2/register, off unless set: platforms given this initial access token register themselves (with their profile)',
+              'RFC 7591 registration at /oauth2/register, off unless set: ' +
+              'platforms given this initial access token register themselves (with their profile)',
           },
         ),
       ),
