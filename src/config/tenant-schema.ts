@@ -116,13 +116,11 @@ const RateLimit = Type.Object(
  */
 export const FrontDoor = Type.Object(
   {
-    upstream: doc(
-      Type.String({
-        anyOf: [{ pattern: '^https://[^/?#@\\s]+/?$' }, { pattern: '^http://(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d{1,5})?/?$' }],
-        description: 'an https origin without user, path or query (plain http only on loopback)',
-      }),
-      "The store's origin: https (plain http only on loopback, for tests and demos), no user, path, query or fragment.",
-    ),
+    // The description doubles as the validation message ("must be …"), so it is not replaced by doc().
+    upstream: Type.String({
+      anyOf: [{ pattern: '^https://[^/?#@\\s]+/?$' }, { pattern: '^http://(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d{1,5})?/?$' }],
+      description: 'an https origin without user, path or query (plain http only on loopback)',
+    }),
     preserve_host: doc(
       Type.Optional(Type.Boolean()),
       "Send the merchant's Host to the store instead of the store's own (stores that serve the merchant's domain).",
