@@ -80,9 +80,12 @@ async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
       const one = await sequential(client, gateway, op, SAMPLES);
       const names = await namedCalls(client, gateway, op, target);
       let rated: Sample[] = [];
+      let failed = '';
       if (op.repeatable && RATE_SECONDS > 0) {
         progress(`${name}: ${op.name}, ${RATE}/s for ${RATE_SECONDS} s`);
-        rated = await atRate(client, gateway, op, RATE, RATE_SECONDS);
+        const result = await atRate(client, gateway, op, RATE, RATE_SECONDS);
+        rated = result.samples;
+        if (result.failed > 0) failed = ` (${result.failed} of ${result.failed + rated.length} failed)`;
       }
       const added = one.map(addedMs);
       const ratedAdded = rated.map(addedMs);
@@ -94,7 +97,7 @@ async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
           ),
         )} | ` +
           `${ms(percentile(added, 50))} | ${ms(percentile(added, 99))} | ${rated.length ? ms(percentile(ratedAdded, 50)) : '–'} | ` +
-          `${rated.length ? ms(percentile(ratedAdded, 99)) : '–'} |`,
+          `${rated.length ? ms(percentile(ratedAdded, 99)) : '–'}${failed} |`,
       );
     }
     return [
