@@ -34,7 +34,12 @@ else
           ...DEMO_SHOP_FIXTURES,
           // Medusa's `q` matches titles and descriptions: three of the shop's products say "white".
           searchText: 'white',
-          product: { id: products.florist_tee!, optionNames: ['Size', 'Color'], variantId: variants.florist_tee_m_green! },
+          product: {
+            id: products.florist_tee!,
+            optionNames: ['Size', 'Color'],
+            variantId: variants.florist_tee_m_green!,
+            axesUnordered: true,
+          },
           sku: { value: 'FLW-ROSE-12', variantId: variants.bouquet_roses! },
           handle: { value: 'red-rose-bouquet', productId: products.bouquet_roses! },
           line: { variantId: variants.bouquet_roses!, quantity: 2 },

@@ -143,14 +143,28 @@ describe('no input makes the server answer 5xx', () => {
       method: 'tools/call',
       params: { name: op, arguments: { meta: c.gw.meta(), catalog: body } },
     }));
-    const res = await c.gw.app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      payload: JSON.stringify(calls),
-    });
-    expect(res.statusCode).toBeLessThan(500);
-    const answers = [res.json()].flat();
+    const post = async (payload: unknown) => {
+      const res = await c.gw.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+      expect(res.statusCode).toBeLessThan(500);
+      return [res.json()].flat();
+    };
+    const answers = await post(calls);
+    // A body the JSON parser refuses whole (a "__proto__" key anywhere in it) gets one error with id
+    // null: then each call goes alone, and only the one carrying such a key may be refused that way.
+    if (answers.length === 1 && answers[0].id === null && answers[0].error) {
+      const alone = [];
+      for (const call of calls) {
+        const [answer] = await post(call);
+        expect(answer.id === call.id || (answer.id === null && JSON.stringify(call).includes('"__proto__"'))).toBe(true);
+        alone.push(answer);
+      }
+      return alone;
+    }
     expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(calls.map((call) => call.id));
     return answers;
   }
