@@ -52,11 +52,8 @@ const Auth = Type.Union(
       {
         type: Type.Literal('hmac'),
         secret: Credential,
-        /** Header carrying the signature. */
         signature_header: doc(HeaderName, 'Header carrying the signature.'),
-        /** Header carrying the time signed; absent: no timestamp is sent. */
         timestamp_header: doc(Type.Optional(HeaderName), 'Header carrying the time signed; absent: no timestamp is sent.'),
-        /** `unix` seconds (default) or `iso` (RFC 3339). */
         timestamp_format: doc(Type.Optional(StringEnum(['unix', 'iso'])), '`unix` seconds (default) or `iso` (RFC 3339).'),
         /**
          * What is signed, with {timestamp} {method} {path} (path and query as sent) {body} and
@@ -70,7 +67,6 @@ const Auth = Type.Union(
         ),
         algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
         encoding: Type.Optional(StringEnum(['hex', 'base64'])),
-        /** Plain headers sent with every call (a key id, an account), not secrets. */
         headers: doc(
           Type.Optional(Type.Record(HeaderName, Type.String())),
           'Plain headers sent with every call (a key id, an account), not secrets.',
@@ -121,11 +117,8 @@ export type StepSettings = Static<typeof Step>;
 const Operation = Type.Object(
   {
     method: Type.Optional(StringEnum(HTTP_METHODS)),
-    /** Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded. */
     path: doc(Type.Optional(Path), 'Relative to base_url; `{name}` or `{a.b}` takes a value of the request input, URL-encoded.'),
-    /** JSONata over the request input, giving an object of query parameters (arrays repeat the name). */
     query: doc(Type.Optional(Expression), 'JSONata over the request input, giving an object of query parameters (arrays repeat the name).'),
-    /** JSONata over the request input, giving the JSON body. */
     body: doc(Type.Optional(Expression), 'JSONata over the request input, giving the JSON body.'),
     headers: Type.Optional(Headers),
     auth: CallAuth,
@@ -136,12 +129,10 @@ const Operation = Type.Object(
         description: 'ordered store calls instead of method/path/query/body; `response` then maps $steps (`$` is $steps too)',
       }),
     ),
-    /** JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape. */
     response: doc(
       Type.Optional(Expression),
       "JSONata over the store's JSON answer (with $request, $status, $headers), giving the contract's shape.",
     ),
-    /** Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal). */
     accept: doc(Type.Optional(Accept), 'Statuses besides 2xx whose body is an answer for `response` (e.g. 402, 409 of an order refusal).'),
   },
   { additionalProperties: false },
@@ -151,7 +142,6 @@ export type OperationSettings = Static<typeof Operation>;
 const Webhooks = Type.Object(
   {
     secret: Credential,
-    /** Default X-Store-Signature (the documented store API). */
     signature_header: doc(Type.Optional(HeaderName), 'Default X-Store-Signature (the documented store API).'),
     /**
      * A regular expression over the header with named groups `signature` (and `timestamp` when the
@@ -163,15 +153,12 @@ const Webhooks = Type.Object(
         'the time is signed), e.g. "t=(?<timestamp>\\d+),v1=(?<signature>[0-9a-f]+)". Default: the ' +
         'whole header.',
     ),
-    /** What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}". */
     signed_payload: doc(
       Type.Optional(Type.String({ minLength: 1 })),
       'What is signed: {body} (default) or with {timestamp}, e.g. "{timestamp}.{body}".',
     ),
     algorithm: Type.Optional(StringEnum(['sha256', 'sha512'])),
-    /** Default base64. */
     encoding: doc(Type.Optional(StringEnum(['hex', 'base64'])), 'Default base64.'),
-    /** Deliveries older than this (needs a signed timestamp) are refused; default 300. */
     tolerance_seconds: doc(
       Type.Optional(Type.Integer({ minimum: 1 })),
       'Deliveries older than this (needs a signed timestamp) are refused; default 300.',
@@ -202,19 +189,15 @@ export const FINISHING = ['gateway_charged', 'store_charged', 'handoff'] as cons
 
 export const RestSettings = Type.Object(
   {
-    /** The store API's root, e.g. https://shop.example/api/v2 (no trailing slash needed). */
     base_url: doc(
       Type.String({ pattern: '^https?://' }),
       "The store API's root, e.g. https://shop.example/api/v2 (no trailing slash needed).",
     ),
-    /** The store's home page (continue_url when there is nothing to hand over). */
     storefront_url: doc(Type.String({ format: 'uri' }), "The store's home page (continue_url when there is nothing to hand over)."),
-    /** Presentment currencies, the store's default first. */
     currencies: doc(
       Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
       "Presentment currencies, the store's default first.",
     ),
-    /** How the store writes amounts: `decimal` strings ("35.00", the currency's exponent) or `minor` unit integers. */
     money: doc(
       StringEnum(['decimal', 'minor']),
       'How the store writes amounts: `decimal` strings ("35.00", the currency\'s exponent) or `minor` unit integers.',
@@ -226,7 +209,6 @@ export const RestSettings = Type.Object(
         '`exact` (default): such an amount is an invalid answer.',
     ),
     auth: Type.Optional(Auth),
-    /** Extra headers on every call (an API version, a shop id); not secrets. */
     headers: doc(
       Type.Optional(Type.Record(HeaderName, Type.String())),
       'Extra headers on every call (an API version, a shop id); not secrets.',
@@ -234,17 +216,14 @@ export const RestSettings = Type.Object(
     pagination: Type.Optional(
       Type.Object(
         {
-          /** cursor: the store returns an opaque next cursor; page: numbered pages; offset: item offsets. Default cursor. */
           style: doc(
             StringEnum(['cursor', 'page', 'offset']),
             'cursor: the store returns an opaque next cursor; page: numbered pages; offset: item offsets. Default cursor.',
           ),
-          /** Number of the first page (page style): 1 (default) or 0. */
           first_page: doc(
             Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
             'Number of the first page (page style): 1 (default) or 0.',
           ),
-          /** Most items per page the store serves (the gateway's limit is clamped to it); default 100. */
           max_limit: doc(
             Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
             "Most items per page the store serves (the gateway's limit is clamped to it); default 100.",
@@ -259,10 +238,8 @@ export const RestSettings = Type.Object(
           lookup_keys: Type.Optional(Type.Array(StringEnum(['sku', 'handle']), { uniqueItems: true })),
           quotes_shipping: Type.Optional(Type.Boolean()),
           quotes_tax: Type.Optional(Type.Boolean()),
-          /** The store says why a code is refused (mapped to the contract's reasons). */
           rejection_reasons: doc(Type.Optional(Type.Boolean()), "The store says why a code is refused (mapped to the contract's reasons)."),
           accepted_claims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-          /** Finishing modes the store supports, preferred first; default gateway_charged and handoff. */
           finishing: doc(
             Type.Optional(Type.Array(StringEnum(FINISHING), { minItems: 1, uniqueItems: true })),
             'Finishing modes the store supports, preferred first; default gateway_charged and handoff.',
@@ -297,13 +274,11 @@ export const RestSettings = Type.Object(
         {
           search: Type.Optional(Operation),
           lookup: Type.Optional(Operation),
-          /** The store's cart: `create` without a handle, `update` with one (404 = expired: created anew). */
           quote_create: doc(
             Type.Optional(Operation),
             "The store's cart: `create` without a handle, `update` with one (404 = expired: created anew).",
           ),
           quote_update: Type.Optional(Operation),
-          /** `false`: the store has no checkout page; no call is made, the storefront is the page and handoff is off. */
           checkout_url: doc(
             Type.Optional(Type.Union([Operation, Type.Literal(false)])),
             '`false`: the store has no checkout page; no call is made, the storefront is the page and handoff is off.',
@@ -328,9 +303,7 @@ export const RestSettings = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    /** Order webhooks from the store; without them, orders are polled (`orders_changed_since`). */
     webhooks: doc(Type.Optional(Webhooks), 'Order webhooks from the store; without them, orders are polled (`orders_changed_since`).'),
-    /** Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`. */
     polling: doc(
       Type.Optional(Type.Boolean()),
       'Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`.',
