@@ -36,6 +36,7 @@ const medusa = ['test/adapters/medusa/**/*.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    experimental: { fsModuleCache: true },
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [

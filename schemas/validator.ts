@@ -1,9 +1,9 @@
 /**
  * One Ajv instance (JSON Schema 2020-12 with formats) for every schema the gateway checks:
- * request payloads, platform profiles, tenant configuration. Validators are compiled once,
- * at start-up, never per request.
+ * request payloads, platform profiles, tenant configuration. Validators are compiled once per
+ * distinct schema, at start-up, never per request.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 
@@ -49,8 +49,17 @@ function describe(error: ErrorObject): { path: string; message: string } {
   return { path, message: `${path} ${detail}` };
 }
 
+/**
+ * Compiled validators by schema text. Ajv caches by object, so a schema built anew per call (a
+ * tenant schema naming this build's adapters, a data file's row array) would compile again, and
+ * stay in Ajv's cache, every time; by text it compiles once per distinct schema.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
 export function compile<T>(schema: TSchema | Record<string, unknown>): Validator<T> {
-  const check = ajv.compile(schema);
+  const key = JSON.stringify(schema);
+  let check = compiled.get(key);
+  if (!check) compiled.set(key, (check = ajv.compile(schema)));
   return (data) => {
     if (check(data)) return { ok: true, value: data as T };
     const errors = check.errors ?? [];

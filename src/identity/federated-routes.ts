@@ -10,6 +10,7 @@ import { OAUTH_PATH } from './authorization-server.js';
 import { FederatedLoginError, type FederatedLogin } from './federated-login.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
 import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
+import fp from 'fastify-plugin';
 
 type Interaction = FastifyRequest<{ Params: { uid: string } }>;
 
@@ -23,7 +24,7 @@ const queryOf = (req: FastifyRequest) => new URL(req.raw.url ?? req.url, 'http:/
 const interactionPath = (req: FastifyRequest, uid: string) =>
   `${new URL(serverOf(req).tenant.baseUrl).pathname.replace(/\/$/, '')}${OAUTH_PATH}/interaction/${encodeURIComponent(uid)}`;
 
-export async function federatedRoutes(app: FastifyInstance): Promise<void> {
+async function addFederatedRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { uid: string } }>(`${OAUTH_PATH}/interaction/:uid/federated`, async (req: Interaction, reply: FastifyReply) => {
     req.operation = 'oauth_login';
     const federated = federatedOf(req);
@@ -70,3 +71,5 @@ export async function federatedRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 }
+
+export const federatedRoutes = fp(addFederatedRoutes, { name: 'federated-routes', encapsulate: true });

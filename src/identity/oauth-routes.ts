@@ -10,6 +10,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { OAUTH_PATH } from './authorization-server.js';
 import { federatedRoutes } from './federated-routes.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
+import fp from 'fastify-plugin';
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -36,7 +37,7 @@ function handOver(req: FastifyRequest, reply: FastifyReply, path = routedPath(re
   server.handle(req.raw, reply.raw, path);
 }
 
-export async function oauthRoutes(app: FastifyInstance): Promise<void> {
+async function addOauthRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
@@ -96,3 +97,5 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(federatedRoutes);
   app.all(`${OAUTH_PATH}/*`, (req, reply) => handOver(req, reply));
 }
+
+export const oauthRoutes = fp(addOauthRoutes, { name: 'oauth-routes', encapsulate: true });

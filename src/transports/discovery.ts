@@ -2,8 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { profilePath } from '../protocol/business-profile.js';
 import { tenantOf } from './request-context.js';
+import fp from 'fastify-plugin';
 
-export async function discoveryTransport(app: FastifyInstance): Promise<void> {
+async function addDiscoveryTransport(app: FastifyInstance): Promise<void> {
   app.get(profilePath, async (req, reply) => {
     req.operation = 'discovery';
     const { profile } = tenantOf(req);
@@ -12,3 +13,5 @@ export async function discoveryTransport(app: FastifyInstance): Promise<void> {
     return reply.type('application/json; charset=utf-8').send(profile.json);
   });
 }
+
+export const discoveryTransport = fp(addDiscoveryTransport, { name: 'discovery', encapsulate: true });

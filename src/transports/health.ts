@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StateStore } from '../state/store.js';
 import type { TenantRouting } from './request-context.js';
+import fp from 'fastify-plugin';
 
 /** A probe must answer well inside a load balancer's check timeout, whatever the backends do. */
 const CHECK_DEADLINE_MS = 2000;
@@ -23,7 +24,7 @@ async function check(run: (signal: AbortSignal) => Promise<unknown>): Promise<'o
 }
 
 /** A Fastify plugin. */
-export async function healthRoutes(app: FastifyInstance, { store, routing }: { store: StateStore; routing: TenantRouting }): Promise<void> {
+async function addHealthRoutes(app: FastifyInstance, { store, routing }: { store: StateStore; routing: TenantRouting }): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const tenants = routing.registry.tenants;
@@ -37,3 +38,5 @@ export async function healthRoutes(app: FastifyInstance, { store, routing }: { s
     return reply.code(ready ? 200 : 503).send({ ready, degraded: adapters.includes('unavailable'), checks });
   });
 }
+
+export const healthRoutes = fp(addHealthRoutes, { name: 'health-routes', encapsulate: true });

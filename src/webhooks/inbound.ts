@@ -14,6 +14,7 @@ import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { tenantOf } from '../transports/request-context.js';
 import { reconcileOnce } from './reconcile.js';
+import fp from 'fastify-plugin';
 
 const BACKEND_WEBHOOK_PATH = '/webhooks/backend';
 
@@ -39,7 +40,7 @@ function verify(
 }
 
 /** A Fastify plugin: its own scope takes every body as bytes. */
-export async function backendWebhooks(scope: FastifyInstance, deps: InboundDeps): Promise<void> {
+async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Promise<void> {
   // Stores sign the exact bytes they send, JSON or not (WooCommerce's first delivery is a form post).
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
@@ -61,3 +62,5 @@ export async function backendWebhooks(scope: FastifyInstance, deps: InboundDeps)
     return reply.send({ status: outcome });
   });
 }
+
+export const backendWebhooks = fp(addBackendWebhooks, { name: 'backend-webhooks', encapsulate: true });

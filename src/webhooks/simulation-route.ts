@@ -19,6 +19,7 @@ import { compile, type Validator } from '../../schemas/validator.js';
 import { newEventId } from '../capabilities/order/order-event.js';
 import { enqueueOrderEvent } from '../capabilities/order/outbox.js';
 import type { SimulationAccess } from '../tenancy/simulation-access.js';
+import fp from 'fastify-plugin';
 
 const SIMULATION_PATH = '/simulate/orders/:id/:action';
 
@@ -52,7 +53,7 @@ async function simulate(access: SimulationAccess, orderId: string, action: Simul
 }
 
 /** A Fastify plugin. */
-export async function orderSimulation(app: FastifyInstance, deps: SimulationDeps): Promise<void> {
+async function addOrderSimulation(app: FastifyInstance, deps: SimulationDeps): Promise<void> {
   app.post(SIMULATION_PATH, async (req, reply) => {
     req.operation = 'simulate_order';
     const tenant = tenantOf(req);
@@ -85,3 +86,5 @@ export async function orderSimulation(app: FastifyInstance, deps: SimulationDeps
     });
   });
 }
+
+export const orderSimulation = fp(addOrderSimulation, { name: 'order-simulation', encapsulate: true });

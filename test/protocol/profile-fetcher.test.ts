@@ -43,6 +43,13 @@ describe('fetching platform profiles', () => {
     expect(fetcher.hits).toBeGreaterThanOrEqual(1);
   });
 
+  it('holds at most maxEntries profiles: the least recently used one is fetched again', async () => {
+    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, maxEntries: 2 });
+    for (const path of ['/held/a', '/held/b', '/held/c']) platform.serve(path, platformProfile(), { 'cache-control': 'max-age=600' });
+    for (const path of ['/held/a', '/held/b', '/held/c', '/held/c', '/held/a']) await fetcher.get(platform.url(path), true);
+    expect(['/held/a', '/held/b', '/held/c'].map((p) => platform.hits(p))).toEqual([2, 1, 1]);
+  });
+
   it('refetches once max-age has passed', async () => {
     const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, minTtlMs: 1 });
     platform.serve('/short', platformProfile(), { 'cache-control': 'max-age=0' });

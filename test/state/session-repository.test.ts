@@ -3,7 +3,7 @@
  * store before the compare-and-set, and after a conflict asks again only when what it prices
  * changed, never once per retry.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { pino } from 'pino';
 import { SessionConflictError, SessionRepository } from '../../src/state/session-repository.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
@@ -69,6 +69,9 @@ describe('SessionRepository.changePriced', () => {
 describe('SessionRepository.change under endless conflicts', () => {
   it('gives up with a state-level conflict the transports answer 409 {kind}_update_conflict with Retry-After', async () => {
     const store = new MemoryStore({ now: () => NOW });
+    // No jitter: each retry's backoff is 0 ms, so the 50 attempts take no time.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    onTestFinished(() => random.mockRestore());
     // Every compare-and-set loses, as if another request always wrote in between.
     const contested = Object.assign(Object.create(store) as MemoryStore, { compareAndSet: async () => null });
     const repository = new SessionRepository<Session>({ store: contested, kind: 'cart', tenantId: 't', now: () => NOW });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { LRUCache } from 'lru-cache';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../kit/config-error.js';
 import { compile } from '../../../schemas/validator.js';
@@ -17,7 +18,21 @@ function readText(file: string): string {
   }
 }
 
+/**
+ * Parsed files by name and text: tenants sharing a data folder, and every reload that leaves a
+ * file as it was, parse it once (YAML parsing was most of a demo store's build). Callers get a
+ * copy, so nothing they do reaches the next build.
+ */
+const parsed = new LRUCache<string, { value: unknown }>({ max: 64 });
+
 function parse(file: string, text: string): unknown {
+  const key = `${file}\0${text}`;
+  const hit = parsed.get(key) ?? { value: parseText(file, text) };
+  parsed.set(key, hit);
+  return structuredClone(hit.value);
+}
+
+function parseText(file: string, text: string): unknown {
   try {
     // relax_quotes: promotions.csv holds a JSON array (with quotes) in an unquoted cell.
     return file.endsWith('.csv')

@@ -21,6 +21,7 @@ import { defaultAssetsDir, readAsset } from './assets.js';
 import { pageRpc } from './page-rpc.js';
 import type { StateStore } from '../../state/store.js';
 import { errorPage, pageConfig, renderShell, sendPage } from './page-shell.js';
+import fp from 'fastify-plugin';
 
 export interface EmbeddedTransportOptions {
   operations: readonly OperationDefinition[];
@@ -43,7 +44,7 @@ type Resolved =
 /** The tenant with the transport on, when the request routed to one. */
 const embeddedTenant = (req: FastifyRequest): Tenant | undefined => (req.tenant?.embedded ? req.tenant : undefined);
 
-export const embeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async (app, options) => {
+const addEmbeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async (app, options) => {
   const { secret, now } = options;
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
   const rpc = pageRpc(options.operations, options.pipeline, options.store, now);
@@ -93,3 +94,5 @@ export const embeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = a
     return reply.type(asset.type).headers({ 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(asset.body);
   });
 };
+
+export const embeddedTransport = fp(addEmbeddedTransport, { name: 'embedded-transport', encapsulate: true });

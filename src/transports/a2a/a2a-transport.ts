@@ -25,6 +25,7 @@ import { tenantOf } from '../request-context.js';
 import { A2A_PATH, agentCardOf, EXTENSION_URI } from './agent-card.js';
 import { Conversations } from './conversation.js';
 import { helpText, readMessage, resourceKey } from './message-call.js';
+import fp from 'fastify-plugin';
 
 export interface A2aOptions {
   operations: readonly OperationDefinition[];
@@ -76,7 +77,7 @@ interface Tenanted {
   offered: ReadonlyMap<string, OperationDefinition>;
 }
 
-export async function a2aTransport(app: FastifyInstance, { operations, pipeline, store }: A2aOptions): Promise<void> {
+async function addA2aTransport(app: FastifyInstance, { operations, pipeline, store }: A2aOptions): Promise<void> {
   const conversations = new Conversations(store);
   const tenanted = new WeakMap<Tenant, Tenanted>();
   /** Requests a rate limit refused: the Retry-After to send (HTTP 429, as on REST). */
@@ -207,3 +208,5 @@ export async function a2aTransport(app: FastifyInstance, { operations, pipeline,
     return reply.type('application/json; charset=utf-8').send(answer);
   });
 }
+
+export const a2aTransport = fp(addA2aTransport, { name: 'a2a-transport', encapsulate: true });

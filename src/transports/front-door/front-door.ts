@@ -15,6 +15,7 @@ import { failureOf, sendErrorPage } from './error-page.js';
 import { storefrontOf } from './storefront.js';
 import { isLoop, upstreamRequestHeaders } from './upstream-request.js';
 import { storefrontResponseHeaders } from './upstream-response.js';
+import fp from 'fastify-plugin';
 
 /** Every method a website answers; TRACE is left out (it would echo the buyer's cookies back). */
 const PASSED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'];
@@ -22,7 +23,7 @@ const PASSED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTION
 /** A store that takes this long to accept a connection is down. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export const frontDoor: FastifyPluginAsync = async (scope) => {
+const addFrontDoor: FastifyPluginAsync = async (scope) => {
   // Passed-through bodies must reach the store as the stream they arrive as; the gateway's JSON
   // parser and Fastify's text parser would read them whole, under the protocol's body limit.
   // http-proxy then adds its own pass-through parsers for every content type.
@@ -53,3 +54,5 @@ export const frontDoor: FastifyPluginAsync = async (scope) => {
     handler: (req, reply, dest, options) => reply.from(dest, { ...options, timeout: storefrontOf(req.tenant)!.timeoutMs }),
   });
 };
+
+export const frontDoor = fp(addFrontDoor, { name: 'front-door', encapsulate: true });

@@ -18,6 +18,7 @@ import { tenantOf } from '../request-context.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
 import { withoutBodyId } from '../body-id.js';
 import type { Validator } from '../../../schemas/validator.js';
+import fp from 'fastify-plugin';
 
 /** A JSON-RPC error the SDK passes through as {code, message, data}. */
 class JsonRpcError extends Error {
@@ -91,7 +92,7 @@ function argumentsError(message: unknown): RpcErrorAnswer | undefined {
 export const MAX_BATCH = 20;
 
 /** A Fastify plugin, registered with the operations and the pipeline. */
-export async function mcpTransport(
+async function addMcpTransport(
   app: FastifyInstance,
   { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline },
 ): Promise<void> {
@@ -223,3 +224,5 @@ export async function mcpTransport(
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 }
+
+export const mcpTransport = fp(addMcpTransport, { name: 'mcp-transport', encapsulate: true });

@@ -11,10 +11,11 @@ import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { tenantOf } from '../request-context.js';
 import { openApiDocument } from './openapi-document.js';
+import fp from 'fastify-plugin';
 
 export const DOCS_PATH = '/docs';
 
-export async function openApiRoutes(app: FastifyInstance, { operations }: { operations: readonly OperationDefinition[] }): Promise<void> {
+async function addOpenApiRoutes(app: FastifyInstance, { operations }: { operations: readonly OperationDefinition[] }): Promise<void> {
   const documents = new WeakMap<Tenant, Record<string, unknown>>();
   const documentOf = (tenant: Tenant) => {
     let document = documents.get(tenant);
@@ -41,3 +42,5 @@ export async function openApiRoutes(app: FastifyInstance, { operations }: { oper
     uiConfig: { tryItOutEnabled: true, displayOperationId: true },
   });
 }
+
+export const openApiRoutes = fp(addOpenApiRoutes, { name: 'openapi-routes', encapsulate: true });

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tenantOf } from '../request-context.js';
+import fp from 'fastify-plugin';
 
 const PREFIX = '/demo-store';
 
@@ -30,7 +31,7 @@ function siteFolder(req: FastifyRequest): string | undefined {
 }
 
 /** A Fastify plugin. */
-export async function demoStorePages(app: FastifyInstance): Promise<void> {
+async function addDemoStorePages(app: FastifyInstance): Promise<void> {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     req.operation = 'demo_store_page';
     const folder = siteFolder(req);
@@ -49,3 +50,5 @@ export async function demoStorePages(app: FastifyInstance): Promise<void> {
   app.get(PREFIX, handler);
   app.get(`${PREFIX}/*`, handler);
 }
+
+export const demoStorePages = fp(addDemoStorePages, { name: 'demo-store-pages', encapsulate: true });

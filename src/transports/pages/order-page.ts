@@ -16,6 +16,7 @@ import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { formatAmount } from '../../../adapters/kit/money.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { tenantOf } from '../request-context.js';
+import fp from 'fastify-plugin';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -163,7 +164,7 @@ function send(reply: FastifyReply, status: 200 | 404, page: string): FastifyRepl
 }
 
 /** A Fastify plugin. */
-export async function orderPages(app: FastifyInstance, { secret }: { secret: GatewaySecret }): Promise<void> {
+async function addOrderPages(app: FastifyInstance, { secret }: { secret: GatewaySecret }): Promise<void> {
   app.get(`${ORDER_PAGE_PATH}/:id`, async (req, reply) => {
     req.operation = 'order_page';
     const tenant = tenantOf(req);
@@ -175,3 +176,5 @@ export async function orderPages(app: FastifyInstance, { secret }: { secret: Gat
     return send(reply, 200, orderPage(tenant, renderOrder(order, orderRefs({ tenant, secret }, order, null)), order.createdAt));
   });
 }
+
+export const orderPages = fp(addOrderPages, { name: 'order-pages', encapsulate: true });

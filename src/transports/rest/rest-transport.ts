@@ -13,6 +13,7 @@ import { withoutBodyId } from '../body-id.js';
 import { sendOperationResponse } from '../operation-response.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { requireRequestId, tenantOf } from '../request-context.js';
+import fp from 'fastify-plugin';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -23,7 +24,7 @@ function payloadOf(req: FastifyRequest, op: OperationDefinition, id: string | un
   return id === undefined ? body : withoutBodyId(body, id, 'the id in the path');
 }
 
-export async function restTransport(
+async function addRestTransport(
   app: FastifyInstance,
   { operations, pipeline }: { operations: readonly OperationDefinition[]; pipeline: Pipeline },
 ): Promise<void> {
@@ -58,3 +59,5 @@ export async function restTransport(
     });
   }
 }
+
+export const restTransport = fp(addRestTransport, { name: 'rest-transport', encapsulate: true });

@@ -131,6 +131,7 @@ export type ContractFactory = () => Promise<ContractSubject>;
 
 /** Deadlines short enough to judge a hang in seconds, long enough for a loaded CI machine; attempts outlast one throttle. */
 export const SUITE_POLICY: BackendPolicy = { timeoutMs: 1_000, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
+const HANG_DEADLINE_MS = 150;
 
 /** One fresh simulator per describe block, with the adapter wrapped as the gateway wraps it. */
 function subject(factory: ContractFactory, policy: BackendPolicy): () => ContractSubject & { gateway: Adapter } {
@@ -467,7 +468,9 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
       });
 
       it('a hang: the deadline ends it, 503 backend_unavailable', async () => {
-        const { gateway, fixtures, controls } = get();
+        const { adapter, fixtures, controls } = get();
+        // A hung call never answers, so a short deadline judges it as surely as the suite's long one.
+        const gateway = resilientAdapter(adapter, { ...policy, timeoutMs: HANG_DEADLINE_MS });
         controls.failNext('hang', policy.attempts);
         expect(await failure(gateway.quote(quoteRequest(fixtures, {})))).toEqual([503, 'backend_unavailable']);
         controls.reset();
