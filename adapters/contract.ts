@@ -676,6 +676,9 @@ export interface OrderSnapshot {
   awaitingPayment?: boolean;
 }
 
+/** A webhook's headers as Node parses them: names lower-case, a header sent twice possibly an array. */
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
 /**
  * A verified backend webhook, reduced to what the gateway needs. `ping`: verified, nothing to do
  * (WooCommerce's first delivery, a REST store's test event); the gateway answers 2xx.
@@ -810,7 +813,7 @@ export interface Adapter {
   verifyEligibility?(claims: string[], buyer: EligibilityBuyer, signal?: AbortSignal): Promise<EligibilityVerdict[]>;
 
   /** Verifies a backend webhook with the store's own scheme; null when it does not verify. */
-  verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null;
+  verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): BackendEvent | null;
   /**
    * Optional, for stores without webhooks: orders changed since `sinceIso` (inclusive), oldest
    * first. The gateway polls it and treats each change as an order event.

@@ -13,44 +13,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ConfigError } from '../adapters/kit/config-error.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { readIssuedCredentials, writeIssuedCredentials } from '../src/config/issued-credentials.js';
-
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-}
+import { isProfileUrl, parse, revokeIssued, type Io } from './issued-tool.js';
 
 export const API_KEY_USAGE = [
   'usage: npm run keys -- api-key create --tenant <id> --profile <platform profile URL> [--name <label>]',
   '       npm run keys -- api-key list --tenant <id>',
   '       npm run keys -- api-key revoke --tenant <id> <key id>',
 ].join('\n');
-
-/** `--flag value` or `--flag=value`; the rest are positional. */
-export function parse(args: readonly string[]): { flags: Map<string, string>; positional: string[] } | undefined {
-  const flags = new Map<string, string>();
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined) return undefined;
-    flags.set(eq > 0 ? arg.slice(2, eq) : arg.slice(2), value);
-  }
-  return { flags, positional };
-}
-
-export function isProfileUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 export function runApiKeys(args: readonly string[], io: Io, configDir: string, now = () => new Date()): number {
   try {
@@ -87,24 +56,9 @@ function apiKeyCommand(args: readonly string[], io: Io, configDir: string, now: 
   }
 
   if (command === 'revoke') {
-    const [id, ...extra] = parsed.positional;
-    const key = credentials.api_keys.find((k) => k.id === id);
-    if (!id || extra.length > 0) {
-      io.err(API_KEY_USAGE);
-      return 2;
-    }
-    if (!key) {
-      io.err(`tenant ${tenantId} has no API key ${id}`);
-      return 1;
-    }
-    if (key.revoked_at) {
-      io.out(`API key ${id} was already revoked at ${key.revoked_at}`);
-      return 0;
-    }
-    key.revoked_at = now().toISOString();
-    const file = writeIssuedCredentials(configDir, tenantId, credentials);
-    io.out(`revoked API key ${id} (${file}); a running gateway stops accepting it at its next reload (kill -HUP <pid>) or restart`);
-    return 0;
+    const revocation = { kind: 'API key', usage: API_KEY_USAGE, effect: 'stops accepting it' };
+    const find = (id: string) => credentials.api_keys.find((k) => k.id === id);
+    return revokeIssued({ ...revocation, find }, parsed.positional, { configDir, tenantId, credentials, now }, io);
   }
 
   const profile = parsed.flags.get('profile');

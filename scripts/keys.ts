@@ -11,12 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';
 import { generatePrivateJwk, signingKeyFromJwk } from '../src/security/keyring.js';
 import { API_KEY_USAGE, runApiKeys } from './api-keys.js';
+import type { Io } from './issued-tool.js';
 import { OAUTH_CLIENT_USAGE, runOAuthClients } from './oauth-clients.js';
-
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 const USAGE = [
   'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)',

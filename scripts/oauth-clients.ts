@@ -20,7 +20,7 @@ import { ConfigError } from '../adapters/kit/config-error.js';
 import { readIssuedCredentials, writeIssuedCredentials, type IssuedOAuthClient } from '../src/config/issued-credentials.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { CAPABILITY } from '../src/protocol/capability-registry.js';
-import { isProfileUrl, parse, type Io } from './api-keys.js';
+import { isProfileUrl, parse, revokeIssued, type Io } from './issued-tool.js';
 
 export const OAUTH_CLIENT_USAGE = [
   'usage: npm run keys -- oauth-client create --tenant <id> --profile <platform profile URL> --auth client_secret_basic',
@@ -90,25 +90,17 @@ function command(args: readonly string[], io: Io, configDir: string, now: () => 
   }
 
   if (verb === 'revoke') {
-    const [id, ...extra] = parsed.positional;
-    if (!id || extra.length > 0) {
-      io.err(OAUTH_CLIENT_USAGE);
-      return 2;
-    }
-    const client = clients.find((c) => c.client_id === id);
-    if (!client) {
-      io.err(`tenant ${tenantId} has no OAuth client ${id}`);
-      return 1;
-    }
-    if (client.revoked_at) {
-      io.out(`OAuth client ${id} was already revoked at ${client.revoked_at}`);
-      return 0;
-    }
-    client.revoked_at = now().toISOString();
-    const file = writeIssuedCredentials(configDir, tenantId, credentials);
-    if (client.generated_secret) rmSync(secretPath(configDir, tenantId, id), { force: true });
-    io.out(`revoked OAuth client ${id} (${file}); a running gateway refuses it at its next reload (kill -HUP <pid>) or restart`);
-    return 0;
+    const revocation = {
+      kind: 'OAuth client',
+      usage: OAUTH_CLIENT_USAGE,
+      effect: 'refuses it',
+      find: (id: string) => clients.find((c) => c.client_id === id),
+      // A generated secret is of no use to anyone once its client is revoked.
+      afterSave: (client: IssuedOAuthClient) => {
+        if (client.generated_secret) rmSync(secretPath(configDir, tenantId, client.client_id), { force: true });
+      },
+    };
+    return revokeIssued(revocation, parsed.positional, { configDir, tenantId, credentials, now }, io);
   }
 
   if (!(CAPABILITY.identityLinking in tenant.config.capabilities)) {

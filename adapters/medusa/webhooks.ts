@@ -8,23 +8,17 @@
  * makes a replay a no-op. Anything that does not verify is null (the gateway answers 401).
  */
 import { hmac, signatureMatches } from '../kit/hmac.js';
-import type { BackendEvent } from '../contract.js';
+import { header } from '../kit/webhook-headers.js';
+import type { BackendEvent, WebhookHeaders } from '../contract.js';
 
 export const SIGNATURE_HEADER = 'proto-signature';
 /** How far a delivery's timestamp may be from the gateway's clock, either way (clock skew, retries). */
 export const TOLERANCE_SECONDS = 300;
 
-type Headers = Record<string, string | string[] | undefined>;
-
-const header = (headers: Headers, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 /** `t=<digits>,v1=<64 hex>`, in that order, nothing else. */
 const SIGNATURE = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 
-export function verifyMedusaPush(secret: string | undefined, headers: Headers, rawBody: Buffer, nowMs: number): BackendEvent | null {
+export function verifyMedusaPush(secret: string | undefined, headers: WebhookHeaders, rawBody: Buffer, nowMs: number): BackendEvent | null {
   if (!secret) return null;
   const parsed = SIGNATURE.exec(header(headers, SIGNATURE_HEADER)?.trim() ?? '');
   if (!parsed) return null;

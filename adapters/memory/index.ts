@@ -35,7 +35,7 @@ import { lookup } from './lookup.js';
 import type { StoreData } from './model.js';
 import { OrderBook } from './orders.js';
 import { quote } from './quote.js';
-import { buildSearchIndex, search } from './search.js';
+import { buildSearchIndex, pageTokens, search } from './search.js';
 import { SimulationError, type OrderSimulator } from '../simulator.js';
 import { simulate, SimulationParams, type SimulationAction } from './simulation.js';
 import { checkoutPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
@@ -69,6 +69,7 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
   readonly localReads = true;
   readonly capabilities: AdapterCapabilities;
   private readonly index: ReturnType<typeof buildSearchIndex>;
+  private readonly pageTokens: ReturnType<typeof pageTokens>;
   private readonly orders: OrderBook;
   /** Present when the data folder has customer_logins.csv (customer-logins.ts). */
   readonly authenticateCustomer?: CustomerLogin;
@@ -78,6 +79,9 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
     private readonly options: MemoryAdapterOptions,
   ) {
     this.index = buildSearchIndex(data);
+    // The demo store has no store secret of its own: its webhook secret keys the tokens when it has
+    // one (else only the tenant id does); agents hold them inside the gateway's own signed cursor.
+    this.pageTokens = pageTokens(JSON.stringify([options.tenantId, options.webhookSecret ?? null]));
     const login = customerLogins(options.dataDir, data.customerEmails);
     if (login) this.authenticateCustomer = login;
     this.orders = new OrderBook({
@@ -110,7 +114,7 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
   }
 
   async search(query: SearchQuery): Promise<SearchPage> {
-    return search(this.data, this.index, query);
+    return search(this.data, this.index, this.pageTokens, query);
   }
 
   async lookup(ids: string[]): Promise<LookupResult[]> {

@@ -3,8 +3,8 @@
  * SKU, categories, tags, option values, description); products matching more words in the title
  * come first, then by a field-weighted score, then in catalog order. Filters are ANDed.
  */
-import { createHash } from 'node:crypto';
-import { InvalidPageTokenError, type CatalogProduct, type SearchPage, type SearchQuery } from '../contract.js';
+import type { CatalogProduct, SearchPage, SearchQuery } from '../contract.js';
+import { SignedCursors } from '../kit/signed-cursor.js';
 import type { StoreData } from './model.js';
 import { matchesWord, queryForms, words } from './text.js';
 
@@ -18,6 +18,8 @@ const FIELDS = [
 ] as const;
 
 type FieldName = (typeof FIELDS)[number]['name'];
+/** What a query asks for, regardless of the page. */
+type Wanted = Omit<SearchQuery, 'limit' | 'pageToken'>;
 type Index = Map<string, Record<FieldName, string[]>>;
 
 export function buildSearchIndex(data: StoreData): Index {
@@ -49,7 +51,7 @@ function rank(fields: Record<FieldName, string[]>, queryWords: string[]): { inTi
   return { inTitle, score };
 }
 
-function passesFilters(product: CatalogProduct, query: SearchQuery): boolean {
+function passesFilters(product: CatalogProduct, query: Wanted): boolean {
   if (query.categories?.length) {
     const wanted = new Set(query.categories.map((c) => c.toLowerCase()));
     if (!product.categories.some((c) => wanted.has(c.value.toLowerCase()))) return false;
@@ -65,23 +67,17 @@ function passesFilters(product: CatalogProduct, query: SearchQuery): boolean {
   return true;
 }
 
-/** Ties a page token to its query, so a token from another query is refused rather than misread. */
-function fingerprint(query: SearchQuery): string {
-  const { limit: _limit, pageToken: _token, ...rest } = query;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('base64url').slice(0, 12);
-}
+/** Page tokens holding the next page's offset, keyed with `secret`. */
+export const pageTokens = (secret: string) =>
+  new SignedCursors(secret, 'memory-page-token', (offset) =>
+    Number.isSafeInteger(offset) && (offset as number) > 0 ? (offset as number) : undefined,
+  );
 
-function readToken(token: string, query: SearchQuery): number {
-  try {
-    const { o, q } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o: unknown; q: unknown };
-    if (q === fingerprint(query) && Number.isSafeInteger(o) && (o as number) > 0) return o as number;
-  } catch {
-    // falls through to the error
-  }
-  throw new InvalidPageTokenError();
-}
+/** What a page token is bound to: the query's filters, so one from another query is refused rather than misread. */
+const binding = ({ limit: _limit, pageToken: _token, ...rest }: SearchQuery) => rest;
 
-export function search(data: StoreData, index: Index, query: SearchQuery): SearchPage {
+/** Every product matching the query's text and filters, best first. */
+export function matching(data: StoreData, index: Index, query: Wanted): CatalogProduct[] {
   if (query.price && query.price.currency !== data.currency) {
     throw new RangeError(`price filter currency ${query.price.currency} is not the store currency ${data.currency}`);
   }
@@ -92,13 +88,17 @@ export function search(data: StoreData, index: Index, query: SearchQuery): Searc
     return r ? [{ product, order, ...r }] : [];
   });
   ranked.sort((a, b) => b.inTitle - a.inTitle || b.score - a.score || a.order - b.order);
+  return ranked.map((r) => r.product);
+}
 
-  const offset = query.pageToken ? readToken(query.pageToken, query) : 0;
-  const limit = Math.max(1, query.limit);
-  const end = offset + limit;
+/** One page of the matching products; the page after it is named by a signed token. */
+export function search(data: StoreData, index: Index, tokens: ReturnType<typeof pageTokens>, query: SearchQuery): SearchPage {
+  const found = matching(data, index, query);
+  const offset = query.pageToken ? tokens.read(query.pageToken, binding(query)) : 0;
+  const end = offset + Math.max(1, query.limit);
   return {
-    products: ranked.slice(offset, end).map((r) => r.product),
-    totalCount: ranked.length,
-    ...(end < ranked.length && { nextPageToken: Buffer.from(JSON.stringify({ o: end, q: fingerprint(query) })).toString('base64url') }),
+    products: found.slice(offset, end),
+    totalCount: found.length,
+    ...(end < found.length && { nextPageToken: tokens.write(binding(query), end) }),
   };
 }

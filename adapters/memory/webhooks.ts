@@ -6,8 +6,9 @@
  * when a webhook is set up. Without a secret the store signs nothing and verifies nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { BackendEvent } from '../contract.js';
+import type { BackendEvent, WebhookHeaders } from '../contract.js';
 import { hmac, signatureMatches } from '../kit/hmac.js';
+import { header } from '../kit/webhook-headers.js';
 
 export type DemoTopic = 'order.created' | 'order.updated' | 'ping';
 
@@ -33,16 +34,7 @@ export function signWebhook(secret: string, topic: DemoTopic, order?: { orderId:
   };
 }
 
-const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
-  const value = headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-export function verifyWebhook(
-  secret: string | undefined,
-  headers: Record<string, string | string[] | undefined>,
-  rawBody: Buffer,
-): BackendEvent | null {
+export function verifyWebhook(secret: string | undefined, headers: WebhookHeaders, rawBody: Buffer): BackendEvent | null {
   const signature = header(headers, 'x-demo-webhook-signature');
   const eventId = header(headers, 'x-demo-webhook-id');
   const topic = header(headers, 'x-demo-webhook-topic');

@@ -4,20 +4,14 @@
  * reduced to a BackendEvent from the fields the tenant file points at. Event types that are
  * neither orders nor pings (a product update, a test event) verify as pings: acknowledged, no work.
  */
-import type { BackendEvent } from '../contract.js';
+import type { BackendEvent, WebhookHeaders } from '../contract.js';
 import { hmac, signatureMatches } from '../kit/hmac.js';
+import { header } from '../kit/webhook-headers.js';
 import { fillTemplate } from './auth.js';
 import type { ResolvedWebhooks } from './defaults.js';
 
-type Headers = Record<string, string | string[] | undefined>;
-
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** `header:x-event-id` or a dotted path into the JSON body. */
-function field(source: string, headers: Headers, body: unknown): string | undefined {
+function field(source: string, headers: WebhookHeaders, body: unknown): string | undefined {
   const value = source.startsWith('header:')
     ? header(headers, source.slice('header:'.length))
     : source
@@ -26,7 +20,7 @@ function field(source: string, headers: Headers, body: unknown): string | undefi
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
-export type WebhookVerifier = (headers: Headers, rawBody: Buffer) => BackendEvent | null;
+export type WebhookVerifier = (headers: WebhookHeaders, rawBody: Buffer) => BackendEvent | null;
 
 export function webhookVerifier(settings: ResolvedWebhooks, secret: string, now: () => number): WebhookVerifier {
   const pattern = settings.signature_pattern ? new RegExp(settings.signature_pattern) : undefined;

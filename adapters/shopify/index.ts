@@ -52,7 +52,7 @@ import { isGid, orderGid, orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from '.
 import { toOrderSnapshot, type AdminOrder } from './orders.js';
 import { toQuote } from './quote.js';
 import { draftFor, taxKey, withTax, type TaxResult } from './tax.js';
-import { browseQuery, pageToken, productFilters, readPageToken } from './search.js';
+import { browseQuery, pageBinding, pageTokens, productFilters } from './search.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 import { ORDER_TOPICS, verifyShopifyWebhook } from './webhooks.js';
 
@@ -76,6 +76,7 @@ export class ShopifyAdapter implements Adapter {
   readonly storefrontUrl: string;
   /** Checkout URL and reference attribute of carts seen in answers (quote then checkoutUrl: one call). */
   private readonly seen = new LRUCache<string, { url: string; reference?: string }>({ max: 10_000 });
+  private readonly pageTokens: ReturnType<typeof pageTokens>;
 
   constructor(
     private readonly settings: ShopifyConfig,
@@ -83,6 +84,8 @@ export class ShopifyAdapter implements Adapter {
     private readonly client: ShopifyClient = new ShopifyClient(settings, credentials),
   ) {
     this.storefrontUrl = (settings.storefront_url ?? `https://${settings.shop}`).replace(/\/+$/, '');
+    // Keyed with the Storefront token: a store secret, the same on every replica.
+    this.pageTokens = pageTokens(credentials.storefront_token);
     this.capabilities = {
       lookupKeys: ['sku', 'handle'],
       customFilters: [
@@ -130,7 +133,7 @@ export class ShopifyAdapter implements Adapter {
   // ------------------------------------------------------------ catalog
 
   async search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage> {
-    const after = readPageToken(query);
+    const after = query.pageToken ? this.pageTokens.read(query.pageToken, pageBinding(query)) : undefined;
     const market = this.market(query.price?.currency);
     const first = Math.min(MAX_PAGE, Math.max(1, query.limit));
     const text = query.text?.trim();
@@ -142,7 +145,8 @@ export class ShopifyAdapter implements Adapter {
       : (await sf<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after })).products;
     return {
       products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
-      ...(page.pageInfo.hasNextPage && page.pageInfo.endCursor && { nextPageToken: pageToken(query, page.pageInfo.endCursor) }),
+      ...(page.pageInfo.hasNextPage &&
+        page.pageInfo.endCursor && { nextPageToken: this.pageTokens.write(pageBinding(query), page.pageInfo.endCursor) }),
       ...(page.totalCount !== undefined && { totalCount: page.totalCount }),
     };
   }

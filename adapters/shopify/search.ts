@@ -1,32 +1,20 @@
 /**
  * Catalog search on the Storefront API: text through `search` (with Shopify's product filters),
  * browsing without text through `products` (with the search syntax for the same filters). The
- * page token wraps Shopify's cursor with a fingerprint of the query, so a token is never read
- * for another query.
+ * page token is Shopify's cursor, signed (adapters/kit/signed-cursor.ts, keyed with the Storefront
+ * token) and bound to the query's filters: one altered, forged or replayed with another query is
+ * refused (InvalidPageTokenError), never sent to Shopify.
  */
-import { createHash } from 'node:crypto';
-import { InvalidPageTokenError, type SearchQuery } from '../contract.js';
+import type { SearchQuery } from '../contract.js';
 import { fromMinorUnits } from '../kit/money.js';
+import { SignedCursors } from '../kit/signed-cursor.js';
 
-function fingerprint(query: SearchQuery): string {
-  const { limit: _limit, pageToken: _token, ...rest } = query;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('base64url').slice(0, 12);
-}
+/** Page tokens holding Shopify's cursor, keyed with `secret`. */
+export const pageTokens = (secret: string) =>
+  new SignedCursors(secret, 'shopify-page-token', (cursor) => (typeof cursor === 'string' && cursor !== '' ? cursor : undefined));
 
-export const pageToken = (query: SearchQuery, cursor: string) =>
-  Buffer.from(JSON.stringify({ c: cursor, q: fingerprint(query) })).toString('base64url');
-
-/** Shopify's cursor inside a page token of this query. */
-export function readPageToken(query: SearchQuery): string | undefined {
-  if (!query.pageToken) return undefined;
-  try {
-    const { c, q } = JSON.parse(Buffer.from(query.pageToken, 'base64url').toString('utf8')) as { c: unknown; q: unknown };
-    if (typeof c === 'string' && q === fingerprint(query)) return c;
-  } catch {
-    // falls through to the error
-  }
-  throw new InvalidPageTokenError();
-}
+/** What a page token is bound to: the query's filters (Shopify's cursors do not depend on the page size). */
+export const pageBinding = ({ limit: _limit, pageToken: _token, ...rest }: SearchQuery) => rest;
 
 /** Decimal major units for Shopify's Float price filters (exact for any real price). */
 const major = (amount: number, currency: string) => Number(fromMinorUnits(amount, currency));

@@ -11,8 +11,9 @@
  * `verifyWebhook` is synchronous and the library's validator is asynchronous (WebCrypto) and
  * wants the framework's request object.
  */
-import type { BackendEvent } from '../contract.js';
+import type { BackendEvent, WebhookHeaders } from '../contract.js';
 import { hmac, signatureMatches } from '../kit/hmac.js';
+import { header } from '../kit/webhook-headers.js';
 import { REFERENCE_ATTRIBUTE } from './ids.js';
 
 /** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
@@ -25,16 +26,7 @@ export const ORDER_TOPICS = [
   'REFUNDS_CREATE',
 ] as const;
 
-const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
-  const value = headers[name] ?? headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
-};
-
-export function verifyShopifyWebhook(
-  secret: string,
-  headers: Record<string, string | string[] | undefined>,
-  rawBody: Buffer,
-): BackendEvent | null {
+export function verifyShopifyWebhook(secret: string, headers: WebhookHeaders, rawBody: Buffer): BackendEvent | null {
   const signature = header(headers, 'x-shopify-hmac-sha256');
   const eventId = header(headers, 'x-shopify-event-id') ?? header(headers, 'x-shopify-webhook-id');
   const topic = header(headers, 'x-shopify-topic');

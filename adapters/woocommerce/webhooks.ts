@@ -10,14 +10,10 @@
  * the catalog cache what changed and need nothing else.
  */
 import { createHash } from 'node:crypto';
-import type { BackendEvent, CatalogChange } from '../contract.js';
+import type { BackendEvent, CatalogChange, WebhookHeaders } from '../contract.js';
 import { hmac, signatureMatches } from '../kit/hmac.js';
+import { header } from '../kit/webhook-headers.js';
 import { REFERENCE_META } from './order-map.js';
-
-const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
-  const value = headers[name] ?? headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** Compared as base64 text, as WooCommerce's own `hash_equals` does. */
 const signedBy = (secret: string, rawBody: Buffer, signature: string) =>
@@ -25,7 +21,7 @@ const signedBy = (secret: string, rawBody: Buffer, signature: string) =>
 
 export function verifyDelivery(
   secret: string | undefined,
-  headers: Record<string, string | string[] | undefined>,
+  headers: WebhookHeaders,
   rawBody: Buffer,
   onCatalogChange: (change: CatalogChange) => void,
 ): BackendEvent | null {

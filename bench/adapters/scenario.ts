@@ -6,6 +6,7 @@
  * measured request.
  */
 import { randomUUID } from 'node:crypto';
+import { choosingFirstOptions } from '../checkout-bodies.js';
 
 export const CHICAGO = {
   first_name: 'Ann',
@@ -80,28 +81,8 @@ function createCheckout(client: GatewayClient, lines: Line[], id?: string): Prom
 }
 
 function chooseRate(client: GatewayClient, checkout: any, id?: string): Promise<any> {
-  const method = checkout.fulfillment.methods[0];
-  return client.call(
-    'PUT',
-    `/checkout-sessions/${checkout.id}`,
-    {
-      line_items: checkout.line_items.map((l: any) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity })),
-      buyer: BUYER,
-      discounts: { codes: ['10OFF'] },
-      fulfillment: {
-        methods: [
-          {
-            id: method.id,
-            type: 'shipping',
-            destinations: method.destinations,
-            selected_destination_id: method.selected_destination_id,
-            groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })),
-          },
-        ],
-      },
-    },
-    id,
-  );
+  const body = { ...choosingFirstOptions(checkout), buyer: BUYER, discounts: { codes: ['10OFF'] } };
+  return client.call('PUT', `/checkout-sessions/${checkout.id}`, body, id);
 }
 
 export function scenario(options: ScenarioOptions): Operation[] {

@@ -29,7 +29,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { lookup } from '../../adapters/memory/lookup.js';
 import { loadStore } from '../../adapters/memory/data/load-store.js';
 import { customerLogins } from '../../adapters/memory/customer-logins.js';
-import { buildSearchIndex, search } from '../../adapters/memory/search.js';
+import { buildSearchIndex, matching } from '../../adapters/memory/search.js';
 import { toMinorUnits } from '../../adapters/kit/money.js';
 import { compile } from '../../schemas/validator.js';
 import { checkSignature, type ApiKey } from './auth.js';
@@ -234,16 +234,15 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     };
     const min = price('min_price');
     const max = price('max_price');
-    const found = search(data, index, {
+    const found = matching(data, index, {
       ...(q.q && { text: q.q }),
       ...(q.kind && { categories: q.kind.split(',') }),
       ...((min !== undefined || max !== undefined) && {
         price: { currency: CURRENCY, ...(min !== undefined && { min }), ...(max !== undefined && { max }) },
       }),
       ...(q.in_stock !== undefined && { custom: { available: q.in_stock === 'true' } }),
-      limit: data.products.length,
     });
-    return paged(found.products.map(itemView), page, perPage);
+    return paged(found.map(itemView), page, perPage);
   });
 
   app.get(`${API}/items/lookup`, async (req) => {

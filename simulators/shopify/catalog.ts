@@ -5,7 +5,7 @@
  * options has Shopify's single "Title" option with the "Default Title" value.
  */
 import type { CatalogProduct, CatalogVariant, Media, SearchQuery } from '../../adapters/contract.js';
-import { search } from '../../adapters/memory/search.js';
+import { matching as searchProducts } from '../../adapters/memory/search.js';
 import { currencyExponent } from '../../adapters/kit/money.js';
 import { ArgumentError, connection, gid, money, type ConnectionArgs } from './graph.js';
 import type { Market, PricedStore, ShopData } from './shop-data.js';
@@ -240,8 +240,7 @@ function filterQuery(
 /** Every visible product matching, in relevance order (the demo engine's search). */
 function matching(ctx: CatalogContext, query: ReturnType<typeof filterQuery>): CatalogProduct[] {
   const { tags, vendors, ...rest } = query;
-  const page = search(ctx.store.data, ctx.store.index, { ...rest, limit: 10_000 });
-  return page.products.filter(
+  return searchProducts(ctx.store.data, ctx.store.index, rest).filter(
     (p) =>
       visible(p) &&
       (!tags || p.tags.some((t) => tags.includes(t.toLowerCase()))) &&

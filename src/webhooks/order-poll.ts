@@ -63,7 +63,7 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   let cursor = since;
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
-    const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, onlyIfChanged: true };
+    const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, polled: true };
     const outcome = await reconcileOrder(
       deps,
       tenant,

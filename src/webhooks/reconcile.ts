@@ -3,7 +3,11 @@
  * backend webhook (inbound.ts) or from polling a store without webhooks (order-poll.ts):
  *
  * - an order the gateway placed (it has the order record): the platform that placed it gets an
- *   `order updated` webhook with the order as the store has it now;
+ *   `order updated` webhook with the order as the store has it now, when that differs from the
+ *   snapshot it was last sent (spec part 2 §1: webhooks "when the order changes"). One change on
+ *   the store is often several events (a Shopify or Medusa shipment: 2-3), and a poll sees
+ *   changes twice; the last snapshot sent is kept in the state store, so every replica compares
+ *   with the same one;
  * - an order the gateway has no record of, carrying the reference of a checkout it handed off to
  *   the store's checkout page, once paid (`awaitingPayment` unset): the order record is created
  *   for the platform that was handed off (its `order created` webhook queued), and the checkout
@@ -36,11 +40,8 @@ export interface OrderChangeReport {
   eventId: string;
   orderId: string;
   reference?: string;
-  /**
-   * A poll reports every change it sees, including the gateway's own and ones seen before: only
-   * a snapshot the platform was not sent yet is announced (its event id names the snapshot).
-   */
-  onlyIfChanged?: boolean;
+  /** A poll has no delivery ids: its event ids name the snapshot. */
+  polled?: boolean;
 }
 
 export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change: OrderChangeReport): Promise<ReconcileOutcome> {
@@ -50,8 +51,8 @@ export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change
   const order = await tenant.adapter.getOrder(change.orderId);
   if (!order) return 'ignored';
   if (record) {
-    if (change.onlyIfChanged && (await alreadyAnnounced(deps.store, tenant.id, order))) return 'unchanged';
-    const eventId = change.onlyIfChanged ? `${change.eventId}:${snapshotFingerprint(order)}` : change.eventId;
+    if (await alreadyAnnounced(deps.store, tenant.id, order)) return 'unchanged';
+    const eventId = change.polled ? `${change.eventId}:${snapshotFingerprint(order)}` : change.eventId;
     const facts = { id: backendEventId(tenant.id, eventId), kind: 'order_updated' as const, occurredAt: deps.now() };
     return (await enqueueOrderEvent(deps.store, tenant, record, order, facts)) ? 'queued' : 'ignored';
   }

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWebhooks } from '../../adapters/woocommerce/webhook-setup.js';
+import { choosingFirstOptions } from '../../bench/checkout-bodies.js';
 import { GatewaySecret } from '../../src/config/gateway-secret.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
@@ -160,26 +161,10 @@ describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, pri
     expect(created.status).toBe(201);
     const method = created.body.fulfillment.methods[0];
     expect(method.groups[0].options.map((o: { title: string }) => o.title)).toEqual(['Standard Shipping', 'Express Shipping (US)']);
-    const lines = created.body.line_items.map((l: { id: string; item: { id: string }; quantity: number }) => ({
-      id: l.id,
-      item: { id: l.item.id },
-      quantity: l.quantity,
-    }));
     const ready = await call('PUT', `/checkout-sessions/${created.body.id}`, {
-      line_items: lines,
+      ...choosingFirstOptions(created.body),
       buyer: BUYER,
       discounts: { codes: ['10OFF'] },
-      fulfillment: {
-        methods: [
-          {
-            id: method.id,
-            type: 'shipping',
-            destinations: method.destinations,
-            selected_destination_id: method.selected_destination_id,
-            groups: [{ id: method.groups[0].id, selected_option_id: method.groups[0].options[0].id }],
-          },
-        ],
-      },
     });
     expect(ready.body.status).toBe('ready_for_complete');
     const total = ready.body.totals.find((t: { type: string }) => t.type === 'total').amount;

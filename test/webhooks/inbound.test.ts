@@ -2,7 +2,7 @@
  * Backend webhooks in (`POST /webhooks/backend`): the tenant's adapter verifies each delivery over
  * the raw bytes with the store's own scheme (here a Shopify-style HMAC); a verified change of an
  * order the gateway placed becomes an order-updated webhook with the order read afresh, once per
- * backend event id.
+ * backend event id, and only when the order differs from what the platform was last sent.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -31,26 +31,27 @@ let receiver: WebhookReceiver;
 const verified: Buffer[] = [];
 let failGetOrder = 0;
 
+/** The demo store behind a Shopify-style verifier, and failing reads when a test asks. */
+const shopifyStyle = (adapter: Adapter) =>
+  new Proxy(adapter, {
+    get(target, key) {
+      if (key === 'verifyWebhook') {
+        return (headers: Record<string, string | string[] | undefined>, raw: Buffer) => {
+          verified.push(raw);
+          return verifyShopifyStyle(headers, raw);
+        };
+      }
+      if (key === 'getOrder' && failGetOrder > 0) {
+        failGetOrder -= 1;
+        return () => Promise.reject(new BackendError('the store answered 502', false));
+      }
+      return Reflect.get(target, key, target);
+    },
+  });
+
 beforeAll(async () => {
   receiver = await startReceiver();
-  gw = await orderGateway({
-    wrapAdapter: (adapter: Adapter) =>
-      new Proxy(adapter, {
-        get(target, key) {
-          if (key === 'verifyWebhook') {
-            return (headers: Record<string, string | string[] | undefined>, raw: Buffer) => {
-              verified.push(raw);
-              return verifyShopifyStyle(headers, raw);
-            };
-          }
-          if (key === 'getOrder' && failGetOrder > 0) {
-            failGetOrder -= 1;
-            return () => Promise.reject(new BackendError('the store answered 502', false));
-          }
-          return Reflect.get(target, key, target);
-        },
-      }),
-  });
+  gw = await orderGateway({ wrapAdapter: shopifyStyle });
 });
 afterAll(async () => {
   await gw.close();
@@ -62,9 +63,12 @@ afterEach(() => {
 });
 
 let deliveries = 0;
-function backendWebhook(orderId: string, options: { eventId?: string; body?: string; signature?: string; contentType?: string } = {}) {
+function backendWebhook(
+  orderId: string,
+  options: { eventId?: string; body?: string; signature?: string; contentType?: string; to?: OrderGateway } = {},
+) {
   const body = options.body ?? `{ "order_id":"${orderId}",  "topic": "orders/updated" }`;
-  return gw.app.inject({
+  return (options.to ?? gw).app.inject({
     method: 'POST',
     url: '/webhooks/backend',
     headers: {
@@ -96,11 +100,36 @@ describe('backend webhooks', () => {
 
   it('process a redelivered event once', async () => {
     const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
+    await gw.adapter.simulate(orderId, { type: 'ship' });
     expect((await backendWebhook(orderId, { eventId: 'wh_again' })).json()).toEqual({ status: 'queued' });
     expect((await backendWebhook(orderId, { eventId: 'wh_again' })).json()).toEqual({ status: 'duplicate' });
     await receiver.waitFor(2);
     await expect.poll(async () => (await orderWebhookQueue(gw.store, 'shop').depth()).queued).toBe(0);
     expect(receiver.received.map((w) => w.headers['webhook-id'])).toEqual([expect.any(String), backendEventId('shop', 'wh_again')]);
+  });
+
+  it('send nothing for an event that leaves the order as the platform was last sent it, on any replica', async () => {
+    const replica = await orderGateway({ store: gw.store, clock: gw.clock, wrapAdapter: shopifyStyle });
+    try {
+      const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
+      // The store tells of the order it was just asked to place: the platform has it already (order created).
+      expect((await backendWebhook(orderId)).json()).toEqual({ status: 'unchanged' });
+      // One shipment, two store events (Shopify: fulfillments/create, then orders/updated), each to another replica.
+      await gw.adapter.simulate(orderId, { type: 'ship' });
+      expect((await backendWebhook(orderId)).json()).toEqual({ status: 'queued' });
+      expect((await backendWebhook(orderId, { to: replica })).json()).toEqual({ status: 'unchanged' });
+      // A real change later is announced again.
+      await gw.adapter.simulate(orderId, { type: 'deliver' });
+      expect((await backendWebhook(orderId, { to: replica })).json()).toEqual({ status: 'queued' });
+
+      const [, shipped, delivered] = await receiver.waitFor(3);
+      expect(bodyOf(shipped!).fulfillment.events.map((e) => e.type)).toEqual(['shipped']);
+      expect(bodyOf(delivered!).fulfillment.events.map((e) => e.type)).toEqual(['shipped', 'delivered']);
+      await expect.poll(async () => (await orderWebhookQueue(gw.store, 'shop').depth()).queued).toBe(0);
+      expect(receiver.received).toHaveLength(3);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('are refused with 401 when they do not verify, and change nothing', async () => {
@@ -142,6 +171,7 @@ describe('backend webhooks', () => {
   it("that fail while the store is read answer 503, and the store's redelivery is processed", async () => {
     const orderId = await gw.placeOrder({ webhookUrl: receiver.url() });
     await receiver.waitFor(1);
+    await gw.adapter.simulate(orderId, { type: 'ship' });
     failGetOrder = 1;
     const failed = await backendWebhook(orderId, { eventId: 'wh_retry' });
     expect(failed.statusCode).toBe(503);

@@ -76,6 +76,31 @@ export interface ContractFixtures {
   eligibility?: { claim: string; eligible: EligibilityBuyer; ineligible: EligibilityBuyer };
 }
 
+/**
+ * What a client could write itself from a page token: its JSON (base64url, before any ".") with
+ * the first value moved on (the next offset, page number or store cursor), the rest kept.
+ */
+function forgedFrom(token: string): string {
+  const movedOn = (value: unknown): unknown => {
+    if (typeof value === 'number') return value + 1;
+    if (typeof value === 'string') return `${value}x`;
+    if (Array.isArray(value)) return [movedOn(value[0]), ...value.slice(1)];
+    if (value && typeof value === 'object') {
+      const [key, first] = Object.entries(value)[0] ?? ['offset', 1];
+      return { ...value, [key]: movedOn(first) };
+    }
+    return 1;
+  };
+  const [data, ...rest] = token.split('.');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(data!, 'base64url').toString('utf8'));
+  } catch {
+    payload = { offset: 2 };
+  }
+  return [Buffer.from(JSON.stringify(movedOn(payload))).toString('base64url'), ...rest].join('.');
+}
+
 /** What the backend does to the next calls (`SimulatorControls.failNext`). */
 export type BackendFault =
   /** 429 with Retry-After (Shopify: a THROTTLED GraphQL answer). */
@@ -183,6 +208,16 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
         await expect(
           gateway.search({ text: `${fixtures.searchText} zzz`, limit: 2, pageToken: first.nextPageToken! }),
         ).rejects.toBeInstanceOf(InvalidPageTokenError);
+      });
+
+      it('refuses a page token altered or forged for the same query', async () => {
+        const { gateway, fixtures } = get();
+        const query = { text: fixtures.searchText, limit: 2 };
+        const token = (await gateway.search(query)).nextPageToken!;
+        const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+        for (const pageToken of [forgedFrom(token), altered, 'bm9wZQ']) {
+          await expect(gateway.search({ ...query, pageToken }), pageToken).rejects.toBeInstanceOf(InvalidPageTokenError);
+        }
       });
 
       it('looks up product and variant ids, and ignores unknown ones', async () => {

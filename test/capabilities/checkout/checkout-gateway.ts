@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { choosingFirstOptions } from '../../../bench/checkout-bodies.js';
 import { Checkout, CheckoutFailure } from '../../../schemas/checkout.js';
 import { compile } from '../../../schemas/validator.js';
 import { demoGateway, type DemoGateway, type DemoGatewayOptions } from '../../helpers/demo-gateway.js';
@@ -124,23 +125,7 @@ export async function walkToReady(client: CheckoutClient, lineItems: unknown[], 
   const withDestination = (
     await client.update(created.id, { line_items: lines, buyer: BUYER, fulfillment: { methods: [shipping] }, ...extra })
   ).body;
-  const method = withDestination.fulfillment.methods[0];
-  const chosen = {
-    line_items: lines,
-    buyer: BUYER,
-    fulfillment: {
-      methods: [
-        {
-          id: method.id,
-          type: 'shipping',
-          destinations: method.destinations,
-          selected_destination_id: method.selected_destination_id,
-          groups: method.groups.map((g: any) => ({ id: g.id, selected_option_id: g.options[0].id })),
-        },
-      ],
-    },
-    ...extra,
-  };
+  const chosen = { ...choosingFirstOptions(withDestination), buyer: BUYER, ...extra };
   const ready = (await client.update(created.id, chosen)).body;
   return { created, withBuyer, withDestination, ready, payload: chosen };
 }
