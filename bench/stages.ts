@@ -167,6 +167,26 @@ async function main(): Promise<void> {
     if (response.statusCode !== 201) throw new Error(`create_checkout answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
   };
 
+  // The same create_checkout as an MCP tools/call, as platforms send it: a bare JSON-RPC POST.
+  const injectMcp = async (server: FastifyInstance) => {
+    const id = `mcp-${++sequence}`;
+    const meta = { 'proto-agent': { profile: profileUrl }, 'request-id': id, 'idempotency-key': id };
+    const response = await server.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { host: '127.0.0.1:1', 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: op.name, arguments: { meta, checkout: PAYLOAD } },
+      }),
+    });
+    if (response.statusCode !== 200 || !response.body.startsWith('{"result":{"content"')) {
+      throw new Error(`MCP create_checkout answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+    }
+  };
+
   const stages: Stage[] = [
     {
       name: 'negotiation',
@@ -248,6 +268,11 @@ async function main(): Promise<void> {
       name: 'HTTP (inject)',
       what: 'the whole request through Fastify, response signed and logged (light-my-request, no socket)',
       call: () => inject(app),
+    },
+    {
+      name: 'MCP tools/call (inject)',
+      what: 'the same request as an MCP tools/call on POST /mcp, signed and logged: the difference is what the MCP binding costs',
+      call: () => injectMcp(app),
     },
     {
       name: 'HTTP (inject) unsigned',

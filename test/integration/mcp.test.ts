@@ -145,6 +145,23 @@ describe('MCP as platforms call it: a bare JSON POST', () => {
     ]);
   });
 
+  it('a lone request answers as the SDK answers the same request in a batch', async () => {
+    await toolCall('bump_counter', { meta: gw.meta(), id: 'lone', cart: { by: 4 } });
+    const call = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 'same', method: 'tools/call', params: { name, arguments: args } });
+    for (const message of [
+      call('read_counter', { meta: gw.meta(), id: 'lone' }),
+      call('read_counter', { meta: gw.meta(), id: 'never-bumped' }),
+      call('launch_rockets', { meta: gw.meta() }),
+      call('read_counter', { id: 'lone' }),
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    ]) {
+      const [lone, batched] = [await rpc(message), await rpc([message])];
+      expect(lone.statusCode, JSON.stringify(message)).toBe(batched.statusCode);
+      expect(lone.headers['content-type']).toBe(batched.headers['content-type']);
+      expect(lone.json(), JSON.stringify(message)).toEqual(batched.json());
+    }
+  });
+
   it('an empty batch is one Invalid Request error (-32600), as JSON-RPC 2.0 answers it', async () => {
     const res = await rpc([]);
     expect(res.statusCode).toBe(400);

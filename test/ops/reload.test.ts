@@ -145,6 +145,22 @@ describe('tenant configuration reload', () => {
     expect(logs.find((l) => l.level === 50)?.reason).toMatch(/data_dir|nowhere/);
   });
 
+  it("lists the reloaded configuration's tools over MCP, not the ones listed before", async () => {
+    const toolNames = async () => {
+      const res = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      return ((await res.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+    };
+    expect(await toolNames()).toEqual(['bump_counter', 'read_counter']);
+    // The counter tools belong to the cart capability: without it, the tenant offers none of them.
+    writeTenant(tenantYaml('After').replace('dev.proto.shopping.cart', 'dev.proto.shopping.catalog.search'));
+    expect(await reloader.reload()).toBe(true);
+    expect(await toolNames()).toEqual([]);
+  });
+
   it('can add a tenant: both route after the reload', async () => {
     writeTenant(tenantYaml('Before') + 'hosts: [shop.example]\n');
     writeTenant(secondTenant(), 'second.yaml');

@@ -2,10 +2,19 @@
  * MCP binding at POST /mcp: JSON-RPC 2.0 through the official SDK's server in stateless mode
  * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
  * and so does the SDK client over Streamable HTTP. Tools come from the operation table.
+ * A lone tools/call or tools/list the SDK would accept is answered directly (see `directRequest`).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  JSONRPCRequestSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { operationCall } from '../../pipeline/operation-call.js';
@@ -48,7 +57,22 @@ function contentText(body: string, outcome: 'success' | 'error'): string {
   return messages.map((m) => m.content).join('\n') || body;
 }
 
+/**
+ * The CallToolResult as JSON text, keys in the order the SDK's result schema writes them; the
+ * answer's body goes in as structuredContent unparsed (it is the JSON object REST sends).
+ */
+function toolResultText({ body, outcome }: { body: string; outcome: 'success' | 'error' }): string {
+  return `{"content":[{"type":"text","text":${JSON.stringify(contentText(body, outcome))}}],"structuredContent":${body}}`;
+}
+
 const SERVER_VERSION = '0.1.0';
+
+/**
+ * One for every SDK server: a Server builds a whole Ajv instance when given none, which cost a
+ * request more than the rest of the MCP binding (profile, issue 32). The server only validates
+ * with it what it asks a client for (elicitation), which this stateless binding never does.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** The request's JSON-RPC id when the body was parsed (a rate-limited call), else null. */
 function requestIdOf(body: unknown): string | number | null {
@@ -88,6 +112,28 @@ function argumentsError(message: unknown): RpcErrorAnswer | undefined {
   return { jsonrpc: '2.0', id: requestIdOf(message), error };
 }
 
+/** The JSON-RPC answers the SDK writes: `result` first, as its Protocol builds them. */
+const resultAnswer = (id: RequestId, resultText: string) => `{"result":${resultText},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+const errorAnswer = (id: RequestId, { code, message, data }: JsonRpcError) =>
+  JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, data } });
+
+/**
+ * A lone request the binding answers itself, when the SDK would take it as it is: well-formed by
+ * the SDK's own schemas, no task augmentation (this server offers none) and a protocol version
+ * header the SDK accepts. Everything else (initialize, ping, notifications, batches, malformed
+ * messages) goes through the SDK, whose transport and server built per request (stateless mode
+ * allows no reuse) doubled a tool call's CPU against the same operation on REST (issue 32).
+ */
+function directRequest(body: unknown, protocolVersion: unknown): JSONRPCRequest | undefined {
+  if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion as string)) return undefined;
+  const method = (body as { method?: unknown } | null | undefined)?.method;
+  if (method !== 'tools/call' && method !== 'tools/list') return undefined;
+  const parsed = JSONRPCRequestSchema.safeParse(body);
+  if (!parsed.success || parsed.data.params?.task !== undefined) return undefined;
+  const schema = method === 'tools/call' ? CallToolRequestSchema : ListToolsRequestSchema;
+  return schema.safeParse(parsed.data).success ? parsed.data : undefined;
+}
+
 /** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
 export const MAX_BATCH = 20;
 
@@ -100,15 +146,17 @@ async function addMcpTransport(
   const rateLimited = new WeakMap<FastifyRequest, number>();
   const byName = new Map(operations.map((op) => [op.name, op]));
   const envelopeChecks = new Map<string, Validator<ToolArguments>>(operations.map((op) => [op.name, compileEnvelopeCheck(op)]));
-  const toolLists = new WeakMap<Tenant, Tool[]>();
+  // Once per tenant: a reloaded configuration is a new Tenant, so its tools are listed afresh.
+  const toolLists = new WeakMap<Tenant, { result: { tools: Tool[] }; text: string }>();
   app.setErrorHandler(jsonRpcErrorHandler);
   const toolsOf = (tenant: Tenant) => {
-    let tools = toolLists.get(tenant);
-    if (!tools) {
-      tools = operations.filter((op) => tenant.capabilities.has(op.capability)).map(describeTool);
-      toolLists.set(tenant, tools);
+    let list = toolLists.get(tenant);
+    if (!list) {
+      const result = { tools: operations.filter((op) => tenant.capabilities.has(op.capability)).map(describeTool) };
+      list = { result, text: JSON.stringify(result) };
+      toolLists.set(tenant, list);
     }
-    return tools;
+    return list;
   };
 
   async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown, standardMeta: unknown) {
@@ -139,25 +187,47 @@ async function addMcpTransport(
         idempotencyKey: meta['idempotency-key'],
       }),
     );
-    return {
-      structuredContent: JSON.parse(response.body) as Record<string, unknown>,
-      content: [{ type: 'text' as const, text: contentText(response.body, response.outcome) }],
-    };
+    return toolResultText(response);
+  }
+
+  /** A failed tool call as the JSON-RPC error it answers, its rate-limit refusal noted for the reply. */
+  function toolCallFailure(req: FastifyRequest, error: unknown): JsonRpcError {
+    const mapped = toProtocolError(error, req.log);
+    if (mapped.status === 429) rateLimited.set(req, Math.max(rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));
+    return jsonRpcErrorOf(mapped);
   }
 
   function serverFor(req: FastifyRequest, tenant: Tenant): Server {
-    const server = new Server({ name: tenant.name, version: SERVER_VERSION }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(tenant) }));
+    const server = new Server({ name: tenant.name, version: SERVER_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
+    server.setRequestHandler(ListToolsRequestSchema, async () => toolsOf(tenant).result);
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       try {
-        return await callTool(req, tenant, request.params.name, request.params.arguments, request.params._meta);
+        const text = await callTool(req, tenant, request.params.name, request.params.arguments, request.params._meta);
+        return JSON.parse(text) as { content: Array<{ type: 'text'; text: string }> };
       } catch (error) {
-        const mapped = toProtocolError(error, req.log);
-        if (mapped.status === 429) rateLimited.set(req, Math.max(rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));
-        throw jsonRpcErrorOf(mapped);
+        throw toolCallFailure(req, error);
       }
     });
     return server;
+  }
+
+  /** The JSON-RPC answer to a request `directRequest` let through, as the SDK would write it. */
+  async function answerDirectly(req: FastifyRequest, tenant: Tenant, request: JSONRPCRequest): Promise<string> {
+    if (request.method === 'tools/list') return resultAnswer(request.id, toolsOf(tenant).text);
+    const params = request.params as { name: string; arguments?: unknown; _meta?: unknown };
+    try {
+      return resultAnswer(request.id, await callTool(req, tenant, params.name, params.arguments, params._meta));
+    } catch (error) {
+      return errorAnswer(request.id, toolCallFailure(req, error));
+    }
+  }
+
+  /** Each call of a batch answers for itself; a lone call over the limit is a 429, as on REST. */
+  function markRateLimited(req: FastifyRequest, reply: FastifyReply) {
+    const retryAfter = rateLimited.get(req);
+    if (retryAfter === undefined) return;
+    reply.header('retry-after', String(retryAfter));
+    if (!Array.isArray(req.body)) reply.code(429);
   }
 
   app.post('/mcp', { config: COUNTED_PER_CALL }, async (req, reply) => {
@@ -177,6 +247,13 @@ async function addMcpTransport(
     const passed = messages.filter((_, i) => !refused[i]);
     const answered = refused.filter((answer) => answer !== undefined);
     if (passed.length === 0) return reply.send(Array.isArray(req.body) ? answered : answered[0]);
+    const request = directRequest(req.body, req.headers['mcp-protocol-version']);
+    if (request) {
+      const text = await answerDirectly(req, tenant, request);
+      reply.code(200).header('content-type', 'application/json');
+      markRateLimited(req, reply);
+      return reply.send(text);
+    }
     const server = serverFor(req, tenant);
     // Stateless: one transport per request. Platforms POST plain JSON, so accept JSON-only clients.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -194,12 +271,7 @@ async function addMcpTransport(
       response.headers.forEach((value, name) => {
         if (name !== 'content-length') reply.header(name, value);
       });
-      // Each call of a batch answers for itself; a lone call over the limit is a 429, as on REST.
-      const retryAfter = rateLimited.get(req);
-      if (retryAfter !== undefined) {
-        reply.header('retry-after', String(retryAfter));
-        if (!Array.isArray(req.body)) reply.code(429);
-      }
+      markRateLimited(req, reply);
       const text = await response.text();
       if (answered.length > 0) {
         // A batch's refused calls answer beside the others (a batch of notifications only answers nothing).
