@@ -72,6 +72,12 @@ export function deadline(signal: AbortSignal | undefined, timeoutMs: number): Ab
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
+/** Statuses whose Response must have no body. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+const isRecord = (headers: RequestInit['headers']): headers is Record<string, string> =>
+  headers !== undefined && !Array.isArray(headers) && !(headers instanceof Headers);
+
 const flat = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : (value ?? '')]),
@@ -135,15 +141,22 @@ export class HttpClient {
   }
 
   /**
-   * A fetch over this client's connections and deadline, for a platform library that takes one
-   * (it stays the library's fetch: HTTP mocks that replace the global fetch still see it).
+   * A fetch for a platform library that takes one, made with `send`: the same connections and
+   * deadline, without fetch's web streams and request cloning (a third of the CPU per call); the
+   * answer is read whole, then handed over as a Response. Bodies are text, as GraphQL's are.
    */
-  readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
-    globalThis.fetch(input, {
-      ...init,
-      signal: this.deadline(init.signal ?? undefined),
-      dispatcher: this.agent,
+  readonly fetch = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
+    if (init.body != null && typeof init.body !== 'string') throw new TypeError('HttpClient.fetch sends text bodies only');
+    const answer = await this.send('fetch', {
+      method: init.method ?? 'GET',
+      url: input,
+      headers: isRecord(init.headers) ? init.headers : Object.fromEntries(new Headers(init.headers)),
+      ...(init.body && { body: init.body }),
+      signal: init.signal ?? undefined,
     });
+    if (answer.text === undefined && !NO_BODY.has(answer.status)) throw new TypeError('fetch failed: the answer was cut off or too large');
+    return new Response(NO_BODY.has(answer.status) ? null : answer.text, { status: answer.status, headers: answer.headers });
+  };
 
   private deadline(signal: AbortSignal | undefined): AbortSignal {
     const { timeoutMs, capsCallerDeadline } = this.options;
