@@ -66,10 +66,22 @@ export function unreachable(what: string, error: unknown): BackendError {
   return new BackendError(`${what}: the store is unreachable (${code ?? name ?? 'error'})`, true);
 }
 
-/** The caller's signal and the client's timeout, whichever fires first. */
-export function deadline(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+/** A call's deadline: its signal, and `clear` to call once the call is over. */
+export interface Deadline {
+  signal: AbortSignal;
+  clear(): void;
+}
+
+/**
+ * The caller's signal and the client's timeout, whichever fires first. A timer the call clears,
+ * not AbortSignal.timeout, which cannot be stopped: every call's would still fire `timeoutMs`
+ * later, building an abort error and dispatching it for a call long answered.
+ */
+export function deadline(signal: AbortSignal | undefined, timeoutMs: number): Deadline {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  timer.unref();
+  return { signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal, clear: () => clearTimeout(timer) };
 }
 
 /** Statuses whose Response must have no body. */
@@ -99,7 +111,15 @@ export class HttpClient {
    * reason when the caller gave up.
    */
   async send(what: string, call: HttpRequest): Promise<HttpAnswer> {
-    const signal = this.deadline(call.signal);
+    const due = this.deadline(call.signal);
+    try {
+      return await this.exchange(what, call, due.signal);
+    } finally {
+      due.clear();
+    }
+  }
+
+  private async exchange(what: string, call: HttpRequest, signal: AbortSignal): Promise<HttpAnswer> {
     let response: Dispatcher.ResponseData;
     try {
       response = await request(call.url, {
@@ -158,9 +178,9 @@ export class HttpClient {
     return new Response(NO_BODY.has(answer.status) ? null : answer.text, { status: answer.status, headers: answer.headers });
   };
 
-  private deadline(signal: AbortSignal | undefined): AbortSignal {
+  private deadline(signal: AbortSignal | undefined): Deadline {
     const { timeoutMs, capsCallerDeadline } = this.options;
-    return capsCallerDeadline ? deadline(signal, timeoutMs) : (signal ?? AbortSignal.timeout(timeoutMs));
+    return capsCallerDeadline || !signal ? deadline(signal, timeoutMs) : { signal, clear: () => undefined };
   }
 
   private noAnswer(what: string, error: unknown, callerSignal: AbortSignal | undefined): unknown {

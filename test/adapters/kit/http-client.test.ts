@@ -1,8 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../adapters/contract.js';
-import { HttpClient, retryAfterMs, unavailable } from '../../../adapters/kit/http-client.js';
+import { deadline, HttpClient, retryAfterMs, unavailable } from '../../../adapters/kit/http-client.js';
 
 let server: Server;
 let base: string;
@@ -53,6 +54,22 @@ describe('adapter kit: Retry-After', () => {
     expect(limited).toMatchObject({ retryAfterMs: 5000 });
     expect(unavailable('order', { status: 503, headers: {} }, now)).toMatchObject({ retryable: true, retryAfterMs: undefined });
     for (const status of [200, 301, 400, 401, 404, 422]) expect(unavailable('x', { status, headers: {} }, now)).toBeUndefined();
+  });
+});
+
+describe('adapter kit: deadline', () => {
+  it("aborts at the timeout as a TimeoutError, or at the caller's abort, and never once the call cleared it", async () => {
+    const running = deadline(undefined, 10);
+    const cleared = deadline(undefined, 10);
+    cleared.clear();
+    const caller = new AbortController();
+    const early = deadline(caller.signal, 60_000);
+    caller.abort(new Error('buyer left'));
+    await sleep(50);
+    expect((running.signal.reason as Error).name).toBe('TimeoutError');
+    expect(cleared.signal.aborted).toBe(false);
+    expect((early.signal.reason as Error).message).toBe('buyer left');
+    early.clear();
   });
 });
 
