@@ -28,6 +28,8 @@ export interface Sample {
 type Seen = Pick<BenchGateway, 'seen'>;
 
 export const addedMs = (s: Sample) => s.gatewayMs - s.storeMs;
+/** The same from the client's side: also counts the client, loopback, and waiting for the gateway's event loop to read the request. */
+export const addedAtClientMs = (s: Sample) => s.totalMs - s.storeMs;
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
