@@ -147,6 +147,7 @@ export class WooHttp {
   ): Promise<WooResponse<T>> {
     const Library = await loadLibrary();
     const what = `${method} ${request.version ?? 'wc/v3'}/${endpoint}`;
+    const due = deadline(signal, this.options.timeoutMs);
     const client = new Library({
       url: this.options.storeUrl,
       consumerKey: this.options.consumerKey,
@@ -154,7 +155,7 @@ export class WooHttp {
       version: request.version ?? 'wc/v3',
       queryStringAuth: this.options.queryStringAuth,
       axiosConfig: {
-        signal: deadline(signal, this.options.timeoutMs),
+        signal: due.signal,
         responseType: 'text',
         transformResponse: [(data: unknown) => data],
         validateStatus: () => true,
@@ -173,6 +174,8 @@ export class WooHttp {
       response = await send();
     } catch (error) {
       throw unreachable(what, error);
+    } finally {
+      due.clear();
     }
     return decode(
       what,

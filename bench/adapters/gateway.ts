@@ -19,14 +19,27 @@ import { loadTenants } from '../../src/tenancy/load.js';
 import { freePort } from '../../scripts/free-port.js';
 import type { StoreCall, StoreProbe } from './store-probe.js';
 
+/** Extra Node flags for the gateway's process (BENCH_GATEWAY_FLAGS, e.g. `--cpu-prof --cpu-prof-dir=prof`). */
+const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean);
+
 export interface InProcessGateway {
   origin: string;
   close(): Promise<void>;
 }
 
+/** What the gateway's process saw of one request (the times on its clock; absent in-process). */
+export interface Seen {
+  calls: StoreCall[];
+  /** When the request arrived (headers parsed) and when its answer was written. */
+  arrived?: number;
+  finished?: number;
+  /** The process's CPU time in between, every thread's (all this request's when requests come one at a time). */
+  cpuMs?: number;
+}
+
 export interface BenchGateway extends InProcessGateway {
-  /** The store calls of the request with this Request-Id, once its answer is written. */
-  storeCalls(requestId: string): Promise<StoreCall[]>;
+  /** What the gateway saw of the request with this Request-Id, once its answer is written. */
+  seen(requestId: string): Promise<Seen>;
 }
 
 async function tenantDir(tenantYaml: string): Promise<string> {
@@ -39,7 +52,7 @@ async function tenantDir(tenantYaml: string): Promise<string> {
 /** The gateway in this process, its requests' store calls from `probe`. */
 export async function inProcess(tenantYaml: string, env: Record<string, string>, probe: StoreProbe): Promise<BenchGateway> {
   const gateway = await startGateway(tenantYaml, env);
-  return { ...gateway, storeCalls: async (id) => probe.take(id) };
+  return { ...gateway, seen: async (id) => ({ calls: probe.take(id) }) };
 }
 
 /** The built gateway (dist/src/main.js) as its own process, StoreProbe loaded into it. */
@@ -48,7 +61,7 @@ export async function ownProcess(tenantYaml: string, env: Record<string, string>
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', pathToFileURL(resolve('dist/bench/adapters/probe-child.js')).href, resolve('dist/src/main.js')],
+    [...GATEWAY_FLAGS, '--import', pathToFileURL(resolve('dist/bench/adapters/probe-child.js')).href, resolve('dist/src/main.js')],
     {
       env: {
         PATH: process.env.PATH,
@@ -63,14 +76,14 @@ export async function ownProcess(tenantYaml: string, env: Record<string, string>
       stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit', 'ipc'],
     },
   );
-  const arrived = new Map<string, StoreCall[]>();
-  const waiting = new Map<string, (calls: StoreCall[]) => void>();
-  child.on('message', (message: { id: string; calls: StoreCall[] }) => {
-    const wake = waiting.get(message.id);
+  const arrived = new Map<string, Seen>();
+  const waiting = new Map<string, (seen: Seen) => void>();
+  child.on('message', ({ id, ...seen }: Seen & { id: string }) => {
+    const wake = waiting.get(id);
     if (wake) {
-      waiting.delete(message.id);
-      wake(message.calls);
-    } else arrived.set(message.id, message.calls);
+      waiting.delete(id);
+      wake(seen);
+    } else arrived.set(id, seen);
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const origin = `http://127.0.0.1:${port}`;
@@ -88,10 +101,10 @@ export async function ownProcess(tenantYaml: string, env: Record<string, string>
   }
   return {
     origin,
-    storeCalls(id) {
-      const calls = arrived.get(id);
+    seen(id) {
+      const seen = arrived.get(id);
       arrived.delete(id);
-      return calls ? Promise.resolve(calls) : new Promise((done) => waiting.set(id, done));
+      return seen ? Promise.resolve(seen) : new Promise((done) => waiting.set(id, done));
     },
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,8 +1,11 @@
 /**
- * Measuring one operation through the gateway: each request's total time, its store calls and the
- * time it spent with a store call under way (StoreProbe, gateway.ts); gateway-added = total − store time.
- * Sequentially (one request at a time) or at a fixed rate (requests started on a schedule,
- * whatever is still in flight: the load a moderately busy tenant puts on the gateway).
+ * Measuring one operation through the gateway: each request's total time at the client, and what
+ * the gateway's process saw of it (gateway.ts): its store calls, the time from its arrival to its
+ * answer written and the time in between with a store call under way (StoreProbe); gateway-added
+ * = that span − store time, all on the gateway's clock, so the bench process's own work (its
+ * client, the simulated stores it also runs, its scheduling on a shared machine) is not counted
+ * as the gateway's. Sequentially (one request at a time) or at a fixed rate (requests started on
+ * a schedule, whatever is still in flight: the load a moderately busy tenant puts on the gateway).
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayClient, Operation, Send } from './scenario.js';
@@ -11,32 +14,39 @@ import { storeTime, type StoreCall } from './store-probe.js';
 import type { Target } from './targets.js';
 
 export interface Sample {
+  /** Sent to answered, at the client. */
   totalMs: number;
+  /** Arrival to answer written, in the gateway (the client's total when the gateway runs in this process). */
+  gatewayMs: number;
   storeMs: number;
+  /** The gateway process's CPU time while it served the request (NaN in-process). */
+  cpuMs: number;
   calls: StoreCall[];
 }
 
 /** Where a request's store calls are read. */
-type Calls = Pick<BenchGateway, 'storeCalls'>;
+type Seen = Pick<BenchGateway, 'seen'>;
 
-export const addedMs = (s: Sample) => s.totalMs - s.storeMs;
+export const addedMs = (s: Sample) => s.gatewayMs - s.storeMs;
+/** The same from the client's side: also counts the client, loopback, and waiting for the gateway's event loop to read the request. */
+export const addedAtClientMs = (s: Sample) => s.totalMs - s.storeMs;
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-async function timed(gateway: Calls, send: Send): Promise<Sample> {
+async function timed(gateway: Seen, send: Send): Promise<Sample> {
   const id = randomUUID();
   const started = performance.now();
   await send(id);
   const ended = performance.now();
-  const calls = await gateway.storeCalls(id);
-  return { totalMs: ended - started, storeMs: storeTime(calls, ended), calls };
+  const { calls, arrived = started, finished = ended, cpuMs = NaN } = await gateway.seen(id);
+  return { totalMs: ended - started, gatewayMs: finished - arrived, storeMs: storeTime(calls, finished), cpuMs, calls };
 }
 
 /** `count` requests one after the other, each after its own unmeasured setup. */
-export async function sequential(client: GatewayClient, gateway: Calls, op: Operation, count: number): Promise<Sample[]> {
+export async function sequential(client: GatewayClient, gateway: Seen, op: Operation, count: number): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (let i = 0; i < count; i++) samples.push(await timed(gateway, await op.prepare(client, i)));
   return samples;
@@ -49,7 +59,7 @@ export async function sequential(client: GatewayClient, gateway: Calls, op: Oper
  */
 export async function atRate(
   client: GatewayClient,
-  gateway: Calls,
+  gateway: Seen,
   op: Operation,
   rate: number,
   seconds: number,
@@ -70,7 +80,7 @@ export async function atRate(
 }
 
 /** One request of `op` and the names of the store calls it made (the store's own names where it has them). */
-export async function namedCalls(client: GatewayClient, gateway: Calls, op: Operation, target: Pick<Target, 'callNames'>) {
+export async function namedCalls(client: GatewayClient, gateway: Seen, op: Operation, target: Pick<Target, 'callNames'>) {
   const send = await op.prepare(client, 0);
   target.callNames?.();
   const [sample] = await sequential(client, gateway, { ...op, prepare: async () => send }, 1);

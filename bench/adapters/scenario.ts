@@ -93,10 +93,12 @@ export function scenario(options: ScenarioOptions): Operation[] {
     {
       name: 'search_catalog',
       repeatable: false,
-      // A query not asked before (the word and page size together), so the store is asked.
+      // A query not asked before (the word and page size together: sizes 11 to 49, under the default page cap of 50
+      // and not the cached row's 10, then the next word), so the store is asked.
       prepare: async (client) => {
         const n = searches++;
-        return (id) => client.call('POST', '/catalog/search', { query: queries[n % queries.length], pagination: { limit: 11 + n } }, id);
+        const query = queries[Math.floor(n / 39) % queries.length];
+        return (id) => client.call('POST', '/catalog/search', { query, pagination: { limit: 11 + (n % 39) } }, id);
       },
     },
     {

@@ -1,8 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../adapters/contract.js';
-import { HttpClient, retryAfterMs, unavailable } from '../../../adapters/kit/http-client.js';
+import { deadline, HttpClient, retryAfterMs, unavailable } from '../../../adapters/kit/http-client.js';
 
 let server: Server;
 let base: string;
@@ -53,6 +54,22 @@ describe('adapter kit: Retry-After', () => {
     expect(limited).toMatchObject({ retryAfterMs: 5000 });
     expect(unavailable('order', { status: 503, headers: {} }, now)).toMatchObject({ retryable: true, retryAfterMs: undefined });
     for (const status of [200, 301, 400, 401, 404, 422]) expect(unavailable('x', { status, headers: {} }, now)).toBeUndefined();
+  });
+});
+
+describe('adapter kit: deadline', () => {
+  it("aborts at the timeout as a TimeoutError, or at the caller's abort, and never once the call cleared it", async () => {
+    const running = deadline(undefined, 10);
+    const cleared = deadline(undefined, 10);
+    cleared.clear();
+    const caller = new AbortController();
+    const early = deadline(caller.signal, 60_000);
+    caller.abort(new Error('buyer left'));
+    await sleep(50);
+    expect((running.signal.reason as Error).name).toBe('TimeoutError');
+    expect(cleared.signal.aborted).toBe(false);
+    expect((early.signal.reason as Error).message).toBe('buyer left');
+    early.clear();
   });
 });
 
@@ -137,5 +154,27 @@ describe('adapter kit: HTTP client', () => {
     handle = (_path, res) => setTimeout(() => res.end('{}'), 10);
     await client({ timeoutMs: 5_000 }).send('post', { method: 'POST', url: `${base}/p`, headers: { 'x-api-key': 'k1' }, body: '{"a":1}' });
     expect(seen).toBe('POST k1 {"a":1}');
+  });
+
+  it("gives a platform library's fetch the store's status, headers and body, and sends its method, headers and body", async () => {
+    let seen = '';
+    server.once('request', (req) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => (seen = `${req.method} ${String(req.headers['x-shopify-storefront-access-token'])} ${body}`));
+    });
+    handle = (_path, res) => res.writeHead(402, { 'content-type': 'application/json', 'x-request-id': 'r1' }).end('{"errors":[]}');
+    const http = client({ timeoutMs: 5_000 });
+    const body = '{"query":"query Q { shop { name } }"}';
+    const response = await http.fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: new Headers({ 'X-Shopify-Storefront-Access-Token': 't1' }),
+      body,
+    });
+    expect(seen).toBe(`POST t1 ${body}`);
+    expect([response.status, response.ok, response.headers.get('X-Request-Id')]).toEqual([402, false, 'r1']);
+    expect(await response.json()).toEqual({ errors: [] });
+    handle = (_path, res) => res.writeHead(204).end();
+    expect((await http.fetch(`${base}/empty`, { method: 'DELETE' })).status).toBe(204);
   });
 });

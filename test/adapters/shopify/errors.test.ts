@@ -1,8 +1,10 @@
 /**
- * Shopify's error shapes, answered by nock where a simulator is awkward: what the adapter makes
- * of each is what the gateway retries (and how soon) or gives up on.
+ * Shopify's error shapes, answered by a local server standing in for the shop (the tenant's
+ * `api_origin`) where a simulator is awkward: what the adapter makes of each is what the gateway
+ * retries (and how soon) or gives up on.
  */
-import nock from 'nock';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../adapters/contract.js';
 import { ShopifyAdapter } from '../../../adapters/shopify/index.js';
@@ -13,12 +15,33 @@ const ADMIN = '/admin/api/2026-10/graphql.json';
 const STOREFRONT = '/api/2026-10/graphql.json';
 const TOKENS = { storefront_token: 'shpat_storefront_secret_123', admin_token: 'shpat_admin_secret_456', webhook_secret: 'whsec_789' };
 
-const adapter = new ShopifyAdapter(withDefaults({ shop: SHOP }), TOKENS);
-const shop = () => nock(`https://${SHOP}`);
+/** One answer to the next call to a path: status, body (JSON unless text) and headers; `drop` closes the connection unanswered. */
+type Reply = { status: number; body: unknown; headers?: Record<string, string>; delayMs?: number } | 'drop';
+const replies = new Map<string, Array<(req: IncomingMessage) => Reply>>();
+const reply = (path: string, answer: Reply | ((req: IncomingMessage) => Reply)) =>
+  replies.set(path, [...(replies.get(path) ?? []), typeof answer === 'function' ? answer : () => answer]);
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+let server: Server;
+let adapter: ShopifyAdapter;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const answer = replies.get(req.url ?? '')?.shift()?.(req) ?? { status: 404, body: 'no reply set for this call' };
+    if (answer === 'drop') return void req.socket.destroy();
+    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const send = () => void res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);
+    if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+    else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  adapter = new ShopifyAdapter(withDefaults({ shop: SHOP, api_origin: origin }), TOKENS);
+});
+afterEach(() => replies.clear());
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 async function failure(call: Promise<unknown>): Promise<BackendError> {
   const error = await call.then(
@@ -33,9 +56,9 @@ async function failure(call: Promise<unknown>): Promise<BackendError> {
 
 describe('Shopify error shapes', () => {
   it('Admin cost throttling (HTTP 200, THROTTLED): retry after the bucket refills', async () => {
-    shop()
-      .post(ADMIN)
-      .reply(200, {
+    reply(ADMIN, {
+      status: 200,
+      body: {
         errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
         extensions: {
           cost: {
@@ -44,63 +67,58 @@ describe('Shopify error shapes', () => {
             throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 10, restoreRate: 100 },
           },
         },
-      });
+      },
+    });
     const error = await failure(adapter.ping());
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 400 });
   });
 
   it('Storefront 429 with Retry-After, and 430: retry later', async () => {
-    shop().post(STOREFRONT).reply(429, { errors: 'Throttled' }, { 'Retry-After': '2' });
+    reply(STOREFRONT, { status: 429, body: { errors: 'Throttled' }, headers: { 'Retry-After': '2' } });
     expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({ retryable: true, retryAfterMs: 2000 });
-    shop().post(STOREFRONT).reply(430, 'Security Rejection');
+    reply(STOREFRONT, { status: 430, body: 'Security Rejection', headers: { 'content-type': 'text/plain' } });
     expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({ retryable: true });
   });
 
   it('5xx and an unreachable shop: retry', async () => {
-    shop().post(STOREFRONT).reply(502, '<html>Bad Gateway</html>', { 'content-type': 'text/html' });
+    reply(STOREFRONT, { status: 502, body: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } });
     expect(await failure(adapter.lookup(['gid://shopify/Product/1']))).toMatchObject({ retryable: true });
-    shop().post(ADMIN).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+    reply(ADMIN, 'drop');
     expect(await failure(adapter.getOrder('1'))).toMatchObject({ retryable: true });
   });
 
   it('garbage, refused credentials and GraphQL errors: give up, with no token in the error', async () => {
-    shop().post(STOREFRONT).reply(200, '<!DOCTYPE html><html></html>', { 'content-type': 'application/json' });
+    reply(STOREFRONT, { status: 200, body: '<!DOCTYPE html><html></html>' });
     expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({
       retryable: false,
       message: expect.stringMatching(/not GraphQL JSON/),
     });
-    shop().post(ADMIN).reply(401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+    reply(ADMIN, { status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } });
     expect(await failure(adapter.ping())).toMatchObject({ retryable: false, message: expect.stringMatching(/credentials/) });
-    shop()
-      .post(ADMIN)
-      .reply(200, { errors: [{ message: "Field 'x' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] });
+    reply(ADMIN, {
+      status: 200,
+      body: { errors: [{ message: "Field 'x' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] },
+    });
     expect(await failure(adapter.ping())).toMatchObject({ retryable: false });
   });
 
   it('a call past its deadline is abandoned', async () => {
-    shop()
-      .post(ADMIN)
-      .delay(5_000)
-      .reply(200, { data: { shop: { id: 'gid://shopify/Shop/1' } } });
+    reply(ADMIN, { status: 200, body: { data: { shop: { id: 'gid://shopify/Shop/1' } } }, delayMs: 5_000 });
     const error = await failure(adapter.ping(AbortSignal.timeout(50)));
     expect(error.retryable).toBe(true);
   });
 
   it('sends the private Storefront token and the Admin token in their own headers only', async () => {
     const seen: Record<string, string | undefined> = {};
-    shop()
-      .post(STOREFRONT)
-      .reply(function reply() {
-        seen.storefront = this.req.headers['shopify-storefront-private-token'];
-        seen.leak = this.req.headers['x-shopify-access-token'];
-        return [200, { data: { product: null } }];
-      });
-    shop()
-      .post(ADMIN)
-      .reply(function reply() {
-        seen.admin = this.req.headers['x-shopify-access-token'];
-        return [200, { data: { productVariants: { nodes: [] } } }];
-      });
+    reply(STOREFRONT, (req) => {
+      seen.storefront = req.headers['shopify-storefront-private-token'] as string | undefined;
+      seen.leak = req.headers['x-shopify-access-token'] as string | undefined;
+      return { status: 200, body: { data: { product: null } } };
+    });
+    reply(ADMIN, (req) => {
+      seen.admin = req.headers['x-shopify-access-token'] as string | undefined;
+      return { status: 200, body: { data: { productVariants: { nodes: [] } } } };
+    });
     expect(await adapter.lookup(['no-such-handle'])).toEqual([]);
     expect(seen).toEqual({ storefront: TOKENS.storefront_token, leak: undefined, admin: TOKENS.admin_token });
   });
