@@ -18,7 +18,26 @@ export interface StoredResponse {
 /** What became of a keyed request: run for the first time, answered from the record, or refused with 409. */
 export type IdempotencyOutcome = 'executed' | 'replayed' | 'conflict' | 'in_progress';
 
-type IdempotencyRecord = { state: 'pending'; fingerprint: string } | ({ state: 'done'; fingerprint: string } & StoredResponse);
+type DoneRecord = { state: 'done'; fingerprint: string } & StoredResponse;
+type IdempotencyRecord = { state: 'pending'; fingerprint: string } | DoneRecord;
+
+/**
+ * A finished record is stored as text: its other fields as one JSON line, then the answer's
+ * bytes as they are, which JSON would escape again (every quote of a 2-4 KB answer) only to
+ * unescape them for a replay. A pending reservation is plain JSON and has no line break; so had
+ * a finished record of a gateway before this format, its answer inside the JSON.
+ */
+function encodeDone(record: DoneRecord): string {
+  const { body, ...fields } = record;
+  return `${JSON.stringify(fields)}\n${body}`;
+}
+
+function decodeRecord(text: string): IdempotencyRecord {
+  const lineEnd = text.indexOf('\n');
+  if (lineEnd < 0) return JSON.parse(text) as IdempotencyRecord;
+  const fields = JSON.parse(text.slice(0, lineEnd)) as Omit<DoneRecord, 'body'>;
+  return { ...fields, body: text.slice(lineEnd + 1) };
+}
 
 export interface IdempotencyOptions {
   /** How long an unfinished reservation blocks the key (a crashed replica's key frees itself). */
@@ -55,14 +74,15 @@ export class Idempotency {
         observe('executed');
         return { response: await this.execute(key, requestFingerprint, retentionMs, execute), replayed: false };
       }
-      const existing = await this.store.get<IdempotencyRecord>(key);
-      if (!existing) continue; // expired between the two calls: try to reserve again
-      if (existing.value.fingerprint !== requestFingerprint) {
+      const stored = await this.store.getText(key);
+      if (!stored) continue; // expired between the two calls: try to reserve again
+      const existing = decodeRecord(stored.value);
+      if (existing.fingerprint !== requestFingerprint) {
         observe('conflict');
         throw new ProtocolError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request');
       }
-      if (existing.value.state === 'done') {
-        const { status, body, outcome } = existing.value;
+      if (existing.state === 'done') {
+        const { status, body, outcome } = existing;
         observe('replayed');
         return { response: { status, body, outcome }, replayed: true };
       }
@@ -90,8 +110,7 @@ export class Idempotency {
       await this.store.delete(key).catch(() => undefined);
       throw error;
     }
-    const done: IdempotencyRecord = { state: 'done', fingerprint: requestFingerprint, ...response };
-    await this.store.set(key, done, retentionMs);
+    await this.store.setText(key, encodeDone({ state: 'done', fingerprint: requestFingerprint, ...response }), retentionMs);
     return response;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The default state store, for one process: values are kept as JSON text (copied in and out,
+ * The default state store, for one process: values are kept as text (JSON, copied in and out,
  * as Redis would), keys expire on the injected clock, and every method finishes its work before
  * its first await, so each is atomic within the process. Expired keys nobody reads again are
  * swept in slices (at most `sweepBatch` keys a tick), so a store of a million sessions never
@@ -7,7 +7,7 @@
  */
 import { MemoryQueue } from './memory-queue.js';
 import { StoreUnavailableError, type DurableQueue, type StateStore, type Versioned } from './store.js';
-import { checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
+import { checkText, checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
 
 export interface MemoryStoreOptions {
   /** Clock for TTLs and queue times (tests move it by hand). */
@@ -19,7 +19,8 @@ export interface MemoryStoreOptions {
 }
 
 interface Entry {
-  json: string;
+  /** The value's JSON text, or the text written by setText. */
+  text: string;
   version: number;
   expiresAt: number;
 }
@@ -43,12 +44,23 @@ export class MemoryStore implements StateStore {
   async get<T>(key: string): Promise<Versioned<T> | null> {
     this.checkOpen();
     const entry = this.live(key);
-    return entry ? { value: decodeJson<T>(entry.json), version: entry.version } : null;
+    return entry ? { value: decodeJson<T>(entry.text), version: entry.version } : null;
+  }
+
+  async getText(key: string): Promise<Versioned<string> | null> {
+    this.checkOpen();
+    const entry = this.live(key);
+    return entry ? { value: entry.text, version: entry.version } : null;
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<number> {
     this.checkOpen();
     return this.write(key, encodeJson(value), durationMillis(ttlMs), this.live(key)?.version ?? 0);
+  }
+
+  async setText(key: string, text: string, ttlMs: number): Promise<number> {
+    this.checkOpen();
+    return this.write(key, checkText(text), durationMillis(ttlMs), this.live(key)?.version ?? 0);
   }
 
   async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {
@@ -127,9 +139,9 @@ export class MemoryStore implements StateStore {
     return entry;
   }
 
-  private write(key: string, json: string, ttl: number, previousVersion: number): number {
+  private write(key: string, text: string, ttl: number, previousVersion: number): number {
     const version = previousVersion + 1;
-    this.entries.set(key, { json, version, expiresAt: this.now() + ttl });
+    this.entries.set(key, { text, version, expiresAt: this.now() + ttl });
     return version;
   }
 

@@ -1,6 +1,6 @@
 /**
  * The state store on Redis (standalone or Cluster), shared by every gateway replica.
- * A record is one hash (`v` version, `d` JSON value) under `<keyPrefix>k:<key>`; every write is
+ * A record is one hash (`v` version, `d` JSON value or text) under `<keyPrefix>k:<key>`; every write is
  * one Lua script, so version checks and TTLs are atomic. Any failure to reach Redis is a
  * StoreUnavailableError, quickly (see redis-connection.ts).
  */
@@ -8,7 +8,7 @@ import { firstContact, openRedisClient, storeError, type RedisClient, type Redis
 import { RedisQueue } from './redis-queue.js';
 import type { ScriptName } from './redis-scripts.js';
 import { StoreUnavailableError, type DurableQueue, type SharedConnection, type StateStore, type Versioned } from './store.js';
-import { checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
+import { checkText, checkVersion, decodeJson, durationMillis, encodeJson } from './values.js';
 
 export interface RedisStoreOptions extends RedisConnectionOptions {
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
@@ -41,12 +41,21 @@ export class RedisStore implements StateStore {
   }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
+    const stored = await this.getText(key);
+    return stored && { value: decodeJson<T>(stored.value), version: stored.version };
+  }
+
+  async getText(key: string): Promise<Versioned<string> | null> {
     const [version, data] = await this.run(() => this.client.hmget(this.record(key), 'v', 'd'));
-    return data == null ? null : { value: decodeJson<T>(data), version: Number(version) };
+    return data == null ? null : { value: data, version: Number(version) };
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<number> {
-    return (await this.script('stateSet', [this.record(key)], [encodeJson(value), durationMillis(ttlMs)])) as number;
+    return this.setText(key, encodeJson(value), ttlMs);
+  }
+
+  async setText(key: string, text: string, ttlMs: number): Promise<number> {
+    return (await this.script('stateSet', [this.record(key)], [checkText(text), durationMillis(ttlMs)])) as number;
   }
 
   async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {

@@ -3,7 +3,8 @@
  * carts, checkout sessions, idempotency records, the webhook outbox.
  *
  * Values are JSON-serializable and are copied on the way in and out (no shared references),
- * so the memory store behaves like Redis. Every key carries a TTL (a positive number of
+ * so the memory store behaves like Redis; a value already in text form (an answer kept for its
+ * replays) is stored as that text, not escaped again inside a JSON string. Every key carries a TTL (a positive number of
  * milliseconds); queues live until their jobs are acked or dead-lettered.
  * Failures to reach the backing service (or a closed store) throw `StoreUnavailableError`;
  * callers fail closed (503).
@@ -24,8 +25,15 @@ export interface SharedConnection {
 
 export interface StateStore {
   get<T>(key: string): Promise<Versioned<T> | null>;
+  /**
+   * The value's stored text, as `setText` wrote it (a JSON value's JSON text): a reader that
+   * wrote text reads it back unparsed.
+   */
+  getText(key: string): Promise<Versioned<string> | null>;
   /** Unconditional write; returns the new version. */
   set<T>(key: string, value: T, ttlMs: number): Promise<number>;
+  /** `set` of a value that is text already, stored as it is; read it with `getText`. */
+  setText(key: string, text: string, ttlMs: number): Promise<number>;
   /** Writes only when the key is absent; true when written. */
   setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean>;
   /**

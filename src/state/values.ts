@@ -9,6 +9,12 @@ export function encodeJson(value: unknown): string {
   return text;
 }
 
+/** What setText takes: a string (the type system says so; a caller outside it may not). */
+export function checkText(text: string): string {
+  if (typeof text !== 'string') throw new TypeError(`setText takes a string, got ${typeof text}`);
+  return text;
+}
+
 export function decodeJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }

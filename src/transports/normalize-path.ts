@@ -32,10 +32,14 @@ function removeDotSegments(path: string): string | undefined {
   return `/${out.join('/')}`;
 }
 
+/** What normalisation would change: an escape, a backslash, or a `.` or `..` segment. */
+const NOT_NORMAL = /[%\\]|\/\.\.?(?:\/|$)/;
+
 export function normalizeRequestUrl(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   if (!path.startsWith('/')) return url; // `*` (OPTIONS) or an absolute form: Fastify answers those
+  if (!NOT_NORMAL.test(path)) return url; // most paths: nothing to split, decode or rejoin
   const normalized = removeDotSegments(decodeUnreserved(path).replaceAll('\\', '%5C'));
   if (normalized === undefined) return url;
   return queryAt === -1 ? normalized : normalized + url.slice(queryAt);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Idempotency } from '../../src/pipeline/idempotency.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import type { StateStore } from '../../src/state/store.js';
@@ -34,6 +35,29 @@ function idempotencySuite(makeStore: () => Promise<StateStore>) {
     expect(second.body).toBe(first.body);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(await read(id)).toBe(2);
+  });
+
+  it('replays any answer text exactly, line breaks, quotes and non-ASCII included', async () => {
+    const idempotency = new Idempotency(store);
+    const body = '{"note":"two\nlines"}\n"quoted" \\ Grüße 🌷\n';
+    const execute = async () => ({ status: 201, outcome: 'success' as const, body });
+    const key = `idem:test:${randomUUID()}`;
+    const response = { status: 201, outcome: 'success', body };
+    expect(await idempotency.run(key, 'fp', 60_000, execute)).toEqual({ response, replayed: false });
+    const replay = await idempotency.run(key, 'fp', 60_000, () => Promise.reject(new Error('executed again')));
+    expect(replay).toEqual({ response, replayed: true });
+  });
+
+  it('replays a record kept before answers were stored as text (a rolling upgrade), and refuses another request with it', async () => {
+    const idempotency = new Idempotency(store);
+    const key = `idem:test:${randomUUID()}`;
+    const body = '{"proto":{"status":"success"},"id":"chk_1"}';
+    await store.set(key, { state: 'done', fingerprint: 'fp', status: 201, outcome: 'success', body }, 60_000);
+    const replay = await idempotency.run(key, 'fp', 60_000, () => Promise.reject(new Error('executed again')));
+    expect(replay).toEqual({ response: { status: 201, outcome: 'success', body }, replayed: true });
+    await expect(idempotency.run(key, 'other', 60_000, () => Promise.reject(new Error('executed')))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
   });
 
   it('the same key with a different body is 409 idempotency_key_reused', async () => {

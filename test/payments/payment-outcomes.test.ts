@@ -18,12 +18,16 @@ import {
   type Transport,
 } from '../capabilities/checkout/checkout-gateway.js';
 
-/** Every value the gateway writes, as JSON text. */
+/** Every value the gateway writes, as its stored text. */
 class RecordingStore extends MemoryStore {
   readonly written: string[] = [];
   override set<T>(key: string, value: T, ttlMs: number) {
     this.written.push(`${key} ${JSON.stringify(value)}`);
     return super.set(key, value, ttlMs);
+  }
+  override setText(key: string, text: string, ttlMs: number) {
+    this.written.push(`${key} ${text}`);
+    return super.setText(key, text, ttlMs);
   }
   override setIfAbsent<T>(key: string, value: T, ttlMs: number) {
     this.written.push(`${key} ${JSON.stringify(value)}`);

@@ -112,6 +112,8 @@ describe('RedisStore with nothing listening', () => {
       store.ping(),
       store.get('k'),
       store.set('k', 1, 1000),
+      store.getText('k'),
+      store.setText('k', 'v', 1000),
       store.setIfAbsent('k', 1, 1000),
       store.compareAndSet('k', 0, 1, 1000),
       store.delete('k'),

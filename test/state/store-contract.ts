@@ -111,6 +111,20 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       expect(await store.get('bad')).toBeNull();
     });
 
+    it('keeps a text written with setText exactly, read back unparsed with getText, versioned like any value', async () => {
+      const text = '{"head":1}\n{"body":"\\"quoted\\" Grüße 🌷"}\nnot JSON at all \\ \r\n';
+      expect(await store.getText('answer')).toBeNull();
+      expect(await store.setIfAbsent('answer', { state: 'pending' }, LONG_TTL)).toBe(true);
+      expect(await store.getText('answer')).toEqual({ value: '{"state":"pending"}', version: 1 });
+      expect(await store.setText('answer', text, LONG_TTL)).toBe(2);
+      expect(await store.getText('answer')).toEqual({ value: text, version: 2 });
+      expect(await store.setText('answer', '', LONG_TTL)).toBe(3);
+      expect(await store.getText('answer')).toEqual({ value: '', version: 3 });
+      await expect(store.setText('answer', 'x', 0)).rejects.toThrow(RangeError);
+      await expect(store.setText('answer', 42 as unknown as string, LONG_TTL)).rejects.toThrow(TypeError);
+      expect(await store.getText('answer')).toEqual({ value: '', version: 3 });
+    });
+
     it('setIfAbsent writes only the first time', async () => {
       expect(await store.setIfAbsent('reservation', 'first', LONG_TTL)).toBe(true);
       expect(await store.setIfAbsent('reservation', 'second', LONG_TTL)).toBe(false);
@@ -162,8 +176,10 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       await store.set('extended', 'first', SHORT_TTL);
       expect(await store.compareAndSet('extended', 1, 'extended', LONG_TTL)).toBe(2);
       await store.setIfAbsent('reserved', 'first', SHORT_TTL);
+      await store.setText('text', 'gone soon', SHORT_TTL);
       await clockControl.elapseKeyTime(SHORT_TTL, clock);
       expect(await store.get('short')).toBeNull();
+      expect(await store.getText('text')).toBeNull();
       expect(await store.get('long')).toEqual({ value: 'stays', version: 1 });
       expect(await store.get('extended')).toEqual({ value: 'extended', version: 2 });
       expect(await store.setIfAbsent('reserved', 'second', LONG_TTL)).toBe(true);
@@ -175,6 +191,8 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       await store.close();
       await expect(store.get('k')).rejects.toThrow(StoreUnavailableError);
       await expect(store.set('k', 1, LONG_TTL)).rejects.toThrow(StoreUnavailableError);
+      await expect(store.getText('k')).rejects.toThrow(StoreUnavailableError);
+      await expect(store.setText('k', 'v', LONG_TTL)).rejects.toThrow(StoreUnavailableError);
       await expect(store.ping()).rejects.toThrow(StoreUnavailableError);
       await expect(store.queue('q').depth()).rejects.toThrow(StoreUnavailableError);
     });

@@ -21,10 +21,17 @@ export class MapStore implements StateStore {
     const e = this.entries.get(key);
     return e ? { value: JSON.parse(e.value) as T, version: e.version } : null;
   }
+  async getText(key: string): Promise<Versioned<string> | null> {
+    await Promise.resolve();
+    return this.entries.get(key) ?? null;
+  }
   async set<T>(key: string, value: T): Promise<number> {
+    return this.setText(key, JSON.stringify(value));
+  }
+  async setText(key: string, text: string): Promise<number> {
     await Promise.resolve();
     const version = (this.entries.get(key)?.version ?? 0) + 1;
-    this.entries.set(key, { value: JSON.stringify(value), version });
+    this.entries.set(key, { value: text, version });
     return version;
   }
   async setIfAbsent<T>(key: string, value: T): Promise<boolean> {
