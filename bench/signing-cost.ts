@@ -171,8 +171,10 @@ export async function signingCost(kinds: Kinds, script: string): Promise<string[
       `Callgrind (instructions per call: a run of ${WARMUP} warm-up calls of each kind then ${CALLGRIND_CALLS} of one kind, ` +
         `minus a run of the warm-up alone; \`node --single-threaded\`, collections included): signed ${k(counted.signed)}, ` +
         `unsigned ${k(counted.unsigned)}, bare sign ${k(counted.bare)}: signing adds ${k(counted.signed - counted.unsigned)}, ` +
-        `**${ratio.toFixed(2)} ×** one signature (${verdict(ratio)}). Valgrind's CPU has no SHA extensions, so the ` +
-        'Content-Digest counts several times what it costs on the machine.',
+        `**${ratio.toFixed(2)} ×** one signature (${verdict(ratio)}). Not yet decisive: a run of ${CALLGRIND_CALLS} calls meets a ` +
+        'major collection of the heap the memory store keeps or does not, which moves this figure by a signature or more ' +
+        "(callgrind_annotate of the two runs tells node's crypto from V8's marking); and valgrind's CPU has no SHA " +
+        'extensions, so the Content-Digest counts several times what it costs on the machine.',
     );
   } else {
     lines.push('', 'STAGES_CALLGRIND=1 adds the same figure in instructions counted by callgrind (some minutes per kind of call).');
