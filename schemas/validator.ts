@@ -55,11 +55,21 @@ function describe(error: ErrorObject): { path: string; message: string } {
  * stay in Ajv's cache, every time; by text it compiles once per distinct schema.
  */
 const compiled = new Map<string, ValidateFunction>();
+/** The same object again (most callers pass a module's constant) skips writing out its text. */
+const compiledObjects = new WeakMap<object, ValidateFunction>();
+
+function validatorOf(schema: TSchema | Record<string, unknown>): ValidateFunction {
+  let check = compiledObjects.get(schema);
+  if (check) return check;
+  const key = JSON.stringify(schema);
+  check = compiled.get(key);
+  if (!check) compiled.set(key, (check = ajv.compile(schema)));
+  compiledObjects.set(schema, check);
+  return check;
+}
 
 export function compile<T>(schema: TSchema | Record<string, unknown>): Validator<T> {
-  const key = JSON.stringify(schema);
-  let check = compiled.get(key);
-  if (!check) compiled.set(key, (check = ajv.compile(schema)));
+  const check = validatorOf(schema);
   return (data) => {
     if (check(data)) return { ok: true, value: data as T };
     const errors = check.errors ?? [];
