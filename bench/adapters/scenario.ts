@@ -56,6 +56,8 @@ export interface Operation {
   prepare(client: GatewayClient, i: number): Promise<Send>;
   /** Can be sent many times at a fixed rate with one setup (no state consumed per request). */
   repeatable: boolean;
+  /** How many requests it makes before asking the same again (absent: no limit). */
+  distinct?: number;
 }
 
 export interface ScenarioOptions {
@@ -85,6 +87,9 @@ function chooseRate(client: GatewayClient, checkout: any, id?: string): Promise<
   return client.call('PUT', `/checkout-sessions/${checkout.id}`, body, id);
 }
 
+/** Page sizes of the uncached search: 11 to 49, under the default page cap of 50 and not the cached row's 10. */
+const SEARCH_SIZES = 39;
+
 export function scenario(options: ScenarioOptions): Operation[] {
   const { lines, queries } = options;
   let searches = 0;
@@ -93,12 +98,12 @@ export function scenario(options: ScenarioOptions): Operation[] {
     {
       name: 'search_catalog',
       repeatable: false,
-      // A query not asked before (the word and page size together: sizes 11 to 49, under the default page cap of 50
-      // and not the cached row's 10, then the next word), so the store is asked.
+      // A query not asked before (the word and page size together: each size, then the next word), so the store is asked.
+      distinct: SEARCH_SIZES * queries.length,
       prepare: async (client) => {
         const n = searches++;
-        const query = queries[Math.floor(n / 39) % queries.length];
-        return (id) => client.call('POST', '/catalog/search', { query, pagination: { limit: 11 + (n % 39) } }, id);
+        const query = queries[Math.floor(n / SEARCH_SIZES) % queries.length];
+        return (id) => client.call('POST', '/catalog/search', { query, pagination: { limit: 11 + (n % SEARCH_SIZES) } }, id);
       },
     },
     {
