@@ -12,10 +12,11 @@
  *
  * The warm-up stands for the traffic a serving gateway has already answered: thousands of requests,
  * its hot code compiled by V8's optimizing tiers. After 20 requests of each operation that code
- * still ran partly in the interpreter and baseline tiers: 400 instead of 20 took the Shopify rows'
- * gateway CPU down by a fifth to a third (2026-11-27, 60 samples: create_cart 3.2 → 2.2 ms,
- * create_checkout 5.4 → 3.8 ms). 300 of each (some 3,000 requests with their set-up) is past
- * that step and keeps the run short. The uncached search warms up with fewer, so that its measured
+ * still ran partly in the interpreter and baseline tiers (2026-11-27, Shopify: two runs of 60
+ * samples, 400 against 20, gateway CPU 0.65-0.8 of it, e.g. create_cart 3.2 → 2.2 ms; two gateways
+ * warmed 300 and 20 serving alternately in one run, sides swapped and run again to cancel the
+ * order's bias, 0.84-0.89 of it, the uncached search 0.73). 300 of each (some 3,000 requests
+ * with their set-up) keeps the run short. The uncached search warms up with fewer, so that its measured
  * requests still ask what was not asked before (Operation.distinct).
  */
 import { randomBytes } from 'node:crypto';
