@@ -1,11 +1,11 @@
 /**
- * The REST adapter evaluates mappings with the installed JSONata made synchronous
- * (adapters/rest/jsonata.ts): it must give what the library itself gives, value for value and
- * error code for error code, across the language a tenant's mappings use.
+ * The REST adapter evaluates mappings with the installed JSONata made synchronous and without its
+ * debugger hooks (adapters/rest/jsonata.ts): it must give what the library itself gives, value for
+ * value and error code for error code, across the language a tenant's mappings use.
  */
 import asyncJsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { jsonata, withoutAsync } from '../../../adapters/rest/jsonata.js';
+import { jsonata, rewrite } from '../../../adapters/rest/jsonata.js';
 
 const cart = {
   cart_id: 'c1',
@@ -74,9 +74,15 @@ describe('JSONata made synchronous', () => {
     );
   });
 
-  it('refuses to load a library it cannot make synchronous rather than leave promises in results', () => {
-    expect(() => withoutAsync('const f = async function() { return 1 }; const g = x.then(async\nfunction() {});')).not.toThrow();
-    for (const shape of ['for await (const chunk of stream) {}', 'class A { async run() { return 1; } }', 'async function* lines() {}'])
-      expect(() => withoutAsync(shape)).toThrow(/cannot be made synchronous/);
+  it('refuses to load a library it cannot rewrite rather than leave promises or hooks in it', () => {
+    expect(rewrite('const f = async function() { return 1 }; const g = x.then(async\nfunction() {});')).not.toMatch(/async|await/);
+    expect(rewrite("var cb = environment.lookup(Symbol.for('jsonata.__evaluate_entry'));")).toBe('var cb = undefined;');
+    const unknown = [
+      'for await (const chunk of stream) {}',
+      'class A { async run() { return 1; } }',
+      'async function* lines() {}',
+      'var cb = environment.lookup(Symbol.for("jsonata.__evaluate_entry"));',
+    ];
+    for (const shape of unknown) expect(() => rewrite(shape)).toThrow(/cannot be made synchronous/);
   });
 });
