@@ -4,7 +4,7 @@
  * tenant file's `payload` template says). Credentials come resolved from the tenant's
  * `adapter.credentials` references; they only ever go into headers, never into errors or logs.
  */
-import { createHash, createSecretKey } from 'node:crypto';
+import { createSecretKey, hash } from 'node:crypto';
 import { hmac } from '../kit/hmac.js';
 import type { AuthSettings } from './settings.js';
 
@@ -47,7 +47,8 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
     case 'hmac': {
       // A KeyObject made once: given a string, Node 24's createHmac throws and catches an exception per call to learn it is none.
       const secret = createSecretKey(Buffer.from(credential(auth.secret, 'secret'), 'utf8'));
-      const template = auth.payload ?? DEFAULT_HMAC_PAYLOAD;
+      // Its newlines resolved once; per call only the {placeholders} are filled.
+      const template = fillTemplate(auth.payload ?? DEFAULT_HMAC_PAYLOAD, {});
       const fixed = Object.fromEntries(Object.entries(auth.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
       return (request, nowMs) => {
         const timestamp = auth.timestamp_format === 'iso' ? new Date(nowMs).toISOString() : String(Math.floor(nowMs / 1000));
@@ -56,7 +57,8 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
           method: request.method.toUpperCase(),
           path: request.target,
           body: request.body,
-          body_sha256: createHash('sha256').update(request.body).digest('hex'),
+          // The one-shot digest: a Hash object per call costs as much again.
+          body_sha256: hash('sha256', request.body, 'hex'),
         });
         const signature = hmac(auth.algorithm ?? 'sha256', secret, payload).toString(auth.encoding ?? 'hex');
         return {

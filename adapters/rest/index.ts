@@ -272,7 +272,7 @@ export class RestAdapter implements Adapter {
    * Defines the tenant's shared functions once: those of `functions_file`, then `functions` in
    * order (each seeing the ones before it); then checks every mapping for names defined nowhere.
    */
-  async defineFunctions(functions: Record<string, ExpressionSource>, functionsFile?: string): Promise<void> {
+  defineFunctions(functions: Record<string, ExpressionSource>, functionsFile?: string): void {
     const { where } = this.context;
     const define = (name: string, value: unknown, source: SourceText, path: string) => {
       if (typeof value !== 'function' && !(isObject(value) && value._jsonata_lambda === true)) {
@@ -280,9 +280,9 @@ export class RestAdapter implements Adapter {
       }
       this.bindings[name] = sharedFunction(name, value, source);
     };
-    const evaluate = async (expression: Expression, input: unknown = {}) => {
+    const evaluate = (expression: Expression, input: unknown = {}) => {
       try {
-        return await expression.evaluate(input, this.bindings);
+        return expression.evaluate(input, this.bindings);
       } catch (error) {
         const { message, position, token } = error as { message?: string; position?: number; token?: string };
         const place = expression.source.file ? expression.source.at(position, token) : `${where}: ${expression.path}`;
@@ -301,8 +301,8 @@ export class RestAdapter implements Adapter {
       // Line numbers stay those of the file: the block only adds "(" before its first character.
       const block = new SourceText(text, path, source.file);
       const compiled = compileSource(block, where);
-      await checkNames(compiled, known, where);
-      const value = (await evaluate(compiled)) as Record<string, unknown>;
+      checkNames(compiled, known, where);
+      const value = evaluate(compiled) as Record<string, unknown>;
       for (const name of names) define(name, value[name], block, `${source.file}: $${name}`);
     }
     for (const [name, text] of Object.entries(functions)) {
@@ -310,10 +310,10 @@ export class RestAdapter implements Adapter {
       const read = sourceOf(text, path, where, this.context.baseDir ?? dirname(where));
       const source = new SourceText(read.text, path, read.file, name);
       const expression = compileSource(source, where);
-      await checkNames(expression, known, where);
-      define(name, await evaluate(expression), source, path);
+      checkNames(expression, known, where);
+      define(name, evaluate(expression), source, path);
     }
-    for (const expression of this.compiler.expressions) await checkNames(expression, known, where);
+    for (const expression of this.compiler.expressions) checkNames(expression, known, where);
   }
 
   private site(method: string, op: Operation, answer?: unknown): MappingSite {
@@ -355,7 +355,7 @@ export class RestAdapter implements Adapter {
     const { last } = run;
     const [input, extra] = op.single ? [last.body, {}] : [run.steps, { steps: run.steps, answers: run.answers }];
     const mapped = op.response
-      ? await runMapping(
+      ? runMapping(
           op.response,
           this.site(method, op, input),
           input,
@@ -575,6 +575,6 @@ export class RestAdapter implements Adapter {
 
 export async function createRestAdapter(settings: RestSettings, context: RestAdapterContext): Promise<RestAdapter> {
   const adapter = new RestAdapter(settings, context);
-  await adapter.defineFunctions(settings.functions ?? {}, settings.functions_file);
+  adapter.defineFunctions(settings.functions ?? {}, settings.functions_file);
   return adapter;
 }

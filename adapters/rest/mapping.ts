@@ -10,16 +10,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import jsonata from 'jsonata';
 import { InvalidAnswerError } from '../contract.js';
 import { ConfigError } from '../kit/config-error.js';
+import { jsonata, type SyncExpression } from './jsonata.js';
 import type { ExpressionSource } from './settings.js';
 
 export interface Expression {
   /** JSON path of the expression in the tenant file, e.g. $.adapter.settings.operations.search.response. */
   readonly path: string;
   readonly source: SourceText;
-  evaluate(input: unknown, bindings: Record<string, unknown>): Promise<unknown>;
+  evaluate(input: unknown, bindings: Record<string, unknown>): unknown;
 }
 
 /** Where a mapping runs, for error messages. */
@@ -146,7 +146,7 @@ function syntaxError(source: SourceText, tenantFile: string, error: JsonataFailu
 }
 
 export function compileSource(source: SourceText, tenantFile: string): Expression {
-  let compiled: ReturnType<typeof jsonata>;
+  let compiled: SyncExpression;
   try {
     compiled = jsonata(source.text);
   } catch (error) {
@@ -176,10 +176,10 @@ interface AstNode {
 
 const builtins = new Map<string, boolean>();
 
-async function isBuiltin(name: string): Promise<boolean> {
+function isBuiltin(name: string): boolean {
   let known = builtins.get(name);
   if (known === undefined) {
-    known = (await jsonata(`$${name}`).evaluate({})) !== undefined;
+    known = jsonata(`$${name}`).evaluate({}) !== undefined;
     builtins.set(name, known);
   }
   return known;
@@ -211,14 +211,14 @@ function references(node: unknown, found: Array<{ name: string; position?: numbe
 }
 
 /** Fails start-up on a `$name` that neither JSONata, the adapter, the shared functions nor the expression defines. */
-export async function checkNames(expression: Expression, known: ReadonlySet<string>, tenantFile: string): Promise<void> {
+export function checkNames(expression: Expression, known: ReadonlySet<string>, tenantFile: string): void {
   const ast = (expression as Expression & { ast?: unknown }).ast;
   const local = new Set<string>();
   declared(ast, local);
   const found: Array<{ name: string; position?: number; called: boolean }> = [];
   references(ast, found);
   for (const ref of found) {
-    if (local.has(ref.name) || known.has(ref.name) || (await isBuiltin(ref.name))) continue;
+    if (local.has(ref.name) || known.has(ref.name) || isBuiltin(ref.name)) continue;
     const where = expression.source.file
       ? expression.source.at(ref.position, ref.name)
       : `${tenantFile}: ${expression.source.at(ref.position)}`;
@@ -228,10 +228,10 @@ export async function checkNames(expression: Expression, known: ReadonlySet<stri
 
 // ---------------------------------------------------------------- shared functions
 
-const callers = new Map<number, ReturnType<typeof jsonata>>();
+const callers = new Map<number, SyncExpression>();
 
 /** `$f($a0, …)`: calls a JSONata lambda from JavaScript with `arity` arguments. */
-function callerOf(arity: number): ReturnType<typeof jsonata> {
+function callerOf(arity: number): SyncExpression {
   let caller = callers.get(arity);
   if (!caller) {
     caller = jsonata(`$f(${Array.from({ length: arity }, (_, i) => `$a${i}`).join(', ')})`);
@@ -252,11 +252,11 @@ export function sharedFunction(name: string, lambda: unknown, source: SourceText
   if (lambda !== null && typeof lambda === 'object')
     Object.defineProperty(lambda, 'position', { get: () => undefined, set: () => undefined, configurable: true });
   const caller = callerOf(arity);
-  const fn = async (...args: unknown[]) => {
+  const fn = (...args: unknown[]) => {
     const bindings: Record<string, unknown> = { f: lambda };
     args.slice(0, arity).forEach((arg, i) => (bindings[`a${i}`] = arg));
     try {
-      return (await caller.evaluate(null, bindings)) as unknown;
+      return caller.evaluate(null, bindings);
     } catch (error) {
       const failure = error as JsonataFailure;
       if (failure && typeof failure === 'object' && !failure.mappingSource) failure.mappingSource = { source, name };
@@ -271,16 +271,16 @@ export function sharedFunction(name: string, lambda: unknown, source: SourceText
  * Runs a mapping; `required` refuses an undefined result (the expression matched nothing).
  * JSONata's own error code and message are kept: they name the function or operator that failed.
  */
-export async function runMapping(
+export function runMapping(
   expression: Expression,
   site: MappingSite,
   input: unknown,
   bindings: Record<string, unknown>,
   required = true,
-): Promise<unknown> {
+): unknown {
   let result: unknown;
   try {
-    result = await expression.evaluate(input, bindings);
+    result = expression.evaluate(input, bindings);
   } catch (error) {
     const failure = error as JsonataFailure;
     const { code, message, position, token } = failure ?? {};

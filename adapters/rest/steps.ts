@@ -128,10 +128,10 @@ export async function runOperation(
 
   const call = async (step: CompiledStep, bindings: Record<string, unknown>, vars: unknown, index?: number): Promise<StepAnswer> => {
     const site: MappingSite = { tenant: ctx.tenant, method, ...(!op.single && { step: step.name }), secrets: ctx.secrets };
-    const query = step.query && (await runMapping(step.query, site, input, bindings, false));
-    const body = step.body && (await runMapping(step.body, site, input, bindings, false));
+    const query = step.query && runMapping(step.query, site, input, bindings, false);
+    const body = step.body && runMapping(step.body, site, input, bindings, false);
     const headers = step.headers
-      ? headerObject(await runMapping(step.headers, site, input, bindings, false), `tenant ${ctx.tenant}: ${method}: step ${step.name}`)
+      ? headerObject(runMapping(step.headers, site, input, bindings, false), `tenant ${ctx.tenant}: ${method}: step ${step.name}`)
       : {};
     const idempotent = IDEMPOTENT_METHODS.has(step.method) || 'idempotency-key' in headers;
     const accept = [...step.accept, ...(step.error ? CLIENT_ERRORS : []), ...(notFound || step.accept.includes(404) ? [404] : [])];
@@ -173,13 +173,7 @@ export async function runOperation(
     traced({ status: answer.status, got: answer.body });
     const ok = (answer.status >= 200 && answer.status < 300) || step.accept.includes(answer.status);
     if (!ok) {
-      const message = await runMapping(
-        step.error!,
-        { ...site, answer: answer.body },
-        answer.body,
-        { ...bindings, status: answer.status },
-        false,
-      );
+      const message = runMapping(step.error!, { ...site, answer: answer.body }, answer.body, { ...bindings, status: answer.status }, false);
       throw new BackendError(
         `tenant ${ctx.tenant}: ${method}: step ${step.name}: the store refused the call (${answer.status})` +
           (typeof message === 'string' && message ? `: ${message}` : ''),
@@ -193,10 +187,10 @@ export async function runOperation(
     for (const step of op.steps) {
       const bindings = { ...ctx.bindings, request: input, steps, answers };
       const site: MappingSite = { tenant: ctx.tenant, method, step: step.name, secrets: ctx.secrets };
-      if (step.when && !(await runMapping(step.when, site, input, bindings, false))) continue;
+      if (step.when && !runMapping(step.when, site, input, bindings, false)) continue;
       const vars = (extra: Record<string, unknown>) => ({ ...(input as object), steps, ...extra });
       if (step.forEach) {
-        const items = list(await runMapping(step.forEach, site, input, bindings, false));
+        const items = list(runMapping(step.forEach, site, input, bindings, false));
         const results = await pool(items, step.concurrency, async (item, index) => ({
           ...(await call(step, { ...bindings, item, index }, vars({ item, index }), index)),
           item,

@@ -1,0 +1,88 @@
+/**
+ * The REST adapter evaluates mappings with the installed JSONata made synchronous and without its
+ * debugger hooks (adapters/rest/jsonata.ts): it must give what the library itself gives, value for
+ * value and error code for error code, across the language a tenant's mappings use.
+ */
+import asyncJsonata from 'jsonata';
+import { describe, expect, it } from 'vitest';
+import { jsonata, rewrite } from '../../../adapters/rest/jsonata.js';
+
+const cart = {
+  cart_id: 'c1',
+  currency: 'USD',
+  lines: [
+    { line_ref: 'a', sku: 'ROSE', qty: 2, price: '35.00', ships: true, tags: ['red', 'gift'] },
+    { line_ref: 'b', sku: 'CARD', qty: 1, price: '4.50', ships: false, tags: [] },
+    { line_ref: 'c', sku: 'VASE', qty: 3, price: '12.25', ships: true, tags: ['glass'] },
+  ],
+  coupons: [
+    { code: 'SPRING', state: 'applied' },
+    { code: 'OLD', state: 'refused', why: 'expired' },
+  ],
+  meta: { page: 1, total_pages: 3 },
+};
+
+const EXPRESSIONS = [
+  '$',
+  'lines.sku',
+  'lines[ships].line_ref',
+  '[lines[qty > 1].{"id": line_ref, "n": qty}]',
+  'lines{sku: qty}',
+  '$sum(lines.(qty * $number(price)))',
+  '$count(lines[ships]) > 0 and meta.page < meta.total_pages',
+  'lines^(>qty).sku',
+  '$map(lines, function($l, $i) { $l.sku & "#" & $i })',
+  '$filter(lines, function($l) { $l.qty >= 2 }).line_ref',
+  '$reduce(lines, function($acc, $l) { $acc + $l.qty }, 0)',
+  '$sift(lines[0], function($v, $k) { $k != "tags" })',
+  '$each(meta, function($v, $k) { $k & "=" & $v })',
+  'coupons.$lookup({"applied": "ok", "refused": "no"}, state)',
+  '($total := function($x) { $x.qty * 2 }; [lines.$total($)])',
+  'lines#$i[$i > 0].sku',
+  'lines@$l.tags@$t.{"line": $l.line_ref, "tag": $t}',
+  '$replace(lines[0].sku, /O/, "0")',
+  '$match("ROSE-12", /(\\w+)-(\\d+)/).groups',
+  'lines[0] ~> | $ | {"qty": 9}, ["tags"] |',
+  '$join(lines.sku, ",") & " " & $uppercase(currency)',
+  '$string(lines[1]) ',
+  'coupons[state = "refused"].{"code": code, "reason": why}',
+  '$exists(missing) ? "yes" : "no"',
+  '[1..5][$ % 2 = 1]',
+  '$sort(lines, function($a, $b) { $a.price > $b.price }).sku',
+];
+
+const FAILURES = ['lines.qty + "x"', '$number("abc")', '$undefinedFunction()', 'lines[0].sku.$substring()', '$error("refused")'];
+
+describe('JSONata made synchronous', () => {
+  it.each(EXPRESSIONS)('gives what the library gives: %s', async (expression) => {
+    const expected: unknown = await asyncJsonata(expression).evaluate(cart);
+    const got = jsonata(expression).evaluate(cart);
+    expect(got).not.toBeInstanceOf(Promise);
+    expect(got).toEqual(expected);
+  });
+
+  it.each(FAILURES)('fails as the library fails: %s', async (expression) => {
+    const expected = await asyncJsonata(expression)
+      .evaluate(cart)
+      .then(
+        () => undefined,
+        (error: { code?: string; message?: string; position?: number }) => error,
+      );
+    expect(expected?.code).toBeDefined();
+    expect(() => jsonata(expression).evaluate(cart)).toThrow(
+      expect.objectContaining({ code: expected!.code, message: expected!.message, position: expected!.position }),
+    );
+  });
+
+  it('refuses to load a library it cannot rewrite rather than leave promises or hooks in it', () => {
+    expect(rewrite('const f = async function() { return 1 }; const g = x.then(async\nfunction() {});')).not.toMatch(/async|await/);
+    expect(rewrite("var cb = environment.lookup(Symbol.for('jsonata.__evaluate_entry'));")).toBe('var cb = undefined;');
+    const unknown = [
+      'for await (const chunk of stream) {}',
+      'class A { async run() { return 1; } }',
+      'async function* lines() {}',
+      'var cb = environment.lookup(Symbol.for("jsonata.__evaluate_entry"));',
+    ];
+    for (const shape of unknown) expect(() => rewrite(shape)).toThrow(/cannot be made synchronous/);
+  });
+});
