@@ -6,6 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
+import { withSharedParts } from './shared-parts.js';
 
 // ajv-formats is CommonJS with `exports.default`; NodeNext sees the module object.
 const addFormats = formatsModule.default;
@@ -63,7 +64,7 @@ function validatorOf(schema: TSchema | Record<string, unknown>): ValidateFunctio
   if (check) return check;
   const key = JSON.stringify(schema);
   check = compiled.get(key);
-  if (!check) compiled.set(key, (check = ajv.compile(schema)));
+  if (!check) compiled.set(key, (check = ajv.compile(withSharedParts(schema))));
   compiledObjects.set(schema, check);
   return check;
 }

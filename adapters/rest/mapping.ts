@@ -145,12 +145,23 @@ function syntaxError(source: SourceText, tenantFile: string, error: JsonataFailu
   return new ConfigError(`${source.at(position, token)}: ${source.path} is not a valid JSONata expression: ${problem}`);
 }
 
+/**
+ * Compiled expressions by text: every adapter built from the same settings (a reload, a tenant per
+ * test) compiles the same texts, and an evaluation never changes the compiled expression.
+ */
+const compiledTexts = new Map<string, SyncExpression>();
+const MAX_COMPILED_TEXTS = 2_000;
+
 export function compileSource(source: SourceText, tenantFile: string): Expression {
-  let compiled: SyncExpression;
-  try {
-    compiled = jsonata(source.text);
-  } catch (error) {
-    throw syntaxError(source, tenantFile, error as JsonataFailure);
+  let compiled = compiledTexts.get(source.text);
+  if (!compiled) {
+    try {
+      compiled = jsonata(source.text);
+    } catch (error) {
+      throw syntaxError(source, tenantFile, error as JsonataFailure);
+    }
+    if (compiledTexts.size >= MAX_COMPILED_TEXTS) compiledTexts.clear();
+    compiledTexts.set(source.text, compiled);
   }
   return {
     path: source.path,

@@ -7,7 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { buildClientSchema, parse, validate, type GraphQLError, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import {
+  buildClientSchema,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 
 export type ShopifyApi = 'admin' | 'storefront';
 
@@ -51,11 +59,36 @@ export function shopifySchema(api: ShopifyApi, version: string): GraphQLSchema |
   return schema;
 }
 
+/** A document's text read against a schema: its syntax error, or the document and its validation errors. */
+export type CheckedDocument = { syntaxError: GraphQLError } | { document: DocumentNode; errors: readonly GraphQLError[] };
+
+/**
+ * Checked once per schema and text, as GraphQL servers cache them: a client sends the same few
+ * documents (with other variables) over and over, and parsing and validating them again was most
+ * of the simulator's time per call. Bounded, for a client that writes its documents anew.
+ */
+const checked = new WeakMap<GraphQLSchema, Map<string, CheckedDocument>>();
+const MAX_CHECKED = 500;
+
+export function checkDocument(schema: GraphQLSchema, source: string): CheckedDocument {
+  let bySource = checked.get(schema);
+  if (!bySource) checked.set(schema, (bySource = new Map<string, CheckedDocument>()));
+  let result = bySource.get(source);
+  if (!result) {
+    try {
+      const document = parse(source);
+      result = { document, errors: validate(schema, document) };
+    } catch (error) {
+      result = { syntaxError: error as GraphQLError };
+    }
+    if (bySource.size >= MAX_CHECKED) bySource.clear();
+    bySource.set(source, result);
+  }
+  return result;
+}
+
 /** Parse and validation errors of `source` against the schema (empty when it validates). */
 export function validateDocument(schema: GraphQLSchema, source: string): readonly GraphQLError[] {
-  try {
-    return validate(schema, parse(source));
-  } catch (error) {
-    return [error as GraphQLError];
-  }
+  const result = checkDocument(schema, source);
+  return 'syntaxError' in result ? [result.syntaxError] : result.errors;
 }

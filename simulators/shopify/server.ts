@@ -14,7 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { execute, getDirectiveValues, getOperationAST, Kind, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { execute, getDirectiveValues, getOperationAST, Kind, type DocumentNode } from 'graphql';
 import { adminRoot } from './admin.js';
 import { Carts, type CartRecord } from './carts.js';
 import { CustomerAccounts } from './customer-accounts.js';
@@ -23,7 +23,7 @@ import { DraftOrders } from './draft-orders.js';
 import { Faults, type Fault } from './faults.js';
 import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
-import { schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
+import { checkDocument, schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
 import { carrierRatesWithoutDefer, hasDefer, sendDeferred } from './defer.js';
 import { storefrontRoot } from './storefront.js';
@@ -299,13 +299,9 @@ export class ShopifySimulator {
     if (!body || typeof body.query !== 'string') return send(res, 400, { errors: { query: 'Required parameter missing or invalid' } });
     const variables = body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : {};
     const operationName = typeof body.operationName === 'string' ? body.operationName : null;
-    let document: DocumentNode;
-    try {
-      document = parse(body.query);
-    } catch (error) {
-      return send(res, 200, { errors: [(error as GraphQLError).toJSON()] });
-    }
-    const invalid = validate(schema, document);
+    const checked = checkDocument(schema, body.query);
+    if ('syntaxError' in checked) return send(res, 200, { errors: [checked.syntaxError.toJSON()] });
+    const { document, errors: invalid } = checked;
     const operation = getOperationAST(document, operationName);
     this.calls.push({
       api,

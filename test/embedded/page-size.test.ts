@@ -16,12 +16,13 @@ let out: string;
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'page-size-'));
   const tsc = resolve('node_modules/typescript/bin/tsc');
-  // The schemas' declarations the page's types come from (incremental: usually already built).
-  await promisify(execFile)(process.execPath, [tsc, '-b', 'src/embedded/page/tsconfig.schemas.json']);
+  // Emitted as the build emits it, without type checking (`npm run typecheck` checks the page): the
+  // same files in about half the time, and the schemas' declarations (types only) are not needed.
   await promisify(execFile)(process.execPath, [
     tsc,
     '-p',
     'src/embedded/page/tsconfig.json',
+    '--noCheck',
     '--outDir',
     out,
     '--tsBuildInfoFile',
