@@ -2,6 +2,12 @@
  * One autocannon measurement: a warm-up that is thrown away, then the measured run. Writes get a
  * fresh Request-Id and Idempotency-Key per request, so the gateway executes each one instead of
  * replaying the first answer.
+ *
+ * The warm-up lasts its seconds and at least WARMUP_REQUESTS requests: every gateway measurement
+ * meets a fresh process (processes.ts), and V8 keeps compiling its request path for thousands of
+ * requests (--trace-opt, create_checkout: 12-18 TurboFan compilations per thousand requests up to
+ * the 5,000th), while a busy machine answers a few hundred in 3 s. A production gateway has long
+ * served that many; a cold one measured its compilations into the row.
  */
 import autocannon from 'autocannon';
 import type { ServerProcess } from './processes.js';
@@ -32,14 +38,18 @@ export interface DriveSettings {
   connections: number;
 }
 
+/** BENCH_WARMUP_REQUESTS: the fewest requests a warm-up sends, however long they take. */
+export const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 5000);
+
 let sequence = 0;
 
-function run(server: ServerProcess, call: Call, seconds: number, connections: number): Promise<autocannon.Result> {
+/** `length`: seconds, or `{ amount }` requests. */
+function run(server: ServerProcess, call: Call, length: number | { amount: number }, connections: number): Promise<autocannon.Result> {
   const headers = { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...call.headers };
   return autocannon({
     url: server.origin,
     connections,
-    duration: seconds,
+    ...(typeof length === 'number' ? { duration: length } : length),
     requests: [
       {
         method: call.method,
@@ -64,7 +74,9 @@ export async function measure(
   settings: DriveSettings,
   beforeMeasured?: () => Promise<unknown>,
 ): Promise<Measurement> {
-  await run(server, call, settings.warmupSeconds, settings.connections);
+  const warm = await run(server, call, settings.warmupSeconds, settings.connections);
+  const short = WARMUP_REQUESTS - warm.requests.total;
+  if (short > 0) await run(server, call, { amount: short }, settings.connections);
   await beforeMeasured?.();
   const cpuBefore = server.cpuSeconds();
   const result = await run(server, call, settings.seconds, settings.connections);

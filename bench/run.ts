@@ -2,6 +2,11 @@
  * `npm run bench`: the gateway (demo tenant) against a bare Fastify baseline, measured in the same
  * run. Each gateway row is measured right after its own baseline run, so that a machine that
  * speeds up or slows down during the run moves both sides of a ratio alike.
+ *
+ * Every gateway measurement meets a fresh process, as production runs one, and one that is warm as a
+ * serving process is: its warm-up lasts BENCH_WARMUP_SECONDS and at least BENCH_WARMUP_REQUESTS
+ * requests (drive.ts). By seconds alone, a busy machine warmed a gateway with a few hundred
+ * requests, and the measured seconds then paid for V8 still compiling the request path.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -9,7 +14,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { serveAgentProfile } from './agent-profile.js';
 import { send } from './calls.js';
-import { measure, type Call, type DriveSettings, type Measurement } from './drive.js';
+import { measure, WARMUP_REQUESTS, type Call, type DriveSettings, type Measurement } from './drive.js';
 import { REDIS_URL, rowGateway, startBaseline, withGateway, type ServerProcess } from './processes.js';
 import { REST_OPERATIONS, restRows } from './rest-rows.js';
 import { BARE_GET, selectedRows, type Row } from './rows.js';
@@ -120,7 +125,8 @@ async function throughput(): Promise<void> {
       '## Throughput and latency',
       '',
       `${new Date().toISOString().slice(0, 10)}, ${machine()}. autocannon, ${settings.connections} ` +
-        `connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row` +
+        `connections, ${settings.warmupSeconds} s warm-up (at least ${WARMUP_REQUESTS.toLocaleString('en')} requests) ` +
+        `then ${settings.seconds} s per row` +
         (ROUNDS > 1 ? `, ${ROUNDS} rounds of every row (each row shows its median round, and in brackets the range of its ratios)` : '') +
         `; ` +
         `every server is its own process on the same machine as the load generator, and every gateway measurement ` +
