@@ -32,7 +32,12 @@ export const groupRef = (g: Pick<GroupState, 'methodId' | 'key'>) => `${g.method
 
 function eligibleLines(rule: DiscountRule, lines: PricedLine[]): PricedLine[] {
   if (!rule.products && !rule.categories) return lines;
-  return lines.filter((l) => rule.products?.has(l.quoted.productId) || [...l.source.categories].some((c) => rule.categories?.has(c)));
+  return lines.filter((l) => rule.products?.has(l.quoted.productId) || inCategories(l, rule.categories));
+}
+
+function inCategories(line: PricedLine, categories: ReadonlySet<string> | undefined): boolean {
+  if (categories) for (const c of line.source.categories) if (categories.has(c)) return true;
+  return false;
 }
 
 /** Why the cart does not qualify, or null when it does. */
