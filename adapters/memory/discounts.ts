@@ -32,7 +32,12 @@ export const groupRef = (g: Pick<GroupState, 'methodId' | 'key'>) => `${g.method
 
 function eligibleLines(rule: DiscountRule, lines: PricedLine[]): PricedLine[] {
   if (!rule.products && !rule.categories) return lines;
-  return lines.filter((l) => rule.products?.has(l.quoted.productId) || [...l.source.categories].some((c) => rule.categories?.has(c)));
+  return lines.filter((l) => rule.products?.has(l.quoted.productId) || inCategories(l, rule.categories));
+}
+
+function inCategories(line: PricedLine, categories: ReadonlySet<string> | undefined): boolean {
+  if (categories) for (const c of line.source.categories) if (categories.has(c)) return true;
+  return false;
 }
 
 /** Why the cart does not qualify, or null when it does. */
@@ -107,6 +112,19 @@ function lineAllocations(rule: DiscountRule, lines: PricedLine[], remaining: Map
   return allocate(amount, bases);
 }
 
+const stackingOrder = (a: Accepted, b: Accepted) =>
+  Number(a.rule.type === 'free_shipping') - Number(b.rule.type === 'free_shipping') ||
+  a.rule.priority - b.rule.priority ||
+  Number(b.rule.automatic) - Number(a.rule.automatic) ||
+  a.order - b.order;
+
+/** The codes a quote of `lines` applies, in stacking order (the `code`s of its applied discounts), without pricing them. */
+export function appliedCodes(data: StoreData, request: QuoteRequest, lines: PricedLine[], now: number): string[] {
+  return judgeCodes(data, request, lines, now)
+    .accepted.sort(stackingOrder)
+    .map((a) => a.code!);
+}
+
 export function applyDiscounts(
   data: StoreData,
   request: QuoteRequest,
@@ -115,13 +133,7 @@ export function applyDiscounts(
   now: number,
 ): DiscountResult {
   const { accepted, rejected } = judgeCodes(data, request, lines, now);
-  const stack = [...activePromotions(data, request, lines, now), ...accepted].sort(
-    (a, b) =>
-      Number(a.rule.type === 'free_shipping') - Number(b.rule.type === 'free_shipping') ||
-      a.rule.priority - b.rule.priority ||
-      Number(b.rule.automatic) - Number(a.rule.automatic) ||
-      a.order - b.order,
-  );
+  const stack = [...activePromotions(data, request, lines, now), ...accepted].sort(stackingOrder);
   const remaining = new Map(lines.map((l) => [l.quoted.lineId, l.quoted.subtotal]));
   const shippingLeft = new Map(groups.map((g) => [groupRef(g), g.selected?.option.amount ?? 0]));
   const applied = stack.map(({ rule, code }, position): AppliedDiscount => {

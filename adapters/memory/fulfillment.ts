@@ -151,7 +151,11 @@ export function availableMethods(data: StoreData, priced: PricedLine[]): Availab
   const physical = priced.filter((l) => l.quoted.requiresShipping);
   const byDate = (lines: PricedLine[]) => {
     const dates = new Map<string | null, PricedLine[]>();
-    for (const l of lines) dates.set(l.quoted.fulfillableOn, [...(dates.get(l.quoted.fulfillableOn) ?? []), l]);
+    for (const l of lines) {
+      const same = dates.get(l.quoted.fulfillableOn);
+      if (same) same.push(l);
+      else dates.set(l.quoted.fulfillableOn, [l]);
+    }
     return [...dates];
   };
   const list = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? ''));

@@ -167,7 +167,7 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
 
   /** A cart permalink with the accepted codes and the reference (storefront.ts); the demo store keeps no cart, so no handle. */
   async checkoutUrl(request: CheckoutUrlRequest): Promise<{ url: string }> {
-    return { url: checkoutPage(this.options.storefrontUrl, request, quote(this.data, request.quote, this.options.now())) };
+    return { url: checkoutPage(this.data, this.options.storefrontUrl, request, this.options.now()) };
   }
 
   /**

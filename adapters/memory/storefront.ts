@@ -5,13 +5,20 @@
  * permalink's items and codes for the buyer's address with the cheapest option of every group
  * and places the order carrying the reference, paid on the store.
  */
-import type { BuyerContact, CheckoutUrlRequest, PostalAddress, Quote, QuoteRequest } from '../contract.js';
+import type { BuyerContact, CheckoutUrlRequest, PostalAddress, QuoteRequest } from '../contract.js';
+import { appliedCodes } from './discounts.js';
+import { priceLines } from './lines.js';
 import type { StoreData } from './model.js';
 import { quote } from './quote.js';
 
-export function checkoutPage(storefrontUrl: string, request: CheckoutUrlRequest, priced: Quote): string {
-  const items = priced.lines.map((l) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
-  const codes = priced.discounts.applied.flatMap((d) => (d.code ? [encodeURIComponent(d.code)] : []));
+/**
+ * The page carries what a quote of the request prices: its priced lines and applied codes (in
+ * stacking order); only those are worked out, not the rest of a quote (fulfillment, tax, totals).
+ */
+export function checkoutPage(data: StoreData, storefrontUrl: string, request: CheckoutUrlRequest, now: number): string {
+  const { priced } = priceLines(data, request.quote.lines);
+  const items = priced.map(({ quoted: l }) => `${encodeURIComponent(l.variantId)}:${l.quantity}`).join(',');
+  const codes = appliedCodes(data, request.quote, priced, now).map((code) => encodeURIComponent(code));
   const query = [...(codes.length > 0 ? [`discount=${codes.join(',')}`] : []), `ref=${encodeURIComponent(request.reference)}`];
   return `${storefrontUrl}/cart/${items}?${query.join('&')}`;
 }

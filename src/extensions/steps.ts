@@ -43,10 +43,22 @@ const checkoutSteps: Array<Registered<CheckoutSteps>> = extensions.flatMap((e) =
 
 const isActive = (ctx: ExtensionContext, capability: Extension['capability']) => ctx.caller.active.has(capability);
 
-/** The steps of the extensions active for the caller. */
-const activeCheckout = (ctx: ExtensionContext): CheckoutSteps[] =>
-  checkoutSteps.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps);
-const activeCart = (ctx: ExtensionContext): CartSteps[] => cartSteps.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps);
+/**
+ * The steps of the extensions active for the caller. A request asks for them several times, and a
+ * caller's active set is negotiated once per profile (protocol/negotiated.ts): the lists are kept
+ * per set instead of being filtered afresh on every call.
+ */
+type ActiveSet = ExtensionContext['caller']['active'];
+function activeOf<Steps>(registered: ReadonlyArray<Registered<Steps>>): (ctx: ExtensionContext) => readonly Steps[] {
+  const lists = new WeakMap<ActiveSet, readonly Steps[]>();
+  return (ctx) => {
+    let list = lists.get(ctx.caller.active);
+    if (!list) lists.set(ctx.caller.active, (list = registered.filter((e) => isActive(ctx, e.capability)).map((e) => e.steps)));
+    return list;
+  };
+}
+const activeCheckout = activeOf(checkoutSteps);
+const activeCart = activeOf(cartSteps);
 
 /** Each extension returns its own member of the state, so together they make the whole. */
 const merged = <S>(parts: ReadonlyArray<Partial<S>>): S => Object.assign({}, ...parts) as S;

@@ -36,9 +36,10 @@ export function assignIds(
   return named.map((id, i) => {
     if (id !== undefined) return id;
     const key = requested[i]!.key;
-    const assigned =
-      existing.find((entry) => entry.key === key && !claimed.has(entry.id))?.id ?? fresh(key, new Set([...known, ...claimed]));
+    // Every claimed id is known or fresh: with the fresh ones added, `known` is every id in use.
+    const assigned = existing.find((entry) => entry.key === key && !claimed.has(entry.id))?.id ?? fresh(key, known);
     claimed.add(assigned);
+    known.add(assigned);
     return assigned;
   });
 }

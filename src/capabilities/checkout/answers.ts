@@ -11,7 +11,7 @@ import { errorMessage } from '../../protocol/messages.js';
 import { withStoreCart, type PricedCheckout } from './checkout-pricing.js';
 import { isFrozen, type CheckoutBody, type CheckoutSession, type OpenCheckout } from './checkout-record.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
-import { evaluate, statusRules } from './status.js';
+import { evaluate, statusRules, type Evaluation } from './status.js';
 
 export function checkoutNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
@@ -59,14 +59,15 @@ export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx
 /**
  * Decides the status of an open session from its fresh price and renders the answer; the session
  * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
+ * `evaluation`: the status already decided for this very session and quote (the one pricing made).
  */
 export function present(
   ctx: OperationContext,
   session: OpenCheckout,
   priced: PricedCheckout,
   messages: readonly Message[] = [],
+  evaluation: Evaluation = evaluate(session, priced.quote, statusRules(ctx)),
 ): { session: OpenCheckout; body: CheckoutBody } {
-  const evaluation = evaluate(session, priced.quote, statusRules(ctx));
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };
   const shown = [...messages, ...notices, ...evaluation.messages];

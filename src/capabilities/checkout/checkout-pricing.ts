@@ -22,7 +22,7 @@ import { storePage, type StorePage } from '../pricing/store-page.js';
 import type { CheckoutSession } from './checkout-record.js';
 import { saveHandoff } from './handoff-record.js';
 import { orderRecipient } from './completion/record-order.js';
-import { evaluate, statusRules } from './status.js';
+import { evaluate, statusRules, type Evaluation } from './status.js';
 
 export interface PricedCheckout {
   quote: Quote;
@@ -39,6 +39,8 @@ export interface PricedCheckout {
   handle?: string;
   /** The store's checkout page, when the answer hands the buyer over. */
   storePage?: StorePage;
+  /** The status of the priced session with what settling changed, as decided for this quote. */
+  evaluation: Evaluation;
 }
 
 /** What a session is priced from. */
@@ -105,6 +107,7 @@ export async function priceCheckout(
   }
   request = handle === undefined ? request : { ...request, handle };
   quote = settleVerified(quote, session.verifiedClaims);
+  const evaluation = evaluate(current, quote, statusRules(ctx));
   const priced: PricedCheckout = {
     quote,
     request,
@@ -113,8 +116,9 @@ export async function priceCheckout(
     refs: lineRefs(session.lines),
     locations: checkoutNeedsLocations(ctx, current) ? await locations() : [],
     ...(handle !== undefined && { handle }),
+    evaluation,
   };
-  const escalates = evaluate(current, quote, statusRules(ctx)).status === 'requires_escalation';
+  const escalates = evaluation.status === 'requires_escalation';
   return escalates && !session.escalation ? withStorePage(ctx, session, priced) : priced;
 }
 

@@ -59,9 +59,12 @@ export const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): Op
   seenTotals: [],
 });
 
-/** The priced draft as the answer shows it; lines the store could not price are not kept. */
+/**
+ * The priced draft as the answer shows it; lines the store could not price are not kept. Pricing
+ * decided the status of this draft with what it settled (the lines do not change the status).
+ */
 export const built = (ctx: OperationContext, draft: OpenCheckout, priced: PricedCheckout, read: ReadInputs) =>
-  present(ctx, keepPricedLines({ ...draft, ...priced.settled }, priced.quote), priced, read.messages);
+  present(ctx, keepPricedLines({ ...draft, ...priced.settled }, priced.quote), priced, read.messages, priced.evaluation);
 
 /** The answer of a create, and the new session's id (none when the store could price no line). */
 interface Opened {
