@@ -44,6 +44,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // In-process suites only: worker threads start and pass results cheaper than forked
+          // processes (the unit run 39-41 s -> 35-36 s wall, 64 -> 56 s CPU, on 2 cores).
+          pool: 'threads',
           isolate: false,
           include: ['test/**/*.test.ts'],
           exclude: [...redis, ...processes, ...reliability, ...browser, ...medusa],
