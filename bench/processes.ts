@@ -31,8 +31,11 @@ function procStat(pid: number): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold spaces
 }
 
+/** A gateway starts in about a second on a quiet machine; a loaded one (load average 10+) needed over 30 s. */
+const START_WAIT_SECONDS = 90;
+
 async function waitUntilReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_WAIT_SECONDS * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}: ${stderr()}`);
     try {
@@ -42,7 +45,7 @@ async function waitUntilReady(url: string, child: ChildProcess, stderr: () => st
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${url}: not ready after 30 s: ${stderr()}`);
+  throw new Error(`${url}: not ready after ${START_WAIT_SECONDS} s: ${stderr()}`);
 }
 
 async function startProcess(name: string, script: string, env: Record<string, string>, readyPath: string): Promise<ServerProcess> {
