@@ -5,7 +5,7 @@
  */
 import asyncJsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { jsonata, rewrite } from '../../../adapters/rest/jsonata.js';
+import { jsonata, rewrite, withShortcuts } from '../../../adapters/rest/jsonata.js';
 
 const cart = {
   cart_id: 'c1',
@@ -150,5 +150,7 @@ describe('JSONata made synchronous', () => {
       'var cb = environment.lookup(Symbol.for("jsonata.__evaluate_entry"));',
     ];
     for (const shape of unknown) expect(() => rewrite(shape)).toThrow(/cannot be made synchronous/);
+    // A release whose evaluator no longer has the shortcuts' places fails at start-up too.
+    expect(() => withShortcuts('function evaluate(expr, input, env) {\n}')).toThrow(/place for a shortcut .* 0 times/);
   });
 });
