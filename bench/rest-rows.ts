@@ -1,7 +1,8 @@
 /**
  * The REST adapter rows of `npm run bench` (alone with BENCH_REST_ONLY=1): the gateway serving the
  * flowers tenant (config/rest-demo) in front of the reference store (examples/rest-store), which
- * adds BENCH_STORE_LATENCY_MS (default 20 ms) to every API call. Per protocol operation:
+ * adds BENCH_STORE_LATENCY_MS (default 20 ms) to every API call; each row on a gateway process of its own,
+ * like the demo rows, so the REST and demo figures compare. Per protocol operation:
  * - store calls per operation: the store's own count of API calls over 20 sequential operations
  *   (after one that warms the gateway's catalog cache);
  * - the gateway's p50 / p99 at the run's connections, and the store's own p50 / p99 over the
@@ -104,7 +105,7 @@ function render(results: Result[], settings: DriveSettings): { markdown: string;
     [
       `${new Date().toISOString().slice(0, 10)}, ${machine()}.`,
       'The gateway serves the flowers tenant (config/rest-demo, generic REST adapter, JSONata mappings, HMAC-signed store calls,',
-      'response signing off) in front of the reference store (examples/rest-store), each its own process,',
+      'response signing off) in front of the reference store (examples/rest-store), each its own process (a fresh gateway per row),',
       `the store adding ${STORE_LATENCY_MS} ms to every API call. autocannon, ${settings.connections} connections,`,
       `${settings.warmupSeconds} s warm-up then ${settings.seconds} s per row.`,
       `Store calls per operation: the store's own count over ${COUNTED} sequential operations, after one that warms the catalog cache.`,
@@ -131,28 +132,42 @@ function render(results: Result[], settings: DriveSettings): { markdown: string;
 export async function restRows(settings: DriveSettings, agentHeader: string, workDir: string, only?: string[]): Promise<string> {
   const secrets = { apiSecret: randomBytes(24).toString('base64url'), webhookSecret: randomBytes(24).toString('base64url') };
   const store = await startRestStore(STORE_LATENCY_MS, secrets);
-  const servers: ServerProcess[] = [store];
   try {
-    const gateway = await startRestGateway(workDir, store.origin, secrets);
-    servers.push(gateway);
     const results: Result[] = [];
     for (const row of ROWS.filter((r) => !only || only.includes(r.operation))) {
-      const call = await row.call(agentHeader, gateway);
-      await settle(store);
-      await send(gateway, call, row.operation); // warms the catalog cache
-      await resetStore(store);
-      for (let n = 0; n < COUNTED; n++) await send(gateway, call, row.operation);
-      const storeCalls = (await storeCallCount(store)) / COUNTED;
-      process.stdout.write(`rest ${row.operation}: ${storeCalls} store calls per operation; gateway… `);
-      const measured = await measure(gateway, call, settings, () => resetStore(store));
-      const latency = await control<StoreLatency>(store, 'GET', '/latency');
-      process.stdout.write(`${Math.round(measured.reqPerSec)} req/s, p50 ${measured.p50Ms} ms (store ${ms(latency.p50Ms)} ms)\n`);
-      if (measured.failures > 0)
-        throw new Error(`rest ${row.operation}: ${measured.failures} failed requests; the figures would not mean anything`);
-      results.push({ row, storeCalls, gateway: measured, store: latency });
+      // A gateway process for the row alone, as every demo row gets (bench/processes.ts withGateway): one
+      // process for all rows made each row meet a heap holding every cart and checkout the rows before it made.
+      const gateway = await startRestGateway(workDir, store.origin, secrets);
+      try {
+        results.push(await measureRow(row, gateway, store, settings, agentHeader));
+      } finally {
+        await gateway.stop();
+      }
     }
     return render(results, settings).markdown;
   } finally {
-    await Promise.allSettled(servers.map((s) => s.stop()));
+    await store.stop();
   }
+}
+
+async function measureRow(
+  row: RestRow,
+  gateway: ServerProcess,
+  store: ServerProcess,
+  settings: DriveSettings,
+  agentHeader: string,
+): Promise<Result> {
+  const call = await row.call(agentHeader, gateway);
+  await settle(store);
+  await send(gateway, call, row.operation); // warms the catalog cache
+  await resetStore(store);
+  for (let n = 0; n < COUNTED; n++) await send(gateway, call, row.operation);
+  const storeCalls = (await storeCallCount(store)) / COUNTED;
+  process.stdout.write(`rest ${row.operation}: ${storeCalls} store calls per operation; gateway… `);
+  const measured = await measure(gateway, call, settings, () => resetStore(store));
+  const latency = await control<StoreLatency>(store, 'GET', '/latency');
+  process.stdout.write(`${Math.round(measured.reqPerSec)} req/s, p50 ${measured.p50Ms} ms (store ${ms(latency.p50Ms)} ms)\n`);
+  if (measured.failures > 0)
+    throw new Error(`rest ${row.operation}: ${measured.failures} failed requests; the figures would not mean anything`);
+  return { row, storeCalls, gateway: measured, store: latency };
 }

@@ -11,7 +11,9 @@
  *   adapter binds only names ($money, a shared function, a mapping's own variables), never a
  *   Symbol, so each lookup always finds nothing.
  * Measured on the flowers tenant's quote mapping: 4× less CPU than the library as shipped (2.2×
- * from the first, 2× more from the second). The one difference a mapping could see is the order
+ * from the first, 2× more from the second). On top, two shortcuts (jsonata-shortcuts.ts) for a
+ * member read and an object built from literal keys, the nodes mappings are made of: another
+ * 30-45 % off that mapping. The one difference a mapping could see is the order
  * of evaluation: the items of an array or object constructor run one after the other, as written,
  * where the async code starts them interleaved (only an expression that binds a variable in one
  * item and reads it in the next could tell).
@@ -20,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { compileFunction } from 'node:vm';
 import type asyncJsonata from 'jsonata';
+import * as shortcuts from './jsonata-shortcuts.js';
 
 export interface SyncExpression {
   evaluate(input: unknown, bindings?: Record<string, unknown>): unknown;
@@ -44,14 +47,44 @@ export function rewrite(source: string): string {
   return text;
 }
 
+/** Places in the synchronous text where the shortcuts (jsonata-shortcuts.ts) go in, each found exactly once. */
+const SHORTCUTS: Array<[anchor: RegExp, insert: (found: string) => string]> = [
+  [
+    /function evaluate\(expr, input, environment\) \{\n/,
+    (found) =>
+      `${found}if (expr.type === 'path') { var shortcut = shortcuts.member(expr, input, environment, isFunction); ` +
+      'if (shortcut !== shortcuts.MISS) return shortcut; }\n',
+  ],
+  [
+    /(\/\/ object constructor - apply grouping\s*)result = evaluateGroupExpression\(expr, input, environment\);/,
+    (found) =>
+      found.replace(
+        /result = .*$/,
+        'result = shortcuts.object(expr, input, environment, evaluate); ' +
+          'if (result === shortcuts.MISS) result = evaluateGroupExpression(expr, input, environment);',
+      ),
+  ],
+];
+
+/** The synchronous text with the shortcuts in; a text without their places (a later release) fails at start-up. */
+export function withShortcuts(text: string): string {
+  return SHORTCUTS.reduce((t, [anchor, insert]) => {
+    const found = t.match(new RegExp(anchor.source, 'g')) ?? [];
+    if (found.length !== 1) throw new Error(`jsonata: the place for a shortcut (${anchor.source}) is found ${found.length} times`);
+    return t.replace(anchor, insert);
+  }, text);
+}
+
 function load(): Compile {
   const file = createRequire(import.meta.url).resolve('jsonata');
   const module = { exports: {} as unknown };
-  const run = compileFunction(rewrite(readFileSync(file, 'utf8')), ['module', 'exports'], { filename: file }) as (
+  const text = withShortcuts(rewrite(readFileSync(file, 'utf8')));
+  const run = compileFunction(text, ['module', 'exports', 'shortcuts'], { filename: file }) as (
     module: { exports: unknown },
     exports: unknown,
+    given: typeof shortcuts,
   ) => void;
-  run(module, module.exports);
+  run(module, module.exports, shortcuts);
   return module.exports as Compile;
 }
 

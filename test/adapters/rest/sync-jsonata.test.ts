@@ -5,7 +5,7 @@
  */
 import asyncJsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { jsonata, rewrite } from '../../../adapters/rest/jsonata.js';
+import { jsonata, rewrite, withShortcuts } from '../../../adapters/rest/jsonata.js';
 
 const cart = {
   cart_id: 'c1',
@@ -51,6 +51,40 @@ const EXPRESSIONS = [
   '$sort(lines, function($a, $b) { $a.price > $b.price }).sku',
 ];
 
+/** The cases the shortcuts (adapters/rest/jsonata-shortcuts.ts) take or must leave to the library. */
+const SHORTCUT_CASES = [
+  'cart_id',
+  'missing',
+  'meta.page',
+  'lines',
+  'lines[0].tags',
+  'lines[1].tags',
+  'coupons[1].why',
+  '($c := meta; $c.total_pages)',
+  '($c := meta; $c.missing)',
+  '($l := lines; $l.sku)',
+  '($s := lines.sku; $s.x)',
+  '($f := function($x) { $x }; $f.body)',
+  '$$.currency',
+  'lines.{"ref": line_ref, "none": missing, "tags": tags}',
+  '{"b": 1, "10": 2, "a": 3, "2": 4}',
+  '$string({"b": 1, "10": 2, "a": currency})',
+  '$keys({"z": 1, "y": null, "x": missing})',
+  '{"toString": 1, "constructor": cart_id, "hasOwnProperty": 3}',
+  '{"a": 1, "a": 2}',
+  '{"__proto__": {"polluted": true}, "b": 1}',
+  '{"_jsonata_lambda": true}',
+  '{"k": 1}.k',
+  '{"k": [1]}.k',
+  '$merge([{"a": 1}, {"b": lines[0].qty}])',
+  '$each({"a": 1, "b": 2}, function($v, $k) { $k & $v })',
+  '$sift({"a": 1, "b": null}, function($v) { $v != null })',
+  '[lines.{"n": qty}][0]',
+  '{"one": lines[0]}.one.sku',
+  'lines.({"sku": sku}).sku',
+  'lines.{"cart": %.cart_id}',
+];
+
 const FAILURES = ['lines.qty + "x"', '$number("abc")', '$undefinedFunction()', 'lines[0].sku.$substring()', '$error("refused")'];
 
 describe('JSONata made synchronous', () => {
@@ -59,6 +93,38 @@ describe('JSONata made synchronous', () => {
     const got = jsonata(expression).evaluate(cart);
     expect(got).not.toBeInstanceOf(Promise);
     expect(got).toEqual(expected);
+  });
+
+  it.each(SHORTCUT_CASES)('takes a shortcut only where the library gives the same: %s', async (expression) => {
+    const expected = await asyncJsonata(expression)
+      .evaluate(cart)
+      .then(
+        (value: unknown) => ({ value: JSON.stringify(value) }),
+        (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }),
+      );
+    let got: unknown;
+    try {
+      got = { value: JSON.stringify(jsonata(expression).evaluate(cart)) };
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      got = { code, message };
+    }
+    expect(got).toEqual(expected);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it.each(['{"n": $count($), "first": $[0].sku}', 'sku', '{"skus": sku}', '$.{"ref": line_ref}'])(
+    'gives what the library gives on an array input: %s',
+    async (expression) => {
+      const expected: unknown = await asyncJsonata(expression).evaluate(cart.lines);
+      expect(JSON.stringify(jsonata(expression).evaluate(cart.lines))).toBe(JSON.stringify(expected));
+    },
+  );
+
+  it('keeps a member that is an array as that same array, as the library does', () => {
+    const tags = cart.lines[0]!.tags;
+    expect(jsonata('lines[0].tags').evaluate(cart)).toEqual(tags);
+    expect(jsonata('$t.list').evaluate({}, { t: { list: tags } })).toBe(tags);
   });
 
   it.each(FAILURES)('fails as the library fails: %s', async (expression) => {
@@ -84,5 +150,7 @@ describe('JSONata made synchronous', () => {
       'var cb = environment.lookup(Symbol.for("jsonata.__evaluate_entry"));',
     ];
     for (const shape of unknown) expect(() => rewrite(shape)).toThrow(/cannot be made synchronous/);
+    // A release whose evaluator no longer has the shortcuts' places fails at start-up too.
+    expect(() => withShortcuts('function evaluate(expr, input, env) {\n}')).toThrow(/place for a shortcut .* 0 times/);
   });
 });
