@@ -30,9 +30,12 @@ export interface DiscountResult {
 
 export const groupRef = (g: Pick<GroupState, 'methodId' | 'key'>) => `${g.methodId}\u0000${g.key}`;
 
+const isEligible = (rule: DiscountRule, line: PricedLine) =>
+  (!rule.products && !rule.categories) || rule.products?.has(line.quoted.productId) === true || inCategories(line, rule.categories);
+
 function eligibleLines(rule: DiscountRule, lines: PricedLine[]): PricedLine[] {
   if (!rule.products && !rule.categories) return lines;
-  return lines.filter((l) => rule.products?.has(l.quoted.productId) || inCategories(l, rule.categories));
+  return lines.filter((l) => isEligible(rule, l));
 }
 
 function inCategories(line: PricedLine, categories: ReadonlySet<string> | undefined): boolean {
@@ -42,13 +45,20 @@ function inCategories(line: PricedLine, categories: ReadonlySet<string> | undefi
 
 /** Why the cart does not qualify, or null when it does. */
 function unmetCondition(rule: DiscountRule, lines: PricedLine[], currency: string): string | null {
-  const eligible = eligibleLines(rule, rule.type === 'free_shipping' ? lines.filter((l) => l.quoted.requiresShipping) : lines);
-  if (eligible.length === 0) return rule.type === 'free_shipping' ? 'Nothing in the cart is shipped.' : 'No item in the cart qualifies.';
-  const subtotal = eligible.reduce((s, l) => s + l.quoted.subtotal, 0);
+  // One pass over the eligible lines (free shipping counts only the shipped ones): every quote judges every promotion.
+  let eligible = 0;
+  let subtotal = 0;
+  let units = 0;
+  for (const l of lines) {
+    if ((rule.type === 'free_shipping' && !l.quoted.requiresShipping) || !isEligible(rule, l)) continue;
+    eligible += 1;
+    subtotal += l.quoted.subtotal;
+    units += l.quoted.quantity;
+  }
+  if (eligible === 0) return rule.type === 'free_shipping' ? 'Nothing in the cart is shipped.' : 'No item in the cart qualifies.';
   if (rule.minSubtotal !== undefined && subtotal < rule.minSubtotal) {
     return `Needs a subtotal of at least ${fromMinorUnits(rule.minSubtotal, currency)} ${currency} on eligible items.`;
   }
-  const units = eligible.reduce((s, l) => s + l.quoted.quantity, 0);
   if (rule.minQuantity !== undefined && units < rule.minQuantity) return `Needs at least ${rule.minQuantity} eligible items.`;
   return null;
 }
@@ -91,12 +101,13 @@ function judgeCodes(data: StoreData, request: QuoteRequest, lines: PricedLine[],
 }
 
 function activePromotions(data: StoreData, request: QuoteRequest, lines: PricedLine[], now: number): Accepted[] {
-  const claims = new Set(request.eligibilityClaims ?? []);
-  return data.promotions.flatMap((rule, order) => {
-    if (rule.eligibility && !claims.has(rule.eligibility)) return [];
-    if ((rule.startsAt !== undefined && now < rule.startsAt) || (rule.endsAt !== undefined && now >= rule.endsAt)) return [];
-    return unmetCondition(rule, lines, data.currency) ? [] : [{ rule, order }];
+  const active: Accepted[] = [];
+  data.promotions.forEach((rule, order) => {
+    if (rule.eligibility && !request.eligibilityClaims?.includes(rule.eligibility)) return;
+    if ((rule.startsAt !== undefined && now < rule.startsAt) || (rule.endsAt !== undefined && now >= rule.endsAt)) return;
+    if (!unmetCondition(rule, lines, data.currency)) active.push({ rule, order });
   });
+  return active;
 }
 
 /** Allocations of one line discount over what earlier discounts left. */

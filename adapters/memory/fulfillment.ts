@@ -16,7 +16,7 @@ import type {
   QuoteRequest,
 } from '../contract.js';
 import type { PricedLine } from './lines.js';
-import type { Location, StoreData, StoreVariant } from './model.js';
+import type { Location, StoreData } from './model.js';
 import { dateMs, originsNotServing, pickupOption, serviceLevelOf, shippingOptions } from './options.js';
 
 /** A group as the rest of the quote needs it (discounts, tax). */
@@ -141,39 +141,41 @@ export function quoteFulfillment(
   return { methods, groups };
 }
 
-/** The locations that can hand over `quantity` units (all of them for untracked stock). */
-function pickable(data: StoreData, source: StoreVariant, quantity: number): Location[] {
-  if (source.stock === null) return data.locations;
-  return data.locations.filter((l) => (l.stock.get(source.variant.id) ?? 0) >= quantity);
+/** The location can hand over the line's units (untracked stock is everywhere). */
+const canHandOver = (location: Location, line: PricedLine) =>
+  line.source.stock === null || (location.stock.get(line.source.variant.id) ?? 0) >= line.quoted.quantity;
+
+/** Lines by the day they can be fulfilled, in order of first appearance (a quote has a few lines and fewer dates). */
+function byDate(lines: readonly PricedLine[]): PricedLine[][] {
+  const groups: PricedLine[][] = [];
+  for (const line of lines) {
+    const same = groups.find((group) => group[0]!.quoted.fulfillableOn === line.quoted.fulfillableOn);
+    if (same) same.push(line);
+    else groups.push([line]);
+  }
+  return groups;
 }
+
+const list = (names: readonly string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? ''));
+
+/** Once each, in order. */
+const distinct = (names: readonly string[]) => names.filter((name, i) => names.indexOf(name) === i);
 
 export function availableMethods(data: StoreData, priced: PricedLine[]): AvailableMethod[] {
   const physical = priced.filter((l) => l.quoted.requiresShipping);
-  const byDate = (lines: PricedLine[]) => {
-    const dates = new Map<string | null, PricedLine[]>();
-    for (const l of lines) {
-      const same = dates.get(l.quoted.fulfillableOn);
-      if (same) same.push(l);
-      else dates.set(l.quoted.fulfillableOn, [l]);
-    }
-    return [...dates];
-  };
-  const list = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? ''));
-  const methods: AvailableMethod[] = byDate(physical).map(([fulfillableOn, lines]) => ({
-    type: 'shipping',
+  const method = (type: AvailableMethod['type'], lines: readonly PricedLine[], description: string): AvailableMethod => ({
+    type,
     lineIds: lines.map((l) => l.quoted.lineId),
-    fulfillableOn,
-    description: `Ships from ${list([...new Set(lines.map((l) => data.origins.get(l.source.originId!)!.name))])}.`,
-  }));
-  const pickups = physical.map((l) => ({ line: l, at: pickable(data, l.source, l.quoted.quantity) })).filter((p) => p.at.length > 0);
-  for (const [fulfillableOn, lines] of byDate(pickups.map((p) => p.line))) {
-    const at = new Set(pickups.filter((p) => lines.includes(p.line)).flatMap((p) => p.at));
-    methods.push({
-      type: 'pickup',
-      lineIds: lines.map((l) => l.quoted.lineId),
-      fulfillableOn,
-      description: `Free pickup at ${list(data.locations.filter((l) => at.has(l)).map((l) => l.location.name))}.`,
-    });
+    fulfillableOn: lines[0]!.quoted.fulfillableOn,
+    description,
+  });
+  const methods = byDate(physical).map((lines) =>
+    method('shipping', lines, `Ships from ${list(distinct(lines.map((l) => data.origins.get(l.source.originId!)!.name)))}.`),
+  );
+  const pickable = physical.filter((l) => data.locations.some((location) => canHandOver(location, l)));
+  for (const lines of byDate(pickable)) {
+    const at = data.locations.filter((location) => lines.some((l) => canHandOver(location, l)));
+    methods.push(method('pickup', lines, `Free pickup at ${list(at.map((l) => l.location.name))}.`));
   }
   return methods;
 }

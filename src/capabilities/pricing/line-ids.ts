@@ -27,6 +27,8 @@ export interface RequestedLine {
 
 /** One id per requested line, in request order. */
 export function assignLineIds(requested: readonly RequestedLine[], existing: readonly ExistingLine[]): string[] {
+  // A new cart or checkout has no id to keep or match: every line gets a fresh one (what assignIds would give).
+  if (existing.length === 0) return requested.map(() => newLineId());
   return assignIds(
     requested.map((line) => ({ id: line.id, key: line.item.id })),
     existing.map((line) => ({ id: line.id, key: line.itemId })),

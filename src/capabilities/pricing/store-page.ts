@@ -22,7 +22,9 @@ export async function storePage(
   request: QuoteRequest,
   cached: StorePage | undefined,
 ): Promise<{ page: StorePage; handle?: string; fresh: boolean }> {
-  if (cached?.key === pageKey(reference, request)) return { page: cached, ...(request.handle && { handle: request.handle }), fresh: false };
+  // A session without a page (every new cart) has nothing to compare: no fingerprint to make.
+  if (cached !== undefined && cached.key === pageKey(reference, request))
+    return { page: cached, ...(request.handle && { handle: request.handle }), fresh: false };
   const answer = await ctx.tenant.adapter.checkoutUrl(
     { reference, ...(request.handle && { handle: request.handle }), quote: request },
     undefined,
