@@ -6,8 +6,11 @@
  * The warm-up lasts its seconds and at least WARMUP_REQUESTS requests: every gateway measurement
  * meets a fresh process (processes.ts), and V8 keeps compiling its request path for thousands of
  * requests (--trace-opt, create_checkout: 12-18 TurboFan compilations per thousand requests up to
- * the 5,000th), while a busy machine answers a few hundred in 3 s. A production gateway has long
- * served that many; a cold one measured its compilations into the row.
+ * the 5,000th), while a busy machine answers a few hundred in 3 s. Around the 10,500th, TurboFan
+ * inlines the demo quote's `lines.map`, whose result then has a holey map instead of a packed one,
+ * and every consumer deoptimizes once ("wrong map") and is compiled again: 12,000 puts that wave
+ * inside the warm-up. A production gateway has long served that many; a cold one measured its
+ * compilations into the row.
  */
 import autocannon from 'autocannon';
 import type { ServerProcess } from './processes.js';
@@ -39,7 +42,7 @@ export interface DriveSettings {
 }
 
 /** BENCH_WARMUP_REQUESTS: the fewest requests a warm-up sends, however long they take. */
-export const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 5000);
+export const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 12_000);
 
 let sequence = 0;
 
