@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
+import { accessLog } from './observability/access-log.js';
 import { bufferedLog } from './observability/log-destination.js';
 import { requestLogger } from './observability/request-logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -91,7 +92,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
   // The per-request line carries only the fields the request hooks name, so it skips the redaction walk.
-  const accessLog = pino({ level }, destination);
+  const access = accessLog(level, destination);
 
   const app = Fastify({
     loggerInstance: logger,
@@ -123,7 +124,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('tenants', routing);
 
   // Cross-cutting (fastify-plugin): they reach every transport registered below.
-  await app.register(requestHooks, { routing, metrics, accessLog });
+  await app.register(requestHooks, { routing, metrics, accessLog: access });
   await app.register(jsonBody);
   await app.register(restErrors);
   for (const tenant of options.tenants.tenants) {

@@ -11,6 +11,7 @@ import type { IdempotencyEvent } from '../pipeline/pipeline.js';
 import type { OutboxMetrics, QueueMetrics } from '../state/queue-worker.js';
 import type { DurableQueue } from '../state/store.js';
 import type { BackendObserver } from '../tenancy/resilient-adapter.js';
+import { RequestSeries } from './request-series.js';
 
 /** Seconds; from a cached read to a slow backend behind retries. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -23,8 +24,7 @@ export interface CacheCounts {
 
 export class Metrics implements QueueMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'tenant' | 'operation' | 'transport' | 'status'>;
-  private readonly requestSeconds: Histogram<'tenant' | 'operation' | 'transport'>;
+  private readonly requests: RequestSeries;
   private readonly backendSeconds: Histogram<'tenant' | 'method' | 'outcome'>;
   private readonly idempotencyOutcomes: Counter<'tenant' | 'operation' | 'outcome'>;
   private readonly limited: Counter<'tenant' | 'scope'>;
@@ -32,25 +32,12 @@ export class Metrics implements QueueMetrics {
   private readonly reloads: Counter<'outcome'>;
   private readonly outboxAttempts: Counter<'queue' | 'outcome'>;
   private readonly profileCaches: CacheCounts[] = [];
-  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
   private readonly outboxQueues = new Map<string, Pick<DurableQueue<unknown>, 'depth'>>();
 
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'proto_requests_total',
-      help: 'Requests answered, by tenant, operation, transport and HTTP status.',
-      labelNames: ['tenant', 'operation', 'transport', 'status'],
-      registers,
-    });
-    this.requestSeconds = new Histogram({
-      name: 'proto_request_duration_seconds',
-      help: 'Time from receiving a request to finishing its response.',
-      labelNames: ['tenant', 'operation', 'transport'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.requests = new RequestSeries(this.registry, LATENCY_BUCKETS);
     this.backendSeconds = new Histogram({
       name: 'proto_backend_call_duration_seconds',
       help: 'One attempt of a call to a merchant backend (adapter), by outcome: ok, error or timeout.',
@@ -133,24 +120,12 @@ export class Metrics implements QueueMetrics {
     const tenant = req.tenant?.id ?? 'none';
     const operation = req.operation ?? req.routeOptions.url ?? 'unknown';
     const transport = req.transport ?? 'http';
-    const status = reply.statusCode;
-    // prom-client hashes a label object on every call; each series' child is looked up once instead.
-    const key = `${tenant}\n${operation}\n${transport}\n${status}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = {
-        count: this.requests.labels({ tenant, operation, transport, status: String(status) }),
-        seconds: this.requestSeconds.labels({ tenant, operation, transport }),
-      };
-      this.requestSeries.set(key, series);
-    }
-    series.count.inc();
-    series.seconds.observe(reply.elapsedTime / 1000);
+    this.requests.observe(tenant, operation, transport, reply.statusCode, reply.elapsedTime / 1000);
   }
 
   /** The observer a tenant's resilient adapter reports each backend attempt to. */
   backendObserver(tenant: string): BackendObserver {
-    // As for requests: each series' child is looked up once, not its labels hashed on every call.
+    // Each series' child is looked up once, not its labels hashed on every call.
     const series = new Map<string, Histogram.Internal<'tenant' | 'method' | 'outcome'>>();
     return ({ method, durationMs, outcome }) => {
       const key = `${method}\n${outcome}`;

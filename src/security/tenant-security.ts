@@ -17,6 +17,7 @@ import type { Keyring } from './keyring.js';
 import {
   DEFAULT_CLOCK_SKEW_SECONDS,
   DEFAULT_MAX_AGE_SECONDS,
+  carriesSignature,
   verifyRequest,
   type VerifiedSignature,
   type VerifyOptions,
@@ -108,7 +109,9 @@ export class TenantSecurity {
 
   private async verifySignatures({ http, profile, now }: AdmissionRequest): Promise<VerifiedSignature[]> {
     if (this.verifyMode === 'off') return [];
-    const signatures = http ? await verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions }) : [];
+    // Most requests are unsigned: they skip preparing the profile's keys and the verifier's promises.
+    const signed = http !== undefined && carriesSignature(http);
+    const signatures = signed ? await verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions }) : [];
     if (signatures.length === 0 && this.verifyMode === 'required') {
       throw signatureMissing(
         'this business requires signed requests: send Signature-Input and Signature (RFC 9421) made with a key from your profile',

@@ -70,10 +70,15 @@ async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySe
   return { label, kid: params.keyid, ...(params.tag !== undefined && { tag: params.tag }) };
 }
 
+/** Whether the message carries a signature (or half of one) to verify. */
+export function carriesSignature(message: HttpMessage): boolean {
+  return fieldValue(message.headers, 'signature-input') !== undefined || fieldValue(message.headers, 'signature') !== undefined;
+}
+
 async function verifyMessage(message: HttpMessage, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature[]> {
+  if (!carriesSignature(message)) return [];
   const input = fieldValue(message.headers, 'signature-input');
   const signature = fieldValue(message.headers, 'signature');
-  if (input === undefined && signature === undefined) return [];
   if (input === undefined) throw signatureMissing('Signature comes without Signature-Input: send both (RFC 9421)');
   if (signature === undefined) throw signatureMissing('Signature-Input comes without Signature: send both (RFC 9421)');
   const signatures = parseSignatures(input, signature);

@@ -12,6 +12,8 @@ export interface Routed {
   url: string;
 }
 
+const WELL_KNOWN_METADATA = '/.well-known/oauth-';
+
 export class TenantRegistry {
   private readonly byHost = new Map<string, Tenant>();
   private readonly byPrefix: Array<[string, Tenant]>;
@@ -32,7 +34,7 @@ export class TenantRegistry {
         return { tenant, url: url.slice(prefix.length) || '/' };
       }
     }
-    if (host) {
+    if (host && this.byHost.size > 0) {
       const key = host.toLowerCase();
       const tenant = this.byHost.get(key) ?? this.byHost.get(key.replace(/:\d+$/, ''));
       if (tenant) return { tenant, url };
@@ -47,6 +49,7 @@ export class TenantRegistry {
    * tenant whose base URL path is `/t/acme` (the one on this host when several are).
    */
   private wellKnownByPath(host: string | undefined, url: string): Routed | null {
+    if (!url.startsWith(WELL_KNOWN_METADATA)) return null; // most requests: no regex to run
     const match = /^\/\.well-known\/(oauth-authorization-server|oauth-protected-resource)(\/[^?]*[^/?])(\?.*)?$/.exec(url);
     if (!match) return null;
     const [, name, path, query = ''] = match;

@@ -61,7 +61,12 @@ export function tenantOf(req: FastifyRequest): Tenant {
  * is replaced whole on a configuration reload; each request keeps the registry that routed it.
  */
 export class TenantRouting {
-  private readonly routed = new WeakMap<IncomingMessage, { tenant: Tenant; registry: TenantRegistry }>();
+  /**
+   * What rewriteUrl found for the request it saw last. Fastify runs the first onRequest hook
+   * (tenantFor) in the same tick, so one slot suffices: a WeakMap entry per request cost an
+   * ephemeron for every young collection to trace.
+   */
+  private routed: { raw: IncomingMessage; tenant: Tenant; registry: TenantRegistry } | undefined;
 
   constructor(public registry: TenantRegistry) {}
 
@@ -69,9 +74,8 @@ export class TenantRouting {
     const url = normalizeRequestUrl(raw.url ?? '/');
     const registry = this.registry;
     const match = registry.route(raw.headers.host, url);
-    if (!match) return url;
-    this.routed.set(raw, { tenant: match.tenant, registry });
-    return match.url;
+    this.routed = match ? { raw, tenant: match.tenant, registry } : undefined;
+    return match ? match.url : url;
   };
 
   /**
@@ -79,9 +83,10 @@ export class TenantRouting {
    * first onRequest hook, in the same tick as rewriteUrl, so a reload cannot slip in between.
    */
   tenantFor(raw: IncomingMessage, res: ServerResponse): Tenant | undefined {
-    const routed = this.routed.get(raw);
-    if (!routed) return undefined;
-    res.once('close', routed.registry.hold());
+    const routed = this.routed;
+    if (routed?.raw !== raw) return undefined;
+    this.routed = undefined;
+    res.on('close', routed.registry.hold()); // the release runs once however often it is called
     return routed.tenant;
   }
 }

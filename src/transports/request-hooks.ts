@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Logger } from 'pino';
+import type { AccessLog } from '../observability/access-log.js';
 import type { Metrics } from '../observability/metrics.js';
 import { checkSingleHost, type TenantRouting } from './request-context.js';
 
@@ -14,7 +14,7 @@ export interface RequestHooksOptions {
   routing: TenantRouting;
   metrics: Metrics;
   /** Writes the per-request line; it carries only the fields named below, so it skips redaction. */
-  accessLog: Logger;
+  accessLog: AccessLog;
 }
 
 async function addRequestHooks(app: FastifyInstance, { routing, metrics, accessLog }: RequestHooksOptions): Promise<void> {
@@ -30,17 +30,14 @@ async function addRequestHooks(app: FastifyInstance, { routing, metrics, accessL
     done();
   });
   app.addHook('onResponse', (req, reply, done) => {
-    accessLog.info(
-      {
-        reqId: req.id,
-        tenant: req.tenant?.id,
-        operation: req.operation,
-        transport: req.transport,
-        status: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
+    accessLog({
+      reqId: req.id,
+      tenant: req.tenant?.id,
+      operation: req.operation,
+      transport: req.transport,
+      status: reply.statusCode,
+      latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+    });
     metrics.observeRequest(req, reply);
     done();
   });
