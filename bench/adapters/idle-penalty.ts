@@ -5,7 +5,10 @@
  * after each kind of gap: none, ten event-loop turns, 1 or 25 ms asleep, 25 ms busy on this thread.
  * The same request runs the same code in every row, so a row's excess over `none` is what
  * the machine charges for the time that passed: bench:adapters' sequential requests wait 25 ms
- * per store call, so they pay it on every step, and a busy gateway does not.
+ * per store call, so they pay it on every step, and a busy gateway does not. Under callgrind the
+ * request runs the same instructions either way (2026-11-27, the memory store's sweep off, phases
+ * of 120 interleaved: 0.85 and 1.07 M per request back to back, 0.93 and 1.03 M after 25 ms asleep),
+ * so the excess is the machine's cycles per instruction, not the gateway's code.
  *
  * `npm run build && npm exec -- node dist/bench/adapters/idle-penalty.js [rounds]`
  * (process.cpuUsage, not threadCpuUsage: on this kernel the thread figure moves in whole ticks.)
