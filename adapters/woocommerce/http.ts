@@ -4,14 +4,17 @@
  *   WooCommerce expects (basic auth or query-string keys over HTTPS, OAuth 1.0a signatures over
  *   plain HTTP);
  * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header (the library does not
- *   cover it), through the kit's client (adapters/kit/http-client.ts: kept-alive connections).
+ *   cover it).
+ * Both travel through the kit's client (adapters/kit/http-client.ts: kept-alive connections, the
+ * call's deadline, the body cap): the library's axios is handed it as its adapter, in place of
+ * axios' node:http transport, which cost about three times a Store API call's CPU.
  * Answers are read as text and judged before use: 429 (host `Retry-After` or the Store API's
  * `RateLimit-Retry-After`) and 5xx are retryable BackendErrors; an HTML page, a PHP warning in
  * front of the JSON or a cut-off body is a InvalidAnswerError; a refused API key is a
  * final BackendError that says which key permission to check. Other 4xx come back to the caller.
  */
 import { BackendError, InvalidAnswerError } from '../contract.js';
-import { deadline, HttpClient, retryAfterMs, unreachable } from '../kit/http-client.js';
+import { HttpClient, retryAfterMs, type HttpAnswer } from '../kit/http-client.js';
 
 export interface WooResponse<T = unknown> {
   status: number;
@@ -39,10 +42,21 @@ interface RestLibrary {
   delete(endpoint: string, params?: object): Promise<AxiosLike>;
 }
 
+/** What axios hands its adapter: the library's URL, query parameters (OAuth's or the keys), headers and JSON text. */
+interface AxiosRequest {
+  method: string;
+  url: string;
+  params?: Record<string, string | number | boolean | undefined>;
+  /** AxiosHeaders: toJSON(true) is every set header as a string (a list joined with ", "). */
+  headers: { toJSON(asStrings: true): Record<string, string> };
+  auth?: { username: string; password: string };
+  data?: unknown;
+}
+
 interface AxiosLike {
   status: number;
-  data: unknown;
-  headers: Record<string, unknown>;
+  data: string;
+  headers: Record<string, string>;
 }
 
 type RestLibraryClass = new (options: object) => RestLibrary;
@@ -66,15 +80,22 @@ export interface WooHttpOptions {
   timeoutMs: number;
 }
 
-function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    // axios' header values: strings, numbers, booleans, or a list (joined as String() joins it).
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name.toLowerCase()] = String(value);
-    else if (Array.isArray(value)) out[name.toLowerCase()] = value.join(',');
-  }
-  return out;
+/** The URL axios would send: the library's, its query parameters appended. */
+function withQuery(url: string, params: AxiosRequest['params'] = {}): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.append(name, String(value));
+  const text = query.toString();
+  return text ? `${url}${url.includes('?') ? '&' : '?'}${text}` : url;
 }
+
+/** The library's headers, with basic auth (HTTPS without query-string keys) as axios' own transport writes it. */
+function requestHeaders(config: AxiosRequest): Record<string, string> {
+  const headers = config.headers.toJSON(true);
+  if (config.auth) headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString('base64')}`;
+  return headers;
+}
+
+const untransformed = [(data: unknown) => data];
 
 /** Judges a store answer; `what` names the call in error messages (never a credential). */
 export function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
@@ -126,6 +147,11 @@ export function unexpected(what: string, body: unknown): BackendError {
   return new BackendError(`${what} answered ${detail}`, false);
 }
 
+function readText(what: string, answer: HttpAnswer): string {
+  if (answer.text === undefined) throw new InvalidAnswerError(`${what}: the store's answer is too large or was cut off`);
+  return answer.text;
+}
+
 export class WooHttp {
   private readonly http: HttpClient;
 
@@ -133,7 +159,7 @@ export class WooHttp {
     this.http = new HttpClient({ timeoutMs: options.timeoutMs, capsCallerDeadline: true });
   }
 
-  /** Closes the Store API's kept-alive connections. */
+  /** Closes the kept-alive connections. */
   close(): Promise<void> {
     return this.http.close();
   }
@@ -146,21 +172,16 @@ export class WooHttp {
     signal?: AbortSignal,
   ): Promise<WooResponse<T>> {
     const Library = await loadLibrary();
-    const what = `${method} ${request.version ?? 'wc/v3'}/${endpoint}`;
-    const due = deadline(signal, this.options.timeoutMs);
+    const version = request.version ?? 'wc/v3';
+    const what = `${method} ${version}/${endpoint}`;
     const client = new Library({
       url: this.options.storeUrl,
       consumerKey: this.options.consumerKey,
       consumerSecret: this.options.consumerSecret,
-      version: request.version ?? 'wc/v3',
+      version,
       queryStringAuth: this.options.queryStringAuth,
-      axiosConfig: {
-        signal: due.signal,
-        responseType: 'text',
-        transformResponse: [(data: unknown) => data],
-        validateStatus: () => true,
-        maxRedirects: 0,
-      },
+      // The answer stays text (identity transformResponse), so decode judges HTML and PHP warnings itself.
+      axiosConfig: { adapter: (config: AxiosRequest) => this.send(what, config, signal), transformResponse: untransformed },
     });
     const params = request.params ?? {};
     const send = {
@@ -169,21 +190,21 @@ export class WooHttp {
       PUT: () => client.put(endpoint, request.data ?? {}, params),
       DELETE: () => client.delete(endpoint, params),
     }[method];
-    let response: AxiosLike;
-    try {
-      response = await send();
-    } catch (error) {
-      throw unreachable(what, error);
-    } finally {
-      due.clear();
-    }
-    return decode(
-      what,
-      response.status,
-      flatHeaders(response.headers),
-      typeof response.data === 'string' ? response.data : JSON.stringify(response.data ?? ''),
-      true,
-    ) as WooResponse<T>;
+    // axios hands back the adapter's headers as an AxiosHeaders: spread into a plain record again.
+    const { status, headers, data } = await send();
+    return decode(what, status, { ...headers }, data, true) as WooResponse<T>;
+  }
+
+  /** axios' adapter for the library: its request through the kit's client (which rejects only with no answer). */
+  private async send(what: string, config: AxiosRequest, signal: AbortSignal | undefined): Promise<AxiosLike> {
+    const answer = await this.http.send(what, {
+      method: config.method.toUpperCase(),
+      url: withQuery(config.url, config.params),
+      headers: requestHeaders(config),
+      ...(typeof config.data === 'string' && { body: config.data }),
+      signal,
+    });
+    return { status: answer.status, headers: answer.headers, data: readText(what, answer) };
   }
 
   /** A `wc/store/v1` call with the cart's token; `path` like "/cart/add-item". */
@@ -206,7 +227,6 @@ export class WooHttp {
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       signal,
     });
-    if (answer.text === undefined) throw new InvalidAnswerError(`${what}: the store's answer is too large or was cut off`);
-    return decode(what, answer.status, answer.headers, answer.text, false) as WooResponse<T>;
+    return decode(what, answer.status, answer.headers, readText(what, answer), false) as WooResponse<T>;
   }
 }

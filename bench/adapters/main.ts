@@ -18,6 +18,11 @@
  * order's bias, 0.84-0.89 of it, the uncached search 0.73). 300 of each (some 3,000 requests
  * with their set-up) keeps the run short. The uncached search warms up with fewer, so that its measured
  * requests still ask what was not asked before (Operation.distinct).
+ *
+ * A sequential request resumes after every store call's 25 ms wait, and on this shared machine the
+ * same code after any such pause costs about 2-3.5 times the CPU it costs back to back
+ * (bench/adapters/idle-penalty.ts measures it), so its gateway CPU and added latency are above a
+ * busy gateway's: compare the at-rate columns, or the same request with BENCH_LATENCY_MS=0.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

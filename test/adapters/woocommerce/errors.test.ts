@@ -5,23 +5,24 @@
  * unexpected shape is backend_invalid_response; a refused API key is a final error naming what to
  * check, without the key; a store that never answers is cut off at the deadline.
  */
-import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError, InvalidAnswerError } from '../../../adapters/contract.js';
 import { WooCommerceAdapter } from '../../../adapters/woocommerce/index.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 import { resilientAdapter } from '../../../src/tenancy/resilient-adapter.js';
 import { toProtocolError } from '../../../src/transports/error-mapping.js';
-import { startScriptedStore } from '../../helpers/scripted-store.js';
+import { startScriptedStore, type ScriptedAnswer, type ScriptedStore } from '../../helpers/scripted-store.js';
 import { wooSubject } from './harness.js';
 
-const STORE = 'http://woo.test';
 const SECRET = 'cs_secret_that_must_never_be_logged_0123456789';
 
-function adapter(storeUrl = STORE) {
+// Over real HTTP: both the REST API and the Store API go through the kit's undici client.
+let store: ScriptedStore;
+
+function adapter() {
   return new WooCommerceAdapter(
     {
-      settings: { store_url: storeUrl, request_timeout_ms: 2_000 },
+      settings: { store_url: store.url, request_timeout_ms: 2_000 },
       consumerKey: 'ck_key_0123456789',
       consumerSecret: SECRET,
       store: new MemoryStore(),
@@ -32,20 +33,23 @@ function adapter(storeUrl = STORE) {
   );
 }
 
-const products = () => nock(STORE).get('/wp-json/wc/v3/products').query(true);
+const products = (answer: ScriptedAnswer) => store.script('GET', '/wp-json/wc/v3/products', answer);
 const quoteRequest = { lines: [{ lineId: 'l', variantId: '101', quantity: 1 }], discountCodes: [] };
 const silentLog = { error: () => undefined, warn: () => undefined } as never;
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
+beforeAll(async () => {
+  store = await startScriptedStore();
 });
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterEach(() => store.reset());
+afterAll(() => store.close());
 
 describe('throttling and outages', () => {
   it('a host 429 is retryable after its Retry-After', async () => {
-    products().reply(429, '<html><body>429 Too Many Requests</body></html>', { 'Retry-After': '7', 'Content-Type': 'text/html' });
+    products({
+      status: 429,
+      body: '<html><body>429 Too Many Requests</body></html>',
+      headers: { 'Retry-After': '7', 'Content-Type': 'text/html' },
+    });
     const error = await adapter()
       .search({ limit: 5 })
       .catch((e: unknown) => e);
@@ -54,30 +58,28 @@ describe('throttling and outages', () => {
   });
 
   it("the Store API's rate limiter is retryable after its RateLimit-Retry-After", async () => {
-    // Over real HTTP: the Store API goes through the kit's undici client, which nock does not see.
-    const store = await startScriptedStore();
-    try {
-      store.script('GET', '/wp-json/wc/store/v1/cart', {
-        status: 429,
-        body: {
-          code: 'rate_limit_exceeded',
-          message: 'Too many requests. Please wait 3 seconds before trying again.',
-          data: { status: 429 },
-        },
-        headers: { 'RateLimit-Retry-After': '3' },
-      });
-      const subject = adapter(store.url);
-      const error = await subject.quote({ ...quoteRequest, lines: [] }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
-      await subject.close();
-    } finally {
-      await store.close();
-    }
+    store.script('GET', '/wp-json/wc/store/v1/cart', {
+      status: 429,
+      body: {
+        code: 'rate_limit_exceeded',
+        message: 'Too many requests. Please wait 3 seconds before trying again.',
+        data: { status: 429 },
+      },
+      headers: { 'RateLimit-Retry-After': '3' },
+    });
+    const subject = adapter();
+    const error = await subject.quote({ ...quoteRequest, lines: [] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+    await subject.close();
   });
 
   it('a 5xx error page is retried by the gateway, then served', async () => {
-    products().reply(503, '<!DOCTYPE html><html><body>Service Unavailable</body></html>', { 'Content-Type': 'text/html' });
-    products().reply(200, [], { 'X-WP-Total': '0', 'X-WP-TotalPages': '0' });
+    products({
+      status: 503,
+      body: '<!DOCTYPE html><html><body>Service Unavailable</body></html>',
+      headers: { 'Content-Type': 'text/html' },
+    });
+    products({ status: 200, body: [], headers: { 'X-WP-Total': '0', 'X-WP-TotalPages': '0' } });
     const gateway = resilientAdapter(adapter(), { timeoutMs: 1000, attempts: 3, baseDelayMs: 1, maxDelayMs: 5 });
     expect(await gateway.search({ limit: 5 })).toEqual({ products: [], totalCount: 0 });
   });
@@ -87,19 +89,29 @@ describe("answers that are not the API's", () => {
   it.each([
     [
       'an HTML page with status 200',
-      () => products().reply(200, '<!DOCTYPE html><html><body>Maintenance</body></html>', { 'Content-Type': 'text/html' }),
+      () =>
+        products({ status: 200, body: '<!DOCTYPE html><html><body>Maintenance</body></html>', headers: { 'Content-Type': 'text/html' } }),
       /HTML page/,
     ],
     [
       'a PHP warning before the JSON',
-      () => products().reply(200, '<br />\n<b>Warning</b>:  Undefined array key "x" in <b>/var/www/x.php</b> on line <b>3</b><br />\n[]'),
+      () =>
+        products({
+          status: 200,
+          body: '<br />\n<b>Warning</b>:  Undefined array key "x" in <b>/var/www/x.php</b> on line <b>3</b><br />\n[]',
+        }),
       /PHP message/,
     ],
-    ['a cut-off body', () => products().reply(200, '[{"id":101,"name":"Bou'), /cut short/],
-    ['another shape', () => products().reply(200, { products: [] }), /unexpected shape/],
+    ['a cut-off body', () => products({ status: 200, body: '[{"id":101,"name":"Bou' }), /cut short/],
+    ['another shape', () => products({ status: 200, body: { products: [] } }), /unexpected shape/],
     [
       'a web page where the REST API should be (plain permalinks)',
-      () => products().reply(404, '<!DOCTYPE html><html><body>Page not found</body></html>', { 'Content-Type': 'text/html' }),
+      () =>
+        products({
+          status: 404,
+          body: '<!DOCTYPE html><html><body>Page not found</body></html>',
+          headers: { 'Content-Type': 'text/html' },
+        }),
       /permalinks/,
     ],
   ])('%s is backend_invalid_response', async (_name, reply, message) => {
@@ -113,10 +125,13 @@ describe("answers that are not the API's", () => {
   });
 
   it('a refused API key is final and says what to check, without the key', async () => {
-    products().reply(401, {
-      code: 'woocommerce_rest_authentication_error',
-      message: 'Invalid signature - provided signature does not match.',
-      data: { status: 401 },
+    products({
+      status: 401,
+      body: {
+        code: 'woocommerce_rest_authentication_error',
+        message: 'Invalid signature - provided signature does not match.',
+        data: { status: 401 },
+      },
     });
     const error = (await adapter()
       .search({ limit: 5 })
