@@ -2,7 +2,9 @@
  * What a request pays for coming after a pause, whatever the adapter: the demo tenant (memory
  * adapter, no store calls, signing off) in this process, one create_checkout at a time through
  * Fastify's inject (no sockets), its CPU measured from its start until its trailing work has run,
- * after each kind of gap: none, ten event-loop turns, 1 or 25 ms asleep, 25 ms busy on this thread.
+ * after each kind of gap: none, ten event-loop turns, 1 or 25 ms asleep, 25 ms busy on this thread;
+ * then a bare Fastify 1 KB echo (the bench's baseline) the same way, to tell the gateway's share
+ * of the penalty from the machine's.
  * The same request runs the same code in every row, so a row's excess over `none` is what
  * the machine charges for the time that passed: bench:adapters' sequential requests wait 25 ms
  * per store call, so they pay it on every step, and a busy gateway does not. Under callgrind the
@@ -17,6 +19,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import { buildServer } from '../../src/server.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import { loadTenants } from '../../src/tenancy/load.js';
@@ -43,6 +46,29 @@ const GAPS: Record<string, () => Promise<void>> = {
   '25 ms asleep': () => sleep(25),
   '25 ms busy': async () => busy(25),
 };
+
+/** CPU per request of `request` after each gap, the gaps interleaved round by round. */
+async function measure(subject: string, request: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < WARMUP; i++) await request();
+  const cpu = new Map(Object.keys(GAPS).map((name) => [name, [] as number[]]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [name, gap] of Object.entries(GAPS))
+      for (let i = 0; i < PER_ROUND; i++) {
+        await gap();
+        await turns(2); // the gap's own callbacks run before the measured request starts
+        const before = process.cpuUsage();
+        await request();
+        await turns(2); // and the request's trailing work is counted as its own
+        const used = process.cpuUsage(before);
+        cpu.get(name)!.push(used.user + used.system);
+      }
+  const base = percentile(cpu.get('none')!, 50);
+  process.stdout.write(`${subject}, CPU µs per request after each gap, ${ROUNDS} interleaved rounds:\n`);
+  for (const [name, values] of cpu) {
+    const [p25, p50, p75] = [25, 50, 75].map((p) => percentile(values, p).toFixed(0));
+    process.stdout.write(`${name.padEnd(20)} p25 ${p25}  p50 ${p50}  p75 ${p75}  (${(percentile(values, 50) / base).toFixed(2)} × none)\n`);
+  }
+}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'idle-penalty-'));
@@ -74,29 +100,27 @@ async function main(): Promise<void> {
     const response = await app.inject({ method: 'POST', url: '/checkout-sessions', headers, payload: PAYLOAD });
     if (response.statusCode !== 201) throw new Error(`create_checkout answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
   };
+  // The bench's baseline (bench/baseline-server.ts) in this process: does a bare server pay the same?
+  const bare = Fastify({ logger: false });
+  bare.post('/echo', async (request) => request.body);
+  const echoBody = JSON.stringify({ padding: 'x'.repeat(1000) });
+  const echo = async () => {
+    const response = await bare.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: echoBody,
+    });
+    if (response.statusCode !== 200) throw new Error(`echo answered ${response.statusCode}`);
+  };
   try {
-    for (let i = 0; i < WARMUP; i++) await createCheckout();
-    const cpu = new Map(Object.keys(GAPS).map((name) => [name, [] as number[]]));
-    for (let round = 0; round < ROUNDS; round++)
-      for (const [name, gap] of Object.entries(GAPS))
-        for (let i = 0; i < PER_ROUND; i++) {
-          await gap();
-          await turns(2); // the gap's own callbacks run before the measured request starts
-          const before = process.cpuUsage();
-          await createCheckout();
-          await turns(2); // and the request's trailing work is counted as its own
-          const used = process.cpuUsage(before);
-          cpu.get(name)!.push(used.user + used.system);
-        }
-    const base = percentile(cpu.get('none')!, 50);
-    process.stdout.write(`create_checkout (demo tenant, inject), CPU µs per request after each gap, ${ROUNDS} interleaved rounds:\n`);
-    for (const [name, values] of cpu) {
-      const [p25, p50, p75] = [25, 50, 75].map((p) => percentile(values, p).toFixed(0));
-      process.stdout.write(
-        `${name.padEnd(20)} p25 ${p25}  p50 ${p50}  p75 ${p75}  (${(percentile(values, 50) / base).toFixed(2)} × none)\n`,
-      );
-    }
+    for (const [subject, request] of [
+      ['create_checkout (demo tenant, inject)', createCheckout],
+      ['bare Fastify 1 KB echo (inject)', echo],
+    ] as const)
+      await measure(subject, request);
   } finally {
+    await bare.close();
     await app.close();
     await agent.close();
     await rm(dir, { recursive: true, force: true });
