@@ -4,7 +4,10 @@
  * Fastify's inject (no sockets), its CPU measured from its start until its trailing work has run,
  * after each kind of gap: none, ten event-loop turns, 1 or 25 ms asleep, 25 ms busy on this thread;
  * then a bare Fastify 1 KB echo (the bench's baseline) the same way, to tell the gateway's share
- * of the penalty from the machine's.
+ * of the penalty from the machine's, and a walk through 64 KB of memory (1,024 dependent reads, one
+ * per cache line, no allocation, no I/O, no Node), which isolates the machine: back to back its
+ * lines sit in the core's own caches; after a gap, a walk slower by whole memory latencies means
+ * the caches were taken away while the thread waited.
  * The same request runs the same code in every row, so a row's excess over `none` is what
  * the machine charges for the time that passed: bench:adapters' sequential requests wait 25 ms
  * per store call, so they pay it on every step, and a busy gateway does not. Under callgrind the
@@ -70,6 +73,26 @@ async function measure(subject: string, request: () => Promise<void>): Promise<v
   }
 }
 
+/** A fixed random cycle through `bytes` of memory, one 4-byte slot per 64-byte line: each read names the next. */
+function memoryWalk(bytes: number): () => Promise<void> {
+  const lines = bytes / 64;
+  const stride = 16; // Int32 slots per line
+  const ring = new Int32Array(lines * stride);
+  const order = Array.from({ length: lines }, (_, i) => i);
+  for (let i = lines - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  order.forEach((line, i) => (ring[line * stride] = order[(i + 1) % lines]! * stride));
+  let sink = 0;
+  return async () => {
+    let slot = 0;
+    for (let i = 0; i < lines; i++) slot = ring[slot]!;
+    sink ^= slot;
+    if (sink === -1) throw new Error('unreachable: keeps the walk from being optimized away');
+  };
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'idle-penalty-'));
   await mkdir(join(dir, 'tenants'));
@@ -117,6 +140,7 @@ async function main(): Promise<void> {
     for (const [subject, request] of [
       ['create_checkout (demo tenant, inject)', createCheckout],
       ['bare Fastify 1 KB echo (inject)', echo],
+      ['64 KB memory walk (1,024 dependent reads)', memoryWalk(64 * 1024)],
     ] as const)
       await measure(subject, request);
   } finally {
