@@ -1,7 +1,7 @@
-/** The page token's HMAC-SHA256 gives createHmac's bytes, whatever the key's length and the data's characters. */
+/** hmacSha256 gives createHmac's bytes, whatever the key's length and the data's characters. */
 import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256 } from '../../src/embedded/session/hmac-sha256.js';
+import { hmacSha256 } from '../../src/security/hmac-sha256.js';
 
 describe('hmacSha256', () => {
   it('matches createHmac for keys shorter than, as long as and longer than a block, and any UTF-8 data', () => {

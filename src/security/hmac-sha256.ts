@@ -1,8 +1,8 @@
 /**
  * HMAC-SHA256 (RFC 2104) as two one-shot SHA-256 digests over the key's padded blocks, made once
  * per key: the same bytes as createHmac('sha256', key). Inside a request createHmac costs several
- * times a digest (in a create_checkout's profile, 25 µs for the page token's HMAC against 4 µs for
- * the request fingerprint's one-shot digest): each call builds an HMAC context, which has OpenSSL
+ * times a digest (in a create_checkout's profile, 25 µs for the embedded page token's HMAC against
+ * 4 µs for the request fingerprint's one-shot digest): each call builds an HMAC context, which has OpenSSL
  * look SHA-256 up again, where `hash` reuses the digest it looked up once. The digests are taken
  * as hex: `hash` answers a Buffer at three times the cost of a hex string.
  */
