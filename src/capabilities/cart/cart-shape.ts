@@ -5,6 +5,7 @@
 import type { Cart } from '../../../schemas/cart.js';
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../context.js';
+import { isoTimestamp } from '../timestamp.js';
 import { lineAllocationPath } from '../../extensions/allocation-path.js';
 import { renderCart as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';
@@ -41,6 +42,6 @@ export function renderCart(ctx: OperationContext, cart: ActiveCart, priced: Pric
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
     continue_url: priced.storePage.url,
-    expires_at: new Date(expiresAt).toISOString(),
+    expires_at: isoTimestamp(expiresAt),
   };
 }

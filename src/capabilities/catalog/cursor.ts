@@ -5,8 +5,9 @@
  * or issued for another query or tenant is refused with 400 invalid_cursor, never misread.
  * Format: base64url(JSON state) "." base64url(HMAC-SHA256).
  */
-import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../../protocol/errors.js';
+import { hmacSha256 } from '../../security/hmac-sha256.js';
 
 export interface CursorState {
   /** The adapter's token of the page to read; absent = its first page. */
@@ -32,12 +33,10 @@ export function queryBinding(tenantId: string, query: unknown): string {
     .slice(0, 22);
 }
 
-const sign = (key: KeyObject, data: string) => createHmac('sha256', key).update(data).digest();
-
 export function writeCursor(key: KeyObject, binding: string, state: CursorState): string {
   const payload: Payload = { b: binding, ...(state.pageToken !== undefined && { t: state.pageToken }), s: state.skip };
   const data = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${data}.${sign(key, data).toString('base64url')}`;
+  return `${data}.${hmacSha256(key, data).toString('base64url')}`;
 }
 
 const invalid = (why: string) => new ProtocolError(400, 'invalid_cursor', `$.pagination.cursor ${why}`);
@@ -53,7 +52,7 @@ export function readCursor(key: KeyObject, binding: string, cursor: string): Cur
   // Compared as text: decoding ignores the last character's spare bits, so comparing decoded bytes
   // would accept a second spelling of one cursor.
   const signature = match ? Buffer.from(match[2]!) : undefined;
-  const expected = match ? Buffer.from(sign(key, match[1]!).toString('base64url')) : undefined;
+  const expected = match ? Buffer.from(hmacSha256(key, match[1]!).toString('base64url')) : undefined;
   if (!signature || !expected || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
     throw invalid('is not a cursor this gateway issued (altered, truncated or from elsewhere); start again without a cursor');
   }

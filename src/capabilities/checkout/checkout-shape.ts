@@ -7,6 +7,7 @@
  */
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../context.js';
+import { isoTimestamp } from '../timestamp.js';
 import { lineAllocationPath } from '../../extensions/allocation-path.js';
 import { renderCheckout as renderExtensions } from '../../extensions/steps.js';
 import { lineProblemMessages } from '../pricing/line-messages.js';
@@ -57,7 +58,7 @@ export function renderCheckout(ctx: OperationContext, session: SessionFields, pr
     ...(messages.length > 0 && { messages }),
     ...(links?.length && { links }),
     ...(continueUrl && { continue_url: continueUrl }),
-    expires_at: new Date(session.expiresAt).toISOString(),
+    expires_at: isoTimestamp(session.expiresAt),
   };
 }
 
@@ -68,6 +69,6 @@ export function storedView(session: FrozenCheckout): CheckoutBody {
     ...view,
     status: session.status,
     ...(session.status === 'completed' && { order: { id: session.order.id, permalink_url: session.order.permalinkUrl } }),
-    expires_at: new Date(session.expiresAt).toISOString(),
+    expires_at: isoTimestamp(session.expiresAt),
   };
 }

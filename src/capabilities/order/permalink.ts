@@ -4,19 +4,16 @@
  * tenant and order id under a key derived from GATEWAY_SECRET. Whoever holds the link (the
  * buyer, through the platform) can read the page; nobody can derive it from an order id.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { OperationContext } from '../context.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
+import { hmacSha256 } from '../../security/hmac-sha256.js';
 
 export const ORDER_PAGE_PATH = '/order-status';
 
 /** 128 bits of HMAC-SHA256, base64url. */
 function token(secret: GatewaySecret, tenantId: string, orderId: string): string {
-  return createHmac('sha256', secret.key('order-permalink'))
-    .update(`${tenantId}\n${orderId}`)
-    .digest()
-    .subarray(0, 16)
-    .toString('base64url');
+  return hmacSha256(secret.key('order-permalink'), `${tenantId}\n${orderId}`).subarray(0, 16).toString('base64url');
 }
 
 export function permalinkFor(ctx: Pick<OperationContext, 'tenant' | 'secret'>, orderId: string): string {

@@ -5,9 +5,10 @@
  * with another tenant, kind or session. It is the page's only credential (no cookie).
  * Format: base64url(JSON [id, owner, expiry in epoch seconds]) "." base64url(128-bit HMAC-SHA256).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { SessionKind } from '../settings.js';
+import { hmacSha256 } from '../../security/hmac-sha256.js';
 
 export const PAGE_TOKEN_PURPOSE = 'embedded-page';
 
@@ -21,7 +22,7 @@ export interface PageSession {
 export type PageTokenCheck = { ok: true; session: PageSession } | { ok: false; reason: 'invalid' | 'expired' };
 
 const signature = (secret: GatewaySecret, tenantId: string, kind: SessionKind, data: string) =>
-  createHmac('sha256', secret.key(PAGE_TOKEN_PURPOSE)).update(`${tenantId}\n${kind}\n${data}`).digest().subarray(0, 16);
+  hmacSha256(secret.key(PAGE_TOKEN_PURPOSE), `${tenantId}\n${kind}\n${data}`).subarray(0, 16);
 
 export function issuePageToken(secret: GatewaySecret, tenantId: string, kind: SessionKind, session: PageSession): string {
   const data = Buffer.from(JSON.stringify([session.id, session.owner, Math.floor(session.expiresAt / 1000)])).toString('base64url');
