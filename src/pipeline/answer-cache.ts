@@ -4,7 +4,8 @@
  * then costs a lookup instead of shaping and serializing the same products again. Answers live no
  * longer than the data they were built from (the scope's TTL) and are dropped when it changes.
  * Each answer is kept with its UTF-8 bytes too, so HTTP sends it without measuring and encoding
- * the text again on every hit (about 5 µs for a 10 KB answer with one non-ASCII character).
+ * the text again on every hit: a bare Node server sending the demo's 9.6 KB search answer spent
+ * 1.5-2.5 µs less CPU per request with the bytes than with the text.
  */
 import { LRUCache } from 'lru-cache';
 import type { Tenant } from '../tenancy/tenant.js';
