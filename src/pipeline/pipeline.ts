@@ -15,11 +15,11 @@ import type { Principal } from '../security/auth/principal.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import type { Caller } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
-import type { OperationDefinition } from '../capabilities/operation.js';
+import type { AnswerScope, OperationDefinition } from '../capabilities/operation.js';
 import { bindSession } from '../embedded/session/session-binding.js';
 import { callerBudget, type RateLimiter } from './call-budgets.js';
 import type { OperationCall } from './operation-call.js';
@@ -31,6 +31,8 @@ function clientOf(call: OperationCall): RequestContext {
 
 export interface OperationResponse extends StoredResponse {
   replayed: boolean;
+  /** `body` as UTF-8 bytes, when the pipeline holds them (a kept answer); a response with another body must not carry them. */
+  bytes?: Buffer;
 }
 
 export interface IdempotencyEvent {
@@ -117,11 +119,11 @@ export class Pipeline {
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     if (op.answers) {
-      // A reused answer was made for these very payload bytes, which passed validation then: only a miss validates.
-      const answer = await this.reuseAnswer(op, call, negotiation, () =>
-        this.run(op, call, caller, negotiation, this.validate(op, call.payload)),
-      );
-      return { ...answer, replayed: false };
+      const kept = this.keptAnswer(op, call, negotiation);
+      if (kept?.answer) return { ...kept.answer, replayed: false };
+      // A kept answer was made for these very payload bytes, which passed validation then: only a miss validates.
+      const answer = await this.run(op, call, caller, negotiation, this.validate(op, call.payload));
+      return { ...(kept ? this.answers.set(tenant, kept.scope, kept.key, answer) : answer), replayed: false };
     }
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
@@ -180,24 +182,23 @@ export class Pipeline {
     return admitted;
   }
 
-  private async reuseAnswer(
+  /**
+   * Where the answer to this call is kept, and the answer if it is: undefined when the operation's
+   * answers are not kept now (its scope says so) or the request is too big to key. Synchronous, so
+   * a hit costs no promise.
+   */
+  private keptAnswer(
     op: OperationDefinition,
     call: OperationCall,
     negotiation: Negotiated,
-    run: () => Promise<StoredResponse>,
-  ): Promise<StoredResponse> {
+  ): { scope: AnswerScope; key: string; answer: CachedAnswer | undefined } | undefined {
     const scope = op.answers!(call.tenant, this.deps.now);
+    if (!scope) return undefined;
     // The language is part of what an answer says (translated titles); the address is not.
     const caller = `${negotiation.key}\n${call.language ?? ''}`;
-    const key =
-      scope &&
-      this.answers.key(scope, { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes });
-    if (!scope || key === undefined) return run();
-    const hit = this.answers.get(call.tenant, key);
-    if (hit) return hit;
-    const answer = await run();
-    this.answers.set(call.tenant, scope, key, answer);
-    return answer;
+    const parts = { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes };
+    const key = this.answers.key(scope, parts);
+    return key === undefined ? undefined : { scope, key, answer: this.answers.get(call.tenant, key) };
   }
 
   private validate(op: OperationDefinition, payload: unknown): unknown {

@@ -5,5 +5,5 @@ import type { OperationResponse } from '../pipeline/pipeline.js';
 export function sendOperationResponse(reply: FastifyReply, response: OperationResponse): FastifyReply {
   reply.code(response.status).type('application/json; charset=utf-8');
   if (response.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.send(response.body);
+  return reply.send(response.bytes ?? response.body);
 }

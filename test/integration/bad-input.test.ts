@@ -54,6 +54,12 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     expect((await post('{"by":1,"constructor":{"prototype":{"x":1}}}')).statusCode).toBe(400);
   });
 
+  it('the same words as values, escapes and a byte order mark are read as JSON', async () => {
+    expect((await post('{"by":1,"note":"__proto__ constructor"}')).statusCode).toBe(201);
+    expect((await post('{"by":1,"note":"\\u00e9t\\u00e9"}')).statusCode).toBe(201);
+    expect((await post('\ufeff{"by":1}')).statusCode).toBe(201);
+  });
+
   it('unknown routes and unknown ids', async () => {
     const res = await gw.app.inject({ method: 'GET', url: '/nope', headers: gw.headers() });
     expect(res.statusCode).toBe(404);

@@ -90,6 +90,18 @@ describe('catalog cache', () => {
     expect(spy.calls.discoverFulfillment).toHaveLength(1);
   });
 
+  it('a kept answer goes out as the first did: the same bytes, type and length, non-ASCII text included', async () => {
+    const { c } = await setup();
+    const search = () =>
+      c.gw.app.inject({ method: 'POST', url: '/catalog/search', headers: c.gw.headers(), payload: JSON.stringify({ query: 'tulips' }) });
+    const first = await search();
+    const again = await search();
+    expect(first.body).toContain('crème');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-length']).toBe(String(Buffer.byteLength(first.body)));
+  });
+
   it('a reused answer is never handed to a caller with other capabilities', async () => {
     const { c } = await setup();
     const withFulfillment = await c.rest('search_catalog', { query: 'roses' });
