@@ -37,7 +37,9 @@ function confirmationOnly(response: OperationResponse): OperationResponse {
   };
   if (body.status !== 'completed') return response;
   const order = body.order && { id: body.order.id, permalink_url: body.order.permalink_url };
-  return { ...response, body: JSON.stringify({ proto: body.proto, id: body.id, status: body.status, ...(order && { order }) }) };
+  // A new object, not a spread: the response's encoded bytes (a kept answer's) must not outlive its body.
+  const confirmation = JSON.stringify({ proto: body.proto, id: body.id, status: body.status, ...(order && { order }) });
+  return { status: response.status, outcome: response.outcome, replayed: response.replayed, body: confirmation };
 }
 
 /** What a page may do with its own session: never create one, never touch another. */
