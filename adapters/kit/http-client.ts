@@ -102,78 +102,74 @@ const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
 /** What a body not wanted is read to, to keep its connection; a longer one closes it (as undici's dump does). */
 const MAX_DROPPED_BYTES = 128 * 1024;
 
+/** What `answerReader` settles with. */
+interface Settle {
+  answer(answer: HttpAnswer): void;
+  failure(error: unknown): void;
+}
+
 /**
  * One exchange's answer, collected from undici's dispatcher callbacks: the status and headers,
  * then the body whole, up to the cap. `settle` gets the answer (without text when over the cap,
  * not wanted, or cut off other than by `signal`), or the failure of an exchange that ended before
- * the status came or was aborted by `signal` while a wanted body was read.
+ * the status came or was aborted by `signal` while a wanted body was read. `abort` is the
+ * signal's listener: it aborts the exchange now, or as soon as undici starts it. Closures rather
+ * than a class: the build defines every class field of every instance with defineProperty.
  */
-class AnswerReader implements Dispatcher.DispatchHandler {
-  private status = 0;
-  private headers: Record<string, string> = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  private wanted = true;
-  private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-
-  constructor(
-    private readonly maxBody: number,
-    private readonly readBody: ((status: number) => boolean) | undefined,
-    private readonly signal: AbortSignal,
-    private readonly settle: { answer(answer: HttpAnswer): void; failure(error: unknown): void },
-  ) {}
-
-  /** The signal's listener: aborts the exchange now, or as soon as undici starts it. */
-  readonly abort = (): void => {
-    this.controller?.abort(this.signal.reason as Error); // undici hands the reason on as it is
+function answerReader(
+  maxBody: number,
+  readBody: ((status: number) => boolean) | undefined,
+  signal: AbortSignal,
+  settle: Settle,
+): Dispatcher.DispatchHandler & { abort: () => void } {
+  let status = 0;
+  let headers: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let wanted = true;
+  let controller: Dispatcher.DispatchController | undefined;
+  let settled = false;
+  const finish = (text: string | undefined) => {
+    if (settled) return;
+    settled = true;
+    settle.answer(text === undefined ? { status, headers } : { status, headers, text });
   };
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.signal.aborted) this.abort();
-  }
-
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
-    if (status < 200) return; // informational (100 Continue, 103 Early Hints): the answer is still to come
-    this.status = status;
-    this.headers = flat(headers);
-    this.wanted = !this.readBody || this.readBody(status);
-    const length = Number(this.headers['content-length'] ?? 0);
-    if (length > (this.wanted ? this.maxBody : MAX_DROPPED_BYTES)) this.stop(controller);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
-    this.size += chunk.length;
-    if (this.size > (this.wanted ? this.maxBody : MAX_DROPPED_BYTES)) this.stop(controller);
-    else if (this.wanted) this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    this.finish(this.wanted ? Buffer.concat(this.chunks).toString('utf8') : undefined);
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: unknown): void {
-    if (this.settled) return;
-    // A body not wanted, or cut off (not by the signal): the answer as far as it came.
-    if (this.status !== 0 && (!this.wanted || !this.signal.aborted)) return this.finish(undefined);
-    this.settled = true;
-    this.settle.failure(error);
-  }
-
   /** Settles with the answer, without text, and drops the rest of the body with its connection. */
-  private stop(controller: Dispatcher.DispatchController): void {
-    this.finish(undefined);
-    controller.abort(new errors.RequestAbortedError());
-  }
-
-  private finish(text: string | undefined): void {
-    if (this.settled) return;
-    this.settled = true;
-    const { status, headers } = this;
-    this.settle.answer(text === undefined ? { status, headers } : { status, headers, text });
-  }
+  const stop = (started: Dispatcher.DispatchController) => {
+    finish(undefined);
+    started.abort(new errors.RequestAbortedError());
+  };
+  const abort = () => controller?.abort(signal.reason as Error); // undici hands the reason on as it is
+  return {
+    abort,
+    onRequestStart(started) {
+      controller = started;
+      if (signal.aborted) abort();
+    },
+    onResponseStart(started, code, fields) {
+      if (code < 200) return; // informational (100 Continue, 103 Early Hints): the answer is still to come
+      status = code;
+      headers = flat(fields);
+      wanted = !readBody || readBody(code);
+      if (Number(headers['content-length'] ?? 0) > (wanted ? maxBody : MAX_DROPPED_BYTES)) stop(started);
+    },
+    onResponseData(started, chunk) {
+      if (settled) return;
+      size += chunk.length;
+      if (size > (wanted ? maxBody : MAX_DROPPED_BYTES)) stop(started);
+      else if (wanted) chunks.push(chunk);
+    },
+    onResponseEnd() {
+      finish(wanted ? Buffer.concat(chunks).toString('utf8') : undefined);
+    },
+    onResponseError(_started, error) {
+      if (settled) return;
+      // A body not wanted, or cut off (not by the signal): the answer as far as it came.
+      if (status !== 0 && (!wanted || !signal.aborted)) return finish(undefined);
+      settled = true;
+      settle.failure(error);
+    },
+  };
 }
 
 export class HttpClient {
@@ -211,7 +207,7 @@ export class HttpClient {
     }
     return new Promise((resolve, reject) => {
       const settled = (): void => signal.removeEventListener('abort', reader.abort);
-      const reader: AnswerReader = new AnswerReader(this.maxBody, call.readBody, signal, {
+      const reader = answerReader(this.maxBody, call.readBody, signal, {
         answer: (answer) => (settled(), resolve(answer)),
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the caller's abort reason goes on as it is
         failure: (error) => (settled(), reject(this.noAnswer(what, error, call.signal))),
