@@ -19,9 +19,23 @@ export type Signer = (request: OutgoingRequest, nowMs: number) => Record<string,
 
 export const DEFAULT_HMAC_PAYLOAD = '{timestamp}\n{method}\n{path}\n{body_sha256}';
 
-/** Fills a signing template; a literal backslash-n (YAML plain or single-quoted) is a newline too. */
+/**
+ * A signing template made ready to fill: a literal backslash-n (YAML plain or single-quoted) is a
+ * newline too. The template is split once, so a call per request only joins the pieces.
+ */
+export function templateFiller(template: string): (values: Record<string, string>) => string {
+  // Odd pieces are placeholder names, even ones the text between them.
+  const pieces = template.replace(/\\n/g, '\n').split(/\{(\w+)\}/);
+  return (values) => {
+    let filled = pieces[0]!;
+    for (let i = 1; i < pieces.length; i += 2) filled += (values[pieces[i]!] ?? `{${pieces[i]}}`) + pieces[i + 1];
+    return filled;
+  };
+}
+
+/** Fills a signing template once (see templateFiller). */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\\n/g, '\n').replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  return templateFiller(template)(values);
 }
 
 /** `credential(name, field)` resolves the credential a settings field names. */
@@ -47,12 +61,11 @@ export function signer(auth: AuthSettings | undefined, credential: (name: string
     case 'hmac': {
       // A KeyObject made once: given a string, Node 24's createHmac throws and catches an exception per call to learn it is none.
       const secret = createSecretKey(Buffer.from(credential(auth.secret, 'secret'), 'utf8'));
-      // Its newlines resolved once; per call only the {placeholders} are filled.
-      const template = fillTemplate(auth.payload ?? DEFAULT_HMAC_PAYLOAD, {});
+      const fill = templateFiller(auth.payload ?? DEFAULT_HMAC_PAYLOAD);
       const fixed = Object.fromEntries(Object.entries(auth.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
       return (request, nowMs) => {
         const timestamp = auth.timestamp_format === 'iso' ? new Date(nowMs).toISOString() : String(Math.floor(nowMs / 1000));
-        const payload = fillTemplate(template, {
+        const payload = fill({
           timestamp,
           method: request.method.toUpperCase(),
           path: request.target,

@@ -144,6 +144,29 @@ describe('adapter kit: HTTP client', () => {
     expect(skipped).toEqual({ status: 500, headers: expect.objectContaining({ 'x-n': '1, 2' }) });
   });
 
+  it("gives a body cut off by the store as an answer without text, one cut off by a deadline as that deadline's error", async () => {
+    const started = (res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"a"');
+    handle = (_path, res) => {
+      started(res);
+      setTimeout(() => res.destroy(), 20);
+    };
+    const http = client({ timeoutMs: 5_000 });
+    expect(await http.send('cut', { method: 'GET', url: `${base}/cut` })).toEqual({ status: 200, headers: expect.any(Object) });
+    handle = (_path, res) => {
+      started(res);
+      hanging.add(res);
+    };
+    const reason = new Error('attempt deadline');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 50);
+    expect(await http.send('x', { method: 'GET', url: `${base}/slow`, signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
+    const own = await client({ timeoutMs: 50 })
+      .send('x', { method: 'GET', url: `${base}/slow` })
+      .catch((e: unknown) => e);
+    expect(own).toMatchObject({ retryable: true, message: 'x: the store is unreachable (no answer within 50 ms)' });
+  });
+
   it('sends the method, headers and body it is given', async () => {
     let seen = '';
     server.once('request', (req) => {
