@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../../protocol/errors.js';
-import { hmacSha256 } from '../../security/hmac-sha256.js';
+import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
 
 export interface CursorState {
   /** The adapter's token of the page to read; absent = its first page. */

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { OperationContext } from '../context.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
-import { hmacSha256 } from '../../security/hmac-sha256.js';
+import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
 
 export const ORDER_PAGE_PATH = '/order-status';
 

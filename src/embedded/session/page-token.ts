@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { SessionKind } from '../settings.js';
-import { hmacSha256 } from '../../security/hmac-sha256.js';
+import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
 
 export const PAGE_TOKEN_PURPOSE = 'embedded-page';
 

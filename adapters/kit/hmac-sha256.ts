@@ -36,10 +36,11 @@ function padsOf(key: KeyObject): Pads {
   return pads;
 }
 
-/** HMAC-SHA256 of `data` (UTF-8) with a secret key. */
-export function hmacSha256(key: KeyObject, data: string): Buffer {
+/** HMAC-SHA256 of the parts in order (strings as UTF-8) with a secret key. */
+export function hmacSha256(key: KeyObject, ...parts: Array<string | Buffer>): Buffer {
   const { inner, outer } = padsOf(key);
+  const message = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
   // The inner digest goes after the outer pad in place: nothing runs between this write and the digest that reads it.
-  outer.write(hash('sha256', Buffer.concat([inner, Buffer.from(data)]), 'hex'), BLOCK_BYTES, 'hex');
+  outer.write(hash('sha256', Buffer.concat([inner, ...message]), 'hex'), BLOCK_BYTES, 'hex');
   return Buffer.from(hash('sha256', outer, 'hex'), 'hex');
 }
