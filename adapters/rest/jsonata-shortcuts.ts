@@ -1,13 +1,13 @@
 /**
  * Two shortcuts through JSONata's evaluator (adapters/rest/jsonata.ts injects them) for the nodes
- * a store mapping is made of: `"field": name` and `$var.name` read one member of one object, and
- * `{"literal": …, …}` builds one object. The library runs each of those through its generic
- * machinery: a member read makes three sequences and two objects on the way to the member, an
- * object constructor groups its single input by key (a group record per key, a key list, a pair
- * per value) and builds the result as a prototype-less object, which V8 keeps in dictionary mode
- * for every later read. Each shortcut takes only the case whose outcome it can give exactly as
- * that machinery does (worked through below) and answers MISS for anything else, which then goes
- * the library's way.
+ * a store mapping is made of: `"field": name`, `a.b.c` and `$var.a.b` read members of one object
+ * after another, and `{"literal": …, …}` builds one object. The library runs each of those
+ * through its generic machinery: a member read makes three sequences and two objects per step,
+ * an object constructor groups its single input by key (a group record per key, a key list, a
+ * pair per value) and builds the result as a prototype-less object, which V8 keeps in dictionary
+ * mode for every later read. Each shortcut takes only the case whose outcome it can give exactly
+ * as that machinery does (worked through below) and answers MISS for anything else, which then
+ * goes the library's way.
  */
 
 /** The library's node of an expression tree (its parser's output). */
@@ -35,22 +35,24 @@ const bare = (node: unknown, keys: readonly string[]): node is Node =>
   typeof node === 'object' && node !== null && Object.keys(node).length === keys.length && keys.every((k) => k in node);
 const LEAF = ['type', 'value', 'position'];
 
-/** `name` or `$var.name`: the member name and the variable (undefined: the context). */
+/** `a.b.c` or `$var.a.b`: the member names in order and the variable (undefined: the context). */
 interface MemberPlan {
   variable?: string;
-  name: string;
+  names: string[];
 }
 
 function memberPlan(expr: Node): MemberPlan | null {
-  if (!bare(expr, ['type', 'steps']) || !Array.isArray(expr.steps)) return null;
-  const steps = expr.steps;
-  const last = steps.at(-1);
-  if (!bare(last, LEAF) || last.type !== 'name' || typeof last.value !== 'string') return null;
-  if (steps.length === 1) return { name: last.value };
-  const [first] = steps;
-  if (steps.length !== 2 || !bare(first, LEAF) || first.type !== 'variable' || typeof first.value !== 'string' || first.value === '')
-    return null;
-  return { variable: first.value, name: last.value };
+  if (!bare(expr, ['type', 'steps']) || !Array.isArray(expr.steps) || expr.steps.length === 0) return null;
+  const [first, ...rest] = expr.steps;
+  const variable = bare(first, LEAF) && first.type === 'variable' && typeof first.value === 'string' && first.value !== '';
+  const steps = variable ? rest : expr.steps;
+  if (steps.length === 0) return null;
+  const names: string[] = [];
+  for (const step of steps) {
+    if (!bare(step, LEAF) || step.type !== 'name' || typeof step.value !== 'string') return null;
+    names.push(step.value);
+  }
+  return variable ? { variable: first.value as string, names } : { names };
 }
 
 /** A key the shortcut may not set on a plain object, or that the library refuses (D1013). */
@@ -92,19 +94,23 @@ function planOf<T>(expr: Node, make: (expr: Node) => T | null): T | null {
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * A path node: `name` on an object, or `$var.name` when `$var` is an object. The library gives
- * undefined for a member the object does not own (or when the object is a function); the member
- * itself when it is anything but a sequence (a plain array comes back as the same array, the
- * last step's rule for a lone array); a sequence member goes the library's way.
+ * A path node of member names: `a.b` on an object, or `$var.a.b` when `$var` is an object. Each
+ * step of the library maps the one object before it to a one-item sequence, so along the way it
+ * gives undefined for a member an object does not own (or when the object is a function), and a
+ * member that is not an object (null, an array to map over) goes the library's way. The last
+ * member comes back itself when it is anything but a sequence (a plain array as the same array,
+ * the last step's rule for a lone array); a sequence member goes the library's way.
  */
 export function member(expr: Node, input: unknown, environment: Environment, isFunction: (value: unknown) => boolean): unknown {
   const plan = planOf(expr, memberPlan);
   if (plan === null) return MISS;
-  const from = plan.variable === undefined ? input : environment.lookup(plan.variable);
-  if (!isRecord(from)) return MISS;
-  if (!Object.prototype.hasOwnProperty.call(from, plan.name) || isFunction(from)) return undefined;
-  const value = from[plan.name];
-  return Array.isArray(value) && (value as { sequence?: unknown }).sequence === true ? MISS : value;
+  let from = plan.variable === undefined ? input : environment.lookup(plan.variable);
+  for (const name of plan.names) {
+    if (!isRecord(from)) return MISS;
+    if (!Object.prototype.hasOwnProperty.call(from, name) || isFunction(from)) return undefined;
+    from = from[name];
+  }
+  return Array.isArray(from) && (from as { sequence?: unknown }).sequence === true ? MISS : from;
 }
 
 /**

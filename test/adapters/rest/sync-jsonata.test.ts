@@ -20,6 +20,7 @@ const cart = {
     { code: 'OLD', state: 'refused', why: 'expired' },
   ],
   meta: { page: 1, total_pages: 3 },
+  shipping: { carrier: { name: 'Post', tags: ['slow'], rate: { amount: '4.50' } }, rates: [{ id: 'r1' }, { id: 'r2' }], none: null },
 };
 
 const EXPRESSIONS = [
@@ -66,6 +67,19 @@ const SHORTCUT_CASES = [
   '($s := lines.sku; $s.x)',
   '($f := function($x) { $x }; $f.body)',
   '$$.currency',
+  '$$.meta.page',
+  'shipping.carrier.name',
+  'shipping.carrier.rate.amount',
+  'shipping.carrier.tags',
+  'shipping.rates.id',
+  'shipping.none.name',
+  'shipping.missing.name',
+  'shipping.carrier.missing',
+  '($s := shipping; $s.carrier.rate.amount)',
+  '($s := shipping; $s.carrier.missing.name)',
+  '($s := shipping.rates; $s.id.x)',
+  '($f := function($x) { $x }; $f.body.type)',
+  '($f := function($x) { $x }; {"f": $f}.f.body)',
   'lines.{"ref": line_ref, "none": missing, "tags": tags}',
   '{"b": 1, "10": 2, "a": 3, "2": 4}',
   '$string({"b": 1, "10": 2, "a": currency})',
@@ -121,10 +135,21 @@ describe('JSONata made synchronous', () => {
     },
   );
 
+  it.each([
+    ['$t.a.b', { t: { a: undefined } }],
+    ['$t.a.b', { t: { a: { b: undefined } } }],
+    ['$t.a.b.c', { t: { a: { b: [{ c: 1 }, { c: 2 }] } } }],
+    ['$t.a.b', { t: Object.assign(Object.create({ a: { b: 1 } }) as object, { own: 1 }) }],
+  ])('reads members of bound values as the library does: %s', async (expression, bindings) => {
+    const expected: unknown = await asyncJsonata(expression).evaluate({}, bindings);
+    expect(JSON.stringify(jsonata(expression).evaluate({}, bindings))).toBe(JSON.stringify(expected));
+  });
+
   it('keeps a member that is an array as that same array, as the library does', () => {
     const tags = cart.lines[0]!.tags;
     expect(jsonata('lines[0].tags').evaluate(cart)).toEqual(tags);
     expect(jsonata('$t.list').evaluate({}, { t: { list: tags } })).toBe(tags);
+    expect(jsonata('$t.on.list').evaluate({}, { t: { on: { list: tags } } })).toBe(tags);
   });
 
   it.each(FAILURES)('fails as the library fails: %s', async (expression) => {
