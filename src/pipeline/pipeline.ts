@@ -12,6 +12,7 @@ import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { Principal } from '../security/auth/principal.js';
+import type { AdmissionRequest } from '../security/tenant-security.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
@@ -164,15 +165,13 @@ export class Pipeline {
     }
     let admitted;
     try {
-      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles, call.address);
+      const { profiles } = this.deps;
+      const allowLoopback = tenant.policies.allowLoopbackProfiles;
+      const profile = profiles.cached(call.profileUrl, allowLoopback) ?? (await profiles.get(call.profileUrl, allowLoopback, call.address));
       const negotiation = negotiated(tenant, profile);
-      const principal = await tenant.security.admit({
-        capability: op.capability,
-        profileUrl: call.profileUrl,
-        profile,
-        now: this.deps.now,
-        ...(call.http && { http: call.http }),
-      });
+      const request: AdmissionRequest = { capability: op.capability, profileUrl: call.profileUrl, profile, now: this.deps.now };
+      if (call.http) request.http = call.http;
+      const principal = await tenant.security.admit(request);
       admitted = { profile, negotiation, principal };
     } catch (error) {
       await limit(); // a failed call still spends its claim's budget; past it, the answer is 429
