@@ -88,6 +88,15 @@ class IdempotencyScopes {
   }
 }
 
+/** A kept answer as this call's response: its fields named, not spread (a spread builds two objects, each copied key by key). */
+const keptResponse = ({ status, outcome, body, bytes }: CachedAnswer): OperationResponse => ({
+  status,
+  outcome,
+  body,
+  bytes,
+  replayed: false,
+});
+
 /** A caller negotiated with and authenticated. */
 interface Admitted {
   profile: PlatformProfile;
@@ -121,10 +130,10 @@ export class Pipeline {
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     if (op.answers) {
       const kept = this.keptAnswer(op, call, negotiation);
-      if (kept?.answer) return { ...kept.answer, replayed: false };
+      if (kept?.answer) return keptResponse(kept.answer);
       // A kept answer was made for these very payload bytes, which passed validation then: only a miss validates.
       const answer = await this.run(op, call, caller, negotiation, this.validate(op, call.payload));
-      return { ...(kept ? this.answers.set(tenant, kept.scope, kept.key, answer) : answer), replayed: false };
+      return kept ? keptResponse(this.answers.set(tenant, kept.scope, kept.key, answer)) : { ...answer, replayed: false };
     }
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
@@ -195,7 +204,12 @@ export class Pipeline {
     if (!scope) return undefined;
     // The language is part of what an answer says (translated titles); the address is not.
     const caller = `${negotiation.key}\n${call.language ?? ''}`;
-    const parts = { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes };
+    const parts: { operation: string; caller: string; id?: string; payload: Buffer | string } = {
+      operation: op.name,
+      caller,
+      payload: call.payloadBytes,
+    };
+    if (call.id !== undefined) parts.id = call.id;
     const key = this.answers.key(scope, parts);
     return key === undefined ? undefined : { scope, key, answer: this.answers.get(call.tenant, key) };
   }
