@@ -12,6 +12,7 @@ import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
 import type { Principal } from '../security/auth/principal.js';
+import type { AdmissionRequest } from '../security/tenant-security.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
@@ -87,6 +88,15 @@ class IdempotencyScopes {
   }
 }
 
+/** A kept answer as this call's response: its fields named, not spread (a spread builds two objects, each copied key by key). */
+const keptResponse = ({ status, outcome, body, bytes }: CachedAnswer): OperationResponse => ({
+  status,
+  outcome,
+  body,
+  bytes,
+  replayed: false,
+});
+
 /** A caller negotiated with and authenticated. */
 interface Admitted {
   profile: PlatformProfile;
@@ -120,10 +130,10 @@ export class Pipeline {
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     if (op.answers) {
       const kept = this.keptAnswer(op, call, negotiation);
-      if (kept?.answer) return { ...kept.answer, replayed: false };
+      if (kept?.answer) return keptResponse(kept.answer);
       // A kept answer was made for these very payload bytes, which passed validation then: only a miss validates.
       const answer = await this.run(op, call, caller, negotiation, this.validate(op, call.payload));
-      return { ...(kept ? this.answers.set(tenant, kept.scope, kept.key, answer) : answer), replayed: false };
+      return kept ? keptResponse(this.answers.set(tenant, kept.scope, kept.key, answer)) : { ...answer, replayed: false };
     }
     const payload = this.validate(op, call.payload);
     const run = () => this.run(op, call, caller, negotiation, payload);
@@ -164,15 +174,13 @@ export class Pipeline {
     }
     let admitted;
     try {
-      const profile = await this.deps.profiles.get(call.profileUrl, tenant.policies.allowLoopbackProfiles, call.address);
+      const { profiles } = this.deps;
+      const allowLoopback = tenant.policies.allowLoopbackProfiles;
+      const profile = profiles.cached(call.profileUrl, allowLoopback) ?? (await profiles.get(call.profileUrl, allowLoopback, call.address));
       const negotiation = negotiated(tenant, profile);
-      const principal = await tenant.security.admit({
-        capability: op.capability,
-        profileUrl: call.profileUrl,
-        profile,
-        now: this.deps.now,
-        ...(call.http && { http: call.http }),
-      });
+      const request: AdmissionRequest = { capability: op.capability, profileUrl: call.profileUrl, profile, now: this.deps.now };
+      if (call.http) request.http = call.http;
+      const principal = await tenant.security.admit(request);
       admitted = { profile, negotiation, principal };
     } catch (error) {
       await limit(); // a failed call still spends its claim's budget; past it, the answer is 429
@@ -196,7 +204,12 @@ export class Pipeline {
     if (!scope) return undefined;
     // The language is part of what an answer says (translated titles); the address is not.
     const caller = `${negotiation.key}\n${call.language ?? ''}`;
-    const parts = { operation: op.name, caller, ...(call.id !== undefined && { id: call.id }), payload: call.payloadBytes };
+    const parts: { operation: string; caller: string; id?: string; payload: Buffer | string } = {
+      operation: op.name,
+      caller,
+      payload: call.payloadBytes,
+    };
+    if (call.id !== undefined) parts.id = call.id;
     const key = this.answers.key(scope, parts);
     return key === undefined ? undefined : { scope, key, answer: this.answers.get(call.tenant, key) };
   }

@@ -139,12 +139,9 @@ export class ProfileFetcher {
    * is the caller's network address, whose fetches are capped (as are the origin's).
    */
   async get(rawUrl: string, allowLoopback: boolean, address = 'unknown'): Promise<PlatformProfile> {
+    const cached = this.cached(rawUrl, allowLoopback);
+    if (cached) return cached;
     const key = this.keyOf(rawUrl, allowLoopback);
-    const cached = this.cache.get(key);
-    if (cached) {
-      this.hits++;
-      return cached;
-    }
     this.misses++;
     // A fetch under way for the URL is shared (lru-cache's fetch), so it is counted once.
     if (!this.fetching.has(key)) this.capFetch(key, address);
@@ -156,6 +153,16 @@ export class ProfileFetcher {
       this.fetching.delete(key);
     }
     if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${key.slice(2)} could not be fetched`);
+    return profile;
+  }
+
+  /**
+   * The caller's profile when it is cached and fresh, counted as a hit; synchronous, so a caller
+   * whose profile is cached (nearly every call) awaits no promise for it. Throws as `get` does.
+   */
+  cached(rawUrl: string, allowLoopback: boolean): PlatformProfile | undefined {
+    const profile = this.cache.get(this.keyOf(rawUrl, allowLoopback));
+    if (profile) this.hits++;
     return profile;
   }
 

@@ -14,21 +14,25 @@ export interface HttpRequestDescriptor extends HttpRequestMessage {
 
 const DEFAULT_PORTS: Record<string, string> = { 'https:': ':443', 'http:': ':80' };
 
-/** `baseUrl` is the tenant's public base URL: its scheme is the one the caller addressed. */
+/**
+ * `baseUrl` is the tenant's public base URL: its scheme is the one the caller addressed.
+ * Optional members are set one by one: the spread idiom builds and copies an object for each.
+ */
 export function describeHttpRequest(req: FastifyRequest, baseUrl: string): HttpRequestDescriptor {
   const target = req.originalUrl;
   const queryAt = target.indexOf('?');
   let authority = (req.headers.host ?? '').toLowerCase();
   const defaultPort = DEFAULT_PORTS[baseUrl.slice(0, baseUrl.indexOf(':') + 1)];
   if (defaultPort && authority.endsWith(defaultPort)) authority = authority.slice(0, -defaultPort.length);
-  const certificate = verifiedPeerCertificate(req.raw.socket);
-  return {
+  const request: HttpRequestDescriptor = {
     method: req.method,
     authority,
     path: queryAt < 0 ? target : target.slice(0, queryAt),
-    ...(queryAt >= 0 && { query: target.slice(queryAt + 1) }),
     headers: req.headers,
-    ...(req.rawBody !== undefined && { body: req.rawBody }),
-    ...(certificate !== undefined && { clientCertificateSha256: certificate }),
   };
+  if (queryAt >= 0) request.query = target.slice(queryAt + 1);
+  if (req.rawBody !== undefined) request.body = req.rawBody;
+  const certificate = verifiedPeerCertificate(req.raw.socket);
+  if (certificate !== undefined) request.clientCertificateSha256 = certificate;
+  return request;
 }

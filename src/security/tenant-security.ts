@@ -7,7 +7,7 @@ import type { PlatformProfile } from '../../schemas/profile.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
-import { Authenticator } from './auth/authenticator.js';
+import { Authenticator, type CallCredentials } from './auth/authenticator.js';
 import type { OwnAuthorizationServer } from './auth/own-authorization-server.js';
 import type { Principal } from './auth/principal.js';
 import { signatureMissing } from './errors.js';
@@ -66,13 +66,18 @@ export class TenantSecurity {
 
   /** Verifies request signatures, authenticates the caller and checks it may use the capability. */
   async admit(request: AdmissionRequest): Promise<Principal> {
-    const signatures = await this.verifySignatures(request);
-    const principal = await this.authenticator.authenticate({
-      agentProfile: request.profileUrl,
-      signatures,
-      now: request.now(),
-      ...(request.http && { http: request.http }),
-    });
+    const { http } = request;
+    // Most requests are unsigned: they skip preparing the profile's keys and the verifier's promises.
+    const signed = this.verifyMode !== 'off' && http !== undefined && carriesSignature(http);
+    const signatures = signed ? await this.verifySignatures(http, request) : [];
+    if (signatures.length === 0 && this.verifyMode === 'required') {
+      throw signatureMissing(
+        'this business requires signed requests: send Signature-Input and Signature (RFC 9421) made with a key from your profile',
+      );
+    }
+    const credentials: CallCredentials = { agentProfile: request.profileUrl, signatures, now: request.now() };
+    if (http) credentials.http = http;
+    const principal = await this.authenticator.authenticate(credentials);
     this.authenticator.authorize(principal, request.capability);
     return principal;
   }
@@ -107,16 +112,7 @@ export class TenantSecurity {
     return principal;
   }
 
-  private async verifySignatures({ http, profile, now }: AdmissionRequest): Promise<VerifiedSignature[]> {
-    if (this.verifyMode === 'off') return [];
-    // Most requests are unsigned: they skip preparing the profile's keys and the verifier's promises.
-    const signed = http !== undefined && carriesSignature(http);
-    const signatures = signed ? await verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions }) : [];
-    if (signatures.length === 0 && this.verifyMode === 'required') {
-      throw signatureMissing(
-        'this business requires signed requests: send Signature-Input and Signature (RFC 9421) made with a key from your profile',
-      );
-    }
-    return signatures;
+  private async verifySignatures(http: HttpRequestDescriptor, { profile, now }: AdmissionRequest): Promise<VerifiedSignature[]> {
+    return verifyRequest(http, await keySetOfProfile(profile), { now, ...this.verifyOptions });
   }
 }

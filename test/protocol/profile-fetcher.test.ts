@@ -43,6 +43,18 @@ describe('fetching platform profiles', () => {
     expect(fetcher.hits).toBeGreaterThanOrEqual(1);
   });
 
+  it('answers a profile synchronously only once it is cached, counting the hit, and never fetches for it', async () => {
+    const fetcher = new ProfileFetcher();
+    platform.serve('/sync', platformProfile(), { 'cache-control': 'max-age=60' });
+    expect(fetcher.cached(platform.url('/sync'), true)).toBeUndefined();
+    const fetched = await fetcher.get(platform.url('/sync'), true);
+    const hits = fetcher.hits;
+    expect(fetcher.cached(platform.url('/sync'), true)).toEqual(fetched);
+    expect(fetcher.hits).toBe(hits + 1);
+    expect(platform.hits('/sync')).toBe(1);
+    expect(() => fetcher.cached('http://example.com/p', false)).toThrow(ProtocolError);
+  });
+
   it('holds at most maxEntries profiles: the least recently used one is fetched again', async () => {
     const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, maxEntries: 2 });
     for (const path of ['/held/a', '/held/b', '/held/c']) platform.serve(path, platformProfile(), { 'cache-control': 'max-age=600' });
