@@ -79,7 +79,8 @@ export async function measure(
 ): Promise<Measurement> {
   const warm = await run(server, call, settings.warmupSeconds, settings.connections);
   const short = WARMUP_REQUESTS - warm.requests.total;
-  if (short > 0) await run(server, call, { amount: short }, settings.connections);
+  // autocannon refuses an amount below its connections: a top-up is at least one request per connection.
+  if (short > 0) await run(server, call, { amount: Math.max(short, settings.connections) }, settings.connections);
   await beforeMeasured?.();
   const cpuBefore = server.cpuSeconds();
   const result = await run(server, call, settings.seconds, settings.connections);
