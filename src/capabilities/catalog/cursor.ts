@@ -5,9 +5,10 @@
  * or issued for another query or tenant is refused with 400 invalid_cursor, never misread.
  * Format: base64url(JSON state) "." base64url(HMAC-SHA256).
  */
-import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../../protocol/errors.js';
 import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
+import { signatureMatches } from '../../../adapters/kit/hmac.js';
 
 export interface CursorState {
   /** The adapter's token of the page to read; absent = its first page. */
@@ -53,7 +54,7 @@ export function readCursor(key: KeyObject, binding: string, cursor: string): Cur
   // would accept a second spelling of one cursor.
   const signature = match ? Buffer.from(match[2]!) : undefined;
   const expected = match ? Buffer.from(hmacSha256(key, match[1]!).toString('base64url')) : undefined;
-  if (!signature || !expected || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+  if (!signature || !expected || !signatureMatches(signature, expected)) {
     throw invalid('is not a cursor this gateway issued (altered, truncated or from elsewhere); start again without a cursor');
   }
   let payload: unknown;

@@ -4,10 +4,10 @@
  * tenant and order id under a key derived from GATEWAY_SECRET. Whoever holds the link (the
  * buyer, through the platform) can read the page; nobody can derive it from an order id.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { OperationContext } from '../context.js';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
+import { signatureMatches } from '../../../adapters/kit/hmac.js';
 
 export const ORDER_PAGE_PATH = '/order-status';
 
@@ -25,5 +25,5 @@ export function permalinkTokenValid(secret: GatewaySecret, tenantId: string, ord
   if (typeof presented !== 'string') return false;
   const expected = Buffer.from(token(secret, tenantId, orderId));
   const given = Buffer.from(presented);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return signatureMatches(given, expected);
 }

@@ -5,10 +5,10 @@
  * with another tenant, kind or session. It is the page's only credential (no cookie).
  * Format: base64url(JSON [id, owner, expiry in epoch seconds]) "." base64url(128-bit HMAC-SHA256).
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { SessionKind } from '../settings.js';
 import { hmacSha256 } from '../../../adapters/kit/hmac-sha256.js';
+import { signatureMatches } from '../../../adapters/kit/hmac.js';
 
 export const PAGE_TOKEN_PURPOSE = 'embedded-page';
 
@@ -51,7 +51,7 @@ export function readPageToken(secret: GatewaySecret, tenantId: string, kind: Ses
   // Compared as text: base64url decoding ignores the last character's spare bits, and one token must have one spelling.
   const given = Buffer.from(match[2]!);
   const expected = Buffer.from(signature(secret, tenantId, kind, match[1]!).toString('base64url'));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+  if (!signatureMatches(given, expected)) return { ok: false, reason: 'invalid' };
   const session = parse(match[1]!);
   if (!session) return { ok: false, reason: 'invalid' };
   if (session.expiresAt <= now) return { ok: false, reason: 'expired' };
