@@ -21,6 +21,23 @@ export type AccessLog = (entry: AccessEntry) => void;
 
 /** pino's line for a string field: JSON text (the values here are ids, names and enums). */
 const field = (name: string, value: string | undefined) => (value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`);
+/** Field texts kept per field name: tenants, operations and transports are few, the cap is a guard. */
+const MAX_KNOWN = 1000;
+
+/** The field's text for each value seen, made once: tenant ids, operation names and transports repeat on every line. */
+function knownField(name: string): (value: string | undefined) => string {
+  const texts = new Map<string, string>();
+  return (value) => {
+    if (value === undefined) return '';
+    let text = texts.get(value);
+    if (text === undefined) {
+      text = field(name, value);
+      if (texts.size < MAX_KNOWN) texts.set(value, text);
+    }
+    return text;
+  };
+}
+
 /** pino writes a number that is not finite as null. */
 const number = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
 
@@ -29,10 +46,13 @@ export function accessLog(level: string, destination: DestinationStream): Access
   if (!pino({ level }, destination).isLevelEnabled('info')) return () => {};
   const head = `{"level":${pino.levels.values.info},"time":`;
   const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+  const tenant = knownField('tenant');
+  const operation = knownField('operation');
+  const transport = knownField('transport');
   return (e) => {
     destination.write(
-      `${head}${Date.now()}${base}${field('reqId', e.reqId)}${field('tenant', e.tenant)}${field('operation', e.operation)}` +
-        `${field('transport', e.transport)},"status":${number(e.status)},"latency_ms":${number(e.latencyMs)},"msg":"request"}\n`,
+      `${head}${Date.now()}${base}${field('reqId', e.reqId)}${tenant(e.tenant)}${operation(e.operation)}` +
+        `${transport(e.transport)},"status":${number(e.status)},"latency_ms":${number(e.latencyMs)},"msg":"request"}\n`,
     );
   };
 }

@@ -6,12 +6,12 @@
  * or the route pattern, and a request that matched no route is `operation="unknown"`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { IdempotencyEvent } from '../pipeline/pipeline.js';
 import type { OutboxMetrics, QueueMetrics } from '../state/queue-worker.js';
 import type { DurableQueue } from '../state/store.js';
 import type { BackendObserver } from '../tenancy/resilient-adapter.js';
-import { RequestSeries } from './request-series.js';
+import { LatencyHistogram, LatencySeries, PlainCounter, RequestSeries } from './request-series.js';
 
 /** Seconds; from a cached read to a slow backend behind retries. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -25,8 +25,8 @@ export interface CacheCounts {
 export class Metrics implements QueueMetrics {
   readonly registry = new Registry();
   private readonly requests: RequestSeries;
-  private readonly backendSeconds: Histogram<'tenant' | 'method' | 'outcome'>;
-  private readonly idempotencyOutcomes: Counter<'tenant' | 'operation' | 'outcome'>;
+  private readonly backendSeconds = new LatencySeries<'tenant' | 'method' | 'outcome'>(LATENCY_BUCKETS);
+  private readonly idempotencyOutcomes: PlainCounter<'tenant' | 'operation' | 'outcome'>;
   private readonly limited: Counter<'tenant' | 'scope'>;
   private readonly limiterErrors: Counter;
   private readonly reloads: Counter<'outcome'>;
@@ -38,14 +38,14 @@ export class Metrics implements QueueMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new RequestSeries(this.registry, LATENCY_BUCKETS);
-    this.backendSeconds = new Histogram({
+    // Counted plainly (request-series.ts): observed on every adapter call.
+    new LatencyHistogram(this.backendSeconds, LATENCY_BUCKETS, {
       name: 'proto_backend_call_duration_seconds',
       help: 'One attempt of a call to a merchant backend (adapter), by outcome: ok, error or timeout.',
       labelNames: ['tenant', 'method', 'outcome'],
-      buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.idempotencyOutcomes = new Counter({
+    this.idempotencyOutcomes = new PlainCounter({
       name: 'proto_idempotency_requests_total',
       help:
         'Requests carrying an idempotency key: executed, replayed, conflict (key reused with another request) ' +
@@ -125,18 +125,14 @@ export class Metrics implements QueueMetrics {
 
   /** The observer a tenant's resilient adapter reports each backend attempt to. */
   backendObserver(tenant: string): BackendObserver {
-    // Each series' child is looked up once, not its labels hashed on every call.
-    const series = new Map<string, Histogram.Internal<'tenant' | 'method' | 'outcome'>>();
     return ({ method, durationMs, outcome }) => {
-      const key = `${method}\n${outcome}`;
-      let child = series.get(key);
-      if (!child) series.set(key, (child = this.backendSeconds.labels({ tenant, method, outcome })));
-      child.observe(durationMs / 1000);
+      this.backendSeconds.observe(`${tenant}\n${method}\n${outcome}`, { tenant, method, outcome }, durationMs / 1000);
     };
   }
 
   idempotency = (event: IdempotencyEvent): void => {
-    this.idempotencyOutcomes.inc({ tenant: event.tenant, operation: event.operation, outcome: event.outcome });
+    const { tenant, operation, outcome } = event;
+    this.idempotencyOutcomes.add(`${tenant}\n${operation}\n${outcome}`, { tenant, operation, outcome });
   };
 
   rateLimited(tenant: string, scope: 'caller' | 'tenant'): void {

@@ -1,10 +1,12 @@
 /**
- * The per-request metrics (proto_requests_total, proto_request_duration_seconds) counted into
- * plain running totals and handed to prom-client only when scraped. prom-client's own counting
- * validates and hashes the label set on every call and keys each bucket by its bound as a string:
- * the largest single cost of a discovery request after the access line. The exposition is still
- * prom-client's: the counter takes each series' total at collect time, and the histogram hands
- * the registry the values its Histogram class would (buckets cumulative, then +Inf, sum and count).
+ * Metrics counted into plain running totals and handed to prom-client only when scraped: the
+ * per-request ones (proto_requests_total, proto_request_duration_seconds) here, and any other
+ * latency histogram or counter the gateway bumps on a hot path (metrics.ts). prom-client's own
+ * counting validates and hashes the label set on every call, a child made with `labels()` too,
+ * and keys each bucket by its bound as a string: the largest single cost of a discovery request
+ * after the access line, and about a µs per adapter call. The exposition is still prom-client's:
+ * a counter takes each series' total at collect time, and the histogram hands the registry the
+ * values its Histogram class would (buckets cumulative, then +Inf, sum and count).
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 
@@ -12,13 +14,13 @@ type RequestLabel = 'tenant' | 'operation' | 'transport';
 type Labels = Record<RequestLabel, string>;
 
 /** One latency series: counts per bucket (not yet cumulative), the last one past every bound. */
-class LatencyTotals {
+export class LatencyTotals<L extends string = RequestLabel> {
   readonly counts: number[];
   sum = 0;
   count = 0;
 
   constructor(
-    readonly labels: Labels,
+    readonly labels: Record<L, string>,
     private readonly bounds: readonly number[],
   ) {
     this.counts = new Array<number>(bounds.length + 1).fill(0);
@@ -33,10 +35,20 @@ class LatencyTotals {
   }
 }
 
+/** What a latency histogram exposes, and what a registry reset empties. */
+export interface LatencySource<L extends string> {
+  latencies(): Iterable<LatencyTotals<L>>;
+  clear(): void;
+}
+
 /** Every series' totals, by tenant, operation, transport (latency) and status (requests). */
-class Totals {
+class Totals implements LatencySource<RequestLabel> {
   readonly requests = new Map<string, SeriesTotals>();
   readonly latency = new Map<string, LatencyTotals>();
+
+  latencies(): Iterable<LatencyTotals> {
+    return this.latency.values();
+  }
 
   clear(): void {
     this.requests.clear();
@@ -50,32 +62,32 @@ interface SeriesTotals {
   latency: LatencyTotals;
 }
 
-/** prom-client's Histogram reading its series from the totals; the registry reads them through `getForPromString`. */
-class LatencyHistogram extends Histogram<RequestLabel> {
+/** prom-client's Histogram reading its series from plain totals; the registry reads them through `getForPromString`. */
+export class LatencyHistogram<L extends string> extends Histogram<L> {
   private readonly described: { name: string; help: string };
   /** Unset while prom-client's constructor runs (it calls `reset`). */
-  private readonly totals?: Totals;
+  private readonly source?: LatencySource<L>;
 
   constructor(
-    totals: Totals,
+    source: LatencySource<L>,
     private readonly bounds: readonly number[],
-    config: { name: string; help: string; registers: Registry[] },
+    config: { name: string; help: string; labelNames: L[]; registers: Registry[] },
   ) {
-    super({ ...config, labelNames: ['tenant', 'operation', 'transport'], buckets: [...bounds] });
+    super({ ...config, buckets: [...bounds] });
     this.described = { name: config.name, help: config.help };
-    this.totals = totals;
+    this.source = source;
   }
 
   override reset(): void {
     super.reset();
-    this.totals?.clear();
+    this.source?.clear();
   }
 
   /** What prom-client's Histogram hands the registry (its `get` splays the labels of the same values). */
   getForPromString() {
     const { name, help } = this.described;
     const values = [];
-    for (const totals of this.totals!.latency.values()) {
+    for (const totals of this.source!.latencies()) {
       const sharedLabels = totals.labels;
       let cumulative = 0;
       for (const [i, le] of this.bounds.entries()) {
@@ -89,6 +101,56 @@ class LatencyHistogram extends Histogram<RequestLabel> {
       );
     }
     return { name, help, type: 'histogram' as const, values, aggregator: 'sum' as const };
+  }
+}
+
+/** Latency series of any labels, each kept under a key its caller makes from the label values. */
+export class LatencySeries<L extends string> implements LatencySource<L> {
+  private readonly series = new Map<string, LatencyTotals<L>>();
+
+  constructor(private readonly bounds: readonly number[]) {}
+
+  observe(key: string, labels: Record<L, string>, seconds: number): void {
+    let totals = this.series.get(key);
+    if (!totals) this.series.set(key, (totals = new LatencyTotals(labels, this.bounds)));
+    totals.observe(seconds);
+  }
+
+  latencies(): Iterable<LatencyTotals<L>> {
+    return this.series.values();
+  }
+
+  clear(): void {
+    this.series.clear();
+  }
+}
+
+/** prom-client's Counter whose series are plain totals, handed over when the registry reads it. */
+export class PlainCounter<L extends string> extends Counter<L> {
+  /** Unset while prom-client's constructor runs. */
+  private readonly totals?: Map<string, { labels: Record<L, string>; count: number }>;
+
+  constructor(config: { name: string; help: string; labelNames: L[]; registers: Registry[] }) {
+    super(config);
+    this.totals = new Map();
+  }
+
+  /** One more in the series `key` names (a key its caller makes from the label values). */
+  add(key: string, labels: Record<L, string>): void {
+    const totals = this.totals!.get(key);
+    if (totals) totals.count++;
+    else this.totals!.set(key, { labels, count: 1 });
+  }
+
+  override reset(): void {
+    super.reset();
+    this.totals?.clear();
+  }
+
+  override async get() {
+    super.reset(); // prom-client's own series only, filled again from the totals
+    for (const { labels, count } of this.totals!.values()) this.inc(labels as never, count);
+    return super.get();
   }
 }
 
@@ -114,6 +176,7 @@ export class RequestSeries {
     new LatencyHistogram(this.totals, buckets, {
       name: 'proto_request_duration_seconds',
       help: 'Time from receiving a request to finishing its response.',
+      labelNames: ['tenant', 'operation', 'transport'],
       registers,
     });
   }

@@ -17,17 +17,20 @@ import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
 import { compile, type Validator } from '../../schemas/validator.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
-import type { Caller } from '../capabilities/context.js';
+import type { Caller, OperationContext } from '../capabilities/context.js';
 import { fingerprint } from '../security/fingerprint.js';
 import { checkIdempotencyKey, Idempotency, type IdempotencyOutcome, type StoredResponse } from './idempotency.js';
-import type { AnswerScope, OperationDefinition } from '../capabilities/operation.js';
+import type { AnswerScope, OperationDefinition, OperationInput } from '../capabilities/operation.js';
 import { bindSession } from '../embedded/session/session-binding.js';
 import { callerBudget, type RateLimiter } from './call-budgets.js';
 import type { OperationCall } from './operation-call.js';
 
 /** What the adapters may learn of the request (adapters/contract.ts RequestContext). */
 function clientOf(call: OperationCall): RequestContext {
-  return { ...(call.address && { clientIp: call.address }), ...(call.language && { language: call.language }) };
+  const client: RequestContext = {};
+  if (call.address) client.clientIp = call.address;
+  if (call.language) client.language = call.language;
+  return client;
 }
 
 export interface OperationResponse extends StoredResponse {
@@ -229,19 +232,22 @@ export class Pipeline {
     negotiation: Negotiated,
     payload: unknown,
   ): Promise<StoredResponse> {
-    const ctx = {
+    // Optional members are set one by one, as in operationCall: a spread builds and copies an object for each.
+    const ctx: OperationContext = {
       tenant: call.tenant,
       caller,
       transport: call.transport,
       requestId: call.requestId,
-      ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
       log: call.log,
       store: this.deps.store,
       secret: this.deps.secret,
       now: this.deps.now,
       client: clientOf(call),
     };
-    const result = await op.handler(ctx, { ...(call.id !== undefined && { id: call.id }), payload });
+    if (call.idempotencyKey !== undefined) ctx.idempotencyKey = call.idempotencyKey;
+    const input: OperationInput<unknown> = { payload };
+    if (call.id !== undefined) input.id = call.id;
+    const result = await op.handler(ctx, input);
     const status = result.outcome === 'success' ? (result.status ?? op.rest.status) : 200;
     // Failed outcomes that still show a live session (a complete escalated to the store) are bound too.
     const bound =

@@ -127,13 +127,14 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
     },
   };
 
-  // Most requests meet no limit: they pass without the promise an async hook would cost.
+  // Most requests meet no limit: they pass without the promise an async hook would cost, and
+  // before reading req.routeOptions, which Fastify builds afresh (a 13-field object) on every read.
   app.addHook('preHandler', (req, _reply, done) => {
     const { tenant } = req;
     const limits = tenant?.policies.rateLimits;
-    const { config } = req.routeOptions;
-    const counted = config.countedPerCall || config.notLimited || UNLIMITED_ROUTES.has(req.routeOptions.url ?? '');
-    if (!tenant || !(limits?.perCaller || limits?.perTenant) || counted) return done();
+    if (!tenant || !(limits?.perCaller || limits?.perTenant)) return done();
+    const { config, url } = req.routeOptions;
+    if (config.countedPerCall || config.notLimited || UNLIMITED_ROUTES.has(url ?? '')) return done();
     limiter
       .count(tenant, 'caller', requestCaller(req), req.log)
       .then(() => limiter.count(tenant, 'tenant', tenant.id, req.log))

@@ -44,6 +44,8 @@ function idempotencySuite(makeStore: () => Promise<StateStore>) {
     const key = `idem:test:${randomUUID()}`;
     const response = { status: 201, outcome: 'success', body };
     expect(await idempotency.run(key, 'fp', 60_000, execute)).toEqual({ response, replayed: false });
+    // The record as other replicas (and older gateways' readers) find it: its fields as one JSON line, then the answer.
+    expect((await store.getText(key))?.value).toBe(`{"state":"done","fingerprint":"fp","status":201,"outcome":"success"}\n${body}`);
     const replay = await idempotency.run(key, 'fp', 60_000, () => Promise.reject(new Error('executed again')));
     expect(replay).toEqual({ response, replayed: true });
   });

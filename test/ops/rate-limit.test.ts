@@ -36,6 +36,15 @@ function otherCaller(gw: TestGateway): string {
 const call = (gw: TestGateway, headers: Record<string, string | undefined> = {}, remoteAddress?: string) =>
   gw.app.inject({ method: 'GET', url: `/echo/${randomUUID()}`, headers: gw.headers(headers), ...(remoteAddress && { remoteAddress }) });
 
+/** An order status page with no valid link: refused by the page, after the per-request limit counted it. */
+const orderPage = (gw: TestGateway, remoteAddress?: string) =>
+  gw.app.inject({
+    method: 'GET',
+    url: `/order-status/${randomUUID()}?t=x`,
+    headers: gw.headers(),
+    ...(remoteAddress && { remoteAddress }),
+  });
+
 describe('rate limits (single process)', () => {
   const gateways: TestGateway[] = [];
   const gateway = async (limits: RateLimits) => {
@@ -162,6 +171,16 @@ describe('rate limits (single process)', () => {
     const gw = await testGateway({ operations: [echo] });
     gateways.push(gw);
     for (let i = 0; i < 20; i++) expect((await call(gw)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await orderPage(gw)).statusCode).not.toBe(429);
+  });
+
+  it('count each request of a route outside the pipeline (an order page) against the caller', async () => {
+    const gw = await gateway({ per_caller: { max: 2, window_seconds: 60 } });
+    for (let i = 0; i < 2; i++) expect((await orderPage(gw)).statusCode).not.toBe(429);
+    const refused = await orderPage(gw);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ code: 'rate_limited', content: expect.stringContaining('2 requests per 60 s') });
+    expect((await orderPage(gw, otherAddress())).statusCode).not.toBe(429);
   });
 });
 
