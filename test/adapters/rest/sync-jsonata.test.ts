@@ -99,6 +99,56 @@ const SHORTCUT_CASES = [
   'lines.{"cart": %.cart_id}',
 ];
 
+/** Calls the third shortcut takes (a lambda whose body is a call) or leaves to the library, with the functions a tenant binds. */
+const CALL_CASES = [
+  '($amount := function($x) { $money($x, currency) }; [lines.$amount(price)])',
+  '($amount := function($x) { $money($x, $$.currency) }; lines.{"unit": $amount(price), "none": $amount(missing)})',
+  '($money(lines[0].price, currency))',
+  '($f := function($x, $y) { $join([$string($x), $string($y)], "/") }; [$f(1), $f(1, 2, 3), $f()])',
+  '($f := function($x) { $me($x) }; lines.$f(1))',
+  '($f := function($x) { $string($) }; lines[0].$f(1))',
+  '($f := function($x) { $join([$x, $.cart_id]) }; lines[0].($f(sku)))',
+  '($add := function($a, $b) { $sum([$a, $b]) }; $inc := $add(?, 1); [$inc(2), $add(3, ?)(4)])',
+  '($sub := $substring(?, 1, 2); $sub(cart_id & "xyz"))',
+  '($h := function($x) { $x * 2 }; $g := function($x) { $h($x) }; $f := function($x) { $g($x + 1) }; $f(3))',
+  '($ping := function($n) { $pong($n) }; $pong := function($n) { $n <= 0 ? "done" : $ping($n - 1) }; $ping(5000))',
+  '($twice := function($g) { $g(2) * 2 }; $twice(function($x) { $x * 3 }))',
+  '($f := function($g, $x) { $g($x) }; $f($uppercase, cart_id))',
+  '($f := function($x) { $string($x) }; $r := $f($y := 2); $r & $y)',
+  '($f := function($x)<n:n> { $abs($x) }; $f(-2))',
+  '($f := function($x)<n:n> { $abs($x) }; $f("a"))',
+  '($f := function($x) { $fail($x) }; $f(1))',
+  '($f := function($x) { $fail($x) }; [$money("1.00"), $f(1)])',
+  '($f := function($x) { $money($x) }; $once := $f("1.00"); $money("bad"))',
+  '($f := function($x) { $money($x) }; [$money("1.00"), $f("bad")])',
+  '($f := function($x) { $nothing($x) }; $f(1))',
+  '($f := function($x) { $none($x) }; $f(1))',
+  '($f := function($x) { $money($x.a.b) }; $f("1.00"))',
+  '$nothing(1)',
+  '$none(1)',
+  '$string(1, 2, 3)',
+  '($s := lines.sku; $s(1))',
+  '$money(lines.price)',
+  '$fail()',
+  '($f := 1; $f(2))',
+];
+
+/** Fresh functions per run: the library marks a called function with the call's name and position. */
+const callBindings = () => ({
+  money: (value: unknown, currency = 'USD') => {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !/^\d+\.\d\d$/.test(value)) throw new Error(`not money: ${JSON.stringify(value)} ${currency}`);
+    return Number(value.replace('.', ''));
+  },
+  me: function (this: { sku?: unknown } | undefined) {
+    return this?.sku;
+  },
+  fail: (value: unknown) => {
+    throw new Error(`failed on ${String(value)}`);
+  },
+  none: null,
+});
+
 const FAILURES = ['lines.qty + "x"', '$number("abc")', '$undefinedFunction()', 'lines[0].sku.$substring()', '$error("refused")'];
 
 describe('JSONata made synchronous', () => {
@@ -150,6 +200,23 @@ describe('JSONata made synchronous', () => {
     expect(jsonata('lines[0].tags').evaluate(cart)).toEqual(tags);
     expect(jsonata('$t.list').evaluate({}, { t: { list: tags } })).toBe(tags);
     expect(jsonata('$t.on.list').evaluate({}, { t: { on: { list: tags } } })).toBe(tags);
+  });
+
+  it.each(CALL_CASES)('calls functions as the library does: %s', async (expression) => {
+    const failure = (error: unknown) => {
+      const { code, message, position, token } = (error ?? {}) as { code?: string; message?: string; position?: number; token?: string };
+      return { code, message, position, token };
+    };
+    const expected = await asyncJsonata(expression)
+      .evaluate(cart, callBindings())
+      .then((value: unknown) => ({ value: JSON.stringify(value) }), failure);
+    let got: unknown;
+    try {
+      got = { value: JSON.stringify(jsonata(expression).evaluate(cart, callBindings())) };
+    } catch (error) {
+      got = failure(error);
+    }
+    expect(got).toEqual(expected);
   });
 
   it.each(FAILURES)('fails as the library fails: %s', async (expression) => {
