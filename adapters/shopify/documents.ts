@@ -114,39 +114,49 @@ const CART = `
   deliveryGroups(first: 10) { nodes { ${DELIVERY_GROUP} } }
   cost { subtotalAmount { ${MONEY} } totalAmount { ${MONEY} } }`;
 
-const PAYLOAD = `cart { ${CART} } userErrors { field message code } warnings { code message target }`;
 const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
+
+/**
+ * The delivery groups with carrier-calculated rates, as `carrierGroups`: `withCarrierRates`
+ * "requires mandatory usage of the @defer directive" (2026-10 schema); without it only static rates
+ * are listed.
+ */
+const carrierGroups = (directives = '@defer') =>
+  `... ${directives} { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }`;
+
+/**
+ * A mutation's payload. The cart's carrier-rate groups follow in a deferred part of the same answer
+ * when the variable `flag` is true (Shopify documents `@defer` in a `cartCreate` payload:
+ * shopify.dev/docs/apps/build/discounts/network-access-in-cart), so no second read is needed.
+ */
+const payload = (flag: string) =>
+  `cart { ${CART} ${carrierGroups(`@defer @include(if: $${flag})`)} } userErrors { field message code } warnings { code message target }`;
 
 export const CART_QUERY = `query Cart($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
   cart(id: $id) { ${CART} }
 }`;
 
-/**
- * The delivery groups with carrier-calculated rates: `withCarrierRates` "requires mandatory usage
- * of the @defer directive" (2026-10 schema); without it only static rates are listed.
- */
+/** The carrier-rate groups alone: read again while Shopify still calculates them. */
 export const CART_DELIVERY = `query CartDelivery($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
-  cart(id: $id) {
-    id
-    ... @defer { deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
-  }
+  cart(id: $id) { id ${carrierGroups()} }
 }`;
 
-/** CART_QUERY with the carrier-rate groups too (`carrierGroups`, deferred): an unchanged cart in one read. */
+/** CART_QUERY with the carrier-rate groups too: an unchanged cart in one read. */
 export const CART_QUERY_CARRIER = `query CartWithCarrierRates($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
-  cart(id: $id) {
-    ${CART}
-    ... @defer { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }
-  }
+  cart(id: $id) { ${CART} ${carrierGroups()} }
 }`;
 
-export const CART_CREATE = `mutation CartCreate($input: CartInput!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
-  cartCreate(input: $input) { ${PAYLOAD} }
+export const CART_CREATE = `mutation CartCreate($input: CartInput!, $rates: Boolean = false, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
+  cartCreate(input: $input) { ${payload('rates')} }
 }`;
+
+/** The steps of CART_SYNC, in the order Shopify runs them. */
+export const SYNC_STEPS = ['buyer', 'remove', 'update', 'add', 'codes', 'addresses', 'options'] as const;
 
 /**
  * Brings a cart to the wanted state in one request: each step runs only when something changed
- * (`@include`), in this order, and each answers with the cart as it then is.
+ * (`@include`), in this order, and each answers with the cart as it then is; `$<step>Rates` adds
+ * the carrier-rate groups to that step's cart (the last step's only: each read asks the carriers).
  */
 export const CART_SYNC = `mutation CartSync(
   $cartId: ID!,
@@ -157,15 +167,20 @@ export const CART_SYNC = `mutation CartSync(
   $codes: [String!]!, $doCodes: Boolean!,
   $addresses: [CartSelectableAddressInput!]!, $doAddresses: Boolean!,
   $options: [CartSelectedDeliveryOptionInput!]!, $doOptions: Boolean!,
+  ${SYNC_STEPS.map((step) => `$${step}Rates: Boolean = false`).join(', ')},
   ${CART_CONTEXT_VARS}
 ) ${IN_CONTEXT} {
-  buyer: cartBuyerIdentityUpdate(cartId: $cartId, buyerIdentity: $buyer) @include(if: $doBuyer) { ${PAYLOAD} }
-  remove: cartLinesRemove(cartId: $cartId, lineIds: $remove) @include(if: $doRemove) { ${PAYLOAD} }
-  update: cartLinesUpdate(cartId: $cartId, lines: $update) @include(if: $doUpdate) { ${PAYLOAD} }
-  add: cartLinesAdd(cartId: $cartId, lines: $add) @include(if: $doAdd) { ${PAYLOAD} }
-  codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${PAYLOAD} }
-  addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) { ${PAYLOAD} }
-  options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) { ${PAYLOAD} }
+  buyer: cartBuyerIdentityUpdate(cartId: $cartId, buyerIdentity: $buyer) @include(if: $doBuyer) { ${payload('buyerRates')} }
+  remove: cartLinesRemove(cartId: $cartId, lineIds: $remove) @include(if: $doRemove) { ${payload('removeRates')} }
+  update: cartLinesUpdate(cartId: $cartId, lines: $update) @include(if: $doUpdate) { ${payload('updateRates')} }
+  add: cartLinesAdd(cartId: $cartId, lines: $add) @include(if: $doAdd) { ${payload('addRates')} }
+  codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${payload('codesRates')} }
+  addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) {
+    ${payload('addressesRates')}
+  }
+  options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) {
+    ${payload('optionsRates')}
+  }
 }`;
 
 /**

@@ -63,7 +63,9 @@ type StorefrontCall = <T>(document: string, variables: Record<string, unknown>) 
 type Storefront = StorefrontCall & { deferred: StorefrontCall };
 /** Carts whose delivery groups were read with carrier-calculated rates. */
 const carrierRead = new WeakSet<SfCart>();
-type SyncPayloads = Partial<Record<'buyer' | 'remove' | 'update' | 'add' | 'codes' | 'addresses' | 'options', SfCartPayload | null>>;
+type SyncPayloads = Partial<Record<(typeof Q.SYNC_STEPS)[number], SfCartPayload | null>>;
+/** A cart as a document asking for the carrier-rate groups answers it. */
+type CarrierCart = SfCart & { carrierGroups?: SfCart['deliveryGroups'] };
 
 const MAX_PAGE = 250;
 /** Reads of carrier-calculated rates per quote, 100 + 200 + 400 ms apart at most. */
@@ -251,8 +253,8 @@ export class ShopifyAdapter implements Adapter {
     const sendable = { ...wanted, lines: wanted.lines.filter((l) => !problems.has(l.lineId)) };
     const carrier = this.settings.carrier_rates !== false && !!wanted.address;
     let cart = old ? await this.sync(old, sendable, problems, sf, carrier) : null;
-    cart ??= await this.create(sendable, problems, sf);
-    cart = await this.trimExcess(cart, sendable, sf);
+    cart ??= await this.create(sendable, problems, sf, carrier);
+    cart = await this.trimExcess(cart, sendable, sf, carrier);
     let ratesPending = false;
     if (carrier && cart.deliveryGroups.nodes.length) ({ cart, ratesPending } = await this.withCarrierRates(cart, sf, signal));
     const handle = nextHandle(cart, wanted, problems);
@@ -313,14 +315,19 @@ export class ShopifyAdapter implements Adapter {
     return lines.filter((l) => !refused.includes(l));
   }
 
-  private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, sf: Storefront): Promise<SfCart> {
+  private async create(wanted: WantedCart, problems: Map<string, SentLine['problem']>, sf: Storefront, carrier: boolean): Promise<SfCart> {
     let lines = wanted.lines;
+    const selects = Object.keys(wanted.options).length > 0 && !!wanted.address;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const { cartCreate } = await sf<{ cartCreate: SfCartPayload }>(Q.CART_CREATE, { input: createInput({ ...wanted, lines }) });
+      const { cartCreate } = await sf.deferred<{ cartCreate: SfCartPayload }>(Q.CART_CREATE, {
+        input: createInput({ ...wanted, lines }),
+        rates: carrier && !selects,
+      });
       if (cartCreate.cart) {
-        if (Object.keys(wanted.options).length === 0 || !wanted.address) return cartCreate.cart;
-        const handle = nextHandle(cartCreate.cart, { ...wanted, lines, options: {} }, problems);
-        return (await this.selectOptions(handle, wanted.options, sf)) ?? cartCreate.cart;
+        const cart = adoptCarrierGroups(cartCreate.cart);
+        if (!selects) return cart;
+        const handle = nextHandle(cart, { ...wanted, lines, options: {} }, problems);
+        return (await this.selectOptions(handle, wanted.options, sf, carrier)) ?? cart;
       }
       const remaining = await this.refuse(lines, cartCreate.userErrors, problems, sf);
       if (remaining.length === lines.length) break;
@@ -339,7 +346,7 @@ export class ShopifyAdapter implements Adapter {
   ): Promise<SfCart | null> {
     const { variables, changed, optionsAfter } = syncVariables(handle, wanted);
     if (!changed) return this.read(handle.cart, sf, carrier);
-    const payloads = await sf<SyncPayloads>(Q.CART_SYNC, variables);
+    const payloads = await this.syncCall(sf, variables, carrier && !optionsAfter);
     const all = Object.values(payloads);
     if (all.some((p) => p && cartGone(p.userErrors))) return null;
     let cart = lastCart([
@@ -355,7 +362,7 @@ export class ShopifyAdapter implements Adapter {
       const sent = wanted.lines.filter((l) => variables.add.some((a) => a.attributes[0]!.value === l.lineId));
       const retry = await this.refuse(sent, payloads.add.userErrors, problems, sf);
       if (retry.length) {
-        const { add } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true });
+        const { add } = await this.syncCall(sf, { ...noSteps(handle.cart), add: retry.map(lineInput), doAdd: true }, carrier);
         cart = add?.cart ?? cart;
       }
     }
@@ -369,7 +376,7 @@ export class ShopifyAdapter implements Adapter {
       );
     const needsOptions = optionsAfter || (payloads.options && !payloads.options.cart);
     if (needsOptions && Object.keys(wanted.options).length) {
-      cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf)) ?? cart;
+      cart = (await this.selectOptions(nextHandle(cart, { ...wanted, options: {} }, problems), wanted.options, sf, carrier)) ?? cart;
     }
     return cart;
   }
@@ -377,13 +384,15 @@ export class ShopifyAdapter implements Adapter {
   /** The cart unchanged: one read, with the carrier-rate groups in a deferred part when wanted. */
   private async read(cartId: string, sf: Storefront, carrier: boolean): Promise<SfCart | null> {
     if (!carrier) return (await sf<{ cart: SfCart | null }>(Q.CART_QUERY, { id: cartId })).cart;
-    type Read = { cart: (SfCart & { carrierGroups?: SfCart['deliveryGroups'] }) | null };
-    const { cart } = await sf.deferred<Read>(Q.CART_QUERY_CARRIER, { id: cartId });
-    if (!cart?.carrierGroups) return cart;
-    const { carrierGroups, ...rest } = cart;
-    const read = { ...rest, deliveryGroups: carrierGroups };
-    carrierRead.add(read);
-    return read;
+    const { cart } = await sf.deferred<{ cart: CarrierCart | null }>(Q.CART_QUERY_CARRIER, { id: cartId });
+    return cart && adoptCarrierGroups(cart);
+  }
+
+  /** One CART_SYNC request; with `carrier`, the cart its last step answers brings the carrier-rate groups. */
+  private async syncCall(sf: Storefront, variables: Record<string, unknown>, carrier: boolean): Promise<SyncPayloads> {
+    const payloads = await sf.deferred<SyncPayloads>(Q.CART_SYNC, carrier ? ratesOnLastStep(variables) : variables);
+    for (const p of Object.values(payloads)) if (p?.cart) p.cart = adoptCarrierGroups(p.cart);
+    return payloads;
   }
 
   /**
@@ -400,28 +409,33 @@ export class ShopifyAdapter implements Adapter {
         if (!ratesPending || read === CARRIER_RATE_READS) return { cart: { ...cart, deliveryGroups: groups }, ratesPending };
         await sleep(CARRIER_RATE_WAIT_MS * 2 ** (read - 1), undefined, signal && { signal });
       }
-      const found = (await sf.deferred<{ cart: Pick<SfCart, 'id' | 'deliveryGroups'> | null }>(Q.CART_DELIVERY, { id: cart.id })).cart;
-      if (!found?.deliveryGroups) return { cart, ratesPending: false };
-      groups = found.deliveryGroups;
+      const found = (await sf.deferred<{ cart: Pick<CarrierCart, 'id' | 'carrierGroups'> | null }>(Q.CART_DELIVERY, { id: cart.id })).cart;
+      if (!found?.carrierGroups) return { cart, ratesPending: false };
+      groups = found.carrierGroups;
       read++;
     }
   }
 
   /** Sets lines holding more than wanted (a replayed add merged into them) back to the wanted quantity. */
-  private async trimExcess(cart: SfCart, wanted: WantedCart, sf: Storefront): Promise<SfCart> {
+  private async trimExcess(cart: SfCart, wanted: WantedCart, sf: Storefront, carrier: boolean): Promise<SfCart> {
     const update = excessLines(cart, wanted);
     if (!update.length) return cart;
-    const { update: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(cart.id), update, doUpdate: true });
+    const { update: payload } = await this.syncCall(sf, { ...noSteps(cart.id), update, doUpdate: true }, carrier);
     if (!payload?.cart)
       throw new BackendError(`Shopify refused the cart update: ${payload?.userErrors.map((e) => e.message).join('; ')}`, false);
     return payload.cart;
   }
 
   /** Selects options once the cart's delivery groups are known; undefined when none applies. */
-  private async selectOptions(handle: CartHandle, options: Record<string, string>, sf: Storefront): Promise<SfCart | undefined> {
+  private async selectOptions(
+    handle: CartHandle,
+    options: Record<string, string>,
+    sf: Storefront,
+    carrier: boolean,
+  ): Promise<SfCart | undefined> {
     const inputs = optionInputs(handle.groups, options);
     if (!inputs.length) return undefined;
-    const { options: payload } = await sf<SyncPayloads>(Q.CART_SYNC, { ...noSteps(handle.cart), options: inputs, doOptions: true });
+    const { options: payload } = await this.syncCall(sf, { ...noSteps(handle.cart), options: inputs, doOptions: true }, carrier);
     return payload?.cart ?? undefined;
   }
 
@@ -591,6 +605,21 @@ export class ShopifyAdapter implements Adapter {
 }
 
 /** CartSync variables with every step off, to run one step alone. */
+/** The cart with the carrier-rate groups, when the answer has them, as its delivery groups. */
+function adoptCarrierGroups(cart: CarrierCart): SfCart {
+  if (!cart.carrierGroups) return cart;
+  const { carrierGroups, ...rest } = cart;
+  const read = { ...rest, deliveryGroups: carrierGroups };
+  carrierRead.add(read);
+  return read;
+}
+
+/** Asks the last step a CART_SYNC request runs for its cart's carrier-rate groups (`$<step>Rates`). */
+function ratesOnLastStep(variables: Record<string, unknown>): Record<string, unknown> {
+  const last = [...Q.SYNC_STEPS].reverse().find((step) => variables[`do${step[0]!.toUpperCase()}${step.slice(1)}`] === true);
+  return last ? { ...variables, [`${last}Rates`]: true } : variables;
+}
+
 function noSteps(cartId: string) {
   return {
     cartId,

@@ -2,8 +2,10 @@
  * `@defer` as the Storefront API answers it: `multipart/mixed` incremental delivery, the initial
  * payload without the deferred fields (`hasNext: true`), then one `incremental` payload with them at
  * their path (https://shopify.dev/docs/api/storefront#directives; the 2026-10 schema's `@defer` on
- * inline fragments). graphql-js 16 executes the whole document; the split is done on its result.
- * Inline fragments only (what clients send); fragment spreads are answered at once.
+ * inline fragments). Queries and mutations alike: Shopify documents a deferred fragment in the cart
+ * of a `cartCreate` payload (https://shopify.dev/docs/apps/build/discounts/network-access-in-cart).
+ * graphql-js 16 executes the whole document; the split is done on its result. Inline fragments only
+ * (what clients send); fragment spreads are answered at once.
  */
 import type { ServerResponse } from 'node:http';
 import { Kind, type InlineFragmentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
@@ -59,7 +61,11 @@ export function carrierRatesWithoutDefer(set: SelectionSetNode, deferred = false
 
 const BOUNDARY = 'graphql';
 
-/** Answers `data` in two parts: without the deferred fields, then those fields at their paths. */
+/**
+ * Answers `data` in two parts: without the deferred fields, then those fields at their paths. A
+ * deferred fragment left out by `@include`/`@skip` was not executed and has no part; with none
+ * executed the answer is one plain result, as graphql-js's incremental executor gives it.
+ */
 export function sendDeferred(res: ServerResponse, operation: OperationDefinitionNode, data: Json, extra: Json): void {
   const parts: Array<{ path: Path; keys: string[] }> = [];
   deferredParts(operation.selectionSet, data, [], parts);
@@ -67,10 +73,16 @@ export function sendDeferred(res: ServerResponse, operation: OperationDefinition
   const incremental = parts.flatMap(({ path, keys }) => {
     const full = at(data, path) as Json | null | undefined;
     const target = at(initial, path) as Json | null | undefined;
-    if (!full || !target) return [];
-    for (const key of keys) delete target[key];
-    return [{ path, data: Object.fromEntries(keys.map((k) => [k, full[k]])) }];
+    const executed = keys.filter((k) => full && k in full);
+    if (!full || !target || !executed.length) return [];
+    for (const key of executed) delete target[key];
+    return [{ path, data: Object.fromEntries(executed.map((k) => [k, full[k]])) }];
   });
+  if (!incremental.length) {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ data, ...extra }));
+    return;
+  }
   const part = (body: unknown) => `--${BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${JSON.stringify(body)}\r\n`;
   res.writeHead(200, { 'content-type': `multipart/mixed; boundary="${BOUNDARY}"; deferSpec=20220824` });
   res.write(part({ data: initial, ...extra, hasNext: true }));

@@ -263,6 +263,19 @@ describe('Shopify simulator: carrier-calculated rates', () => {
       };
       expect(await read()).toEqual([]);
       expect(await read()).toEqual(['Standard Shipping', 'Express Shipping (US)']);
+
+      // In a mutation's payload alike; a deferred fragment left out by @include has no part.
+      const update = `mutation($id: ID!, $rates: Boolean!) {
+        cartNoteUpdate(cartId: $id, note: "gift") {
+          cart { note ... @defer @include(if: $rates) { deliveryGroups(first: 5, withCarrierRates: true) { nodes { id } } } }
+        }
+      }`;
+      const plain = await post(update, { id: cartId, rates: false });
+      expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await plain.json()).toEqual({ data: { cartNoteUpdate: { cart: { note: 'gift' } } } });
+      const withRates = await post(update, { id: cartId, rates: true });
+      expect(withRates.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+      expect(await withRates.text()).toContain('"incremental":[{"path":["cartNoteUpdate","cart"],"data":{"deliveryGroups"');
     } finally {
       await carrier.close();
     }

@@ -36,6 +36,22 @@ describe('Shopify fidelity: carrier-calculated rates', () => {
     await expect(placePaid(s, request, quote)).resolves.toMatchObject({ status: 'placed' });
   });
 
+  it('takes the carrier rates from the deferred part of the cart mutation itself, and reads again only while pending', async () => {
+    const ready = await carrierShop(0);
+    const roses = ready.sim.shop.ids.gid('ProductVariant', 'bouquet_roses');
+    ready.sim.resetCalls();
+    const { quote } = await readyQuote(ready, [{ lineId: 'l1', variantId: roses, quantity: 1 }]);
+    expect(quote.fulfillment![0]!.groups[0]!.options.map((o) => o.title)).toEqual(['Standard Shipping', 'Express Shipping (US)']);
+    const storefront = (s: ShopifySetup) => s.sim.calls.filter((c) => c.api === 'storefront').map((c) => c.operationName);
+    expect(storefront(ready)).toEqual(['CartCreate', 'CartSync']);
+
+    // Two pending reads: the mutation's deferred part is the first, one CartDelivery the second, the next has them.
+    const pending = await carrierShop(2);
+    pending.sim.resetCalls();
+    await readyQuote(pending, [{ lineId: 'l1', variantId: pending.sim.shop.ids.gid('ProductVariant', 'bouquet_roses'), quantity: 1 }]);
+    expect(storefront(pending)).toEqual(['CartCreate', 'CartDelivery', 'CartDelivery', 'CartSync']);
+  });
+
   it('says the options are still being calculated (recoverable) when Shopify stays pending', async () => {
     const s = await carrierShop(50);
     const roses = s.sim.shop.ids.gid('ProductVariant', 'bouquet_roses');
