@@ -28,16 +28,6 @@ export function endpointOf(config: { apiUrl: string; headers: Record<string, str
   return { url: origin ? new URL(`${origin}${url.pathname}`) : url, headers: { ...headers, ...sdk } };
 }
 
-/** Each document's JSON text, made once: the cart documents are up to 17 kB, sent on every call. */
-const documentJson = new Map<string, string>();
-
-/** `JSON.stringify({ query, variables })`, with the document's part made once. */
-export function requestBody(document: string, variables: Record<string, unknown>): string {
-  let query = documentJson.get(document);
-  if (query === undefined) documentJson.set(document, (query = JSON.stringify(document)));
-  return `{"query":${query},"variables":${JSON.stringify(variables)}}`;
-}
-
 /** The call's answer read whole; undefined when none came (unreachable, cut off, past the deadline). */
 export async function post(
   http: HttpClient,
@@ -52,7 +42,7 @@ export async function post(
       method: 'POST',
       url: endpoint.url,
       headers: headers ? { ...endpoint.headers, ...headers } : endpoint.headers,
-      body: requestBody(document, variables),
+      body: JSON.stringify({ query: document, variables }),
       signal,
     })
     .catch(() => undefined);
