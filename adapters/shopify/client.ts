@@ -54,8 +54,7 @@ function grantError(error: unknown): BackendError {
   if (error instanceof BackendError) return error;
   if (error instanceof HttpThrottlingError) return statusError('Admin', 429, error.response.retryAfter?.toString());
   // instanceof leaves the response's type parameter `any`; it is the default HttpResponseData.
-  if (error instanceof HttpResponseError && (error as HttpResponseError).response.code >= 300)
-    return statusError('Admin', (error as HttpResponseError).response.code);
+  if (error instanceof HttpResponseError) return statusError('Admin', (error as HttpResponseError).response.code);
   if (error instanceof HttpRequestError) return new BackendError('Shopify Admin API is unreachable', true);
   return new BackendError('Shopify refused the client-credentials grant', false);
 }

@@ -73,17 +73,18 @@ export function refusal(api: ShopifyApi, errors: GraphQLError[], extensions?: Ex
   return new BackendError(`Shopify ${api} API refused the call: ${errors.map((e) => e.message).join('; ')}`, false);
 }
 
-/** An HTTP status other than 2xx: what it means for the gateway. */
+const ok = (status: number) => status >= 200 && status < 300;
+
+/** An HTTP status that is no GraphQL answer: what it means for the gateway. */
 export function statusError(api: ShopifyApi, status: number, retryAfter?: string): BackendError {
   if (status === 429)
     return new BackendError(`Shopify ${api} API is throttling (429)`, true, retryAfter ? parseFloat(retryAfter) * 1_000 : 1_000);
   if (status === 430) return new BackendError(`Shopify ${api} API rejected the call for now (430)`, true, 1_000);
   if (status >= 500) return new BackendError(`Shopify ${api} API failed (${status})`, true);
   if (status === 401 || status === 403) return new BackendError(`Shopify ${api} API refused the credentials (${status})`, false);
+  if (ok(status)) return new InvalidBackendAnswer(`Shopify ${api} API`, 'body (not GraphQL JSON)');
   return new BackendError(`Shopify ${api} API answered ${status}`, false);
 }
-
-const ok = (status: number) => status >= 200 && status < 300;
 
 function parse(text: string): unknown {
   try {
@@ -102,7 +103,7 @@ export function jsonData<T>(api: ShopifyApi, answer: HttpAnswer | undefined): T 
     : undefined;
   const { data, errors, extensions } = body ?? {};
   if (Array.isArray(errors)) throw refusal(api, errors as GraphQLError[], extensions);
-  if (errors || !data) throw new InvalidBackendAnswer(`Shopify ${api} API`, 'body (not GraphQL JSON)');
+  if (errors || !data) throw statusError(api, answer.status);
   return data as T;
 }
 
