@@ -84,7 +84,8 @@ const DELIVERY_GROUP = `
   selectedDeliveryOption { handle }
   discountAllocations { ${ALLOCATION} }`;
 
-const CART = `
+/** The cart's fields, its delivery groups selected with `group` (their fields, or a spread of the fragment of them). */
+const cartFields = (group: string) => `
   id checkoutUrl
   buyerIdentity { email countryCode }
   attributes { key value }
@@ -111,8 +112,10 @@ const CART = `
       discountAllocations(lineLevelOnly: false) { ${ALLOCATION} }
     }
   }
-  deliveryGroups(first: 10) { nodes { ${DELIVERY_GROUP} } }
+  deliveryGroups(first: 10) { nodes { ${group} } }
   cost { subtotalAmount { ${MONEY} } totalAmount { ${MONEY} } }`;
+
+const CART = cartFields(DELIVERY_GROUP);
 
 const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
 
@@ -121,16 +124,27 @@ const CART_CONTEXT_VARS = '$country: CountryCode, $language: LanguageCode';
  * "requires mandatory usage of the @defer directive" (2026-10 schema); without it only static rates
  * are listed.
  */
-const carrierGroups = (directives = '@defer') =>
-  `... ${directives} { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${DELIVERY_GROUP} } } }`;
+const carrierGroups = (directives = '@defer', group = DELIVERY_GROUP) =>
+  `... ${directives} { carrierGroups: deliveryGroups(first: 10, withCarrierRates: true) { nodes { ${group} } } }`;
+
+const PAYLOAD_ERRORS = 'userErrors { field message code } warnings { code message target }';
 
 /**
  * A mutation's payload. The cart's carrier-rate groups follow in a deferred part of the same answer
  * when the variable `flag` is true (Shopify documents `@defer` in a `cartCreate` payload:
  * shopify.dev/docs/apps/build/discounts/network-access-in-cart), so no second read is needed.
  */
-const payload = (flag: string) =>
-  `cart { ${CART} ${carrierGroups(`@defer @include(if: $${flag})`)} } userErrors { field message code } warnings { code message target }`;
+const payload = (flag: string, cart = CART, group = DELIVERY_GROUP) =>
+  `cart { ${cart} ${carrierGroups(`@defer @include(if: $${flag})`, group)} } ${PAYLOAD_ERRORS}`;
+
+/**
+ * CART_SYNC selects the cart seven times: with the cart and its delivery groups as named fragments
+ * its text is 5 kB instead of 17 kB, serialized and sent on every call (2026-11-28: 45-65 µs less
+ * adapter CPU per CartSync call, against 2-9 µs between identical builds).
+ */
+const syncPayload = (flag: string) => payload(flag, '...SyncCart', '...SyncDeliveryGroup');
+const SYNC_FRAGMENTS = `fragment SyncCart on Cart { ${cartFields('...SyncDeliveryGroup')} }
+fragment SyncDeliveryGroup on CartDeliveryGroup { ${DELIVERY_GROUP} }`;
 
 export const CART_QUERY = `query Cart($id: ID!, ${CART_CONTEXT_VARS}) ${IN_CONTEXT} {
   cart(id: $id) { ${CART} }
@@ -170,18 +184,19 @@ export const CART_SYNC = `mutation CartSync(
   ${SYNC_STEPS.map((step) => `$${step}Rates: Boolean = false`).join(', ')},
   ${CART_CONTEXT_VARS}
 ) ${IN_CONTEXT} {
-  buyer: cartBuyerIdentityUpdate(cartId: $cartId, buyerIdentity: $buyer) @include(if: $doBuyer) { ${payload('buyerRates')} }
-  remove: cartLinesRemove(cartId: $cartId, lineIds: $remove) @include(if: $doRemove) { ${payload('removeRates')} }
-  update: cartLinesUpdate(cartId: $cartId, lines: $update) @include(if: $doUpdate) { ${payload('updateRates')} }
-  add: cartLinesAdd(cartId: $cartId, lines: $add) @include(if: $doAdd) { ${payload('addRates')} }
-  codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${payload('codesRates')} }
+  buyer: cartBuyerIdentityUpdate(cartId: $cartId, buyerIdentity: $buyer) @include(if: $doBuyer) { ${syncPayload('buyerRates')} }
+  remove: cartLinesRemove(cartId: $cartId, lineIds: $remove) @include(if: $doRemove) { ${syncPayload('removeRates')} }
+  update: cartLinesUpdate(cartId: $cartId, lines: $update) @include(if: $doUpdate) { ${syncPayload('updateRates')} }
+  add: cartLinesAdd(cartId: $cartId, lines: $add) @include(if: $doAdd) { ${syncPayload('addRates')} }
+  codes: cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $codes) @include(if: $doCodes) { ${syncPayload('codesRates')} }
   addresses: cartDeliveryAddressesReplace(cartId: $cartId, addresses: $addresses) @include(if: $doAddresses) {
-    ${payload('addressesRates')}
+    ${syncPayload('addressesRates')}
   }
   options: cartSelectedDeliveryOptionsUpdate(cartId: $cartId, selectedDeliveryOptions: $options) @include(if: $doOptions) {
-    ${payload('optionsRates')}
+    ${syncPayload('optionsRates')}
   }
-}`;
+}
+${SYNC_FRAGMENTS}`;
 
 /**
  * Whether refused merchandise exists and is for sale here: since 2025-10 Shopify refuses a sold-out,

@@ -102,6 +102,14 @@ describe('Shopify error shapes', () => {
     expect(await failure(adapter.ping())).toMatchObject({ retryable: false });
   });
 
+  it('an error text where GraphQL errors belong, in a plain or a deferred answer: give up', async () => {
+    reply(STOREFRONT, { status: 200, body: { errors: 'Internal error' } });
+    expect(await failure(adapter.search({ text: 'roses', limit: 5 }))).toMatchObject({ retryable: false });
+    reply(STOREFRONT, { status: 200, body: { errors: 'Internal error' } });
+    const quote = adapter.quote({ lines: [{ lineId: 'a', variantId: 'gid://shopify/ProductVariant/1', quantity: 1 }], discountCodes: [] });
+    expect(await failure(quote)).toMatchObject({ retryable: false });
+  });
+
   it('a call past its deadline is abandoned', async () => {
     reply(ADMIN, { status: 200, body: { data: { shop: { id: 'gid://shopify/Shop/1' } } }, delayMs: 5_000 });
     const error = await failure(adapter.ping(AbortSignal.timeout(50)));
