@@ -100,10 +100,14 @@ export class WooHttp {
   private readonly http: HttpClient;
 
   private readonly auth: RestAuth;
+  /** The Store API's root URL. */
+  private readonly storeApi: string;
 
-  constructor(private readonly options: WooHttpOptions) {
+  constructor(options: WooHttpOptions) {
     this.http = new HttpClient({ timeoutMs: options.timeoutMs, capsCallerDeadline: true });
-    this.auth = new RestAuth(options);
+    const storeUrl = options.storeUrl.replace(/\/+$/, '');
+    this.auth = new RestAuth({ ...options, storeUrl });
+    this.storeApi = `${storeUrl}/wp-json/wc/store/v1`;
   }
 
   /** Closes the kept-alive connections. */
@@ -139,7 +143,7 @@ export class WooHttp {
     // undici follows no redirect: a redirected Store API is the 3xx page, judged like any answer.
     const answer = await this.http.send(what, {
       method,
-      url: `${this.options.storeUrl.replace(/\/+$/, '')}/wp-json/wc/store/v1${path}`,
+      url: `${this.storeApi}${path}`,
       headers: {
         accept: 'application/json',
         ...(request.body !== undefined && { 'content-type': 'application/json' }),

@@ -4,9 +4,10 @@
  * client library (@woocommerce/woocommerce-rest-api, which the adapter used to send through) sends.
  */
 import { describe, expect, it } from 'vitest';
+import { WooHttp } from '../../../adapters/woocommerce/http.js';
 import { RestAuth, type RestParams } from '../../../adapters/woocommerce/rest-auth.js';
 import { RestAuthenticator } from '../../../simulators/woocommerce/auth.js';
-import { DEFAULT_KEY } from '../../../simulators/woocommerce/server.js';
+import { DEFAULT_KEY, startWooSimulator } from '../../../simulators/woocommerce/server.js';
 
 const KEY = { ...DEFAULT_KEY, permissions: 'read_write' as const };
 /** Reserved characters, spaces and brackets: each must be signed as the store decodes it. */
@@ -96,6 +97,18 @@ describe('REST API authentication', () => {
       expect(headers.authorization).toBe(basic);
       expect(headers.accept).toBe(library.headers.Accept);
       expect(headers['user-agent']).toBe(library.headers['User-Agent']);
+    }
+  });
+
+  it('reaches a store whose URL is given with a trailing slash, as the library did', async () => {
+    const sim = await startWooSimulator();
+    const http = new WooHttp({ ...DEFAULT_KEY, storeUrl: `${sim.url}/`, queryStringAuth: false, timeoutMs: 2_000 });
+    try {
+      expect((await http.rest('GET', 'products', { params: { per_page: 1 } })).status).toBe(200);
+      expect((await http.store('GET', '/cart')).status).toBe(200);
+    } finally {
+      await http.close();
+      await sim.close();
     }
   });
 });
