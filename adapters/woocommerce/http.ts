@@ -1,13 +1,10 @@
 /**
  * The two doors into a WooCommerce store, each call under a deadline:
- * - the REST API (`wc/v3`) through @woocommerce/woocommerce-rest-api, which authenticates as
- *   WooCommerce expects (basic auth or query-string keys over HTTPS, OAuth 1.0a signatures over
- *   plain HTTP);
- * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header (the library does not
- *   cover it).
+ * - the REST API (`wc/v3`), authenticated as WooCommerce expects (rest-auth.ts: basic auth or
+ *   query-string keys over HTTPS, OAuth 1.0a signatures over plain HTTP);
+ * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header.
  * Both travel through the kit's client (adapters/kit/http-client.ts: kept-alive connections, the
- * call's deadline, the body cap): the library's axios is handed it as its adapter, in place of
- * axios' node:http transport, which cost about three times a Store API call's CPU.
+ * call's deadline, the body cap).
  * Answers are read as text and judged before use: 429 (host `Retry-After` or the Store API's
  * `RateLimit-Retry-After`) and 5xx are retryable BackendErrors; an HTML page, a PHP warning in
  * front of the JSON or a cut-off body is a InvalidAnswerError; a refused API key is a
@@ -15,6 +12,7 @@
  */
 import { BackendError, InvalidAnswerError } from '../contract.js';
 import { HttpClient, retryAfterMs, type HttpAnswer } from '../kit/http-client.js';
+import { RestAuth, type RestParams } from './rest-auth.js';
 
 export interface WooResponse<T = unknown> {
   status: number;
@@ -35,43 +33,6 @@ export const isWpError = (body: unknown): body is WpErrorBody =>
   typeof (body as WpErrorBody).code === 'string' &&
   typeof (body as WpErrorBody).message === 'string';
 
-interface RestLibrary {
-  get(endpoint: string, params?: object): Promise<AxiosLike>;
-  post(endpoint: string, data: unknown, params?: object): Promise<AxiosLike>;
-  put(endpoint: string, data: unknown, params?: object): Promise<AxiosLike>;
-  delete(endpoint: string, params?: object): Promise<AxiosLike>;
-}
-
-/** What axios hands its adapter: the library's URL, query parameters (OAuth's or the keys), headers and JSON text. */
-interface AxiosRequest {
-  method: string;
-  url: string;
-  params?: Record<string, string | number | boolean | undefined>;
-  /** AxiosHeaders: toJSON(true) is every set header as a string (a list joined with ", "). */
-  headers: { toJSON(asStrings: true): Record<string, string> };
-  auth?: { username: string; password: string };
-  data?: unknown;
-}
-
-interface AxiosLike {
-  status: number;
-  data: string;
-  headers: Record<string, string>;
-}
-
-type RestLibraryClass = new (options: object) => RestLibrary;
-
-let libraryClass: Promise<RestLibraryClass> | undefined;
-
-/** The package is CommonJS with `exports.default`: Node's ESM import nests it once more than bundlers do. */
-function loadLibrary(): Promise<RestLibraryClass> {
-  libraryClass ??= import('@woocommerce/woocommerce-rest-api').then((module) => {
-    const loaded = module.default as unknown as RestLibraryClass | { default: RestLibraryClass };
-    return typeof loaded === 'function' ? loaded : loaded.default;
-  });
-  return libraryClass;
-}
-
 export interface WooHttpOptions {
   storeUrl: string;
   consumerKey: string;
@@ -79,23 +40,6 @@ export interface WooHttpOptions {
   queryStringAuth: boolean;
   timeoutMs: number;
 }
-
-/** The URL axios would send: the library's, its query parameters appended. */
-function withQuery(url: string, params: AxiosRequest['params'] = {}): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.append(name, String(value));
-  const text = query.toString();
-  return text ? `${url}${url.includes('?') ? '&' : '?'}${text}` : url;
-}
-
-/** The library's headers, with basic auth (HTTPS without query-string keys) as axios' own transport writes it. */
-function requestHeaders(config: AxiosRequest): Record<string, string> {
-  const headers = config.headers.toJSON(true);
-  if (config.auth) headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString('base64')}`;
-  return headers;
-}
-
-const untransformed = [(data: unknown) => data];
 
 /** Judges a store answer; `what` names the call in error messages (never a credential). */
 export function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
@@ -155,8 +99,15 @@ function readText(what: string, answer: HttpAnswer): string {
 export class WooHttp {
   private readonly http: HttpClient;
 
-  constructor(private readonly options: WooHttpOptions) {
+  private readonly auth: RestAuth;
+  /** The Store API's root URL. */
+  private readonly storeApi: string;
+
+  constructor(options: WooHttpOptions) {
     this.http = new HttpClient({ timeoutMs: options.timeoutMs, capsCallerDeadline: true });
+    const storeUrl = options.storeUrl.replace(/\/+$/, '');
+    this.auth = new RestAuth({ ...options, storeUrl });
+    this.storeApi = `${storeUrl}/wp-json/wc/store/v1`;
   }
 
   /** Closes the kept-alive connections. */
@@ -168,43 +119,17 @@ export class WooHttp {
   async rest<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     endpoint: string,
-    request: { params?: Record<string, string | number | boolean>; data?: unknown; version?: string } = {},
+    request: { params?: RestParams; data?: unknown; version?: string } = {},
     signal?: AbortSignal,
   ): Promise<WooResponse<T>> {
-    const Library = await loadLibrary();
     const version = request.version ?? 'wc/v3';
     const what = `${method} ${version}/${endpoint}`;
-    const client = new Library({
-      url: this.options.storeUrl,
-      consumerKey: this.options.consumerKey,
-      consumerSecret: this.options.consumerSecret,
-      version,
-      queryStringAuth: this.options.queryStringAuth,
-      // The answer stays text (identity transformResponse), so decode judges HTML and PHP warnings itself.
-      axiosConfig: { adapter: (config: AxiosRequest) => this.send(what, config, signal), transformResponse: untransformed },
-    });
-    const params = request.params ?? {};
-    const send = {
-      GET: () => client.get(endpoint, params),
-      POST: () => client.post(endpoint, request.data ?? {}, params),
-      PUT: () => client.put(endpoint, request.data ?? {}, params),
-      DELETE: () => client.delete(endpoint, params),
-    }[method];
-    // axios hands back the adapter's headers as an AxiosHeaders: spread into a plain record again.
-    const { status, headers, data } = await send();
-    return decode(what, status, { ...headers }, data, true) as WooResponse<T>;
-  }
-
-  /** axios' adapter for the library: its request through the kit's client (which rejects only with no answer). */
-  private async send(what: string, config: AxiosRequest, signal: AbortSignal | undefined): Promise<AxiosLike> {
-    const answer = await this.http.send(what, {
-      method: config.method.toUpperCase(),
-      url: withQuery(config.url, config.params),
-      headers: requestHeaders(config),
-      ...(typeof config.data === 'string' && { body: config.data }),
-      signal,
-    });
-    return { status: answer.status, headers: answer.headers, data: readText(what, answer) };
+    const { url, headers } = this.auth.request(method, version, endpoint, request.params ?? {});
+    // A write always has a body (an empty object at least); reads have none.
+    const body = method === 'POST' || method === 'PUT' ? JSON.stringify(request.data ?? {}) : undefined;
+    if (body !== undefined) headers['content-type'] = 'application/json;charset=utf-8';
+    const answer = await this.http.send(what, { method, url, headers, ...(body !== undefined && { body }), signal });
+    return decode(what, answer.status, answer.headers, readText(what, answer), true) as WooResponse<T>;
   }
 
   /** A `wc/store/v1` call with the cart's token; `path` like "/cart/add-item". */
@@ -218,7 +143,7 @@ export class WooHttp {
     // undici follows no redirect: a redirected Store API is the 3xx page, judged like any answer.
     const answer = await this.http.send(what, {
       method,
-      url: `${this.options.storeUrl.replace(/\/+$/, '')}/wp-json/wc/store/v1${path}`,
+      url: `${this.storeApi}${path}`,
       headers: {
         accept: 'application/json',
         ...(request.body !== undefined && { 'content-type': 'application/json' }),

@@ -1,6 +1,6 @@
 /**
  * The WooCommerce adapter: a merchant's WooCommerce store behind the gateway, unchanged.
- * Catalog and orders through the REST API (`wc/v3`, @woocommerce/woocommerce-rest-api), carts,
+ * Catalog and orders through the REST API (`wc/v3`), carts,
  * shipping rates, tax and coupons through the Store API (`wc/store/v1`, the store's own cart,
  * kept by its Cart-Token as the quote handle), checkouts finished in the tenant's mode
  * (gateway_charged, store_charged, handoff), store webhooks verified and reduced to events.
