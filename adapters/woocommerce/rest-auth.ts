@@ -3,13 +3,14 @@
  * (includes/class-wc-rest-authentication.php) and as @woocommerce/woocommerce-rest-api 1.0.2
  * sends it: over HTTPS, basic auth, or the key pair as `consumer_key` and `consumer_secret` query
  * parameters (query_string_auth); over plain HTTP, an OAuth 1.0a one-legged HMAC-SHA256 signature
- * in the query. Written here rather than through that library: each of its calls went through
- * axios' request pipeline (config merging, header objects, the JSON body parsed again to check it)
- * and built a new OAuth signer whose createHmac with a text key throws and catches per call on
- * Node 24, about a third of a millisecond of CPU per call in all; here the signing key and the
- * basic auth header are made once per store.
+ * in the query, made by `oauth-1.0a` (the signer that library uses). Not through that library
+ * itself: each of its calls went through axios' request pipeline (config merging, header objects,
+ * the JSON body parsed again to check it) and built a new signer whose `create-hmac` with a text key
+ * throws and catches per call on Node 24, about a third of a millisecond of CPU per call in all;
+ * here the signer, its key and the basic auth header are made once per store.
  */
-import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
 import { hmac } from '../kit/hmac.js';
 
 export type RestParams = Record<string, string | number | boolean>;
@@ -35,14 +36,23 @@ export class RestAuth {
   private readonly https: boolean;
   /** HTTPS with basic auth: the Authorization header, the same for every call. */
   private readonly basic: string | undefined;
-  /** Plain HTTP: the OAuth signing key (the consumer secret and "&", no token). */
-  private readonly signingKey: KeyObject | undefined;
+  /** Plain HTTP: the OAuth signer. */
+  private readonly oauth: OAuth | undefined;
 
   constructor(private readonly key: RestKey) {
     this.https = /^https/i.test(key.storeUrl);
     if (this.https && !key.queryStringAuth)
       this.basic = `Basic ${Buffer.from(`${key.consumerKey}:${key.consumerSecret}`).toString('base64')}`;
-    if (!this.https) this.signingKey = createSecretKey(Buffer.from(`${key.consumerSecret}&`));
+    if (!this.https) {
+      // WooCommerce checks with the raw consumer secret and "&" (no token): that key, a KeyObject made
+      // once, signs; the text key the signer offers (the secret percent-encoded) is left unused.
+      const signingKey = createSecretKey(Buffer.from(`${key.consumerSecret}&`));
+      this.oauth = new OAuth({
+        consumer: { key: key.consumerKey, secret: key.consumerSecret },
+        signature_method: 'HMAC-SHA256',
+        hash_function: (base) => hmac('sha256', signingKey, base).toString('base64'),
+      });
+    }
   }
 
   /** The call's URL (`endpoint` under /wp-json/`version`/) and headers. */
@@ -61,21 +71,12 @@ export class RestAuth {
   }
 
   /**
-   * The query with its OAuth parameters: the signature is over the method, the encoded URL and the
-   * parameters sorted by name, each encoded, joined and encoded again (as the store recomputes it).
+   * The query with its OAuth parameters, the signature over both (the store recomputes it from the
+   * query it receives). The signer hands back the call's own parameters merged in (it merges into
+   * its result): only the `oauth_` ones are added, so each parameter is sent once.
    */
   private signed(method: string, base: string, query: Array<[string, string]>): string {
-    const params: Array<[string, string]> = [
-      ...query,
-      ['oauth_consumer_key', this.key.consumerKey],
-      ['oauth_nonce', randomUUID()],
-      ['oauth_signature_method', 'HMAC-SHA256'],
-      ['oauth_timestamp', String(Math.floor(Date.now() / 1000))],
-      ['oauth_version', '1.0'],
-    ];
-    params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const text = pairs(params);
-    const signature = hmac('sha256', this.signingKey!, `${method}&${rfc3986(base)}&${rfc3986(text)}`).toString('base64');
-    return `${text}&oauth_signature=${rfc3986(signature)}`;
+    const signed = Object.entries(this.oauth!.authorize({ url: base, method, data: Object.fromEntries(query) }));
+    return pairs([...query, ...signed.flatMap(([k, v]): Array<[string, string]> => (k.startsWith('oauth_') ? [[k, String(v)]] : []))]);
   }
 }
