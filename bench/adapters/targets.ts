@@ -65,7 +65,10 @@ export async function woocommerceTarget(): Promise<Target> {
     env: { WOO_CONSUMER_KEY: DEFAULT_KEY.consumerKey, WOO_CONSUMER_SECRET: DEFAULT_KEY.consumerSecret, WOO_WEBHOOK_SECRET: 'bench' },
     setLatency: (ms) => sim.controls.setLatency(ms),
     async scenario() {
-      const lines = [{ item: { id: String(sim.controls.idOf('bouquet_roses')) }, quantity: 2 }];
+      const roses = sim.controls.idOf('bouquet_roses');
+      // Every completion takes 2 from the stock (the demo's 1,000 lasts 500 orders): enough for any run's.
+      sim.controls.setStock(roses, 1_000_000);
+      const lines = [{ item: { id: String(roses) }, quantity: 2 }];
       return { lines, finishing: 'gateway_charged', queries: QUERIES };
     },
     close: () => sim.close(),
