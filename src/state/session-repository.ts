@@ -7,6 +7,10 @@
  * A change that needs the store's price (`changePriced`) prices once, then writes: after a
  * conflict it decides again on the fresh record, and asks the store again only when what it
  * prices (the plan's `inputs`) differs from what was priced, never once per retry.
+ *
+ * A change may start from a record this process wrote (`held`): it is decided on as written, with
+ * the version the write made, so a request changing again what it just wrote does not read and
+ * parse it back; when anyone wrote since, the compare-and-set fails and it decides on a fresh read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StateStore } from './store.js';
@@ -55,6 +59,9 @@ export class SessionConflictError extends Error {
   }
 }
 
+/** The version each record object was written at, and where (one object, one key, one store). */
+const written = new WeakMap<object, { store: StateStore; key: string; version: number }>();
+
 export class SessionRepository<R extends SessionRecord> {
   constructor(private readonly options: SessionRepositoryOptions) {}
 
@@ -74,15 +81,23 @@ export class SessionRepository<R extends SessionRecord> {
 
   /**
    * Runs `decide` on the current record (null when there is none) and writes what it returns,
-   * provided nobody wrote in between; otherwise decides again on what is there now.
+   * provided nobody wrote in between; otherwise decides again on what is there now. `held`: the
+   * record as this process wrote it (see the top of the file), decided on first without a read.
    */
-  async change<T>(id: string, decide: (current: R | null) => Promise<SessionChange<T, R>>): Promise<T> {
+  async change<T>(id: string, decide: (current: R | null) => Promise<SessionChange<T, R>>, held?: R): Promise<T> {
     const key = this.key(id);
+    const was = held && written.get(held);
+    let known = was && was.store === this.options.store && was.key === key ? { value: held, version: was.version } : undefined;
     for (let attempt = 1; ; attempt++) {
-      const current = await this.options.store.get<R>(key);
+      const current = known ?? (await this.options.store.get<R>(key));
+      known = undefined;
       const { result, write } = await decide(current?.value ?? null);
       if (!write) return result;
-      if ((await this.options.store.compareAndSet(key, current?.version ?? 0, write, this.ttl(write))) !== null) return result;
+      const version = await this.options.store.compareAndSet(key, current?.version ?? 0, write, this.ttl(write));
+      if (version !== null) {
+        written.set(write, { store: this.options.store, key, version });
+        return result;
+      }
       if (attempt === MAX_ATTEMPTS) throw new SessionConflictError(this.options.kind);
       // Jittered, so writers that collided do not collide again in lockstep.
       await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));

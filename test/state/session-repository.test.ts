@@ -84,3 +84,39 @@ describe('SessionRepository.change under endless conflicts', () => {
     expect([answered.status, answered.code, answered.extra.retryAfterSeconds]).toEqual([409, 'cart_update_conflict', 1]);
   });
 });
+
+describe('SessionRepository.change from a record this process wrote', () => {
+  async function written() {
+    const { store, repository } = await setUp();
+    const mine = await repository.change('s1', async (current) => {
+      const write = { ...current!, seen: 1 };
+      return { result: write, write };
+    });
+    return { store, repository, mine, reads: vi.spyOn(store, 'get') };
+  }
+
+  it('changes it again without reading it back', async () => {
+    const { repository, mine, reads } = await written();
+    const seen = await repository.change('s1', async (current) => ({ result: current, write: { ...current!, seen: 2 } }), mine);
+    expect(seen).toBe(mine);
+    expect(reads).not.toHaveBeenCalled();
+    expect((await repository.find('s1'))!.seen).toBe(2);
+  });
+
+  it('decides on the fresh record when someone wrote since', async () => {
+    const { store, repository, mine } = await written();
+    const other = await store.get<Session>('test:t:s1');
+    await store.compareAndSet('test:t:s1', other!.version, { ...other!.value, lines: ['pot'] }, 60_000);
+    const decided: string[][] = [];
+    await repository.change(
+      's1',
+      async (current) => {
+        decided.push(current!.lines);
+        return { result: undefined, write: { ...current!, seen: 3 } };
+      },
+      mine,
+    );
+    expect(decided).toEqual([['roses'], ['pot']]);
+    expect(await repository.find('s1')).toMatchObject({ lines: ['pot'], seen: 3 });
+  });
+});

@@ -43,7 +43,8 @@ export type Placement =
 
 /**
  * Changes the session only while it is still being completed under `claimed`'s claim (and, with
- * `sameAttempt`, by `claimed`'s attempt); null when someone else got there first.
+ * `sameAttempt`, by `claimed`'s attempt); null when someone else got there first. When `claimed`
+ * is the record this request wrote, it is not read back (state/session-repository.ts).
  */
 export async function whileClaimed<T>(
   ctx: SettleContext,
@@ -52,15 +53,19 @@ export async function whileClaimed<T>(
   sameAttempt = false,
 ): Promise<T | null> {
   const { claim, attemptAt } = claimed.completion;
-  return checkoutRepository(ctx).change<T | null>(claimed.id, async (current) => {
-    const ours =
-      current?.status === 'complete_in_progress' &&
-      current.completion.claim === claim &&
-      (!sameAttempt || current.completion.attemptAt === attemptAt);
-    if (!ours) return { result: null };
-    const { session, result } = next(current);
-    return { result, write: session };
-  });
+  return checkoutRepository(ctx).change<T | null>(
+    claimed.id,
+    async (current) => {
+      const ours =
+        current?.status === 'complete_in_progress' &&
+        current.completion.claim === claim &&
+        (!sameAttempt || current.completion.attemptAt === attemptAt);
+      if (!ours) return { result: null };
+      const { session, result } = next(current);
+      return { result, write: session };
+    },
+    claimed,
+  );
 }
 
 /** The order exists on the store: record it (its webhook queued), then the session is completed. */
