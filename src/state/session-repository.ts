@@ -82,17 +82,22 @@ export class SessionRepository<R extends SessionRecord> {
   /**
    * Runs `decide` on the current record (null when there is none) and writes what it returns,
    * provided nobody wrote in between; otherwise decides again on what is there now. `held`: the
-   * record as this process wrote it (see the top of the file), decided on first without a read.
+   * record as this process wrote it (see the top of the file), decided on first without a read; a
+   * decision on it that writes nothing is made again on a read (only a write proves it current).
    */
   async change<T>(id: string, decide: (current: R | null) => Promise<SessionChange<T, R>>, held?: R): Promise<T> {
     const key = this.key(id);
     const was = held && written.get(held);
     let known = was && was.store === this.options.store && was.key === key ? { value: held, version: was.version } : undefined;
     for (let attempt = 1; ; attempt++) {
+      const fromHeld = known !== undefined;
       const current = known ?? (await this.options.store.get<R>(key));
       known = undefined;
       const { result, write } = await decide(current?.value ?? null);
-      if (!write) return result;
+      if (!write) {
+        if (fromHeld) continue;
+        return result;
+      }
       const version = await this.options.store.compareAndSet(key, current?.version ?? 0, write, this.ttl(write));
       if (version !== null) {
         written.set(write, { store: this.options.store, key, version });

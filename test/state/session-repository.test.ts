@@ -119,4 +119,12 @@ describe('SessionRepository.change from a record this process wrote', () => {
     expect(decided).toEqual([['roses'], ['pot']]);
     expect(await repository.find('s1')).toMatchObject({ lines: ['pot'], seen: 3 });
   });
+
+  it('does not answer from the held record when the decision writes nothing: it decides again on a read', async () => {
+    const { store, repository, mine } = await written();
+    const other = await store.get<Session>('test:t:s1');
+    await store.compareAndSet('test:t:s1', other!.version, { ...other!.value, lines: ['pot'] }, 60_000);
+    const seen = await repository.change('s1', async (current) => ({ result: current!.lines }), mine);
+    expect(seen).toEqual(['pot']);
+  });
 });
