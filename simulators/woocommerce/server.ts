@@ -22,6 +22,7 @@ import { StoreApi } from './store-api.js';
 import type { WooStore } from './store.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { noRoute, WpError } from './wp-error.js';
+import { filterResponseFields } from './response-fields.js';
 import { SimulatorControls } from './controls.js';
 
 export interface WooSimulatorOptions {
@@ -177,9 +178,10 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
         headers: request.headers,
         ...(key && { key }),
       });
-      reply.code(result.status ?? 200).header('content-type', 'application/json; charset=UTF-8');
+      const status = result.status ?? 200;
+      reply.code(status).header('content-type', 'application/json; charset=UTF-8');
       for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
-      return reply.send(JSON.stringify(result.body));
+      return reply.send(JSON.stringify(filterResponseFields(result.body, status, query._fields)));
     } catch (error) {
       if (error instanceof WpError) return sendError(reply, error);
       throw error;

@@ -15,6 +15,7 @@ import { orderPaymentResult } from './payment-page.js';
 import { cartShape, type CartLine } from './shapes/store-cart.js';
 import { decimal } from './shapes/format.js';
 import type { WooStore } from './store.js';
+import { filterResponseFields } from './response-fields.js';
 import { WpError } from './wp-error.js';
 import { text } from '../request-text.js';
 
@@ -153,7 +154,8 @@ export class StoreApi {
 
   /**
    * Runs up to 25 Store API requests in order, each with its own headers, and answers 207 with
-   * every response (Routes/V1/Batch.php over WP_REST_Server::serve_batch_request_v1).
+   * every response (Routes/V1/Batch.php over WP_REST_Server::serve_batch_request_v1), each trimmed
+   * to its own `_fields` (response-fields.ts).
    */
   private async batch(router: Router, ctx: RouteContext): Promise<RouteResult> {
     const requests = ctx.body.requests;
@@ -192,7 +194,8 @@ export class StoreApi {
           headers,
           session,
         });
-        responses.push({ body: result.body, status: result.status ?? 200, headers: result.headers ?? {} });
+        const status = result.status ?? 200;
+        responses.push({ body: filterResponseFields(result.body, status, query._fields), status, headers: result.headers ?? {} });
       } catch (error) {
         if (!(error instanceof WpError)) throw error;
         responses.push({ body: error.body(), status: error.status, headers: {} });

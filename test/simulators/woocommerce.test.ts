@@ -213,6 +213,36 @@ describe('Store API cart', () => {
   });
 });
 
+describe('_fields', () => {
+  it('trims a successful answer to the named fields, nested with dots, per batch sub-request; errors stay whole', async () => {
+    const { data: products } = await api.get('products', { per_page: 2, _fields: 'id,name,prices.price,images.src' });
+    expect(products).toHaveLength(2);
+    for (const product of products) expect(Object.keys(product).sort()).toEqual(['id', 'images', 'name']);
+
+    const { token } = await store(sim, '/cart');
+    const roses = sim.controls.idOf('bouquet_roses');
+    const batch = await store(sim, '/batch', {
+      token,
+      body: {
+        requests: [
+          {
+            path: '/wc/store/v1/cart/add-item?_fields=items_count,totals.total_price',
+            body: { id: roses, quantity: 1 },
+            headers: { 'Cart-Token': token },
+          },
+          { path: '/wc/store/v1/cart/apply-coupon?_fields=items_count', body: { code: 'nope' }, headers: { 'Cart-Token': token } },
+          { path: '/wc/store/v1/cart/update-customer', body: {}, headers: { 'Cart-Token': token } },
+        ],
+      },
+    });
+    const [added, refused, whole] = batch.body.responses;
+    expect(added.body).toEqual({ items_count: 1, totals: { total_price: '3500' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'woocommerce_rest_cart_coupon_error', message: expect.any(String) });
+    expect(whole.body).toMatchObject({ items_count: 1, items: [expect.objectContaining({ id: roses })] });
+  });
+});
+
 describe('orders and webhooks', () => {
   it('pings a new webhook, then sends signed order deliveries; a handed-off order is paid on its payment page', async () => {
     const secret = 'webhook-secret-for-tests';

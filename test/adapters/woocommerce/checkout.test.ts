@@ -4,8 +4,9 @@
  * (gateway_charged), charged by the store's gateway (store_charged), handed to the order's
  * payment page (handoff). Never a refund.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlaceOrderRequest, QuoteRequest } from '../../../adapters/contract.js';
+import { WooHttp } from '../../../adapters/woocommerce/http.js';
 import { ADDRESS, BUYER, fixturesOf, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
 
 let subject: WooSubject;
@@ -41,6 +42,22 @@ beforeAll(async () => {
 afterAll(() => subject?.close());
 
 describe('quote', () => {
+  it("reads the store's cart once per batch: every step before the last answers trimmed (_fields), a refusal whole", async () => {
+    const sent = vi.spyOn(WooHttp.prototype, 'store');
+    try {
+      const quote = await subject.adapter.quote(checkoutRequest(undefined, ['nope']));
+      expect(quote.lines.map((l) => l.quantity)).toEqual([2, 1]);
+      expect(quote.discounts.rejected).toEqual([expect.objectContaining({ code: 'nope', index: 0, reason: expect.any(String) })]);
+      const batch = await sent.mock.results.at(-1)!.value;
+      const responses = (batch.body as { responses: Array<{ status: number; body: Record<string, unknown> }> }).responses;
+      const carts = responses.filter((r) => 'items' in r.body);
+      expect(carts).toHaveLength(1);
+      expect(responses.at(-1)).toBe(carts[0]);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it('prices lines, a code, shipping and tax as the store does, in the store cart it keeps by token', async () => {
     const first = await subject.adapter.quote(checkoutRequest(undefined, ['10off']));
     expect(first.handle).toMatch(/^ey/);
