@@ -54,7 +54,7 @@ interface GraphQLError {
   message?: string;
   extensions?: { code?: string };
 }
-export interface Extensions {
+interface Extensions {
   cost?: { requestedQueryCost?: number; throttleStatus?: { currentlyAvailable?: number; restoreRate?: number } };
 }
 
@@ -68,7 +68,7 @@ function throttleWait(extensions: Extensions | undefined): number {
 }
 
 /** GraphQL errors in an answer: cost throttling (retry once the bucket refills), else a refusal. */
-export function refusal(api: ShopifyApi, errors: GraphQLError[], extensions?: Extensions): BackendError {
+function refusal(api: ShopifyApi, errors: GraphQLError[], extensions?: Extensions): BackendError {
   if (errors.some((e) => e.extensions?.code === 'THROTTLED'))
     return new BackendError(`Shopify ${api} API throttled the call (query cost)`, true, throttleWait(extensions));
   return new BackendError(`Shopify ${api} API refused the call: ${errors.map((e) => e.message).join('; ')}`, false);

@@ -15,7 +15,7 @@ import { hmac } from '../kit/hmac.js';
 
 export type RestParams = Record<string, string | number | boolean>;
 
-export interface RestKey {
+interface RestKey {
   /** The store's home URL, without a trailing slash. */
   storeUrl: string;
   consumerKey: string;
