@@ -21,6 +21,11 @@ import type { StoreCall, StoreProbe } from './store-probe.js';
 
 /** Extra Node flags for the gateway's process (BENCH_GATEWAY_FLAGS, e.g. `--cpu-prof --cpu-prof-dir=prof`). */
 const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean);
+/**
+ * The checkout whose built gateway is measured (BENCH_GATEWAY_ROOT, default this one): another
+ * commit's worktree, built, is measured by this harness and scenario, even a commit older than them.
+ */
+const GATEWAY_MAIN = resolve(process.env.BENCH_GATEWAY_ROOT ?? '.', 'dist/src/main.js');
 
 export interface InProcessGateway {
   origin: string;
@@ -55,13 +60,13 @@ export async function inProcess(tenantYaml: string, env: Record<string, string>,
   return { ...gateway, seen: async (id) => ({ calls: probe.take(id) }) };
 }
 
-/** The built gateway (dist/src/main.js) as its own process, StoreProbe loaded into it. */
+/** The built gateway (dist/src/main.js of BENCH_GATEWAY_ROOT) as its own process, StoreProbe loaded into it. */
 export async function ownProcess(tenantYaml: string, env: Record<string, string>): Promise<BenchGateway> {
   const configDir = await tenantDir(tenantYaml);
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...GATEWAY_FLAGS, '--import', pathToFileURL(resolve('dist/bench/adapters/probe-child.js')).href, resolve('dist/src/main.js')],
+    [...GATEWAY_FLAGS, '--import', pathToFileURL(resolve('dist/bench/adapters/probe-child.js')).href, GATEWAY_MAIN],
     {
       env: {
         PATH: process.env.PATH,

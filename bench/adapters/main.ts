@@ -8,7 +8,9 @@
  * be repeated, at a fixed rate (BENCH_RATE requests per
  * second, default 200, for BENCH_RATE_SECONDS, default 30; 0 skips it).
  * BENCH_LATENCY_MS (default 25) is added to every simulated store call; Medusa runs for real on
- * the local PostgreSQL (DATABASE_URL) in a fresh database, dropped afterwards.
+ * the local PostgreSQL (DATABASE_URL) in a fresh database, dropped afterwards. BENCH_GATEWAY_ROOT
+ * names another checkout, built, whose gateway is measured instead (an A/B against older code);
+ * its tables are printed, not written to bench/results.md, which shows this checkout's gateway.
  *
  * The warm-up stands for the traffic a serving gateway has already answered: thousands of requests,
  * its hot code compiled by V8's optimizing tiers. After 20 requests of each operation that code
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
     for (const name of wanted as AdapterName[]) {
       const table = await benchAdapter(name, agent.header);
       const section = [`## ${TITLES[name]} adapter: store calls and gateway-added latency`, '', intro(name), '', table].join('\n');
-      await writeSection(`adapters-${name}`, section);
+      if (process.env.BENCH_GATEWAY_ROOT === undefined) await writeSection(`adapters-${name}`, section);
       process.stdout.write(`${section}\n\n`);
     }
   } finally {

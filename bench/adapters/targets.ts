@@ -85,7 +85,9 @@ export async function restTarget(): Promise<Target> {
     controls: true,
   });
   await store.listen(0);
-  const doc = parseDocument(readFileSync(resolve('config/rest-demo/tenants/flowers.yaml'), 'utf8'));
+  // The measured checkout's own tenant file (BENCH_GATEWAY_ROOT): an older gateway refuses settings newer than it.
+  const tenantFile = resolve(process.env.BENCH_GATEWAY_ROOT ?? '.', 'config/rest-demo/tenants/flowers.yaml');
+  const doc = parseDocument(readFileSync(tenantFile, 'utf8'));
   doc.setIn(['base_url'], BASE);
   doc.setIn(['adapter', 'settings', 'base_url'], `${store.origin}/api/v2`);
   doc.setIn(['adapter', 'settings', 'storefront_url'], store.origin);
