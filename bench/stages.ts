@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const locations = pickupLocationsOnce(ctx);
   const read = await readInputs(ctx, request.value, basis, undefined, locations);
   const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, read.asks);
+  const priced = await priceCheckout(ctx, draft, locations, { asks: read.asks });
   const answer = built(ctx, draft, priced, read);
   // Every create_checkout answer is new (its id), so each signature is measured over a body never signed before.
   const body = negotiation.envelope('success', op.capability, answer.body);
@@ -229,7 +229,9 @@ async function main(): Promise<void> {
       what: 'request read, draft built, priced by the demo store (quote, discounts, fulfillment)',
       call: async () => {
         const readNow = await readInputs(ctx, request.value, basis, undefined, locations);
-        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, readNow.asks);
+        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, {
+          asks: readNow.asks,
+        });
       },
     },
     { name: 'rendering', what: 'status decided and the checkout rendered', call: () => built(ctx, draft, priced, read) },

@@ -55,17 +55,26 @@ export function pickupLocationsOnce(ctx: OperationContext): Locations {
   return () => (locations ??= ctx.tenant.adapter.pickupLocations());
 }
 
-const requestFor = (ctx: OperationContext, session: PricedSession): { request: QuoteRequest; notices: Message[] } =>
+type CallerQuote = ReturnType<typeof callerQuoteRequest>;
+
+const requestFor = (ctx: OperationContext, session: PricedSession): CallerQuote =>
   callerQuoteRequest(ctx, session, extensionsPricing(ctx, session));
 
-/** Fingerprint of what pricing `session` reads (see SessionRepository.changePriced). */
-export function pricingInputs(ctx: OperationContext, session: PricedSession, extra: unknown = null): string {
-  const { request } = requestFor(ctx, session);
-  return fingerprint([
+/** What pricing a session reads: `key` identifies it (SessionRepository.changePriced), `quote` is its quote request. */
+export interface PricingInputs {
+  key: string;
+  quote: CallerQuote;
+}
+
+/** What pricing `session` reads; `priceCheckout` of the same session takes it back, so its request is built once. */
+export function pricingInputs(ctx: OperationContext, session: PricedSession, extra: unknown = null): PricingInputs {
+  const quote = requestFor(ctx, session);
+  const key = fingerprint([
     session.id,
-    JSON.stringify(request),
+    JSON.stringify(quote.request),
     JSON.stringify([session.storePage ?? null, session.review ?? null, session.escalation ?? null, extra]),
   ]);
+  return { key, quote };
 }
 
 /** Discounts of verified claims are no longer provisional (they are settled at completion). */
@@ -77,19 +86,26 @@ function settleVerified(quote: Quote, verified: readonly string[] | undefined): 
   return { ...quote, discounts: { ...quote.discounts, applied } };
 }
 
-/**
- * `earlier`: a price of this session made earlier in the same request, with nothing sent to the
- * store since but the reference of its page (a handoff). When it priced exactly this request, its
- * quote is reused instead of asking the store again.
- */
+export interface PricingOptions {
+  /** What the request asked the extensions to settle on the store's answer. */
+  asks?: Partial<CheckoutAsks>;
+  /**
+   * A price of this session made earlier in the same request, with nothing sent to the store since
+   * but the reference of its page (a handoff). When it priced exactly this request, its quote is
+   * reused instead of asking the store again.
+   */
+  earlier?: PricedCheckout;
+  /** `pricingInputs` of this very session, whose quote request is then not built again. */
+  inputs?: PricingInputs;
+}
+
 export async function priceCheckout(
   ctx: OperationContext,
   session: PricedSession,
   locations: Locations,
-  asks: Partial<CheckoutAsks> = {},
-  earlier?: PricedCheckout,
+  { asks = {}, earlier, inputs }: PricingOptions = {},
 ): Promise<PricedCheckout> {
-  const first = requestFor(ctx, session);
+  const first = inputs?.quote ?? requestFor(ctx, session);
   const { notices } = first;
   let { request } = first;
   const quoteOf = (asked: QuoteRequest) =>

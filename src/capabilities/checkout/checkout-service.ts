@@ -77,7 +77,7 @@ async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis
   const locations = pickupLocationsOnce(ctx);
   const read = await readInputs(ctx, request, basis, undefined, locations);
   const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, read.asks);
+  const priced = await priceCheckout(ctx, draft, locations, { asks: read.asks });
   if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, priced.quote, priced.refs) };
   const { session, body } = built(ctx, draft, priced, read);
   if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
@@ -122,10 +122,11 @@ export async function getCheckout(ctx: OperationContext, id: string): Promise<Op
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (isFrozen(current)) return { result: success(storedView(current)) };
-    const price = () => priceCheckout(ctx, current, locations);
+    const inputs = pricingInputs(ctx, current, isOpen(current) ? null : 'settled');
+    const price = () => priceCheckout(ctx, current, locations, { inputs });
     if (!isOpen(current)) {
       return {
-        inputs: pricingInputs(ctx, current, 'settled'),
+        inputs: inputs.key,
         price,
         apply: (priced) => {
           const settled = { ...current, view: renderCheckout(ctx, current, priced, { status: current.status, messages: [] }) };
@@ -134,7 +135,7 @@ export async function getCheckout(ctx: OperationContext, id: string): Promise<Op
       };
     }
     return {
-      inputs: pricingInputs(ctx, current),
+      inputs: inputs.key,
       price,
       apply: (priced) => {
         const { session, body } = present(ctx, current, priced);
@@ -157,9 +158,10 @@ export async function updateCheckout(ctx: OperationContext, id: string, request:
     };
     const read = await readInputs(ctx, request, basis, current, locations);
     const draft = draftOf(ctx, kept(current), read);
+    const inputs = pricingInputs(ctx, draft, read.asks);
     return {
-      inputs: pricingInputs(ctx, draft, read.asks),
-      price: () => priceCheckout(ctx, draft, locations, read.asks),
+      inputs: inputs.key,
+      price: () => priceCheckout(ctx, draft, locations, { asks: read.asks, inputs }),
       apply: (priced) => {
         const { session, body } = built(ctx, draft, priced, read);
         return { result: success(body), write: session };
@@ -174,9 +176,10 @@ export async function cancelCheckout(ctx: OperationContext, id: string): Promise
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
     if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
+    const inputs = pricingInputs(ctx, current);
     return {
-      inputs: pricingInputs(ctx, current),
-      price: () => priceCheckout(ctx, current, locations),
+      inputs: inputs.key,
+      price: () => priceCheckout(ctx, current, locations, { inputs }),
       apply: (priced) => {
         const view = renderCheckout(ctx, current, priced, { status: 'canceled', messages: [] });
         const canceled: CanceledCheckout = { ...current, status: 'canceled', escalation: undefined, review: undefined, view };

@@ -102,9 +102,10 @@ function plan(
   if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: { answer: checkoutNotFound(ctx) } };
   if (current.status === 'complete_in_progress' && current.completion.claim === claim) return { result: { resume: current } };
   if (!isOpen(current)) return { result: { answer: refused(current) } };
+  const inputs = pricingInputs(ctx, current, 'complete');
   return {
-    inputs: pricingInputs(ctx, current, 'complete'),
-    price: () => priceForCompletion(ctx, current, locations),
+    inputs: inputs.key,
+    price: () => priceForCompletion(ctx, current, locations, inputs),
     apply: (settled) => decide(ctx, current, request, claim, settled),
   };
 }
@@ -281,7 +282,7 @@ async function reopen(
   earlier?: PricedCheckout,
 ): Promise<OperationResult> {
   const opened = (session: CompletingCheckout) => reopened(session, expiryFrom(ctx), patch);
-  const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx), {}, earlier);
+  const priced = await priceCheckout(ctx, opened(claimed), pickupLocationsOnce(ctx), { earlier });
   const answered = await whileClaimed(ctx, claimed, (current) => {
     const { session, body } = present(ctx, opened(current), priced, messages);
     return { session, result: outcome === 'error' ? failed(body) : success(body) };

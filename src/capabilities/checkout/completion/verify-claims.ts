@@ -13,7 +13,14 @@ import type { OperationContext } from '../../context.js';
 import { errorMessage } from '../../../protocol/messages.js';
 import { buyerIdentity } from '../../pricing/buyer-identity.js';
 import { renderTotals } from '../../pricing/totals.js';
-import { priceCheckout, withStorePage, type Locations, type PricedCheckout, type PricedSession } from '../checkout-pricing.js';
+import {
+  priceCheckout,
+  withStorePage,
+  type Locations,
+  type PricedCheckout,
+  type PricedSession,
+  type PricingInputs,
+} from '../checkout-pricing.js';
 import type { CheckoutSession } from '../checkout-record.js';
 
 export interface SettledPrice {
@@ -34,13 +41,14 @@ function eligibilityBuyer(ctx: OperationContext, session: Pick<CheckoutSession, 
   return { ...(Object.keys(contact).length > 0 && { contact }), ...(identity && { identity }) };
 }
 
-/** Prices the session for completion, every provisional claim verified or found invalid. */
+/** Prices the session for completion (`inputs`: its pricingInputs), every provisional claim verified or found invalid. */
 export async function priceForCompletion(
   ctx: OperationContext,
   session: PricedSession & Pick<CheckoutSession, 'buyer' | 'seenTotals'>,
   locations: Locations,
+  inputs?: PricingInputs,
 ): Promise<SettledPrice> {
-  const priced = await priceCheckout(ctx, session, locations);
+  const priced = await priceCheckout(ctx, session, locations, { inputs });
   const claims = provisionalClaims(priced.quote.discounts.applied);
   const { adapter } = ctx.tenant;
   const verdicts =
