@@ -6,7 +6,8 @@
  * (BENCH_SAMPLES requests, default 100, so that p99 is not simply the slowest of a few, after
  * BENCH_WARMUP unmeasured ones of each operation, default 300) and, for the operations that can
  * be repeated, at a fixed rate (BENCH_RATE requests per
- * second, default 200, for BENCH_RATE_SECONDS, default 30; 0 skips it).
+ * second, default 200, for BENCH_RATE_SECONDS, default 30; 0 skips it). A store that cannot
+ * serve that much has its own defaults (Target.pace: Medusa 100 and 5/s).
  * BENCH_LATENCY_MS (default 25) is added to every simulated store call; Medusa runs for real on
  * the local PostgreSQL (DATABASE_URL) in a fresh database, dropped afterwards. BENCH_GATEWAY_ROOT
  * names another checkout, built, whose gateway is measured instead (an A/B against older code);
@@ -40,9 +41,7 @@ import { GatewayClient, scenario } from './scenario.js';
 import { ADAPTERS, medusaTarget, restTarget, shopifyTarget, woocommerceTarget, type AdapterName, type Target } from './targets.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 25);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 30);
 const TITLES: Record<AdapterName, string> = { shopify: 'Shopify', woocommerce: 'WooCommerce', rest: 'REST', medusa: 'Medusa' };
 
@@ -83,16 +82,30 @@ async function start(name: AdapterName): Promise<{ target: Target; stop(): Promi
   return { target, stop: () => target.close() };
 }
 
-async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
+/** Unmeasured requests per operation and requests a second at rate: the settings, else what the store can serve, else 300 and 200. */
+function paceOf(target: Target): Pace {
+  return {
+    warmup: Number(process.env.BENCH_WARMUP ?? target.pace?.warmup ?? 300),
+    rate: Number(process.env.BENCH_RATE ?? target.pace?.rate ?? 200),
+  };
+}
+
+interface Pace {
+  warmup: number;
+  rate: number;
+}
+
+async function benchAdapter(name: AdapterName, agent: string): Promise<{ table: string; pace: Pace }> {
   const started = await start(name);
   const { target } = started;
+  const pace = paceOf(target);
   const gateway = await ownProcess(target.tenantYaml, target.env);
   try {
     const client = new GatewayClient(gateway.origin, agent);
     const operations = scenario(await target.scenario(client));
     // Warm-up without latency: schemas compiled, the agent profile fetched, store facts read, hot code optimized. An
     // operation with few distinct requests keeps enough of them for the measured ones and the one naming the calls.
-    for (const op of operations) await sequential(client, gateway, op, Math.min(WARMUP, (op.distinct ?? Infinity) - SAMPLES - 1));
+    for (const op of operations) await sequential(client, gateway, op, Math.min(pace.warmup, (op.distinct ?? Infinity) - SAMPLES - 1));
     target.setLatency(LATENCY_MS);
     const rows: string[] = [];
     for (const op of operations) {
@@ -102,8 +115,8 @@ async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
       let rated: Sample[] = [];
       let failed = '';
       if (op.repeatable && RATE_SECONDS > 0) {
-        progress(`${name}: ${op.name}, ${RATE}/s for ${RATE_SECONDS} s`);
-        const result = await atRate(client, gateway, op, RATE, RATE_SECONDS);
+        progress(`${name}: ${op.name}, ${pace.rate}/s for ${RATE_SECONDS} s`);
+        const result = await atRate(client, gateway, op, pace.rate, RATE_SECONDS);
         rated = result.samples;
         if (result.failed > 0) failed = ` (${result.failed} of ${result.failed + rated.length} failed)`;
       }
@@ -117,7 +130,7 @@ async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
           `${rated.length ? ms(percentile(rated.map(addedAtClientMs), 99)) : '–'} |`,
       );
     }
-    return [
+    const table = [
       `### ${TITLES[name]}`,
       '',
       '| operation | store calls | which (one more request) | total p50 ms | outside the gateway p50 ms | gateway CPU p50 ms ' +
@@ -125,22 +138,23 @@ async function benchAdapter(name: AdapterName, agent: string): Promise<string> {
       '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
     ].join('\n');
+    return { table, pace };
   } finally {
     await gateway.close();
     await started.stop();
   }
 }
 
-function intro(name: AdapterName): string {
+function intro(name: AdapterName, pace: Pace): string {
   const store =
     name === 'medusa' ? 'the seeded Medusa server (its own time is the store time)' : `the store, ${LATENCY_MS} ms added to every call`;
   return [
     `${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${loadavg()[0]!.toFixed(1)} at the end.`,
     '`npm run bench:adapters` (scenario: bench/adapters/scenario.ts): the gateway as its own process (memory store,',
     `request log at info to /dev/null, NODE_ENV=production) in front of ${store}. Sequential: ${SAMPLES} requests one at a time`,
-    `after ${WARMUP} unmeasured ones of each operation (fewer for the uncached search, whose queries must stay new),`,
+    `after ${pace.warmup} unmeasured ones of each operation (fewer for the uncached search, whose queries must stay new),`,
     "standing for the traffic a serving gateway has already answered (its hot code compiled by V8's optimizing tiers);",
-    `at rate: ${RATE} requests/s for ${RATE_SECONDS} s,`,
+    `at rate: ${pace.rate} requests/s for ${RATE_SECONDS} s,`,
     'for the operations that can be repeated.',
     'Store calls are the HTTP calls the gateway made for the request (seen inside its process by async context);',
     "added = the gateway's time from the request's arrival to its answer written, minus the time with a store call under way",
@@ -160,8 +174,8 @@ async function main(): Promise<void> {
   const agent = await serveAgentProfile();
   try {
     for (const name of wanted as AdapterName[]) {
-      const table = await benchAdapter(name, agent.header);
-      const section = [`## ${TITLES[name]} adapter: store calls and gateway-added latency`, '', intro(name), '', table].join('\n');
+      const { table, pace } = await benchAdapter(name, agent.header);
+      const section = [`## ${TITLES[name]} adapter: store calls and gateway-added latency`, '', intro(name, pace), '', table].join('\n');
       if (process.env.BENCH_GATEWAY_ROOT === undefined) await writeSection(`adapters-${name}`, section);
       process.stdout.write(`${section}\n\n`);
     }
