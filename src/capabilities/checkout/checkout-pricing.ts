@@ -86,7 +86,7 @@ function settleVerified(quote: Quote, verified: readonly string[] | undefined): 
   return { ...quote, discounts: { ...quote.discounts, applied } };
 }
 
-export interface PricingOptions {
+interface PricingOptions {
   /** What the request asked the extensions to settle on the store's answer. */
   asks?: Partial<CheckoutAsks>;
   /**
