@@ -76,8 +76,9 @@ async function startProcess(name: string, script: string, env: Record<string, st
   };
 }
 
-export function startBaseline(): Promise<ServerProcess> {
-  return startProcess('baseline', resolve('dist/bench/baseline-server.js'), {}, '/bare');
+/** `spinMicros`: CPU the echo spends per request before answering (bench/slow-server-charge.ts). */
+export function startBaseline(spinMicros = 0): Promise<ServerProcess> {
+  return startProcess('baseline', resolve('dist/bench/baseline-server.js'), { SPIN_MICROS: String(spinMicros) }, '/bare');
 }
 
 export interface GatewayOptions {
