@@ -14,7 +14,15 @@ const spin = () => {
   while (performance.now() < end);
 };
 const app = Fastify({ logger: false });
-app.post('/echo', spinMs > 0 ? async (request) => (spin(), request.body) : async (request) => request.body);
+app.post(
+  '/echo',
+  spinMs > 0
+    ? async (request) => {
+        spin();
+        return request.body;
+      }
+    : async (request) => request.body,
+);
 app.get('/bare', async () => document);
 
 const port = Number(process.env.PORT ?? 0);
