@@ -19,7 +19,7 @@ import type { Keyring } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
 import { LoginAttempts } from './login-attempts.js';
 import type { FederatedLogin } from './federated-login.js';
-import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
+import { ERROR_PAGE_CSP, renderErrorPage } from './error-page.js';
 import { linkingScopes } from './scopes.js';
 import { storeAdapter } from './store-adapter.js';
 
