@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../../protocol/errors.js';
-import { OAUTH_PATH } from '../../identity/authorization-server.js';
+import { OAUTH_PATH } from '../../identity/provider-configuration.js';
 import { FederatedLoginError, type FederatedLogin } from '../../identity/federated-login.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
 import { ERROR_PAGE_CSP, renderErrorPage } from '../../identity/error-page.js';
