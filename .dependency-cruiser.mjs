@@ -1,7 +1,8 @@
 /**
  * The layers of the gateway (docs/architecture.md), checked by `npm run depcruise` and by
- * test/architecture/layers.test.ts, as plain folder rules. Inside src/ a module imports only its own
- * layer, the ones below it, and the foundation (which imports nothing above itself). adapters/
+ * test/architecture/layers.test.ts, as plain folder rules. Every module of src/ is in a layer, the
+ * foundation or the browser page; a module imports only its own layer, the ones below it, and the
+ * foundation (which imports nothing above itself). Type-only imports count. adapters/
  * imports nothing from src/: what an adapter needs is declared in its contract and kit. No module
  * takes part in an import cycle.
  */
@@ -12,6 +13,7 @@ const LAYERS = [
   // Everything that speaks HTTP (REST, MCP, discovery, health, pages, backend webhooks), and the
   // background workers, which drive capabilities the way requests do.
   // The embedded transport is one slice (src/embedded/): its folders sit in the layers they belong to.
+  // Identity linking's HTTP side (OAuth routes, login and consent pages) is src/transports/identity/.
   { name: 'transports', path: '^src/(transports|webhooks|workers|embedded/transport)/' },
   // Runs operations (idempotency, rate limits, answer cache) and observes the layers below.
   { name: 'pipeline', path: '^src/(pipeline|observability|embedded/session)/' },
@@ -19,6 +21,8 @@ const LAYERS = [
   { name: 'capabilities', path: '^src/(capabilities|extensions)/' },
   // A tenant: its configured adapter (through the adapter registry), payment handlers, policies, keys.
   { name: 'tenancy', path: '^src/tenancy/' },
+  // Identity linking's domain: a tenant's authorization server (tenancy builds it), federated login, login limits, scopes.
+  { name: 'identity', path: '^src/identity/' },
   // Payment handlers: providers a tenant is configured with, beside its adapter.
   { name: 'payments', path: '^src/payments/' },
   { name: 'state', path: '^src/state/' },
@@ -26,6 +30,9 @@ const LAYERS = [
 
 /** Protocol vocabulary, configuration, signatures, outbound HTTP: usable from every layer of src/. */
 const FOUNDATION = '^src/(protocol|config|security|net)/|^src/embedded/settings\\.ts$';
+
+/** The embedded page: browser code, compiled on its own, beside the layers (it imports none of them). */
+const BROWSER_PAGE = '^src/embedded/page/';
 
 const upwards = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-upwards`,
@@ -37,7 +44,21 @@ const upwards = LAYERS.slice(1).map((layer, index) => ({
   to: { path: LAYERS.slice(0, index + 1).map((l) => l.path) },
 }));
 
+/**
+ * Every module of src/ is in a layer, the foundation or the browser page, so the rules above
+ * reach it. A required rule holds for a module that depends on its `to`; this one's `to` matches
+ * nothing (no path is empty), so each module outside them is reported once, imported or not.
+ */
+const placed = {
+  name: 'in-no-layer',
+  comment: 'every folder of src/ belongs to a layer (docs/architecture.md); place a new one in LAYERS or FOUNDATION',
+  severity: 'error',
+  module: { path: '^src/', pathNot: [...LAYERS.map((l) => l.path), FOUNDATION, BROWSER_PAGE] },
+  to: { path: '^$' },
+};
+
 export default {
+  required: [placed],
   forbidden: [
     ...upwards,
     {
@@ -51,8 +72,8 @@ export default {
       name: 'embedded-page-imports-gateway',
       comment: 'the embedded page is browser code: it imports only its own modules and types of the wire schemas',
       severity: 'error',
-      from: { path: '^src/embedded/page/' },
-      to: { path: '^(src|adapters)/', pathNot: '^src/embedded/page/' },
+      from: { path: BROWSER_PAGE },
+      to: { path: '^(src|adapters)/', pathNot: BROWSER_PAGE },
     },
     {
       name: 'adapters-import-src',

@@ -41,7 +41,7 @@ import { completionRecovery } from './workers/completion-recovery.js';
 import { backendWebhooks } from './webhooks/inbound.js';
 import { orderWebhooks, type WebhookSettings } from './workers/order-webhooks.js';
 import { orderSimulation } from './webhooks/simulation-route.js';
-import { oauthRoutes } from './identity/oauth-routes.js';
+import { oauthRoutes } from './transports/identity/oauth-routes.js';
 
 export interface ServerOptions {
   settings: Pick<GatewaySettings, 'bodyLimitBytes' | 'logLevel'>;

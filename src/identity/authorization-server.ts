@@ -4,30 +4,23 @@
  * from the tenant's keyring. Authorization code with PKCE S256 only, `iss` in every authorization
  * response, exact redirect URIs (the loopback port exception is oidc-provider's, for native
  * clients), revocation, client credentials for confidential platforms. Access tokens are opaque
- * and looked up on every call, so revoking a grant ends them at once.
+ * and looked up on every call, so revoking a grant ends them at once. oidc-provider's setup is
+ * provider-configuration.ts; this class is what the gateway calls: hand a request over, finish or
+ * refuse a login, verify a token.
  */
-import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
-import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
+import Provider from 'oidc-provider';
 import type { AuthenticatedCustomer } from '../../adapters/contract.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
-import { resolveSecret } from '../config/secrets.js';
 import type { TenantConfig } from '../config/tenant-schema.js';
 import type { IssuedPrincipal, OwnAuthorizationServer } from '../security/auth/own-authorization-server.js';
 import type { Keyring } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
-import { LoginAttempts } from './login-attempts.js';
 import type { FederatedLogin } from './federated-login.js';
-import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
+import { LoginAttempts } from './login-attempts.js';
+import { providerConfiguration, tokenLifetimes } from './provider-configuration.js';
 import { linkingScopes } from './scopes.js';
-import { storeAdapter } from './store-adapter.js';
-
-type LinkingConfig = NonNullable<TenantConfig['identity_linking']>;
-type ClientConfig = NonNullable<LinkingConfig['clients']>[number];
-
-export const OAUTH_PATH = '/oauth2';
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
 
 export interface AuthorizationServerOptions {
   config: TenantConfig;
@@ -44,39 +37,6 @@ export interface AuthorizationServerOptions {
 export type IssuedToken =
   | { kind: 'buyer'; customerId: string; email?: string; clientId: string; profileUrl: string; scopes: string[] }
   | { kind: 'platform'; clientId: string; profileUrl: string };
-
-function clientMetadata(client: ClientConfig, where: string, baseDir: string, env: NodeJS.ProcessEnv): ClientMetadata {
-  const method = client.auth_method ?? 'none';
-  const redirects = client.redirect_uris ?? [];
-  if (method === 'none') {
-    if (redirects.length === 0) throw new ConfigError(`${where}.redirect_uris: a public client needs at least one`);
-    for (const uri of redirects) {
-      const url = new URL(uri);
-      // Native clients may use plain http only on the loopback addresses RFC 8252 §7.3 names (not "localhost").
-      if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
-        throw new ConfigError(`${where}.redirect_uris: ${uri}: plain http only on 127.0.0.1 or [::1]`);
-    }
-  }
-  if (method === 'private_key_jwt' && !client.jwks === !client.jwks_uri)
-    throw new ConfigError(`${where}.jwks: private_key_jwt needs the platform's public keys: jwks or jwks_uri, one of them`);
-  if (method === 'client_secret_basic' && !client.client_secret)
-    throw new ConfigError(`${where}.client_secret: client_secret_basic needs a secret reference`);
-  const interactive = redirects.length > 0;
-  return {
-    client_id: client.client_id,
-    profile: client.profile,
-    ...(client.name !== undefined && { client_name: client.name }),
-    token_endpoint_auth_method: method,
-    // A public agent is a native application: loopback redirects match whatever the port.
-    application_type: method === 'none' ? 'native' : 'web',
-    redirect_uris: redirects,
-    response_types: interactive ? ['code'] : [],
-    grant_types: [...(interactive ? ['authorization_code', 'refresh_token'] : []), ...(method === 'none' ? [] : ['client_credentials'])],
-    ...(client.jwks && { jwks: client.jwks }),
-    ...(client.jwks_uri && { jwks_uri: client.jwks_uri }),
-    ...(client.client_secret && { client_secret: resolveSecret(client.client_secret, `${where}.client_secret`, baseDir, env) }),
-  };
-}
 
 export class AuthorizationServer implements OwnAuthorizationServer {
   readonly issuer: string;
@@ -101,106 +61,28 @@ export class AuthorizationServer implements OwnAuthorizationServer {
     this.resource = baseUrl;
     this.scopes = linkingScopes(config);
     this.federated = federated;
-    const clients = (linking.clients ?? []).map((c, i) => clientMetadata(c, `${where}.clients[${i}]`, dirname(file), env));
     this.profiles = new Map((linking.clients ?? []).map((c) => [c.client_id, c.profile]));
+    this.store = store;
+    this.refreshTtlMs = tokenLifetimes(linking).refresh * 1000;
+    this.emailKey = (customerId) => `oidc:${config.id}:verified-email:${customerId}`;
+    const configuration = providerConfiguration({
+      tenantId: config.id,
+      baseUrl,
+      key,
+      linking,
+      scopes: this.scopes,
+      store,
+      emailOf: async (customerId) => (await store.get<string>(this.emailKey(customerId)))?.value,
+      where,
+      baseDir: dirname(file),
+      env,
+    });
     const limits = linking.login_attempts;
     this.attempts = new LoginAttempts(
       store,
       config.id,
       limits && { perAccount: limits.per_account, perAddress: limits.per_address, windowMs: limits.window_seconds * 1000 },
     );
-    const accessTtl = linking.access_token_ttl_seconds ?? 3600;
-    const refreshTtl = linking.refresh_token_ttl_seconds ?? 30 * 24 * 3600;
-    this.store = store;
-    this.refreshTtlMs = refreshTtl * 1000;
-    this.emailKey = (customerId) => `oidc:${config.id}:verified-email:${customerId}`;
-    const emailOf = async (customerId: string) => (await store.get<string>(this.emailKey(customerId)))?.value;
-    const privateJwk = { ...key.privateKey.export({ format: 'jwk' }), kid: key.kid, alg: key.publicJwk.alg, use: 'sig' };
-    // Cookie signing keys derived from the signing key: the same on every replica sharing it.
-    const cookieKey = createHmac('sha256', key.privateKey.export({ format: 'der', type: 'pkcs8' }))
-      .update('oidc cookies')
-      .digest('base64url');
-    const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
-    const registration = linking.dynamic_registration;
-    const initialAccessToken =
-      registration &&
-      resolveSecret(registration.initial_access_token, `${where}.dynamic_registration.initial_access_token`, dirname(file), env);
-    const resource = this.resource;
-    const scopes = this.scopes;
-
-    const configuration: Configuration = {
-      // oidc-provider dates everything by the process clock, so its store keys do too.
-      adapter: storeAdapter(store, `oidc:${config.id}`, Date.now),
-      clients,
-      // Every client names the platform profile it belongs to (static ones from the tenant file).
-      extraClientMetadata: {
-        properties: ['profile'],
-        validator: (_ctx, key, value) => {
-          if (key === 'profile' && !(typeof value === 'string' && /^https?:\/\//.test(value) && URL.canParse(value)))
-            throw new errors.InvalidClientMetadata('profile: the platform profile URL (http or https) is required');
-        },
-      },
-      jwks: { keys: [privateJwk] },
-      cookies: { keys: [cookieKey] },
-      clientAuthMethods: ['none', 'private_key_jwt', 'client_secret_basic'],
-      responseTypes: ['code'],
-      scopes: ['openid', 'offline_access', ...scopes],
-      claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-      pkce: { required: () => true },
-      enabledJWA: { idTokenSigningAlgValues: [key.publicJwk.alg] },
-      clientDefaults: { id_token_signed_response_alg: key.publicJwk.alg, grant_types: ['authorization_code'], response_types: ['code'] },
-      renderError: (ctx, out) => {
-        ctx.type = 'html';
-        ctx.set('content-security-policy', ERROR_PAGE_CSP);
-        ctx.body = renderErrorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : undefined);
-      },
-      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
-      // The email the store verified at login travels with each access token (orders are matched on it).
-      extraTokenClaims: async (_ctx, token) => {
-        const email = 'accountId' in token && token.accountId !== undefined ? await emailOf(token.accountId) : undefined;
-        return email === undefined ? undefined : { email };
-      },
-      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-      interactions: { url: (_ctx, interaction) => `${basePath}${OAUTH_PATH}/interaction/${interaction.uid}` },
-      routes: {
-        authorization: `${OAUTH_PATH}/authorize`,
-        token: `${OAUTH_PATH}/token`,
-        revocation: `${OAUTH_PATH}/revoke`,
-        jwks: `${OAUTH_PATH}/jwks`,
-        userinfo: `${OAUTH_PATH}/userinfo`,
-        end_session: `${OAUTH_PATH}/logout`,
-        introspection: `${OAUTH_PATH}/introspect`,
-        pushed_authorization_request: `${OAUTH_PATH}/par`,
-        registration: `${OAUTH_PATH}/register`,
-      },
-      ttl: {
-        AccessToken: accessTtl,
-        ClientCredentials: accessTtl,
-        AuthorizationCode: 60,
-        RefreshToken: refreshTtl,
-        Grant: refreshTtl,
-        Interaction: 600,
-        Session: 3600,
-        IdToken: 600,
-      },
-      features: {
-        devInteractions: { enabled: false },
-        // A client revokes only its own tokens, authenticated as at the token endpoint.
-        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
-        clientCredentials: { enabled: true },
-        registration: initialAccessToken === undefined ? { enabled: false } : { enabled: true, initialAccessToken },
-        userinfo: { enabled: false },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => resource,
-          useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== resource) throw new errors.InvalidTarget();
-            return { scope: scopes.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: accessTtl };
-          },
-        },
-      },
-    };
     this.provider = new Provider(this.issuer, configuration);
     this.provider.proxy = true; // the forwarded headers are the ones the mount sets from the base URL
   }

@@ -12,8 +12,9 @@ import type { TenantConfig } from '../config/tenant-schema.js';
 import { CAPABILITY } from '../protocol/capability-registry.js';
 import type { Keyring } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
-import { AuthorizationServer, OAUTH_PATH } from './authorization-server.js';
+import { AuthorizationServer } from './authorization-server.js';
 import { FederatedLogin } from './federated-login.js';
+import { OAUTH_PATH } from './provider-configuration.js';
 import { linkingProfileConfig } from './scopes.js';
 
 export interface IdentityDeps {

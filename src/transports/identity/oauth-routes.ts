@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProtocolError } from '../protocol/errors.js';
-import { OAUTH_PATH } from './authorization-server.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { OAUTH_PATH } from '../../identity/provider-configuration.js';
 import { federatedRoutes } from './federated-routes.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
 import fp from 'fastify-plugin';

@@ -5,11 +5,11 @@
  * the browser send the interaction cookie); there the identity is verified and bound to the grant.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProtocolError } from '../protocol/errors.js';
-import { OAUTH_PATH } from './authorization-server.js';
-import { FederatedLoginError, type FederatedLogin } from './federated-login.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { OAUTH_PATH } from '../../identity/provider-configuration.js';
+import { FederatedLoginError, type FederatedLogin } from '../../identity/federated-login.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
-import { ERROR_PAGE_CSP, renderErrorPage } from './login-page.js';
+import { ERROR_PAGE_CSP, renderErrorPage } from '../../identity/error-page.js';
 import fp from 'fastify-plugin';
 
 type Interaction = FastifyRequest<{ Params: { uid: string } }>;

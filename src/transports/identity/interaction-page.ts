@@ -5,10 +5,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'oidc-provider';
-import { ProtocolError } from '../protocol/errors.js';
-import { tenantOf } from '../transports/request-context.js';
-import type { Tenant } from '../tenancy/tenant.js';
-import { OAUTH_PATH, type AuthorizationServer } from './authorization-server.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { tenantOf } from '../request-context.js';
+import type { Tenant } from '../../tenancy/tenant.js';
+import type { AuthorizationServer } from '../../identity/authorization-server.js';
+import { OAUTH_PATH } from '../../identity/provider-configuration.js';
 import { loginPageCsp, renderLoginPage } from './login-page.js';
 
 export function serverOf(req: FastifyRequest): { tenant: Tenant; server: AuthorizationServer } {
