@@ -21,7 +21,7 @@ import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';
 import type { CheckoutSession } from './checkout-record.js';
 import { saveHandoff } from './handoff-record.js';
-import { orderRecipient } from './completion/record-order.js';
+import { orderRecipient } from '../order/order-recipient.js';
 import { evaluate, statusRules, type Evaluation } from './status.js';
 
 export interface PricedCheckout {

@@ -15,7 +15,7 @@ import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
-import type { OrderRecipient } from './completion/record-order.js';
+import type { OrderRecipient } from '../order/order-recipient.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 

@@ -61,7 +61,7 @@ import { buyerActionRequired, completionInterrupted, orderRejected, paymentFaile
 import { placeOrder, recover, whileClaimed, type Placement } from './settle.js';
 import { enqueueRecovery } from './recovery-queue.js';
 import { saveHandoff } from '../handoff-record.js';
-import { orderRecipient } from './record-order.js';
+import { orderRecipient } from '../../order/order-recipient.js';
 import { invalidClaimMessages, priceForCompletion, type SettledPrice } from './verify-claims.js';
 import { evaluate, statusRules } from '../status.js';
 

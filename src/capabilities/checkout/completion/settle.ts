@@ -28,7 +28,7 @@ import {
 import { checkoutRepository } from '../checkout-repository.js';
 import { completionInterrupted, orderRejected } from './messages.js';
 import { attemptLeaseMs, enqueueRecovery } from './recovery-queue.js';
-import { recordOrder } from './record-order.js';
+import { recordOrder } from '../../order/order-record.js';
 
 /** What settling needs: no caller, no rendering. */
 export type SettleContext = Pick<OperationContext, 'tenant' | 'store' | 'now' | 'log' | 'secret'>;
