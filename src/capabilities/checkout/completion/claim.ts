@@ -19,15 +19,16 @@ import type { OperationResult } from '../../operation.js';
 import { normalizeAddress, toStoreAddress } from '../../../protocol/postal-address.js';
 import type { PaymentChoice } from '../../../payments/choose.js';
 import type { ChangePlan } from '../../../state/session-repository.js';
-import { ownedByCaller } from '../../cart/ownership.js';
 import { orderRecipient } from '../../order/order-recipient.js';
 import { shownInstruments } from '../instruments.js';
-import { checkoutNotFound, expiryFrom, failed, presentedChanges, refused, sameTotals } from '../answers.js';
-import { pickupLocationsOnce, pricingInputs, withStoreCart, type Locations, type PricedCheckout } from '../checkout-pricing.js';
+import { checkoutNotFound, failed, presentedChanges, refused, sameTotals, withStoreCart } from '../answers.js';
+import { pickupLocationsOnce, type Locations } from '../checkout-inputs.js';
+import { pricingInputs, type PricedCheckout } from '../checkout-pricing.js';
 import {
-  isLive,
+  expiryFrom,
   isOpen,
   reopened,
+  visibleTo,
   type CheckoutSession,
   type CompletingCheckout,
   type OpenCheckout,
@@ -35,7 +36,6 @@ import {
 } from '../checkout-record.js';
 import { checkoutRepository } from '../checkout-repository.js';
 import { renderCheckout } from '../checkout-shape.js';
-import { evaluate, statusRules } from '../status.js';
 import { paymentChoice } from './charge.js';
 import { totalsChanged } from './messages.js';
 import { attemptLeaseMs, enqueueRecovery } from './recovery-queue.js';
@@ -44,7 +44,7 @@ import { invalidClaimMessages, priceForCompletion, type SettledPrice } from './v
 /** What the steps after the claim need: no caller and no rendering, so the recovery job runs them too. */
 export type CompletionContext = Pick<OperationContext, 'tenant' | 'store' | 'now' | 'log' | 'secret'>;
 
-export type Claim =
+type Claim =
   /** Not claimed: the answer says why (not found, not ready, claims not verified, totals changed, no payment). */
   | { kind: 'answered'; answer: OperationResult }
   /** Claimed by this request; `priced`: the price the claim was decided on (nothing sent to the store since). */
@@ -70,7 +70,7 @@ function plan(
   locations: Locations,
 ): ChangePlan<Claim, CheckoutSession, SettledPrice> {
   const answered = (answer: OperationResult): { result: Claim } => ({ result: { kind: 'answered', answer } });
-  if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return answered(checkoutNotFound(ctx));
+  if (!visibleTo(ctx, current)) return answered(checkoutNotFound(ctx));
   if (current.status === 'complete_in_progress' && current.completion.claim === claimHash) {
     return { result: { kind: 'resumed', session: current } };
   }
@@ -95,7 +95,7 @@ function decide(
     ...current,
     ...(verified.length > 0 && { verifiedClaims: [...(current.verifiedClaims ?? []), ...verified] }),
   };
-  const evaluation = evaluate(claims, priced.quote, statusRules(ctx));
+  const { evaluation } = priced;
   const body = renderCheckout(ctx, claims, priced, evaluation);
   const seen: OpenCheckout = withStoreCart({ ...claims, status: evaluation.status, seenTotals: body.totals, notices: undefined }, priced);
   const remember = presentedChanges(current, seen) || claims !== current ? { write: seen } : {};

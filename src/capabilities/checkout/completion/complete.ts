@@ -24,9 +24,19 @@ import type { Message } from '../../../../schemas/common.js';
 import type { OperationContext } from '../../context.js';
 import { success, type OperationResult } from '../../operation.js';
 import type { PaymentChoice } from '../../../payments/choose.js';
-import { checkoutNotFound, expiryFrom, failed, present } from '../answers.js';
-import { pickupLocationsOnce, priceCheckout, type PricedCheckout } from '../checkout-pricing.js';
-import { isFrozen, isLive, isOpen, reopened, type CompletingCheckout, type FrozenCheckout, type ReopenPatch } from '../checkout-record.js';
+import { checkoutNotFound, failed, present } from '../answers.js';
+import { pickupLocationsOnce } from '../checkout-inputs.js';
+import { priceCheckout, type PricedCheckout } from '../checkout-pricing.js';
+import {
+  expiryFrom,
+  isFrozen,
+  isLive,
+  isOpen,
+  reopened,
+  type CompletingCheckout,
+  type FrozenCheckout,
+  type ReopenPatch,
+} from '../checkout-record.js';
 import { checkoutRepository } from '../checkout-repository.js';
 import { getCheckout } from '../checkout-service.js';
 import { storedView } from '../checkout-shape.js';

@@ -22,7 +22,7 @@ export interface PlacedOrder {
   permalinkUrl?: string;
 }
 
-export type Placed = { kind: 'placed'; order: PlacedOrder } | { kind: 'unknown' } | { kind: 'rejected'; rejection: Rejection };
+type Placed = { kind: 'placed'; order: PlacedOrder } | { kind: 'unknown' } | { kind: 'rejected'; rejection: Rejection };
 
 export async function place(ctx: CompletionContext, session: CompletingCheckout, payment: OrderPayment): Promise<Placed> {
   let placed: PlaceOrderResult;

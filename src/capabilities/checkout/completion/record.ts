@@ -9,8 +9,7 @@
  */
 import { recordOrder } from '../../order/order-record.js';
 import { permalinkFor } from '../../order/permalink.js';
-import { expiryFrom } from '../answers.js';
-import type { CompletingCheckout, FrozenCheckout } from '../checkout-record.js';
+import { expiryFrom, type CompletingCheckout, type FrozenCheckout } from '../checkout-record.js';
 import { whileClaimed, type CompletionContext } from './claim.js';
 import type { PlacedOrder } from './place.js';
 

@@ -17,14 +17,8 @@ import type { OperationContext } from '../../context.js';
 import { errorMessage } from '../../../protocol/messages.js';
 import { buyerIdentity } from '../../pricing/buyer-identity.js';
 import { renderTotals } from '../../pricing/totals.js';
-import {
-  priceCheckout,
-  withStorePage,
-  type Locations,
-  type PricedCheckout,
-  type PricedSession,
-  type PricingInputs,
-} from '../checkout-pricing.js';
+import { priceCheckout, withStorePage, type PricedCheckout, type PricedSession, type PricingInputs } from '../checkout-pricing.js';
+import type { Locations } from '../checkout-inputs.js';
 import type { CheckoutSession } from '../checkout-record.js';
 
 export interface SettledPrice {
