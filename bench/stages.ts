@@ -34,12 +34,11 @@ import { MemoryStore } from '../src/state/memory-store.js';
 import { loadTenants } from '../src/tenancy/load.js';
 import type { Tenant } from '../src/tenancy/tenant.js';
 import { compile } from '../schemas/validator.js';
-import { callerOwner } from '../src/capabilities/cart/ownership.js';
-import { pickupLocationsOnce, priceCheckout } from '../src/capabilities/checkout/checkout-pricing.js';
-import { readInputs } from '../src/capabilities/checkout/checkout-inputs.js';
+import { priceCheckout } from '../src/capabilities/checkout/checkout-pricing.js';
+import { pickupLocationsOnce, readDraft } from '../src/capabilities/checkout/checkout-inputs.js';
 import { newCheckoutId } from '../src/capabilities/checkout/checkout-record.js';
 import { checkoutRepository } from '../src/capabilities/checkout/checkout-repository.js';
-import { built, draftOf } from '../src/capabilities/checkout/checkout-service.js';
+import { built } from '../src/capabilities/checkout/checkout-service.js';
 import { identifyLines } from '../src/capabilities/pricing/line-ids.js';
 import { serveAgentProfile } from './agent-profile.js';
 import { machine, writeSection } from './results-file.js';
@@ -142,10 +141,9 @@ async function main(): Promise<void> {
 
   // What the later stages take as input: one priced and rendered checkout.
   const locations = pickupLocationsOnce(ctx);
-  const read = await readInputs(ctx, request.value, basis, undefined, locations);
-  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, { asks: read.asks });
-  const answer = built(ctx, draft, priced, read);
+  const draft = await readDraft(ctx, request.value, basis, locations);
+  const priced = await priceCheckout(ctx, draft.session, locations, { asks: draft.asks });
+  const answer = built(ctx, draft, priced);
   // Every create_checkout answer is new (its id), so each signature is measured over a body never signed before.
   const body = negotiation.envelope('success', op.capability, answer.body);
   const idAt = body.indexOf(answer.session.id);
@@ -226,15 +224,13 @@ async function main(): Promise<void> {
     },
     {
       name: 'pricing',
-      what: 'request read, draft built, priced by the demo store (quote, discounts, fulfillment)',
+      what: 'request read into the draft, priced by the demo store (quote, discounts, fulfillment), status decided',
       call: async () => {
-        const readNow = await readInputs(ctx, request.value, basis, undefined, locations);
-        await priceCheckout(ctx, draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, readNow), locations, {
-          asks: readNow.asks,
-        });
+        const read = await readDraft(ctx, request.value, basis, locations);
+        await priceCheckout(ctx, read.session, locations, { asks: read.asks });
       },
     },
-    { name: 'rendering', what: 'status decided and the checkout rendered', call: () => built(ctx, draft, priced, read) },
+    { name: 'rendering', what: 'the checkout rendered in the status pricing decided', call: () => built(ctx, draft, priced) },
     {
       name: 'store write',
       what: 'the new session inserted (memory store)',

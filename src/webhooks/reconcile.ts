@@ -17,10 +17,9 @@
 import type { Tenant } from '../tenancy/tenant.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { StateStore } from '../state/store.js';
-import { loadOrderRecord } from '../capabilities/order/order-record.js';
+import { loadOrderRecord, recordOrder } from '../capabilities/order/order-record.js';
 import { completeHandedOff } from '../capabilities/checkout/completion/handed-off-order.js';
 import { loadHandoff } from '../capabilities/checkout/handoff-record.js';
-import { recordOrder } from '../capabilities/checkout/completion/record-order.js';
 import { backendEventId } from '../capabilities/order/order-event.js';
 import { alreadyAnnounced, enqueueOrderEvent, snapshotFingerprint } from '../capabilities/order/outbox.js';
 

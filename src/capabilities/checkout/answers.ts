@@ -2,16 +2,17 @@
  * Answers shared by the checkout operations: the same `not_found` for a session that never
  * existed, expired or is another caller's; refused transitions as business outcomes with the
  * session as it is (completed and canceled never change again; while an order is being placed
- * only the request that started it may go on); a checkout body as a failed outcome.
+ * only the request that started it may go on); a checkout body as a failed outcome; and the last
+ * step of every open session's answer, `present`: the priced session rendered in the status its
+ * pricing decided, and what the session keeps of that answer.
  */
 import type { Message } from '../../../schemas/common.js';
 import type { OperationContext } from '../context.js';
 import { failure, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
-import { withStoreCart, type PricedCheckout } from './checkout-pricing.js';
+import type { PricedCheckout } from './checkout-pricing.js';
 import { isFrozen, type CheckoutBody, type CheckoutSession, type OpenCheckout } from './checkout-record.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
-import { evaluate, statusRules, type Evaluation } from './status.js';
 
 export function checkoutNotFound(ctx: OperationContext): OperationResult {
   return failure([errorMessage('not_found', 'This checkout does not exist or has expired.', 'unrecoverable')], {
@@ -54,20 +55,28 @@ export const refused = (session: ClosedCheckout): OperationResult =>
 /** Totals compare by value: type, amount and label, in order. */
 export const sameTotals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx.now() + ctx.tenant.policies.checkoutTtlMs;
+/** The session with the store's cart and page it was priced with. */
+export function withStoreCart<S extends CheckoutSession>(session: S, priced: PricedCheckout): S {
+  const { handle: _handle, storePage: _page, ...rest } = session;
+  return {
+    ...rest,
+    ...(priced.handle !== undefined && { handle: priced.handle }),
+    ...(priced.storePage && { storePage: priced.storePage }),
+  } as S;
+}
 
 /**
- * Decides the status of an open session from its fresh price and renders the answer; the session
- * keeps the store's cart and page it was priced with, and its one-time notices are shown now.
- * `evaluation`: the status already decided for this very session and quote (the one pricing made).
+ * An open session's answer from its fresh price, in the status pricing decided for it
+ * (`priced.evaluation`); the session keeps the store's cart and page it was priced with, the totals
+ * shown, and its one-time notices are shown now.
  */
 export function present(
   ctx: OperationContext,
   session: OpenCheckout,
   priced: PricedCheckout,
   messages: readonly Message[] = [],
-  evaluation: Evaluation = evaluate(session, priced.quote, statusRules(ctx)),
 ): { session: OpenCheckout; body: CheckoutBody } {
+  const { evaluation } = priced;
   const { notices = [], ...rest } = withStoreCart(session, priced);
   const decided = { ...rest, status: evaluation.status };
   const shown = [...messages, ...notices, ...evaluation.messages];

@@ -11,7 +11,7 @@ import { isLive as isLiveCart, type ActiveCart } from '../cart/cart-record.js';
 import { cartRepository } from '../cart/cart-repository.js';
 import { ownedByCaller } from '../cart/ownership.js';
 import type { Basis } from './checkout-inputs.js';
-import { isLive, isOpen } from './checkout-record.js';
+import { isOpen, visibleTo, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
 
 /** The caller's live cart, or null (missing, expired, canceled or another caller's look the same). */
@@ -27,12 +27,15 @@ export const cartBasis = (cart: ActiveCart): Basis => ({
   carried: cart,
 });
 
-/** The checkout converted from `cart`, while it is open; complete_in_progress counts (it is not done). */
-export async function openCheckoutOf(ctx: OperationContext, cart: ActiveCart): Promise<string | undefined> {
+/** A cart's checkout that is not over: the caller's, live, and open or being completed (it is not done). */
+export const ongoingFor = (ctx: OperationContext, session: CheckoutSession | null): session is CheckoutSession =>
+  visibleTo(ctx, session) && (isOpen(session) || session.status === 'complete_in_progress');
+
+/** The checkout converted from `cart`, while it is not over. */
+async function ongoingCheckoutOf(ctx: OperationContext, cart: ActiveCart): Promise<string | undefined> {
   if (cart.checkoutId === undefined) return undefined;
   const session = await checkoutRepository(ctx).find(cart.checkoutId);
-  const open = isLive(session, ctx.now()) && ownedByCaller(ctx, session) && (isOpen(session) || session.status === 'complete_in_progress');
-  return open ? session.id : undefined;
+  return ongoingFor(ctx, session) ? session.id : undefined;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function openCheckoutOf(ctx: OperationContext, cart: ActiveCart): P
 export async function linkCart(ctx: OperationContext, cartId: string, checkoutId: string): Promise<string> {
   return cartRepository(ctx).change(cartId, async (current) => {
     if (!isLiveCart(current, ctx.now())) return { result: checkoutId };
-    const other = current.checkoutId === checkoutId ? undefined : await openCheckoutOf(ctx, current);
+    const other = current.checkoutId === checkoutId ? undefined : await ongoingCheckoutOf(ctx, current);
     if (other !== undefined) return { result: other };
     return { result: checkoutId, write: { ...current, checkoutId } };
   });

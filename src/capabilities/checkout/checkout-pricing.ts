@@ -1,11 +1,12 @@
 /**
- * Prices a checkout with the store, in the store's own cart (the session's handle): its lines,
- * codes and buyer as a cart would be priced, plus what the active extensions add (fulfillment
- * methods). When an extension settles what the request asked for on the first answer (an option
- * sent without its group, set on the groups that offer it), the checkout is priced again (only
- * then). When the answer hands the buyer to the store (`requires_escalation` decided by
- * status.ts), the store's checkout page comes with it; a page newly made for this checkout is
- * remembered as a handoff (handoff-record.ts).
+ * The price step of every checkout operation: the session priced by the store, in the store's own
+ * cart (the session's handle), then its status decided for that price. In order: the quote request
+ * (its lines, codes and buyer as a cart would be priced, plus what the active extensions add:
+ * fulfillment methods), built once; the store's quote, asked once (an extension that settles what
+ * the request asked for on that answer, an option sent without its group set on the groups that
+ * offer it, needs one more: only then); the status (status.ts); and, when the answer hands the
+ * buyer to the store (`requires_escalation`), the store's checkout page, a page newly made for
+ * this checkout remembered as a handoff (handoff-record.ts).
  *
  * Pricing happens before the session is written (see state/session-repository.ts); `inputs`
  * says what was priced, so a write that meets a conflict reuses the price when nothing changed.
@@ -19,9 +20,10 @@ import { checkoutNeedsLocations, priceCheckout as extensionsPricing, settleCheck
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';
+import { orderRecipient } from '../order/order-recipient.js';
+import type { Locations } from './checkout-inputs.js';
 import type { CheckoutSession } from './checkout-record.js';
 import { saveHandoff } from './handoff-record.js';
-import { orderRecipient } from './completion/record-order.js';
 import { evaluate, statusRules, type Evaluation } from './status.js';
 
 export interface PricedCheckout {
@@ -46,14 +48,6 @@ export interface PricedCheckout {
 /** What a session is priced from. */
 export type PricedSession = CheckoutExtensionState &
   Pick<CheckoutSession, 'id' | 'lines' | 'context' | 'buyer' | 'handle' | 'storePage' | 'verifiedClaims' | 'review' | 'escalation'>;
-
-/** The store's pickup locations, asked for at most once per request. */
-export type Locations = () => Promise<PickupLocation[]>;
-
-export function pickupLocationsOnce(ctx: OperationContext): Locations {
-  let locations: Promise<PickupLocation[]> | undefined;
-  return () => (locations ??= ctx.tenant.adapter.pickupLocations());
-}
 
 type CallerQuote = ReturnType<typeof callerQuoteRequest>;
 
@@ -90,9 +84,10 @@ interface PricingOptions {
   /** What the request asked the extensions to settle on the store's answer. */
   asks?: Partial<CheckoutAsks>;
   /**
-   * A price of this session made earlier in the same request, with nothing sent to the store since
-   * but the reference of its page (a handoff). When it priced exactly this request, its quote is
-   * reused instead of asking the store again.
+   * A price made earlier in the same request, with nothing sent to the store since but the
+   * reference of a page (a handoff): of this session, or of the one a create made from the same
+   * cart and gave up to another conversion. When it priced exactly this request (the store's cart
+   * included), its quote is reused instead of asking the store again.
    */
   earlier?: PricedCheckout;
   /** `pricingInputs` of this very session, whose quote request is then not built again. */
@@ -152,14 +147,4 @@ export async function withStorePage(
   if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx));
   const handle = made.handle ?? priced.handle;
   return { ...priced, storePage: made.page, ...(handle !== undefined && { handle }) };
-}
-
-/** The session with the store's cart and page it was priced with. */
-export function withStoreCart<S extends CheckoutSession>(session: S, priced: PricedCheckout): S {
-  const { handle: _handle, storePage: _page, ...rest } = session;
-  return {
-    ...rest,
-    ...(priced.handle !== undefined && { handle: priced.handle }),
-    ...(priced.storePage && { storePage: priced.storePage }),
-  } as S;
 }

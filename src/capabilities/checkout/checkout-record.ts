@@ -7,6 +7,8 @@
  * (`handle`) and page, and the eligibility claims settled at completion.
  */
 import { randomId } from '../../security/random-id.js';
+import type { OperationContext } from '../context.js';
+import { ownedByCaller } from '../cart/ownership.js';
 import type { PlaceOrderRequest } from '../../../adapters/contract.js';
 import type { Checkout, CheckoutStatus } from '../../../schemas/checkout.js';
 import type { Attribution, Buyer, Context, Message, Signals, Total } from '../../../schemas/common.js';
@@ -15,12 +17,12 @@ import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
-import type { OrderRecipient } from './completion/record-order.js';
+import type { OrderRecipient } from '../order/order-recipient.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
 
 /** What the platform sent (update replaces all of it); each extension's part is kept unused while it is not active. */
-export interface CheckoutInputs extends CheckoutExtensionState {
+interface CheckoutInputs extends CheckoutExtensionState {
   lines: PricedLineInput[];
   context?: Context;
   buyer?: Buyer;
@@ -129,3 +131,10 @@ export const newCheckoutId = () => randomId('chk_');
 /** Usable at `now`: not past its expiry. */
 export const isLive = (session: CheckoutSession | null, now: number): session is CheckoutSession =>
   session !== null && now < session.expiresAt;
+
+/** Live and the caller's: any other session is `not_found` to it (cart/ownership.ts). */
+export const visibleTo = (ctx: OperationContext, session: CheckoutSession | null): session is CheckoutSession =>
+  isLive(session, ctx.now()) && ownedByCaller(ctx, session);
+
+/** When a session written now ends (the tenant's checkout TTL, renewed by every change). */
+export const expiryFrom = (ctx: Pick<OperationContext, 'now' | 'tenant'>) => ctx.now() + ctx.tenant.policies.checkoutTtlMs;

@@ -1,10 +1,13 @@
 /**
  * The checkout capability's create, get, update and cancel (spec part 1 §2.9, §3, §4.3); complete
- * is in completion/complete.ts. Every open session is priced afresh by the store on each of them, and its
- * status decided by status.ts; what the answer showed is remembered (`seenTotals`), so complete
- * can tell whether prices changed since.
+ * is in completion/complete.ts. Each runs its steps once, in order: the request read into the
+ * session to price (checkout-inputs.ts; create and update), the session priced by the store, one
+ * quote, and its status decided (checkout-pricing.ts, status.ts), the answer presented
+ * (answers.ts, checkout-shape.ts), the session written. What the answer showed is remembered
+ * (`seenTotals`), so complete can tell whether prices changed since.
  *
- * A create with `cart_id` converts the caller's cart, once while its checkout is open (cart-conversion.ts).
+ * A create with `cart_id` converts the caller's cart, once while its checkout is open
+ * (cart-conversion.ts): converting it again answers with that checkout, as get shows it.
  *
  * Transitions: incomplete <-> ready_for_complete as things are supplied or change; an update
  * clears a pending escalation or review (requires_escalation -> incomplete or ready); cancel from
@@ -15,79 +18,38 @@ import type { OperationContext } from '../context.js';
 import { failure, success, type OperationResult } from '../operation.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { ChangePlan } from '../../state/session-repository.js';
-import { callerOwner, ownedByCaller } from '../cart/ownership.js';
 import { identifyLines, keepPricedLines } from '../pricing/line-ids.js';
 import { nothingToBuy } from '../pricing/nothing-to-buy.js';
-import { checkoutNotFound, expiryFrom, present, presentedChanges, refused } from './answers.js';
-import { pickupLocationsOnce, priceCheckout, pricingInputs, type Locations, type PricedCheckout } from './checkout-pricing.js';
-import {
-  isFrozen,
-  isLive,
-  isOpen,
-  newCheckoutId,
-  type CanceledCheckout,
-  type CheckoutSession,
-  type OpenCheckout,
-} from './checkout-record.js';
+import { checkoutNotFound, present, presentedChanges, refused } from './answers.js';
+import { cartBasis, findCart, linkCart, ongoingFor } from './cart-conversion.js';
+import { pickupLocationsOnce, readDraft, type Basis, type Draft } from './checkout-inputs.js';
+import { priceCheckout, pricingInputs, type PricedCheckout } from './checkout-pricing.js';
+import { isFrozen, isOpen, visibleTo, type CanceledCheckout, type CheckoutSession } from './checkout-record.js';
 import { checkoutRepository } from './checkout-repository.js';
-import { readInputs, type Basis, type ReadInputs } from './checkout-inputs.js';
-import { cartBasis, findCart, linkCart, openCheckoutOf } from './cart-conversion.js';
 import { renderCheckout, storedView } from './checkout-shape.js';
 
-type Plan = ChangePlan<OperationResult, CheckoutSession, PricedCheckout>;
+type Plan<T = OperationResult> = ChangePlan<T, CheckoutSession, PricedCheckout>;
 
-/** What the session keeps across an update besides the platform's inputs. */
-type Kept = Pick<CheckoutSession, 'id' | 'owner' | 'handle' | 'storePage' | 'verifiedClaims'>;
+/** The priced draft as the answer shows it; lines the store could not price are not kept. */
+export const built = (ctx: OperationContext, draft: Draft, priced: PricedCheckout) =>
+  present(ctx, keepPricedLines({ ...draft.session, ...priced.settled }, priced.quote), priced, draft.messages);
 
-function kept(session: CheckoutSession): Kept {
-  const { id, owner, handle, storePage, verifiedClaims } = session;
-  return {
-    id,
-    owner,
-    ...(handle !== undefined && { handle }),
-    ...(storePage && { storePage }),
-    ...(verifiedClaims && { verifiedClaims }),
-  };
-}
-
-/** A session from fresh inputs, before pricing. */
-export const draftOf = (ctx: OperationContext, base: Kept, read: ReadInputs): OpenCheckout => ({
-  ...base,
-  ...read.inputs,
-  expiresAt: expiryFrom(ctx),
-  status: 'incomplete',
-  seenTotals: [],
-});
-
-/**
- * The priced draft as the answer shows it; lines the store could not price are not kept. Pricing
- * decided the status of this draft with what it settled (the lines do not change the status).
- */
-export const built = (ctx: OperationContext, draft: OpenCheckout, priced: PricedCheckout, read: ReadInputs) =>
-  present(ctx, keepPricedLines({ ...draft, ...priced.settled }, priced.quote), priced, read.messages, priced.evaluation);
-
-/** The answer of a create, and the new session's id (none when the store could price no line). */
+/** The answer of a create, the new session's id (none when the store could price no line) and its price. */
 interface Opened {
   result: OperationResult;
   id?: string;
+  priced: PricedCheckout;
 }
 
 /** A new session from `basis` and the request's other members; none when the store can price no line. */
 async function open(ctx: OperationContext, request: CheckoutCreateRequest, basis: Basis): Promise<Opened> {
   const locations = pickupLocationsOnce(ctx);
-  const read = await readInputs(ctx, request, basis, undefined, locations);
-  const draft = draftOf(ctx, { id: newCheckoutId(), owner: callerOwner(ctx) }, read);
-  const priced = await priceCheckout(ctx, draft, locations, { asks: read.asks });
-  if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, priced.quote, priced.refs) };
-  const { session, body } = built(ctx, draft, priced, read);
+  const draft = await readDraft(ctx, request, basis, locations);
+  const priced = await priceCheckout(ctx, draft.session, locations, { asks: draft.asks });
+  if (priced.quote.lines.length === 0) return { result: nothingToBuy(ctx, priced.quote, priced.refs), priced };
+  const { session, body } = built(ctx, draft, priced);
   if (!(await checkoutRepository(ctx).insert(session))) throw new Error(`checkout id ${session.id} is already taken`);
-  return { result: success(body, 201), id: session.id };
-}
-
-/** A checkout that already exists, as create answers with it: what get shows, 200 (nothing was created). */
-async function existing(ctx: OperationContext, id: string): Promise<OperationResult> {
-  const result = await getCheckout(ctx, id);
-  return result.outcome === 'success' ? { ...result, status: 200 } : result;
+  return { result: success(body, 201), id: session.id, priced };
 }
 
 export async function createCheckout(ctx: OperationContext, request: CheckoutCreateRequest): Promise<OperationResult> {
@@ -101,16 +63,21 @@ export async function createCheckout(ctx: OperationContext, request: CheckoutCre
       continue_url: ctx.tenant.adapter.storefrontUrl,
     });
   }
-  const converted = await openCheckoutOf(ctx, cart);
-  if (converted !== undefined) return existing(ctx, converted);
-  const { result, id } = await open(ctx, request, cartBasis(cart));
+  // Converted already, its checkout not over: that checkout, as get shows it (one read, one quote).
+  const converted = cart.checkoutId === undefined ? null : await show(ctx, cart.checkoutId, (s) => ongoingFor(ctx, s));
+  if (converted) return existing(converted);
+  const { result, id, priced } = await open(ctx, request, cartBasis(cart));
   if (id === undefined) return result;
   const linked = await linkCart(ctx, cart.id, id);
   if (linked === id) return result;
-  // Another conversion of this cart won: nobody has seen this session's id, so it goes.
+  // Another conversion of this cart won: nobody has seen this session's id, so it goes. The
+  // winner's session prices the same request as this one did, unless its store cart differs.
   await checkoutRepository(ctx).delete(id);
-  return existing(ctx, linked);
+  return existing((await show(ctx, linked, (s) => visibleTo(ctx, s), priced)) ?? checkoutNotFound(ctx));
 }
+
+/** A checkout that already exists, as create answers with it: what get shows, 200 (nothing was created). */
+const existing = (result: OperationResult): OperationResult => (result.outcome === 'success' ? { ...result, status: 200 } : result);
 
 /**
  * Shows the session; writes only what the answer changed (status, totals shown, the store's cart).
@@ -118,12 +85,25 @@ export async function createCheckout(ctx: OperationContext, request: CheckoutCre
  * by a backend event is rendered once and kept.
  */
 export async function getCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
+  return (await show(ctx, id, (s) => visibleTo(ctx, s))) ?? checkoutNotFound(ctx);
+}
+
+/**
+ * What get shows of the session `shows` accepts, or null (for get: not found). `earlier`: a price
+ * this request already made (see checkout-pricing.ts), reused when it priced the same request.
+ */
+async function show(
+  ctx: OperationContext,
+  id: string,
+  shows: (current: CheckoutSession | null) => current is CheckoutSession,
+  earlier?: PricedCheckout,
+): Promise<OperationResult | null> {
   const locations = pickupLocationsOnce(ctx);
-  return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+  return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan<OperationResult | null>> => {
+    if (!shows(current)) return { result: null };
     if (isFrozen(current)) return { result: success(storedView(current)) };
     const inputs = pricingInputs(ctx, current, isOpen(current) ? null : 'settled');
-    const price = () => priceCheckout(ctx, current, locations, { inputs });
+    const price = () => priceCheckout(ctx, current, locations, { inputs, earlier });
     if (!isOpen(current)) {
       return {
         inputs: inputs.key,
@@ -149,21 +129,20 @@ export async function getCheckout(ctx: OperationContext, id: string): Promise<Op
 export async function updateCheckout(ctx: OperationContext, id: string, request: CheckoutUpdateRequest): Promise<OperationResult> {
   const locations = pickupLocationsOnce(ctx);
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+    if (!visibleTo(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
     const basis: Basis = {
       lines: identifyLines(request.line_items, current.lines),
       context: request.context,
       buyer: request.buyer,
     };
-    const read = await readInputs(ctx, request, basis, current, locations);
-    const draft = draftOf(ctx, kept(current), read);
-    const inputs = pricingInputs(ctx, draft, read.asks);
+    const draft = await readDraft(ctx, request, basis, locations, current);
+    const inputs = pricingInputs(ctx, draft.session, draft.asks);
     return {
       inputs: inputs.key,
-      price: () => priceCheckout(ctx, draft, locations, { asks: read.asks, inputs }),
+      price: () => priceCheckout(ctx, draft.session, locations, { asks: draft.asks, inputs }),
       apply: (priced) => {
-        const { session, body } = built(ctx, draft, priced, read);
+        const { session, body } = built(ctx, draft, priced);
         return { result: success(body), write: session };
       },
     };
@@ -172,9 +151,9 @@ export async function updateCheckout(ctx: OperationContext, id: string, request:
 
 /** Answers with the checkout as it was, now canceled; it keeps that answer until it expires. */
 export async function cancelCheckout(ctx: OperationContext, id: string): Promise<OperationResult> {
-  const locations: Locations = pickupLocationsOnce(ctx);
+  const locations = pickupLocationsOnce(ctx);
   return checkoutRepository(ctx).changePriced(id, async (current): Promise<Plan> => {
-    if (!isLive(current, ctx.now()) || !ownedByCaller(ctx, current)) return { result: checkoutNotFound(ctx) };
+    if (!visibleTo(ctx, current)) return { result: checkoutNotFound(ctx) };
     if (!isOpen(current)) return { result: refused(current) };
     const inputs = pricingInputs(ctx, current);
     return {

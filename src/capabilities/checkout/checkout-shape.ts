@@ -14,7 +14,7 @@ import { lineProblemMessages } from '../pricing/line-messages.js';
 import { lineItemPaths, renderLineItems } from '../pricing/line-items.js';
 import { renderTotals } from '../pricing/totals.js';
 import type { PricedCheckout } from './checkout-pricing.js';
-import { webhookUrlWarnings } from './completion/record-order.js';
+import { webhookUrlWarnings } from '../order/order-recipient.js';
 import type { CheckoutBody, FrozenCheckout, SessionFields } from './checkout-record.js';
 
 export interface CheckoutState {

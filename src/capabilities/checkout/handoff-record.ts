@@ -5,7 +5,7 @@
  * (a backend event or a poll naming the reference) still reaches the platform that handed it off.
  */
 import type { OperationContext } from '../context.js';
-import type { OrderRecipient } from './completion/record-order.js';
+import type { OrderRecipient } from '../order/order-recipient.js';
 
 export interface HandoffRecord {
   checkoutId: string;

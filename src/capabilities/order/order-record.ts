@@ -8,6 +8,7 @@
 import { BackendError, type OrderSnapshot } from '../../../adapters/contract.js';
 import type { OperationContext } from '../context.js';
 import { createdEventId } from './order-event.js';
+import type { OrderRecipient } from './order-recipient.js';
 import { enqueueOrderEvent } from './outbox.js';
 
 export interface OrderRecord {
@@ -51,6 +52,21 @@ export async function saveOrderRecord(
     });
   }
   await ctx.store.setIfAbsent(key, record, ORDER_RECORD_TTL_MS);
+}
+
+/**
+ * The record of the order the store placed for `checkoutId`, for `recipient` (kept with the
+ * checkout, so no caller is needed). `order`: the snapshot already read (a backend event), so it
+ * is not read again.
+ */
+export async function recordOrder(
+  ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>,
+  checkoutId: string,
+  orderId: string,
+  recipient: OrderRecipient,
+  order?: OrderSnapshot,
+): Promise<void> {
+  await saveOrderRecord(ctx, { orderId, checkoutId, ...recipient, placedAt: ctx.now() }, order);
 }
 
 export async function loadOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, orderId: string): Promise<OrderRecord | null> {

@@ -2,8 +2,7 @@
 import type { OrderSnapshot } from '../../../../adapters/contract.js';
 import type { OperationContext } from '../../context.js';
 import { permalinkFor } from '../../order/permalink.js';
-import { expiryFrom } from '../answers.js';
-import { isLive, isOpen, type CompletedCheckout } from '../checkout-record.js';
+import { expiryFrom, isLive, isOpen, type CompletedCheckout } from '../checkout-record.js';
 import { checkoutRepository } from '../checkout-repository.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The durable queue that settles interrupted completions (see completion/settle.ts): one job per
+ * The durable queue that settles interrupted completions (see completion/complete.ts): one job per
  * completion attempt, due when the attempt is surely over, run by the worker on every replica
  * (completion/recovery-worker.ts).
  */

@@ -9,7 +9,7 @@ import type { StateStore } from '../../../state/store.js';
 import type { Tenant } from '../../../tenancy/tenant.js';
 import type { Logger } from '../../context.js';
 import { checkoutRepository } from '../checkout-repository.js';
-import { recoverInBackground } from './settle.js';
+import { recoverInBackground } from './complete.js';
 import { completionQueue, type CompletionJob } from './recovery-queue.js';
 
 export interface CompletionWorkerDeps {

@@ -1,11 +1,15 @@
 /**
- * Provisional discounts at completion (spec part 1 §3: "at checkout completion all remaining
- * provisional claims MUST be resolved"). Every claim behind a provisional discount is verified
- * through the adapter's optional `verifyEligibility`. A claim it does not verify (or every claim,
- * for an adapter without the hook) only affects the answer's messages (upstream checkout.md): a
- * recoverable `eligibility_invalid` error at the claim, totals untouched, no order placed, until
- * the buyer or platform removes the claim (the update prices without it) or proves it. An order
- * therefore never carries an unverified provisional discount.
+ * Step 2 of completing a checkout (complete.ts): the provisional discounts' claims verified (spec
+ * part 1 §3: "at checkout completion all remaining provisional claims MUST be resolved"). It runs
+ * as the claim's price (claim.ts), before its compare-and-set. Every claim behind a provisional
+ * discount is verified through the adapter's optional `verifyEligibility`. A claim it does not
+ * verify (or every claim, for an adapter without the hook) only affects the answer's messages
+ * (upstream checkout.md): a recoverable `eligibility_invalid` error at the claim, totals untouched,
+ * no order placed, until the buyer or platform removes the claim (the update prices without it) or
+ * proves it. An order therefore never carries an unverified provisional discount.
+ *
+ * No undo: it only prices and asks; what that leaves (the store's cart, its page for a review) is
+ * what any read of the checkout leaves.
  */
 import type { AppliedDiscount, EligibilityBuyer } from '../../../../adapters/contract.js';
 import type { Message } from '../../../../schemas/common.js';
@@ -13,14 +17,8 @@ import type { OperationContext } from '../../context.js';
 import { errorMessage } from '../../../protocol/messages.js';
 import { buyerIdentity } from '../../pricing/buyer-identity.js';
 import { renderTotals } from '../../pricing/totals.js';
-import {
-  priceCheckout,
-  withStorePage,
-  type Locations,
-  type PricedCheckout,
-  type PricedSession,
-  type PricingInputs,
-} from '../checkout-pricing.js';
+import { priceCheckout, withStorePage, type PricedCheckout, type PricedSession, type PricingInputs } from '../checkout-pricing.js';
+import type { Locations } from '../checkout-inputs.js';
 import type { CheckoutSession } from '../checkout-record.js';
 
 export interface SettledPrice {

@@ -1,20 +1,16 @@
 /**
- * What the gateway records once the store placed an order: the order record (who may read the
- * order and where its webhooks go; saving it also announces the order). Who that is was decided
- * by the platform that completed (or was handed off) the checkout, and is kept with the session
- * (`OrderRecipient`), so a queue job or a backend event can record the order without a caller.
- * A webhook URL that can never receive a webhook is not recorded, and the platform hears why
- * while it builds the checkout.
+ * Who an order belongs to and where its webhooks go (the order record's `OrderRecipient`). The
+ * platform that completes a checkout, or has it handed off to the store's page, decides it; the
+ * checkout keeps it (its completion, its handoff record), so a queue job or a backend event can
+ * record the order without a caller (order-record.ts `recordOrder`). A webhook URL that can never
+ * receive a webhook is not recorded, and the platform hears why on every open checkout.
  */
-import type { OrderSnapshot } from '../../../../adapters/contract.js';
-import type { Message } from '../../../../schemas/common.js';
-import { UnusableWebhookUrl, webhookTarget } from '../../../net/webhook-target.js';
-import type { OperationContext } from '../../context.js';
-import { CAPABILITY } from '../../../protocol/capability-registry.js';
-import { warningMessage } from '../../../protocol/messages.js';
-import { saveOrderRecord } from '../../order/order-record.js';
+import type { Message } from '../../../schemas/common.js';
+import { UnusableWebhookUrl, webhookTarget } from '../../net/webhook-target.js';
+import type { OperationContext } from '../context.js';
+import { CAPABILITY } from '../../protocol/capability-registry.js';
+import { warningMessage } from '../../protocol/messages.js';
 
-/** Who an order belongs to and where its webhooks go. */
 export interface OrderRecipient {
   profileUrl: string;
   webhookUrl?: string;
@@ -54,17 +50,4 @@ export function orderRecipient(ctx: CallerContext): OrderRecipient {
     ...(webhookUrl && { webhookUrl }),
     ...(ctx.caller.principal.kind === 'buyer' && { buyerId: ctx.caller.principal.buyerId }),
   };
-}
-
-export type RecordContext = Pick<OperationContext, 'store' | 'tenant' | 'now'>;
-
-/** `order`: the snapshot already read (a backend event), so it is not read again. */
-export async function recordOrder(
-  ctx: RecordContext,
-  checkoutId: string,
-  orderId: string,
-  recipient: OrderRecipient,
-  order?: OrderSnapshot,
-): Promise<void> {
-  await saveOrderRecord(ctx, { orderId, checkoutId, ...recipient, placedAt: ctx.now() }, order);
 }
