@@ -9,7 +9,7 @@ import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, Quote, Quote
 import type { CartHandle } from './cart-sync.js';
 import { groupKeys } from './cart-sync.js';
 import type { SfAllocation, SfCart } from './cart-types.js';
-import { money } from './catalog.js';
+import { money } from './money.js';
 import { LINE_ATTRIBUTE } from './ids.js';
 import { pickupAvailable, pickupGroup, type PickupLine } from './pickup.js';
 
