@@ -95,20 +95,22 @@ const EVENT_TYPES: Record<string, string> = {
   FAILURE: 'failed',
 };
 
-export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
-  const reference = attribute(order.customAttributes, REFERENCE_ATTRIBUTE);
-  const lineId = (gid: string) => shortId(gid);
-  const fulfilled = new Map<string, number>();
-  for (const f of order.fulfillments)
-    for (const fl of f.fulfillmentLineItems.nodes) fulfilled.set(fl.lineItem.id, (fulfilled.get(fl.lineItem.id) ?? 0) + (fl.quantity ?? 0));
-  const refundedQty = new Map<string, number>();
-  for (const r of order.refunds)
-    for (const rl of r.refundLineItems.nodes) refundedQty.set(rl.lineItem.id, (refundedQty.get(rl.lineItem.id) ?? 0) + rl.quantity);
+type AdminLine = AdminOrder['lineItems']['nodes'][number];
 
-  const lines: OrderLine[] = order.lineItems.nodes.map((l) => {
+/** Quantity per line item id, summed over some of the order's records. */
+function sumByLine(entries: Array<{ lineItem: { id: string }; quantity: number | null }>): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const { lineItem, quantity } of entries) sums.set(lineItem.id, (sums.get(lineItem.id) ?? 0) + (quantity ?? 0));
+  return sums;
+}
+
+/** Every line item with Shopify's id, the checkout's line id it carried, and what was fulfilled of it. */
+function orderLines(order: AdminOrder): OrderLine[] {
+  const fulfilled = sumByLine(order.fulfillments.flatMap((f) => f.fulfillmentLineItems.nodes));
+  return order.lineItems.nodes.map((l) => {
     const checkoutLineId = attribute(l.customAttributes, LINE_ATTRIBUTE);
     return {
-      id: lineId(l.id),
+      id: shortId(l.id),
       ...(checkoutLineId && { checkoutLineId }),
       variantId: l.variant?.id ?? '',
       productId: l.product?.id ?? '',
@@ -121,74 +123,96 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
       discount: amount(l.totalDiscountSet),
     };
   });
+}
 
+/** Physical lines shipped to the order's address, digital lines delivered without one. */
+function expectations(order: AdminOrder): FulfillmentExpectation[] {
+  const linesOf = (items: AdminLine[]) => items.map((l) => ({ id: shortId(l.id), quantity: l.quantity }));
   const physical = order.lineItems.nodes.filter((l) => l.requiresShipping);
   const digital = order.lineItems.nodes.filter((l) => !l.requiresShipping);
-  const expectations: FulfillmentExpectation[] = [
-    ...(physical.length
-      ? [
-          {
-            id: 'shipping',
-            lines: physical.map((l) => ({ id: lineId(l.id), quantity: l.quantity })),
-            method: 'shipping' as const,
-            ...(order.shippingAddress && { destination: fromShopifyAddress(order.shippingAddress) }),
-            ...(order.shippingLines.nodes[0] && { description: order.shippingLines.nodes[0].title }),
-            fulfillableOn: 'now',
-          },
-        ]
-      : []),
-    ...(digital.length
-      ? [{ id: 'digital', lines: digital.map((l) => ({ id: lineId(l.id), quantity: l.quantity })), method: 'digital' as const }]
-      : []),
+  const shipping: FulfillmentExpectation = {
+    id: 'shipping',
+    lines: linesOf(physical),
+    method: 'shipping',
+    ...(order.shippingAddress && { destination: fromShopifyAddress(order.shippingAddress) }),
+    ...(order.shippingLines.nodes[0] && { description: order.shippingLines.nodes[0].title }),
+    fulfillableOn: 'now',
+  };
+  return [
+    ...(physical.length ? [shipping] : []),
+    ...(digital.length ? [{ id: 'digital', lines: linesOf(digital), method: 'digital' as const }] : []),
   ];
+}
 
-  const events: FulfillmentEvent[] = order.fulfillments.flatMap((f) => {
+/** Each fulfillment as a shipped event with its tracking, then one event per carrier update. */
+function fulfillmentEvents(order: AdminOrder): FulfillmentEvent[] {
+  return order.fulfillments.flatMap((f) => {
     const tracking = f.trackingInfo[0];
     const trackingFields = {
       ...(tracking?.number && { trackingNumber: tracking.number }),
       ...(tracking?.url && { trackingUrl: tracking.url }),
       ...(tracking?.company && { carrier: tracking.company }),
     };
-    const fLines = f.fulfillmentLineItems.nodes.map((fl) => ({ id: lineId(fl.lineItem.id), quantity: fl.quantity ?? 0 }));
+    const lines = f.fulfillmentLineItems.nodes.map((fl) => ({ id: shortId(fl.lineItem.id), quantity: fl.quantity ?? 0 }));
     return [
-      { id: shortId(f.id), occurredAt: f.createdAt, type: 'shipped', lines: fLines, ...trackingFields },
+      { id: shortId(f.id), occurredAt: f.createdAt, type: 'shipped', lines, ...trackingFields },
       ...f.events.nodes.map((e) => ({
         id: shortId(e.id),
         occurredAt: e.happenedAt,
         type: EVENT_TYPES[e.status] ?? e.status.toLowerCase(),
-        lines: fLines,
+        lines,
         ...trackingFields,
         ...(e.message && { description: e.message }),
       })),
     ];
   });
+}
 
-  const adjustments: OrderAdjustment[] = order.refunds.map((r) => ({
+/** Refunds (money back, items returned), then the cancellation with the units it removed beyond them. */
+function adjustments(order: AdminOrder): OrderAdjustment[] {
+  const refunds: OrderAdjustment[] = order.refunds.map((r) => ({
     id: shortId(r.id),
     type: 'refund',
     occurredAt: r.createdAt ?? order.updatedAt,
     status: 'completed',
     ...(r.refundLineItems.nodes.length && {
-      lines: r.refundLineItems.nodes.map((rl) => ({ id: lineId(rl.lineItem.id), quantity: -rl.quantity })),
+      lines: r.refundLineItems.nodes.map((rl) => ({ id: shortId(rl.lineItem.id), quantity: -rl.quantity })),
     }),
     amount: -amount(r.totalRefundedSet),
     ...(r.note && { description: r.note }),
   }));
-  if (order.cancelledAt) {
-    const removed = order.lineItems.nodes
-      .map((l) => ({ id: lineId(l.id), quantity: -(l.quantity - l.currentQuantity - (refundedQty.get(l.id) ?? 0)) }))
-      .filter((l) => l.quantity < 0);
-    adjustments.push({
-      id: `${shortId(order.id)}-cancellation`,
-      type: 'cancellation',
-      occurredAt: order.cancelledAt,
-      status: 'completed',
-      ...(removed.length && { lines: removed }),
-    });
-  }
+  if (!order.cancelledAt) return refunds;
+  const refundedQty = sumByLine(order.refunds.flatMap((r) => r.refundLineItems.nodes));
+  const removed = order.lineItems.nodes
+    .map((l) => ({ id: shortId(l.id), quantity: -(l.quantity - l.currentQuantity - (refundedQty.get(l.id) ?? 0)) }))
+    .filter((l) => l.quantity < 0);
+  const cancellation: OrderAdjustment = {
+    id: `${shortId(order.id)}-cancellation`,
+    type: 'cancellation',
+    occurredAt: order.cancelledAt,
+    status: 'completed',
+    ...(removed.length && { lines: removed }),
+  };
+  return [...refunds, cancellation];
+}
 
+/** As charged: item discounts from the lines, the rest of Shopify's discount total order-level. */
+function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const itemsDiscount = lines.reduce((s, l) => s + l.discount, 0);
+  return {
+    subtotal,
+    itemsDiscount,
+    discount: amount(order.totalDiscountsSet) - itemsDiscount,
+    shipping: amount(order.totalShippingPriceSet),
+    tax: amount(order.totalTaxSet),
+    total: amount(order.totalPriceSet),
+  };
+}
+
+export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
+  const reference = attribute(order.customAttributes, REFERENCE_ATTRIBUTE);
+  const lines = orderLines(order);
   return {
     id: shortId(order.id),
     ...(reference && { reference }),
@@ -196,17 +220,10 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     createdAt: order.createdAt,
     permalinkUrl: order.statusPageUrl,
     lines,
-    expectations,
-    events,
-    adjustments,
-    totals: {
-      subtotal,
-      itemsDiscount,
-      discount: amount(order.totalDiscountsSet) - itemsDiscount,
-      shipping: amount(order.totalShippingPriceSet),
-      tax: amount(order.totalTaxSet),
-      total: amount(order.totalPriceSet),
-    },
+    expectations: expectations(order),
+    events: fulfillmentEvents(order),
+    adjustments: adjustments(order),
+    totals: totals(order, lines),
     ...(order.cancelledAt && { canceled: true }),
   };
 }
