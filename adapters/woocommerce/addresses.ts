@@ -1,8 +1,9 @@
 /**
- * The contract's addresses as WooCommerce's, which names the same fields in the Store API (cart
- * customer, checkout) and in `wc/v3` orders (WC_Order's address props).
+ * Addresses between the contract and WooCommerce, which names the same fields in the Store API
+ * (cart customer, checkout) and in `wc/v3` orders (WC_Order's address props).
  */
 import type { PostalAddress, QuoteRequest } from '../contract.js';
+import type { WcOrder } from './wc-shapes.js';
 
 export interface WcAddress {
   first_name: string;
@@ -33,6 +34,18 @@ export const wcAddress = (a: Partial<PostalAddress> | undefined): WcAddress => (
   postcode: a?.postalCode ?? '',
   country: a?.country ?? '',
   phone: a?.phone ?? '',
+});
+
+/** An order's address as the contract's (an empty second line left out). */
+export const fromWcAddress = (a: WcOrder['shipping']): PostalAddress => ({
+  firstName: a.first_name,
+  lastName: a.last_name,
+  streetAddress: a.address_1,
+  ...(a.address_2 && { extendedAddress: a.address_2 }),
+  locality: a.city,
+  region: a.state,
+  country: a.country,
+  postalCode: a.postcode,
 });
 
 /** The shipping destination of a request: the first shipping method's address. */
