@@ -9,9 +9,9 @@ import type { ShopifyClient } from './client.js';
 import { shopifyLanguage } from './languages.js';
 import type { ShopifyConfig } from './settings.js';
 
-export type Market = ShopifyConfig['markets'][number];
+type Market = ShopifyConfig['markets'][number];
 /** A Storefront call bound to one request's context (`@inContext` variables, buyer IP, deadline). */
-export type StorefrontCall = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
+type StorefrontCall = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
 /** `deferred` for documents with `@defer` (answered multipart/mixed). */
 export type Storefront = StorefrontCall & { deferred: StorefrontCall };
 

@@ -19,7 +19,7 @@ import type { StoreCart } from './wc-shapes.js';
 
 type StoreRate = StoreCart['shipping_rates'][number]['shipping_rates'][number];
 /** A rate the buyer selected, for one of the store's packages. */
-export type RateSelection = { packageId: number; rateId: string };
+type RateSelection = { packageId: number; rateId: string };
 
 /** Group keys name the packages they stand for: `package-0`, or `packages-0-1` for a merged group. */
 const packagesOfKey = (key: string): number[] => {
@@ -73,7 +73,7 @@ function addressRefusals(error: WpErrorBody): NonNullable<FulfillmentMethodQuote
 }
 
 /** What quoting the fulfillment of a cart needs besides the request. */
-export interface FulfillmentInput {
+interface FulfillmentInput {
   outcome: CartOutcome;
   lines: QuotedLine[];
   /** The cart item key of each priced line (the store's packages list items by key). */
