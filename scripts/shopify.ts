@@ -61,16 +61,21 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     return 2;
   }
   const { adapter, callbackUrl } = await tenantAdapter(settingsFromEnv(env).configDir, tenant, env);
-  if (command === 'list') {
-    for (const s of await adapter.webhookSubscriptions()) io.out(`${s.topic}  ${s.uri}${s.uri === callbackUrl ? '  (this gateway)' : ''}`);
+  try {
+    if (command === 'list') {
+      for (const s of await adapter.webhookSubscriptions())
+        io.out(`${s.topic}  ${s.uri}${s.uri === callbackUrl ? '  (this gateway)' : ''}`);
+      return 0;
+    }
+    io.err(`subscribing ${callbackUrl} to the order topics of ${tenant}...`);
+    const { created, existing } = await adapter.registerWebhooks(callbackUrl);
+    for (const topic of created) io.out(`created  ${topic}`);
+    for (const topic of existing) io.out(`exists   ${topic}`);
+    io.err(`${created.length} created, ${existing.length} already there`);
     return 0;
+  } finally {
+    await adapter.close();
   }
-  io.err(`subscribing ${callbackUrl} to the order topics of ${tenant}...`);
-  const { created, existing } = await adapter.registerWebhooks(callbackUrl);
-  for (const topic of created) io.out(`created  ${topic}`);
-  for (const topic of existing) io.out(`exists   ${topic}`);
-  io.err(`${created.length} created, ${existing.length} already there`);
-  return 0;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -88,12 +88,6 @@ export function deadline(signal: AbortSignal | undefined, timeoutMs: number): De
   return { signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal, clear: () => clearTimeout(timer) };
 }
 
-/** Statuses whose Response must have no body. */
-const NO_BODY = new Set([101, 204, 205, 304]);
-
-const isRecord = (headers: RequestInit['headers']): headers is Record<string, string> =>
-  headers !== undefined && !Array.isArray(headers) && !(headers instanceof Headers);
-
 const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
   Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : (value ?? '')]),
@@ -173,7 +167,7 @@ function answerReader(
 }
 
 export class HttpClient {
-  /** Kept-alive connections; also the dispatcher for libraries that take a fetch (see `fetch`). */
+  /** Kept-alive connections; also the dispatcher for a platform library's own calls (Medusa's SDK). */
   readonly agent: Agent;
   private readonly maxBody: number;
 
@@ -217,24 +211,6 @@ export class HttpClient {
       this.agent.dispatch({ origin: url.origin, path, method: call.method, headers: call.headers ?? {}, body: call.body || null }, reader);
     });
   }
-
-  /**
-   * A fetch for a platform library that takes one, made with `send`: the same connections and
-   * deadline, without fetch's web streams and request cloning (a third of the CPU per call); the
-   * answer is read whole, then handed over as a Response. Bodies are text, as GraphQL's are.
-   */
-  readonly fetch = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
-    if (init.body != null && typeof init.body !== 'string') throw new TypeError('HttpClient.fetch sends text bodies only');
-    const answer = await this.send('fetch', {
-      method: init.method ?? 'GET',
-      url: input,
-      headers: isRecord(init.headers) ? init.headers : Object.fromEntries(new Headers(init.headers)),
-      ...(init.body && { body: init.body }),
-      signal: init.signal ?? undefined,
-    });
-    if (answer.text === undefined && !NO_BODY.has(answer.status)) throw new TypeError('fetch failed: the answer was cut off or too large');
-    return new Response(NO_BODY.has(answer.status) ? null : answer.text, { status: answer.status, headers: answer.headers });
-  };
 
   private deadline(signal: AbortSignal | undefined): Deadline {
     const { timeoutMs, capsCallerDeadline } = this.options;

@@ -1,5 +1,5 @@
 /** The Storefront Cart as the adapter's CART fragment selects it. */
-import type { MoneyV2 } from './catalog.js';
+import type { MoneyV2 } from './money.js';
 import type { SfStoreAvailability } from './pickup.js';
 
 export interface SfAllocation {

@@ -1,131 +1,153 @@
 /**
- * Storefront products as the contract's catalog: a product without options (Shopify's single
- * "Title" / "Default Title" option) is a simple product; availability comes from
- * `encodedVariantAvailability` when Shopify sends it (else `availableForSale`), backorder from
- * `currentlyNotInStock`; prices are exact minor units of the presentment currency. Per-location
- * stock comes from `storeAvailability` when the document asked for it (lookups). A product with
- * more variants than one page lists the first page plus, on product detail, the selected one
- * (`variantBySelectedOptions`).
+ * The catalog on the Storefront API: search and browse (search.ts), lookups by product and variant
+ * gid, handle and SKU, and the shop's pickup locations; products mapped by catalog-map.ts.
  */
-import type { AvailabilityStatus, CatalogProduct, CatalogVariant, Media } from '../contract.js';
-import { toMinorUnits } from '../kit/money.js';
-import { decodeVariants } from './variant-encoding.js';
+import type { LookupOptions, LookupResult, PickupLocation, RequestContext, SearchPage, SearchQuery } from '../contract.js';
+import { toCatalogProduct, type SfProduct } from './catalog-map.js';
+import type { ShopifyClient } from './client.js';
+import * as Q from './documents.js';
+import { isGid } from './ids.js';
+import { toPickupLocation, type SfLocation } from './pickup.js';
+import { browseQuery, pageBinding, pageTokens, productFilters } from './search.js';
+import type { Storefront, Storefronts } from './storefront.js';
 
-export interface MoneyV2 {
-  amount: string;
-  currencyCode: string;
+const MAX_PAGE = 250;
+
+type PageInfo = { hasNextPage: boolean; endCursor: string | null };
+type LookupNode = ({ __typename: 'Product' } & SfProduct) | { __typename: 'ProductVariant'; id: string; product: SfProduct } | null;
+
+/** What a lookup's ids reached: products by id, the product of each variant, the product of each handle, the variant of each SKU. */
+interface Reached {
+  products: Map<string, SfProduct>;
+  variantProduct: Map<string, string>;
+  byHandle: Map<string, SfProduct>;
+  skuVariants: Map<string, string>;
 }
 
-export interface SfVariant {
-  id: string;
-  title: string;
-  sku: string | null;
-  availableForSale: boolean;
-  currentlyNotInStock: boolean;
-  quantityAvailable: number | null;
-  requiresShipping: boolean;
-  price: MoneyV2;
-  selectedOptions: Array<{ name: string; value: string }>;
-  image: { url: string; altText: string | null } | null;
-  storeAvailability?: { nodes: Array<{ available: boolean; quantityAvailable: number; location: { id: string } }> };
-}
+export class ShopifyCatalog {
+  constructor(
+    private readonly client: ShopifyClient,
+    private readonly storefronts: Storefronts,
+    private readonly storefrontUrl: string,
+    /** Keyed with the Storefront token: a store secret, the same on every replica. */
+    private readonly tokens: ReturnType<typeof pageTokens>,
+  ) {}
 
-export interface SfProduct {
-  id: string;
-  handle: string;
-  title: string;
-  description: string;
-  vendor: string;
-  productType: string;
-  tags: string[];
-  onlineStoreUrl: string | null;
-  category: { name: string } | null;
-  images: { nodes: Array<{ url: string; altText: string | null }> };
-  options: Array<{ name: string; optionValues: Array<{ name: string }> }>;
-  encodedVariantExistence: string | null;
-  encodedVariantAvailability: string | null;
-  selectedOrFirstAvailableVariant: { id: string } | null;
-  variants: { nodes: SfVariant[] };
-  /** Product detail with a selection: `variantBySelectedOptions`, null when no variant has those values. */
-  selectedVariant?: SfVariant | null;
-}
-
-export const money = (m: MoneyV2) => toMinorUnits(m.amount, m.currencyCode);
-
-/** Shopify's stand-in option of a product without options. */
-const isDefaultOption = (options: SfProduct['options']) =>
-  options.length === 1 &&
-  options[0]!.name === 'Title' &&
-  options[0]!.optionValues.length === 1 &&
-  options[0]!.optionValues[0]!.name === 'Default Title';
-
-const media = (image: { url: string; altText: string | null }): Media => ({
-  type: 'image',
-  url: image.url,
-  ...(image.altText && { altText: image.altText }),
-});
-
-function status(v: SfVariant, available: boolean): AvailabilityStatus {
-  if (!available) return 'out_of_stock';
-  return v.currentlyNotInStock ? 'backorder' : 'in_stock';
-}
-
-/** Sellable quantity: null for backorder and for variants Shopify does not count (quantity 0 yet for sale). */
-function quantityOf(v: SfVariant, available: boolean): number | null {
-  if (!available) return 0;
-  if (v.currentlyNotInStock || v.quantityAvailable === null || v.quantityAvailable <= 0) return null;
-  return v.quantityAvailable;
-}
-
-export function toCatalogProduct(p: SfProduct, storefrontUrl: string): CatalogProduct {
-  const simple = isDefaultOption(p.options);
-  const options = simple ? [] : p.options.map((o) => ({ name: o.name, values: o.optionValues.map((v) => v.name) }));
-  const availableCombos =
-    p.encodedVariantAvailability !== null ? new Set(decodeVariants(p.encodedVariantAvailability).map((c) => c.join(':'))) : undefined;
-  const indices = (v: SfVariant) =>
-    p.options.map((o) => o.optionValues.findIndex((x) => x.name === v.selectedOptions.find((s) => s.name === o.name)?.value)).join(':');
-  const url = p.onlineStoreUrl ?? `${storefrontUrl}/products/${p.handle}`;
-  // The selected variant may lie beyond the first page of a large product's variants.
-  const listed = p.variants.nodes;
-  const sfVariants = p.selectedVariant && !listed.some((v) => v.id === p.selectedVariant!.id) ? [...listed, p.selectedVariant] : listed;
-  const variants = sfVariants.map((v): CatalogVariant => {
-    const available = availableCombos ? availableCombos.has(indices(v)) : v.availableForSale;
-    const quantity = quantityOf(v, available);
+  async search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage> {
+    const after = query.pageToken ? this.tokens.read(query.pageToken, pageBinding(query)) : undefined;
+    const market = this.storefronts.market(query.price?.currency);
+    const first = Math.min(MAX_PAGE, Math.max(1, query.limit));
+    const text = query.text?.trim();
+    // Per-location stock is left to lookups: 20 locations x 250 variants per product is too costly a page.
+    const sf = this.storefronts.calls(market, context, signal, { withStock: false });
+    type Page = { nodes: SfProduct[]; pageInfo: PageInfo; totalCount?: number };
+    const page = text
+      ? (await sf<{ search: Page }>(Q.SEARCH, { query: text, first, after, filters: productFilters(query) })).search
+      : (await sf<{ products: Page }>(Q.BROWSE, { query: browseQuery(query), first, after })).products;
     return {
-      id: v.id,
-      productId: p.id,
-      ...(v.sku && { sku: v.sku }),
-      title: simple ? p.title : v.title,
-      price: { amount: money(v.price), currency: v.price.currencyCode },
-      options: simple ? [] : v.selectedOptions,
-      availability: { available, status: status(v, available), quantity },
-      requiresShipping: v.requiresShipping,
-      url: `${url}?variant=${v.id.slice(v.id.lastIndexOf('/') + 1)}`,
-      ...(v.image && { media: [media(v.image)] }),
-      ...(v.storeAvailability && {
-        locationStock: v.storeAvailability.nodes.map((s) => ({ locationId: s.location.id, quantity: Math.max(0, s.quantityAvailable) })),
-      }),
+      products: page.nodes.map((p) => toCatalogProduct(p, this.storefrontUrl)),
+      ...(page.pageInfo.hasNextPage &&
+        page.pageInfo.endCursor && { nextPageToken: this.tokens.write(pageBinding(query), page.pageInfo.endCursor) }),
+      ...(page.totalCount !== undefined && { totalCount: page.totalCount }),
     };
-  });
-  const seen = new Set<string>();
-  const allMedia = [...p.images.nodes, ...p.variants.nodes.flatMap((v) => (v.image ? [v.image] : []))].filter(
-    (i) => !seen.has(i.url) && seen.add(i.url),
-  );
-  return {
-    id: p.id,
-    handle: p.handle,
-    title: p.title,
-    ...(p.description && { description: p.description }),
-    url,
-    categories: [
-      ...(p.productType ? [{ value: p.productType, taxonomy: 'merchant' }] : []),
-      ...(p.category ? [{ value: p.category.name, taxonomy: 'shopify' }] : []),
-    ],
-    media: allMedia.map(media),
-    options,
-    variants,
-    featuredVariantId: p.selectedOrFirstAvailableVariant?.id ?? variants[0]?.id ?? '',
-    tags: p.tags,
-    ...(p.vendor && { vendor: { name: p.vendor } }),
-  };
+  }
+
+  /** Product and variant gids through `nodes`, handles through `product(handle:)`, SKUs through the Admin API. */
+  async lookup(ids: string[], signal?: AbortSignal, options: LookupOptions = {}): Promise<LookupResult[]> {
+    const unique = [...new Set(ids)];
+    const selected = options.selected ?? [];
+    const sf = this.storefronts.calls(this.storefronts.market(), options.context, signal, {
+      withStock: true,
+      selected,
+      withSelected: selected.length > 0,
+    });
+    const gids = unique.filter((id) => isGid('Product', id) || isGid('ProductVariant', id));
+    const others = unique.filter((id) => !gids.includes(id));
+    const byHandle = await this.byHandle(others, sf);
+    // An id that is neither a gid nor a handle may be a SKU.
+    const skus = others.filter((id) => !byHandle.has(id));
+    const skuVariants = await this.bySku(skus, signal);
+    const { products, variantProduct } = await this.nodes([...new Set([...gids, ...skuVariants.values()])], sf);
+    for (const product of byHandle.values()) products.set(product.id, product);
+    return this.results(unique, { products, variantProduct, byHandle, skuVariants });
+  }
+
+  /** The shop's local pickup locations (Storefront `locations`, every page). */
+  async pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]> {
+    const sf = this.storefronts.calls(this.storefronts.market(), undefined, signal);
+    const all: PickupLocation[] = [];
+    let after: string | null = null;
+    do {
+      type Page = { locations: { pageInfo: PageInfo; nodes: SfLocation[] } };
+      const page: Page = await sf<Page>(Q.LOCATIONS, { after });
+      all.push(...page.locations.nodes.map(toPickupLocation));
+      after = page.locations.pageInfo.hasNextPage ? page.locations.pageInfo.endCursor : null;
+    } while (after);
+    return all;
+  }
+
+  /** The product of each id that is a handle (ids that are none are SKUs, or unknown). */
+  private async byHandle(handles: string[], sf: Storefront): Promise<Map<string, SfProduct>> {
+    const found = await Promise.all(
+      handles.map(async (handle) => [handle, (await sf<{ product: SfProduct | null }>(Q.PRODUCT_BY_HANDLE, { handle })).product] as const),
+    );
+    return new Map(found.flatMap(([handle, product]) => (product ? [[handle, product] as const] : [])));
+  }
+
+  /** The variant gid of each SKU (matched without regard to case), from the Admin API. */
+  private async bySku(skus: string[], signal: AbortSignal | undefined): Promise<Map<string, string>> {
+    const skuVariants = new Map<string, string>();
+    if (!skus.length) return skuVariants;
+    const query = skus.map((s) => `sku:${JSON.stringify(s)}`).join(' OR ');
+    const found = await this.client.admin<{ productVariants: { nodes: Array<{ id: string; sku: string | null }> } }>(
+      Q.VARIANTS_BY_SKU,
+      { query },
+      signal,
+    );
+    for (const sku of skus) {
+      const variant = found.productVariants.nodes.find((v) => v.sku?.toLowerCase() === sku.toLowerCase());
+      if (variant) skuVariants.set(sku, variant.id);
+    }
+    return skuVariants;
+  }
+
+  /** Products and variants by gid (`nodes`): each product, and the product of each variant. */
+  private async nodes(nodeIds: string[], sf: Storefront): Promise<Pick<Reached, 'products' | 'variantProduct'>> {
+    const nodes = nodeIds.length ? (await sf<{ nodes: LookupNode[] }>(Q.NODES, { ids: nodeIds })).nodes : [];
+    const products = new Map<string, SfProduct>();
+    const variantProduct = new Map<string, string>();
+    for (const node of nodes) {
+      if (node?.__typename === 'Product') products.set(node.id, node);
+      if (node?.__typename === 'ProductVariant') {
+        products.set(node.product.id, node.product);
+        variantProduct.set(node.id, node.product.id);
+      }
+    }
+    return { products, variantProduct };
+  }
+
+  /** One result per product reached, with every id that reached it, in the order of the ids. */
+  private results(ids: string[], { products, variantProduct, byHandle, skuVariants }: Reached): LookupResult[] {
+    const results = new Map<string, LookupResult>();
+    const add = (id: string, productId: string, variantId: string | undefined) => {
+      const sf = products.get(productId);
+      if (!sf) return;
+      const result = results.get(productId) ?? { product: toCatalogProduct(sf, this.storefrontUrl), inputs: [] };
+      result.inputs.push(
+        variantId ? { id, variantId, match: 'exact' } : { id, variantId: result.product.featuredVariantId, match: 'featured' },
+      );
+      results.set(productId, result);
+    };
+    for (const id of ids) {
+      if (isGid('Product', id)) add(id, id, undefined);
+      else if (isGid('ProductVariant', id)) add(id, variantProduct.get(id) ?? '', id);
+      else {
+        const product = byHandle.get(id);
+        if (product) add(id, product.id, undefined);
+        const variant = skuVariants.get(id);
+        if (variant) add(id, variantProduct.get(variant) ?? '', variant);
+      }
+    }
+    return [...results.values()];
+  }
 }

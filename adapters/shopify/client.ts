@@ -1,80 +1,55 @@
 /**
  * Shopify calls: the Storefront API with the private token, the Admin API with a static token or
  * one from the client-credentials grant (refreshed a minute before it expires). @shopify/shopify-api
- * builds each endpoint (URL and headers) and does the grant; the calls themselves are sent and read
- * as its GraphQL client would, over the kit's HTTP client (graphql-http.ts). Every call carries the
- * caller's deadline (AbortSignal) and is tried once: retries and backoff are the gateway's
- * (src/tenancy/resilient-adapter.ts), which this file feeds with retryable BackendErrors and
- * Retry-After hints, including Admin cost throttling, which Shopify answers with HTTP 200 and
+ * builds each endpoint (URL and headers); the calls themselves are sent and read as its GraphQL
+ * client would, over the kit's HTTP client (graphql-http.ts). So is the grant (`requestToken`):
+ * the library sends its grant through one fetch function for the whole process, while each client
+ * here owns its transport (its kept-alive connections, its tenant's `api_origin`). Every call
+ * carries the caller's deadline (AbortSignal) and is tried once: retries and backoff are the
+ * gateway's (src/tenancy/resilient-adapter.ts), which this file feeds with retryable BackendErrors
+ * and Retry-After hints, including Admin cost throttling, which Shopify answers with HTTP 200 and
  * `errors[].extensions.code = "THROTTLED"`.
  */
 import '@shopify/shopify-api/adapters/node';
-import {
-  HttpRequestError,
-  HttpResponseError,
-  HttpThrottlingError,
-  LogSeverity,
-  Session,
-  shopifyApi,
-  type ApiVersion,
-  type Shopify,
-} from '@shopify/shopify-api';
-import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { LogSeverity, Session, shopifyApi, type ApiVersion, type Shopify } from '@shopify/shopify-api';
 import { BackendError } from '../contract.js';
-import { HttpClient } from '../kit/http-client.js';
+import { deadline, HttpClient, type HttpAnswer } from '../kit/http-client.js';
 import { deferredData, endpointOf, jsonData, post, statusError, type Endpoint } from './graphql-http.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
-
-/**
- * The library builds https://{shop} URLs itself. A tenant with `api_origin` (a simulator, an egress
- * proxy) has its shop's calls sent there instead; every other shop goes to Shopify. The library
- * takes one fetch function for the process (for the grant), so the redirection is a table by shop
- * origin, and all calls share one pool of kept-alive connections (adapters/kit/http-client.ts),
- * each under the caller's deadline or, without one, the pool's.
- */
-const redirected = new Map<string, string>();
-const http = new HttpClient({ timeoutMs: 30_000 });
-let routerInstalled = false;
-
-function redirect(shop: string, origin: string | undefined): void {
-  if (!routerInstalled) {
-    routerInstalled = true;
-    setAbstractFetchFunc((input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const target = redirected.get(url.origin);
-      return http.fetch(target ? `${target}${url.pathname}${url.search}` : url, init);
-    });
-  }
-  if (origin) redirected.set(`https://${shop}`, origin);
-  else redirected.delete(`https://${shop}`);
-}
-
-/** What a failed client-credentials grant means for the gateway: retry (when and how soon) or give up. */
-function grantError(error: unknown): BackendError {
-  if (error instanceof BackendError) return error;
-  if (error instanceof HttpThrottlingError) return statusError('Admin', 429, error.response.retryAfter?.toString());
-  // instanceof leaves the response's type parameter `any`; it is the default HttpResponseData.
-  if (error instanceof HttpResponseError) return statusError('Admin', (error as HttpResponseError).response.code);
-  if (error instanceof HttpRequestError) return new BackendError('Shopify Admin API is unreachable', true);
-  return new BackendError('Shopify refused the client-credentials grant', false);
-}
 
 const buyerHeader = (buyerIp: string | undefined) => (buyerIp ? { 'Shopify-Storefront-Buyer-IP': buyerIp } : undefined);
 
 const GRANT_TIMEOUT_MS = 10_000;
 const REFRESH_MARGIN_MS = 60_000;
 
+/** An Admin token from a grant's answer; what else the answer is means for the gateway: retry (when) or give up. */
+function grantedToken(answer: HttpAnswer): { accessToken: string; expiresInS?: number } {
+  if (answer.status < 200 || answer.status >= 300) throw statusError('Admin', answer.status, answer.headers['retry-after']);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text ?? '');
+  } catch {
+    body = undefined; // not JSON: no token, refused below
+  }
+  const { access_token, expires_in } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown };
+  if (typeof access_token !== 'string') throw new BackendError('Shopify refused the client-credentials grant', false);
+  return { accessToken: access_token, ...(typeof expires_in === 'number' && { expiresInS: expires_in }) };
+}
+
 export class ShopifyClient {
   private readonly shopify: Shopify;
   private readonly storefrontEndpoint: Endpoint;
   private adminEndpoint?: { endpoint: Endpoint; expires?: number };
   private grant?: Promise<Endpoint>;
+  private readonly http = new HttpClient({ timeoutMs: 30_000 });
+  /** Where the shop's calls go: the tenant's `api_origin` (a simulator, an egress proxy), else the shop. */
+  private readonly origin: string;
 
   constructor(
     private readonly settings: ShopifyConfig,
     private readonly credentials: ShopifyCredentials,
   ) {
-    redirect(settings.shop, settings.api_origin);
+    this.origin = settings.api_origin ?? `https://${settings.shop}`;
     this.shopify = shopifyApi({
       apiKey: credentials.client_id ?? 'custom-app',
       apiSecretKey: credentials.client_secret ?? credentials.webhook_secret!,
@@ -100,7 +75,7 @@ export class ShopifyClient {
    * gateway (https://shopify.dev/docs/api/usage/authentication, "private access tokens").
    */
   async storefront<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal, buyerIp?: string): Promise<T> {
-    return jsonData<T>('Storefront', await post(http, this.storefrontEndpoint, document, variables, signal, buyerHeader(buyerIp)));
+    return jsonData<T>('Storefront', await post(this.http, this.storefrontEndpoint, document, variables, signal, buyerHeader(buyerIp)));
   }
 
   /**
@@ -108,11 +83,11 @@ export class ShopifyClient {
    * later part; the answer is read whole and the merged data returned.
    */
   async storefrontDeferred<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal, buyerIp?: string): Promise<T> {
-    return deferredData<T>('Storefront', await post(http, this.storefrontEndpoint, document, variables, signal, buyerHeader(buyerIp)));
+    return deferredData<T>('Storefront', await post(this.http, this.storefrontEndpoint, document, variables, signal, buyerHeader(buyerIp)));
   }
 
   async admin<T>(document: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
-    const answer = await post(http, await this.admin_(), document, variables, signal);
+    const answer = await post(this.http, await this.admin_(), document, variables, signal);
     if (answer?.status === 401 && this.adminEndpoint?.expires) this.adminEndpoint = undefined;
     return jsonData<T>('Admin', answer);
   }
@@ -122,14 +97,7 @@ export class ShopifyClient {
     const current = this.adminEndpoint;
     if (current && (current.expires === undefined || current.expires - REFRESH_MARGIN_MS > Date.now())) return current.endpoint;
     if (this.credentials.admin_token) {
-      const session = new Session({
-        id: 'admin',
-        shop: this.settings.shop,
-        state: '',
-        isOnline: false,
-        accessToken: this.credentials.admin_token,
-      });
-      this.adminEndpoint = { endpoint: this.endpointOf(session) };
+      this.adminEndpoint = { endpoint: this.adminEndpointOf(this.credentials.admin_token) };
       return this.adminEndpoint.endpoint;
     }
     this.grant ??= this.requestToken().finally(() => {
@@ -138,27 +106,45 @@ export class ShopifyClient {
     return this.grant;
   }
 
-  private endpointOf(session: Session): Endpoint {
+  /** The library's Admin GraphQL endpoint for a token, sent to the client's origin. */
+  private adminEndpointOf(accessToken: string): Endpoint {
+    const session = new Session({ id: 'admin', shop: this.settings.shop, state: '', isOnline: false, accessToken });
     return endpointOf(new this.shopify.clients.Graphql({ session }).client.config, this.settings.api_origin);
   }
 
+  /**
+   * Shopify's client-credentials grant, as the library sends it (a JSON body with the app's id and
+   * secret to `/admin/oauth/access_token`), over this client's own transport
+   * (https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens/client-credentials-grant).
+   */
   private async requestToken(): Promise<Endpoint> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new BackendError('Shopify did not answer the client-credentials grant in time', true)),
-        GRANT_TIMEOUT_MS,
-      );
-    });
+    const due = deadline(undefined, GRANT_TIMEOUT_MS);
     try {
-      const { session } = await Promise.race([this.shopify.auth.clientCredentials({ shop: this.settings.shop }), timeout]);
-      const endpoint = this.endpointOf(session);
-      this.adminEndpoint = { endpoint, ...(session.expires && { expires: session.expires.getTime() }) };
+      const answer = await this.http.send('Shopify Admin API grant', {
+        method: 'POST',
+        url: `${this.origin}/admin/oauth/access_token`,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({
+          client_id: this.credentials.client_id,
+          client_secret: this.credentials.client_secret,
+          grant_type: 'client_credentials',
+        }),
+        signal: due.signal,
+      });
+      const { accessToken, expiresInS } = grantedToken(answer);
+      const endpoint = this.adminEndpointOf(accessToken);
+      this.adminEndpoint = { endpoint, ...(expiresInS !== undefined && { expires: Date.now() + expiresInS * 1000 }) };
       return endpoint;
     } catch (error) {
-      throw grantError(error);
+      if (due.signal.aborted) throw new BackendError('Shopify did not answer the client-credentials grant in time', true);
+      throw error;
     } finally {
-      clearTimeout(timer);
+      due.clear();
     }
+  }
+
+  /** Closes the kept-alive connections. */
+  async close(): Promise<void> {
+    await this.http.close();
   }
 }

@@ -5,7 +5,7 @@
  * through a web stream, a TextDecoder and async generators, and re-validates the API version on
  * every call. That path was a quarter of the adapter's CPU per operation, store calls included
  * (2026-11-28, issue #32: 130-440 µs of 490-1,420 µs).
- * The library still builds each endpoint (URL, token headers) and does the client-credentials grant.
+ * The library still builds each endpoint (URL, token headers).
  */
 import { BackendError, InvalidBackendAnswer } from '../contract.js';
 import type { HttpAnswer, HttpClient } from '../kit/http-client.js';

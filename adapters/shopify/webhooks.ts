@@ -1,5 +1,6 @@
 /**
- * Shopify webhooks in: verified with the HMAC Shopify sends (`X-Shopify-Hmac-Sha256`, base64
+ * Shopify webhooks. Subscribing: the order topics the gateway reads, each subscribed once per
+ * callback URL through the Admin API. In: verified with the HMAC Shopify sends (`X-Shopify-Hmac-Sha256`, base64
  * HMAC-SHA256 of the raw body keyed with the app's client secret, compared in constant time),
  * reduced to the order they are about. Deduplicated on `X-Shopify-Event-Id`: a duplicate delivery
  * of one event has a new `X-Shopify-Webhook-Id` but the same event id
@@ -12,12 +13,15 @@
  * wants the framework's request object.
  */
 import type { BackendEvent, WebhookHeaders } from '../contract.js';
+import { BackendError } from '../contract.js';
 import { hmac, signatureMatches } from '../kit/hmac.js';
 import { header } from '../kit/webhook-headers.js';
+import type { ShopifyClient } from './client.js';
+import * as Q from './documents.js';
 import { REFERENCE_ATTRIBUTE } from './ids.js';
 
 /** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
-export const ORDER_TOPICS = [
+const ORDER_TOPICS = [
   'ORDERS_CREATE',
   'ORDERS_UPDATED',
   'ORDERS_CANCELLED',
@@ -47,4 +51,44 @@ export function verifyShopifyWebhook(secret: string, headers: WebhookHeaders, ra
   if (typeof orderId !== 'number' && typeof orderId !== 'string') return { kind: 'ping', eventId };
   const reference = payload.note_attributes?.find((a) => a.name === REFERENCE_ATTRIBUTE)?.value;
   return { kind: 'order', eventId, orderId: String(orderId), topic, ...(typeof reference === 'string' && { reference }) };
+}
+
+/** Every webhook subscription of the app on this shop. */
+export async function webhookSubscriptions(client: ShopifyClient, signal?: AbortSignal): Promise<Array<{ topic: string; uri: string }>> {
+  const all: Array<{ topic: string; uri: string }> = [];
+  let after: string | null = null;
+  do {
+    type Page = {
+      webhookSubscriptions: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: Array<{ topic: string; uri: string }>;
+      };
+    };
+    const page: Page = await client.admin<Page>(Q.WEBHOOK_SUBSCRIPTIONS, { after }, signal);
+    all.push(...page.webhookSubscriptions.nodes);
+    after = page.webhookSubscriptions.pageInfo.hasNextPage ? page.webhookSubscriptions.pageInfo.endCursor : null;
+  } while (after);
+  return all;
+}
+
+/** Subscribes `callbackUrl` to every order topic the gateway reads; topics already subscribed are left alone. */
+export async function registerWebhooks(
+  client: ShopifyClient,
+  callbackUrl: string,
+  signal?: AbortSignal,
+): Promise<{ created: string[]; existing: string[] }> {
+  const subscribed = new Set((await webhookSubscriptions(client, signal)).filter((s) => s.uri === callbackUrl).map((s) => s.topic));
+  const created: string[] = [];
+  for (const topic of ORDER_TOPICS.filter((t) => !subscribed.has(t))) {
+    type Created = { webhookSubscriptionCreate: { userErrors: Array<{ message: string }> } };
+    const { webhookSubscriptionCreate: r } = await client.admin<Created>(
+      Q.WEBHOOK_SUBSCRIPTION_CREATE,
+      { topic, uri: callbackUrl },
+      signal,
+    );
+    if (r.userErrors.length)
+      throw new BackendError(`Shopify refused the ${topic} subscription: ${r.userErrors.map((e) => e.message).join('; ')}`, false);
+    created.push(topic);
+  }
+  return { created, existing: ORDER_TOPICS.filter((t) => subscribed.has(t)) };
 }

@@ -14,11 +14,11 @@
 import { createHash } from 'node:crypto';
 import { BackendError, type CheckoutUrlRequest, type Quote, type QuoteRequest } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
+import { destinationOf, wcAddress } from './addresses.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { REFERENCE_META } from './order-map.js';
-import { cancelIfTotalMoved, orderLines, wcAddress } from './orders.js';
-import { destinationOf } from './quote.js';
+import { cancelIfTotalMoved, orderLines } from './orders.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
 import { expectShape, WcOrder } from './wc-shapes.js';

@@ -8,7 +8,8 @@
  * - adjustments from refunds (money back, items returned to the buyer's count) and
  *   cancellation; totals as charged.
  */
-import type { FulfillmentEvent, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
+import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
+import { fromWcAddress } from './addresses.js';
 import type { KnownVariant } from './catalog.js';
 import { requiredMinor } from './money.js';
 import { encodeVariantId } from './variant-id.js';
@@ -60,57 +61,73 @@ function variantIdOf(item: WcOrder['line_items'][number], variants: Map<string, 
   return encodeVariantId(item.variation_id, values);
 }
 
-export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: OrderMapInput): OrderSnapshot {
-  const currency = order.currency;
-  const money = (value: string, what: string) => requiredMinor(value, currency, what);
-  const refundedQty = new Map<number, number>();
+type Money = (value: string, what: string) => number;
+
+/** Units refunded per line item (a refund's line items name theirs in `_refunded_item_id` meta). */
+function refundedQuantities(refunds: WcRefund[]): Map<number, number> {
+  const refunded = new Map<number, number>();
   for (const r of refunds) {
     for (const li of r.line_items) {
       const id = Number(meta(li.meta_data, '_refunded_item_id'));
-      if (id) refundedQty.set(id, (refundedQty.get(id) ?? 0) + Math.abs(li.quantity));
+      if (id) refunded.set(id, (refunded.get(id) ?? 0) + Math.abs(li.quantity));
     }
   }
+  return refunded;
+}
+
+/** A shipped event per fulfilled core fulfillment or Shipment Tracking item, and the units shipped per line item. */
+function shipments(order: WcOrder, tracking: Tracking): { events: FulfillmentEvent[]; shipped: Map<number, number> } {
   const shipped = new Map<number, number>();
-  const events: FulfillmentEvent[] = [];
   const allLines = order.line_items.map((li) => ({ id: String(li.id), quantity: li.quantity }));
   if (tracking.kind === 'fulfillments') {
-    for (const f of tracking.items.filter((x) => x.is_fulfilled)) {
-      const items = (meta(f.meta_data, '_items') as Array<{ item_id: number; qty: number }> | undefined) ?? [];
-      for (const i of items) shipped.set(i.item_id, (shipped.get(i.item_id) ?? 0) + i.qty);
-      const number = meta(f.meta_data, '_tracking_number');
-      const url = meta(f.meta_data, '_tracking_url');
-      const carrier = meta(f.meta_data, '_shipment_provider');
-      events.push({
-        id: `fulfillment-${f.id}`,
-        occurredAt: gmt(f.date_updated) ?? gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
-        type: 'shipped',
-        lines: items.length ? items.map((i) => ({ id: String(i.item_id), quantity: i.qty })) : allLines,
-        ...(typeof number === 'string' && number && { trackingNumber: number }),
-        ...(typeof url === 'string' && url && { trackingUrl: url }),
-        ...(typeof carrier === 'string' && carrier && { carrier }),
+    const events = tracking.items
+      .filter((x) => x.is_fulfilled)
+      .map((f): FulfillmentEvent => {
+        const items = (meta(f.meta_data, '_items') as Array<{ item_id: number; qty: number }> | undefined) ?? [];
+        for (const i of items) shipped.set(i.item_id, (shipped.get(i.item_id) ?? 0) + i.qty);
+        const number = meta(f.meta_data, '_tracking_number');
+        const url = meta(f.meta_data, '_tracking_url');
+        const carrier = meta(f.meta_data, '_shipment_provider');
+        return {
+          id: `fulfillment-${f.id}`,
+          occurredAt: gmt(f.date_updated) ?? gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
+          type: 'shipped',
+          lines: items.length ? items.map((i) => ({ id: String(i.item_id), quantity: i.qty })) : allLines,
+          ...(typeof number === 'string' && number && { trackingNumber: number }),
+          ...(typeof url === 'string' && url && { trackingUrl: url }),
+          ...(typeof carrier === 'string' && carrier && { carrier }),
+        };
       });
-    }
-  } else if (tracking.kind === 'shipment-tracking') {
-    for (const t of tracking.items) {
-      for (const li of order.line_items) shipped.set(li.id, li.quantity);
-      const date =
-        typeof t.date_shipped === 'number' ? new Date(t.date_shipped * 1000).toISOString() : `${t.date_shipped.slice(0, 10)}T00:00:00Z`;
-      events.push({
-        id: `tracking-${t.tracking_id}`,
-        occurredAt: date,
-        type: 'shipped',
-        lines: allLines,
-        trackingNumber: t.tracking_number,
-        ...(t.tracking_link && { trackingUrl: t.tracking_link }),
-        ...(t.tracking_provider && { carrier: t.tracking_provider }),
-      });
-    }
+    return { events, shipped };
   }
-  const lines: OrderLine[] = order.line_items.map((li) => {
+  if (tracking.kind === 'none') return { events: [], shipped };
+  // Shipment Tracking items are order-wide: each ships every line.
+  if (tracking.items.length) for (const li of order.line_items) shipped.set(li.id, li.quantity);
+  const events = tracking.items.map((t): FulfillmentEvent => ({
+    id: `tracking-${t.tracking_id}`,
+    occurredAt:
+      typeof t.date_shipped === 'number' ? new Date(t.date_shipped * 1000).toISOString() : `${t.date_shipped.slice(0, 10)}T00:00:00Z`,
+    type: 'shipped',
+    lines: allLines,
+    trackingNumber: t.tracking_number,
+    ...(t.tracking_link && { trackingUrl: t.tracking_link }),
+    ...(t.tracking_provider && { carrier: t.tracking_provider }),
+  }));
+  return { events, shipped };
+}
+
+/** The order's line items: current is what refunds left, fulfilled what shipped of it. */
+function orderLines(
+  order: WcOrder,
+  variants: Map<string, KnownVariant>,
+  counts: { refunded: Map<number, number>; shipped: Map<number, number> },
+  money: Money,
+): OrderLine[] {
+  return order.line_items.map((li) => {
     const subtotal = money(li.subtotal, `the subtotal of line ${li.id}`);
     const total = money(li.total, `the total of line ${li.id}`);
     const checkoutLineId = meta(li.meta_data, LINE_META);
-    const current = Math.max(0, li.quantity - (refundedQty.get(li.id) ?? 0));
+    const current = Math.max(0, li.quantity - (counts.refunded.get(li.id) ?? 0));
     return {
       id: String(li.id),
       ...(typeof checkoutLineId === 'string' && checkoutLineId && { checkoutLineId }),
@@ -120,12 +137,16 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
       ...(li.sku && { sku: li.sku }),
       unitPrice: li.quantity > 0 ? Math.round(subtotal / li.quantity) : subtotal,
       ...(typeof li.image?.src === 'string' && li.image.src && { imageUrl: li.image.src }),
-      quantity: { original: li.quantity, current, fulfilled: Math.min(current, shipped.get(li.id) ?? 0) },
+      quantity: { original: li.quantity, current, fulfilled: Math.min(current, counts.shipped.get(li.id) ?? 0) },
       subtotal,
       discount: subtotal - total,
     };
   });
-  const adjustments: OrderAdjustment[] = refunds.map((r) => ({
+}
+
+/** Refunds (money back, items returned to the buyer), then the cancellation of a cancelled or trashed order. */
+function adjustments(order: WcOrder, refunds: WcRefund[], canceled: boolean, money: Money): OrderAdjustment[] {
+  const refunded = refunds.map((r): OrderAdjustment => ({
     id: `refund-${r.id}`,
     type: 'refund',
     occurredAt: gmt(r.date_created_gmt)!,
@@ -139,52 +160,57 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
     }),
     ...(r.reason && { description: r.reason }),
   }));
-  const canceled = order.status === 'cancelled' || order.status === 'trash';
-  if (canceled) {
-    adjustments.push({
-      id: `cancellation-${order.id}`,
-      type: 'cancellation',
-      occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
-      status: 'completed',
-    });
-  }
+  if (!canceled) return refunded;
+  const cancellation: OrderAdjustment = {
+    id: `cancellation-${order.id}`,
+    type: 'cancellation',
+    occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt)!,
+    status: 'completed',
+  };
+  return [...refunded, cancellation];
+}
+
+/** Every line to the order's shipping address with its shipping methods, or, with no shipping line, digital. */
+function expectation(order: WcOrder, lines: OrderLine[]): FulfillmentExpectation {
+  const shipped = order.shipping_lines.length > 0;
+  return {
+    id: shipped ? 'shipping' : 'digital',
+    lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })),
+    method: shipped ? 'shipping' : 'digital',
+    ...(shipped && {
+      destination: fromWcAddress(order.shipping),
+      description: order.shipping_lines.map((s) => s.method_title).join(', '),
+    }),
+  };
+}
+
+/** As charged; the order-level discount is what the store's total leaves beside the item discounts. */
+function totals(order: WcOrder, lines: OrderLine[], money: Money): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
   const itemsDiscount = money(order.discount_total, 'the order discount');
   const shipping = money(order.shipping_total, 'the order shipping');
   const tax = money(order.total_tax, 'the order tax');
   const total = money(order.total, 'the order total');
-  const address = order.shipping;
-  const shippedLines = order.shipping_lines.length > 0;
+  return { subtotal, itemsDiscount, discount: subtotal - itemsDiscount + shipping + tax - total, shipping, tax, total };
+}
+
+export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: OrderMapInput): OrderSnapshot {
+  const money: Money = (value, what) => requiredMinor(value, order.currency, what);
+  const { events, shipped } = shipments(order, tracking);
+  const lines = orderLines(order, variants, { refunded: refundedQuantities(refunds), shipped }, money);
+  const canceled = order.status === 'cancelled' || order.status === 'trash';
+  const reference = referenceOf(order);
   return {
     id: String(order.id),
-    ...(referenceOf(order) && { reference: referenceOf(order) }),
-    currency,
+    ...(reference && { reference }),
+    currency: order.currency,
     createdAt: gmt(order.date_created_gmt)!,
     permalinkUrl: `${storeUrl}/checkout/order-received/${order.id}/?key=${order.order_key}`,
     lines,
-    expectations: [
-      {
-        id: shippedLines ? 'shipping' : 'digital',
-        lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })),
-        method: shippedLines ? 'shipping' : 'digital',
-        ...(shippedLines && {
-          destination: {
-            firstName: address.first_name,
-            lastName: address.last_name,
-            streetAddress: address.address_1,
-            ...(address.address_2 && { extendedAddress: address.address_2 }),
-            locality: address.city,
-            region: address.state,
-            country: address.country,
-            postalCode: address.postcode,
-          },
-          description: order.shipping_lines.map((s) => s.method_title).join(', '),
-        }),
-      },
-    ],
+    expectations: [expectation(order, lines)],
     events,
-    adjustments,
-    totals: { subtotal, itemsDiscount, discount: subtotal - itemsDiscount + shipping + tax - total, shipping, tax, total },
+    adjustments: adjustments(order, refunds, canceled, money),
+    totals: totals(order, lines, money),
     ...(canceled && { canceled: true }),
     ...(!isPaid(order) && { awaitingPayment: true }),
   };

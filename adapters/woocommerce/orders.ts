@@ -14,13 +14,13 @@
  * the store call, the order id after. A claim left without an order (the call's answer was lost)
  * is resolved by reading the store's recent orders for the reference meta.
  */
-import type { OrderChange, OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, PostalAddress, Quote } from '../contract.js';
+import type { OrderChange, OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
+import { destinationOf, wcAddress } from './addresses.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { minorToDecimal, requiredMinor } from './money.js';
 import { isPaid, LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
-import { destinationOf } from './quote.js';
 import type { WooCommerceSettings } from './settings.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
@@ -46,17 +46,6 @@ export interface OrderDeps {
   settings: WooCommerceSettings;
   quote(request: PlaceOrderRequest['quote'], signal?: AbortSignal): Promise<Quote>;
 }
-
-export const wcAddress = (a: PostalAddress | undefined) => ({
-  first_name: a?.firstName ?? '',
-  last_name: a?.lastName ?? '',
-  address_1: a?.streetAddress ?? '',
-  address_2: a?.extendedAddress ?? '',
-  city: a?.locality ?? '',
-  state: a?.region ?? '',
-  postcode: a?.postalCode ?? '',
-  country: a?.country ?? '',
-});
 
 /** Lines, shipping lines and coupon lines of a `wc/v3/orders` body, from a priced quote. */
 export async function orderLines(deps: Pick<OrderDeps, 'catalog' | 'info'>, quote: Quote, signal?: AbortSignal) {

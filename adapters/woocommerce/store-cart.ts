@@ -8,6 +8,7 @@
  * answer woocommerce_rest_missing_nonce) is replaced the same way.
  */
 import { BackendError, InvalidAnswerError } from '../contract.js';
+import type { WcAddress } from './addresses.js';
 import { isWpError, type WooHttp, type WpErrorBody } from './http.js';
 import { expectShape, StoreBatch, StoreCart } from './wc-shapes.js';
 
@@ -21,23 +22,8 @@ export interface CartItemRequest {
   variation: Array<{ attribute: string; value: string }>;
 }
 
-/**
- * Every field, always: the store merges the fields left out from the address it saved before
- * (wp_parse_args in src/StoreApi/Routes/V1/CartUpdateCustomer.php), so an empty one clears it.
- */
-export interface CartAddress {
-  first_name: string;
-  last_name: string;
-  company: string;
-  address_1: string;
-  address_2: string;
-  city: string;
-  state: string;
-  postcode: string;
-  country: string;
-  phone: string;
-  email?: string;
-}
+/** An address of the cart's customer: every field, always (addresses.ts); the billing one with the buyer's email. */
+export type CartAddress = WcAddress & { email?: string };
 
 export interface CartPlan {
   items: CartItemRequest[];

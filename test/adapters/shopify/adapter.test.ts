@@ -264,6 +264,22 @@ describe('Shopify adapter: orders and webhooks', () => {
       await brief.close();
     }
   });
+
+  it("sends each tenant's calls and grant to its own api_origin, even for tenants of one shop", async () => {
+    // Two tenants of one shop domain (a staging simulator beside another): neither's grant reaches the other.
+    const shop = `petal-twins-${process.pid}.myshopify.com`;
+    const one = await shopifySetup({ shop, grant: true });
+    const two = await shopifySetup({ shop, grant: true });
+    try {
+      await one.adapter.ping();
+      await two.adapter.ping();
+      expect([one.sim.grantsIssued, two.sim.grantsIssued]).toEqual([1, 1]);
+      expect([one.sim.calls.map((c) => c.operationName), two.sim.calls.map((c) => c.operationName)]).toEqual([['Shop'], ['Shop']]);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
 });
 
 describe('Shopify adapter: tenant settings', () => {

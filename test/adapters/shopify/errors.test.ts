@@ -14,6 +14,8 @@ const SHOP = 'petal-errors.myshopify.com';
 const ADMIN = '/admin/api/2026-10/graphql.json';
 const STOREFRONT = '/api/2026-10/graphql.json';
 const TOKENS = { storefront_token: 'shpat_storefront_secret_123', admin_token: 'shpat_admin_secret_456', webhook_secret: 'whsec_789' };
+const APP = { storefront_token: TOKENS.storefront_token, client_id: 'app_client_id', client_secret: 'app_client_secret_abc' };
+const GRANT = '/admin/oauth/access_token';
 
 /** One answer to the next call to a path: status, body (JSON unless text) and headers; `drop` closes the connection unanswered. */
 type Reply = { status: number; body: unknown; headers?: Record<string, string>; delayMs?: number } | 'drop';
@@ -22,6 +24,7 @@ const reply = (path: string, answer: Reply | ((req: IncomingMessage) => Reply)) 
   replies.set(path, [...(replies.get(path) ?? []), typeof answer === 'function' ? answer : () => answer]);
 
 let server: Server;
+let origin: string;
 let adapter: ShopifyAdapter;
 
 beforeAll(async () => {
@@ -34,11 +37,12 @@ beforeAll(async () => {
     else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   adapter = new ShopifyAdapter(withDefaults({ shop: SHOP, api_origin: origin }), TOKENS);
 });
 afterEach(() => replies.clear());
 afterAll(async () => {
+  await adapter.close();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
@@ -50,7 +54,7 @@ async function failure(call: Promise<unknown>): Promise<BackendError> {
   );
   expect(error).toBeInstanceOf(BackendError);
   const text = `${(error as Error).message} ${JSON.stringify(error)}`;
-  for (const secret of Object.values(TOKENS)) expect(text).not.toContain(secret);
+  for (const secret of [...Object.values(TOKENS), ...Object.values(APP)]) expect(text).not.toContain(secret);
   return error as BackendError;
 }
 
@@ -129,5 +133,44 @@ describe('Shopify error shapes', () => {
     });
     expect(await adapter.lookup(['no-such-handle'])).toEqual([]);
     expect(seen).toEqual({ storefront: TOKENS.storefront_token, leak: undefined, admin: TOKENS.admin_token });
+  });
+
+  it('the client-credentials grant: throttled or failing, retry; refused or garbage, give up, with no secret in the error', async () => {
+    const app = new ShopifyAdapter(withDefaults({ shop: SHOP, api_origin: origin }), APP);
+    try {
+      reply(GRANT, { status: 429, body: { errors: 'Too many requests' }, headers: { 'Retry-After': '3' } });
+      expect(await failure(app.ping())).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+      reply(GRANT, { status: 503, body: '<html>Service Unavailable</html>', headers: { 'content-type': 'text/html' } });
+      expect(await failure(app.ping())).toMatchObject({ retryable: true });
+      reply(GRANT, { status: 400, body: { error: 'invalid_client', error_description: 'Client authentication failed' } });
+      expect(await failure(app.ping())).toMatchObject({ retryable: false });
+      reply(GRANT, { status: 200, body: '<!DOCTYPE html><html></html>', headers: { 'content-type': 'text/html' } });
+      expect(await failure(app.ping())).toMatchObject({
+        retryable: false,
+        message: expect.stringMatching(/refused the client-credentials grant/),
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the client-credentials grant: a JSON request, and the Admin API called with the token it answers', async () => {
+    const app = new ShopifyAdapter(withDefaults({ shop: SHOP, api_origin: origin }), APP);
+    let granted: unknown;
+    let token: unknown;
+    reply(GRANT, (req) => {
+      granted = req.headers['content-type'];
+      return { status: 200, body: { access_token: 'shpat_granted_1', scope: 'read_orders', expires_in: 86_399 } };
+    });
+    reply(ADMIN, (req) => {
+      token = req.headers['x-shopify-access-token'];
+      return { status: 200, body: { data: { shop: { id: 'gid://shopify/Shop/1' } } } };
+    });
+    try {
+      await app.ping();
+      expect([granted, token]).toEqual(['application/json', 'shpat_granted_1']);
+    } finally {
+      await app.close();
+    }
   });
 });

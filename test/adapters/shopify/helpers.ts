@@ -11,16 +11,17 @@ export interface ShopifySetup {
   close: () => Promise<void>;
 }
 
-/** Each setup gets its own shop domain, so several simulators can run in one test file. */
+/** Each setup gets its own shop domain (unless it names one), so several simulators can run in one test file. */
 export async function shopifySetup(
   options: {
+    shop?: string;
     grant?: boolean;
     markets?: Array<{ country: string; currency: string }>;
     settings?: Pick<ShopifySettingsGiven, 'carrier_rates'>;
     simulator?: ShopifySimulatorOptions;
   } = {},
 ): Promise<ShopifySetup> {
-  const shop = `petal-and-stem-${process.pid}-${++shops}.myshopify.com`;
+  const shop = options.shop ?? `petal-and-stem-${process.pid}-${++shops}.myshopify.com`;
   const sim = await startShopifySimulator({ shopDomain: shop, ...options.simulator });
   const { storefrontToken, adminToken, clientId, clientSecret } = sim.credentials;
   const credentials: ShopifyCredentials = options.grant
@@ -30,5 +31,12 @@ export async function shopifySetup(
     withDefaults({ shop, api_origin: sim.url, ...(options.markets && { markets: options.markets }), ...options.settings }),
     credentials,
   );
-  return { sim, adapter, close: () => sim.close() };
+  return {
+    sim,
+    adapter,
+    close: async () => {
+      await adapter.close();
+      await sim.close();
+    },
+  };
 }

@@ -5,11 +5,21 @@
  * Admin API once it can be known (tax.ts). Refused codes carry no reason: Shopify only says
  * `applicable: false`.
  */
-import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, Quote, QuotedLine, QuoteRequest } from '../contract.js';
+import type {
+  AppliedDiscount,
+  AvailableMethod,
+  FulfillmentGroupQuote,
+  FulfillmentMethodQuote,
+  FulfillmentMethodRequest,
+  LineProblem,
+  Quote,
+  QuotedLine,
+  QuoteRequest,
+} from '../contract.js';
 import type { CartHandle } from './cart-sync.js';
 import { groupKeys } from './cart-sync.js';
 import type { SfAllocation, SfCart } from './cart-types.js';
-import { money } from './catalog.js';
+import { money } from './money.js';
 import { LINE_ATTRIBUTE } from './ids.js';
 import { pickupAvailable, pickupGroup, type PickupLine } from './pickup.js';
 
@@ -73,7 +83,7 @@ function discounts(
 }
 
 /** Each priced physical line with where Shopify says it can be collected. */
-export function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physical: QuotedLine[]): PickupLine[] {
+function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physical: QuotedLine[]): PickupLine[] {
   const byLine = new Map(cart.lines.nodes.map((l) => [lineIdOf.get(l.id)!, l]));
   return physical.map((q) => ({
     lineId: q.lineId,
@@ -83,13 +93,10 @@ export function pickupLinesOf(cart: SfCart, lineIdOf: Map<string, string>, physi
   }));
 }
 
-/** `ratesPending`: Shopify was still calculating carrier rates for a group without options. */
-export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart, ratesPending = false): Quote {
-  const currency = cart.cost.subtotalAmount.currencyCode;
-  const lineIdOf = new Map(cart.lines.nodes.map((l) => [l.id, l.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? l.id]));
-  const problems = lineProblems(request, handle, cart);
+/** The priced lines in the request's order: Shopify's price per unit and its line cost. */
+function quotedLines(request: QuoteRequest, cart: SfCart, lineIdOf: Map<string, string>): QuotedLine[] {
   const cartLineOf = new Map(cart.lines.nodes.map((l) => [lineIdOf.get(l.id)!, l]));
-  const lines: QuotedLine[] = request.lines.flatMap((line) => {
+  return request.lines.flatMap((line) => {
     const cartLine = cartLineOf.get(line.lineId);
     if (!cartLine) return [];
     const m = cartLine.merchandise;
@@ -112,65 +119,93 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart,
       },
     ];
   });
+}
 
-  const keys = groupKeys(cart);
-  const shippingMethod = request.fulfillment?.methods.find((m) => m.type === 'shipping');
-  const shippingTarget = (groupId: string) =>
-    shippingMethod ? { methodId: shippingMethod.methodId, groupKey: keys.get(groupId)! } : undefined;
-  const { applied, rejected } = discounts(request, cart, lineIdOf, shippingTarget);
+/** What quoting one fulfillment method needs of the cart. */
+interface MethodContext {
+  cart: SfCart;
+  lineIdOf: Map<string, string>;
+  /** Group key of each delivery group. */
+  keys: Map<string, string>;
+  physical: QuotedLine[];
+  pickupLines: PickupLine[];
+  /** The one shipping method Shopify's cart can quote (the first). */
+  shippingMethod: FulfillmentMethodRequest | undefined;
+  ratesPending: boolean;
+}
 
-  const physical = lines.filter((l) => l.requiresShipping);
-  const pickupLines = pickupLinesOf(cart, lineIdOf, physical);
-  const pickup = pickupAvailable(pickupLines, physical);
-  const fulfillment = request.fulfillment?.methods.map((method): FulfillmentMethodQuote => {
-    const lineIds = method.lineIds.filter((id) => physical.some((l) => l.lineId === id));
-    if (method.type === 'pickup') {
-      const lines = pickupLines.filter((l) => lineIds.includes(l.lineId));
-      const { group } = pickupGroup(method, lines);
-      return { methodId: method.methodId, type: 'pickup', lineIds, groups: lineIds.length ? [group] : [] };
-    }
-    if (method !== shippingMethod) {
-      // Shopify's cart ships to one address: a second shipping method is not offered.
-      const reason = 'The store ships every parcel of an order to one address.';
-      return {
-        methodId: method.methodId,
-        type: method.type,
-        lineIds,
-        groups: lineIds.length ? [{ key: 'shipping', lineIds, options: [], unavailableReason: reason }] : [],
-      };
-    }
-    const groups = cart.deliveryGroups.nodes.map((g) => {
-      const options = g.deliveryOptions
-        .filter((o) => o.deliveryMethodType === 'SHIPPING' || o.deliveryMethodType === 'LOCAL')
-        .map((o) => ({
-          id: o.handle,
-          title: o.title ?? 'Shipping',
-          ...(o.description && { description: o.description }),
-          amount: money(o.estimatedCost),
-        }))
-        .sort((a, b) => a.amount - b.amount);
-      const selected = g.selectedDeliveryOption?.handle;
-      return {
-        key: keys.get(g.id)!,
-        lineIds: g.cartLines.nodes.map((l) => lineIdOf.get(l.id)!).filter((id) => lineIds.includes(id)),
-        options,
-        ...(options.length === 0 && {
-          unavailableReason: ratesPending
-            ? "The store's carriers are still calculating shipping options for this address; ask again in a moment."
-            : 'The store does not ship these items to this address.',
-        }),
-        ...(selected && options.some((o) => o.id === selected) && { selectedOptionId: selected }),
-      };
-    });
-    // No delivery group yet (no address): one group of every line, waiting for a destination.
+/** The delivery groups of the cart with their options, cheapest first, and the one selected. */
+function deliveryGroups({ cart, lineIdOf, keys, ratesPending }: MethodContext, lineIds: string[]): FulfillmentGroupQuote[] {
+  return cart.deliveryGroups.nodes.map((g) => {
+    const options = g.deliveryOptions
+      .filter((o) => o.deliveryMethodType === 'SHIPPING' || o.deliveryMethodType === 'LOCAL')
+      .map((o) => ({
+        id: o.handle,
+        title: o.title ?? 'Shipping',
+        ...(o.description && { description: o.description }),
+        amount: money(o.estimatedCost),
+      }))
+      .sort((a, b) => a.amount - b.amount);
+    const selected = g.selectedDeliveryOption?.handle;
     return {
-      methodId: method.methodId,
-      type: 'shipping',
-      lineIds,
-      groups: groups.length ? groups : lineIds.length ? [{ key: 'shipping', lineIds, options: [] }] : [],
+      key: keys.get(g.id)!,
+      lineIds: g.cartLines.nodes.map((l) => lineIdOf.get(l.id)!).filter((id) => lineIds.includes(id)),
+      options,
+      ...(options.length === 0 && {
+        unavailableReason: ratesPending
+          ? "The store's carriers are still calculating shipping options for this address; ask again in a moment."
+          : 'The store does not ship these items to this address.',
+      }),
+      ...(selected && options.some((o) => o.id === selected) && { selectedOptionId: selected }),
     };
   });
+}
 
+/** One requested fulfillment method as Shopify's cart prices it. */
+function methodQuote(method: FulfillmentMethodRequest, context: MethodContext): FulfillmentMethodQuote {
+  const lineIds = method.lineIds.filter((id) => context.physical.some((l) => l.lineId === id));
+  if (method.type === 'pickup') {
+    const { group } = pickupGroup(
+      method,
+      context.pickupLines.filter((l) => lineIds.includes(l.lineId)),
+    );
+    return { methodId: method.methodId, type: 'pickup', lineIds, groups: lineIds.length ? [group] : [] };
+  }
+  if (method !== context.shippingMethod) {
+    // Shopify's cart ships to one address: a second shipping method is not offered.
+    const reason = 'The store ships every parcel of an order to one address.';
+    return {
+      methodId: method.methodId,
+      type: method.type,
+      lineIds,
+      groups: lineIds.length ? [{ key: 'shipping', lineIds, options: [], unavailableReason: reason }] : [],
+    };
+  }
+  const groups = deliveryGroups(context, lineIds);
+  // No delivery group yet (no address): one group of every line, waiting for a destination.
+  return {
+    methodId: method.methodId,
+    type: 'shipping',
+    lineIds,
+    groups: groups.length ? groups : lineIds.length ? [{ key: 'shipping', lineIds, options: [] }] : [],
+  };
+}
+
+/** Shipping by the store, and pickup where Shopify says the lines can be collected. */
+function availableMethods(physical: QuotedLine[], pickup: AvailableMethod | undefined): AvailableMethod[] {
+  if (!physical.length) return [];
+  const shipping: AvailableMethod = {
+    type: 'shipping',
+    lineIds: physical.map((l) => l.lineId),
+    fulfillableOn: physical.some((l) => l.fulfillableOn === null) ? null : 'now',
+    description: 'Shipped by the store.',
+  };
+  return [shipping, ...(pickup ? [pickup] : [])];
+}
+
+/** The quote's totals before tax (tax.ts adds it): shipping counts the selected options, null while none is. */
+function totals(lines: QuotedLine[], applied: AppliedDiscount[], fulfillment: FulfillmentMethodQuote[] | undefined): Quote['totals'] {
+  const physical = lines.filter((l) => l.requiresShipping);
   const selectedAmounts = (fulfillment ?? []).flatMap((m) =>
     m.groups.flatMap((g) => (g.selectedOptionId ? [g.options.find((o) => o.id === g.selectedOptionId)!.amount] : [])),
   );
@@ -179,24 +214,30 @@ export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart,
   const itemsDiscount = allocations.filter((a) => a.target.kind === 'line').reduce((s, a) => s + a.amount, 0);
   const discount = allocations.filter((a) => a.target.kind !== 'line').reduce((s, a) => s + a.amount, 0);
   const shipping = physical.length === 0 ? 0 : selectedAmounts.length ? selectedAmounts.reduce((s, a) => s + a, 0) : null;
+  return { subtotal, itemsDiscount, discount, shipping, tax: null, total: subtotal - itemsDiscount - discount + (shipping ?? 0) };
+}
+
+/** `ratesPending`: Shopify was still calculating carrier rates for a group without options. */
+export function toQuote(request: QuoteRequest, handle: CartHandle, cart: SfCart, ratesPending = false): Quote {
+  const lineIdOf = new Map(cart.lines.nodes.map((l) => [l.id, l.attributes.find((a) => a.key === LINE_ATTRIBUTE)?.value ?? l.id]));
+  const lines = quotedLines(request, cart, lineIdOf);
+  const keys = groupKeys(cart);
+  const shippingMethod = request.fulfillment?.methods.find((m) => m.type === 'shipping');
+  const shippingTarget = (groupId: string) =>
+    shippingMethod ? { methodId: shippingMethod.methodId, groupKey: keys.get(groupId)! } : undefined;
+  const { applied, rejected } = discounts(request, cart, lineIdOf, shippingTarget);
+  const physical = lines.filter((l) => l.requiresShipping);
+  const pickupLines = pickupLinesOf(cart, lineIdOf, physical);
+  const context: MethodContext = { cart, lineIdOf, keys, physical, pickupLines, shippingMethod, ratesPending };
+  const fulfillment = request.fulfillment?.methods.map((method) => methodQuote(method, context));
   return {
-    currency,
+    currency: cart.cost.subtotalAmount.currencyCode,
     lines,
-    lineProblems: problems,
+    lineProblems: lineProblems(request, handle, cart),
     discounts: { applied, rejected },
     ...(fulfillment && { fulfillment }),
-    availableMethods: physical.length
-      ? [
-          {
-            type: 'shipping',
-            lineIds: physical.map((l) => l.lineId),
-            fulfillableOn: physical.some((l) => l.fulfillableOn === null) ? null : 'now',
-            description: 'Shipped by the store.',
-          },
-          ...(pickup ? [pickup] : []),
-        ]
-      : [],
+    availableMethods: availableMethods(physical, pickupAvailable(pickupLines, physical)),
     taxLines: [],
-    totals: { subtotal, itemsDiscount, discount, shipping, tax: null, total: subtotal - itemsDiscount - discount + (shipping ?? 0) },
+    totals: totals(lines, applied, fulfillment),
   };
 }
