@@ -12,7 +12,8 @@ export const MAX_JSON_DEPTH = 64;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    rawBody?: Buffer;
+    /** The body's bytes as received (declared by this plugin; null for a request without a parsed body). */
+    rawBody: Buffer | null;
   }
 }
 
@@ -64,6 +65,7 @@ export function parseJsonBody(raw: Buffer): unknown {
 }
 
 async function parseJsonBodies(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('rawBody', null);
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,

@@ -144,4 +144,4 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
 }
 
 /** Through fastify-plugin, so the per-request hook reaches every transport registered after it. */
-export const rateLimits = fp(addRateLimits, { name: 'rate-limits', dependencies: ['request-hooks'] });
+export const rateLimits = fp(addRateLimits, { name: 'rate-limits', dependencies: ['request-hooks'], decorators: { request: ['tenant'] } });

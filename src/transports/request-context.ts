@@ -1,6 +1,7 @@
 /**
  * Per-request facts every transport needs: which tenant the request routed to, which
- * operation it is (for logs and metrics), and its Request-Id.
+ * operation it is (for logs and metrics), and its Request-Id. The request hooks
+ * (request-hooks.ts) declare them with `decorateRequest`, so every request has them from the start.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,10 +14,12 @@ import { normalizeRequestUrl } from './normalize-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    tenant?: Tenant;
-    /** Operation name once known, for the request log line. */
-    operation?: string;
-    transport?: Transport;
+    /** The tenant the request routed to; null for a host and path no tenant serves. */
+    tenant: Tenant | null;
+    /** Operation name once known, for the request log line and metrics; '' until then. */
+    operation: string;
+    /** The transport serving the request, once known; '' for routes outside the transports. */
+    transport: Transport | '';
   }
 }
 
@@ -26,6 +29,12 @@ const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 export function requestIdFor(raw: IncomingMessage): string {
   const header = raw.headers['request-id'];
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** A header as one value (repeated lines joined, as HTTP field values combine). */
+export function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** REST operations require Request-Id (spec part 1 §5). */

@@ -63,4 +63,10 @@ async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Pr
   });
 }
 
-export const backendWebhooks = fp(addBackendWebhooks, { name: 'backend-webhooks', encapsulate: true });
+/** Its own parser fills the json-body plugin's `rawBody` decorator. */
+export const backendWebhooks = fp(addBackendWebhooks, {
+  name: 'backend-webhooks',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'rawBody'] },
+});

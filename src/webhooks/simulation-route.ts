@@ -87,4 +87,9 @@ async function addOrderSimulation(app: FastifyInstance, deps: SimulationDeps): P
   });
 }
 
-export const orderSimulation = fp(addOrderSimulation, { name: 'order-simulation', encapsulate: true });
+export const orderSimulation = fp(addOrderSimulation, {
+  name: 'order-simulation',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation'] },
+});

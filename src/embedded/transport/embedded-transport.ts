@@ -95,4 +95,9 @@ const addEmbeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async
   });
 };
 
-export const embeddedTransport = fp(addEmbeddedTransport, { name: 'embedded-transport', encapsulate: true });
+export const embeddedTransport = fp(addEmbeddedTransport, {
+  name: 'embedded-transport',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'transport'] },
+});

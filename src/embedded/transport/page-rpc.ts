@@ -14,13 +14,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKind } from '../settings.js';
 import type { PageSession } from '../session/page-token.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { headerValue, operationCall } from '../../pipeline/operation-call.js';
+import { operationCall } from '../../pipeline/operation-call.js';
 import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import { ANONYMOUS } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../../transports/body-id.js';
+import { headerValue } from '../../transports/request-context.js';
 import { sendOperationResponse } from '../../transports/operation-response.js';
 import type { StateStore } from '../../state/store.js';
 

@@ -297,4 +297,10 @@ async function addMcpTransport(
   app.delete('/mcp', notAllowed);
 }
 
-export const mcpTransport = fp(addMcpTransport, { name: 'mcp-transport', encapsulate: true });
+/** Its own error handler answers in JSON-RPC, so it needs no rest-errors. */
+export const mcpTransport = fp(addMcpTransport, {
+  name: 'mcp-transport',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'transport', 'rawBody'] },
+});
