@@ -52,15 +52,15 @@ export function parseJsonBody(raw: Buffer): unknown {
   const text = raw.toString('utf8');
   if (text.trim() === '') return undefined;
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
-    throw new ProtocolError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new ProtocolError('invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
     return couldPoison(text) ? secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
   } catch (error) {
     if ((error as Error).message === POISON) {
-      throw new ProtocolError(400, 'invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
+      throw new ProtocolError('invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
     }
-    throw new ProtocolError(400, 'invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
+    throw new ProtocolError('invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
   }
 }
 

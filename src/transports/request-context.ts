@@ -40,9 +40,9 @@ export function headerValue(req: FastifyRequest, name: string): string | undefin
 /** REST operations require Request-Id (spec part 1 §5). */
 export function requireRequestId(req: FastifyRequest): string {
   const header = req.headers['request-id'];
-  if (header === undefined || header === '') throw new ProtocolError(400, 'missing_request_id', 'Request-Id header is required');
+  if (header === undefined || header === '') throw new ProtocolError('missing_request_id', 'Request-Id header is required');
   if (typeof header !== 'string' || !REQUEST_ID.test(header)) {
-    throw new ProtocolError(400, 'invalid_request_id', 'Request-Id must be 1-200 visible ASCII characters');
+    throw new ProtocolError('invalid_request_id', 'Request-Id must be 1-200 visible ASCII characters');
   }
   return header;
 }
@@ -57,11 +57,11 @@ export function checkSingleHost(raw: IncomingMessage): void {
     const name = raw.rawHeaders[i]!;
     if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
   }
-  if (hosts > 1) throw new ProtocolError(400, 'invalid_request', 'the request has more than one Host header');
+  if (hosts > 1) throw new ProtocolError('invalid_request', 'the request has more than one Host header');
 }
 
 export function tenantOf(req: FastifyRequest): Tenant {
-  if (!req.tenant) throw new ProtocolError(404, 'unknown_tenant', `no business is served at ${req.hostname}`);
+  if (!req.tenant) throw new ProtocolError('unknown_tenant', `no business is served at ${req.hostname}`);
   return req.tenant;
 }
 

@@ -19,9 +19,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
-import { bounded, JSONRPC, ProtocolError } from '../../protocol/errors.js';
+import { JSONRPC } from '../../protocol/error-catalogue.js';
+import { bounded, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { toProtocolError } from '../error-mapping.js';
+import { sendProtocolError } from '../rest/error-handler.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
@@ -86,10 +88,9 @@ function requestIdOf(body: unknown): string | number | null {
  */
 function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   const mapped = toProtocolError(error, req.log);
-  const code = mapped.code === 'invalid_json' ? -32700 : mapped.jsonRpcCode;
-  const rpc = jsonRpcErrorOf(mapped);
+  const { code, message, data } = jsonRpcErrorOf(mapped);
   if (mapped.extra.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.extra.retryAfterSeconds));
-  reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message: rpc.message, data: rpc.data } });
+  reply.code(mapped.status).send({ jsonrpc: '2.0', id: requestIdOf(req.body), error: { code, message, data } });
 }
 
 interface RpcErrorAnswer {
@@ -162,18 +163,18 @@ async function addMcpTransport(
   async function callTool(req: FastifyRequest, tenant: Tenant, name: string, args: unknown, standardMeta: unknown) {
     const op = byName.get(name);
     if (!op || !tenant.capabilities.has(op.capability)) {
-      throw new ProtocolError(400, 'unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
+      throw new ProtocolError('unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
     }
     req.operation = op.name;
     const checked = envelopeChecks.get(op.name)!(withStandardMeta(args ?? {}, standardMeta));
-    if (!checked.ok) throw new ProtocolError(400, 'invalid_request', `arguments${checked.message.slice(1)}`);
+    if (!checked.ok) throw new ProtocolError('invalid_request', `arguments${checked.message.slice(1)}`);
     const { meta = {}, id } = checked.value;
     const profileUrl = agentProfile(meta);
     const sent = op.mcp.payload ? checked.value[op.mcp.payload] : undefined;
     // A cart payload never carries its own id (spec §4.2); a checkout one may (deprecated, as on REST);
     // a catalog payload names products by id.
     if (op.mcp.payload === 'cart' && sent !== null && typeof sent === 'object' && 'id' in sent) {
-      throw new ProtocolError(400, 'invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
+      throw new ProtocolError('invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }
     const payload = op.mcp.payload === 'checkout' ? withoutBodyId(sent, id, 'arguments.id') : sent;
     const response = await pipeline.execute(
@@ -235,7 +236,7 @@ async function addMcpTransport(
     const tenant = tenantOf(req);
     if (Array.isArray(req.body) && req.body.length > MAX_BATCH) {
       const content = `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`;
-      throw new ProtocolError(400, 'request_too_large', content, { jsonRpcCode: JSONRPC.invalidParams });
+      throw new ProtocolError('request_too_large', content);
     }
     if (Array.isArray(req.body) && req.body.length === 0) {
       // JSON-RPC 2.0 §6: an empty array is one Invalid Request answer, not an array.
@@ -289,10 +290,10 @@ async function addMcpTransport(
   });
 
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .code(405)
-      .header('allow', 'POST')
-      .send({ code: 'method_not_allowed', content: 'this MCP endpoint is stateless: POST JSON-RPC requests' });
+    sendProtocolError(
+      reply,
+      new ProtocolError('method_not_allowed', 'this MCP endpoint is stateless: POST JSON-RPC requests', { headers: { allow: 'POST' } }),
+    );
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 }

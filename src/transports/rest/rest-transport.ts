@@ -41,7 +41,7 @@ async function addRestTransport(
         const agent = parseAgentHeader(req.headers['proto-agent']);
         const id = (req.params as { id?: string }).id;
         if (id !== undefined && (id.length === 0 || id.length > 200))
-          throw new ProtocolError(400, 'invalid_request', 'id must be 1-200 characters');
+          throw new ProtocolError('invalid_request', 'id must be 1-200 characters');
         const response = await pipeline.execute(
           op,
           operationCall(req, tenant, {
