@@ -1,19 +1,22 @@
 /**
  * Builds the gateway from its parts without listening, so tests run it in-process.
- * Read top to bottom, this is the request path:
+ * `buildServer`, read top to bottom, is the request path, every plugin registered in its order:
  *   tenant routing -> JSON body -> transport (discovery | REST | MCP | A2A | embedded page) -> pipeline -> adapter
+ * The steps above it make what it registers: the parts (gatewayParts), the app with its logger and
+ * operator listener (createApp), the pipeline (createPipeline).
  */
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
-import { accessLog } from './observability/access-log.js';
+import { accessLog, type AccessLog } from './observability/access-log.js';
 import { bufferedLog } from './observability/log-destination.js';
 import { requestLogger } from './observability/request-logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Idempotency } from './pipeline/idempotency.js';
 import type { OperationDefinition } from './capabilities/operation.js';
+import type { RateLimiter } from './pipeline/call-budgets.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { operations as allOperations } from './pipeline/table.js';
 import { ProfileFetcher } from './protocol/profile-fetcher.js';
@@ -81,19 +84,35 @@ const REDACT = [
   '*.secret',
 ];
 
-export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
-  const operations = options.operations ?? allOperations;
-  const now = options.now ?? Date.now;
-  const secret = options.secret ?? GatewaySecret.from(undefined);
-  const metrics = options.metrics ?? new Metrics();
-  const routing = new TenantRouting(options.tenants);
+/** What the app is built from: the options with their defaults, and the parts every plugin shares. */
+interface GatewayParts {
+  operations: readonly OperationDefinition[];
+  store: StateStore;
+  now: () => number;
+  secret: GatewaySecret;
+  metrics: Metrics;
+  routing: TenantRouting;
+  jobPollMs: number;
+}
+
+function gatewayParts(options: ServerOptions): GatewayParts {
+  return {
+    operations: options.operations ?? allOperations,
+    store: options.store,
+    now: options.now ?? Date.now,
+    secret: options.secret ?? GatewaySecret.from(undefined),
+    metrics: options.metrics ?? new Metrics(),
+    routing: new TenantRouting(options.tenants),
+    jobPollMs: options.jobPollMs ?? 1000,
+  };
+}
+
+/** The Fastify instance: its logger (the per-request line apart), tenant routing, and the operator listener beside it. */
+async function createApp(options: ServerOptions, { metrics, routing }: GatewayParts): Promise<{ app: FastifyInstance; access: AccessLog }> {
   const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;
   const logger = pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
-  // The per-request line carries only the fields the request hooks name, so it skips the redaction walk.
-  const access = accessLog(level, destination);
-
   const app = Fastify({
     loggerInstance: logger,
     childLoggerFactory: requestLogger,
@@ -122,68 +141,63 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('admin', admin);
   app.addHook('onClose', async () => admin.close());
   app.decorate('tenants', routing);
+  warnOfEphemeralKeys(app, options.tenants);
+  // The per-request line carries only the fields the request hooks name, so it skips the redaction walk.
+  return { app, access: accessLog(level, destination) };
+}
 
-  // Cross-cutting (fastify-plugin): they reach every transport registered below.
+function warnOfEphemeralKeys(app: FastifyInstance, tenants: TenantRegistry): void {
+  for (const tenant of tenants.tenants) {
+    if (!tenant.security.keyring.ephemeral) continue;
+    app.log.warn(
+      { tenant: tenant.id, kid: tenant.security.keyring.active?.kid },
+      'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas',
+    );
+  }
+}
+
+function createPipeline(options: ServerOptions, { operations, store, secret, now, metrics }: GatewayParts, rateLimiter: RateLimiter) {
+  const profiles = options.profiles ?? new ProfileFetcher();
+  metrics.profileCache(profiles);
+  const idempotency = new Idempotency(store);
+  return new Pipeline(operations, { store, profiles, idempotency, secret, now, observeIdempotency: metrics.idempotency, rateLimiter });
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const parts = gatewayParts(options);
+  const { operations, store, now, secret, metrics, routing, jobPollMs } = parts;
+  const { app, access } = await createApp(options, parts);
+
+  // Cross-cutting (fastify-plugin): they reach every transport registered below, which names them as its dependencies.
   await app.register(requestHooks, { routing, metrics, accessLog: access });
   await app.register(jsonBody);
   await app.register(restErrors);
-  for (const tenant of options.tenants.tenants) {
-    if (tenant.security.keyring.ephemeral) {
-      app.log.warn(
-        { tenant: tenant.id, kid: tenant.security.keyring.active?.kid },
-        'signing with an ephemeral key generated at start-up: signatures stop verifying after a restart and differ between replicas',
-      );
-    }
-  }
-
   // Per request for routes outside the pipeline; the pipeline counts operation calls with app.rateLimiter.
-  await app.register(rateLimits, { store: options.store, metrics });
-
-  const profiles = options.profiles ?? new ProfileFetcher();
-  metrics.profileCache(profiles);
-  const pipeline = new Pipeline(operations, {
-    store: options.store,
-    profiles,
-    idempotency: new Idempotency(options.store),
-    secret,
-    now,
-    observeIdempotency: metrics.idempotency,
-    rateLimiter: app.rateLimiter,
-  });
+  await app.register(rateLimits, { store, metrics });
+  const pipeline = createPipeline(options, parts, app.rateLimiter);
   // Signed answers: an onSend hook (fastify-plugin), so it reaches every transport registered below.
   await app.register(signedAnswers, { now });
+
   // Transports: encapsulated plugins, each with its own routes (and parsers, where it needs others).
   await app.register(discoveryTransport);
   await app.register(restTransport, { operations, pipeline });
   await app.register(mcpTransport, { operations, pipeline });
-  await app.register(a2aTransport, { operations, pipeline, store: options.store });
+  await app.register(a2aTransport, { operations, pipeline, store });
   await app.register(openApiRoutes, { operations }); // the REST binding described: /openapi.json, /docs
-  await app.register(embeddedTransport, {
-    prefix: EMBEDDED_PATH,
-    operations,
-    pipeline,
-    secret,
-    now,
-    store: options.store,
-    ...(options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir }),
-  });
+  const assets = options.embeddedAssetsDir && { assetsDir: options.embeddedAssetsDir };
+  await app.register(embeddedTransport, { prefix: EMBEDDED_PATH, operations, pipeline, secret, now, store, ...assets });
   await app.register(orderPages, { secret });
   await app.register(demoStorePages); // the demo store's own pages and images, where its answers link
-  await app.register(backendWebhooks, { store: options.store, secret, now });
-  await app.register(orderSimulation, { store: options.store, secret, now });
-  const jobPollMs = options.jobPollMs ?? 1000;
+  await app.register(backendWebhooks, { store, secret, now });
+  await app.register(orderSimulation, { store, secret, now });
+
   // Background workers (fastify-plugin): started when the app is ready, stopped when it closes.
-  const webhookDeps = { store: options.store, secret, now, metrics, routing, jobPollMs };
-  await app.register(orderWebhooks, { ...webhookDeps, ...(options.webhooks && { settings: options.webhooks }) });
-  await app.register(completionRecovery, {
-    store: options.store,
-    secret,
-    now,
-    metrics,
-    tenants: () => routing.registry.tenants,
-    pollMs: jobPollMs,
-  });
-  await app.register(healthRoutes, { store: options.store, routing });
+  const settings = options.webhooks && { settings: options.webhooks };
+  await app.register(orderWebhooks, { store, secret, now, metrics, routing, jobPollMs, ...settings });
+  const tenants = () => routing.registry.tenants;
+  await app.register(completionRecovery, { store, secret, now, metrics, tenants, pollMs: jobPollMs });
+
+  await app.register(healthRoutes, { store, routing });
   await app.register(oauthRoutes); // identity linking: each tenant's authorization server and login page
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;

@@ -165,7 +165,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024, forceCloseConnections: true });
   // The signature covers the exact bytes: parse JSON ourselves from the raw body.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
+    (req as FastifyRequest & { rawBody?: Buffer | null }).rawBody = body as Buffer;
     try {
       done(null, (body as Buffer).length ? JSON.parse((body as Buffer).toString('utf8')) : undefined);
     } catch {
@@ -194,7 +194,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     const at = started.get(req);
     if (at !== undefined) faults.time(performance.now() - at);
   });
-  app.addHook('preHandler', async (req: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply) => {
+  app.addHook('preHandler', async (req: FastifyRequest & { rawBody?: Buffer | null }, reply: FastifyReply) => {
     if (!req.url.startsWith(API)) return;
     faults.count(`${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`);
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);

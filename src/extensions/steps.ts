@@ -9,7 +9,7 @@ import type { Cart, CartCreateRequest, CartUpdateRequest } from '../../schemas/c
 import type { CatalogFilters } from '../../schemas/catalog.js';
 import type { Checkout, CheckoutCreateRequest, CheckoutUpdateRequest } from '../../schemas/checkout.js';
 import type { Context, Message } from '../../schemas/common.js';
-import { badRequest } from '../protocol/errors.js';
+import { ProtocolError } from '../protocol/errors.js';
 import { firstPath, type AllocationPath } from './allocation-path.js';
 import type {
   CartExtensionState,
@@ -106,7 +106,7 @@ export async function readCatalog(
     const why = ctx.tenant.capabilities.has(e.capability)
       ? `which is not active for your profile: declare it there to filter by ${name}`
       : 'which this store does not offer';
-    throw badRequest('invalid_request', `$.filters.${field} belongs to the ${name} extension (${e.capability}), ${why}`);
+    throw new ProtocolError('invalid_request', `$.filters.${field} belongs to the ${name} extension (${e.capability}), ${why}`);
   }
   return reading;
 }

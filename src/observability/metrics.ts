@@ -118,8 +118,8 @@ export class Metrics implements QueueMetrics {
   /** Called once per response (the server's onResponse hook). */
   observeRequest(req: FastifyRequest, reply: FastifyReply): void {
     const tenant = req.tenant?.id ?? 'none';
-    const operation = req.operation ?? req.routeOptions.url ?? 'unknown';
-    const transport = req.transport ?? 'http';
+    const operation = req.operation || (req.routeOptions.url ?? 'unknown');
+    const transport = req.transport || 'http';
     this.requests.observe(tenant, operation, transport, reply.statusCode, reply.elapsedTime / 1000);
   }
 

@@ -51,7 +51,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function checkIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new ProtocolError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters');
+    throw new ProtocolError('invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters');
   }
 }
 
@@ -80,7 +80,7 @@ export class Idempotency {
       const existing = decodeRecord(stored.value);
       if (existing.fingerprint !== requestFingerprint) {
         observe('conflict');
-        throw new ProtocolError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request');
+        throw new ProtocolError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request');
       }
       if (existing.state === 'done') {
         const { status, body, outcome } = existing;
@@ -90,7 +90,6 @@ export class Idempotency {
       if (Date.now() >= deadline) {
         observe('in_progress');
         throw new ProtocolError(
-          409,
           'idempotency_request_in_progress',
           'a request with this Idempotency-Key is still being processed; retry shortly',
           {

@@ -123,7 +123,7 @@ export class Pipeline {
   async execute(op: OperationDefinition, call: OperationCall): Promise<OperationResponse> {
     const { tenant } = call;
     if (!tenant.capabilities.has(op.capability)) {
-      throw new ProtocolError(404, 'operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
+      throw new ProtocolError('operation_unavailable', `${tenant.name} does not offer ${op.capability}`);
     }
     // Most tenants set no limit: their calls skip the limiter's promises altogether.
     const limiter = limited(tenant) ? this.deps.rateLimiter : undefined;
@@ -146,7 +146,7 @@ export class Pipeline {
     if (key === undefined) {
       if (call.transport !== 'mcp' || op.idempotency.mcp === 'required') {
         const where = call.transport === 'mcp' ? 'meta["idempotency-key"]' : 'the Idempotency-Key header';
-        throw new ProtocolError(400, 'missing_idempotency_key', `${op.name} requires ${where}`);
+        throw new ProtocolError('missing_idempotency_key', `${op.name} requires ${where}`);
       }
       return { ...(await run()), replayed: false };
     }
@@ -221,7 +221,7 @@ export class Pipeline {
     const validator = this.validators.get(op.name);
     if (!validator) return payload;
     const result = validator(payload);
-    if (!result.ok) throw new ProtocolError(400, 'invalid_request', result.message);
+    if (!result.ok) throw new ProtocolError('invalid_request', result.message);
     return result.value;
   }
 

@@ -4,7 +4,7 @@
  * missing or unreadable is a missing profile URL: the discovery error `invalid_profile_url`.
  */
 import { parseDictionary, serializeDictionary } from 'structured-headers';
-import { discoveryError } from './errors.js';
+import { ProtocolError } from './errors.js';
 
 export interface AgentHeader {
   profile: string;
@@ -28,17 +28,17 @@ export function parseAgentHeader(value: string | string[] | undefined): AgentHea
 function parse(value: string | string[] | undefined): AgentHeader {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
     const example = 'PROTO-Agent: profile="https://platform.example/.well-known/proto"';
-    throw discoveryError(400, 'invalid_profile_url', `PROTO-Agent is required: ${example}`);
+    throw new ProtocolError('invalid_profile_url', `PROTO-Agent is required: ${example}`);
   }
   const raw = Array.isArray(value) ? value.join(', ') : value;
   let profile: unknown;
   try {
     profile = parseDictionary(raw).get('profile')?.[0];
   } catch {
-    throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent is not a valid RFC 8941 dictionary; expected profile="<profile URL>"');
+    throw new ProtocolError('invalid_profile_url', 'PROTO-Agent is not a valid RFC 8941 dictionary; expected profile="<profile URL>"');
   }
   if (typeof profile !== 'string' || profile === '') {
-    throw discoveryError(400, 'invalid_profile_url', 'PROTO-Agent must carry a string member profile="<profile URL>"');
+    throw new ProtocolError('invalid_profile_url', 'PROTO-Agent must carry a string member profile="<profile URL>"');
   }
   return Object.freeze({ profile });
 }

@@ -1,17 +1,10 @@
 /**
- * Transport-layer errors (spec part 1 §7, layer 1): they stop processing. REST renders them as
- * an HTTP status with `{code, content}`, MCP as a JSON-RPC `error`. Business outcomes are not
- * errors: they travel in a normal response with `proto.status = "error"` and messages.
+ * Transport-layer errors (spec part 1 §7, layer 1): they stop processing. Each names a row of the
+ * error catalogue (error-catalogue.ts), which gives its HTTP status and JSON-RPC code: REST renders
+ * it as that status with `{code, content}`, MCP and A2A as a JSON-RPC `error`. Business outcomes
+ * are not errors: they travel in a normal response with `proto.status = "error"` and messages.
  */
-
-/** JSON-RPC codes the spec names. */
-export const JSONRPC = {
-  invalidRequest: -32600,
-  invalidParams: -32602,
-  discovery: -32001,
-  server: -32000,
-  internal: -32603,
-} as const;
+import { ERROR_CATALOGUE, JSONRPC, type TransportErrorCode } from './error-catalogue.js';
 
 /** Longest `content` an error carries: messages quote request input, which must never come back unbounded. */
 export const MAX_ERROR_CONTENT = 1000;
@@ -19,34 +12,44 @@ export const MAX_ERROR_CONTENT = 1000;
 /** `text` cut to `max` characters, marked with an ellipsis when cut. */
 export const bounded = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export class ProtocolError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: { jsonRpcCode?: number; retryAfterSeconds?: number; headers?: Record<string, string> } = {},
-  ) {
-    super(bounded(message, MAX_ERROR_CONTENT));
-    this.name = 'ProtocolError';
-  }
+/** What a call site adds to the catalogue's row: when to retry, and headers REST sends (WWW-Authenticate). */
+export interface ErrorExtra {
+  retryAfterSeconds?: number;
+  headers?: Record<string, string>;
+}
 
-  /** The JSON-RPC error code for this failure on MCP. */
-  get jsonRpcCode(): number {
-    if (this.extra.jsonRpcCode !== undefined) return this.extra.jsonRpcCode;
-    if (this.status === 400) return JSONRPC.invalidParams;
-    return JSONRPC.server;
+export class ProtocolError extends Error {
+  readonly status: number;
+  /** The JSON-RPC error code for this failure on MCP and A2A. */
+  readonly jsonRpcCode: number;
+  readonly code: string;
+  readonly extra: ErrorExtra;
+
+  constructor(code: TransportErrorCode, message: string, extra?: ErrorExtra);
+  /**
+   * @deprecated The status and code as the call site spells them, for src/identity/'s calls until
+   * they are converted after its move (issue 43 §1); name a catalogue row instead.
+   */
+  constructor(status: number, code: string, message: string);
+  constructor(first: TransportErrorCode | number, second: string, third?: string | ErrorExtra) {
+    const legacy = typeof first === 'number';
+    super(bounded(legacy ? (third as string) : second, MAX_ERROR_CONTENT));
+    this.name = 'ProtocolError';
+    if (legacy) {
+      this.status = first;
+      this.code = second;
+      this.jsonRpcCode = first === 400 ? JSONRPC.invalidParams : JSONRPC.server;
+      this.extra = {};
+    } else {
+      const row = ERROR_CATALOGUE[first];
+      this.status = row.status;
+      this.code = first;
+      this.jsonRpcCode = row.jsonRpc;
+      this.extra = (third as ErrorExtra | undefined) ?? {};
+    }
   }
 
   toBody(): { code: string; content: string } {
     return { code: this.code, content: this.message };
   }
 }
-
-export const badRequest = (code: string, message: string) => new ProtocolError(400, code, message);
-
-/** Discovery failures (profile URL, fetch, content, version) use -32001 on MCP. */
-export const discoveryError = (status: 400 | 422 | 424, code: string, message: string) =>
-  new ProtocolError(status, code, message, { jsonRpcCode: JSONRPC.discovery });
-
-export const unavailable = (message: string, retryAfterSeconds = 1) =>
-  new ProtocolError(503, 'service_unavailable', message, { retryAfterSeconds });

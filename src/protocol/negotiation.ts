@@ -6,15 +6,14 @@
 import type { PlatformProfile } from '../../schemas/profile.js';
 import { schemaUrlBindsTo } from './authority.js';
 import { CAPABILITIES, type CapabilityName } from './capability-registry.js';
-import { discoveryError } from './errors.js';
+import { ProtocolError } from './errors.js';
 import { PROTOCOL_VERSION } from './version.js';
 
 export function checkVersion(platform: PlatformProfile, extraVersions: Readonly<Record<string, string>>): void {
   const version = platform.proto.version;
   if (version !== PROTOCOL_VERSION && !Object.hasOwn(extraVersions, version)) {
     const supported = [PROTOCOL_VERSION, ...Object.keys(extraVersions)].join(', ');
-    throw discoveryError(
-      422,
+    throw new ProtocolError(
       'version_unsupported',
       `platform protocol version ${version} is not supported; this business supports ${supported}`,
     );

@@ -13,7 +13,7 @@ import { PlatformProfile } from '../../schemas/profile.js';
 import { isLoopback } from '../net/address-guard.js';
 import { FetchRefused, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { compile } from '../../schemas/validator.js';
-import { discoveryError, ProtocolError } from './errors.js';
+import { ProtocolError } from './errors.js';
 
 export interface ProfileFetcherOptions extends FetchLimits {
   maxEntries: number;
@@ -94,14 +94,14 @@ export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw discoveryError(400, 'invalid_profile_url', `profile URL ${JSON.stringify(raw.slice(0, 200))} is not an absolute URL`);
+    throw new ProtocolError('invalid_profile_url', `profile URL ${JSON.stringify(raw.slice(0, 200))} is not an absolute URL`);
   }
-  if (url.username || url.password) throw discoveryError(400, 'invalid_profile_url', 'profile URL must not carry credentials');
-  if (/[?#]/.test(raw)) throw discoveryError(400, 'invalid_profile_url', 'profile URL must not carry a query or fragment');
+  if (url.username || url.password) throw new ProtocolError('invalid_profile_url', 'profile URL must not carry credentials');
+  if (/[?#]/.test(raw)) throw new ProtocolError('invalid_profile_url', 'profile URL must not carry a query or fragment');
   const loopbackHost = url.hostname === 'localhost' || isLoopback(url.hostname.replace(/^\[|\]$/g, ''));
   const insecureAllowed = allowLoopback && loopbackHost && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !insecureAllowed) {
-    throw discoveryError(400, 'invalid_profile_url', 'profile URL must use https');
+    throw new ProtocolError('invalid_profile_url', 'profile URL must use https');
   }
   return url;
 }
@@ -152,7 +152,7 @@ export class ProfileFetcher {
     } finally {
       this.fetching.delete(key);
     }
-    if (!profile) throw discoveryError(424, 'profile_unreachable', `profile at ${key.slice(2)} could not be fetched`);
+    if (!profile) throw new ProtocolError('profile_unreachable', `profile at ${key.slice(2)} could not be fetched`);
     return profile;
   }
 
@@ -171,7 +171,7 @@ export class ProfileFetcher {
     const origin = new URL(key.slice(key.indexOf('|') + 1)).origin;
     const wait = this.byAddress.take(address, now) ?? this.byOrigin.take(origin, now);
     if (wait === undefined) return;
-    throw new ProtocolError(429, 'rate_limited', `too many profile fetches from this address or from ${origin}; retry in ${wait} s`, {
+    throw new ProtocolError('rate_limited', `too many profile fetches from this address or from ${origin}; retry in ${wait} s`, {
       retryAfterSeconds: wait,
     });
   }
@@ -192,33 +192,28 @@ export class ProfileFetcher {
     try {
       response = await safeFetch(url, allowLoopback, this.options);
     } catch (error) {
-      if (unresolvable(error)) throw discoveryError(400, 'invalid_profile_url', `profile URL host ${url.hostname} does not resolve`);
+      if (unresolvable(error)) throw new ProtocolError('invalid_profile_url', `profile URL host ${url.hostname} does not resolve`);
       const reason = error instanceof FetchRefused ? error.message : 'the host did not answer in time or refused the connection';
-      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} could not be fetched: ${reason}`);
+      throw new ProtocolError('profile_unreachable', `profile at ${url.href} could not be fetched: ${reason}`);
     }
     if (response.status >= 300 && response.status < 400) {
-      throw discoveryError(
-        424,
+      throw new ProtocolError(
         'profile_unreachable',
         `profile at ${url.href} answered a redirect (${response.status}); redirects are not followed`,
       );
     }
     if (response.status !== 200) {
-      throw discoveryError(424, 'profile_unreachable', `profile at ${url.href} answered HTTP ${response.status}`);
+      throw new ProtocolError('profile_unreachable', `profile at ${url.href} answered HTTP ${response.status}`);
     }
     let document: unknown;
     try {
       // Anyone can publish a profile: one that spells `__proto__` or `constructor.prototype` is refused like broken JSON.
       document = secureJson.parse(response.body.toString('utf8'), null, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      throw discoveryError(
-        422,
-        'profile_malformed',
-        `profile at ${url.href} is not valid JSON or names __proto__ or constructor.prototype`,
-      );
+      throw new ProtocolError('profile_malformed', `profile at ${url.href} is not valid JSON or names __proto__ or constructor.prototype`);
     }
     const checked = validateProfile(document);
-    if (!checked.ok) throw discoveryError(422, 'profile_malformed', `profile at ${url.href} is malformed: ${checked.message}`);
+    if (!checked.ok) throw new ProtocolError('profile_malformed', `profile at ${url.href} is malformed: ${checked.message}`);
     return { profile: checked.value, ttl: cacheTtl(response.headers['cache-control'], this.options) };
   }
 

@@ -9,6 +9,6 @@ import { ProtocolError } from '../protocol/errors.js';
 export function withoutBodyId(payload: unknown, id: string | undefined, where: string): unknown {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload) || !('id' in payload)) return payload;
   const { id: bodyId, ...rest } = payload as Record<string, unknown>;
-  if (id !== undefined && bodyId !== id) throw new ProtocolError(400, 'invalid_request', `$.id does not match ${where}`);
+  if (id !== undefined && bodyId !== id) throw new ProtocolError('invalid_request', `$.id does not match ${where}`);
   return rest;
 }

@@ -14,4 +14,9 @@ async function addDiscoveryTransport(app: FastifyInstance): Promise<void> {
   });
 }
 
-export const discoveryTransport = fp(addDiscoveryTransport, { name: 'discovery', encapsulate: true });
+export const discoveryTransport = fp(addDiscoveryTransport, {
+  name: 'discovery',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant', 'operation'] },
+});

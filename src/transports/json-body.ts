@@ -12,7 +12,8 @@ export const MAX_JSON_DEPTH = 64;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    rawBody?: Buffer;
+    /** The body's bytes as received (declared by this plugin; null for a request without a parsed body). */
+    rawBody: Buffer | null;
   }
 }
 
@@ -51,19 +52,20 @@ export function parseJsonBody(raw: Buffer): unknown {
   const text = raw.toString('utf8');
   if (text.trim() === '') return undefined;
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
-    throw new ProtocolError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new ProtocolError('invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
     return couldPoison(text) ? secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
   } catch (error) {
     if ((error as Error).message === POISON) {
-      throw new ProtocolError(400, 'invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
+      throw new ProtocolError('invalid_json', 'request body contains a forbidden key (__proto__ or constructor.prototype)');
     }
-    throw new ProtocolError(400, 'invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
+    throw new ProtocolError('invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
   }
 }
 
 async function parseJsonBodies(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('rawBody', null);
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,

@@ -117,7 +117,6 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
       const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
       const who = scope === 'caller' ? 'this caller' : `all callers of ${tenant.name}`;
       throw new ProtocolError(
-        429,
         'rate_limited',
         `rate limit reached for ${who}: ${result.max} requests per ${result.timeWindow / 1000} s; retry in ${retryAfterSeconds} s`,
         {
@@ -144,4 +143,4 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
 }
 
 /** Through fastify-plugin, so the per-request hook reaches every transport registered after it. */
-export const rateLimits = fp(addRateLimits, { name: 'rate-limits', dependencies: ['request-hooks'] });
+export const rateLimits = fp(addRateLimits, { name: 'rate-limits', dependencies: ['request-hooks'], decorators: { request: ['tenant'] } });

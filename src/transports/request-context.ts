@@ -1,6 +1,7 @@
 /**
  * Per-request facts every transport needs: which tenant the request routed to, which
- * operation it is (for logs and metrics), and its Request-Id.
+ * operation it is (for logs and metrics), and its Request-Id. The request hooks
+ * (request-hooks.ts) declare them with `decorateRequest`, so every request has them from the start.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,10 +14,12 @@ import { normalizeRequestUrl } from './normalize-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    tenant?: Tenant;
-    /** Operation name once known, for the request log line. */
-    operation?: string;
-    transport?: Transport;
+    /** The tenant the request routed to; null for a host and path no tenant serves. */
+    tenant: Tenant | null;
+    /** Operation name once known, for the request log line and metrics; '' until then. */
+    operation: string;
+    /** The transport serving the request, once known; '' for routes outside the transports. */
+    transport: Transport | '';
   }
 }
 
@@ -28,12 +31,18 @@ export function requestIdFor(raw: IncomingMessage): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** A header as one value (repeated lines joined, as HTTP field values combine). */
+export function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** REST operations require Request-Id (spec part 1 §5). */
 export function requireRequestId(req: FastifyRequest): string {
   const header = req.headers['request-id'];
-  if (header === undefined || header === '') throw new ProtocolError(400, 'missing_request_id', 'Request-Id header is required');
+  if (header === undefined || header === '') throw new ProtocolError('missing_request_id', 'Request-Id header is required');
   if (typeof header !== 'string' || !REQUEST_ID.test(header)) {
-    throw new ProtocolError(400, 'invalid_request_id', 'Request-Id must be 1-200 visible ASCII characters');
+    throw new ProtocolError('invalid_request_id', 'Request-Id must be 1-200 visible ASCII characters');
   }
   return header;
 }
@@ -48,11 +57,11 @@ export function checkSingleHost(raw: IncomingMessage): void {
     const name = raw.rawHeaders[i]!;
     if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
   }
-  if (hosts > 1) throw new ProtocolError(400, 'invalid_request', 'the request has more than one Host header');
+  if (hosts > 1) throw new ProtocolError('invalid_request', 'the request has more than one Host header');
 }
 
 export function tenantOf(req: FastifyRequest): Tenant {
-  if (!req.tenant) throw new ProtocolError(404, 'unknown_tenant', `no business is served at ${req.hostname}`);
+  if (!req.tenant) throw new ProtocolError('unknown_tenant', `no business is served at ${req.hostname}`);
   return req.tenant;
 }
 

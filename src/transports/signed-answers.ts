@@ -17,7 +17,7 @@ async function addAnswerSigning(app: FastifyInstance, { now }: { now: () => numb
     // Only operation responses with bytes in hand; streams are not signed.
     if (
       tenant?.security.signResponses &&
-      req.transport !== undefined &&
+      req.transport !== '' &&
       (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))
     ) {
       let contentType = reply.getHeader('content-type');
@@ -38,4 +38,8 @@ async function addAnswerSigning(app: FastifyInstance, { now }: { now: () => numb
 }
 
 /** Through fastify-plugin, so the hook reaches every transport registered after it; it reads the tenant the request hooks set. */
-export const signedAnswers = fp(addAnswerSigning, { name: 'signed-answers', dependencies: ['request-hooks'] });
+export const signedAnswers = fp(addAnswerSigning, {
+  name: 'signed-answers',
+  dependencies: ['request-hooks'],
+  decorators: { request: ['tenant', 'transport'] },
+});

@@ -51,7 +51,7 @@ async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Pr
     req.operation = 'backend_webhook';
     const tenant = tenantOf(req);
     const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
-    if (!event) throw new ProtocolError(401, 'webhook_unverified', "the webhook does not verify with this store's webhook secret");
+    if (!event) throw new ProtocolError('webhook_unverified', "the webhook does not verify with this store's webhook secret");
     if (event.kind === 'ping') {
       req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');
       return reply.send({ status: 'ping' });
@@ -63,4 +63,10 @@ async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Pr
   });
 }
 
-export const backendWebhooks = fp(addBackendWebhooks, { name: 'backend-webhooks', encapsulate: true });
+/** Its own parser fills the json-body plugin's `rawBody` decorator. */
+export const backendWebhooks = fp(addBackendWebhooks, {
+  name: 'backend-webhooks',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'rawBody'] },
+});

@@ -46,9 +46,7 @@ async function simulate(access: SimulationAccess, orderId: string, action: Simul
     return await access.simulator.simulate(orderId, action);
   } catch (error) {
     if (!(error instanceof SimulationError)) throw error;
-    throw error.code === 'not_found'
-      ? new ProtocolError(404, 'not_found', error.message)
-      : new ProtocolError(400, 'invalid_request', error.message);
+    throw error.code === 'not_found' ? new ProtocolError('not_found', error.message) : new ProtocolError('invalid_request', error.message);
   }
 }
 
@@ -60,19 +58,16 @@ async function addOrderSimulation(app: FastifyInstance, deps: SimulationDeps): P
     const access = tenant.simulation;
     if (!access) return reply.callNotFound();
     if (!access.admits(req.headers.authorization)) {
-      throw new ProtocolError(
-        401,
-        'invalid_credentials',
-        "the order simulation needs Authorization: Bearer <the tenant's simulation secret>",
-        { headers: { 'www-authenticate': 'Bearer' } },
-      );
+      throw new ProtocolError('invalid_credentials', "the order simulation needs Authorization: Bearer <the tenant's simulation secret>", {
+        headers: { 'www-authenticate': 'Bearer' },
+      });
     }
     const { id, action } = req.params as { id: string; action: string };
     const validators = validatorsOf(access.simulator);
     const validate = validators.get(action);
-    if (!validate) throw new ProtocolError(400, 'invalid_request', `action must be one of ${[...validators.keys()].join(', ')}`);
+    if (!validate) throw new ProtocolError('invalid_request', `action must be one of ${[...validators.keys()].join(', ')}`);
     const checked = validate(req.body ?? {});
-    if (!checked.ok) throw new ProtocolError(400, 'invalid_request', checked.message);
+    if (!checked.ok) throw new ProtocolError('invalid_request', checked.message);
 
     const order = await simulate(access, id, { type: action, ...checked.value });
     const record = await loadOrderRecord({ store: deps.store, tenant }, order.id);
@@ -87,4 +82,9 @@ async function addOrderSimulation(app: FastifyInstance, deps: SimulationDeps): P
   });
 }
 
-export const orderSimulation = fp(addOrderSimulation, { name: 'order-simulation', encapsulate: true });
+export const orderSimulation = fp(addOrderSimulation, {
+  name: 'order-simulation',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation'] },
+});

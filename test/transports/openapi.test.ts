@@ -6,6 +6,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/pipeline/table.js';
+import { catalogueRows } from '../../src/protocol/error-catalogue.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -55,6 +56,16 @@ describe('/openapi.json', () => {
       $ref: '#/components/schemas/TransportError',
     });
     expect(document.components.schemas.TransportError.required).toEqual(['code', 'content']);
+  });
+
+  it('documents every transport error code of the catalogue under its status, and none a single transport keeps to itself', async () => {
+    const { responses } = (await get('/openapi.json')).json().components;
+    for (const [code, row] of catalogueRows()) {
+      if (row.status === undefined) continue;
+      const description: string | undefined = responses[`Error${row.status}`]?.description;
+      if (row.only) expect(description ?? '', code).not.toMatch(new RegExp(`\\b${code}\\b`));
+      else expect(description, `${code} under ${row.status}`).toMatch(new RegExp(`\\b${code}\\b`));
+    }
   });
 
   it('documents exactly the operations a tenant offers', async () => {

@@ -40,7 +40,7 @@ export function writeCursor(key: KeyObject, binding: string, state: CursorState)
   return `${data}.${hmacSha256(key, data).toString('base64url')}`;
 }
 
-const invalid = (why: string) => new ProtocolError(400, 'invalid_cursor', `$.pagination.cursor ${why}`);
+const invalid = (why: string) => new ProtocolError('invalid_cursor', `$.pagination.cursor ${why}`);
 
 function isPayload(value: unknown): value is Payload {
   if (value === null || typeof value !== 'object') return false;

@@ -12,7 +12,7 @@ import type { Context, Message } from '../../../schemas/common.js';
 import type { CatalogPart } from '../../extensions/extension.js';
 import { extensionFilterNames, readCatalog } from '../../extensions/steps.js';
 import type { OperationContext } from '../context.js';
-import { badRequest } from '../../protocol/errors.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { compile, toJsonPath, type Validator } from '../../../schemas/validator.js';
 import { chooseCurrency } from '../pricing/currency.js';
@@ -43,7 +43,7 @@ function checkCustom(filter: CustomFilter, value: unknown): void {
     validators.set(filter, validate);
   }
   const result = validate(value);
-  if (!result.ok) throw badRequest('invalid_request', `${toJsonPath(`/filters/${filter.name}`)}${result.message.slice(1)}`);
+  if (!result.ok) throw new ProtocolError('invalid_request', `${toJsonPath(`/filters/${filter.name}`)}${result.message.slice(1)}`);
 }
 
 export async function readFilters(
@@ -62,7 +62,7 @@ export async function readFilters(
     const filter = capabilities.customFilters.find((f) => f.name === name);
     if (!filter) {
       const supported = ['categories', 'price', ...capabilities.customFilters.map((f) => f.name)];
-      throw badRequest(
+      throw new ProtocolError(
         'invalid_request',
         `${toJsonPath(`/filters/${name}`)} is not a filter of this store (it supports ${supported.join(', ')})`,
       );
@@ -82,7 +82,7 @@ export async function readFilters(
   let bounds: PriceBounds | undefined;
   if (price) {
     if (price.min !== undefined && price.max !== undefined && price.min > price.max) {
-      throw badRequest('invalid_request', '$.filters.price.min must not be greater than $.filters.price.max');
+      throw new ProtocolError('invalid_request', '$.filters.price.min must not be greater than $.filters.price.max');
     }
     const converted = priceBounds(price, request.context?.currency, capabilities.currencies, ctx.tenant.policies.exchangeRates);
     bounds = converted.bounds;

@@ -10,7 +10,7 @@ import type { CatalogProduct, CatalogVariant } from '../../../adapters/contract.
 import type { GetProductRequest, SelectedOption } from '../../../schemas/catalog.js';
 import type { OperationContext } from '../context.js';
 import { failure, success, type OperationResult } from '../operation.js';
-import { badRequest } from '../../protocol/errors.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { catalogOf } from './catalog-cache.js';
 import { readFilters } from './filters.js';
@@ -26,7 +26,10 @@ function checkSelected(selected: readonly SelectedOption[]): void {
   selected.forEach((s, i) => {
     const name = s.name.toLowerCase();
     if (seen.has(name))
-      throw badRequest('invalid_request', `$.selected[${i}].name repeats ${JSON.stringify(s.name)}: select each option at most once`);
+      throw new ProtocolError(
+        'invalid_request',
+        `$.selected[${i}].name repeats ${JSON.stringify(s.name)}: select each option at most once`,
+      );
     seen.add(name);
   });
 }

@@ -45,7 +45,6 @@ export async function lookupCatalog(ctx: OperationContext, request: LookupReques
   const limit = ctx.tenant.policies.lookupBatchLimit;
   if (ids.length > limit) {
     throw new ProtocolError(
-      400,
       'request_too_large',
       `$.ids has ${ids.length} distinct ids; this store looks up at most ${limit} per request: split the batch`,
     );

@@ -10,7 +10,7 @@ import { InvalidPageTokenError, type CatalogProduct, type SearchQuery } from '..
 import type { Product, SearchRequest } from '../../../schemas/catalog.js';
 import type { OperationContext } from '../context.js';
 import { success, type OperationResult } from '../operation.js';
-import { badRequest } from '../../protocol/errors.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import { catalogOf, type CatalogReader } from './catalog-cache.js';
 import { CURSOR_KEY_PURPOSE, queryBinding, readCursor, writeCursor, type CursorState } from './cursor.js';
 import { readFilters, type CatalogFilterSet } from './filters.js';
@@ -67,7 +67,7 @@ export async function searchCatalog(ctx: OperationContext, request: SearchReques
   const reader = catalogOf(ctx.tenant, ctx.now, ctx.client);
   const filters = await readFilters(ctx, reader, request, 'search');
   const text = request.query?.trim();
-  if (!text && !filters.given) throw badRequest('invalid_request', NO_INPUT);
+  if (!text && !filters.given) throw new ProtocolError('invalid_request', NO_INPUT);
 
   const limit = Math.min(request.pagination?.limit ?? DEFAULT_PAGE_SIZE, ctx.tenant.policies.searchPageLimit);
   const query: SearchQuery = {
@@ -89,7 +89,7 @@ export async function searchCatalog(ctx: OperationContext, request: SearchReques
     page = await collect(reader, filters, query, start);
   } catch (error) {
     if (error instanceof InvalidPageTokenError)
-      throw badRequest('invalid_cursor', '$.pagination.cursor is no longer valid for this search; start again without a cursor');
+      throw new ProtocolError('invalid_cursor', '$.pagination.cursor is no longer valid for this search; start again without a cursor');
     throw error;
   }
   const exactCount = narrowing.length === 0 && page.totalCount !== undefined;

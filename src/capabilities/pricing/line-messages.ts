@@ -9,6 +9,7 @@
  */
 import type { LineProblem, Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
+import type { MessageCode } from '../../protocol/error-catalogue.js';
 import { errorMessage } from '../../protocol/messages.js';
 
 type Severity = 'recoverable' | 'unrecoverable';
@@ -22,7 +23,7 @@ export interface LineRef {
 /** Problems that mean the item cannot be bought at all now. */
 export const isStockProblem = (problem: LineProblem) => problem.code === 'out_of_stock' || problem.code === 'discontinued';
 
-function describe(problem: LineProblem, item: string): { code: string; content: string; field: string } {
+function describe(problem: LineProblem, item: string): { code: MessageCode; content: string; field: string } {
   switch (problem.code) {
     case 'not_found':
       return { code: 'not_found', content: `${item} does not exist in this store.`, field: '' };

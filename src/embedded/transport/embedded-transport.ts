@@ -79,10 +79,10 @@ const addEmbeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async
 
   app.post('/:kind/:token/rpc', { config: COUNTED_PER_CALL }, async (req, reply) => {
     const page = resolve(req);
-    if (!page.ok && page.reason === 'off') throw new ProtocolError(404, 'not_found', 'no embedded page is served here');
+    if (!page.ok && page.reason === 'off') throw new ProtocolError('not_found', 'no embedded page is served here');
     if (!page.ok) {
       const why = page.reason === 'expired' ? 'has expired: ask the host for a fresh continue_url' : 'is not valid for this page';
-      throw new ProtocolError(401, 'unauthorized', `the page token ${why}`);
+      throw new ProtocolError('unauthorized', `the page token ${why}`);
     }
     return rpc(req, reply, page);
   });
@@ -90,9 +90,14 @@ const addEmbeddedTransport: FastifyPluginAsync<EmbeddedTransportOptions> = async
   app.get('/assets/:file', async (req, reply) => {
     req.operation = 'embedded_asset';
     const asset = embeddedTenant(req) && (await readAsset(assetsDir, (req.params as { file: string }).file));
-    if (!asset) throw new ProtocolError(404, 'not_found', 'no such page asset');
+    if (!asset) throw new ProtocolError('not_found', 'no such page asset');
     return reply.type(asset.type).headers({ 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(asset.body);
   });
 };
 
-export const embeddedTransport = fp(addEmbeddedTransport, { name: 'embedded-transport', encapsulate: true });
+export const embeddedTransport = fp(addEmbeddedTransport, {
+  name: 'embedded-transport',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'transport'] },
+});

@@ -14,13 +14,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKind } from '../settings.js';
 import type { PageSession } from '../session/page-token.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { headerValue, operationCall } from '../../pipeline/operation-call.js';
+import { operationCall } from '../../pipeline/operation-call.js';
 import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import { ANONYMOUS } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../../transports/body-id.js';
+import { headerValue } from '../../transports/request-context.js';
 import { sendOperationResponse } from '../../transports/operation-response.js';
 import type { StateStore } from '../../state/store.js';
 
@@ -71,15 +72,13 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
   const endedKey = (tenant: Tenant, id: string) => `embedded-ended:${tenant.id}:${id}`;
 
   return async function call(req: FastifyRequest, reply: FastifyReply, { tenant, kind, session }: PageCall): Promise<FastifyReply> {
-    if (req.body === undefined)
-      throw new ProtocolError(400, 'invalid_request', 'the request body must be a JSON object {operation, payload}');
+    if (req.body === undefined) throw new ProtocolError('invalid_request', 'the request body must be a JSON object {operation, payload}');
     const checked = checkRequest(req.body);
-    if (!checked.ok) throw new ProtocolError(400, 'invalid_request', checked.message);
+    if (!checked.ok) throw new ProtocolError('invalid_request', checked.message);
     const { operation, payload: sent } = checked.value;
     const op = PAGE_OPERATIONS[kind].includes(operation) ? byName.get(operation) : undefined;
     if (!op) {
       throw new ProtocolError(
-        400,
         'not_supported',
         `a ${kind} page may call ${PAGE_OPERATIONS[kind].join(', ')}; not ${bounded(operation, 100)}`,
       );
@@ -87,7 +86,7 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
     req.operation = op.name;
     const ended = kind === 'checkout' ? await store.get<number>(endedKey(tenant, session.id)) : null;
     if (ended && now() - ended.value > CONFIRMATION_MS) {
-      throw new ProtocolError(401, 'unauthorized', 'the page token has expired: this checkout is completed');
+      throw new ProtocolError('unauthorized', 'the page token has expired: this checkout is completed');
     }
     // The URL token admits the session's owner; a business that requires a credential for the
     // capability also gets one, which the page asked its host for (ready's auth, ec.auth) and sends as EP-Auth.

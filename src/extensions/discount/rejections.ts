@@ -8,9 +8,15 @@
  */
 import type { DiscountRejection, Quote } from '../../../adapters/contract.js';
 import type { Message } from '../../../schemas/common.js';
+import type { MessageCode } from '../../protocol/error-catalogue.js';
 import { warningMessage } from '../../protocol/messages.js';
 
-const REJECTIONS: Record<DiscountRejection, { code: string; says: string }> = {
+interface Rejection {
+  code: MessageCode;
+  says: string;
+}
+
+const REJECTIONS: Record<DiscountRejection, Rejection> = {
   expired: { code: 'discount_code_expired', says: 'has expired' },
   invalid: { code: 'discount_code_invalid', says: 'is not a valid discount code' },
   already_applied: { code: 'discount_code_already_applied', says: 'is already applied' },
@@ -20,7 +26,7 @@ const REJECTIONS: Record<DiscountRejection, { code: string; says: string }> = {
   not_applicable: { code: 'discount_code_not_applicable', says: 'does not apply to this cart' },
 };
 
-const UNEXPLAINED = { code: 'discount_code_invalid', says: 'was not accepted by the store' };
+const UNEXPLAINED: Rejection = { code: 'discount_code_invalid', says: 'was not accepted by the store' };
 
 /** `reasons`: the adapter declares `rejectionReasons`; otherwise any reason it sent is not relied on. */
 export function rejectionMessages(rejected: Quote['discounts']['rejected'], reasons = true): Message[] {

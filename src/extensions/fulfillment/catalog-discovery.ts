@@ -16,7 +16,7 @@ import type {
 } from '../../../adapters/contract.js';
 import type { CatalogFulfillment, FulfillsTo } from '../../../schemas/catalog.js';
 import type { Context, Message } from '../../../schemas/common.js';
-import { badRequest } from '../../protocol/errors.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import { warningMessage } from '../../protocol/messages.js';
 import { formatAmount } from '../../../adapters/kit/money.js';
 import { regionCode, toAlpha2 } from '../../protocol/country-code.js';
@@ -51,7 +51,7 @@ function area(
 ): DiscoveryDestination['address'] {
   const alpha2 = country === undefined ? undefined : toAlpha2(country);
   if (country !== undefined && alpha2 === undefined && strict) {
-    throw badRequest(
+    throw new ProtocolError(
       'invalid_request',
       `$.filters.fulfills_to.address_country ${JSON.stringify(country)} is not a country: send an ISO 3166-1 alpha-2 code such as "US"`,
     );
@@ -70,7 +70,7 @@ async function destinationOf(request: DiscoveryRequest): Promise<DiscoveryDestin
     const locations = await request.locations();
     if (!locations.some((l) => l.id === to.location)) {
       const known = locations.map((l) => l.id).join(', ') || 'none';
-      throw badRequest(
+      throw new ProtocolError(
         'invalid_request',
         `$.filters.fulfills_to.location ${JSON.stringify(to.location)} is not a pickup location of this store (known: ${known})`,
       );

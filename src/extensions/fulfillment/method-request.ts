@@ -10,6 +10,7 @@ import type { FulfillmentMethodType, PickupLocation } from '../../../adapters/co
 import type { Message } from '../../../schemas/common.js';
 import type { FulfillmentRequest, MethodRequest } from '../../../schemas/fulfillment.js';
 import { assignIds } from '../../protocol/stable-ids.js';
+import type { MessageCode } from '../../protocol/error-catalogue.js';
 import { errorMessage } from '../../protocol/messages.js';
 import { ADDRESS_MEMBERS, normalizeAddress } from '../../protocol/postal-address.js';
 import { destinationId, freshMethodId, groupKeyOf } from './ids.js';
@@ -23,7 +24,7 @@ export interface ReadFulfillment {
 
 const TYPES: readonly string[] = ['shipping', 'pickup'] satisfies FulfillmentMethodType[];
 
-const problem = (code: string, content: string, path: string) => errorMessage(code, content, 'recoverable', path);
+const problem = (code: MessageCode, content: string, path: string) => errorMessage(code, content, 'recoverable', path);
 
 interface Reading {
   messages: Message[];

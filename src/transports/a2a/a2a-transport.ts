@@ -209,4 +209,10 @@ async function addA2aTransport(app: FastifyInstance, { operations, pipeline, sto
   });
 }
 
-export const a2aTransport = fp(addA2aTransport, { name: 'a2a-transport', encapsulate: true });
+/** Its own error handler answers in JSON-RPC, so it needs no rest-errors. */
+export const a2aTransport = fp(addA2aTransport, {
+  name: 'a2a-transport',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'transport', 'rawBody'] },
+});

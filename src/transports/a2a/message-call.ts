@@ -33,28 +33,28 @@ function dataOf(parts: readonly Part[]): Data[] {
 const paymentOf = (data: Data) => (Array.isArray(data.instruments) ? data : { instruments: [{ selected: true, ...data }] });
 
 export function readMessage(message: Message, offered: ReadonlyMap<string, OperationDefinition>): MessageCall {
-  if (!Array.isArray(message.parts)) throw new ProtocolError(400, 'invalid_request', 'message.parts must be an array');
+  if (!Array.isArray(message.parts)) throw new ProtocolError('invalid_request', 'message.parts must be an array');
   const data = dataOf(message.parts);
   const actions = data.filter((d) => d.action !== undefined);
   if (actions.length === 0) return { kind: 'help' };
-  if (actions.length > 1) throw new ProtocolError(400, 'invalid_request', 'a message carries one action; this one has several');
+  if (actions.length > 1) throw new ProtocolError('invalid_request', 'a message carries one action; this one has several');
   const { action, id, ...members } = actions[0]!;
   const op = typeof action === 'string' ? offered.get(action) : undefined;
   if (!op) {
     const names = [...offered.keys()].join(', ');
-    throw new ProtocolError(400, 'unknown_action', `unknown action ${bounded(JSON.stringify(action), 100)}; this agent takes ${names}`);
+    throw new ProtocolError('unknown_action', `unknown action ${bounded(JSON.stringify(action), 100)}; this agent takes ${names}`);
   }
   const payment = data.find((d) => d[PAYMENT_DATA_KEY] !== undefined)?.[PAYMENT_DATA_KEY];
   const signals = data.find((d) => d[RISK_SIGNALS_KEY] !== undefined)?.[RISK_SIGNALS_KEY];
   if ((payment !== undefined || signals !== undefined) && op.name !== 'complete_checkout') {
-    throw new ProtocolError(400, 'invalid_request', `${PAYMENT_DATA_KEY} and ${RISK_SIGNALS_KEY} go with complete_checkout only`);
+    throw new ProtocolError('invalid_request', `${PAYMENT_DATA_KEY} and ${RISK_SIGNALS_KEY} go with complete_checkout only`);
   }
-  if (payment !== undefined && !isObject(payment)) throw new ProtocolError(400, 'invalid_request', `${PAYMENT_DATA_KEY} must be an object`);
+  if (payment !== undefined && !isObject(payment)) throw new ProtocolError('invalid_request', `${PAYMENT_DATA_KEY} must be an object`);
   // Operations without a resource id (catalog) name products by `id` in their body.
   const body: Data = op.mcp.id || id === undefined ? members : { id, ...members };
   if (payment) body.payment = paymentOf(payment);
   if (signals !== undefined) body.signals = signals;
-  if (op.mcp.id && id !== undefined && typeof id !== 'string') throw new ProtocolError(400, 'invalid_request', 'id must be a string');
+  if (op.mcp.id && id !== undefined && typeof id !== 'string') throw new ProtocolError('invalid_request', 'id must be a string');
   return {
     kind: 'call',
     op,

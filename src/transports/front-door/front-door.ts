@@ -55,4 +55,10 @@ const addFrontDoor: FastifyPluginAsync = async (scope) => {
   });
 };
 
-export const frontDoor = fp(addFrontDoor, { name: 'front-door', encapsulate: true });
+/** Tenants without `front_door` get the rest-errors 404 (callNotFound). */
+export const frontDoor = fp(addFrontDoor, {
+  name: 'front-door',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant'] },
+});

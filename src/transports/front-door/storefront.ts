@@ -18,7 +18,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const read = new WeakMap<Tenant, Storefront | null>();
 
-export function storefrontOf(tenant: Tenant | undefined): Storefront | undefined {
+export function storefrontOf(tenant: Tenant | null): Storefront | undefined {
   if (!tenant) return undefined;
   let storefront = read.get(tenant);
   if (storefront === undefined) {

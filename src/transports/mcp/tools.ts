@@ -5,7 +5,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { McpMeta, ResourceId } from '../../../schemas/common.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { discoveryError } from '../../protocol/errors.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import { compile, type Validator } from '../../../schemas/validator.js';
 
 /** What the server reads of `meta`; the profile is read apart (agentProfile), so a missing one is a discovery error. */
@@ -72,7 +72,7 @@ export function agentProfile(meta: Record<string, unknown> | undefined): string 
   const profile = agent !== null && typeof agent === 'object' ? (agent as { profile?: unknown }).profile : undefined;
   if (typeof profile !== 'string' || profile.length === 0 || profile.length > 2048) {
     const why = 'meta["proto-agent"].profile is required: the caller\'s profile URL (at most 2048 characters)';
-    throw discoveryError(400, 'invalid_profile_url', why);
+    throw new ProtocolError('invalid_profile_url', why);
   }
   return profile;
 }

@@ -12,6 +12,7 @@ import { HandoffFailure, ResponseEnvelope, TransportError } from '../../../schem
 import { Order, OrderFailure } from '../../../schemas/order.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { agentCardPath, profilePath } from '../../protocol/business-profile.js';
+import { catalogueRows } from '../../protocol/error-catalogue.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 
@@ -33,21 +34,29 @@ const ANSWERS: Record<string, TSchema> = {
 };
 const ANY_ANSWER = Type.Union([Type.Object({ proto: ResponseEnvelope }, { additionalProperties: true }), HandoffFailure]);
 
-/** Transport errors (spec part 1 §7, layer 1): the status, when the gateway answers it, and codes it uses. */
-const ERRORS: Record<string, string> = {
-  '400': 'Malformed request: invalid_json, invalid_request, missing_request_id, missing_idempotency_key, invalid_profile_url, …',
-  '401': 'authentication_required or invalid credentials (API key, bearer token, signature); WWW-Authenticate names the scheme.',
-  '403': 'The credential does not reach this resource.',
-  '404': 'unknown_tenant, operation_unavailable, or an unknown resource.',
-  '409': 'idempotency_key_reused, idempotency_request_in_progress, or a session write conflict; retry as Retry-After says.',
-  '413': 'payload_too_large: the body is larger than the gateway accepts.',
-  '415': 'unsupported_media_type: the body must be application/json.',
-  '422': 'The caller profile is not a profile of this protocol (discovery).',
-  '424': 'profile_unreachable: the caller profile could not be fetched (discovery).',
-  '429': 'rate_limited: the caller or the business is past its limit; Retry-After says when to retry.',
-  '500': 'internal_error: nothing leaked; the request id finds the log line.',
-  '503': 'service_unavailable, store_unavailable or backend_unavailable: retry as Retry-After says.',
+/** What each transport error status means on REST (spec part 1 §7, layer 1); its codes come from the error catalogue. */
+const STATUS_NOTES: Record<number, string> = {
+  400: 'Malformed request.',
+  401: 'Authentication missing or failed (API key, bearer token, signature); WWW-Authenticate names the scheme.',
+  403: 'The credential does not reach this resource.',
+  404: 'Nothing is served here for this caller.',
+  409: 'A conflict with an earlier or concurrent request; retry as Retry-After says where it is sent.',
+  413: 'The body is larger than the gateway accepts.',
+  415: 'The body must be application/json.',
+  422: 'The caller profile is not a profile of this protocol (discovery).',
+  424: 'The caller profile could not be fetched (discovery).',
+  429: 'The caller or the business is past its rate limit; Retry-After says when to retry.',
+  500: 'Unexpected error: nothing leaked; the request id finds the log line.',
+  503: 'Temporarily unavailable: retry as Retry-After says.',
 };
+
+/** Each status with its note and the codes REST answers with it (rows of the catalogue no single transport keeps to itself). */
+const ERRORS: Record<string, string> = Object.fromEntries(
+  Object.entries(STATUS_NOTES).map(([status, note]) => {
+    const codes = catalogueRows().flatMap(([code, row]) => (row.status === Number(status) && !row.only ? [code] : []));
+    return [status, `${note} Codes: ${codes.join(', ')}.`];
+  }),
+);
 
 /** JSON round trip: TypeBox's symbol keys go, plain JSON Schema (2020-12 compatible) stays. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;

@@ -43,4 +43,9 @@ async function addOpenApiRoutes(app: FastifyInstance, { operations }: { operatio
   });
 }
 
-export const openApiRoutes = fp(addOpenApiRoutes, { name: 'openapi-routes', encapsulate: true });
+export const openApiRoutes = fp(addOpenApiRoutes, {
+  name: 'openapi-routes',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant', 'operation'] },
+});

@@ -51,4 +51,9 @@ async function addDemoStorePages(app: FastifyInstance): Promise<void> {
   app.get(`${PREFIX}/*`, handler);
 }
 
-export const demoStorePages = fp(addDemoStorePages, { name: 'demo-store-pages', encapsulate: true });
+export const demoStorePages = fp(addDemoStorePages, {
+  name: 'demo-store-pages',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant', 'operation'] },
+});

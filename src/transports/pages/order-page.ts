@@ -177,4 +177,9 @@ async function addOrderPages(app: FastifyInstance, { secret }: { secret: Gateway
   });
 }
 
-export const orderPages = fp(addOrderPages, { name: 'order-pages', encapsulate: true });
+export const orderPages = fp(addOrderPages, {
+  name: 'order-pages',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation'] },
+});

@@ -7,12 +7,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { headerValue, operationCall } from '../../pipeline/operation-call.js';
+import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { withoutBodyId } from '../body-id.js';
 import { sendOperationResponse } from '../operation-response.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
-import { requireRequestId, tenantOf } from '../request-context.js';
+import { headerValue, requireRequestId, tenantOf } from '../request-context.js';
 import fp from 'fastify-plugin';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -41,7 +41,7 @@ async function addRestTransport(
         const agent = parseAgentHeader(req.headers['proto-agent']);
         const id = (req.params as { id?: string }).id;
         if (id !== undefined && (id.length === 0 || id.length > 200))
-          throw new ProtocolError(400, 'invalid_request', 'id must be 1-200 characters');
+          throw new ProtocolError('invalid_request', 'id must be 1-200 characters');
         const response = await pipeline.execute(
           op,
           operationCall(req, tenant, {
@@ -60,4 +60,9 @@ async function addRestTransport(
   }
 }
 
-export const restTransport = fp(addRestTransport, { name: 'rest-transport', encapsulate: true });
+export const restTransport = fp(addRestTransport, {
+  name: 'rest-transport',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'json-body', 'rest-errors', 'rate-limits'],
+  decorators: { request: ['tenant', 'operation', 'transport', 'rawBody'] },
+});
