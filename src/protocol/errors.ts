@@ -27,8 +27,8 @@ export class ProtocolError extends Error {
 
   constructor(code: TransportErrorCode, message: string, extra?: ErrorExtra);
   /**
-   * @deprecated The status and code as the call site spells them, for src/identity/'s calls until
-   * they are converted after its move (issue 43 §1); name a catalogue row instead.
+   * @deprecated The status and code as the call site spells them, for the A2A transport's calls
+   * until its move to A2A 1.0 lands; name a catalogue row instead.
    */
   constructor(status: number, code: string, message: string);
   constructor(first: TransportErrorCode | number, second: string, third?: string | ErrorExtra) {
@@ -47,6 +47,15 @@ export class ProtocolError extends Error {
       this.jsonRpcCode = row.jsonRpc;
       this.extra = (third as ErrorExtra | undefined) ?? {};
     }
+  }
+
+  /**
+   * An OAuth endpoint's refusal as oidc-provider made it: its status and RFC 6749 §5.2 code are the
+   * OAuth registry's, not the catalogue's, so they pass through as they are.
+   */
+  static oauth(status: number, code: string, message: string): ProtocolError {
+    const error = new ProtocolError('invalid_request', message);
+    return Object.assign(error, { status, code, jsonRpcCode: status === 400 ? JSONRPC.invalidParams : JSONRPC.server });
   }
 
   toBody(): { code: string; content: string } {

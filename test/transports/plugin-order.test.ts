@@ -22,6 +22,7 @@ import { demoStorePages } from '../../src/transports/pages/demo-store.js';
 import { backendWebhooks } from '../../src/webhooks/inbound.js';
 import { orderSimulation } from '../../src/webhooks/simulation-route.js';
 import { frontDoor } from '../../src/transports/front-door/front-door.js';
+import { oauthRoutes } from '../../src/transports/identity/oauth-routes.js';
 import { requestHooks } from '../../src/transports/request-hooks.js';
 import { TenantRouting } from '../../src/transports/request-context.js';
 import { TenantRegistry } from '../../src/tenancy/registry.js';
@@ -55,6 +56,7 @@ const TRANSPORTS = {
   'backend-webhooks': backendWebhooks,
   'order-simulation': orderSimulation,
   'front-door': frontDoor,
+  'oauth-routes': oauthRoutes,
 } as unknown as Record<string, FastifyPluginAsync>;
 
 describe('plugin order', () => {

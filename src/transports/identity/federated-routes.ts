@@ -16,7 +16,7 @@ type Interaction = FastifyRequest<{ Params: { uid: string } }>;
 
 function federatedOf(req: FastifyRequest): FederatedLogin {
   const { tenant, server } = serverOf(req);
-  if (!server.federated) throw new ProtocolError(404, 'not_found', `${tenant.name} has no federated login`);
+  if (!server.federated) throw new ProtocolError('not_found', `${tenant.name} has no federated login`);
   return server.federated;
 }
 
@@ -72,4 +72,9 @@ async function addFederatedRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
-export const federatedRoutes = fp(addFederatedRoutes, { name: 'federated-routes', encapsulate: true });
+export const federatedRoutes = fp(addFederatedRoutes, {
+  name: 'federated-routes',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant', 'operation'] },
+});

@@ -14,7 +14,7 @@ import { loginPageCsp, renderLoginPage } from './login-page.js';
 
 export function serverOf(req: FastifyRequest): { tenant: Tenant; server: AuthorizationServer } {
   const tenant = tenantOf(req);
-  if (!tenant.identity) throw new ProtocolError(404, 'not_found', `${tenant.name} does not link buyer accounts`);
+  if (!tenant.identity) throw new ProtocolError('not_found', `${tenant.name} does not link buyer accounts`);
   return { tenant, server: tenant.identity };
 }
 
@@ -24,7 +24,7 @@ export async function asProtocolErrors<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof errors.OIDCProviderError)
-      throw new ProtocolError(error.statusCode, error.error, error.error_description ?? error.message);
+      throw ProtocolError.oauth(error.statusCode, error.error, error.error_description ?? error.message);
     throw error;
   }
 }

@@ -16,12 +16,12 @@ const MAX_FORM_BYTES = 8 * 1024;
 
 async function readForm(raw: IncomingMessage): Promise<URLSearchParams> {
   const type = raw.headers['content-type'] ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded')) throw new ProtocolError(415, 'unsupported_media_type', 'send the form');
+  if (!type.startsWith('application/x-www-form-urlencoded')) throw new ProtocolError('unsupported_media_type', 'send the form');
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of raw as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new ProtocolError(413, 'payload_too_large', 'the form is too large');
+    if (size > MAX_FORM_BYTES) throw new ProtocolError('payload_too_large', 'the form is too large');
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
@@ -98,4 +98,9 @@ async function addOauthRoutes(app: FastifyInstance): Promise<void> {
   app.all(`${OAUTH_PATH}/*`, (req, reply) => handOver(req, reply));
 }
 
-export const oauthRoutes = fp(addOauthRoutes, { name: 'oauth-routes', encapsulate: true });
+export const oauthRoutes = fp(addOauthRoutes, {
+  name: 'oauth-routes',
+  encapsulate: true,
+  dependencies: ['request-hooks', 'rest-errors'],
+  decorators: { request: ['tenant', 'operation'] },
+});
