@@ -18,7 +18,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
-import { gid, gidId } from './graph.js';
+import { dateTime, gid, gidId } from './graph.js';
 import { visible, type CatalogContext } from './catalog.js';
 import { shopQuote } from './pricing.js';
 import type { ShopData } from './shop-data.js';
@@ -121,7 +121,7 @@ export class Carts {
   ) {}
 
   create(countryCode: string | null): CartRecord {
-    const at = new Date(this.now()).toISOString();
+    const at = dateTime(this.now());
     const cart: CartRecord = {
       token: `hWN${randomBytes(18).toString('base64url')}`,
       key: randomBytes(16).toString('hex'),
@@ -173,7 +173,7 @@ export class Carts {
   }
 
   touch(cart: CartRecord): void {
-    cart.updatedAt = new Date(this.now()).toISOString();
+    cart.updatedAt = dateTime(this.now());
   }
 
   context(cart: CartRecord): CatalogContext {

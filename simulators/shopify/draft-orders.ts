@@ -13,7 +13,7 @@ import type { StoreData } from '../../adapters/memory/model.js';
 import { shopQuote } from './pricing.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
-import { gid } from './graph.js';
+import { dateTime, gid } from './graph.js';
 import { quoteMoney } from './line-money.js';
 import type { OrderRecord, Orders } from './orders.js';
 import { MANUAL_METHODS } from './payments.js';
@@ -132,7 +132,7 @@ export class DraftOrders {
     if (long) return { errors: [{ field: ['tags'], message: `Tags is too long (maximum is ${MAX_TAG_LENGTH} characters)` }] };
     const { errors } = this.price(input);
     if (errors.length) return { errors };
-    const at = new Date(this.now()).toISOString();
+    const at = dateTime(this.now());
     const n = ++this.sequence;
     const draft: DraftRecord = {
       id: gid('DraftOrder', 1_100_000_000_000 + n),
@@ -162,7 +162,7 @@ export class DraftOrders {
     const draft = this.drafts.get(id);
     if (!draft) return { errors: [{ field: ['id'], message: 'Draft order does not exist' }] };
     if (draft.status === 'COMPLETED') return { errors: [{ field: ['id'], message: 'Draft order has been completed' }] };
-    draft.invoiceSentAt = draft.updatedAt = new Date(this.now()).toISOString();
+    draft.invoiceSentAt = draft.updatedAt = dateTime(this.now());
     draft.status = 'INVOICE_SENT';
     return { draft, errors: [] };
   }

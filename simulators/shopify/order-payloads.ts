@@ -1,14 +1,16 @@
 /**
  * Webhook bodies: Shopify sends the REST representation of the resource
  * (https://shopify.dev/docs/api/admin-rest/latest/resources/order, `.../fulfillment`, `.../refund`),
- * whatever the app's GraphQL use. Money is a decimal string; `financial_status` is the lower-case
- * display status (`pending`, `authorized`, `paid`, ...); `fulfillment_status` is null until
- * something ships, then `partial` or `fulfilled`.
+ * whatever the app's GraphQL use. Money is a decimal string; times are the shop's wall time with
+ * its offset (shop-time.ts), not UTC; `financial_status` is the lower-case display status
+ * (`pending`, `authorized`, `paid`, ...); `fulfillment_status` is null until something ships,
+ * then `partial` or `fulfilled`.
  */
 import { fromMinorUnits } from '../../adapters/kit/money.js';
 import { allocated } from './line-money.js';
 import type { FulfillmentRecord, OrderLineRecord, OrderRecord, RefundRecord } from './orders.js';
 import type { ShopData } from './shop-data.js';
+import { shopTime } from './shop-time.js';
 
 export const numeric = (id: string) => Number(id.split('/').at(-1));
 
@@ -27,6 +29,7 @@ const restFulfillmentStatus: Record<string, string | null> = { FULFILLED: 'fulfi
 
 export function orderPayload(shop: ShopData, order: OrderRecord, financialStatus: string) {
   const money = (amount: number) => fromMinorUnits(amount, order.currency);
+  const time = (iso: string | null) => iso && shopTime(iso, shop.timeZone);
   const lineDiscount = (l: OrderRecord['lines'][number]) => allocated(l.money, order.applications);
   const discounts = order.lines.reduce((s, l) => s + lineDiscount(l), 0);
   const tax = (shares: Array<{ title: string; ppm: number; amount: number }>) =>
@@ -36,10 +39,10 @@ export function orderPayload(shop: ShopData, order: OrderRecord, financialStatus
     admin_graphql_api_id: order.id,
     name: order.name,
     email: order.email,
-    created_at: order.createdAt,
-    updated_at: order.updatedAt,
-    processed_at: order.createdAt,
-    cancelled_at: order.cancelledAt,
+    created_at: time(order.createdAt),
+    updated_at: time(order.updatedAt),
+    processed_at: time(order.createdAt),
+    cancelled_at: time(order.cancelledAt),
     cancel_reason: order.cancelReason?.toLowerCase() ?? null,
     currency: order.currency,
     presentment_currency: order.currency,
@@ -85,15 +88,15 @@ export function orderPayload(shop: ShopData, order: OrderRecord, financialStatus
   };
 }
 
-export function fulfillmentPayload(order: OrderRecord, f: FulfillmentRecord) {
+export function fulfillmentPayload(shop: ShopData, order: OrderRecord, f: FulfillmentRecord) {
   return {
     id: numeric(f.id),
     admin_graphql_api_id: f.id,
     order_id: numeric(order.id),
     status: 'success',
     shipment_status: f.events.at(-1)?.status.toLowerCase() ?? null,
-    created_at: f.createdAt,
-    updated_at: f.updatedAt,
+    created_at: shopTime(f.createdAt, shop.timeZone),
+    updated_at: shopTime(f.updatedAt, shop.timeZone),
     tracking_company: f.tracking.company,
     tracking_number: f.tracking.number,
     tracking_url: f.tracking.url,
@@ -101,12 +104,12 @@ export function fulfillmentPayload(order: OrderRecord, f: FulfillmentRecord) {
   };
 }
 
-export function refundPayload(order: OrderRecord, r: RefundRecord) {
+export function refundPayload(shop: ShopData, order: OrderRecord, r: RefundRecord) {
   return {
     id: numeric(r.id),
     admin_graphql_api_id: r.id,
     order_id: numeric(order.id),
-    created_at: r.createdAt,
+    created_at: shopTime(r.createdAt, shop.timeZone),
     note: r.note,
     refund_line_items: r.lines.map((l) => ({
       line_item_id: numeric(l.lineId),

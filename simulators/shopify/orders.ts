@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Quote } from '../../adapters/contract.js';
 import { allocate } from '../../adapters/memory/money-math.js';
-import { gid, gidId } from './graph.js';
+import { dateTime, gid, gidId } from './graph.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import type { Attribute } from './carts.js';
 import type { DiscountApplicationRecord, PartMoney, QuoteMoney } from './line-money.js';
@@ -129,7 +129,7 @@ export class Orders {
   ) {}
 
   private stamp(): string {
-    return new Date(this.now()).toISOString();
+    return dateTime(this.now());
   }
 
   private nextId(type: string): string {
@@ -295,7 +295,7 @@ export class Orders {
       events: [],
     };
     order.fulfillments.push(fulfillment);
-    await this.changed(order, { topic: 'fulfillments/create', payload: fulfillmentPayload(order, fulfillment) });
+    await this.changed(order, { topic: 'fulfillments/create', payload: fulfillmentPayload(this.shop, order, fulfillment) });
     return { order, fulfillment };
   }
 
@@ -308,7 +308,7 @@ export class Orders {
     fulfillment.events.push({ id: this.nextId('FulfillmentEvent'), status, happenedAt: at, message: message ?? null });
     fulfillment.displayStatus = status;
     fulfillment.updatedAt = at;
-    await this.changed(order, { topic: 'fulfillments/update', payload: fulfillmentPayload(order, fulfillment) });
+    await this.changed(order, { topic: 'fulfillments/update', payload: fulfillmentPayload(this.shop, order, fulfillment) });
     return { order, fulfillment };
   }
 
@@ -363,7 +363,7 @@ export class Orders {
       amount: await this.refundMoney(order, wanted),
     };
     order.refunds.push(refund);
-    await this.changed(order, { topic: 'refunds/create', payload: refundPayload(order, refund) });
+    await this.changed(order, { topic: 'refunds/create', payload: refundPayload(this.shop, order, refund) });
     return { order, refund };
   }
 

@@ -12,6 +12,7 @@
  * an assumption, the page does not say; a time with `Z` or an offset is exact.
  */
 import { ArgumentError } from './graph.js';
+import { timeRange } from './shop-time.js';
 
 export type Comparator = ':' | ':<' | ':>' | ':<=' | ':>=';
 
@@ -148,41 +149,6 @@ export function compare(actual: number, op: Comparator, wanted: number, wantedEn
     case ':>=':
       return actual >= wanted;
   }
-}
-
-/** Milliseconds between UTC and the zone's wall clock at `utc`. */
-function zoneOffset(utc: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(utc))
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-  return wall - Math.floor(utc / 1000) * 1000;
-}
-
-/** A search time value as a UTC range [start, end] in ms: `now`, an exact instant, or wall time / a day in the shop's zone. */
-export function timeRange(value: string, timeZone: string, now: number): [number, number] {
-  if (value === 'now') return [now, now];
-  if (/(Z|[+-]\d\d:?\d\d)$/i.test(value)) {
-    const at = Date.parse(value);
-    if (Number.isNaN(at)) throw new ArgumentError(`invalid time ${value}`);
-    return [at, at];
-  }
-  const m = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?)?$/.exec(value);
-  if (!m) throw new ArgumentError(`invalid time ${value}`);
-  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
-  const start = wall - zoneOffset(wall - zoneOffset(wall, timeZone), timeZone);
-  return [start, m[4] === undefined ? start + 86_400_000 - 1 : start];
 }
 
 /** A time field: the record's instant compared with the term's value. */

@@ -21,7 +21,7 @@
  * can be the target.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { gid } from './graph.js';
+import { dateTime, gid } from './graph.js';
 
 export interface Subscription {
   id: string;
@@ -85,7 +85,7 @@ export class Webhooks {
     if (!deliverable(uri)) return { error: 'Address is invalid' };
     if (this.subscriptions.some((s) => s.topic === topic && s.uri === uri))
       return { error: 'Address for this topic has already been taken' };
-    const at = new Date(this.options.now()).toISOString();
+    const at = dateTime(this.options.now());
     const subscription = {
       id: gid('WebhookSubscription', 1_500_000_000 + ++this.sequence),
       topic,

@@ -76,5 +76,10 @@ describe('Shopify simulator: orders search', () => {
     expect(await ids("created_at:<'2026-03-09T23:45:00'")).toEqual([placed]);
     now += 60_000;
     expect(await ids('created_at:<now')).toEqual([placed]);
+    // Webhook bodies (the REST representation) give the shop's wall time with its offset, the GraphQL API UTC.
+    const created = sim.webhooks.deliveries.map((d) => JSON.parse(d.body)).find((b) => b.admin_graphql_api_id === placed);
+    expect(created.created_at).toBe('2026-03-09T23:30:00-05:00');
+    const read = await client.admin('query($id: ID!) { order(id: $id) { createdAt } }', { id: placed });
+    expect(read.body.data.order.createdAt).toBe('2026-03-10T04:30:00Z');
   });
 });
