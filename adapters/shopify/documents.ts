@@ -225,7 +225,7 @@ export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
 const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
 
 const ORDER = `
-  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded
   customAttributes { key value }
   tags
   shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }
@@ -238,7 +238,7 @@ const ORDER = `
       image { url }
       originalUnitPriceSet { ${ADMIN_MONEY} }
       originalTotalSet { ${ADMIN_MONEY} }
-      totalDiscountSet { ${ADMIN_MONEY} }
+      discountAllocations { allocatedAmountSet { ${ADMIN_MONEY} } }
     }
   }
   shippingLines(first: 5) { nodes { title originalPriceSet { ${ADMIN_MONEY} } } }

@@ -20,6 +20,7 @@ export interface AdminOrder {
   cancelledAt: string | null;
   presentmentCurrencyCode: string;
   statusPageUrl: string;
+  taxesIncluded: boolean;
   customAttributes: Attr[];
   tags: string[];
   shippingAddress: {
@@ -49,7 +50,7 @@ export interface AdminOrder {
       image: { url: string } | null;
       originalUnitPriceSet: Bag;
       originalTotalSet: Bag;
-      totalDiscountSet: Bag;
+      discountAllocations: Array<{ allocatedAmountSet: Bag }>;
     }>;
   };
   shippingLines: { nodes: Array<{ title: string; originalPriceSet: Bag }> };
@@ -120,7 +121,8 @@ function orderLines(order: AdminOrder): OrderLine[] {
       ...(l.image && { imageUrl: l.image.url }),
       quantity: { original: l.quantity, current: l.currentQuantity, fulfilled: Math.min(fulfilled.get(l.id) ?? 0, l.quantity) },
       subtotal: amount(l.originalTotalSet),
-      discount: amount(l.totalDiscountSet),
+      // Every discount on the line, as the cart allocated them: `totalDiscountSet` leaves out order-level ones.
+      discount: l.discountAllocations.reduce((s, a) => s + amount(a.allocatedAmountSet), 0),
     };
   });
 }
@@ -196,7 +198,10 @@ function adjustments(order: AdminOrder): OrderAdjustment[] {
   return [...refunds, cancellation];
 }
 
-/** As charged: item discounts from the lines, the rest of Shopify's discount total order-level. */
+/**
+ * As charged: item discounts from the lines, the rest of Shopify's discount total on the shipping.
+ * Tax inside the prices (`taxesIncluded`) is not added, as in the quote (tax.ts).
+ */
 function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const itemsDiscount = lines.reduce((s, l) => s + l.discount, 0);
@@ -205,7 +210,7 @@ function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] 
     itemsDiscount,
     discount: amount(order.totalDiscountsSet) - itemsDiscount,
     shipping: amount(order.totalShippingPriceSet),
-    tax: amount(order.totalTaxSet),
+    tax: order.taxesIncluded ? 0 : amount(order.totalTaxSet),
     total: amount(order.totalPriceSet),
   };
 }
