@@ -225,7 +225,7 @@ export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
 const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
 
 const ORDER = `
-  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded displayFinancialStatus
   customAttributes { key value }
   tags
   shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }

@@ -2,7 +2,7 @@
  * Admin orders as the contract's snapshot: lines with Shopify's own ids (the checkout's line id
  * comes back as the line attribute the cart carried), fulfillments as a shipped event with
  * tracking plus one event per carrier update, refunds and cancellation as adjustments, totals
- * as charged.
+ * as charged, and whether the buyer has paid yet (a manual payment method leaves it unpaid).
  */
 import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
 import { fromShopifyAddress } from './addresses.js';
@@ -21,6 +21,7 @@ export interface AdminOrder {
   presentmentCurrencyCode: string;
   statusPageUrl: string;
   taxesIncluded: boolean;
+  displayFinancialStatus: string | null;
   customAttributes: Attr[];
   tags: string[];
   shippingAddress: {
@@ -76,6 +77,14 @@ export interface AdminOrder {
   totalTaxSet: Bag | null;
   totalPriceSet: Bag;
 }
+
+/**
+ * Financial statuses of an order the buyer has not paid (Admin 2026-10 `OrderDisplayFinancialStatus`):
+ * PENDING (a manual payment method, a provider that needs time), EXPIRED (an authorization not
+ * captured in time), VOIDED (cancelled unpaid). AUTHORIZED is paid as far as the buyer goes: the
+ * money is held, the capture is the merchant's.
+ */
+const UNPAID = new Set(['PENDING', 'EXPIRED', 'VOIDED']);
 
 const amount = (bag: Bag | null | undefined) => (bag ? money(bag.presentmentMoney) : 0);
 const attribute = (attrs: Attr[], key: string) => attrs.find((a) => a.key === key)?.value ?? undefined;
@@ -230,5 +239,6 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     adjustments: adjustments(order),
     totals: totals(order, lines),
     ...(order.cancelledAt && { canceled: true }),
+    ...(UNPAID.has(order.displayFinancialStatus ?? '') && { awaitingPayment: true }),
   };
 }
