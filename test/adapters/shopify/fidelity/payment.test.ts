@@ -98,7 +98,8 @@ describe.each([{ capture: 'automatic' as const }, { capture: 'manual' as const }
       expect(await statusOf(id)).toBe('requires_escalation');
     });
 
-    it(`a card payment completes the checkout at once (${capture === 'manual' ? 'AUTHORIZED: the capture is the merchant’s' : 'PAID'})`, async () => {
+    const cardStatus = capture === 'manual' ? 'AUTHORIZED: the capture is the merchant’s' : 'PAID';
+    it(`a card payment completes the checkout at once (${cardStatus})`, async () => {
       const { id, url } = await handedOff();
       const order = await s.sim.pay(url, { payment: { type: 'card' } });
       expect(s.sim.orders.financialStatus(order)).toBe(capture === 'manual' ? 'AUTHORIZED' : 'PAID');
