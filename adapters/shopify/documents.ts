@@ -218,7 +218,7 @@ export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attribute
 export const SHOP = `query Shop { shop { id name currencyCode } }`;
 
 export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
-  productVariants(first: 10, query: $query) { nodes { id sku product { id } } }
+  productVariants(first: 250, query: $query) { nodes { id sku product { id } } }
 }`;
 
 /** The buyer's currency (the order's presentment currency). */
