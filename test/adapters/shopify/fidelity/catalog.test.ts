@@ -5,6 +5,8 @@
  *   (`lookup_batch_limit`).
  * - `productVariants(first:, query:)` (Admin 2026-10) answers at most `first` variants however many
  *   SKUs the query ORs; SKUs are not unique on Shopify.
+ * - `products(first:)` and `search(first:)` take at most 250 ("Limits": input arrays and pages
+ *   hold at most 250 items) and page by cursor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopifySetup, type ShopifySetup } from '../helpers.js';
@@ -44,5 +46,19 @@ describe('Shopify fidelity: catalog limits', () => {
     const results = await s.adapter.lookup([...SKUS, 'WRT-HOL-50']);
     const found = results.flatMap((r) => r.inputs.map((i) => i.id));
     expect(found.sort()).toEqual([...SKUS].sort());
+  });
+});
+
+describe('Shopify fidelity: catalog pages', () => {
+  it('asks for at most 250 products a page, and browses every product by cursor', async () => {
+    const all = await s.adapter.search({ limit: 1000 });
+    const titles: string[] = [];
+    for (let page = await s.adapter.search({ limit: 3 }); ;) {
+      titles.push(...page.products.map((p) => p.title));
+      if (!page.nextPageToken) break;
+      page = await s.adapter.search({ limit: 3, pageToken: page.nextPageToken });
+    }
+    expect(titles).toEqual(all.products.map((p) => p.title));
+    expect(all.products.length).toBeGreaterThan(3);
   });
 });

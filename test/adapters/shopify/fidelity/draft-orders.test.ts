@@ -44,3 +44,18 @@ describe('Shopify fidelity: draft orders', () => {
     await expect(s.adapter.findOrderByReference(reference)).resolves.toMatchObject({ orderId });
   });
 });
+
+describe('Shopify fidelity: an order placed on the checkout after a handoff', () => {
+  it('is found by its reference, which it carries only as a note attribute (not a search field)', async () => {
+    const request = { lines: [{ lineId: 'l1', variantId: variant('bouquet_roses'), quantity: 1 }], discountCodes: [] };
+    const quote = await s.adapter.quote(request);
+    const { url } = await s.adapter.checkoutUrl({ reference: 'chk_HandedOffToShopify', handle: quote.handle!, quote: request });
+    const order = await s.sim.pay(url);
+    s.sim.resetCalls();
+    await expect(s.adapter.findOrderByReference('chk_HandedOffToShopify')).resolves.toEqual({
+      orderId: order.id.split('/').at(-1),
+      permalinkUrl: expect.stringMatching(/\/orders\//),
+    });
+    expect(s.sim.calls.map((c) => c.operationName)).toEqual(['OrderByReference', 'RecentOrders']);
+  });
+});
