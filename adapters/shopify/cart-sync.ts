@@ -242,9 +242,16 @@ export function excessLines(cart: SfCart, wanted: WantedCart): Array<{ id: strin
 export const cartGone = (errors: SfUserError[]) =>
   errors.some((e) => e.field?.[0] === 'cartId' || /cart.*(does not exist|not found)/i.test(e.message));
 
-/** Indices of lines refused for their merchandise (unknown or unavailable variant). */
+/**
+ * Indices of lines refused for their merchandise (unknown or unavailable variant). `field` is the
+ * path to the input field: from the argument `lines` (cartLinesAdd) or `input` (cartCreate).
+ */
 export function refusedLineIndices(errors: SfUserError[]): number[] {
-  return errors.flatMap((e) => (e.field?.[0] === 'lines' && /^\d+$/.test(e.field[1] ?? '') ? [Number(e.field[1])] : []));
+  return errors.flatMap((e) => {
+    const at = e.field?.indexOf('lines') ?? -1;
+    const index = at >= 0 ? e.field![at + 1] : undefined;
+    return index !== undefined && /^\d+$/.test(index) ? [Number(index)] : [];
+  });
 }
 
 /** The cart as the last step that ran left it. */

@@ -12,6 +12,14 @@ import { browseQuery, pageBinding, pageTokens, productFilters } from './search.j
 import type { Storefront, Storefronts } from './storefront.js';
 
 const MAX_PAGE = 250;
+/** `nodes(ids:)`: "The input must not contain more than 250 values" (Storefront 2026-10). */
+const MAX_NODES = 250;
+/** SKUs ORed in one `productVariants` query, whose page (250) also holds variants sharing a SKU. */
+const SKUS_PER_QUERY = 50;
+
+/** `items` in runs of at most `size`. */
+const runs = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 type PageInfo = { hasNextPage: boolean; endCursor: string | null };
 type LookupNode = ({ __typename: 'Product' } & SfProduct) | { __typename: 'ProductVariant'; id: string; product: SfProduct } | null;
@@ -96,24 +104,25 @@ export class ShopifyCatalog {
 
   /** The variant gid of each SKU (matched without regard to case), from the Admin API. */
   private async bySku(skus: string[], signal: AbortSignal | undefined): Promise<Map<string, string>> {
-    const skuVariants = new Map<string, string>();
-    if (!skus.length) return skuVariants;
-    const query = skus.map((s) => `sku:${JSON.stringify(s)}`).join(' OR ');
-    const found = await this.client.admin<{ productVariants: { nodes: Array<{ id: string; sku: string | null }> } }>(
-      Q.VARIANTS_BY_SKU,
-      { query },
-      signal,
+    type Found = { productVariants: { nodes: Array<{ id: string; sku: string | null }> } };
+    const pages = await Promise.all(
+      runs(skus, SKUS_PER_QUERY).map((run) =>
+        this.client.admin<Found>(Q.VARIANTS_BY_SKU, { query: run.map((s) => `sku:${JSON.stringify(s)}`).join(' OR ') }, signal),
+      ),
     );
+    const variants = pages.flatMap((page) => page.productVariants.nodes);
+    const skuVariants = new Map<string, string>();
     for (const sku of skus) {
-      const variant = found.productVariants.nodes.find((v) => v.sku?.toLowerCase() === sku.toLowerCase());
+      const variant = variants.find((v) => v.sku?.toLowerCase() === sku.toLowerCase());
       if (variant) skuVariants.set(sku, variant.id);
     }
     return skuVariants;
   }
 
-  /** Products and variants by gid (`nodes`): each product, and the product of each variant. */
+  /** Products and variants by gid (`nodes`, 250 ids a call): each product, and the product of each variant. */
   private async nodes(nodeIds: string[], sf: Storefront): Promise<Pick<Reached, 'products' | 'variantProduct'>> {
-    const nodes = nodeIds.length ? (await sf<{ nodes: LookupNode[] }>(Q.NODES, { ids: nodeIds })).nodes : [];
+    const pages = await Promise.all(runs(nodeIds, MAX_NODES).map((ids) => sf<{ nodes: LookupNode[] }>(Q.NODES, { ids })));
+    const nodes = pages.flatMap((page) => page.nodes);
     const products = new Map<string, SfProduct>();
     const variantProduct = new Map<string, string>();
     for (const node of nodes) {

@@ -12,18 +12,12 @@ import type { SfCart, SfCartPayload } from './cart-types.js';
 import type { ShopifyClient } from './client.js';
 import * as Q from './documents.js';
 import { orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
-import { money, type MoneyV2 } from './money.js';
-import type { ShopifyOrders } from './orders.js';
+import { money } from './money.js';
+import type { Draft, ShopifyOrders } from './orders.js';
 import type { draftFor } from './tax.js';
 
 type DraftInput = NonNullable<ReturnType<typeof draftFor>>;
 type Rejected = Extract<PlaceOrderResult, { status: 'rejected' }>;
-interface Draft {
-  id: string;
-  status: string;
-  totalPriceSet: { presentmentMoney: MoneyV2 };
-  order: { id: string; statusPageUrl: string } | null;
-}
 type DraftPayload<K extends string> = Record<K, { draftOrder: Draft | null; userErrors: Array<{ message: string }> }>;
 
 const messages = (errors: Array<{ message: string }>) => errors.map((e) => e.message).join('; ');
@@ -71,33 +65,26 @@ export class ShopifyCheckout {
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
     if (request.payment.mode !== 'gateway_charged')
       return { status: 'rejected', reason: 'incomplete', detail: 'Shopify cannot charge a payment credential through its API.' };
-    const existing = await this.orders.findOrderByReference(request.reference, signal);
-    if (existing) return { status: 'placed', ...existing };
+    const { order, open } = await this.orders.placedFor(request.reference, signal);
+    if (order) return { status: 'placed', ...order };
     // A draft order has a shipping line, no pickup location: pickup orders are placed on Shopify's checkout.
     if (request.quote.fulfillment?.methods.some((m) => m.type === 'pickup' && m.lineIds.length > 0))
       return { status: 'rejected', reason: 'incomplete', detail: "Pickup orders are placed on the store's own checkout page." };
     const { quote, draft } = await this.carts.priceCart(request.quote, signal);
     const refused = refusal(quote, draft, request.expectedTotal);
     if (refused) return refused;
-    const made = await this.draftOrder(request, request.payment.record, draft!, signal);
+    const made = open ?? (await this.draftOrder(request, request.payment.record, draft!, signal));
     if ('reason' in made) return made;
     return this.complete(made, request.expectedTotal, signal);
   }
 
-  /** The reference's open draft order, else a new one from the priced cart; rejected when Shopify refuses it. */
+  /** A new draft order from the priced cart, tagged with the reference; rejected when Shopify refuses it. */
   private async draftOrder(
     request: PlaceOrderRequest,
     record: PaymentRecord,
     draft: DraftInput,
     signal?: AbortSignal,
   ): Promise<Draft | Rejected> {
-    const { draftOrders } = await this.client.admin<{ draftOrders: { nodes: Draft[] } }>(
-      Q.DRAFT_ORDERS_BY_TAG,
-      { query: `tag:${JSON.stringify(referenceTag(request.reference))}` },
-      signal,
-    );
-    const open = draftOrders.nodes.find((d) => d.status !== 'COMPLETED');
-    if (open) return open;
     const input = {
       ...draft,
       email: request.buyer.email,

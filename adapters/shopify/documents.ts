@@ -218,14 +218,14 @@ export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attribute
 export const SHOP = `query Shop { shop { id name currencyCode } }`;
 
 export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
-  productVariants(first: 10, query: $query) { nodes { id sku product { id } } }
+  productVariants(first: 250, query: $query) { nodes { id sku product { id } } }
 }`;
 
 /** The buyer's currency (the order's presentment currency). */
 const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
 
 const ORDER = `
-  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded displayFinancialStatus
   customAttributes { key value }
   tags
   shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }
@@ -238,7 +238,7 @@ const ORDER = `
       image { url }
       originalUnitPriceSet { ${ADMIN_MONEY} }
       originalTotalSet { ${ADMIN_MONEY} }
-      totalDiscountSet { ${ADMIN_MONEY} }
+      discountAllocations { allocatedAmountSet { ${ADMIN_MONEY} } }
     }
   }
   shippingLines(first: 5) { nodes { title originalPriceSet { ${ADMIN_MONEY} } } }
@@ -261,20 +261,23 @@ const ORDER = `
 
 export const ORDER_QUERY = `query Order($id: ID!) { order(id: $id) { ${ORDER} } }`;
 
-/**
- * An order by checkout reference: tagged when the gateway placed it (draft orders), else among
- * the newest orders by the cart attribute a handed-off checkout carried (Admin search has no
- * filter on custom attributes).
- */
-export const ORDER_BY_REFERENCE = `query OrderByReference($tag: String!) {
-  tagged: orders(first: 1, query: $tag) { nodes { id statusPageUrl } }
-  recent: orders(first: 100, sortKey: CREATED_AT, reverse: true) { nodes { id statusPageUrl customAttributes { key value } } }
-}`;
-
 const DRAFT = `id name status totalPriceSet { ${ADMIN_MONEY} } order { id statusPageUrl }`;
 
-export const DRAFT_ORDERS_BY_TAG = `query DraftOrdersByTag($query: String!) {
-  draftOrders(first: 5, query: $query) { nodes { ${DRAFT} } }
+/**
+ * What the gateway placed for a checkout reference: the order tagged with it, and the draft orders
+ * tagged with it (a COMPLETED one's `order` is the order even when the order search misses it).
+ */
+export const ORDER_BY_REFERENCE = `query OrderByReference($tag: String!) {
+  orders(first: 1, query: $tag) { nodes { id statusPageUrl } }
+  draftOrders(first: 5, query: $tag) { nodes { ${DRAFT} } }
+}`;
+
+/**
+ * The newest orders with their note attributes: a handed-off checkout's order carries the reference
+ * only there, and Admin order search has no field for note attributes.
+ */
+export const RECENT_ORDERS = `query RecentOrders {
+  orders(first: 100, sortKey: CREATED_AT, reverse: true) { nodes { id statusPageUrl customAttributes { key value } } }
 }`;
 
 /** Tax as Shopify's checkout will charge it, for a cart's lines, codes, address and shipping. */
@@ -330,7 +333,7 @@ export const DOCUMENTS = {
     VARIANTS_BY_SKU,
     ORDER_QUERY,
     ORDER_BY_REFERENCE,
-    DRAFT_ORDERS_BY_TAG,
+    RECENT_ORDERS,
     DRAFT_ORDER_CALCULATE,
     DRAFT_ORDER_CREATE,
     DRAFT_ORDER_COMPLETE,

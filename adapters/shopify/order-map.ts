@@ -2,7 +2,7 @@
  * Admin orders as the contract's snapshot: lines with Shopify's own ids (the checkout's line id
  * comes back as the line attribute the cart carried), fulfillments as a shipped event with
  * tracking plus one event per carrier update, refunds and cancellation as adjustments, totals
- * as charged.
+ * as charged, and whether the buyer has paid yet (a manual payment method leaves it unpaid).
  */
 import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
 import { fromShopifyAddress } from './addresses.js';
@@ -20,6 +20,8 @@ export interface AdminOrder {
   cancelledAt: string | null;
   presentmentCurrencyCode: string;
   statusPageUrl: string;
+  taxesIncluded: boolean;
+  displayFinancialStatus: string | null;
   customAttributes: Attr[];
   tags: string[];
   shippingAddress: {
@@ -49,7 +51,7 @@ export interface AdminOrder {
       image: { url: string } | null;
       originalUnitPriceSet: Bag;
       originalTotalSet: Bag;
-      totalDiscountSet: Bag;
+      discountAllocations: Array<{ allocatedAmountSet: Bag }>;
     }>;
   };
   shippingLines: { nodes: Array<{ title: string; originalPriceSet: Bag }> };
@@ -75,6 +77,14 @@ export interface AdminOrder {
   totalTaxSet: Bag | null;
   totalPriceSet: Bag;
 }
+
+/**
+ * Financial statuses of an order the buyer has not paid (Admin 2026-10 `OrderDisplayFinancialStatus`):
+ * PENDING (a manual payment method, a provider that needs time), EXPIRED (an authorization not
+ * captured in time), VOIDED (cancelled unpaid). AUTHORIZED is paid as far as the buyer goes: the
+ * money is held, the capture is the merchant's.
+ */
+const UNPAID = new Set(['PENDING', 'EXPIRED', 'VOIDED']);
 
 const amount = (bag: Bag | null | undefined) => (bag ? money(bag.presentmentMoney) : 0);
 const attribute = (attrs: Attr[], key: string) => attrs.find((a) => a.key === key)?.value ?? undefined;
@@ -120,7 +130,8 @@ function orderLines(order: AdminOrder): OrderLine[] {
       ...(l.image && { imageUrl: l.image.url }),
       quantity: { original: l.quantity, current: l.currentQuantity, fulfilled: Math.min(fulfilled.get(l.id) ?? 0, l.quantity) },
       subtotal: amount(l.originalTotalSet),
-      discount: amount(l.totalDiscountSet),
+      // Every discount on the line, as the cart allocated them: `totalDiscountSet` leaves out order-level ones.
+      discount: l.discountAllocations.reduce((s, a) => s + amount(a.allocatedAmountSet), 0),
     };
   });
 }
@@ -196,7 +207,10 @@ function adjustments(order: AdminOrder): OrderAdjustment[] {
   return [...refunds, cancellation];
 }
 
-/** As charged: item discounts from the lines, the rest of Shopify's discount total order-level. */
+/**
+ * As charged: item discounts from the lines, the rest of Shopify's discount total on the shipping.
+ * Tax inside the prices (`taxesIncluded`) is not added, as in the quote (tax.ts).
+ */
 function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const itemsDiscount = lines.reduce((s, l) => s + l.discount, 0);
@@ -205,7 +219,7 @@ function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] 
     itemsDiscount,
     discount: amount(order.totalDiscountsSet) - itemsDiscount,
     shipping: amount(order.totalShippingPriceSet),
-    tax: amount(order.totalTaxSet),
+    tax: order.taxesIncluded ? 0 : amount(order.totalTaxSet),
     total: amount(order.totalPriceSet),
   };
 }
@@ -225,5 +239,6 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     adjustments: adjustments(order),
     totals: totals(order, lines),
     ...(order.cancelledAt && { canceled: true }),
+    ...(UNPAID.has(order.displayFinancialStatus ?? '') && { awaitingPayment: true }),
   };
 }

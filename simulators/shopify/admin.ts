@@ -1,8 +1,13 @@
 /** The Admin API root: SKU lookup, orders, draft orders, webhook subscriptions, the shop. */
 import { fromMinorUnits } from '../../adapters/kit/money.js';
-import type { DraftOrderInput, DraftOrders } from './draft-orders.js';
-import { ArgumentError, connection, gid, type ConnectionArgs } from './graph.js';
-import { orderNode, type OrderRecord, type Orders } from './orders.js';
+import { draftOrderNode } from './draft-order-node.js';
+import type { CompleteOptions, DraftOrderInput, DraftOrders, DraftRecord } from './draft-orders.js';
+import { connection, gid, type ConnectionArgs } from './graph.js';
+import { orderNode } from './order-node.js';
+import { numeric } from './order-payloads.js';
+import type { OrderRecord, Orders } from './orders.js';
+import { compare, search, textMatches, timeField, type SearchFields, type SearchWarning, type Term } from './search-syntax.js';
+import type { StoreVariant } from '../../adapters/memory/model.js';
 import type { ShopData } from './shop-data.js';
 import type { Subscription, Webhooks } from './webhooks.js';
 
@@ -10,39 +15,55 @@ export interface AdminRequest {
   origin: string;
   shopDomain: string;
   apiVersion: string;
+  now: () => number;
+  /** Search warnings of this request, answered in `extensions.search`. */
+  searchWarnings: Array<{ path: string[]; query: string; warnings: SearchWarning[] }>;
 }
 
-type Term = { field: string; op: string; value: string };
+const idField =
+  <T>(of: (record: T) => string) =>
+  (record: T, term: Term) =>
+    compare(numeric(of(record)), term.op, Number(term.value));
 
-/**
- * The search syntax the adapter uses: `sku:X`, `tag:'X'`, `updated_at:>'ISO'`; clauses joined with
- * AND, alternatives with OR. Answers the clauses, each a list of alternatives.
- */
-function searchTerms(query: string | null | undefined): Term[][] {
-  return (query ?? '')
-    .split(/\s+AND\s+/)
-    .filter(Boolean)
-    .map((clause) =>
-      clause
-        .replace(/^\((.*)\)$/, '$1')
-        .split(/\s+OR\s+/)
-        .map((term) => {
-          const m = /^([a-z_]+):(>=|<=|>|<)?(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\S+))$/.exec(term.trim());
-          if (!m) throw new ArgumentError(`unsupported search term ${term}`);
-          return { field: m[1]!, op: m[2] ?? ':', value: (m[3] ?? m[4] ?? m[5] ?? '').replace(/\\(.)/g, '$1') };
-        }),
-    );
+/** The search fields of the `orders` query the simulator answers (of those its reference lists). */
+function orderFields(orders: Orders, shop: ShopData, now: () => number): SearchFields<OrderRecord> {
+  const time = (of: (o: OrderRecord) => string) => timeField(of, shop.timeZone, now);
+  return {
+    // The fields a bare value searches are not listed; the order's name, email and tags here.
+    default: (o, v) => [o.name, o.name.replace('#', ''), o.email ?? '', ...o.tags].some((x) => x.toLowerCase() === v.toLowerCase()),
+    fields: {
+      tag: (o, t) => o.tags.some((tag) => textMatches(tag, t)),
+      tag_not: (o, t) => !o.tags.some((tag) => textMatches(tag, t)),
+      name: (o, t) => textMatches(o.name, t) || textMatches(o.name.replace('#', ''), t),
+      email: (o, t) => textMatches(o.email, t),
+      id: idField((o) => o.id),
+      created_at: time((o) => o.createdAt),
+      processed_at: time((o) => o.createdAt),
+      updated_at: time((o) => o.updatedAt),
+      source_name: (o, t) => textMatches(o.sourceName, t),
+      financial_status: (o, t) => textMatches(orders.financialStatus(o), t),
+      status: (o, t) =>
+        t.value === 'cancelled' ? !!o.cancelledAt : t.value === 'open' || t.value === 'not_closed' ? !o.cancelledAt : false,
+      discount_code: (o, t) => o.discountCodes.slice(0, 1).some((c) => textMatches(c, t)),
+    },
+  };
 }
 
-const matches = (clauses: Term[][], test: (t: Term) => boolean) => clauses.every((alternatives) => alternatives.some(test));
-
-function recordTerm(record: { tags: string[]; updatedAt: string }, t: Term): boolean {
-  if (t.field === 'tag') return record.tags.some((tag) => tag.toLowerCase() === t.value.toLowerCase());
-  if (t.field === 'updated_at') {
-    const [a, b] = [Date.parse(record.updatedAt), Date.parse(t.value)];
-    return t.op === '>' ? a > b : t.op === '>=' ? a >= b : t.op === '<' ? a < b : t.op === '<=' ? a <= b : a === b;
-  }
-  throw new ArgumentError(`unsupported search field ${t.field}`);
+/** The `draftOrders` query's search fields: default, created_at, customer_id, id, source, status, tag, updated_at. */
+function draftFields(shop: ShopData, now: () => number): SearchFields<DraftRecord> {
+  const time = (of: (d: DraftRecord) => string) => timeField(of, shop.timeZone, now);
+  return {
+    default: (d, v) => [d.name, d.input.email ?? '', ...(d.input.tags ?? [])].some((x) => x.toLowerCase() === v.toLowerCase()),
+    fields: {
+      tag: (d, t) => (d.input.tags ?? []).some((tag) => textMatches(tag, t)),
+      status: (d, t) => textMatches(d.status, t),
+      id: idField((d) => d.id),
+      created_at: time((d) => d.createdAt),
+      updated_at: time((d) => d.updatedAt),
+      customer_id: () => false,
+      source: () => false,
+    },
+  };
 }
 
 export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, webhooks: Webhooks, request: AdminRequest) {
@@ -51,6 +72,13 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
     return record ? orderNode(orders, shop, record, request.origin) : null;
   };
   const invoiceUrl = (draft: { id: string }) => `${request.origin}/invoices/${draft.id.split('/').at(-1)}`;
+  const draftNode = (draft: DraftRecord | { input: DraftOrderInput }) =>
+    draftOrderNode(shop, drafts, draft, order, invoiceUrl, request.now());
+  const searched = <T>(path: string, records: T[], query: string | null | undefined, fields: SearchFields<T>) => {
+    const { found, warnings } = search(records, query, fields);
+    if (warnings.length) request.searchWarnings.push({ path: [path], query: query ?? '', warnings });
+    return found;
+  };
   const subscriptionNode = (s: Subscription) => ({
     ...s,
     legacyResourceId: s.id.split('/').at(-1),
@@ -64,7 +92,12 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
   });
   const sorted = (sortKey: string | null | undefined) => (a: OrderRecord, b: OrderRecord) => {
     const field = sortKey === 'UPDATED_AT' ? 'updatedAt' : sortKey === 'CREATED_AT' || sortKey === 'PROCESSED_AT' ? 'createdAt' : undefined;
-    return (field ? a[field].localeCompare(b[field]) : 0) || Number(a.id.split('/').at(-1)) - Number(b.id.split('/').at(-1));
+    return (field ? a[field].localeCompare(b[field]) : 0) || numeric(a.id) - numeric(b.id);
+  };
+  const variantFields: SearchFields<StoreVariant> = {
+    default: (v, value) =>
+      v.variant.sku?.toLowerCase() === value.toLowerCase() || v.product.title.toLowerCase().includes(value.toLowerCase()),
+    fields: { sku: (v, t) => textMatches(v.variant.sku, t) },
   };
 
   return {
@@ -77,21 +110,14 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       currencyCode: shop.shopCurrency,
       taxesIncluded: shop.taxesIncluded,
       enabledPresentmentCurrencies: shop.markets.map((m) => m.currency),
-      ianaTimezone: 'America/Chicago',
+      ianaTimezone: shop.timeZone,
       url: `https://${request.shopDomain}`,
       primaryDomain: { host: 'petal-and-stem.example', url: 'https://petal-and-stem.example', sslEnabled: true },
     },
     productVariants: (args: ConnectionArgs & { query?: string | null }) => {
-      const terms = searchTerms(args.query);
       const store = shop.store(shop.markets[0]!).data;
-      const found = [...store.variants.values()].filter((v) =>
-        matches(terms, (t) => {
-          if (t.field !== 'sku') throw new ArgumentError(`unsupported search field ${t.field}`);
-          return v.variant.sku?.toLowerCase() === t.value.toLowerCase();
-        }),
-      );
       return connection(
-        found.map((v) => ({
+        searched('productVariants', [...store.variants.values()], args.query, variantFields).map((v) => ({
           id: shop.ids.gid('ProductVariant', v.variant.id),
           sku: v.variant.sku ?? null,
           title: v.variant.options.length ? v.variant.title : 'Default Title',
@@ -111,29 +137,19 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
       );
     },
     order: ({ id }: { id: string }) => order(id),
-    orders: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }) => {
-      const terms = searchTerms(args.query);
-      return connection(
-        orders
-          .all()
-          .filter((o) => matches(terms, (t) => recordTerm(o, t)))
+    orders: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }) =>
+      connection(
+        searched('orders', orders.all(), args.query, orderFields(orders, shop, request.now))
           .sort(sorted(args.sortKey))
           .map((o) => order(o.id)),
         args,
-      );
-    },
+      ),
     draftOrder: ({ id }: { id: string }) => {
       const draft = drafts.get(id);
-      return draft ? drafts.node(draft, order, invoiceUrl) : null;
+      return draft ? draftNode(draft) : null;
     },
-    draftOrders: (args: ConnectionArgs & { query?: string | null }) => {
-      const terms = searchTerms(args.query);
-      const found = drafts.all().filter((d) => matches(terms, (t) => recordTerm({ tags: d.input.tags ?? [], updatedAt: d.updatedAt }, t)));
-      return connection(
-        found.map((d) => drafts.node(d, order, invoiceUrl)),
-        args,
-      );
-    },
+    draftOrders: (args: ConnectionArgs & { query?: string | null }) =>
+      connection(searched('draftOrders', drafts.all(), args.query, draftFields(shop, request.now)).map(draftNode), args),
     webhookSubscriptions: (args: ConnectionArgs & { topics?: string[] | null; uri?: string | null }) =>
       connection(
         webhooks.subscriptions
@@ -144,15 +160,23 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
 
     draftOrderCalculate: ({ input }: { input: DraftOrderInput }) => {
       const { errors } = drafts.price(input);
-      return { calculatedDraftOrder: errors.length ? null : drafts.node({ input }, order, invoiceUrl), userErrors: errors };
+      return { calculatedDraftOrder: errors.length ? null : draftNode({ input }), userErrors: errors };
     },
     draftOrderCreate: ({ input }: { input: DraftOrderInput }) => {
       const { draft, errors } = drafts.create(input);
-      return { draftOrder: draft ? drafts.node(draft, order, invoiceUrl) : null, userErrors: errors };
+      return { draftOrder: draft ? draftNode(draft) : null, userErrors: errors };
     },
-    draftOrderComplete: async ({ id, sourceName }: { id: string; sourceName?: string | null }) => {
-      const { draft, errors } = await drafts.complete(id, sourceName ?? null);
-      return { draftOrder: draft ? drafts.node(draft, order, invoiceUrl) : null, userErrors: errors };
+    draftOrderComplete: async ({ id, ...options }: { id: string } & CompleteOptions) => {
+      const { draft, errors } = await drafts.complete(id, options);
+      return { draftOrder: draft ? draftNode(draft) : null, userErrors: errors };
+    },
+    draftOrderInvoiceSend: ({ id }: { id: string }) => {
+      const { draft, errors } = drafts.sendInvoice(id);
+      return { draftOrder: draft ? draftNode(draft) : null, userErrors: errors };
+    },
+    orderMarkAsPaid: async ({ input }: { input: { id: string } }) => {
+      const { order: marked, userErrors } = await orders.markAsPaid(input.id);
+      return { order: marked ? order(marked.id) : null, userErrors };
     },
     webhookSubscriptionCreate: ({
       topic,

@@ -1,6 +1,7 @@
 /**
  * Storefront carts: kept in memory, priced on every read by the shop's engine (lines, codes,
- * automatic discounts, delivery groups for the selected address), presented as Shopify's Cart.
+ * automatic discounts, delivery groups for the selected address), presented as Shopify's Cart
+ * (cart-node.ts).
  *
  * As on Shopify: a cart is priced in the currency of its buyer's country; one delivery group
  * holds the lines that ship, and has options only once a delivery address is selected; codes are
@@ -15,10 +16,10 @@
  * cart is gone.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { AppliedDiscount, DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
-import { mailingAddress, postalAddress, type DeliveryAddressInput } from './addresses.js';
-import { connection, gid, gidId, money, type ConnectionArgs } from './graph.js';
-import { variantNode, visible, type CatalogContext } from './catalog.js';
+import type { DiscountRejection, Quote, QuoteRequest } from '../../adapters/contract.js';
+import { postalAddress, type DeliveryAddressInput } from './addresses.js';
+import { dateTime, gid, gidId } from './graph.js';
+import { visible, type CatalogContext } from './catalog.js';
 import { shopQuote } from './pricing.js';
 import type { ShopData } from './shop-data.js';
 import type { StoreVariant } from '../../adapters/memory/model.js';
@@ -101,6 +102,8 @@ export function uniqueCodes(codes: string[]): string[] {
 export interface PricedCart {
   ctx: CatalogContext;
   quote: Quote;
+  /** What priced it (for the per-line split of discounts and tax, line-money.ts). */
+  request: QuoteRequest;
   groupId?: string;
   /** Rate id by option handle for this cart's delivery group. */
   rateByHandle: Map<string, string>;
@@ -118,7 +121,7 @@ export class Carts {
   ) {}
 
   create(countryCode: string | null): CartRecord {
-    const at = new Date(this.now()).toISOString();
+    const at = dateTime(this.now());
     const cart: CartRecord = {
       token: `hWN${randomBytes(18).toString('base64url')}`,
       key: randomBytes(16).toString('hex'),
@@ -146,6 +149,11 @@ export class Carts {
     return cart && cart.key === key ? cart : undefined;
   }
 
+  /** The simulator's clock (pricing depends on the time: discounts start and end). */
+  clock(): number {
+    return this.now();
+  }
+
   get taxesIncluded(): boolean {
     return this.shop.taxesIncluded;
   }
@@ -165,7 +173,7 @@ export class Carts {
   }
 
   touch(cart: CartRecord): void {
-    cart.updatedAt = new Date(this.now()).toISOString();
+    cart.updatedAt = dateTime(this.now());
   }
 
   context(cart: CartRecord): CatalogContext {
@@ -250,7 +258,12 @@ export class Carts {
     return cart.addresses.find((a) => a.selected);
   }
 
-  price(cart: CartRecord): PricedCart {
+  /**
+   * The cart priced by the shop's checkout: shipped to its selected address with the selected
+   * option, or, at checkout, collected at a pickup location (local pickup is free; the tax is the
+   * location's).
+   */
+  price(cart: CartRecord, pickupLocationId?: string): PricedCart {
     const ctx = this.context(cart);
     const address = this.selectedAddress(cart);
     const physical = cart.lines.filter((l) => this.shop.base.variants.get(l.variantId)!.variant.requiresShipping);
@@ -258,30 +271,34 @@ export class Carts {
     const rateByHandle = new Map(ctx.store.data.rates.map((r) => [optionHandle(r.id), r.id]));
     const selectedHandle = groupId ? cart.selected.get(groupId) : undefined;
     const selectedRate = selectedHandle ? rateByHandle.get(selectedHandle) : undefined;
+    const shipping = groupId && {
+      methodId: 'shipping',
+      type: 'shipping' as const,
+      lineIds: physical.map((l) => l.id),
+      destination: { address: postalAddress(address!.address) },
+      ...(selectedRate && { selectedOptions: { all: selectedRate } }),
+    };
+    const pickup = pickupLocationId &&
+      physical.length && {
+        methodId: 'pickup',
+        type: 'pickup' as const,
+        lineIds: physical.map((l) => l.id),
+        destination: { locationId: pickupLocationId },
+        selectedOptions: { all: `pickup-${pickupLocationId}` },
+      };
+    const method = pickup || shipping;
     const request: QuoteRequest = {
       currency: ctx.market.currency,
       lines: cart.lines.map((l) => ({ lineId: l.id, variantId: l.variantId, quantity: l.quantity })),
       ...(cart.buyer.email && { buyer: { email: cart.buyer.email } }),
       discountCodes: uniqueCodes(cart.discountCodes),
-      ...(groupId && {
-        fulfillment: {
-          methods: [
-            {
-              methodId: 'shipping',
-              type: 'shipping' as const,
-              lineIds: physical.map((l) => l.id),
-              destination: { address: postalAddress(address!.address) },
-              ...(selectedRate && { selectedOptions: { all: selectedRate } }),
-            },
-          ],
-          multiGroup: false,
-        },
-      }),
+      ...(method && { fulfillment: { methods: [method], multiGroup: false } }),
     };
     return {
       ctx,
       quote: shopQuote(ctx.store.data, request, this.now(), this.shop.taxesIncluded),
-      ...(groupId && { groupId }),
+      request,
+      ...(groupId && !pickup && { groupId }),
       rateByHandle,
     };
   }
@@ -294,197 +311,4 @@ export class Carts {
       target: cartGid(cart),
     }));
   }
-}
-
-type Allocation = AppliedDiscount['allocations'][number];
-
-/** Shopify's discount application of an applied discount, and its allocations. */
-function application(d: AppliedDiscount, currency: string, shipping: boolean) {
-  const code = d.code?.toUpperCase();
-  return {
-    __typename: code ? 'CartCodeDiscountApplication' : 'CartAutomaticDiscountApplication',
-    ...(code ? { code } : { title: d.title }),
-    allocationMethod: d.method === 'each' ? 'EACH' : 'ACROSS',
-    targetSelection: d.method === 'each' ? 'ENTITLED' : 'ALL',
-    targetType: shipping ? 'SHIPPING_LINE' : 'LINE_ITEM',
-    totalAllocatedAmount: money(d.amount, currency),
-    // The engine's rule value is not in the quote; the allocated amount is what the adapter uses.
-    value: { __typename: 'MoneyV2', ...money(d.amount, currency) },
-  };
-}
-
-function allocationNode(d: AppliedDiscount, a: Allocation, currency: string) {
-  const app = application(d, currency, a.target.kind === 'shipping');
-  const { __typename: _t, totalAllocatedAmount: _a, ...legacy } = app;
-  return {
-    __typename: d.code ? 'CartCodeDiscountAllocation' : 'CartAutomaticDiscountAllocation',
-    ...(d.code ? { code: d.code.toUpperCase() } : { title: d.title }),
-    discountedAmount: money(a.amount, currency),
-    targetType: app.targetType,
-    sourceDiscountApplication: app,
-    discountApplication: legacy,
-  };
-}
-
-/** The Cart object of the Storefront API. */
-/** The cart as the Storefront API shows it; merchandise texts in the query's language. */
-export function cartNode(carts: Carts, cart: CartRecord, checkoutUrl: string, language?: string) {
-  const priced = carts.price(cart);
-  const { quote: q } = priced;
-  const ctx = { ...priced.ctx, ...(language && { language }) };
-  const currency = q.currency;
-  const applied = q.discounts.applied.filter((d) => d.amount > 0 || d.code);
-  const each = (d: AppliedDiscount) => d.method === 'each';
-  const lineAllocations = (lineId: string, lineLevelOnly: boolean) =>
-    applied.flatMap((d) =>
-      d.allocations
-        .filter((a) => a.target.kind === 'line' && a.target.lineId === lineId && (!lineLevelOnly || each(d)))
-        .map((a) => allocationNode(d, a, currency)),
-    );
-  const lineTotal = (lineId: string, subtotal: number) =>
-    subtotal -
-    applied
-      .filter(each)
-      .reduce(
-        (s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0),
-        0,
-      );
-  const quoted = new Map(q.lines.map((l) => [l.lineId, l]));
-  // A sold-out line is not priced by the engine; Shopify still shows it at its price.
-  const priceOf = (l: CartLineRecord) => {
-    const { price } = ctx.store.data.variants.get(l.variantId)!.variant;
-    return quoted.get(l.id) ?? { unitPrice: price.amount, subtotal: price.amount * l.quantity };
-  };
-  const lines = cart.lines.map((l) => {
-    const line = priceOf(l);
-    const variant = ctx.store.data.variants.get(l.variantId)!.variant;
-    return {
-      __typename: 'CartLine',
-      id: l.id,
-      quantity: l.quantity,
-      merchandise: variantNode(ctx, variant),
-      attributes: l.attributes,
-      attribute: ({ key }: { key: string }) => l.attributes.find((a) => a.key === key) ?? null,
-      cost: {
-        amountPerQuantity: money(line.unitPrice, currency),
-        compareAtAmountPerQuantity: null,
-        subtotalAmount: money(line.subtotal, currency),
-        totalAmount: money(lineTotal(l.id, line.subtotal), currency),
-      },
-      discountAllocations: ({ lineLevelOnly }: { lineLevelOnly?: boolean }) => lineAllocations(l.id, lineLevelOnly ?? true),
-      sellingPlanAllocation: null,
-    };
-  });
-  const group = q.fulfillment?.[0]?.groups[0];
-  const selectedOption = group?.selectedOptionId;
-  const shippingAllocations = applied.flatMap((d) =>
-    d.allocations.filter((a) => a.target.kind === 'shipping').map((a) => allocationNode(d, a, currency)),
-  );
-  const option = (o: NonNullable<typeof group>['options'][number]) => ({
-    handle: optionHandle(o.id),
-    code: o.id,
-    title: o.title,
-    description: o.description ?? null,
-    deliveryMethodType: 'SHIPPING',
-    estimatedCost: money(o.amount, currency),
-  });
-  const selectedAddress = carts.selectedAddress(cart);
-  const deliveryGroups =
-    group && priced.groupId && selectedAddress
-      ? [
-          {
-            id: priced.groupId,
-            groupType: 'ONE_TIME_PURCHASE',
-            cartLines: (args: ConnectionArgs) =>
-              connection(
-                lines.filter((l) => group.lineIds.includes(l.id)),
-                args,
-              ),
-            deliveryAddress: mailingAddress(selectedAddress.id, selectedAddress.address),
-            deliveryOptions: group.options.map(option),
-            selectedDeliveryOption: selectedOption ? option(group.options.find((o) => o.id === selectedOption)!) : null,
-            discountAllocations: shippingAllocations,
-          },
-        ]
-      : [];
-  const subtotal = cart.lines.reduce((s, l) => s + lineTotal(l.id, priceOf(l).subtotal), 0);
-  const cartLevel = applied.flatMap((d) =>
-    d.allocations.filter((a) => a.target.kind !== 'line' || !each(d)).map((a) => allocationNode(d, a, currency)),
-  );
-  return {
-    __typename: 'Cart',
-    id: cartGid(cart),
-    checkoutUrl,
-    createdAt: cart.createdAt,
-    updatedAt: cart.updatedAt,
-    note: cart.note,
-    totalQuantity: cart.lines.reduce((s, l) => s + l.quantity, 0),
-    attributes: cart.attributes,
-    attribute: ({ key }: { key: string }) => cart.attributes.find((a) => a.key === key) ?? null,
-    buyerIdentity: {
-      countryCode: cart.buyer.countryCode ?? null,
-      email: cart.buyer.email ?? null,
-      phone: cart.buyer.phone ?? null,
-      customer: null,
-      deliveryAddressPreferences: [],
-      // Checkout prefill only (CartDeliveryPreference): kept and shown back, never applied to the cart.
-      preferences: cart.buyer.preferences
-        ? {
-            delivery: {
-              coordinates: null,
-              deliveryMethod: cart.buyer.preferences.delivery?.deliveryMethod ?? [],
-              pickupHandle: cart.buyer.preferences.delivery?.pickupHandle ?? [],
-            },
-            wallet: cart.buyer.preferences.wallet ?? [],
-          }
-        : null,
-      purchasingCompany: null,
-    },
-    delivery: {
-      addresses: ({ selected }: { selected?: boolean }) =>
-        cart.addresses
-          .filter((a) => !selected || a.selected)
-          .map((a) => ({
-            id: a.id,
-            selected: a.selected,
-            oneTimeUse: a.oneTimeUse,
-            address: { __typename: 'CartDeliveryAddress', ...mailingAddress(a.id, a.address) },
-          })),
-    },
-    deliveryGroups: (args: ConnectionArgs & { withCarrierRates?: boolean | null }) => {
-      if (carts.carrierRatesShown(cart, !!args.withCarrierRates)) return connection(deliveryGroups, args);
-      return connection(
-        deliveryGroups.map((g) => ({ ...g, deliveryOptions: [], selectedDeliveryOption: null })),
-        args,
-      );
-    },
-    discountCodes: uniqueCodes(cart.discountCodes).map((code) => ({
-      code,
-      applicable: !q.discounts.rejected.some((r) => r.code === code),
-    })),
-    discountApplications: applied.map((d) =>
-      application(
-        d,
-        currency,
-        d.allocations.some((a) => a.target.kind === 'shipping'),
-      ),
-    ),
-    discountAllocations: cartLevel,
-    appliedGiftCards: [],
-    lines: (args: ConnectionArgs) => connection(lines, args),
-    cost: {
-      subtotalAmount: money(subtotal, currency),
-      subtotalAmountEstimated: false,
-      // Tax is left to checkout: the total is what the engine quotes without added tax.
-      totalAmount: money(q.totals.total - (carts.taxesIncluded ? 0 : (q.totals.tax ?? 0)), currency),
-      totalAmountEstimated: false,
-      checkoutChargeAmount: money(q.totals.subtotal, currency),
-      totalTaxAmount: null,
-      totalTaxAmountEstimated: true,
-      totalDutyAmount: null,
-      totalDutyAmountEstimated: true,
-    },
-    metafield: () => null,
-    metafields: ({ identifiers }: { identifiers: unknown[] }) => identifiers.map(() => null),
-  };
 }

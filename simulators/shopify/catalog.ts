@@ -249,9 +249,11 @@ function matching(ctx: CatalogContext, query: ReturnType<typeof filterQuery>): C
 }
 
 /**
- * The Storefront `products(query:)` search syntax, as far as the adapter uses it:
- * `available_for_sale:true`, `product_type:'X'`, `tag:'X'`, `variants.price:>=N` / `<=N`,
- * joined with AND, alternatives of one field in parentheses with OR.
+ * The Storefront `products(query:)` search syntax, for the fields the simulator searches:
+ * `available_for_sale:true`, `product_type:'X'`, `tag:'X'`, `vendor:'X'`, `variants.price:>=N` / `<=N`,
+ * joined with AND, alternatives of one field in parentheses with OR; words search the text. A term
+ * on another field is left out: "if an invalid field is specified, the query is ignored and all
+ * results are returned" (https://shopify.dev/docs/api/usage/search-syntax).
  */
 function parseProductsQuery(ctx: CatalogContext, text: string | null | undefined): ReturnType<typeof filterQuery> {
   const filters: ProductFilterInput[] = [];
@@ -270,7 +272,7 @@ function parseProductsQuery(ctx: CatalogContext, text: string | null | undefined
       else if (field === 'tag') filters.push({ tag: value });
       else if (field === 'vendor') filters.push({ productVendor: value });
       else if (field === 'variants.price') filters.push({ price: op === '<=' ? { max: Number(value) } : { min: Number(value) } });
-      else words.push(term);
+      // Another field: left out (see above).
     }
   }
   const merged = filterQuery(ctx, filters);

@@ -1,14 +1,22 @@
 /**
  * Admin draft orders: priced like the checkout (same engine, lines, codes, automatic discounts,
- * the shipping rate chosen by handle), completed as paid into an order.
+ * the shipping rate chosen by handle), completed into an order, paid or with payment pending.
+ *
+ * From the 2026-10 Admin schema: `DraftOrder.status` is OPEN ("not been paid, and an invoice
+ * hasn't been sent"), INVOICE_SENT or COMPLETED ("has been paid"); `DraftOrder.order` is "The order
+ * that was created from the draft order"; `draftOrderComplete(paymentPending:)` "Whether the
+ * payment is pending" (the order is then PENDING, not PAID); completing "reserves" inventory
+ * ("the items will no longer be available for other customers to purchase") without checking it.
  */
 import type { QuoteRequest } from '../../adapters/contract.js';
 import type { StoreData } from '../../adapters/memory/model.js';
 import { shopQuote } from './pricing.js';
 import { postalAddress, type DeliveryAddressInput } from './addresses.js';
 import { optionHandle, uniqueCodes, type Attribute } from './carts.js';
-import { connection, gid, money, moneyBag, type ConnectionArgs } from './graph.js';
+import { dateTime, gid } from './graph.js';
+import { quoteMoney } from './line-money.js';
 import type { OrderRecord, Orders } from './orders.js';
+import { MANUAL_METHODS } from './payments.js';
 import type { ShopData } from './shop-data.js';
 
 export interface DraftOrderInput {
@@ -23,17 +31,30 @@ export interface DraftOrderInput {
   presentmentCurrencyCode?: string | null;
 }
 
-interface DraftRecord {
+export type DraftStatus = 'OPEN' | 'INVOICE_SENT' | 'COMPLETED';
+
+export interface DraftRecord {
   id: string;
   name: string;
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  invoiceSentAt: string | null;
+  status: DraftStatus;
   input: DraftOrderInput;
   orderId: string | null;
 }
 
-type UserError = { field: string[] | null; message: string };
+export interface CompleteOptions {
+  sourceName?: string | null;
+  paymentPending?: boolean | null;
+  paymentGatewayId?: string | null;
+}
+
+/** The shop's manual payment gateways a draft can be completed with (`paymentGatewayId`). */
+export const PAYMENT_GATEWAYS = MANUAL_METHODS.map((name, i) => ({ id: gid('PaymentGateway', i + 1), name }));
+
+export type UserError = { field: string[] | null; message: string };
 
 const MAX_TAG_LENGTH = 40;
 
@@ -64,7 +85,7 @@ export class DraftOrders {
   ) {}
 
   /** The engine's quote for a draft, or the userErrors Shopify would give. */
-  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof shopQuote>; request?: QuoteRequest } {
+  price(input: DraftOrderInput): { errors: UserError[]; priced?: ReturnType<typeof shopQuote>; request?: QuoteRequest; data?: StoreData } {
     const market =
       this.shop.markets.find((m) => m.currency === (input.presentmentCurrencyCode ?? this.shop.shopCurrency)) ?? this.shop.markets[0]!;
     const data = ignoringStock(this.shop.store(market).data);
@@ -102,7 +123,7 @@ export class DraftOrders {
           },
         }),
     };
-    return { errors, priced: shopQuote(data, request, this.now(), this.shop.taxesIncluded), request };
+    return { errors, priced: shopQuote(data, request, this.now(), this.shop.taxesIncluded), request, data };
   }
 
   create(input: DraftOrderInput): { draft?: DraftRecord; errors: UserError[] } {
@@ -111,7 +132,7 @@ export class DraftOrders {
     if (long) return { errors: [{ field: ['tags'], message: `Tags is too long (maximum is ${MAX_TAG_LENGTH} characters)` }] };
     const { errors } = this.price(input);
     if (errors.length) return { errors };
-    const at = new Date(this.now()).toISOString();
+    const at = dateTime(this.now());
     const n = ++this.sequence;
     const draft: DraftRecord = {
       id: gid('DraftOrder', 1_100_000_000_000 + n),
@@ -119,6 +140,8 @@ export class DraftOrders {
       createdAt: at,
       updatedAt: at,
       completedAt: null,
+      invoiceSentAt: null,
+      status: 'OPEN',
       input,
       orderId: null,
     };
@@ -134,113 +157,56 @@ export class DraftOrders {
     return [...this.drafts.values()];
   }
 
-  async complete(id: string, sourceName: string | null): Promise<{ draft?: DraftRecord; errors: UserError[] }> {
+  /** `draftOrderInvoiceSend`: the invoice is emailed; the draft is INVOICE_SENT until completed. */
+  sendInvoice(id: string): { draft?: DraftRecord; errors: UserError[] } {
     const draft = this.drafts.get(id);
     if (!draft) return { errors: [{ field: ['id'], message: 'Draft order does not exist' }] };
-    if (draft.completedAt) return { errors: [{ field: ['id'], message: 'This order has been paid' }] };
-    const { priced, errors } = this.price(draft.input);
+    if (draft.status === 'COMPLETED') return { errors: [{ field: ['id'], message: 'Draft order has been completed' }] };
+    draft.invoiceSentAt = draft.updatedAt = dateTime(this.now());
+    draft.status = 'INVOICE_SENT';
+    return { draft, errors: [] };
+  }
+
+  /**
+   * `draftOrderComplete`. A completed draft is not completed again: the call answers a user error
+   * (its message is not documented; this one is assumed) and no second order; the order it made
+   * is `DraftOrder.order`.
+   */
+  async complete(id: string, options: CompleteOptions = {}): Promise<{ draft?: DraftRecord; errors: UserError[] }> {
+    const draft = this.drafts.get(id);
+    if (!draft) return { errors: [{ field: ['id'], message: 'Draft order does not exist' }] };
+    if (draft.status === 'COMPLETED') return { errors: [{ field: ['id'], message: 'This order has been paid' }] };
+    const gateway = options.paymentGatewayId ? PAYMENT_GATEWAYS.find((g) => g.id === options.paymentGatewayId) : undefined;
+    if (options.paymentGatewayId && !gateway) return { errors: [{ field: ['paymentGatewayId'], message: 'Payment gateway not found' }] };
+    const { priced, errors, request, data } = this.price(draft.input);
     if (!priced) return { errors };
     const shippable = priced.lines.some((l) => l.requiresShipping);
     if (shippable && priced.totals.shipping === null)
       return { errors: [{ field: ['shippingLine'], message: 'Shipping line is required' }] };
+    const paidWith = gateway?.name ?? 'manual';
     const order: OrderRecord = await this.orders.create({
       quote: priced,
+      money: quoteMoney(data!, request!, priced, this.now()),
       email: draft.input.email ?? null,
-      sourceName: sourceName ?? 'shopify_draft_order',
+      sourceName: options.sourceName ?? 'shopify_draft_order',
       tags: draft.input.tags ?? [],
       attributes: draft.input.customAttributes ?? [],
       lineAttributes: new Map(
         (draft.input.lineItems ?? []).map((item, i) => [gid('DraftOrderLineItem', i + 1), item.customAttributes ?? []]),
       ),
       shippingAddress: draft.input.shippingAddress ?? null,
+      // Payment pending: no transaction, the order waits for the money. Else the merchant took it: a manual sale.
+      payment: options.paymentPending
+        ? { gateway: null, opening: [] }
+        : {
+            gateway: paidWith,
+            opening: [{ kind: 'SALE', status: 'SUCCESS', amount: priced.totals.total, gateway: paidWith, manual: true, parentId: null }],
+          },
     });
-    draft.completedAt = order.createdAt;
-    draft.updatedAt = order.createdAt;
+    for (const l of priced.lines) this.shop.commitStock(l.variantId, l.quantity);
+    draft.completedAt = draft.updatedAt = order.createdAt;
+    draft.status = 'COMPLETED';
     draft.orderId = order.id;
     return { draft, errors: [] };
-  }
-
-  /** The Admin DraftOrder (or CalculatedDraftOrder) totals, lines and shipping. */
-  node(draft: DraftRecord | { input: DraftOrderInput }, order: (id: string) => unknown, invoiceUrl: (draft: DraftRecord) => string) {
-    const { priced } = this.price(draft.input);
-    const q = priced!;
-    const bag = (amount: number) => moneyBag(amount, q.currency);
-    const lineDiscount = (lineId: string) =>
-      q.discounts.applied.reduce(
-        (s, d) => s + d.allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === lineId).reduce((t, a) => t + a.amount, 0),
-        0,
-      );
-    const group = q.fulfillment?.[0]?.groups[0];
-    const selected = group?.options.find((o) => o.id === group.selectedOptionId);
-    const discounts = q.totals.itemsDiscount + q.totals.discount;
-    const lineItems = q.lines.map((l) => ({
-      id: l.lineId,
-      uuid: l.lineId,
-      title: l.title,
-      name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
-      variantTitle: l.variantTitle ?? null,
-      sku: l.sku ?? null,
-      quantity: l.quantity,
-      requiresShipping: l.requiresShipping,
-      taxable: true,
-      custom: false,
-      isGiftCard: false,
-      variant: { id: this.shop.ids.gid('ProductVariant', l.variantId) },
-      product: { id: this.shop.ids.gid('Product', l.productId) },
-      originalUnitPriceSet: bag(l.unitPrice),
-      originalTotalSet: bag(l.subtotal),
-      discountedTotalSet: bag(l.subtotal - lineDiscount(l.lineId)),
-      totalDiscountSet: bag(lineDiscount(l.lineId)),
-      customAttributes: [],
-    }));
-    const record = 'id' in draft ? draft : undefined;
-    return {
-      ...(record && {
-        id: record.id,
-        name: record.name,
-        createdAt: record.createdAt,
-        updatedAt: record.updatedAt,
-        completedAt: record.completedAt,
-        status: record.completedAt ? 'COMPLETED' : 'OPEN',
-        invoiceUrl: invoiceUrl(record),
-        order: record.orderId ? order(record.orderId) : null,
-        tags: record.input.tags ?? [],
-        customAttributes: record.input.customAttributes ?? [],
-        email: record.input.email ?? null,
-        ready: true,
-        lineItems: (args: ConnectionArgs) => connection(lineItems, args),
-      }),
-      ...(!record && { lineItems }),
-      currencyCode: q.currency,
-      presentmentCurrencyCode: q.currency,
-      taxesIncluded: this.shop.taxesIncluded,
-      discountCodes: q.discounts.applied.flatMap((d) => (d.code ? [d.code.toUpperCase()] : [])),
-      availableShippingRates: (group?.options ?? []).map((o) => ({
-        handle: optionHandle(o.id),
-        title: o.title,
-        price: money(o.amount, q.currency),
-      })),
-      shippingLine: selected
-        ? {
-            title: selected.title,
-            code: selected.id,
-            shippingRateHandle: optionHandle(selected.id),
-            custom: false,
-            originalPriceSet: bag(selected.amount),
-            discountedPriceSet: bag(selected.amount),
-          }
-        : null,
-      taxLines: q.taxLines.map((t) => ({ title: t.title, priceSet: bag(t.amount), rate: null, ratePercentage: null })),
-      subtotalPriceSet: bag(q.totals.subtotal - q.totals.itemsDiscount),
-      totalLineItemsPriceSet: bag(q.totals.subtotal),
-      totalDiscountsSet: bag(discounts),
-      totalShippingPriceSet: bag(q.totals.shipping ?? 0),
-      totalTaxSet: bag(q.totals.tax ?? 0),
-      totalPriceSet: bag(q.totals.total),
-      totalQuantityOfLineItems: q.lines.reduce((s, l) => s + l.quantity, 0),
-      warnings: [],
-      platformDiscounts: [],
-      alerts: [],
-    };
   }
 }

@@ -3,6 +3,9 @@ import { fromMinorUnits } from '../../adapters/kit/money.js';
 
 export const gid = (type: string, id: string | number): string => `gid://shopify/${type}/${id}`;
 
+/** Shopify's `DateTime`: UTC to the second, "2019-09-07T15:50:00Z" (the scalar's description, both APIs). */
+export const dateTime = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
 /** The id part of `gid://shopify/{type}/{id}` (query string dropped), or undefined for another type. */
 export function gidId(type: string, value: string): string | undefined {
   const match = /^gid:\/\/shopify\/([A-Za-z]+)\/([^?/]+)/.exec(value);

@@ -13,18 +13,28 @@ import { quote } from '../../adapters/memory/quote.js';
 
 const FULL = 1_000_000;
 
+/** What one tax rule taxes in a quote: its rate (parts per million) and the taxable amount, after discounts. */
+export interface TaxBase {
+  title: string;
+  ppm: number;
+  base: number;
+}
+
+/** The taxable amount per rule, exactly: the engine taxing every rule at 100 % (titled by index). */
+export function taxBases(data: StoreData, request: QuoteRequest, now: number): TaxBase[] {
+  const rules = [...data.tax.rules, data.tax.fallback];
+  const at100 = rules.map((r, i) => ({ ...r, title: String(i), ppm: FULL }));
+  return quote({ ...data, tax: { rules: at100.slice(0, -1), fallback: at100.at(-1)! } }, request, now).taxLines.map((b) => {
+    const rule = rules[Number(b.title)]!;
+    return { title: rule.title, ppm: rule.ppm, base: b.amount };
+  });
+}
+
 export function shopQuote(data: StoreData, request: QuoteRequest, now: number, taxesIncluded: boolean): Quote {
   const q = quote(data, request, now);
   if (!taxesIncluded || q.totals.tax === null) return q;
-  // The taxable amount per rule, exactly: the engine taxing every rule at 100 % (titled by index).
-  const rules = [...data.tax.rules, data.tax.fallback];
-  const at100 = rules.map((r, i) => ({ ...r, title: String(i), ppm: FULL }));
-  const bases = quote({ ...data, tax: { rules: at100.slice(0, -1), fallback: at100.at(-1)! } }, request, now).taxLines;
-  const taxLines = bases
-    .map((b) => {
-      const rule = rules[Number(b.title)]!;
-      return { title: rule.title, amount: mulDivRoundHalfUp(b.amount, rule.ppm, FULL + rule.ppm) };
-    })
+  const taxLines = taxBases(data, request, now)
+    .map((b) => ({ title: b.title, amount: mulDivRoundHalfUp(b.base, b.ppm, FULL + b.ppm) }))
     .filter((t) => t.amount > 0);
   const tax = taxLines.reduce((s, t) => s + t.amount, 0);
   return { ...q, taxLines, totals: { ...q.totals, tax, total: q.totals.total - q.totals.tax } };

@@ -14,8 +14,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { execute, getDirectiveValues, getOperationAST, Kind, type DocumentNode } from 'graphql';
-import { adminRoot } from './admin.js';
+import { execute, getDirectiveValues, getOperationAST, Kind } from 'graphql';
+import { adminRoot, type AdminRequest } from './admin.js';
+import { queryCost } from './query-cost.js';
 import { Carts, type CartRecord } from './carts.js';
 import { CustomerAccounts } from './customer-accounts.js';
 import { checkoutPage, payCheckout, type PayInput } from './checkout.js';
@@ -23,6 +24,7 @@ import { DraftOrders } from './draft-orders.js';
 import { Faults, type Fault } from './faults.js';
 import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
+import type { CaptureMethod, PaymentMethod } from './payments.js';
 import { checkDocument, schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
 import { carrierRatesWithoutDefer, hasDefer, sendDeferred } from './defer.js';
@@ -48,6 +50,8 @@ export interface ShopifySimulatorOptions {
   tokenTtlSeconds?: number;
   /** The shop's prices include tax (Settings > Taxes and duties); default false, tax is added. */
   taxesIncluded?: boolean;
+  /** Settings > Payments > Payment capture method; default automatic (card orders are PAID, else AUTHORIZED). */
+  paymentCapture?: CaptureMethod;
   /**
    * The shop quotes shipping with carrier-calculated rates (a carrier service): the Storefront cart
    * lists them only with `withCarrierRates: true` under `@defer`, and after a delivery address
@@ -129,24 +133,6 @@ function parseBody(req: IncomingMessage, raw: Buffer): Record<string, unknown> |
   }
 }
 
-/** Shopify's rough cost: one point per field selected, connections by their page size. */
-function queryCost(document: DocumentNode): number {
-  let cost = 0;
-  const visit = (node: { selectionSet?: { selections: readonly unknown[] } }, multiplier: number) => {
-    for (const selection of (node.selectionSet?.selections ?? []) as Array<{
-      kind: string;
-      arguments?: readonly { name: { value: string }; value: { kind: Kind; value?: string } }[];
-      selectionSet?: { selections: readonly unknown[] };
-    }>) {
-      const first = selection.arguments?.find((a) => a.name.value === 'first' && a.value.kind === Kind.INT)?.value.value;
-      cost += multiplier;
-      visit(selection, first ? Math.min(Number(first), 250) : multiplier);
-    }
-  };
-  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) visit(definition, 1);
-  return Math.max(1, Math.round(cost / 10));
-}
-
 export class ShopifySimulator {
   readonly shop: ShopData;
   readonly carts: Carts;
@@ -179,6 +165,7 @@ export class ShopifySimulator {
     this.shop = ShopData.load(options.dataDir ?? DEFAULT_DATA_DIR, 'https://petal-and-stem.example', options.markets ?? DEFAULT_MARKETS);
     this.shop.taxesIncluded = options.taxesIncluded ?? false;
     this.shop.carrierRates = options.carrierRates ?? null;
+    this.shop.paymentCapture = options.paymentCapture ?? 'automatic';
     this.webhooks = new Webhooks({
       secret: this.credentials.clientSecret,
       shopDomain: this.shopDomain,
@@ -332,6 +319,7 @@ export class ShopifySimulator {
     const inContext = contextDirective
       ? (getDirectiveValues(contextDirective, operation, variables) as { country?: string; language?: string } | undefined)
       : undefined;
+    const searchWarnings: AdminRequest['searchWarnings'] = [];
     const rootValue =
       api === 'storefront'
         ? storefrontRoot(this.shop, this.carts, {
@@ -343,6 +331,8 @@ export class ShopifySimulator {
             origin: this.origin,
             shopDomain: this.shopDomain,
             apiVersion: version,
+            now: this.now,
+            searchWarnings,
           });
     const result = await execute({ schema, document, rootValue, variableValues: variables, operationName });
     if (fault?.type === 'lost') {
@@ -352,12 +342,14 @@ export class ShopifySimulator {
     const errors = result.errors?.map((e) =>
       e.originalError instanceof ArgumentError ? { ...e.toJSON(), extensions: { code: 'BAD_REQUEST' } } : e.toJSON(),
     );
+    // A search term on a field the query does not search is left out, with a warning (search-syntax.ts).
+    const answered = extensions && searchWarnings.length ? { ...extensions, search: searchWarnings } : extensions;
     if (result.data && !errors && hasDefer(operation.selectionSet))
-      return sendDeferred(res, operation, result.data, extensions ? { extensions } : {});
+      return sendDeferred(res, operation, result.data, answered ? { extensions: answered } : {});
     send(res, 200, {
       ...(errors && { errors }),
       ...(result.data !== undefined && { data: result.data }),
-      ...(extensions && { extensions }),
+      ...(answered && { extensions: answered }),
     });
   }
 
@@ -409,9 +401,12 @@ export class ShopifySimulator {
       return;
     }
     if (!pay || req.method !== 'POST') return send(res, 405, { errors: 'Method Not Allowed' });
+    const object = (value: unknown) => (value && typeof value === 'object' ? value : undefined);
     const order = await payCheckout(this.carts, this.orders, token, {
       ...(typeof body?.email === 'string' && body.email && { email: body.email }),
-      ...(body?.shippingAddress && typeof body.shippingAddress === 'object' ? { shippingAddress: body.shippingAddress } : {}),
+      ...(object(body?.shippingAddress) && { shippingAddress: body!.shippingAddress as PayInput['shippingAddress'] }),
+      ...(object(body?.payment) && { payment: body!.payment as PaymentMethod }),
+      ...((body?.delivery === 'shipping' || object(body?.delivery)) && { delivery: body!.delivery as PayInput['delivery'] }),
     });
     if ((req.headers['content-type'] ?? '').includes('form-urlencoded')) {
       res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -421,8 +416,15 @@ export class ShopifySimulator {
     send(res, 200, { order: { id: order.id, name: order.name } });
   }
 
-  /** POST /_simulator/orders/{id}/{fulfill|event|refund|cancel} and /_simulator/faults. */
+  /**
+   * POST /_simulator/orders/{id}/{fulfill|event|refund|cancel|mark-paid|capture|settle},
+   * /_simulator/webhooks/retry and /_simulator/faults.
+   */
   private async control(path: string, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    if (path === '/_simulator/webhooks/retry') {
+      const sent = await this.webhooks.retryDue();
+      return send(res, 200, { sent: sent.map((d) => ({ topic: d.topic, attempt: d.attempt, results: d.results })) });
+    }
     if (path === '/_simulator/faults') {
       this.faults.inject(body.fault as Fault, {
         ...(body.target !== undefined && { target: body.target as 'admin' }),
@@ -430,22 +432,41 @@ export class ShopifySimulator {
       });
       return send(res, 200, { ok: true });
     }
-    const match = /^\/_simulator\/orders\/(\d+)\/(fulfill|event|refund|cancel)$/.exec(path);
+    const match = /^\/_simulator\/orders\/(\d+)\/(fulfill|event|refund|cancel|mark-paid|capture|settle)$/.exec(path);
     if (!match) return send(res, 404, { errors: 'Not Found' });
     const orderId = `gid://shopify/Order/${match[1]}`;
-    const action = match[2];
-    const result: { order: OrderRecord; fulfillment?: { id: string } } =
-      action === 'fulfill'
-        ? await this.orders.fulfill(orderId, body)
-        : action === 'event'
-          ? await this.orders.fulfillmentEvent(orderId, text(body.fulfillmentId), text(body.status, 'IN_TRANSIT'))
-          : action === 'refund'
-            ? await this.orders.refund(orderId, body)
-            : await this.orders.cancel(orderId, typeof body.reason === 'string' ? body.reason : undefined);
+    const result = await this.orderAction(orderId, match[2]!, body);
     send(res, 200, {
       order: { id: result.order.id, name: result.order.name },
       ...(result.fulfillment && { fulfillment: { id: result.fulfillment.id } }),
     });
+  }
+
+  /** A merchant's (or payment provider's) action on an order, as the control API names it. */
+  private async orderAction(
+    orderId: string,
+    action: string,
+    body: Record<string, unknown>,
+  ): Promise<{ order: OrderRecord; fulfillment?: { id: string } }> {
+    switch (action) {
+      case 'fulfill':
+        return this.orders.fulfill(orderId, body);
+      case 'event':
+        return this.orders.fulfillmentEvent(orderId, text(body.fulfillmentId), text(body.status, 'IN_TRANSIT'));
+      case 'refund':
+        return this.orders.refund(orderId, body);
+      case 'mark-paid': {
+        const { order, userErrors } = await this.orders.markAsPaid(orderId);
+        if (!order || userErrors.length) throw new OrderActionError(userErrors[0]?.message ?? `no order ${orderId}`);
+        return { order };
+      }
+      case 'capture':
+        return this.orders.capture(orderId);
+      case 'settle':
+        return this.orders.settle(orderId);
+      default:
+        return this.orders.cancel(orderId, typeof body.reason === 'string' ? body.reason : undefined);
+    }
   }
 }
 

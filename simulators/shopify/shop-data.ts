@@ -9,6 +9,7 @@ import { mulDivRoundHalfUp } from '../../adapters/memory/money-math.js';
 import { buildSearchIndex } from '../../adapters/memory/search.js';
 import { currencyExponent } from '../../adapters/kit/money.js';
 import { gid } from './graph.js';
+import type { CaptureMethod } from './payments.js';
 import { DEFAULT_TRANSLATIONS, type ProductTexts } from './translations.js';
 
 export interface Market {
@@ -69,6 +70,10 @@ export class ShopData {
   taxesIncluded = false;
   /** Shipping rates come from a carrier service (ShopifySimulatorOptions.carrierRates); null: static rates. */
   carrierRates: { pendingReads: number } | null = null;
+  /** Settings > Payments > Payment capture method: card payments are captured at checkout, or only authorized. */
+  paymentCapture: CaptureMethod = 'automatic';
+  /** `Shop.ianaTimezone`: search times without an offset are read in it. */
+  readonly timeZone = 'America/Chicago';
   private readonly priced = new Map<string, PricedStore>();
 
   constructor(
@@ -98,6 +103,19 @@ export class ShopData {
       source.variant.availability =
         stock > 0 ? { available: true, status: 'in_stock', quantity: stock } : { available: false, status: 'out_of_stock', quantity: 0 };
     }
+  }
+
+  /**
+   * An order takes its units out of tracked stock ("inventory is reserved ... the items will no
+   * longer be available for other customers to purchase", `draftOrderComplete`; a checkout commits
+   * it likewise). Stock that may be oversold (backorder, preorder) goes below zero and stays sellable.
+   */
+  commitStock(demoVariantId: string, quantity: number): void {
+    const source = this.base.variants.get(demoVariantId);
+    if (!source || source.stock === null) return;
+    const left = source.stock - quantity;
+    if (!source.backorder && !source.preorderOn) return this.setStock(demoVariantId, left);
+    for (const data of [this.base, ...[...this.priced.values()].map((p) => p.data)]) data.variants.get(demoVariantId)!.stock = left;
   }
 
   /** The catalog and rules priced in a market's currency. */

@@ -1,7 +1,8 @@
 /** The Storefront API root: catalog queries and the Cart API mutations. */
 import { catalogQueries, type CatalogContext } from './catalog.js';
 import { randomUUID } from 'node:crypto';
-import { cartNode, type Attribute, type CartPreferences, type CartRecord, type CartWarning, type Carts, type UserError } from './carts.js';
+import { cartNode } from './cart-node.js';
+import type { Attribute, CartPreferences, CartRecord, CartWarning, Carts, UserError } from './carts.js';
 import type { DeliveryAddressInput } from './addresses.js';
 import { gid } from './graph.js';
 import { answeredLanguage, DEFAULT_LANGUAGE, languageNode } from './translations.js';
@@ -218,11 +219,11 @@ export function storefrontRoot(shop: ShopData, carts: Carts, request: Storefront
       }),
     cartBuyerIdentityUpdate: ({ cartId, buyerIdentity }: { cartId: string; buyerIdentity: BuyerIdentityInput }) =>
       mutate(cartId, (cart, errors) => setBuyer(cart, buyerIdentity, errors)),
+    // The list given becomes the cart's attributes: one left out is removed (not documented; reported in
+    // https://github.com/Shopify/hydrogen/issues/2272: "If I want to remove it, just don't ... add it").
     cartAttributesUpdate: ({ cartId, attributes }: { cartId: string; attributes: Attribute[] }) =>
       mutate(cartId, (cart) => {
-        const merged = new Map(cart.attributes.map((a) => [a.key, a.value]));
-        for (const a of attributes) merged.set(a.key, a.value);
-        cart.attributes = [...merged].map(([key, value]) => ({ key, value }));
+        cart.attributes = [...new Map(attributes.map((a) => [a.key, a.value]))].map(([key, value]) => ({ key, value }));
       }),
     cartNoteUpdate: ({ cartId, note }: { cartId: string; note: string }) =>
       mutate(cartId, (cart) => {

@@ -4,6 +4,9 @@
  *   X-Shopify-Webhook-Id; the same X-Shopify-Event-Id marks them
  *   (https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates).
  * - Order tags are at most 40 characters (assumption, see docs/adapters/shopify.md).
+ * - A subscription's address "Supports an HTTPS URL, a Google Pub/Sub URI ... or an Amazon
+ *   EventBridge event source ARN" (`WebhookSubscriptionInput.uri`, Admin 2026-10); the simulator
+ *   takes plain HTTP to this machine only, for local gateways.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopifySetup, type ShopifySetup } from '../helpers.js';
@@ -42,5 +45,18 @@ describe('Shopify fidelity: draft order tags', () => {
     await expect(s.adapter.findOrderByReference(reference)).resolves.toMatchObject({ orderId: (placed as { orderId: string }).orderId });
     // A retry of the same checkout finds that order instead of placing a second one.
     await expect(placePaid(s, request, quote, reference)).resolves.toEqual(placed);
+  });
+});
+
+describe('Shopify fidelity: webhook subscriptions', () => {
+  it('an address Shopify does not deliver to (plain HTTP to another host) is refused with its words; nothing is subscribed', async () => {
+    const before = s.sim.webhooks.subscriptions.length;
+    await expect(s.adapter.registerWebhooks('http://gateway.example/webhooks/backend')).rejects.toThrow(
+      /refused the ORDERS_CREATE subscription: Address is invalid/,
+    );
+    expect(s.sim.webhooks.subscriptions).toHaveLength(before);
+    await expect(s.adapter.registerWebhooks('https://gateway.example/webhooks/backend')).resolves.toMatchObject({
+      created: expect.arrayContaining(['ORDERS_CREATE', 'ORDERS_UPDATED']),
+    });
   });
 });
