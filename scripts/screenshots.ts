@@ -14,6 +14,7 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { freePort } from './free-port.js';
 import { startHost } from '../examples/embedded-host/server.js';
+import { exitOnHelp } from './cli-help.js';
 
 const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = resolve('docs/images');
@@ -128,6 +129,16 @@ async function main(): Promise<void> {
   }
 }
 
+exitOnHelp({
+  script: 'screenshots',
+  commands: [
+    {
+      usage: '',
+      does: 'writes docs/images/embedded-*.png: the embedded checkout in the host example, 390x844 and 1280x800, light and dark',
+    },
+  ],
+  notes: ["environment: CHROMIUM_PATH (default /usr/bin/chromium, Debian's)"],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`screenshots failed: ${(error as Error).message}\n`);
   process.exitCode = 1;
