@@ -89,7 +89,9 @@ async function walk(page: Page, frame: Frame): Promise<void> {
     await frame.fill('[data-key="ship-postal_code"]', '60601');
     await frame.click('[data-key="address-save"]');
   });
-  await step(() => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
+  // The page then picks the first delivery option by itself: the checkout is ready to pay.
+  await frame.waitForSelector('[data-key$="-std-ship"]:checked');
+  await frame.waitForSelector('[data-key="pay"]:not([disabled])');
 }
 
 async function main(): Promise<void> {
