@@ -133,7 +133,7 @@ describe('docker/config/tenants/demo.yaml', () => {
     expect(read(DOCKER_FILE)).toBe(await dockerDemoTenant(read(LOCAL_FILE)));
   });
 
-  it("is the local demo (A2A, identity linking, simulation, embedded) but for what replicas need: base_url, data_dir, signing, the secret's place", () => {
+  it("is the local demo (A2A, identity linking, simulation) but for base_url, data_dir, signing and the secret's place", () => {
     const [docker] = loadTenantFiles(resolve('docker/config'));
     const [local] = loadTenantFiles(resolve('config'));
     const { base_url, adapter, signing, simulation, ...rest } = docker!.config;
