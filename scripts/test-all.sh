@@ -74,7 +74,8 @@ fi
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing ${packages[*]} (apt-get)"
   ${as_root:-} apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive ${as_root:-} apt-get install -y -qq "${packages[@]}" >/dev/null
+  # Through env: sudo drops the caller's environment.
+  ${as_root:-} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then export CHROMIUM_PATH=$(command -v chromium); fi
 
