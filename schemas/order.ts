@@ -48,19 +48,27 @@ export const Expectation = Type.Object({
 });
 export type Expectation = Static<typeof Expectation>;
 
-/** Tracking is required for every event type but `processing` (§2.4). */
+const TRACKING = { tracking_number: Type.String({ minLength: 1 }), tracking_url: Type.String({ format: 'uri' }) };
+
+/**
+ * Tracking is required for every event type but `processing` (§2.4). The `then` branch defines the
+ * members it requires, so schema tools (OpenAPI linters, generators) see them defined there too.
+ */
 export const FulfillmentEvent = Type.Object(
   {
     id: Type.String(),
     occurred_at: Type.String({ format: 'date-time' }),
     type: Type.String(),
     line_items: Type.Array(LineQuantity),
-    tracking_number: Type.Optional(Type.String({ minLength: 1 })),
-    tracking_url: Type.Optional(Type.String({ format: 'uri' })),
+    tracking_number: Type.Optional(TRACKING.tracking_number),
+    tracking_url: Type.Optional(TRACKING.tracking_url),
     carrier: Type.Optional(Type.String()),
     description: Type.Optional(Type.String()),
   },
-  { if: { properties: { type: { not: { const: 'processing' } } } }, then: { required: ['tracking_number', 'tracking_url'] } },
+  {
+    if: { properties: { type: { not: { const: 'processing' } } } },
+    then: { properties: TRACKING, required: ['tracking_number', 'tracking_url'] },
+  },
 );
 export type FulfillmentEvent = Static<typeof FulfillmentEvent>;
 

@@ -4,7 +4,7 @@
  * server, whose RFC 8414 metadata the client discovers; then the authorization code flow as a
  * public client: PKCE S256, a loopback redirect on an ephemeral port of 127.0.0.1 (RFC 8252 §7.3),
  * `state` and `iss` checked, the code exchanged; then the buyer's orders read with the token.
- * The access token is never printed.
+ * The access token is returned to the caller, never printed here.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -36,6 +36,8 @@ export interface OrderRead {
 export interface LinkOutcome {
   issuer: string;
   scope: string;
+  /** The buyer's access token: `agent link` prints it only when asked (--print-token). */
+  accessToken: string;
   expiresIn?: number;
   orders: OrderRead[];
 }
@@ -144,6 +146,7 @@ export async function linkAccount(options: LinkOptions): Promise<LinkOutcome> {
   return {
     issuer: metadata.issuer,
     scope: tokens.scope ?? options.scope,
+    accessToken: tokens.access_token,
     ...(tokens.expires_in !== undefined && { expiresIn: tokens.expires_in }),
     orders,
   };

@@ -3,9 +3,7 @@
  * this command, which signs requests with the private half the way a platform does (RFC 9421,
  * the gateway's own signing code) so it may read the orders it placed.
  *
- *   npm run agent -- get-order <order id>
- *   npm run agent -- serve [--port N] [--detach]
- *   npm run agent -- link --tenant <id> [--order <order id>]... [--scope <scope>] [--client <client id>] [--open]
+ *   npm run agent -- --help          (every command with what it does)
  *
  * `serve` serves docs/examples/agent (the profile) on 127.0.0.1, on the port of AGENT_PROFILE
  * unless --port says otherwise, quietly (no access log); it prints once it is serving and stops
@@ -19,7 +17,9 @@
  * `link` links a buyer's store account to the agent (scripts/agent-link.ts): it reads the
  * tenant's file (CONFIG_DIR, default config) for its base URL (else GATEWAY_URL) and its public
  * OAuth client, prints the URL the buyer opens (`--open` hands it to the desktop's browser),
- * waits for the loopback redirect, then reads each `--order` with the buyer's token.
+ * waits for the loopback redirect, then reads each `--order` with the buyer's token. With
+ * `--print-token` the buyer's access token goes to stdout first (a warning to stderr), for calls of
+ * one's own (curl, an MCP client); otherwise it is never printed.
  */
 import { fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,7 @@ import { signingKeyFromJwk } from '../src/security/keyring.js';
 import { signRequest } from '../src/security/sign.js';
 import { linkAccount } from './agent-link.js';
 import { serveFolder } from './agent-server.js';
+import { asksForHelp, helpText, type ToolHelp } from './cli-help.js';
 
 export interface Io {
   out(line: string): void;
@@ -46,11 +47,28 @@ export interface AgentSettings {
   configDir?: string;
 }
 
-const USAGE = [
-  'usage: npm run agent -- get-order <order id>',
-  '       npm run agent -- serve [--port N] [--detach]',
-  '       npm run agent -- link --tenant <id> [--order <order id>]... [--scope <scope>] [--client <client id>] [--open]',
-].join('\n');
+const HELP: ToolHelp = {
+  script: 'agent',
+  commands: [
+    {
+      usage: 'get-order <order id>',
+      does: 'reads an order this agent placed, with a request signed by its key (RFC 9421); the order JSON to stdout',
+    },
+    {
+      usage: 'serve [--port N] [--detach]',
+      does: "serves the example agent's profile on 127.0.0.1; --detach returns once serving and prints the kill that stops it",
+    },
+    {
+      usage: 'link --tenant <id> [--order <order id>]... [--print-token] [--scope <scope>] [--client <client id>] [--open]',
+      does: "links a buyer's store account, then reads each --order with the buyer's token (--print-token: the token too)",
+    },
+  ],
+  notes: [
+    'environment: GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080), AGENT_PROFILE (default http://127.0.0.1:9000/.well-known/proto),',
+    '  AGENT_KEY_FILE (default docs/examples/agent.private.jwk), CONFIG_DIR (where link reads the tenant, default ./config)',
+  ],
+};
+const USAGE = helpText(HELP);
 const FOLDER = 'docs/examples/agent';
 
 export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
@@ -64,6 +82,10 @@ export function agentSettings(env: NodeJS.ProcessEnv): AgentSettings {
 
 export async function run(args: readonly string[], io: Io, settings: AgentSettings): Promise<number> {
   const [command, orderId, ...extra] = args;
+  if (asksForHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   if (command === 'serve') return serve(args.slice(1), io, settings);
   if (command === 'link') return link(args.slice(1), io, settings);
   if (command !== 'get-order' || !orderId || extra.length > 0) {
@@ -127,7 +149,8 @@ async function serve(options: readonly string[], io: Io, settings: AgentSettings
   try {
     server = await serveFolder(FOLDER, port);
   } catch (error) {
-    io.err(`cannot serve on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err(code === 'EADDRINUSE' ? await portInUse(port) : `cannot serve on 127.0.0.1:${port}: ${code ?? (error as Error).message}`);
     return 1;
   }
   process.send?.('serving'); // to a --detach parent waiting for readiness
@@ -145,14 +168,15 @@ interface LinkArgs {
   scope: string;
   client?: string;
   open: boolean;
+  printToken: boolean;
 }
 
 function linkArgs(options: readonly string[]): LinkArgs | undefined {
-  const parsed: LinkArgs = { tenant: '', orders: [], scope: ORDER_READ, open: false };
+  const parsed: LinkArgs = { tenant: '', orders: [], scope: ORDER_READ, open: false, printToken: false };
   for (let i = 0; i < options.length; i++) {
     const option = options[i]!;
-    if (option === '--open') {
-      parsed.open = true;
+    if (option === '--open' || option === '--print-token') {
+      parsed[option === '--open' ? 'open' : 'printToken'] = true;
       continue;
     }
     const value = options[++i];
@@ -214,6 +238,10 @@ async function link(options: readonly string[], io: Io, settings: AgentSettings)
   });
   const expires = outcome.expiresIn === undefined ? '' : `, the access token expires in ${outcome.expiresIn} s`;
   io.err(`linked: ${client.client_id} holds ${outcome.scope} from ${outcome.issuer}${expires}`);
+  if (args.printToken) {
+    io.err("the buyer's access token follows on stdout: whoever holds it reads the buyer's orders until it expires; keep it out of logs");
+    io.out(outcome.accessToken);
+  }
   let failed = 0;
   for (const order of outcome.orders) {
     io.out(typeof order.body === 'string' ? order.body : JSON.stringify(order.body));
@@ -224,6 +252,23 @@ async function link(options: readonly string[], io: Io, settings: AgentSettings)
     }
   }
   return failed === 0 ? 0 : 1;
+}
+
+/** Why `serve` cannot listen on a busy port, and what to do: most often it is an agent served earlier with --detach. */
+async function portInUse(port: number): Promise<string> {
+  const profile = `http://127.0.0.1:${port}/.well-known/proto`;
+  const served = await fetch(profile, { signal: AbortSignal.timeout(2000) }).then(
+    async (response) => response.ok && typeof ((await response.json()) as { proto?: unknown }).proto === 'object',
+    () => false,
+  );
+  const earlier = '`npm run agent -- serve --detach`';
+  return [
+    served
+      ? `127.0.0.1:${port} is in use: an agent's profile is already served there (${profile}), probably by an earlier ${earlier}.`
+      : `127.0.0.1:${port} is in use: an agent may already be serving there (an earlier ${earlier}), or another program.`,
+    `Stop it with the \`kill <pid>\` that --detach printed (\`ss -ltnp 'sport = :${port}'\` names the process),`,
+    'or serve on another port with --port.',
+  ].join('\n');
 }
 
 /** The server in a background process that keeps no hold on this terminal; returns once it serves. */

@@ -13,13 +13,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ConfigError } from '../adapters/kit/config-error.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { readIssuedCredentials, writeIssuedCredentials } from '../src/config/issued-credentials.js';
+import { helpText, type CommandHelp } from './cli-help.js';
 import { isProfileUrl, parse, revokeIssued, type Io } from './issued-tool.js';
 
-export const API_KEY_USAGE = [
-  'usage: npm run keys -- api-key create --tenant <id> --profile <platform profile URL> [--name <label>]',
-  '       npm run keys -- api-key list --tenant <id>',
-  '       npm run keys -- api-key revoke --tenant <id> <key id>',
-].join('\n');
+export const API_KEY_COMMANDS: readonly CommandHelp[] = [
+  {
+    usage: 'api-key create --tenant <id> --profile <platform profile URL> [--name <label>]',
+    does: 'issues a platform an X-API-Key key, printed once (the tenant keeps its SHA-256)',
+  },
+  { usage: 'api-key list --tenant <id>', does: "lists the tenant's API keys: id, active or revoked, platform" },
+  { usage: 'api-key revoke --tenant <id> <key id>', does: 'revokes a key (a running gateway refuses it after its next reload)' },
+];
+const API_KEY_USAGE = helpText({ script: 'keys', commands: API_KEY_COMMANDS });
 
 export function runApiKeys(args: readonly string[], io: Io, configDir: string, now = () => new Date()): number {
   try {

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { ALL_CAPABILITIES_YAML } from '../simulators/tenant-capabilities.js';
 import { freePort } from './free-port.js';
 import { MEDUSA_PAYMENT_PROVIDERS, startMedusaStore, type MedusaStore } from './medusa-store.js';
+import { exitOnHelp } from './cli-help.js';
 
 const MODES = ['gateway_charged', 'store_charged', 'handoff'] as const;
 type Mode = (typeof MODES)[number];
@@ -180,6 +181,19 @@ async function main(): Promise<void> {
   );
 }
 
+exitOnHelp({
+  script: 'demo:medusa',
+  commands: [
+    {
+      usage: '',
+      does: 'a real Medusa server (examples/medusa-store, seeded on a fresh database) and the gateway in front of it; Ctrl-C stops both',
+    },
+  ],
+  notes: [
+    'environment: PORT (the gateway, default 8080; 0: a free one), MEDUSA_PORT (default a free one),',
+    '  DATABASE_URL (the PostgreSQL server, default postgres://postgres@127.0.0.1:5432), MEDUSA_DEMO_FINISHING (gateway_charged, store_charged or handoff)',
+  ],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`demo:medusa failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

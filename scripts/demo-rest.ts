@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { freePort } from './free-port.js';
+import { exitOnHelp } from './cli-help.js';
 
 /** The compiled scripts (dist/, or a test's build folder); configuration comes from the working directory. */
 const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,6 +105,19 @@ async function main(): Promise<void> {
   for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
 }
 
+exitOnHelp({
+  script: 'demo:rest',
+  commands: [
+    {
+      usage: '',
+      does: 'the reference REST store (examples/rest-store) and the gateway in front of it (tenant flowers); Ctrl-C stops both',
+    },
+  ],
+  notes: [
+    'environment: PORT (the gateway, default 8080; 0: a free one), STORE_PORT (the store, default a free one),',
+    '  FLOWERS_STORE_API_SECRET, FLOWERS_STORE_WEBHOOK_SECRET (default: made up per run)',
+  ],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`demo:rest failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startShopifySimulator } from '../simulators/shopify/server.js';
 import { simulatedTenantEnv, simulatedTenantYaml } from '../simulators/shopify/tenant-file.js';
 import { run as shopifyTask } from './shopify.js';
+import { exitOnHelp } from './cli-help.js';
 
 const HOST = '127.0.0.1';
 
@@ -72,6 +73,16 @@ async function main(): Promise<void> {
   );
 }
 
+exitOnHelp({
+  script: 'demo:shopify',
+  commands: [
+    {
+      usage: '',
+      does: 'a Shopify simulator (the demo flower shop) and the gateway in front of it, webhooks registered; Ctrl-C stops both',
+    },
+  ],
+  notes: ['environment: PORT (the gateway, default 8080; 0: a free one), SHOPIFY_SIMULATOR_PORT (default a free one)'],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`demo:shopify failed: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);

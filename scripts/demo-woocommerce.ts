@@ -19,6 +19,7 @@ import { registerWebhooks } from '../adapters/woocommerce/webhook-setup.js';
 import { DEFAULT_KEY, startWooSimulator } from '../simulators/woocommerce/server.js';
 import { FINISHING_MODES, tenantFile, type Mode } from '../simulators/woocommerce/tenant-file.js';
 import { freePort } from './free-port.js';
+import { exitOnHelp } from './cli-help.js';
 
 async function waitUntilReady(url: string, child: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 200 && child.exitCode === null; i++) {
@@ -90,6 +91,16 @@ async function main(): Promise<void> {
   );
 }
 
+exitOnHelp({
+  script: 'demo:woocommerce',
+  commands: [
+    {
+      usage: '',
+      does: 'a simulated WooCommerce store (the demo flower shop) and the gateway in front of it, webhooks registered; Ctrl-C stops both',
+    },
+  ],
+  notes: ['environment: PORT (the gateway, default 8080; 0: a free one), WOO_DEMO_FINISHING (gateway_charged, store_charged or handoff)'],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`demo:woocommerce failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

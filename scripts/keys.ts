@@ -10,15 +10,23 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAlgorithmName } from '../src/security/algorithms.js';
 import { generatePrivateJwk, signingKeyFromJwk } from '../src/security/keyring.js';
-import { API_KEY_USAGE, runApiKeys } from './api-keys.js';
+import { API_KEY_COMMANDS, runApiKeys } from './api-keys.js';
+import { asksForHelp, helpText } from './cli-help.js';
 import type { Io } from './issued-tool.js';
-import { OAUTH_CLIENT_USAGE, runOAuthClients } from './oauth-clients.js';
+import { OAUTH_CLIENT_COMMANDS, runOAuthClients } from './oauth-clients.js';
 
-const USAGE = [
-  'usage: npm run keys -- generate [--alg ES256|ES384|EdDSA] [--private-only]   (default ES256)',
-  API_KEY_USAGE,
-  OAUTH_CLIENT_USAGE,
-].join('\n');
+const USAGE = helpText({
+  script: 'keys',
+  commands: [
+    {
+      usage: 'generate [--alg ES256|ES384|EdDSA] [--private-only]',
+      does: 'prints a new private signing key (JWK, default ES256), its public half and how a tenant file references it',
+    },
+    ...API_KEY_COMMANDS,
+    ...OAUTH_CLIENT_COMMANDS,
+  ],
+  notes: ['environment: CONFIG_DIR (the tenant files and credentials/, default ./config)'],
+});
 
 function algorithmArg(args: readonly string[]): string | undefined {
   const at = args.findIndex((a) => a === '--alg' || a.startsWith('--alg='));
@@ -29,6 +37,10 @@ function algorithmArg(args: readonly string[]): string | undefined {
 
 export async function run(args: readonly string[], io: Io, configDir = resolve(process.env.CONFIG_DIR || 'config')): Promise<number> {
   const [command, ...options] = args;
+  if (asksForHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   if (command === 'api-key') return runApiKeys(options, io, configDir);
   if (command === 'oauth-client') return runOAuthClients(options, io, configDir);
   const alg = algorithmArg(options);

@@ -49,8 +49,10 @@ export interface MedusaStoreOptions {
 
 /** Why the store cannot be provisioned here, or undefined when it can. */
 export function medusaInstallProblem(): string | undefined {
-  if (!existsSync(MEDUSA_BIN)) return `Medusa is not installed: run \`npm ci --prefix examples/medusa-store\` (about 700 MB, a minute)`;
-  return undefined;
+  if (existsSync(MEDUSA_BIN)) return undefined;
+  // npm on the project's Node (the `node` devDependency), as the README installs it.
+  const pin = (JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node;
+  return `Medusa is not installed: run \`npx -y -p node@${pin} -- npm ci --prefix examples/medusa-store\` (about 700 MB, a minute)`;
 }
 
 /** The payment providers the seeded region offers: Medusa's system provider and the store's test-card provider. */

@@ -20,16 +20,29 @@ import { ConfigError } from '../adapters/kit/config-error.js';
 import { readIssuedCredentials, writeIssuedCredentials, type IssuedOAuthClient } from '../src/config/issued-credentials.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { CAPABILITY } from '../src/protocol/capability-registry.js';
+import { helpText, type CommandHelp } from './cli-help.js';
 import { isProfileUrl, parse, revokeIssued, type Io } from './issued-tool.js';
 
-export const OAUTH_CLIENT_USAGE = [
-  'usage: npm run keys -- oauth-client create --tenant <id> --profile <platform profile URL> --auth client_secret_basic',
-  '         [--secret-env NAME | --secret-file PATH] [--name <label>] [--redirect-uris <URI,...>]',
-  '       npm run keys -- oauth-client create --tenant <id> --profile <platform profile URL> --auth private_key_jwt',
-  '         (--jwks-url <https URL> | --jwks-file PATH) [--name <label>] [--redirect-uris <URI,...>]',
-  '       npm run keys -- oauth-client list --tenant <id>',
-  '       npm run keys -- oauth-client revoke --tenant <id> <client id>',
-].join('\n');
+export const OAUTH_CLIENT_COMMANDS: readonly CommandHelp[] = [
+  {
+    usage:
+      'oauth-client create --tenant <id> --profile <platform profile URL> --auth client_secret_basic ' +
+      '[--secret-env NAME | --secret-file PATH] [--name <label>] [--redirect-uris <URI,...>]',
+    does: "registers a confidential platform at the tenant's authorization server (no secret reference: one is made, printed once)",
+  },
+  {
+    usage:
+      'oauth-client create --tenant <id> --profile <platform profile URL> --auth private_key_jwt ' +
+      '(--jwks-url <https URL> | --jwks-file PATH) [--name <label>] [--redirect-uris <URI,...>]',
+    does: 'registers a platform that authenticates with a JWT signed by one of its public keys',
+  },
+  { usage: 'oauth-client list --tenant <id>', does: "lists the tenant's OAuth clients: id, active or revoked, platform, authentication" },
+  {
+    usage: 'oauth-client revoke --tenant <id> <client id>',
+    does: 'revokes a client (a running gateway refuses its tokens after its next reload)',
+  },
+];
+const OAUTH_CLIENT_USAGE = helpText({ script: 'keys', commands: OAUTH_CLIENT_COMMANDS });
 
 /** Members of a private JWK: a JWKS file must hold public keys only. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];

@@ -17,13 +17,27 @@ import { openStore } from '../src/state/create-store.js';
 import type { DeadJob, StateStore } from '../src/state/store.js';
 import type { OrderEvent } from '../src/capabilities/order/order-event.js';
 import { orderWebhookQueue } from '../src/capabilities/order/outbox.js';
+import { asksForHelp, helpText } from './cli-help.js';
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run outbox -- list [--tenant <id>]\n       npm run outbox -- replay <event id>|--all [--tenant <id>]';
+const USAGE = helpText({
+  script: 'outbox',
+  commands: [
+    { usage: 'list [--tenant <id>]', does: 'lists the order webhooks that exhausted their retries (dead letters), oldest first' },
+    {
+      usage: 'replay <event id>|--all [--tenant <id>]',
+      does: 'queues dead-lettered webhooks again: due at once, retries reset, after the rest of their order queue',
+    },
+  ],
+  notes: [
+    'environment: STORE (the Redis the gateway uses; with STORE=memory dead letters live inside the gateway process), STORE_PREFIX,',
+    '  CONFIG_DIR (whose tenants it reads without --tenant, default ./config)',
+  ],
+});
 
 /** Where it went as stored, without credentials, query or fragment (platforms may put tokens there). */
 function destination(stored: string): string {
@@ -91,6 +105,10 @@ export async function run(args: readonly string[], io: Io, store: StateStore, te
 }
 
 async function main(): Promise<number> {
+  if (asksForHelp(process.argv.slice(2))) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const settings = settingsFromEnv();
   if (settings.store === 'memory') {
     process.stderr.write('STORE is memory: dead letters live inside the gateway process. Set STORE to the Redis the gateway uses.\n');

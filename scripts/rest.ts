@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { writeFileSync } from 'node:fs';
 import { createRestAdapter, type RestAdapter } from '../adapters/rest/index.js';
 import { REFERENCE_FILE, tenantReference } from './rest-reference.js';
+import { asksForHelp, helpText } from './cli-help.js';
 import { scrub } from '../adapters/rest/mapping.js';
 import { RestSettings } from '../adapters/rest/settings.js';
 import type { TraceEvent } from '../adapters/rest/steps.js';
@@ -38,7 +39,17 @@ export async function formattedReference(): Promise<string> {
   return prettier.format(tenantReference(), { ...(await prettier.resolveConfig(REFERENCE_FILE)), filepath: REFERENCE_FILE });
 }
 
-const USAGE = 'usage: npm run rest -- check --tenant <id> [--live] | npm run rest -- reference';
+const USAGE = helpText({
+  script: 'rest',
+  commands: [
+    {
+      usage: 'check --tenant <id> [--live]',
+      does: 'compiles every mapping of a REST tenant as start-up does; --live then runs each read operation once against the store',
+    },
+    { usage: 'reference', does: `rewrites ${REFERENCE_FILE} (every tenant-file key) from the schemas` },
+  ],
+  notes: ['environment: CONFIG_DIR (the tenant files, default ./config), and the credentials the tenant file references'],
+});
 const EXCERPT = 160;
 const checkSettings = compile<RestSettings>(RestSettings);
 
@@ -110,6 +121,10 @@ async function live(adapter: RestAdapter, polling: boolean, report: (name: strin
 
 export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command] = args;
+  if (asksForHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   if (command === 'reference') {
     writeFileSync(REFERENCE_FILE, await formattedReference());
     io.out(`wrote ${REFERENCE_FILE}`);

@@ -14,6 +14,7 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { freePort } from './free-port.js';
 import { startHost } from '../examples/embedded-host/server.js';
+import { exitOnHelp } from './cli-help.js';
 
 const built = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = resolve('docs/images');
@@ -88,7 +89,9 @@ async function walk(page: Page, frame: Frame): Promise<void> {
     await frame.fill('[data-key="ship-postal_code"]', '60601');
     await frame.click('[data-key="address-save"]');
   });
-  await step(() => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
+  // The page then picks the first delivery option by itself: the checkout is ready to pay.
+  await frame.waitForSelector('[data-key$="-std-ship"]:checked');
+  await frame.waitForSelector('[data-key="pay"]:not([disabled])');
 }
 
 async function main(): Promise<void> {
@@ -128,6 +131,16 @@ async function main(): Promise<void> {
   }
 }
 
+exitOnHelp({
+  script: 'screenshots',
+  commands: [
+    {
+      usage: '',
+      does: 'writes docs/images/embedded-*.png: the embedded checkout in the host example, 390x844 and 1280x800, light and dark',
+    },
+  ],
+  notes: ["environment: CHROMIUM_PATH (default /usr/bin/chromium, Debian's)"],
+});
 main().catch((error: unknown) => {
   process.stderr.write(`screenshots failed: ${(error as Error).message}\n`);
   process.exitCode = 1;

@@ -16,13 +16,24 @@ import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
 import { resolveSecret } from '../src/config/secrets.js';
 import { MemoryStore } from '../src/state/memory-store.js';
+import { asksForHelp, helpText } from './cli-help.js';
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run shopify -- webhooks register|list --tenant <id>';
+const USAGE = helpText({
+  script: 'shopify',
+  commands: [
+    {
+      usage: 'webhooks register --tenant <id>',
+      does: "subscribes the gateway (base_url/webhooks/backend) to the shop's order topics; safe to run again",
+    },
+    { usage: 'webhooks list --tenant <id>', does: 'lists what the shop sends where, marking the subscriptions of this gateway' },
+  ],
+  notes: ['environment: CONFIG_DIR (the tenant files, default ./config), and the credentials the tenant file references'],
+});
 
 /** The tenant's Shopify adapter, built from its file as the gateway builds it. */
 async function tenantAdapter(
@@ -53,6 +64,10 @@ async function tenantAdapter(
 }
 
 export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (asksForHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   const at = args.indexOf('--tenant');
   const tenant = at >= 0 ? args[at + 1] : undefined;
   const [group, command] = args.filter((_, i) => i !== at && i !== at + 1);

@@ -6,6 +6,13 @@
  * Prints the store URL and the REST API key pair to put in a tenant file's credentials.
  */
 import { DEFAULT_KEY, startWooSimulator } from '../simulators/woocommerce/server.js';
+import { exitOnHelp } from './cli-help.js';
+
+exitOnHelp({
+  script: 'simulator:woocommerce',
+  commands: [{ usage: '', does: 'the simulated WooCommerce store alone (the demo flower shop); prints its URL and REST API key pair' }],
+  notes: ['environment: PORT (default 8091), HOST (default 127.0.0.1)'],
+});
 
 const port = Number(process.env.PORT ?? 8091);
 const simulator = await startWooSimulator({ port, host: process.env.HOST ?? '127.0.0.1' });

@@ -18,13 +18,23 @@ import { compile } from '../schemas/validator.js';
 import { WooHttp } from '../adapters/woocommerce/http.js';
 import { CREDENTIALS, WooCommerceSettings } from '../adapters/woocommerce/settings.js';
 import { registerWebhooks } from '../adapters/woocommerce/webhook-setup.js';
+import { asksForHelp, helpText } from './cli-help.js';
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
-const USAGE = 'usage: npm run woocommerce -- webhooks register --tenant <id>';
+const USAGE = helpText({
+  script: 'woocommerce',
+  commands: [
+    {
+      usage: 'webhooks register --tenant <id>',
+      does: "creates or re-activates the store's order and product webhooks to the gateway (base_url/webhooks/backend); safe to run again",
+    },
+  ],
+  notes: ['environment: CONFIG_DIR (the tenant files, default ./config), and the credentials the tenant file references'],
+});
 const checkSettings = compile<WooCommerceSettings>(WooCommerceSettings);
 
 function option(args: readonly string[], name: string): string | undefined {
@@ -35,6 +45,10 @@ function option(args: readonly string[], name: string): string | undefined {
 
 export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, command] = args;
+  if (asksForHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   const tenantId = option(args, '--tenant');
   if (group !== 'webhooks' || command !== 'register' || !tenantId) {
     io.err(USAGE);

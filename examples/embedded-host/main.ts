@@ -6,7 +6,16 @@
  * printed address. HOST_API_KEY: an API key the business issued to this agent, for a business that
  * requires one (sent with the sessions it creates, and given to the page when it asks).
  */
+import { exitOnHelp } from '../../scripts/cli-help.js';
 import { startHost } from './server.js';
+
+exitOnHelp({
+  script: 'demo:host',
+  commands: [
+    { usage: '', does: 'the host example: an agent page that frames the embedded cart and checkout of the gateway (open it in a browser)' },
+  ],
+  notes: ['environment: HOST_PORT (default 9100), GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8080), HOST_API_KEY'],
+});
 
 const port = Number.parseInt(process.env.HOST_PORT || '9100', 10);
 const gateway = process.env.GATEWAY_URL || `http://127.0.0.1:${process.env.PORT || 8080}`;

@@ -3,7 +3,19 @@
  * (default: SHOPIFY_SIMULATOR_PORT, else a free port). Prints its URL and credentials.
  */
 import { parseArgs } from 'node:util';
+import { exitOnHelp } from '../../scripts/cli-help.js';
 import { startShopifySimulator } from './server.js';
+
+exitOnHelp({
+  script: 'simulator:shopify',
+  commands: [
+    {
+      usage: '[--port N] [--latency MS] [--webhook-url URL]',
+      does: 'the Shopify simulator alone (the demo flower shop behind the Admin and Storefront schemas); prints its URL and credentials',
+    },
+  ],
+  notes: ['environment: SHOPIFY_SIMULATOR_PORT (without --port; default a free port)'],
+});
 
 const { values } = parseArgs({ options: { port: { type: 'string' }, latency: { type: 'string' }, 'webhook-url': { type: 'string' } } });
 const simulator = await startShopifySimulator({

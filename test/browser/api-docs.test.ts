@@ -29,3 +29,23 @@ it('shows every operation of the table with its operationId, and the transports 
     await page.close();
   }
 }, 60_000);
+
+it('"Try it out" comes prefilled with a working request: the demo ids in the body, every required header filled', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}/docs/`);
+    const block = page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: /^create_checkout$/ }) });
+    await block.locator('.opblock-summary').click({ timeout: 45_000 });
+    // The page opens every operation ready to try (tryItOutEnabled): its fields are editable at once.
+    await block.locator('.try-out__btn.cancel').waitFor();
+    const body = JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+    expect(body).toMatchObject({ line_items: [{ item: { id: 'bouquet_roses' }, quantity: 2 }], buyer: { email: 'ann@example.com' } });
+    expect(JSON.stringify(body)).not.toMatch(/"string"|VMM/);
+    const headerValue = (name: string) => block.locator(`tr[data-param-name="${name}"] input`).inputValue();
+    expect(await headerValue('PROTO-Agent')).toBe('profile="http://127.0.0.1:9000/.well-known/proto"');
+    expect(await headerValue('Request-Id')).not.toBe('');
+    expect(await headerValue('Idempotency-Key')).toBe('try-create-checkout-1');
+  } finally {
+    await page.close();
+  }
+}, 60_000);

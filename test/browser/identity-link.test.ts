@@ -2,10 +2,17 @@
  * A demo buyer links her account in a real browser (Chromium): the example agent's link flow
  * (scripts/agent-link.ts) hands her the authorization URL, she signs in on the gateway's login
  * page with the keyboard alone and allows, the browser lands on the agent's loopback redirect,
- * and the agent reads her order, placed through another platform, with her token.
+ * and the agent reads her order, placed through another platform, with her token. With
+ * `--print-token`, `npm run agent -- link` hands the token over for calls of one's own (curl, MCP).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { run as agentCommand } from '../../scripts/agent.js';
 import { linkAccount } from '../../scripts/agent-link.js';
 import { freePort } from '../../scripts/free-port.js';
 import { ORDER_READ } from '../../src/security/auth/scopes.js';
@@ -122,6 +129,76 @@ describe('linking a demo buyer in Chromium', () => {
       await expect(link).rejects.toThrow(/no sign-in within 8 s/);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('npm run agent -- link --print-token', () => {
+  let configDir: string;
+  beforeAll(async () => {
+    // The tenant file `link` reads: the demo tenant as this test's gateway serves it.
+    configDir = await mkdtemp(join(tmpdir(), 'link-token-'));
+    await mkdir(join(configDir, 'tenants'));
+    const tenant = {
+      id: 'demo',
+      name: 'Demo Flower Shop',
+      base_url: origin,
+      adapter: { type: 'memory', settings: { data_dir: resolve('config/demo') } },
+      capabilities: { 'dev.proto.shopping.order': {}, 'dev.proto.common.identity_linking': {} },
+      identity_linking: {
+        clients: [
+          { client_id: 'example-agent', name: 'Example agent', profile: gw.platform.url(), redirect_uris: ['http://127.0.0.1/callback'] },
+        ],
+      },
+    };
+    await writeFile(join(configDir, 'tenants', 'demo.json'), JSON.stringify(tenant));
+  });
+  afterAll(() => rm(configDir, { recursive: true, force: true }));
+
+  it("prints the buyer's token on stdout with a warning on stderr; curl and an MCP client read her order with it", async () => {
+    const orderId = await gw.placeOrder({ profileUrl: placer.url(), buyerId: 'cust_2' });
+    const context = await browser.newContext();
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      const linked = agentCommand(
+        ['link', '--tenant', 'demo', '--print-token'],
+        { out: (line) => out.push(line), err: (line) => err.push(line) },
+        { gateway: origin, profile: gw.platform.url(), keyFile: 'docs/examples/agent.private.jwk', configDir },
+      );
+      const url = await vi.waitFor(
+        () => err.find((line) => line.startsWith(`${origin}/oauth2/`)) ?? Promise.reject(new Error('no URL yet')),
+      );
+      await page.goto(url);
+      await signIn(page, 'jane.smith@example.com', 'demo-flowers');
+      expect(await linked).toBe(0);
+    } finally {
+      await context.close();
+    }
+    expect(out).toHaveLength(1);
+    const [token] = out as [string];
+    expect(err.join('\n')).toMatch(/access token follows on stdout: whoever holds it reads the buyer's orders/);
+
+    // The README's curl line.
+    const answer = await fetch(`${origin}/orders/${orderId}`, {
+      headers: { authorization: `Bearer ${token}`, 'proto-agent': `profile="${gw.platform.url()}"`, 'request-id': 'link-curl' },
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ id: orderId, proto: { status: 'success' } });
+
+    // The README's MCP lines: the token as the transport's Authorization header.
+    const client = new Client({ name: 'my-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
+    try {
+      const meta = { 'proto-agent': { profile: gw.platform.url() } };
+      const order = await client.callTool({ name: 'get_order', arguments: { meta, id: orderId } });
+      expect(order.structuredContent).toMatchObject({ id: orderId, proto: { status: 'success' } });
+    } finally {
+      await client.close();
     }
   });
 });

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
-import { embedded, inbound, notified, openHost, received, shipToChicago, startWorld, tabTo, type World } from './helpers/world.js';
+import {
+  embedded,
+  inbound,
+  notified,
+  notifiedWhen,
+  openHost,
+  received,
+  shipToChicago,
+  startWorld,
+  tabTo,
+  type World,
+} from './helpers/world.js';
 
 let browser: Browser;
 let world: World;
@@ -38,18 +49,19 @@ describe('keyboard only', () => {
         await type('buyer-email', 'kim@example.com');
         await page.keyboard.press('Enter');
       });
-      await notified(page, 'ec.fulfillment.change', async () => {
-        await type('ship-street_address', '123 Main St');
-        await type('ship-address_locality', 'Chicago');
-        await type('ship-address_region', 'IL');
-        await type('ship-postal_code', '60601');
-        await tabTo(page, frame, 'address-save');
-        await page.keyboard.press('Enter');
-      });
-      await notified(page, 'ec.fulfillment.change', async () => {
+      await type('ship-street_address', '123 Main St');
+      await type('ship-address_locality', 'Chicago');
+      await type('ship-address_region', 'IL');
+      await type('ship-postal_code', '60601');
+      await tabTo(page, frame, 'address-save');
+      await page.keyboard.press('Enter');
+      // The first option (standard) is chosen for the buyer; the arrow keys choose another.
+      await notifiedWhen(page, 'ec.fulfillment.change', (params) => params.checkout.status === 'ready_for_complete');
+      const express = await notified(page, 'ec.fulfillment.change', async () => {
         await tabTo(page, frame, 'option-*');
-        await page.keyboard.press('Space');
+        await page.keyboard.press('ArrowDown');
       });
+      expect(express.params!.checkout.fulfillment.methods[0].groups[0].selected_option_id).toBe('exp-ship-us');
       await tabTo(page, frame, 'card-success_token');
       await tabTo(page, frame, 'pay');
       await page.keyboard.press('Enter');

@@ -68,6 +68,11 @@ describe('the page shell', () => {
       delegate: ['payment.credential', 'fulfillment.address_change'],
       storefrontUrl: STOREFRONT,
       businessName: 'Test Shop',
+      // What the page marks required: the tenant's buyer fields, and what a delivery address needs (tax by region).
+      required: {
+        buyer: ['email'],
+        address: ['street_address', 'address_locality', 'address_region', 'postal_code', 'address_country'],
+      },
     });
   });
 

@@ -1,13 +1,16 @@
 /**
  * The example agent's command (scripts/agent.ts) against a gateway in-process: it exits
- * non-zero on any protocol error, a 200 whose proto.status is error included, and never prints
- * the bytes of a key file it cannot read.
+ * non-zero on any protocol error, a 200 whose proto.status is error included, never prints
+ * the bytes of a key file it cannot read, and on a busy port says what holds it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type AgentSettings } from '../../scripts/agent.js';
+import { serveFolder } from '../../scripts/agent-server.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -54,5 +57,36 @@ describe('npm run agent -- get-order', () => {
     expect(result.code).toBe(1);
     expect(result.err).toContain('is not JSON');
     expect(`${result.out}\n${result.err}`).not.toMatch(/SUPERSECRET|d=/);
+  });
+});
+
+describe('npm run agent -- serve on a busy port', () => {
+  it('says an agent is already serving there (an earlier --detach) and how to stop it', async () => {
+    const earlier = await serveFolder('docs/examples/agent', 0);
+    const { port } = earlier.address() as AddressInfo;
+    try {
+      const result = await agent(['serve', '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain(`127.0.0.1:${port} is in use: an agent's profile is already served there`);
+      expect(result.err).toContain('npm run agent -- serve --detach');
+      expect(result.err).toMatch(/Stop it with the `kill <pid>` that --detach printed/);
+      expect(result.err).not.toContain('EADDRINUSE');
+    } finally {
+      await new Promise((done) => earlier.close(done));
+    }
+  });
+
+  it('held by something else, it still says what may hold it and what to do', async () => {
+    const other = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const result = await agent(['serve', '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain(`127.0.0.1:${port} is in use: an agent may already be serving there`);
+      expect(result.err).toContain('--port');
+    } finally {
+      await new Promise((done) => other.close(done));
+    }
   });
 });

@@ -72,7 +72,7 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     const sections = readmeSections(await clone.readme());
     // The first command a newcomer runs installs (here: node_modules is linked) and starts the demo.
     expect(sections.intro[0]!.split('\n')[0]).toMatch(/^npx -y -p node@[\d.]+ -- npm install && npm start\s/);
-    expect(sections.intro[0]!.split('\n')[1]).toMatch(/^npm test\s/);
+    expect(sections.intro[0]!.split('\n')[1]).toMatch(/^npm run test:all\s/);
     ({ gateway, port } = await npmStart());
     [agentPort] = (await freePorts(1)) as [number];
     const script = readmeScript(sections, { gateway: port, agent: agentPort });

@@ -5,7 +5,7 @@
  * `inject('medusaStore')` (test/helpers/medusa-store.ts).
  *
  * With CI=true a missing PostgreSQL or Medusa install fails the run, never skips it. Elsewhere a
- * machine without `npm ci --prefix examples/medusa-store` gets `unavailable` and the suites say
+ * machine without the Medusa store installed (`npm run test:all` installs it) gets `unavailable` and the suites say
  * so (test/helpers/medusa-store.ts). MEDUSA_STORE_URL + MEDUSA_STORE_SEED (the seed's JSON) point
  * the suites at an already running seeded store instead, for quick local iterations.
  *

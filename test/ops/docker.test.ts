@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DOCKER_FILE, dockerDemoTenant, LOCAL_FILE, SHARED_STATE } from '../../scripts/docker-demo-tenant.js';
 import { loadTenantFiles } from '../../src/config/load-tenants.js';
 import { generatePrivateJwk, loadKeyring } from '../../src/security/keyring.js';
 import { testGateway } from '../helpers/gateway.js';
@@ -124,6 +125,33 @@ describe('docker/docker-compose.yml', () => {
     for (const [name] of gateways) expect(lb.depends_on?.[name]?.condition).toBe('service_healthy');
     const lbAddress = (lb.networks as Record<string, { ipv4_address?: string }>).gateway?.ipv4_address;
     for (const [, gateway] of gateways) expect(gateway.environment!.TRUST_PROXY).toBe(lbAddress);
+  });
+});
+
+describe('docker/config/tenants/demo.yaml', () => {
+  it('is generated from the local demo: running npm run docker:demo-tenant again changes nothing', async () => {
+    expect(read(DOCKER_FILE)).toBe(await dockerDemoTenant(read(LOCAL_FILE)));
+  });
+
+  it("is the local demo (A2A, identity linking, simulation) but for base_url, data_dir, signing and the secret's place", () => {
+    const [docker] = loadTenantFiles(resolve('docker/config'));
+    const [local] = loadTenantFiles(resolve('config'));
+    const { base_url, adapter, signing, simulation, ...rest } = docker!.config;
+    const { adapter: localAdapter, signing: _localSigning, simulation: localSimulation, ...localRest } = local!.config;
+    expect(rest).toEqual(localRest);
+    expect(rest).toMatchObject({ a2a: true, identity_linking: { clients: [expect.objectContaining({ client_id: 'example-agent' })] } });
+    expect(base_url).toBe(`http://127.0.0.1:${compose.services.lb!.ports![0]!.split(':')[0]}`);
+    expect(adapter).toEqual({ ...localAdapter, settings: { ...localAdapter.settings, data_dir: '/app/config/demo' } });
+    expect(signing).toEqual({ keys: [{ env: 'DEMO_SIGNING_KEY' }], sign_responses: true, verify_requests: 'optional' });
+    expect(simulation).toEqual({ ...localSimulation, secret: { file: `${SHARED_STATE}/demo-simulation-secret` } });
+  });
+
+  it('keeps the simulation secret on a volume every replica mounts, which the image lets its user write', () => {
+    for (const [, gateway] of gateways) expect(gateway.volumes).toContain(`gateway-state:${SHARED_STATE}`);
+    expect(compose.volumes).toHaveProperty('gateway-state');
+    const runtime = stage('runtime');
+    expect(runtime).toContain(`RUN mkdir ${SHARED_STATE} && chown node:node ${SHARED_STATE}`);
+    expect(runtime.indexOf(`RUN mkdir ${SHARED_STATE} && chown node:node ${SHARED_STATE}`)).toBeLessThan(runtime.indexOf('USER node'));
   });
 });
 

@@ -53,7 +53,7 @@ describe('the key tool', () => {
     expect(JSON.parse((await generate()).out[1]!)).toMatchObject({ kty: 'EC', crv: 'P-256' });
     const bad = await generate('--alg', 'RS256');
     expect(bad.code).toBe(2);
-    expect(bad.err[0]).toMatch(/^usage: npm run keys -- generate/);
+    expect(bad.err[0]).toMatch(/^usage:\n {2}npm run keys -- generate/);
     expect(bad.out).toEqual([]);
     expect(await run(['rotate'], { out: () => undefined, err: () => undefined })).toBe(2);
   });

@@ -5,7 +5,7 @@
  */
 import type { Session } from './config.js';
 import { h } from './dom.js';
-import { methodRequests, updateBody, type Edit } from './edits.js';
+import { defaultOptions, methodRequests, updateBody, type Edit } from './edits.js';
 import type { Answer, Gateway } from './gateway.js';
 import { embeddedError, type HostLink, type ProtoMessage } from './host-link.js';
 import type { FulfillmentMethod, Instrument, Resource } from './model.js';
@@ -76,6 +76,7 @@ export class App {
       kind: this.kind,
       businessName: this.session.config.businessName,
       delegated: new Set(this.session.delegate),
+      required: this.session.config.required,
       busy: this.busy,
       edit: (edit) => void this.edit(edit),
       pay: (choice) => void this.pay(choice),
@@ -84,7 +85,8 @@ export class App {
     };
   }
 
-  private async edit(edit: Edit): Promise<void> {
+  /** `preset`: the follow-up that picks the first delivery options, made once per edit of the buyer. */
+  private async edit(edit: Edit, preset = false): Promise<void> {
     if (this.busy) return;
     this.notice = undefined;
     const answer = await this.call(`update_${this.kind}`, updateBody(this.resource, edit));
@@ -92,6 +94,8 @@ export class App {
     if (next) this.apply(next);
     // What was saved now shows as the store answered it (normalized), not as it was typed.
     this.render(next ? SAVED_BY[edit.part] : undefined);
+    const defaults = next && !preset && edit.part === 'fulfillment' ? defaultOptions(next) : undefined;
+    if (defaults) await this.edit(defaults, true);
   }
 
   private async pay(choice: PaymentChoice): Promise<void> {
@@ -99,6 +103,8 @@ export class App {
     this.notice = undefined;
     // An order the store is still placing is only looked at again, never paid twice.
     if (this.resource.status === 'complete_in_progress') return this.settle(await this.call('get_checkout', {}));
+    // Nothing is paid (nor the host asked for a credential) before the total is final.
+    if (this.resource.status !== 'ready_for_complete') return this.render();
     let instruments: Instrument[] = [];
     if (this.session.delegate.includes('payment.credential')) {
       this.setBusy(true);

@@ -16,6 +16,8 @@ export interface PageConfig {
   businessName: string;
   /** The credential the business requires for this session, which the page asks its host for. */
   auth?: { type: string };
+  /** The fields the store requires: marked, and checked before an edit is sent. */
+  required: { buyer: string[]; address: string[] };
 }
 
 export interface Session {

@@ -35,6 +35,25 @@ export function updateBody(resource: Resource, edit: Edit): Record<string, unkno
   return body;
 }
 
+/**
+ * The store's first option for every delivery group still without one (the store lists its
+ * options in its own order: the demo, standard first), as the edit choosing them; undefined when
+ * every group has one. The buyer may change it like any other choice.
+ */
+export function defaultOptions(resource: Resource): Edit | undefined {
+  const methods = resource.fulfillment?.methods ?? [];
+  const open = (group: NonNullable<FulfillmentMethod['groups']>[number]) => !group.selected_option_id && (group.options ?? []).length > 0;
+  if (!methods.some((method) => (method.groups ?? []).some(open))) return undefined;
+  const first = new Map(methods.flatMap((m) => (m.groups ?? []).filter(open).map((g) => [g.id, g.options![0]!.id] as const)));
+  return {
+    part: 'fulfillment',
+    methods: methodRequests(methods).map((m) => ({
+      ...m,
+      groups: m.groups?.map((g) => ({ ...g, selected_option_id: g.selected_option_id ?? first.get(g.id) ?? null })),
+    })),
+  };
+}
+
 /** The methods as the session holds them, in request form (what update_checkout takes back). */
 export function methodRequests(methods: readonly FulfillmentMethod[]): MethodRequest[] {
   return methods.map((method) => ({

@@ -4,21 +4,21 @@
  */
 import { h, uid } from './dom.js';
 import { methodRequests } from './edits.js';
-import { field, formValues, type FieldSpec } from './fields.js';
+import { field, formValues, type FieldSpec, type FieldState } from './fields.js';
 import { formatMoney } from './money.js';
 import { isLocation, type FulfillmentMethod, type PostalAddress } from './model.js';
 import { messageList } from './view-messages.js';
-import { messagesAt, type ViewContext } from './view-context.js';
+import { formState, type ViewContext } from './view-context.js';
 
 const ADDRESS: FieldSpec[] = [
-  { name: 'first_name', label: 'First name', autocomplete: 'shipping given-name' },
-  { name: 'last_name', label: 'Last name', autocomplete: 'shipping family-name' },
-  { name: 'street_address', label: 'Street address', autocomplete: 'shipping address-line1', required: true },
+  { name: 'first_name', autocomplete: 'shipping given-name' },
+  { name: 'last_name', autocomplete: 'shipping family-name' },
+  { name: 'street_address', autocomplete: 'shipping address-line1' },
   { name: 'extended_address', label: 'Apartment, suite (optional)', autocomplete: 'shipping address-line2' },
-  { name: 'address_locality', label: 'City', autocomplete: 'shipping address-level2', required: true },
-  { name: 'address_region', label: 'State or region', autocomplete: 'shipping address-level1' },
-  { name: 'postal_code', label: 'Postal code', autocomplete: 'shipping postal-code', required: true },
-  { name: 'address_country', label: 'Country (2 letters)', autocomplete: 'shipping country', required: true },
+  { name: 'address_locality', autocomplete: 'shipping address-level2' },
+  { name: 'address_region', autocomplete: 'shipping address-level1' },
+  { name: 'postal_code', autocomplete: 'shipping postal-code' },
+  { name: 'address_country', label: 'Country (2 letters)', autocomplete: 'shipping country' },
 ];
 
 const TYPE_LABELS: Record<string, string> = { shipping: 'Ship to an address', pickup: 'Pick up in store' };
@@ -30,6 +30,19 @@ export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
   // Nothing chosen yet: shipping's address form is shown at once (saving it chooses shipping).
   const method: Partial<FulfillmentMethod> | undefined =
     fulfillment.methods[0] ?? (types.includes('shipping') ? { type: 'shipping' } : undefined);
+  const addresses = (method?.destinations ?? []).filter((d) => !isLocation(d));
+  const current: PostalAddress | undefined = addresses.find((d) => d.id === method?.selected_destination_id) ?? addresses[0];
+  // The address form shows what the store says about each of its fields there; a delegated address has no form.
+  const at =
+    current && method?.destinations
+      ? `$.fulfillment.methods[0].destinations[${method.destinations.findIndex((d) => d === current)}].`
+      : undefined;
+  const form = formState(
+    ctx.resource,
+    '$.fulfillment',
+    ctx.delegated.has('fulfillment.address_change') ? undefined : at,
+    ctx.required.address,
+  );
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'delivery-title' },
@@ -43,16 +56,19 @@ export function fulfillmentSection(ctx: ViewContext): HTMLElement | null {
         ctx.busy,
         (type) => ctx.edit({ part: 'fulfillment', methods: [{ type }] }),
       ),
-    messageList(messagesAt(ctx.resource, '$.fulfillment'), 'About delivery'),
-    method?.type === 'shipping' && shipping(ctx, method),
+    messageList(form.others, 'About delivery'),
+    method?.type === 'shipping' && shipping(ctx, method, current, form.state),
     method?.type === 'pickup' && pickup(ctx, method as FulfillmentMethod),
     method?.id !== undefined && options(ctx, method as FulfillmentMethod),
   );
 }
 
-function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLElement {
-  const addresses = (method.destinations ?? []).filter((d) => !isLocation(d));
-  const current: PostalAddress | undefined = addresses.find((d) => d.id === method.selected_destination_id) ?? addresses[0];
+function shipping(
+  ctx: ViewContext,
+  method: Partial<FulfillmentMethod>,
+  current: PostalAddress | undefined,
+  state: (name: string) => FieldState,
+): HTMLElement {
   if (ctx.delegated.has('fulfillment.address_change')) {
     return h(
       'div',
@@ -69,7 +85,12 @@ function shipping(ctx: ViewContext, method: Partial<FulfillmentMethod>): HTMLEle
     'form',
     { class: 'grid-form', 'aria-label': 'Shipping address' },
     ...ADDRESS.map((spec) =>
-      field(spec, current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined), 'ship'),
+      field(
+        spec,
+        current?.[spec.name as keyof PostalAddress] ?? (spec.name === 'address_country' ? 'US' : undefined),
+        'ship',
+        state(spec.name),
+      ),
     ),
     h('div', { class: 'actions' }, h('button', { type: 'submit', 'data-key': 'address-save', disabled: ctx.busy }, 'Use this address')),
   );

@@ -1,5 +1,6 @@
-/** The store's messages: errors as alerts, the rest as status text, each with its code for styling. */
+/** The store's messages: errors as alerts, the rest as status text, each with its code for styling, in the form's words. */
 import { h } from './dom.js';
+import { inFormWords } from './fields.js';
 import type { ProtoMessage } from './host-link.js';
 
 export function messageList(messages: readonly ProtoMessage[], label: string): HTMLElement | null {
@@ -7,6 +8,6 @@ export function messageList(messages: readonly ProtoMessage[], label: string): H
   return h(
     'ul',
     { class: 'messages', 'aria-label': label },
-    ...messages.map((m) => h('li', { class: `message message-${m.type}`, 'data-code': m.code }, m.content)),
+    ...messages.map((m) => h('li', { class: `message message-${m.type}`, 'data-code': m.code }, inFormWords(m.content))),
   );
 }

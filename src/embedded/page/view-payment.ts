@@ -1,7 +1,8 @@
 /**
  * Paying: with the host when it took `payment.credential`; otherwise with one of the business's
  * handlers the page can build an instrument for (the sandbox's test cards); otherwise the store
- * takes payment on its own site and the button hands the buyer over.
+ * takes payment on its own site and the button hands the buyer over. The button works once the
+ * checkout is ready_for_complete (its total final), never before.
  */
 import { h, uid } from './dom.js';
 import { formatMoney } from './money.js';
@@ -59,6 +60,7 @@ export function paymentSection(ctx: ViewContext): HTMLElement {
     label = 'Continue to payment';
   }
   if (ctx.resource.status === 'complete_in_progress') label = 'Check order status';
+  const payable = ctx.resource.status === 'ready_for_complete' || ctx.resource.status === 'complete_in_progress';
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'payment-title' },
@@ -66,9 +68,23 @@ export function paymentSection(ctx: ViewContext): HTMLElement {
     ...body,
     h(
       'button',
-      { type: 'button', class: 'primary', 'data-key': 'pay', disabled: ctx.busy, onclick: () => ctx.pay(choice()) },
+      {
+        type: 'button',
+        class: 'primary',
+        'data-key': 'pay',
+        disabled: ctx.busy || !payable,
+        'aria-describedby': payable ? undefined : 'pay-pending',
+        onclick: () => ctx.pay(choice()),
+      },
       ctx.busy ? 'Working…' : label,
     ),
+    payable
+      ? null
+      : h(
+          'p',
+          { id: 'pay-pending', class: 'muted' },
+          'You can pay once the store has everything it needs: the notes above say what is missing.',
+        ),
   );
 }
 

@@ -20,7 +20,15 @@ export interface PageConfig {
   businessName: string;
   /** The credential the page asks its host for, when the business requires one for this kind of session. */
   auth?: { type: 'oauth' | 'api_key' };
+  /** The fields the page marks required: the buyer fields the store requires, and what a delivery address needs. */
+  required: { buyer: readonly string[]; address: readonly string[] };
 }
+
+/**
+ * What the gateway needs of a delivery address: a place to deliver to, and its country and region,
+ * by which tax is priced (src/extensions/fulfillment/gaps.ts asks for the region when tax depends on it).
+ */
+const ADDRESS_REQUIRED = ['street_address', 'address_locality', 'address_region', 'postal_code', 'address_country'];
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -54,6 +62,7 @@ export function pageConfig(tenant: Tenant, kind: SessionKind, rpc: string): Page
     storefrontUrl: tenant.adapter.storefrontUrl,
     businessName: tenant.name,
     ...(auth && { auth: { type: auth } }),
+    required: { buyer: tenant.policies.requiredBuyerFields, address: ADDRESS_REQUIRED },
   };
 }
 

@@ -15,6 +15,14 @@ import { agentCardPath, profilePath } from '../../protocol/business-profile.js';
 import { catalogueRows } from '../../protocol/error-catalogue.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { Tenant } from '../../tenancy/tenant.js';
+import {
+  ID_SOURCES,
+  REQUEST_EXAMPLES,
+  REQUEST_ID_EXAMPLE,
+  idempotencyKeyExample,
+  protoAgentExample,
+  tagObjects,
+} from './document-examples.js';
 
 /** What each operation answers with (HTTP 200/201); an operation not named here answers the envelope and its resource. */
 const ANSWERS: Record<string, TSchema> = {
@@ -61,22 +69,48 @@ const ERRORS: Record<string, string> = Object.fromEntries(
 /** JSON round trip: TypeBox's symbol keys go, plain JSON Schema (2020-12 compatible) stays. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
-const header = (name: string, required: boolean, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
-  name,
-  in: 'header',
-  required,
-  description,
-  schema,
+const header = (
+  name: string,
+  required: boolean,
+  description: string,
+  schema: Record<string, unknown> = { type: 'string' },
+  example?: string,
+) => ({ name, in: 'header', required, description, schema, ...(example !== undefined && { example }) });
+
+/** One per operation: its example differs, since one key on two operations is refused (409). */
+const idempotencyKey = (operation: string) =>
+  header(
+    'Idempotency-Key',
+    true,
+    'Repeats answer the first result byte for byte; another body, operation or resource with the same key is 409.',
+    { type: 'string', minLength: 1, maxLength: 255 },
+    idempotencyKeyExample(operation),
+  );
+
+/** The path's resource id: random, so no example; the description says which answer carries it. */
+const idParameter = (op: OperationDefinition) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: ID_SOURCES[op.capability] ?? 'The resource id.',
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
 });
 
-const PARAMETERS = {
-  ProtoAgent: header('PROTO-Agent', true, 'The caller: `profile="<platform profile URL>"` (RFC 8941 dictionary).'),
-  RequestId: header('Request-Id', true, 'Echoed in logs and answers; 1-200 visible ASCII characters.', { type: 'string', maxLength: 200 }),
-  IdempotencyKey: header('Idempotency-Key', true, 'Repeats answer the first result byte for byte; another body with the same key is 409.', {
-    type: 'string',
-    minLength: 1,
-    maxLength: 255,
-  }),
+const parametersOf = (tenant: Tenant) => ({
+  ProtoAgent: header(
+    'PROTO-Agent',
+    true,
+    'The caller: `profile="<platform profile URL>"` (RFC 8941 dictionary).',
+    { type: 'string' },
+    protoAgentExample(tenant),
+  ),
+  RequestId: header(
+    'Request-Id',
+    true,
+    'Echoed in logs and answers; 1-200 visible ASCII characters.',
+    { type: 'string', maxLength: 200 },
+    REQUEST_ID_EXAMPLE,
+  ),
   Signature: header(
     'Signature',
     false,
@@ -85,9 +119,8 @@ const PARAMETERS = {
   SignatureInput: header('Signature-Input', false, 'RFC 9421 covered components and parameters of `Signature`.'),
   ContentDigest: header('Content-Digest', false, 'RFC 9530 digest of the body, covered by the signature.'),
   AcceptLanguage: header('Accept-Language', false, "The buyer's language, for stores that translate."),
-  Id: { name: 'id', in: 'path', required: true, description: 'The resource id.', schema: { type: 'string', minLength: 1, maxLength: 200 } },
-};
-const ref = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
+});
+const ref = (name: keyof ReturnType<typeof parametersOf>) => ({ $ref: `#/components/parameters/${name}` });
 
 const errorResponses = Object.fromEntries(Object.keys(ERRORS).map((status) => [status, { $ref: `#/components/responses/Error${status}` }]));
 
@@ -95,8 +128,8 @@ function operationObject(op: OperationDefinition): Record<string, unknown> {
   const parameters = [
     ref('ProtoAgent'),
     ref('RequestId'),
-    ...(op.idempotency ? [ref('IdempotencyKey')] : []),
-    ...(op.rest.path.includes('{id}') ? [ref('Id')] : []),
+    ...(op.idempotency ? [idempotencyKey(op.name)] : []),
+    ...(op.rest.path.includes('{id}') ? [idParameter(op)] : []),
     ref('AcceptLanguage'),
     ref('Signature'),
     ref('SignatureInput'),
@@ -116,7 +149,14 @@ function operationObject(op: OperationDefinition): Record<string, unknown> {
     description: op.description,
     tags: [op.capability],
     parameters,
-    ...(op.input && { requestBody: { required: true, content: { 'application/json': { schema: plain(op.input) } } } }),
+    ...(op.input && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: plain(op.input), ...(REQUEST_EXAMPLES[op.name] && { example: REQUEST_EXAMPLES[op.name] }) },
+        },
+      },
+    }),
     responses,
     // The same operation over the other transports.
     'x-mcp-tool': op.name,
@@ -126,19 +166,49 @@ function operationObject(op: OperationDefinition): Record<string, unknown> {
 
 const describe = (text: string) => ({ description: text, content: { 'application/json': { schema: { type: 'object' } } } });
 
-export function openApiDocument(tenant: Tenant, operations: readonly OperationDefinition[]): Record<string, unknown> {
-  const offered = operations.filter((op) => tenant.capabilities.has(op.capability));
+/** A JSON-RPC transport's refusals: an error object, with the HTTP status of the matching transport error. */
+const JSON_RPC_ERRORS = {
+  '4XX': {
+    description:
+      'A refused call as a JSON-RPC error ({jsonrpc, id, error: {code, message, data}}) with the HTTP status of the transport ' +
+      'error (400 malformed, 401 credentials, 413 too large, 415 not JSON, 424 caller profile unreachable, 429 with Retry-After).',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['jsonrpc', 'error'],
+          properties: {
+            jsonrpc: { const: '2.0' },
+            id: { type: ['string', 'integer', 'null'] },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+const UNKNOWN_TENANT = { '404': { $ref: '#/components/responses/Error404' } };
+
+/** Discovery, MCP and, when the tenant serves it, A2A: the paths beside the operations. */
+function otherPaths(tenant: Tenant, offered: readonly OperationDefinition[]): Record<string, Record<string, unknown>> {
+  const tools = offered.map((op) => `\`${op.name}\``).join(', ');
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of offered) (paths[op.rest.path] ??= {})[op.rest.method.toLowerCase()] = operationObject(op);
   paths[profilePath] = {
     get: {
       operationId: 'discovery',
       summary: 'The business profile',
       tags: ['discovery'],
-      responses: { '200': describe('The profile: services, capabilities, payment handlers, keys.') },
+      responses: {
+        '200': describe('The profile: services, capabilities, payment handlers, keys.'),
+        '304': { description: 'Not modified: If-None-Match names the current ETag.' },
+        ...UNKNOWN_TENANT,
+      },
     },
   };
-  const tools = offered.map((op) => `\`${op.name}\``).join(', ');
   paths['/mcp'] = {
     post: {
       operationId: 'mcp',
@@ -148,30 +218,37 @@ export function openApiDocument(tenant: Tenant, operations: readonly OperationDe
         '`meta["proto-agent"].profile` (or params._meta) names the caller.',
       tags: ['transports'],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '200': describe('The JSON-RPC response.') },
+      responses: { '200': describe('The JSON-RPC response.'), ...JSON_RPC_ERRORS },
     },
   };
-  if (tenant.config.a2a === true) {
-    paths[agentCardPath] = {
-      get: {
-        operationId: 'a2a_agent_card',
-        summary: 'The A2A agent card',
-        tags: ['transports'],
-        responses: { '200': describe('The agent card.') },
-      },
-    };
-    paths['/a2a'] = {
-      post: {
-        operationId: 'a2a',
-        summary: 'A2A (JSON-RPC message/send, message/stream)',
-        description: `A DataPart {"action": <name>, …} with the actions ${tools}; answers carry the resource under a2a.proto.<capability>.`,
-        tags: ['transports'],
-        parameters: [ref('ProtoAgent')],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-        responses: { '200': describe('The JSON-RPC response: an A2A Message.') },
-      },
-    };
-  }
+  if (tenant.config.a2a !== true) return paths;
+  paths[agentCardPath] = {
+    get: {
+      operationId: 'a2a_agent_card',
+      summary: 'The A2A agent card',
+      tags: ['transports'],
+      responses: { '200': describe('The agent card.'), ...UNKNOWN_TENANT },
+    },
+  };
+  paths['/a2a'] = {
+    post: {
+      operationId: 'a2a',
+      summary: 'A2A (JSON-RPC message/send, message/stream)',
+      description: `A DataPart {"action": <name>, …} with the actions ${tools}; answers carry the resource under a2a.proto.<capability>.`,
+      tags: ['transports'],
+      parameters: [ref('ProtoAgent')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': describe('The JSON-RPC response: an A2A Message.'), ...JSON_RPC_ERRORS },
+    },
+  };
+  return paths;
+}
+
+export function openApiDocument(tenant: Tenant, operations: readonly OperationDefinition[]): Record<string, unknown> {
+  const offered = operations.filter((op) => tenant.capabilities.has(op.capability));
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of offered) (paths[op.rest.path] ??= {})[op.rest.method.toLowerCase()] = operationObject(op);
+  Object.assign(paths, otherPaths(tenant, offered));
   return {
     openapi: '3.1.0',
     info: {
@@ -181,12 +258,14 @@ export function openApiDocument(tenant: Tenant, operations: readonly OperationDe
         `The ${PROTOCOL_VERSION} commerce protocol over REST, as this business serves it. Every operation names the caller ` +
         'with PROTO-Agent; state-changing ones take an Idempotency-Key. Business outcomes that fail are HTTP 200 with ' +
         '`proto.status` "error"; transport errors are `{code, content}` with the HTTP status.',
+      // The protocol's REST binding, as upstream publishes it.
+      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: tenant.baseUrl }],
-    tags: [...new Set(offered.map((op) => op.capability))].map((name) => ({ name })),
+    tags: tagObjects([...new Set(offered.map((op) => op.capability))]),
     paths,
     components: {
-      parameters: PARAMETERS,
+      parameters: parametersOf(tenant),
       schemas: { TransportError: plain(TransportError) },
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([status, description]) => [

@@ -2,7 +2,8 @@
  * `npm run demo:medusa` as a newcomer runs it (the compiled script): a real Medusa server on a
  * fresh database and the gateway on PORT advertising that port, the medusa-demo tenant answering a
  * search with Medusa's products and prices, and Ctrl-C stopping both and dropping the database.
- * Needs PostgreSQL and `npm ci --prefix examples/medusa-store`; in CI their absence fails it.
+ * Needs PostgreSQL and the Medusa store installed (`npm run test:all` installs it); in CI their
+ * absence fails it.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 /**
  * The must-use plugin of docs/adapters/woocommerce.md (adapters/woocommerce/mu-plugin/proto-reference.php),
- * run by PHP (php-cli, installed by .ci/run): it lints, and its hooks, driven in the order a block
+ * run by PHP (php-cli, installed by `npm run test:all`): it lints, and its hooks, driven in the order a block
  * checkout fires them, keep the checkout link's reference until the order is placed, then save it
  * on that order. The block checkout fires woocommerce_store_api_checkout_update_order_meta when it
  * creates the draft order for GET /checkout, before the buyer submits

@@ -1,6 +1,6 @@
 /**
  * Debian's Chromium driven by playwright-core (never a downloaded browser). A missing browser
- * fails the suite, in CI and everywhere else: `apt-get install -y chromium` (.ci/run does).
+ * fails the suite, in CI and everywhere else: `apt-get install -y chromium` (`npm run test:all` does).
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';

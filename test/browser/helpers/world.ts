@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { vi } from 'vitest';
 import { startHost, type HostServer } from '../../../examples/embedded-host/server.js';
 import { freePort } from '../../../scripts/free-port.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
@@ -114,9 +115,14 @@ export async function tabTo(page: Page, frame: Frame, key: string, limit = 80): 
   throw new Error(`Tab never reached ${key}`);
 }
 
-/** The host example in a fresh browser context, started with these query parameters. */
-export async function openHost(browser: Browser, world: World, query: string): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await browser.newContext();
+/** The host example in a fresh browser context (at this window size), started with these query parameters. */
+export async function openHost(
+  browser: Browser,
+  world: World,
+  query: string,
+  viewport?: { width: number; height: number },
+): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await browser.newContext(viewport && { viewport });
   // A step that never happens fails with its own name, well before the test's timeout.
   context.setDefaultTimeout(8000);
   const page = await context.newPage();
@@ -137,18 +143,35 @@ export async function applyCode(frame: Frame, code: string): Promise<void> {
   await frame.click('[data-key="discount-apply"]');
 }
 
-/** Contact, a Chicago address and standard shipping: what makes the demo checkout ready_for_complete. */
+/** Waits (bounded) for a notification of this method whose params satisfy `test`; returns it. */
+export async function notifiedWhen(
+  page: Page,
+  method: string,
+  test: (params: Record<string, any>) => boolean,
+): Promise<LoggedMessage['message']> {
+  return vi.waitFor(
+    async () => {
+      const found = (await inbound(page)).find((e) => e.message.method === method && test(e.message.params ?? {}));
+      if (!found) throw new Error(`no ${method} of that kind yet`);
+      return found.message;
+    },
+    { timeout: 8000, interval: 50 },
+  );
+}
+
+/**
+ * Contact and a Chicago address: the page then picks the first delivery option (standard
+ * shipping) by itself, which makes the demo checkout ready_for_complete.
+ */
 export async function shipToChicago(page: Page, frame: Frame): Promise<void> {
   await notified(page, 'ec.buyer.change', async () => {
     await frame.fill('[data-key="buyer-email"]', 'ann@example.com');
     await frame.click('[data-key="buyer-save"]');
   });
-  await notified(page, 'ec.fulfillment.change', async () => {
-    await frame.fill('[data-key="ship-street_address"]', '123 Main St');
-    await frame.fill('[data-key="ship-address_locality"]', 'Chicago');
-    await frame.fill('[data-key="ship-address_region"]', 'IL');
-    await frame.fill('[data-key="ship-postal_code"]', '60601');
-    await frame.click('[data-key="address-save"]');
-  });
-  await notified(page, 'ec.fulfillment.change', () => frame.check('[data-key^="option-"][data-key$="-std-ship"]'));
+  await frame.fill('[data-key="ship-street_address"]', '123 Main St');
+  await frame.fill('[data-key="ship-address_locality"]', 'Chicago');
+  await frame.fill('[data-key="ship-address_region"]', 'IL');
+  await frame.fill('[data-key="ship-postal_code"]', '60601');
+  await frame.click('[data-key="address-save"]');
+  await notifiedWhen(page, 'ec.fulfillment.change', (params) => params.checkout.status === 'ready_for_complete');
 }
