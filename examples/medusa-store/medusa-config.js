@@ -24,7 +24,9 @@ module.exports = defineConfig({
       resolve: '@medusajs/medusa/payment',
       options: {
         providers: [
-          // A card provider that behaves like a real processor's test mode: declines `fail_token`.
+          // A card provider that behaves like Stripe's (@medusajs/payment-stripe) in test mode: it keeps
+          // only the session data Stripe's provider reads and declines `fail_token`. Two ids:
+          // pp_test-card_test-card and the Stripe-like pp_stripe_test-card.
           { resolve: './src/modules/test-card', id: 'test-card' },
         ],
       },
