@@ -82,7 +82,7 @@ export class MedusaAdapter implements Adapter {
       quotesTax: true,
       pickup: false,
       locationStock: false,
-      multiGroup: false,
+      multiGroup: true,
       fulfillmentDiscovery: false,
       rejectionReasons: true,
       acceptedClaims: [],

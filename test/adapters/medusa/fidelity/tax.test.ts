@@ -62,6 +62,9 @@ suite('tax as Medusa computes it (real Medusa server)', () => {
     const adapter = await adapterFor(store!, { region_id: store!.seed.taxInclusiveRegionId });
     try {
       expect(adapter.capabilities.currencies).toEqual(['EUR']);
+      // The catalog shows the price as the store sets it, tax inside, as the line's unit price.
+      const [found] = await adapter.lookup([store!.seed.variants.bouquet_roses!]);
+      expect(found!.product.variants[0]!.price).toEqual({ amount: 3500, currency: 'EUR' });
       const { request, quote } = await readyQuote(adapter, shippingRequest({ lines: lines(store!, { bouquet_roses: 2 }) }, BERLIN));
       // 2 × 35.00 and 5.00 shipping, each with 19 % VAT inside: 58.82 + 4.20 net, 11.98 VAT, 75.00 paid.
       expect(quote.totals).toEqual({ subtotal: 5882, itemsDiscount: 0, discount: 0, shipping: 420, tax: 1198, total: 7500 });
