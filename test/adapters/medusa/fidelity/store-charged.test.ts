@@ -34,15 +34,16 @@ async function placeWith(
 }
 
 suite("store_charged with a Stripe store's provider (real Medusa server)", () => {
-  it('pp_stripe_*: the card goes where payment-stripe reads it; the intent is confirmed, authorized, the order placed', async () => {
+  it('pp_stripe_*: the card goes where payment-stripe reads it; the intent is confirmed and charged, the order placed', async () => {
     const { adapter, placed } = await placeWith({ payment_provider: MEDUSA_PAYMENT_PROVIDERS.stripeLike }, CARD.accepted);
     try {
       expect(placed).toMatchObject({ status: 'placed', orderId: expect.any(String) });
       const order = await medusaOrder(store!, (placed as { orderId: string }).orderId, 'id,payment_status,*payment_collections.payments');
       const [payment] = order.payment_collections[0].payments;
-      expect([order.payment_status, payment.provider_id]).toEqual(['authorized', MEDUSA_PAYMENT_PROVIDERS.stripeLike]);
+      // The store captures at checkout (the provider's `capture` option): the order is paid.
+      expect([order.payment_status, payment.provider_id]).toEqual(['captured', MEDUSA_PAYMENT_PROVIDERS.stripeLike]);
       // The session's data became the PaymentIntent, confirmed with the buyer's payment method.
-      expect(payment.data).toMatchObject({ object: 'payment_intent', payment_method: CARD.accepted.token, status: 'requires_capture' });
+      expect(payment.data).toMatchObject({ object: 'payment_intent', payment_method: CARD.accepted.token, status: 'succeeded' });
     } finally {
       await adapter.close();
     }
@@ -100,7 +101,7 @@ suite("store_charged with a Stripe store's provider (real Medusa server)", () =>
     }
   });
 
-  it('an authorized card: the order does not await payment', async () => {
+  it('a card charged at checkout: the order does not await payment', async () => {
     const { adapter, placed } = await placeWith({ payment_provider: MEDUSA_PAYMENT_PROVIDERS.stripeLike }, CARD.accepted);
     try {
       expect((await adapter.getOrder((placed as { orderId: string }).orderId))!.awaitingPayment).toBeUndefined();
