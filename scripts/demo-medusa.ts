@@ -47,7 +47,7 @@ adapter:
   settings:
     backend_url: ${store.url}
     storefront_url: ${STOREFRONT}
-    payment_provider: ${MEDUSA_PAYMENT_PROVIDERS.testCard}
+    payment_provider: ${MEDUSA_PAYMENT_PROVIDERS.stripeLike}
     region_id: ${store.seed.regionId}
     sales_channel_id: ${store.seed.salesChannelId}
   credentials:

@@ -19,7 +19,10 @@ const MEDUSA_BIN = join(MEDUSA_STORE_DIR, 'node_modules/.bin/medusa');
 export interface MedusaSeed {
   publishableKey: string;
   secretKey: string;
+  /** The store's default region: USD, prices before tax (tax-exclusive), Canada taxed at 5 % GST on top. */
   regionId: string;
+  /** Germany: EUR, prices that include 19 % VAT (Medusa's tax-inclusive price preference for the region). */
+  taxInclusiveRegionId: string;
   salesChannelId: string;
   stockLocationId: string;
   /** Demo product id (config/demo) -> Medusa product id. */
@@ -55,8 +58,28 @@ export function medusaInstallProblem(): string | undefined {
   return `Medusa is not installed: run \`npx -y -p node@${pin} -- npm ci --prefix examples/medusa-store\` (about 700 MB, a minute)`;
 }
 
-/** The payment providers the seeded region offers: Medusa's system provider and the store's test-card provider. */
-export const MEDUSA_PAYMENT_PROVIDERS = { system: 'pp_system_default', testCard: 'pp_test-card_test-card' } as const;
+/**
+ * The payment providers the seeded regions offer: Medusa's system provider and the store's
+ * test-card provider (examples/medusa-store/src/modules/test-card), which keeps of a session's
+ * data what @medusajs/payment-stripe keeps, under two ids: a Stripe-like one (`pp_stripe_…`, as
+ * Stripe's provider is named) and its own.
+ */
+export const MEDUSA_PAYMENT_PROVIDERS = {
+  system: 'pp_system_default',
+  stripeLike: 'pp_stripe_test-card',
+  testCard: 'pp_test-card_test-card',
+} as const;
+
+/**
+ * What the Medusa store has beyond config/demo, so each Medusa behaviour the adapter must meet is
+ * there to be met: a second shipping profile (fragile goods ship apart, with their own option), a
+ * tax rate on top of prices (Canada) and a region whose prices include tax (Germany).
+ */
+export const MEDUSA_EXTRAS = {
+  fragileProducts: ['vase_glass'],
+  taxInclusiveRegion: { name: 'Germany', currency: 'eur', countries: ['de'], tax: { de: { rate: 19, code: 'DE-VAT', name: 'VAT' } } },
+  tax: { ca: { rate: 5, code: 'CA-GST', name: 'GST' } },
+} as const;
 
 /** config/demo as the seed script's input (examples/medusa-store/src/scripts/seed.js): amounts in major units, as Medusa takes them. */
 export function seedInput(dataDir = resolve('config/demo')): unknown {
@@ -73,7 +96,12 @@ export function seedInput(dataDir = resolve('config/demo')): unknown {
         description: p.description,
         image: p.media[0]?.url,
         categories: p.categories.filter((c) => c.taxonomy === 'merchant').map((c) => c.value),
-        requiresShipping: p.variants.some((v) => v.requiresShipping),
+        // The shipping profile of the product: none for digital goods (Medusa then needs no shipping method for them).
+        shippingProfile: !p.variants.some((v) => v.requiresShipping)
+          ? null
+          : (MEDUSA_EXTRAS.fragileProducts as readonly string[]).includes(p.id)
+            ? 'fragile'
+            : 'default',
         // Medusa products always have an option; a simple product gets Medusa's own default one.
         options: simple
           ? [{ title: 'Default option', values: ['Default option value'] }]
@@ -97,8 +125,13 @@ export function seedInput(dataDir = resolve('config/demo')): unknown {
     name: 'Petal & Stem Flower Co.',
     currency: data.currency.toLowerCase(),
     salesChannel: 'Gateway storefront',
-    region: { name: 'United States and Canada', countries: ['us', 'ca'] },
+    region: { name: 'United States and Canada', countries: ['us', 'ca'], tax: MEDUSA_EXTRAS.tax },
+    taxInclusiveRegion: MEDUSA_EXTRAS.taxInclusiveRegion,
     paymentProviders: Object.values(MEDUSA_PAYMENT_PROVIDERS),
+    shippingProfiles: [
+      { key: 'default', name: 'Default Shipping Profile', type: 'default' },
+      { key: 'fragile', name: 'Fragile goods', type: 'fragile' },
+    ],
     products,
     location: {
       name: florist.name,
@@ -111,8 +144,30 @@ export function seedInput(dataDir = resolve('config/demo')): unknown {
       },
     },
     shipping: [
-      { name: 'Standard Shipping', code: 'standard', label: 'Standard', description: 'Arrives in 3-5 business days.', amount: 5 },
-      { name: 'Express Shipping', code: 'express', label: 'Express', description: 'Arrives in 1-2 business days.', amount: 15 },
+      {
+        name: 'Standard Shipping',
+        profile: 'default',
+        code: 'standard',
+        label: 'Standard',
+        description: 'Arrives in 3-5 business days.',
+        amount: 5,
+      },
+      {
+        name: 'Express Shipping',
+        profile: 'default',
+        code: 'express',
+        label: 'Express',
+        description: 'Arrives in 1-2 business days.',
+        amount: 15,
+      },
+      {
+        name: 'Fragile Courier',
+        profile: 'fragile',
+        code: 'fragile',
+        label: 'Fragile',
+        description: 'Packed by hand, arrives in 2-4 business days.',
+        amount: 12,
+      },
     ],
     promotions: [...data.codes.values()]
       .filter((c) => ['10OFF', 'WELCOME20', 'FIXED500'].includes(c.key))

@@ -1,27 +1,23 @@
 /**
  * Quotes on Medusa's own cart (Store API), the cart id being the session's handle: each quote
  * brings the cart to exactly the request's state (lines as a diff keyed by the gateway's line id
- * in item metadata, email and shipping address, promotion codes, the selected shipping option)
- * and maps what Medusa priced. Medusa's totals are unrounded major units; the total is rounded
- * once, as it is charged (money.ts), and the items discount takes what rounding leaves, so the
- * protocol's totals add up and equal what Medusa records on the order.
+ * in item metadata, email and shipping address, promotion codes, a shipping method per shipping
+ * profile: shipping.ts) and maps what Medusa priced (quote.ts).
  * Every change to the cart drops its payment session in Medusa: payment is set up only when the
  * order is placed (orders.ts), after the last change.
  */
-import type { AppliedDiscount, FulfillmentMethodQuote, LineProblem, PostalAddress, Quote, QuotedLine, QuoteRequest } from '../contract.js';
+import type { LineProblem, PostalAddress, Quote, QuoteRequest } from '../contract.js';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
-import { toMinor } from './money.js';
-import type { MedusaAdjustment, MedusaCart, MedusaLineItem, MedusaShippingMethod, MedusaShippingOption } from './shapes.js';
+import { lineIdOf, toQuote } from './quote.js';
+import type { MedusaCart } from './shapes.js';
+import { MedusaShipping, optionsToSet, type ShippingPlans } from './shipping.js';
 
 export const CART_FIELDS =
   'id,currency_code,region_id,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,' +
-  'item_subtotal,*items,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,*shipping_methods.adjustments,' +
-  '*shipping_address,*payment_collection';
-
-/** One fulfillment group per method: Medusa prices one shipping method per shipping profile, the store has one. */
-export const GROUP_KEY = 'default';
+  'item_subtotal,*items,items.subtotal,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,' +
+  '*shipping_methods.adjustments,*shipping_address,*payment_collection';
 
 export type { MedusaCart } from './shapes.js';
 
@@ -30,11 +26,6 @@ export interface CartScope {
   salesChannelId?: string | undefined;
   currency: string;
 }
-
-const lineIdOf = (item: MedusaLineItem): string | undefined => {
-  const id = item.metadata?.gateway_line_id;
-  return typeof id === 'string' ? id : undefined;
-};
 
 export function toMedusaAddress(address: PostalAddress): Record<string, string> {
   const fields: Record<string, string | undefined> = {
@@ -71,9 +62,6 @@ export interface QuoteOptions {
   signal?: AbortSignal;
 }
 
-/** Shipping options per cart content and address, for this long: a merchant's price change shows within it. */
-const OPTIONS_TTL_MS = 60_000;
-
 /** How long a quote just made stands for the same request (checkoutUrl, placeOrder right after pricing). */
 const RECENT_MS = 5_000;
 
@@ -84,13 +72,15 @@ function requestKey(cartId: string, request: QuoteRequest): string {
 }
 
 export class MedusaCarts {
-  private readonly options = new LRUCache<string, MedusaShippingOption[]>({ max: 5_000, ttl: OPTIONS_TTL_MS });
   private readonly recent = new LRUCache<string, { quote: Quote; cart: MedusaCart }>({ max: 1_000, ttl: RECENT_MS });
+  private readonly shipping: MedusaShipping;
 
   constructor(
     private readonly client: MedusaClient,
     private readonly scope: CartScope,
-  ) {}
+  ) {
+    this.shipping = new MedusaShipping(client, scope.currency);
+  }
 
   async retrieve(cartId: string, signal?: AbortSignal): Promise<MedusaCart | null> {
     try {
@@ -233,7 +223,10 @@ export class MedusaCarts {
 
   /**
    * Applies the submitted codes in order so every refusal carries Medusa's own reason: all new
-   * codes in one call, and only when Medusa refuses that, one call per code to say which.
+   * codes in one call, and only when Medusa refuses that, one call per code to say which. Codes
+   * match whatever their case, as the contract has it; Medusa matches them exactly
+   * (get-promotion-codes-to-apply: `The promotion code X is invalid`), so a code it refuses is
+   * tried again as the store spells it (canonicalCode).
    */
   private async syncCodes(
     cart: MedusaCart,
@@ -241,9 +234,11 @@ export class MedusaCarts {
     signal?: AbortSignal,
   ): Promise<{ cart: MedusaCart; rejected: Quote['discounts']['rejected'] }> {
     const path = `/store/carts/${cart.id}/promotions`;
-    const applied = new Set<string>((cart.promotions ?? []).map((p) => String(p.code).toUpperCase()));
-    const wanted = codes.map((c) => c.toUpperCase());
-    const stale = [...applied].filter((code) => !wanted.includes(code));
+    const held = (cart.promotions ?? []).map((p) => String(p.code));
+    const applied = new Set(held.map((c) => c.toUpperCase()));
+    const wanted = new Set(codes.map((c) => c.toUpperCase()));
+    // Removed as Medusa spells them: it matches codes exactly.
+    const stale = held.filter((code) => !wanted.has(code.toUpperCase()));
     let now = cart;
     if (stale.length > 0) now = await this.mutate(path, 'cart promotion remove', 'DELETE', { promo_codes: stale }, signal);
     const rejected: Quote['discounts']['rejected'] = [];
@@ -264,36 +259,49 @@ export class MedusaCarts {
       }
     }
     for (const { code, index } of fresh) {
-      try {
-        now = await this.mutate(path, 'cart promotion add', 'POST', { promo_codes: [code] }, signal);
-      } catch (error) {
-        if (!(error instanceof MedusaRefusal)) throw error;
-        rejected.push({
-          code,
-          index,
-          ...(/invalid|not found|does not exist/i.test(error.message) && { reason: 'invalid' as const }),
-          detail: error.message,
-        });
-      }
+      const added = await this.addCode(now, code, signal);
+      if ('cart' in added) now = added.cart;
+      else rejected.push({ code, index, ...(added.invalid && { reason: 'invalid' as const }), detail: added.refused });
     }
     rejected.sort((a, b) => a.index - b.index);
     return { cart: now, rejected };
   }
 
-  /**
-   * The cart's shipping options. Asked of Medusa again only when what they depend on changed (the
-   * cart's items, address and region): an unchanged cart is priced from one cart read.
-   */
-  private async shippingOptions(cart: MedusaCart, signal?: AbortSignal): Promise<MedusaShippingOption[]> {
-    const key = JSON.stringify([cart.id, cart.region_id, (cart.items ?? []).map((i) => [i.variant_id, i.quantity]), cart.shipping_address]);
-    const known = this.options.get(key);
-    if (known) return known;
-    const answer = await this.client.call('store', '/store/shipping-options', 'shipping options', { query: { cart_id: cart.id }, signal });
-    const options = list<MedusaShippingOption>(answer, 'shipping_options', 'shipping options').filter(
-      (o) => o.insufficient_inventory !== true,
-    );
-    this.options.set(key, options);
-    return options;
+  /** One code onto the cart, as submitted, else as the store spells it; or Medusa's refusal. */
+  private async addCode(
+    cart: MedusaCart,
+    code: string,
+    signal?: AbortSignal,
+  ): Promise<{ cart: MedusaCart } | { refused: string; invalid: boolean }> {
+    const add = (promo: string) =>
+      this.mutate(`/store/carts/${cart.id}/promotions`, 'cart promotion add', 'POST', { promo_codes: [promo] }, signal);
+    let refusal: MedusaRefusal;
+    try {
+      return { cart: await add(code) };
+    } catch (error) {
+      if (!(error instanceof MedusaRefusal)) throw error;
+      refusal = error;
+    }
+    const invalid = /invalid|not found|does not exist/i.test(refusal.message);
+    const canonical = invalid ? await this.canonicalCode(code, signal) : undefined;
+    if (canonical === undefined || canonical === code) return { refused: refusal.message, invalid };
+    try {
+      return { cart: await add(canonical) };
+    } catch (error) {
+      if (!(error instanceof MedusaRefusal)) throw error;
+      return { refused: error.message, invalid: /invalid|not found|does not exist/i.test(error.message) };
+    }
+  }
+
+  /** The store's spelling of a code that differs only in case (Admin API promotion search), if there is one. */
+  private async canonicalCode(code: string, signal?: AbortSignal): Promise<string | undefined> {
+    const answer = await this.client.call('admin', '/admin/promotions', 'promotion lookup', {
+      query: { q: code, fields: 'id,code', limit: 20 },
+      signal,
+    });
+    return list<{ code?: string | null }>(answer, 'promotions', 'promotion lookup').find(
+      (p) => typeof p.code === 'string' && p.code.toUpperCase() === code.toUpperCase(),
+    )?.code as string | undefined;
   }
 
   /** Brings Medusa's cart to the request's state and prices it. */
@@ -321,27 +329,43 @@ export class MedusaCarts {
     cart = await this.syncBuyer(cart, request, metadata, signal);
     let rejected: Quote['discounts']['rejected'] = [];
     if (!codesApplied) ({ cart, rejected } = await this.syncCodes(cart, request.discountCodes, signal));
+    const shipped = request.fulfillment ? await this.syncShipping(cart, request, signal) : undefined;
+    if (shipped) cart = shipped.cart;
+    const quote = toQuote(request, cart, { lineProblems: problems, rejected, ...(shipped && { shipping: shipped.plans }) });
+    this.recent.set(requestKey(cart.id, request), { quote, cart });
+    return { quote, cart };
+  }
 
-    let fulfillment: FulfillmentMethodQuote[] | undefined;
-    const shippingMethod = request.fulfillment?.methods.find((m) => m.type === 'shipping');
-    if (request.fulfillment) {
-      const offered = cart.shipping_address?.country_code && shippingMethod ? await this.shippingOptions(cart, signal) : [];
-      const selected = shippingMethod?.selectedOptions?.[GROUP_KEY];
-      const current = (cart.shipping_methods ?? [])[0]?.shipping_option_id as string | undefined;
-      if (selected && offered.some((o) => o.id === selected) && current !== selected)
+  /**
+   * The request's shipping on the cart: the shipped lines grouped by shipping profile with their
+   * options (once an address is known), each group's selected option set on the cart.
+   */
+  private async syncShipping(
+    cart: MedusaCart,
+    request: QuoteRequest,
+    signal?: AbortSignal,
+  ): Promise<{ cart: MedusaCart; plans: ShippingPlans }> {
+    const shipped = new Map((cart.items ?? []).filter((i) => i.requires_shipping !== false).map((i) => [lineIdOf(i), i.product_id]));
+    const methods = request.fulfillment!.methods.filter((m) => m.type === 'shipping');
+    const hasAddress = Boolean(cart.shipping_address?.country_code);
+    const offered = hasAddress && methods.length > 0 ? await this.shipping.offered(cart, signal) : [];
+    const profiles =
+      shipped.size > 0 && methods.length > 0 ? await this.shipping.profilesOf([...shipped.values()], signal) : new Map<string, string>();
+    const plans: ShippingPlans = new Map();
+    for (const method of methods) {
+      const lines = method.lineIds.flatMap((lineId) => (shipped.has(lineId) ? [{ lineId, productId: shipped.get(lineId)! }] : []));
+      const groups = this.shipping.plan(lines, profiles, offered, !request.fulfillment!.multiGroup);
+      for (const optionId of optionsToSet(cart, groups, method.selectedOptions))
         cart = await this.mutate(
           `/store/carts/${cart.id}/shipping-methods`,
           'cart shipping method',
           'POST',
-          { option_id: selected },
+          { option_id: optionId },
           signal,
         );
-      fulfillment = this.fulfillmentOf(request, cart, offered, selected);
-      fulfillment = this.fulfillmentOf(request, cart, undefined, undefined, fulfillment);
+      plans.set(method.methodId, groups);
     }
-    const quote = this.toQuote(request, cart, problems, rejected, fulfillment);
-    this.recent.set(requestKey(cart.id, request), { quote, cart });
-    return { quote, cart };
+    return { cart, plans };
   }
 
   /**
@@ -351,171 +375,5 @@ export class MedusaCarts {
   recentQuote(cartId: string, request: QuoteRequest, reference: string): { quote: Quote; cart: MedusaCart } | undefined {
     const recent = this.recent.get(requestKey(cartId, request));
     return recent?.cart.metadata?.gateway_reference === reference ? recent : undefined;
-  }
-
-  private fulfillmentOf(
-    request: QuoteRequest,
-    cart: MedusaCart,
-    options: MedusaShippingOption[] | undefined,
-    selected: string | undefined,
-    earlier?: FulfillmentMethodQuote[],
-  ): FulfillmentMethodQuote[] {
-    const physical = new Set((cart.items ?? []).filter((i) => i.requires_shipping !== false).map(lineIdOf));
-    return request.fulfillment!.methods.map((method, n) => {
-      const lineIds = method.lineIds.filter((id) => physical.has(id));
-      if (earlier) {
-        // After the selection was made: what Medusa now holds decides the selected option.
-        const chosen = (cart.shipping_methods ?? [])[0]?.shipping_option_id as string | undefined;
-        const group = earlier[n]!.groups[0]!;
-        const { selectedOptionId: _, ...rest } = group;
-        return {
-          ...earlier[n]!,
-          groups: [{ ...rest, ...(chosen && group.options.some((o) => o.id === chosen) && { selectedOptionId: chosen }) }],
-        };
-      }
-      if (method.type !== 'shipping')
-        return {
-          methodId: method.methodId,
-          type: method.type,
-          lineIds,
-          groups: [{ key: GROUP_KEY, lineIds, options: [], unavailableReason: 'This store does not offer pickup.' }],
-        };
-      const priced = (options ?? [])
-        .map((o) => ({
-          id: o.id,
-          title: o.name,
-          ...(o.type?.description && { description: o.type.description }),
-          amount: toMinor(o.amount ?? o.calculated_price?.calculated_amount, this.scope.currency),
-        }))
-        .sort((a, b) => a.amount - b.amount);
-      const hasAddress = Boolean(cart.shipping_address?.country_code);
-      return {
-        methodId: method.methodId,
-        type: method.type,
-        lineIds,
-        groups: [
-          {
-            key: GROUP_KEY,
-            lineIds,
-            options: priced,
-            ...(hasAddress && priced.length === 0 && { unavailableReason: 'The store does not ship to this address.' }),
-            ...(selected && priced.some((o) => o.id === selected) && { selectedOptionId: selected }),
-          },
-        ],
-      };
-    });
-  }
-
-  toQuote(
-    request: QuoteRequest,
-    cart: MedusaCart,
-    lineProblems: LineProblem[],
-    rejected: Quote['discounts']['rejected'],
-    fulfillment?: FulfillmentMethodQuote[],
-  ): Quote {
-    const currency = String(cart.currency_code).toUpperCase();
-    const minor = (amount: unknown) => toMinor(amount ?? 0, currency);
-    const order = new Map(request.lines.map((l, n) => [l.lineId, n]));
-    const items = [...(cart.items ?? [])]
-      .filter((i) => order.has(lineIdOf(i) ?? ''))
-      .sort((a, b) => order.get(lineIdOf(a)!)! - order.get(lineIdOf(b)!)!);
-    const lines: QuotedLine[] = items.map((item) => {
-      const unitPrice = minor(item.unit_price);
-      return {
-        lineId: lineIdOf(item)!,
-        variantId: item.variant_id,
-        productId: item.product_id,
-        title: item.product_title ?? item.title ?? '',
-        ...(item.variant_title &&
-          item.variant_title !== 'Default variant' &&
-          item.variant_title !== item.product_title && { variantTitle: item.variant_title }),
-        ...(item.variant_sku && { sku: item.variant_sku }),
-        unitPrice,
-        quantity: item.quantity,
-        ...(item.thumbnail && { imageUrl: item.thumbnail }),
-        requiresShipping: item.requires_shipping !== false,
-        fulfillableOn: 'now',
-        subtotal: unitPrice * item.quantity,
-      };
-    });
-    const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
-    const shippingMethods: MedusaShippingMethod[] = cart.shipping_methods ?? [];
-    const shipping =
-      shippingMethods.length > 0
-        ? minor(cart.shipping_subtotal)
-        : request.fulfillment && lines.every((l) => !l.requiresShipping)
-          ? 0
-          : null;
-    const tax = cart.shipping_address?.country_code ? minor(cart.tax_total) : null;
-    const total = minor(cart.total);
-
-    // Allocations per code, each rounded; the shipping ones are `discount`, the rest `itemsDiscount`.
-    const byCode = new Map<string, AppliedDiscount>();
-    const allocate = (adjustment: MedusaAdjustment, target: AppliedDiscount['allocations'][number]['target']) => {
-      const code = String(adjustment.code ?? adjustment.promotion_id);
-      let discount = byCode.get(code.toUpperCase());
-      if (!discount) {
-        const submitted = request.discountCodes.find((c) => c.toUpperCase() === code.toUpperCase());
-        discount = {
-          ...(submitted && { code: submitted }),
-          title: adjustment.description ?? code,
-          amount: 0,
-          automatic: !submitted,
-          method: 'across',
-          priority: byCode.size + 1,
-          allocations: [],
-        };
-        byCode.set(code.toUpperCase(), discount);
-      }
-      const amount = minor(adjustment.amount);
-      discount.amount += amount;
-      discount.allocations.push({ target, amount });
-    };
-    for (const item of items) for (const a of item.adjustments ?? []) allocate(a, { kind: 'line', lineId: lineIdOf(item)! });
-    const methodId = request.fulfillment?.methods.find((m) => m.type === 'shipping')?.methodId;
-    for (const method of shippingMethods)
-      for (const a of method.adjustments ?? [])
-        allocate(a, methodId ? { kind: 'shipping', methodId, groupKey: GROUP_KEY } : { kind: 'order' });
-    const applied = [...byCode.values()].filter((d) => d.amount > 0);
-    const discount = applied
-      .flatMap((d) => d.allocations)
-      .filter((a) => a.target.kind !== 'line')
-      .reduce((s, a) => s + a.amount, 0);
-    // What Medusa charges decides; rounding is absorbed by the items discount and its largest allocation.
-    const itemsDiscount = subtotal - discount + (shipping ?? 0) + (tax ?? 0) - total;
-    const allocated = applied
-      .flatMap((d) => d.allocations)
-      .filter((a) => a.target.kind === 'line')
-      .reduce((s, a) => s + a.amount, 0);
-    const drift = itemsDiscount - allocated;
-    if (drift !== 0) {
-      const largest = applied
-        .flatMap((d) => d.allocations.filter((a) => a.target.kind === 'line').map((a) => ({ d, a })))
-        .sort((x, y) => y.a.amount - x.a.amount)[0];
-      if (largest) {
-        largest.a.amount += drift;
-        largest.d.amount += drift;
-      }
-    }
-    return {
-      handle: cart.id,
-      currency,
-      lines,
-      lineProblems,
-      discounts: { applied, rejected },
-      ...(fulfillment && { fulfillment }),
-      availableMethods: lines.some((l) => l.requiresShipping)
-        ? [
-            {
-              type: 'shipping',
-              lineIds: lines.filter((l) => l.requiresShipping).map((l) => l.lineId),
-              fulfillableOn: 'now',
-              description: 'Ships from the store.',
-            },
-          ]
-        : [],
-      taxLines: tax ? [{ title: 'Tax', amount: tax }] : [],
-      totals: { subtotal, itemsDiscount, discount, shipping, tax, total },
-    };
   }
 }

@@ -13,6 +13,9 @@ import { Client, FetchError } from '@medusajs/js-sdk';
 import { BackendError, InvalidBackendAnswer } from '../contract.js';
 import { HttpClient } from '../kit/http-client.js';
 
+/** Medusa's words when the publishable key is missing, unknown or revoked. */
+const PUBLISHABLE_KEY_REFUSED = /publishable (api )?key/i;
+
 /** A 4xx answer: Medusa refused the request and said why. */
 export class MedusaRefusal extends Error {
   constructor(
@@ -72,17 +75,28 @@ export class MedusaClient {
         dispatcher: this.http.agent,
       });
     } catch (error) {
-      throw this.failure(what, error, signal);
+      throw this.failure(api, what, error, signal);
     }
     if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
       throw new InvalidBackendAnswer(what, 'body (not a JSON object)');
     return answer as T;
   }
 
-  private failure(what: string, error: unknown, signal: AbortSignal): Error {
+  private failure(api: Api, what: string, error: unknown, signal: AbortSignal): Error {
     if (error instanceof FetchError) {
       const status = error.status ?? 0;
       if (status === 429) return new BackendError(`Medusa throttled ${what} (429)`, true, 1000);
+      // A revoked or wrong key: Medusa answers 401 for the Admin API, and 400 NOT_ALLOWED for a
+      // publishable key (framework ensure-publishable-api-key), which must not read as an unknown id.
+      const keyRefused =
+        api === 'admin'
+          ? status === 401 || status === 403
+          : api === 'store' && status === 400 && PUBLISHABLE_KEY_REFUSED.test(error.message);
+      if (keyRefused)
+        return new BackendError(
+          `Medusa refused the gateway's ${api === 'admin' ? 'secret' : 'publishable'} API key (${what}, ${status})`,
+          false,
+        );
       if (status >= 500 || status === 0) return new BackendError(`Medusa failed ${what} (${status}): ${error.message}`, true);
       return new MedusaRefusal(status, error.message);
     }

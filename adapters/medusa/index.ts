@@ -33,6 +33,7 @@ import { MedusaCarts } from './cart.js';
 import { MedusaCatalog } from './catalog.js';
 import { list, MedusaClient, MedusaRefusal, member } from './client.js';
 import { MedusaOrders } from './orders.js';
+import { paymentDataForm } from './payment-data.js';
 import type { MedusaSettings } from './settings.js';
 import { verifyMedusaPush } from './webhooks.js';
 
@@ -81,7 +82,7 @@ export class MedusaAdapter implements Adapter {
       quotesTax: true,
       pickup: false,
       locationStock: false,
-      multiGroup: false,
+      multiGroup: true,
       fulfillmentDiscovery: false,
       rejectionReasons: true,
       acceptedClaims: [],
@@ -108,8 +109,10 @@ export class MedusaAdapter implements Adapter {
     const currency = member<{ currency_code: string }>(answer, 'region', 'region read').currency_code.toUpperCase();
     const storefrontUrl = trim(settings.storefront_url);
     const carts = new MedusaCarts(client, { regionId, salesChannelId: settings.sales_channel_id, currency });
+    const storeProvider = settings.payment_provider ?? 'pp_system_default';
     const orders = new MedusaOrders(client, carts, {
-      providers: { store_charged: settings.payment_provider ?? 'pp_system_default', gateway_charged: 'pp_system_default' },
+      providers: { store_charged: storeProvider, gateway_charged: 'pp_system_default' },
+      paymentData: paymentDataForm(storeProvider, settings.payment_data),
       store: options.store,
       keyPrefix: `adapter:medusa:${options.tenantId}:`,
     });

@@ -8,27 +8,13 @@
  * Orders are read from the Admin API only (secret key): never `GET /store/orders/:id`, which
  * answers any order to anyone holding its id.
  */
-import type {
-  FulfillmentEvent,
-  OrderAdjustment,
-  OrderChange,
-  OrderLine,
-  OrderSnapshot,
-  PlaceOrderRequest,
-  PlaceOrderResult,
-  PostalAddress,
-} from '../contract.js';
+import type { OrderChange, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import type { MedusaCarts } from './cart.js';
 import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
-import { toMinor } from './money.js';
-import type { MedusaAddress, MedusaOrder } from './shapes.js';
-
-const ORDER_FIELDS =
-  'id,display_id,status,created_at,updated_at,canceled_at,currency_code,metadata,total,subtotal,tax_total,shipping_subtotal,' +
-  '*items,*items.detail,*items.adjustments,*shipping_address,*shipping_methods,*shipping_methods.adjustments,' +
-  '*fulfillments,*fulfillments.labels,*fulfillments.items,' +
-  '*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds';
+import { CHECKOUT_FIELDS, ORDER_FIELDS, toSnapshot } from './order-snapshot.js';
+import { paymentData, type PaymentDataForm } from './payment-data.js';
+import type { MedusaOrder } from './shapes.js';
 
 /** How long the reference -> cart index is kept (a handed-off buyer may pay days later). */
 const REFERENCE_TTL_MS = 90 * 86_400_000;
@@ -36,24 +22,25 @@ const REFERENCE_TTL_MS = 90 * 86_400_000;
 export interface OrderScope {
   /** The Medusa payment provider each finishing mode pays with. */
   providers: { store_charged: string; gateway_charged: string };
+  /** store_charged: the session data as the provider reads the credential (payment-data.ts). */
+  paymentData: PaymentDataForm;
   store: AdapterStore;
   keyPrefix: string;
 }
 
-const fromMedusaAddress = (a: MedusaAddress | null | undefined): PostalAddress | undefined =>
-  a
-    ? {
-        ...(a.first_name && { firstName: a.first_name }),
-        ...(a.last_name && { lastName: a.last_name }),
-        ...(a.address_1 && { streetAddress: a.address_1 }),
-        ...(a.address_2 && { extendedAddress: a.address_2 }),
-        ...(a.city && { locality: a.city }),
-        ...(a.province && { region: a.province }),
-        ...(a.country_code && { country: String(a.country_code).toUpperCase() }),
-        ...(a.postal_code && { postalCode: a.postal_code }),
-        ...(a.phone && { phone: a.phone }),
-      }
-    : undefined;
+/** What completing a cart came to: the order, a refusal in the contract's words, or another request completing it right now. */
+type Completion =
+  | { orderId: string; order: MedusaOrder }
+  | { refused: string; reason: 'payment_declined' | 'out_of_stock' | 'incomplete' }
+  | { busy: true };
+
+/** Medusa's refusal to complete, in the contract's words: its payment errors are declines, its inventory errors stock. */
+function refusalReason(message: string, type?: string): 'payment_declined' | 'out_of_stock' | 'incomplete' {
+  if (type === 'payment_authorization_error' || type === 'payment_requires_more_error') return 'payment_declined';
+  if (/not authorized|authoriz|more information is required for payment/i.test(message)) return 'payment_declined';
+  if (/inventory|stock/i.test(message)) return 'out_of_stock';
+  return 'incomplete';
+}
 
 export class MedusaOrders {
   constructor(
@@ -69,20 +56,26 @@ export class MedusaOrders {
     await this.scope.store.set(this.key(reference), cartId, REFERENCE_TTL_MS);
   }
 
-  /** Completes a cart (again): Medusa answers the order it made, or why it cannot. */
-  /** The order comes with its payments (`fields`), so recording them captured needs no order read. */
-  private async complete(cartId: string, signal?: AbortSignal): Promise<{ orderId: string; order: MedusaOrder } | { refused: string }> {
+  /**
+   * Completes a cart (again): Medusa answers the order it made (the same one every time), 200
+   * `{type: "cart", error}` when the payment was not authorized or needs more, 4xx when the cart
+   * cannot complete, 409 while another request completes it (the store's complete-cart route).
+   * The order comes with its payments (`fields`), so recording them captured needs no order read.
+   */
+  private async complete(cartId: string, signal?: AbortSignal): Promise<Completion> {
     try {
-      const answer = await this.client.call<{ type?: string; order?: MedusaOrder; error?: { message?: string } }>(
+      const answer = await this.client.call<{ type?: string; order?: MedusaOrder; error?: { message?: string; type?: string } }>(
         'store',
         `/store/carts/${cartId}/complete`,
         'cart complete',
         { method: 'POST', query: { fields: 'id,*payment_collections,*payment_collections.payments' }, signal },
       );
       if (answer.type === 'order' && answer.order?.id) return { orderId: answer.order.id, order: answer.order };
-      return { refused: String(answer.error?.message ?? 'the cart could not be completed') };
+      const message = String(answer.error?.message ?? 'the cart could not be completed');
+      return { refused: message, reason: refusalReason(message, answer.error?.type) };
     } catch (error) {
-      if (error instanceof MedusaRefusal) return { refused: error.message };
+      if (error instanceof MedusaRefusal && error.status === 409) return { busy: true };
+      if (error instanceof MedusaRefusal) return { refused: error.message, reason: refusalReason(error.message) };
       throw error;
     }
   }
@@ -99,7 +92,6 @@ export class MedusaOrders {
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
     const placed = await this.findOrderByReference(request.reference, signal);
     if (placed) return { status: 'placed', orderId: placed.orderId };
-    const mode = request.payment.mode;
     const asked = { ...request.quote, buyer: { ...request.quote.buyer, ...request.buyer } };
     // The gateway priced this very cart for the completion moments ago: placed on that price.
     const recent = request.quote.handle && this.carts.recentQuote(request.quote.handle, asked, request.reference);
@@ -122,7 +114,28 @@ export class MedusaOrders {
       return { status: 'rejected', reason: 'price_changed', detail: 'the store total moved', actualTotal: quote.totals.total };
 
     // The payment session comes last: any later change to the cart would delete it.
-    let collectionId = cart.payment_collection?.id;
+    const declined = await this.openPaymentSession(request, cartId, cart.payment_collection?.id, signal);
+    if (declined) return { status: 'rejected', reason: 'payment_declined', detail: declined };
+    const done = await this.complete(cartId, signal);
+    // Another request is completing this cart (a retry racing the first): its order is found by reference.
+    if ('busy' in done) return { status: 'pending' };
+    if ('refused' in done) return { status: 'rejected', reason: done.reason, detail: done.refused };
+    if (request.payment.mode === 'gateway_charged') await this.recordCaptured(done.order, signal);
+    return { status: 'placed', orderId: done.orderId };
+  }
+
+  /**
+   * The cart's payment collection (Medusa answers the cart's existing one) and a session with the
+   * finishing mode's provider, which replaces any earlier session. Answers why the provider
+   * refused the credential at once (a session in `error`: Stripe declines a card when it confirms
+   * the intent), or undefined.
+   */
+  private async openPaymentSession(
+    request: PlaceOrderRequest,
+    cartId: string,
+    collectionId: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
     if (!collectionId) {
       const created = await this.client.call('store', '/store/payment-collections', 'payment collection', {
         method: 'POST',
@@ -131,26 +144,25 @@ export class MedusaOrders {
       });
       collectionId = member<{ id: string }>(created, 'payment_collection', 'payment collection').id;
     }
+    const { payment } = request;
+    const providerId = this.scope.providers[payment.mode];
     const data =
-      request.payment.mode === 'store_charged'
-        ? { token: request.payment.credential.token, type: request.payment.credential.type }
-        : { gateway_handler: request.payment.record.handlerId, gateway_transaction: request.payment.record.transactionId };
-    await this.client.call('store', `/store/payment-collections/${collectionId}/payment-sessions`, 'payment session', {
+      payment.mode === 'store_charged'
+        ? paymentData(this.scope.paymentData, payment.credential)
+        : { gateway_handler: payment.record.handlerId, gateway_transaction: payment.record.transactionId };
+    const answer = await this.client.call('store', `/store/payment-collections/${collectionId}/payment-sessions`, 'payment session', {
       method: 'POST',
-      body: { provider_id: this.scope.providers[mode], data },
+      body: { provider_id: providerId, data },
+      query: { fields: 'id,*payment_sessions' },
       signal,
     });
-    const done = await this.complete(cartId, signal);
-    if ('refused' in done) {
-      const reason = /authoriz|payment|declin/i.test(done.refused)
-        ? 'payment_declined'
-        : /inventory|stock/i.test(done.refused)
-          ? 'out_of_stock'
-          : 'incomplete';
-      return { status: 'rejected', reason, detail: done.refused };
-    }
-    if (request.payment.mode === 'gateway_charged') await this.recordCaptured(done.order, signal);
-    return { status: 'placed', orderId: done.orderId };
+    const sessions = member<{ payment_sessions?: Array<{ provider_id: string; status: string }> }>(
+      answer,
+      'payment_collection',
+      'payment session',
+    ).payment_sessions;
+    const status = sessions?.find((s) => s.provider_id === providerId)?.status;
+    return status === 'error' || status === 'canceled' ? `the payment provider refused the credential (session ${status})` : undefined;
   }
 
   /**
@@ -164,19 +176,21 @@ export class MedusaOrders {
           await this.client.call('admin', `/admin/payments/${payment.id}/capture`, 'payment capture', { method: 'POST', body: {}, signal });
   }
 
+  /** The order now, and as placed (its version 1) when it changed since: the totals are the checkout's. */
   async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
+    const read = async (query: Record<string, unknown>) => {
+      const answer = await this.client.call('admin', `/admin/orders/${encodeURIComponent(orderId)}`, 'order read', { query, signal });
+      return member<MedusaOrder>(answer, 'order', 'order read');
+    };
     let order: MedusaOrder;
     try {
-      const answer = await this.client.call('admin', `/admin/orders/${encodeURIComponent(orderId)}`, 'order read', {
-        query: { fields: ORDER_FIELDS },
-        signal,
-      });
-      order = member<MedusaOrder>(answer, 'order', 'order read');
+      order = await read({ fields: ORDER_FIELDS });
     } catch (error) {
       if (isUnknown(error)) return null;
       throw error;
     }
-    return toSnapshot(order);
+    const placed = Number(order.version ?? 1) > 1 ? await read({ fields: CHECKOUT_FIELDS, version: 1 }) : order;
+    return toSnapshot(order, placed);
   }
 
   /** Orders Medusa changed since `sinceIso` (inclusive), oldest first: `GET /admin/orders?updated_at[$gte]=`. */
@@ -199,84 +213,3 @@ export class MedusaOrders {
     }
   }
 }
-
-export function toSnapshot(order: MedusaOrder): OrderSnapshot {
-  const currency = String(order.currency_code).toUpperCase();
-  const minor = (amount: unknown) => toMinor(amount ?? 0, currency);
-  const lines: OrderLine[] = (order.items ?? []).map((item) => {
-    const unitPrice = minor(item.unit_price);
-    const quantity = Number(item.quantity);
-    return {
-      id: item.id,
-      ...(typeof item.metadata?.gateway_line_id === 'string' && { checkoutLineId: item.metadata.gateway_line_id }),
-      variantId: item.variant_id,
-      productId: item.product_id,
-      title: item.product_title ?? item.title ?? '',
-      ...(item.variant_sku && { sku: item.variant_sku }),
-      unitPrice,
-      ...(item.thumbnail && { imageUrl: item.thumbnail }),
-      quantity: { original: quantity, current: quantity, fulfilled: Number(item.detail?.fulfilled_quantity ?? 0) },
-      subtotal: unitPrice * quantity,
-      discount: (item.adjustments ?? []).reduce((s, a) => s + minor(a.amount), 0),
-    };
-  });
-  const events: FulfillmentEvent[] = [];
-  for (const f of order.fulfillments ?? []) {
-    const fulfilled = (f.items ?? []).map((i) => ({ id: i.line_item_id, quantity: Number(i.quantity) }));
-    const label = (f.labels ?? [])[0];
-    const tracking = label
-      ? {
-          ...(label.tracking_number && { trackingNumber: label.tracking_number }),
-          ...(label.tracking_url && { trackingUrl: label.tracking_url }),
-        }
-      : {};
-    events.push({ id: `${f.id}:processing`, occurredAt: iso(f.created_at), type: 'processing', lines: fulfilled });
-    if (f.shipped_at) events.push({ id: `${f.id}:shipped`, occurredAt: iso(f.shipped_at), type: 'shipped', lines: fulfilled, ...tracking });
-    if (f.delivered_at)
-      events.push({ id: `${f.id}:delivered`, occurredAt: iso(f.delivered_at), type: 'delivered', lines: fulfilled, ...tracking });
-    if (f.canceled_at) events.push({ id: `${f.id}:canceled`, occurredAt: iso(f.canceled_at), type: 'canceled', lines: fulfilled });
-  }
-  const adjustments: OrderAdjustment[] = [];
-  for (const collection of order.payment_collections ?? [])
-    for (const payment of collection.payments ?? [])
-      for (const refund of payment.refunds ?? [])
-        adjustments.push({
-          id: refund.id,
-          type: 'refund',
-          occurredAt: iso(refund.created_at),
-          status: 'completed',
-          amount: -minor(refund.amount),
-          ...(refund.note && { description: refund.note }),
-        });
-  const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
-  const shipping = minor(order.shipping_subtotal);
-  const tax = minor(order.tax_total);
-  const total = minor(order.total);
-  const discount = (order.shipping_methods ?? []).flatMap((m) => m.adjustments ?? []).reduce((s, a) => s + minor(a.amount), 0);
-  const destination = fromMedusaAddress(order.shipping_address);
-  return {
-    id: order.id,
-    ...(typeof order.metadata?.gateway_reference === 'string' && { reference: order.metadata.gateway_reference }),
-    currency,
-    createdAt: iso(order.created_at),
-    lines,
-    expectations: lines.length
-      ? [
-          {
-            id: 'shipping',
-            lines: lines.map((l) => ({ id: l.id, quantity: l.quantity.current })),
-            method: 'shipping',
-            ...(destination && { destination }),
-            fulfillableOn: 'now',
-          },
-        ]
-      : [],
-    events,
-    adjustments,
-    // As Medusa charges: the total rounded once; the items discount takes what rounding leaves.
-    totals: { subtotal, itemsDiscount: subtotal - discount + shipping + tax - total, discount, shipping, tax, total },
-    ...(order.status === 'canceled' && { canceled: true }),
-  };
-}
-
-const iso = (value: unknown) => new Date(String(value)).toISOString();

@@ -26,6 +26,22 @@ export const MedusaSettings = Type.Object(
     sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
     /** store_charged: the Medusa payment provider that charges the buyer's credential; default pp_system_default. */
     payment_provider: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * store_charged: the payment session's `data` as `payment_provider` reads it, `{token}` and
+     * `{type}` standing for the buyer's credential (payment-data.ts). Default: Stripe's form
+     * `{ payment_method: '{token}', confirm: true }` for Stripe's providers (`pp_stripe_…`,
+     * `pp_stripe-…`), `{ token: '{token}', type: '{type}' }` for any other.
+     */
+    payment_data: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: 100 }),
+        Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean()]),
+        {
+          minProperties: 1,
+          maxProperties: 20,
+        },
+      ),
+    ),
     /** Deadline of one Medusa call when the gateway gives none (commands); default 10 s. */
     request_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
   },

@@ -40,7 +40,10 @@ export interface MedusaProduct {
 }
 
 export interface MedusaAdjustment {
+  /** As the promotion computed it: before tax on a tax-exclusive line, or as flagged `is_tax_inclusive`. */
   amount: Amount;
+  /** The amount before tax (@medusajs/utils calculateAdjustmentTotal sets it on every answered adjustment). */
+  subtotal?: Maybe<Amount>;
   code?: Maybe<string>;
   promotion_id?: Maybe<string>;
   description?: Maybe<string>;
@@ -67,16 +70,25 @@ export interface MedusaLineItem {
   variant_title?: Maybe<string>;
   variant_sku?: Maybe<string>;
   thumbnail?: Maybe<string>;
+  /** The price as the store sets it: with the tax inside when `is_tax_inclusive`. */
   unit_price: Amount;
   quantity: number;
+  is_tax_inclusive?: Maybe<boolean>;
+  /** unit_price × quantity before tax and discounts (without the included tax on a tax-inclusive line). */
+  subtotal?: Maybe<Amount>;
   requires_shipping?: Maybe<boolean>;
   metadata?: Metadata;
   adjustments?: Maybe<MedusaAdjustment[]>;
-  /** Orders only. */
-  detail?: Maybe<{ fulfilled_quantity?: Maybe<Amount> }>;
+  /** Orders only: what happened to the quantity since (a return leaves `quantity` as it was). */
+  detail?: Maybe<{
+    fulfilled_quantity?: Maybe<Amount>;
+    return_received_quantity?: Maybe<Amount>;
+    return_dismissed_quantity?: Maybe<Amount>;
+  }>;
 }
 
 export interface MedusaShippingMethod {
+  name?: Maybe<string>;
   shipping_option_id?: Maybe<string>;
   adjustments?: Maybe<MedusaAdjustment[]>;
 }
@@ -101,6 +113,9 @@ export interface MedusaCart {
 export interface MedusaShippingOption {
   id: string;
   name: string;
+  /** Every option serves one shipping profile; a cart needs a method for each profile it ships. */
+  shipping_profile_id?: Maybe<string>;
+  /** Absent for a `calculated` option until it is calculated (POST /store/shipping-options/{id}/calculate). */
   amount?: Maybe<Amount>;
   calculated_price?: Maybe<{ calculated_amount?: Maybe<Amount> }>;
   type?: Maybe<{ description?: Maybe<string> }>;
@@ -123,9 +138,22 @@ export interface MedusaPayment {
   refunds?: Maybe<Array<{ id: string; amount: Amount; created_at: string; note?: Maybe<string> }>>;
 }
 
-export interface MedusaOrder {
+export interface MedusaReturn {
   id: string;
   status?: Maybe<string>;
+  created_at: string;
+  received_at?: Maybe<string>;
+  canceled_at?: Maybe<string>;
+  items?: Maybe<Array<{ item_id: string; quantity?: Maybe<Amount>; received_quantity?: Maybe<Amount> }>>;
+}
+
+export interface MedusaOrder {
+  id: string;
+  /** 1 as placed; every confirmed change (return, edit, claim, exchange) adds one. */
+  version?: Maybe<number>;
+  status?: Maybe<string>;
+  /** not_paid, awaiting, authorized, partially_authorized, captured, …, requires_action (Admin API). */
+  payment_status?: Maybe<string>;
   created_at: string;
   updated_at?: Maybe<string>;
   currency_code: string;
@@ -138,4 +166,5 @@ export interface MedusaOrder {
   shipping_methods?: Maybe<MedusaShippingMethod[]>;
   fulfillments?: Maybe<MedusaFulfillment[]>;
   payment_collections?: Maybe<Array<{ payments?: Maybe<MedusaPayment[]> }>>;
+  returns?: Maybe<MedusaReturn[]>;
 }

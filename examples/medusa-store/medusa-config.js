@@ -24,8 +24,12 @@ module.exports = defineConfig({
       resolve: '@medusajs/medusa/payment',
       options: {
         providers: [
-          // A card provider that behaves like a real processor's test mode: declines `fail_token`.
-          { resolve: './src/modules/test-card', id: 'test-card' },
+          // A card provider that behaves like Stripe's (@medusajs/payment-stripe) in test mode: it keeps
+          // only the session data Stripe's provider reads and declines `fail_token`. Two ids:
+          // pp_test-card_test-card and the Stripe-like pp_stripe_test-card. `capture`: as a Stripe
+          // store that charges at checkout (payment-stripe's option of that name; Stripe's default
+          // only authorizes, the merchant capturing later).
+          { resolve: './src/modules/test-card', id: 'test-card', options: { capture: true } },
         ],
       },
     },

@@ -6,7 +6,7 @@
 import { inject } from 'vitest';
 import { MedusaAdapter } from '../../adapters/medusa/index.js';
 import type { MedusaSettings } from '../../adapters/medusa/settings.js';
-import type { MedusaSeed } from '../../scripts/medusa-store.js';
+import { MEDUSA_PAYMENT_PROVIDERS, type MedusaSeed } from '../../scripts/medusa-store.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
 
@@ -24,7 +24,7 @@ export function medusaStore(): RunningMedusa | undefined {
 export const STOREFRONT = 'https://petal-and-stem.example';
 
 export function medusaSettings(store: RunningMedusa, extra: Partial<MedusaSettings> = {}): MedusaSettings {
-  return { backend_url: store.url, storefront_url: STOREFRONT, payment_provider: 'pp_test-card_test-card', ...extra };
+  return { backend_url: store.url, storefront_url: STOREFRONT, payment_provider: MEDUSA_PAYMENT_PROVIDERS.stripeLike, ...extra };
 }
 
 export function medusaAdapter(

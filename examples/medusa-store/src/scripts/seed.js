@@ -1,7 +1,9 @@
 // `medusa exec ./src/scripts/seed.js`: seeds an empty Medusa database with the gateway's demo
 // flower shop. The shop itself (products, stock, codes, shipping) comes as JSON from the file named
 // by SEED_FILE, which the gateway writes from config/demo (scripts/medusa-store.ts), so the data
-// has one source. What the gateway then needs (API keys, ids) is written as JSON to SEED_OUT.
+// has one source, with what only a Medusa store has (MEDUSA_EXTRAS there): a second shipping
+// profile, a tax rate added on top of prices and a region whose prices include tax. What the
+// gateway then needs (API keys, ids) is written as JSON to SEED_OUT.
 //
 // Plain CommonJS on Medusa's own workflows (@medusajs/medusa/core-flows), the way Medusa's starter
 // seeds a store: no build step, nothing written to the database behind Medusa's back.
@@ -37,18 +39,32 @@ async function seed({ container }) {
     result: [channel],
   } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: shop.salesChannel }] } });
 
-  const {
-    result: [region],
-  } = await createRegionsWorkflow(container).run({
-    input: {
-      regions: [
-        { name: shop.region.name, currency_code: currency, countries: shop.region.countries, payment_providers: shop.paymentProviders },
-      ],
-    },
+  // The default region prices before tax; the tax-inclusive one has prices that include its tax.
+  // Medusa decides per price (pricing module, isTaxInclusive): a price with a region rule (the
+  // shipping options') follows the region's preference, any other its currency's, so both are set.
+  // Tax rates are per country (Medusa's tax regions).
+  const regionInput = (r) => ({
+    name: r.name,
+    currency_code: r.currency ?? currency,
+    countries: r.countries,
+    payment_providers: shop.paymentProviders,
+    ...(r === shop.taxInclusiveRegion && { is_tax_inclusive: true }),
   });
+  const { result: regions } = await createRegionsWorkflow(container).run({
+    input: { regions: [regionInput(shop.region), regionInput(shop.taxInclusiveRegion)] },
+  });
+  const region = regions.find((r) => r.name === shop.region.name);
+  const taxInclusiveRegion = regions.find((r) => r.name === shop.taxInclusiveRegion.name);
+  const countries = [...shop.region.countries, ...shop.taxInclusiveRegion.countries];
+  const taxes = { ...shop.region.tax, ...shop.taxInclusiveRegion.tax };
   await createTaxRegionsWorkflow(container).run({
-    input: shop.region.countries.map((country_code) => ({ country_code, provider_id: 'tp_system' })),
+    input: countries.map((country_code) => ({
+      country_code,
+      provider_id: 'tp_system',
+      ...(taxes[country_code] && { default_tax_rate: taxes[country_code] }),
+    })),
   });
+  const currencies = [...new Set([currency, shop.taxInclusiveRegion.currency])];
 
   const [store] = await storeModule.listStores();
   await updateStoresWorkflow(container).run({
@@ -56,7 +72,11 @@ async function seed({ container }) {
       selector: { id: store.id },
       update: {
         name: shop.name,
-        supported_currencies: [{ currency_code: currency, is_default: true }],
+        supported_currencies: currencies.map((currency_code) => ({
+          currency_code,
+          is_default: currency_code === currency,
+          ...(currency_code === shop.taxInclusiveRegion.currency && { is_tax_inclusive: true }),
+        })),
         default_sales_channel_id: channel.id,
         default_region_id: region.id,
       },
@@ -74,31 +94,35 @@ async function seed({ container }) {
   const fulfillmentSet = await fulfillment.createFulfillmentSets({
     name: `${shop.location.name} delivery`,
     type: 'shipping',
-    service_zones: [
-      { name: shop.region.name, geo_zones: shop.region.countries.map((country_code) => ({ type: 'country', country_code })) },
-    ],
+    service_zones: [{ name: 'Everywhere we ship', geo_zones: countries.map((country_code) => ({ type: 'country', country_code })) }],
   });
   await link.create({
     [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
     [Modules.FULFILLMENT]: { fulfillment_set_id: fulfillmentSet.id },
   });
 
-  const existingProfiles = await fulfillment.listShippingProfiles({ type: 'default' });
-  const profile =
-    existingProfiles[0] ??
-    (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: 'Default Shipping Profile', type: 'default' }] } }))
-      .result[0];
+  // Medusa makes a default profile with the store; the others are made here. Every option serves
+  // one profile: a cart with products of two profiles needs a shipping method of each.
+  const profiles = new Map();
+  for (const wanted of shop.shippingProfiles) {
+    const [existing] = await fulfillment.listShippingProfiles({ type: wanted.type });
+    profiles.set(
+      wanted.key,
+      existing ??
+        (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: wanted.name, type: wanted.type }] } })).result[0],
+    );
+  }
   await createShippingOptionsWorkflow(container).run({
     input: shop.shipping.map((option) => ({
       name: option.name,
       price_type: 'flat',
       provider_id: 'manual_manual',
       service_zone_id: fulfillmentSet.service_zones[0].id,
-      shipping_profile_id: profile.id,
+      shipping_profile_id: profiles.get(option.profile).id,
       type: { label: option.label, description: option.description, code: option.code },
       prices: [
-        { currency_code: currency, amount: option.amount },
-        { region_id: region.id, amount: option.amount },
+        ...currencies.map((currency_code) => ({ currency_code, amount: option.amount })),
+        ...[region, taxInclusiveRegion].map((r) => ({ region_id: r.id, amount: option.amount })),
       ],
       rules: [
         { attribute: 'enabled_in_store', value: 'true', operator: 'eq' },
@@ -135,7 +159,7 @@ async function seed({ container }) {
         thumbnail: p.image,
         images: p.image ? [{ url: p.image }] : [],
         category_ids: p.categories.map((name) => categoryId.get(name)),
-        ...(p.requiresShipping && { shipping_profile_id: profile.id }),
+        ...(p.shippingProfile && { shipping_profile_id: profiles.get(p.shippingProfile).id }),
         options: p.options,
         metadata: { demo_id: p.demoId },
         sales_channels: [{ id: channel.id }],
@@ -145,7 +169,8 @@ async function seed({ container }) {
           options: v.options,
           manage_inventory: v.stock !== null,
           allow_backorder: v.backorder,
-          prices: [{ amount: v.price, currency_code: currency }],
+          // The demo's prices, the same figures in every currency the store sells in.
+          prices: currencies.map((currency_code) => ({ amount: v.price, currency_code })),
           metadata: { demo_id: v.demoId },
         })),
       })),
@@ -192,6 +217,7 @@ async function seed({ container }) {
     publishableKey: publishable.token,
     secretKey: secret.token,
     regionId: region.id,
+    taxInclusiveRegionId: taxInclusiveRegion.id,
     salesChannelId: channel.id,
     stockLocationId: location.id,
     products: Object.fromEntries(products.map((p) => [p.metadata.demo_id, p.id])),

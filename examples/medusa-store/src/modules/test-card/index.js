@@ -1,45 +1,137 @@
-// A card payment provider in the manner of a processor's test mode (Stripe's test cards): the
-// payment session carries a card token in its `data` (`{ token }`, as a storefront passes a
-// processor's payment method id), `fail_token` is declined at authorization, any other token is
-// authorized and captured. The demo store offers it beside Medusa's `pp_system_default`, so the
-// gateway's store_charged finishing is tested with a real decline from Medusa's payment module.
-// Registered in medusa-config.js as `pp_test-card_test-card`.
+// A card payment provider in the manner of Stripe's test mode, modelled on what
+// @medusajs/payment-stripe 2.21.2 does (dist/core/stripe-base.js; packages/modules/providers/
+// payment-stripe/src/core/stripe-base.ts in medusajs/medusa), so the gateway's store_charged
+// finishing meets a real store's provider, its decline and its unpleasant parts:
+//
+// - initiatePayment (:140-161) makes a PaymentIntent from the session's `data`, keeping only what
+//   normalizePaymentIntentParameters (:32-66) reads: payment_method, confirm, off_session,
+//   payment_method_data, shared_payment_token, capture_method, return_url, … Anything else
+//   (`token`, say) reaches no intent. The intent is the session's data from then on.
+// - The intent's status (Stripe's, as getStatus maps it, :386-417): no payment method:
+//   requires_payment_method (pending); a payment method not confirmed: requires_confirmation
+//   (pending); confirmed: requires_capture (authorized; `capture: true` in the options:
+//   succeeded, captured). A declined card (`fail_token`) throws StripeCardError at confirmation,
+//   whose intent handleStripeError (:67-106) keeps: requires_payment_method with
+//   last_payment_error (error). A card that needs 3-D Secure (`action_token`): requires_action
+//   (requires more), or declined when confirmed off_session. A payment method that settles later
+//   (`async_token`, as a SEPA debit does): processing, which Stripe's provider reports as pending
+//   authorization for the provider's asyncPaymentMethodTypes, and Medusa then places the order
+//   with its payment still to come (core-flows authorize-payment-session).
+// - authorizePayment (:162-164) only reads the intent's status back: a pending intent is not
+//   authorized, and Medusa's cart completion answers "Payment authorization failed".
+//
+// Registered in medusa-config.js under the store's own id and a Stripe-like one:
+// `pp_test-card_test-card` and `pp_stripe_test-card` (Medusa names a provider
+// pp_{identifier}_{id}, payment module loaders/providers.js).
 const { AbstractPaymentProvider, ModuleProvider, Modules, PaymentSessionStatus } = require('@medusajs/framework/utils');
 
 const DECLINED = 'fail_token';
+const NEEDS_AUTHENTICATION = 'action_token';
+const SETTLES_LATER = 'async_token';
+
+// The keys of a session's data that reach Stripe's PaymentIntent (normalizePaymentIntentParameters).
+const INTENT_KEYS = [
+  'payment_method_types',
+  'payment_description',
+  'capture_method',
+  'setup_future_usage',
+  'payment_method_data',
+  'payment_method_options',
+  'automatic_payment_methods',
+  'off_session',
+  'confirm',
+  'payment_method',
+  'return_url',
+  'shared_payment_token',
+  'payment_method_configuration',
+];
+
+// Medusa's PaymentSessionStatus for a PaymentIntent status, as stripe-base.js getStatus maps it.
+function statusOf(intent) {
+  switch (intent.status) {
+    case 'requires_payment_method':
+      return intent.last_payment_error ? PaymentSessionStatus.ERROR : PaymentSessionStatus.PENDING;
+    case 'processing':
+      return intent.payment_method === SETTLES_LATER ? PaymentSessionStatus.PENDING_AUTHORIZATION : PaymentSessionStatus.PENDING;
+    case 'requires_action':
+      return PaymentSessionStatus.REQUIRES_MORE;
+    case 'canceled':
+      return PaymentSessionStatus.CANCELED;
+    case 'requires_capture':
+      return PaymentSessionStatus.AUTHORIZED;
+    case 'succeeded':
+      return PaymentSessionStatus.CAPTURED;
+    default:
+      return PaymentSessionStatus.PENDING;
+  }
+}
+
+// The card a PaymentIntent request names: a payment method id, a card token in payment_method_data, or a shared payment token.
+const cardOf = (params) => params.payment_method ?? params.payment_method_data?.card?.token ?? params.shared_payment_token;
+
+// What Stripe answers a PaymentIntent create with these parameters.
+function createIntent(params, amount, currency, capture) {
+  const intent = {
+    id: `pi_test_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
+    object: 'payment_intent',
+    amount: Math.round(Number(amount) * 100),
+    currency,
+    capture_method: params.capture_method ?? (capture ? 'automatic' : 'manual'),
+    metadata: params.metadata,
+    payment_method: cardOf(params) ?? null,
+    last_payment_error: null,
+  };
+  if (!intent.payment_method) return { ...intent, status: 'requires_payment_method' };
+  if (params.confirm !== true) return { ...intent, status: 'requires_confirmation' };
+  if (intent.payment_method === DECLINED || (intent.payment_method === NEEDS_AUTHENTICATION && params.off_session === true))
+    return {
+      ...intent,
+      status: 'requires_payment_method',
+      last_payment_error: { type: 'card_error', code: intent.payment_method === DECLINED ? 'card_declined' : 'authentication_required' },
+    };
+  if (intent.payment_method === NEEDS_AUTHENTICATION) return { ...intent, status: 'requires_action' };
+  if (intent.payment_method === SETTLES_LATER) return { ...intent, status: 'processing' };
+  return { ...intent, status: intent.capture_method === 'automatic' ? 'succeeded' : 'requires_capture' };
+}
 
 class TestCardProvider extends AbstractPaymentProvider {
   static identifier = 'test-card';
 
-  async initiatePayment({ data }) {
-    return { id: `tc_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`, data: { ...data } };
+  constructor(container, options) {
+    super(container, options);
+    this.capture = Boolean(options && options.capture);
+  }
+
+  async initiatePayment({ amount, currency_code, data }) {
+    const params = Object.fromEntries(INTENT_KEYS.filter((k) => data && data[k] !== undefined).map((k) => [k, data[k]]));
+    params.metadata = { ...(data && data.metadata), session_id: data && data.session_id };
+    const intent = createIntent(params, amount, currency_code, this.capture);
+    return { id: intent.id, data: intent, status: statusOf(intent) };
   }
 
   async authorizePayment({ data }) {
-    if (!data || typeof data.token !== 'string' || data.token === DECLINED) {
-      return { status: PaymentSessionStatus.ERROR, data: { ...data, declined: true } };
-    }
-    return { status: PaymentSessionStatus.CAPTURED, data: { ...data, captured: true } };
+    return { status: statusOf(data), data };
   }
 
   async getPaymentStatus({ data }) {
-    return { status: data && data.captured ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.PENDING, data };
+    return { status: statusOf(data), data };
   }
 
-  async updatePayment({ data }) {
-    return { data };
+  async updatePayment({ data, amount }) {
+    const intent = { ...data, amount: Math.round(Number(amount) * 100) };
+    return { status: statusOf(intent), data: intent };
   }
 
   async capturePayment({ data }) {
-    return { data: { ...data, captured: true } };
+    return { data: { ...data, status: 'succeeded' } };
   }
 
   async cancelPayment({ data }) {
-    return { data };
+    return { data: data && data.id ? { ...data, status: 'canceled' } : data };
   }
 
-  async deletePayment({ data }) {
-    return { data };
+  async deletePayment(input) {
+    return this.cancelPayment(input);
   }
 
   async refundPayment({ data }) {
@@ -55,4 +147,9 @@ class TestCardProvider extends AbstractPaymentProvider {
   }
 }
 
-module.exports = ModuleProvider(Modules.PAYMENT, { services: [TestCardProvider] });
+// The same provider under Stripe's identifier: the id a Stripe store's provider has (pp_stripe_…).
+class StripeLikeTestCardProvider extends TestCardProvider {
+  static identifier = 'stripe';
+}
+
+module.exports = ModuleProvider(Modules.PAYMENT, { services: [TestCardProvider, StripeLikeTestCardProvider] });
