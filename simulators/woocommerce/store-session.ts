@@ -43,9 +43,9 @@ export class StoreSessions {
   checkNonce(ctx: RouteContext, hasToken: boolean, rule: NonceRule): void {
     const required = rule === 'always' || (WRITES.includes(ctx.method) && !hasToken);
     if (!required) return;
+    // An empty header counts as none: check_nonce only reads a truthy get_header( 'Nonce' ).
     const nonce = header(ctx, 'nonce');
-    if (nonce === undefined)
-      throw new WpError(401, 'woocommerce_rest_missing_nonce', 'Missing the Nonce header. This endpoint requires a valid nonce.');
+    if (!nonce) throw new WpError(401, 'woocommerce_rest_missing_nonce', 'Missing the Nonce header. This endpoint requires a valid nonce.');
     if (!this.nonces.verify(nonce)) throw new WpError(403, 'woocommerce_rest_invalid_nonce', 'Nonce is invalid.');
   }
 

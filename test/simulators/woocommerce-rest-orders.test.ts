@@ -114,6 +114,7 @@ describe('order search and filters', () => {
     const { data: order } = await placeOrder('chk_status');
     sim.store.orders.get(order.id)!.status = 'checkout-draft';
     expect(ids((await api.get('orders', { per_page: 100 })).data)).toContain(order.id);
+    expect((await api.get(`orders/${order.id}`)).data.needs_payment).toBe(true); // drafts are payable (DraftOrders)
     expect(ids((await api.get('orders', { status: 'pending,checkout-draft', per_page: 100 })).data)).toContain(order.id);
     expect(ids((await api.get('orders', { status: 'processing', per_page: 100 })).data)).not.toContain(order.id);
     expect((await refused(api.get('orders', { status: 'paid' }))).data.code).toBe('rest_invalid_param');

@@ -57,6 +57,7 @@ describe('Store API nonce', () => {
       body: { billing_address: BILLING, payment_method: 'simulated_card' },
     });
     expect(legacyHeader.body.code).toBe('woocommerce_rest_missing_nonce');
+    expect((await pay(token, '', 'success_token')).body.code).toBe('woocommerce_rest_missing_nonce');
     expect((await pay(token, 'deadbeef00', 'success_token')).body).toMatchObject({
       code: 'woocommerce_rest_invalid_nonce',
       data: { status: 403 },

@@ -22,7 +22,8 @@ export function orderShape(store: WooStore, order: SimOrder) {
   const money = (n: number) => decimal(n, dp);
   const taxMoney = (n: number) => String(n / 10 ** dp);
   const totalTax = order.cartTax + order.shippingTax;
-  const needsPayment = ['pending', 'failed'].includes(order.status) && order.total > 0;
+  // WC_Order::needs_payment: the payable statuses, checkout-draft added by the blocks' DraftOrders service.
+  const needsPayment = ['pending', 'failed', 'checkout-draft'].includes(order.status) && order.total > 0;
   return {
     id: order.id,
     parent_id: 0,
