@@ -20,9 +20,9 @@ import type { NonceRule, StoreSessions } from './store-session.js';
 import { missingParam, WpError } from './wp-error.js';
 import { text } from '../request-text.js';
 
-export type StoreHandler = (session: CartSession, ctx: RouteContext) => Promise<RouteResult>;
+type StoreHandler = (session: CartSession, ctx: RouteContext) => Promise<RouteResult>;
 
-export const cartError = (status: number, code: string, message: string) => new WpError(status, `woocommerce_rest_${code}`, message);
+const cartError = (status: number, code: string, message: string) => new WpError(status, `woocommerce_rest_${code}`, message);
 const couponError = (message: string) => cartError(400, 'cart_coupon_error', message);
 
 export class StoreApi {
