@@ -44,7 +44,10 @@ export interface WooSimulatorOptions {
   variationsEndpoint?: boolean;
   /** A multiple-packages plugin splits the cart into one package per shipping class. */
   packagesByClass?: boolean;
-  /** The reference snippet of docs/adapters/woocommerce.md is installed (default true). */
+  /**
+   * The must-use plugin of docs/adapters/woocommerce.md is installed (default true): checkout links
+   * and Store API checkouts keep the reference.
+   */
   referenceSnippet?: boolean;
   /** woocommerce_prices_include_tax (default false: prices entered without tax). */
   pricesIncludeTax?: boolean;
@@ -137,7 +140,14 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
   const storeCart = new StoreCart(store, () => settings.packagesByClass);
   const storeApi = new StoreApi(store, storeCart, storeSessions);
   storeApi.register(router);
-  new StoreCheckout(store, storeCart, orders, sessions, () => settings.packagesByClass).register(storeApi, router);
+  new StoreCheckout(
+    store,
+    storeCart,
+    orders,
+    sessions,
+    () => settings.packagesByClass,
+    () => settings.referenceSnippet,
+  ).register(storeApi, router);
   registerBatch(router, storeSessions, sessions);
   const auth = new RestAuthenticator(options.keys ?? [DEFAULT_KEY], { https: options.https ?? false, home: () => home, now });
 

@@ -15,6 +15,11 @@
  * 5. the payment method (400 `woocommerce_rest_checkout_missing_payment_method` /
  *    `..._payment_method_disabled`), the email (400 `woocommerce_rest_missing_email_address`),
  *    a shipping rate for every package (400 `woocommerce_rest_invalid_shipping_option`);
+ *    With the gateway's must-use plugin installed (adapters/woocommerce/mu-plugin/proto-reference.php,
+ *    `referenceSnippet`), woocommerce_store_api_checkout_update_order_from_request, fired by
+ *    CheckoutTrait::update_order_from_request before validation and payment, writes the reference
+ *    the request's `extensions['proto-gateway']` carries on the order, saved there and then; the
+ *    answer's `extensions` echo it (the extension's data_callback);
  * 6. `woocommerce_store_api_checkout_order_processed` fires; the order goes to pending and the
  *    gateway runs (payment-page.ts), or, with nothing to pay, payment_complete. The answer's
  *    status follows payment_status: success 200, pending 202 (CheckoutTrait::prepare_item_for_response).
@@ -47,6 +52,7 @@ export class StoreCheckout {
     private readonly orders: OrderBook,
     private readonly sessions: CartSessions,
     private readonly packagesByClass: () => boolean,
+    private readonly referenceSnippet: () => boolean = () => false,
   ) {}
 
   register(api: StoreApi, router: Router): void {
@@ -79,11 +85,23 @@ export class StoreCheckout {
       order.paymentMethod = gateway.id;
       order.paymentMethodTitle = gateway.title;
     }
+    const extensions = this.referenceSnippet() ? { 'proto-gateway': { reference: this.keepReference(order, body.extensions) } } : {};
     this.validateBeforePayment(session, order);
     const result = needsPayment ? this.pay(order, gateway!, body.payment_data) : this.complete(order);
     if (result.declined) throw new WpError(400, 'woocommerce_rest_checkout_process_payment_error', result.declined);
     if (result.emptiesCart) this.sessions.empty(session);
-    return { status: HTTP_STATUS[result.status], body: checkoutShape(order, result) };
+    return { status: HTTP_STATUS[result.status], body: { ...checkoutShape(order, result), extensions } };
+  }
+
+  /** The must-use plugin's woocommerce_store_api_checkout_update_order_from_request: the reference written, or null. */
+  private keepReference(order: SimOrder, extensions: unknown): string | null {
+    const data = (extensions as Record<string, { reference?: unknown; payment_handler?: unknown }> | undefined)?.['proto-gateway'];
+    if (typeof data?.reference !== 'string' || !data.reference) return null;
+    const meta = [{ key: '_proto_reference', value: data.reference }];
+    if (typeof data.payment_handler === 'string' && data.payment_handler)
+      meta.push({ key: '_proto_payment_handler', value: data.payment_handler });
+    this.orders.update(order, { meta });
+    return data.reference;
   }
 
   /** DraftOrderTrait::get_draft_order / is_valid_draft_order, then OrderController create or update. */
