@@ -160,10 +160,16 @@ export class OrderDesk {
         await this.index.remember(reference, earlier.orderId);
         return { status: 'placed', ...this.placed(earlier) };
       }
+      // The store still processes a payment it answered pending (or waits for a transfer): never pay again.
+      const awaited =
+        entry.claimedAt > 0 &&
+        earlier !== null &&
+        entry.storeOrderId === earlier.orderId &&
+        ['pending', 'on-hold'].includes(earlier.status);
       // An unpaid order of ours recorded through the REST API only waits to be marked paid (a
       // second set_paid changes nothing); anything else may still be running elsewhere.
       const resumable = earlier && request.payment.mode === 'gateway_charged' && earlier.status === 'pending';
-      if (!resumable && this.deps.now() - entry.claimedAt < STALE_CLAIM_MS) return { status: 'pending' };
+      if (awaited || (!resumable && this.deps.now() - entry.claimedAt < STALE_CLAIM_MS)) return { status: 'pending' };
       await this.index.relet(reference, entry);
     }
     // A failure keeps the claim: the store may have placed the order before its answer was lost,

@@ -90,6 +90,17 @@ describe('what the gateway answered (CheckoutTrait, Legacy::process_legacy_payme
     expect(await s.adapter.findOrderByReference('chk_202')).toMatchObject({ orderId: String(order!.id) });
   });
 
+  it('a payment the store still processes is never sent again: a later placement stays pending while the order waits', async () => {
+    let clock = Date.now();
+    const s = await start({ now: () => clock });
+    const ready = await readyCheckout(s);
+    expect(await s.adapter.placeOrder(storeCharged(ready, 'chk_202b', 'pending_token'))).toEqual({ status: 'pending' });
+    clock += 10 * 60_000;
+    s.sim.controls.resetCalls();
+    expect(await s.adapter.placeOrder(storeCharged(ready, 'chk_202b', 'success_token'))).toEqual({ status: 'pending' });
+    expect(s.sim.controls.calls().filter((c) => c.route === '/wc/store/v1/checkout')).toEqual([]);
+  });
+
   it('a gateway that puts the order on hold (bank transfer) leaves it pending, not placed', async () => {
     const s = await start({ paymentMethod: 'bacs' });
     const ready = await readyCheckout(s);
