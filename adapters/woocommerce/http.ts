@@ -2,7 +2,8 @@
  * The two doors into a WooCommerce store, each call under a deadline:
  * - the REST API (`wc/v3`), authenticated as WooCommerce expects (rest-auth.ts: basic auth or
  *   query-string keys over HTTPS, OAuth 1.0a signatures over plain HTTP);
- * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header.
+ * - the Store API (`wc/store/v1`), plain HTTP with a Cart-Token header (and, for the checkout,
+ *   the `Nonce` header the store's last answer carried).
  * Both travel through the kit's client (adapters/kit/http-client.ts: kept-alive connections, the
  * call's deadline, the body cap).
  * Answers are read as text and judged before use: 429 (host `Retry-After` or the Store API's
@@ -132,11 +133,11 @@ export class WooHttp {
     return decode(what, answer.status, answer.headers, readText(what, answer), true) as WooResponse<T>;
   }
 
-  /** A `wc/store/v1` call with the cart's token; `path` like "/cart/add-item". */
+  /** A `wc/store/v1` call with the cart's token (and a nonce, for routes that always want one); `path` like "/cart/add-item". */
   async store<T = unknown>(
     method: 'GET' | 'POST',
     path: string,
-    request: { token?: string; body?: unknown } = {},
+    request: { token?: string; nonce?: string; body?: unknown } = {},
     signal?: AbortSignal,
   ): Promise<WooResponse<T>> {
     const what = `${method} wc/store/v1${path}`;
@@ -148,6 +149,7 @@ export class WooHttp {
         accept: 'application/json',
         ...(request.body !== undefined && { 'content-type': 'application/json' }),
         ...(request.token && { 'cart-token': request.token }),
+        ...(request.nonce && { nonce: request.nonce }),
       },
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       signal,

@@ -31,6 +31,7 @@ import { Catalog } from './catalog.js';
 import { CouponReasons } from './coupon-reasons.js';
 import { Handoff, sessionFingerprint } from './handoff.js';
 import { WooHttp } from './http.js';
+import { OrderReads } from './order-reads.js';
 import { OrderDesk } from './orders.js';
 import { PageTokens } from './page-token.js';
 import { quoteInStore } from './quote.js';
@@ -67,6 +68,7 @@ export class WooCommerceAdapter implements Adapter {
   private readonly cart: StoreCartClient;
   private readonly reasons: CouponReasons;
   private readonly orders: OrderDesk;
+  private readonly reads: OrderReads;
   private readonly handoff: Handoff;
   private readonly listeners = new Set<(change: CatalogChange) => void>();
   /** Quotes just priced, by store cart and session content, so checkoutUrl and placeOrder do not price twice. */
@@ -132,6 +134,7 @@ export class WooCommerceAdapter implements Adapter {
       settings,
       quote: (request, signal) => this.priced(request, request.handle, PLACEMENT_FRESH_MS, signal),
     });
+    this.reads = new OrderReads(shared);
     this.handoff = new Handoff({ ...shared, priced: (request, handle, signal) => this.priced(request, handle, 60_000, signal) });
   }
 
@@ -184,14 +187,14 @@ export class WooCommerceAdapter implements Adapter {
   }
 
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
-    return this.orders.getOrder(orderId, signal);
+    return this.reads.getOrder(orderId, signal);
   }
 
   /** Reconciliation behind the webhooks: a delivery WooCommerce lost is never retried. */
   readonly orderPollSeconds = 300;
 
   ordersChangedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
-    return this.orders.changedSince(sinceIso, signal);
+    return this.reads.changedSince(sinceIso, signal);
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {

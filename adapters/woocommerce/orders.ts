@@ -2,38 +2,37 @@
  * Orders on the store, once per checkout reference:
  * - gateway_charged: `POST wc/v3/orders` as pending, then (when the store's total is the quoted
  *   one; otherwise it is cancelled and the placement refused) `set_paid` with the payment
- *   handler's `transaction_id`; the order carries the lines (chosen "any" values as line meta), the applied codes, the
- *   selected rates as shipping lines at the quoted amounts (WooCommerce takes shipping totals
- *   as sent) and the reference as order meta;
- * - store_charged: the Store API checkout of the session's own cart, with the buyer's
- *   credential as `payment_data` for the store's payment gateway; a refusal is payment_declined;
- *   the reference is then written to the order's meta;
+ *   handler's `transaction_id`; the order carries the lines (chosen "any" values as line meta),
+ *   the applied codes, the selected rates as shipping lines at the quoted amounts (WooCommerce
+ *   takes shipping totals as sent) and the reference as order meta;
+ * - store_charged: the Store API checkout of the session's own cart (store-checkout.ts), placed
+ *   only once the store says the order is paid: a card waiting for 3-D Secure is not accepted
+ *   (payment_declined, naming the store's page), a payment the store still processes or a bank
+ *   transfer it waits for is pending;
  * - both re-price the store cart first (one batch) and refuse when a line cannot be sold or the
  *   total moved; a refund is never issued here (`api_refund` would move real money).
- * The reference index lives in the gateway's state store (every replica sees it): a claim before
- * the store call, the order id after. A claim left without an order (the call's answer was lost)
- * is resolved by reading the store's recent orders for the reference meta.
+ * The reference index (reference-index.ts) claims the reference before the store call. A claim
+ * left without an order (the call's answer was lost) is resolved from the store's orders: a paid
+ * one is the placement; an unpaid one is finished (gateway_charged: marked paid; store_charged:
+ * the cart's checkout pays that same order again, DraftOrderTrait), never doubled.
  */
-import type { OrderChange, OrderSnapshot, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
+import type { PaymentRecord, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import { destinationOf, wcAddress } from './addresses.js';
+import { decodeHandle } from './cart-handle.js';
 import type { Catalog } from './catalog.js';
 import { isWpError, unexpected, type WooHttp } from './http.js';
 import { minorToDecimal, requiredMinor } from './money.js';
-import { isPaid, LINE_META, REFERENCE_META, referenceOf, toSnapshot, type Tracking } from './order-map.js';
+import { isPaid, LINE_META, REFERENCE_META } from './order-map.js';
+import { ReferenceIndex, type StoreOrder } from './reference-index.js';
 import type { WooCommerceSettings } from './settings.js';
+import { checkout } from './store-checkout.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
-import { expectShape, StoreCheckout, WcFulfillments, WcOrder, WcOrders, WcRefunds, WcTrackingItems } from './wc-shapes.js';
+import { expectShape, WcOrder } from './wc-shapes.js';
 
-const INDEX_TTL_MS = 90 * 86_400_000;
 /** A claim older than this with no order is an attempt whose answer was lost, not one in flight. */
 const STALE_CLAIM_MS = 2 * 60_000;
-
-interface IndexEntry {
-  orderId?: string;
-  claimedAt: number;
-}
 
 export interface OrderDeps {
   http: WooHttp;
@@ -107,89 +106,88 @@ export async function cancelIfTotalMoved(
   };
 }
 
+type Placed = { orderId: string; permalinkUrl?: string };
+
 export class OrderDesk {
-  /** Which tracking API the store has: core fulfillments, the Shipment Tracking extension, or none. */
-  private trackingApi: Promise<Tracking['kind']> | undefined;
+  readonly index: ReferenceIndex;
 
-  constructor(private readonly deps: OrderDeps) {}
-
-  private key(reference: string): string {
-    return `adapter:woocommerce:${this.deps.tenantId}:reference:${reference}`;
+  constructor(private readonly deps: OrderDeps) {
+    this.index = new ReferenceIndex(deps);
   }
 
-  async remember(reference: string, orderId: string): Promise<void> {
-    await this.deps.state.set<IndexEntry>(this.key(reference), { orderId, claimedAt: this.deps.now() }, INDEX_TTL_MS);
+  private placed(order: { orderId: string; orderKey: string }): Placed {
+    return {
+      orderId: order.orderId,
+      permalinkUrl: `${this.deps.storeUrl}/checkout/order-received/${order.orderId}/?key=${order.orderKey}`,
+    };
   }
 
-  private permalink(orderId: string, orderKey: string): string {
-    return `${this.deps.storeUrl}/checkout/order-received/${orderId}/?key=${orderKey}`;
+  /** The order placed for the reference: paid, as the index knows it or as an earlier attempt left it on the store. */
+  async findOrderByReference(reference: string, signal?: AbortSignal): Promise<Placed | null> {
+    const entry = await this.index.get(reference);
+    if (entry?.orderId) return { orderId: entry.orderId };
+    if (!entry) return null;
+    const earlier = await this.index.earlier(reference, entry, signal);
+    if (!earlier?.paid) return null;
+    await this.index.remember(reference, earlier.orderId);
+    return this.placed(earlier);
   }
 
   /** An order placed on the store's own checkout with the reference (the reference snippet), paid, in the last week. */
-  async placedOnStore(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
-    const found = await this.scan(reference, this.deps.now() - 7 * 86_400_000, signal);
-    return found && (await this.ifPaid(found.orderId, signal));
-  }
-
-  /** Recent orders carrying the reference meta (orders created after `since`). */
-  private async scan(reference: string, since: number, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
-    const after = new Date(since - 5 * 60_000).toISOString().slice(0, 19);
-    const response = await this.deps.http.rest(
-      'GET',
-      'orders',
-      { params: { after, per_page: 100, orderby: 'date', order: 'desc' } },
-      signal,
-    );
-    if (response.status !== 200) throw unexpected('GET wc/v3/orders', response.body);
-    const order = expectShape(WcOrders, response.body, 'GET wc/v3/orders').find((o) => referenceOf(o) === reference);
-    return order ? { orderId: String(order.id), permalinkUrl: this.permalink(String(order.id), order.order_key) } : null;
-  }
-
-  async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
-    const entry = await this.deps.state.get<IndexEntry>(this.key(reference));
-    if (entry?.value.orderId) return { orderId: entry.value.orderId };
-    if (!entry) return null;
-    const found = await this.scan(reference, entry.value.claimedAt, signal);
-    if (found) await this.remember(reference, found.orderId);
-    return found;
+  async placedOnStore(reference: string, signal?: AbortSignal): Promise<Placed | null> {
+    const found = await this.index.scan(reference, this.deps.now() - 7 * 86_400_000, signal);
+    return found?.paid ? this.placed(found) : null;
   }
 
   /** The order, when the buyer has paid for it (a handed-off session's pending order). */
-  async ifPaid(orderId: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl: string } | null> {
+  async ifPaid(orderId: string, signal?: AbortSignal): Promise<Placed | null> {
     const response = await this.deps.http.rest('GET', `orders/${orderId}`, {}, signal);
     if (response.status === 404) return null;
     if (response.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, response.body);
     const order = expectShape(WcOrder, response.body, `GET wc/v3/orders/${orderId}`);
-    return isPaid(order) ? { orderId, permalinkUrl: this.permalink(orderId, order.order_key) } : null;
+    return isPaid(order) ? this.placed({ orderId, orderKey: order.order_key }) : null;
   }
 
   async placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
-    const key = this.key(request.reference);
-    if (!(await this.deps.state.setIfAbsent<IndexEntry>(key, { claimedAt: this.deps.now() }, INDEX_TTL_MS))) {
-      const entry = await this.deps.state.get<IndexEntry>(key);
-      if (entry?.value.orderId) return { status: 'placed', orderId: entry.value.orderId };
-      const found = entry ? await this.scan(request.reference, entry.value.claimedAt, signal) : null;
-      if (found) {
-        await this.remember(request.reference, found.orderId);
-        return { status: 'placed', ...found };
+    const { reference } = request;
+    const claim = await this.index.claim(reference);
+    let earlier: StoreOrder | null = null;
+    if (!claim.claimed) {
+      const { entry } = claim;
+      if (entry.orderId) return { status: 'placed', orderId: entry.orderId };
+      earlier = await this.index.earlier(reference, entry, signal);
+      if (earlier?.paid) {
+        await this.index.remember(reference, earlier.orderId);
+        return { status: 'placed', ...this.placed(earlier) };
       }
-      // Another attempt holds the claim (or lost its answer moments ago): it resolves later.
-      if (!entry || this.deps.now() - entry.value.claimedAt < STALE_CLAIM_MS) return { status: 'pending' };
-      await this.deps.state.set<IndexEntry>(key, { claimedAt: this.deps.now() }, INDEX_TTL_MS);
+      // The store still processes a payment it answered pending (or waits for a transfer): never pay again.
+      const awaited =
+        entry.claimedAt > 0 &&
+        earlier !== null &&
+        entry.storeOrderId === earlier.orderId &&
+        ['pending', 'on-hold'].includes(earlier.status);
+      // An unpaid order of ours recorded through the REST API only waits to be marked paid (a
+      // second set_paid changes nothing); anything else may still be running elsewhere.
+      const resumable = earlier && request.payment.mode === 'gateway_charged' && earlier.status === 'pending';
+      if (awaited || (!resumable && this.deps.now() - entry.claimedAt < STALE_CLAIM_MS)) return { status: 'pending' };
+      await this.index.relet(reference, entry);
     }
     // A failure keeps the claim: the store may have placed the order before its answer was lost,
     // so a retry or findOrderByReference looks for it instead of placing a second order.
-    const result = await this.place(request, signal);
-    if (result.status === 'placed') await this.remember(request.reference, result.orderId);
-    else if (result.status === 'rejected') await this.deps.state.delete(key);
-    return result;
+    return this.place(request, earlier, signal);
   }
 
-  private async place(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
+  private async place(request: PlaceOrderRequest, earlier: StoreOrder | null, signal?: AbortSignal): Promise<PlaceOrderResult> {
+    const { payment } = request;
+    if (payment.mode === 'gateway_charged' && earlier?.status === 'pending') {
+      return this.markPaid(request, earlier.orderId, payment.record, signal);
+    }
     const quote = await this.deps.quote(request.quote, signal);
     const refused = this.refusal(request, quote);
-    if (refused) return refused;
-    const { payment } = request;
+    if (refused) {
+      await this.index.release(request.reference);
+      return refused;
+    }
     return payment.mode === 'gateway_charged'
       ? this.createPaid(request, payment.record, quote, signal)
       : this.checkoutInStore(request, payment.handlerId, payment.credential.token, quote, signal);
@@ -253,13 +251,27 @@ export class OrderDesk {
     };
     const response = await this.deps.http.rest('POST', 'orders', { data: body }, signal);
     if (response.status === 400 && isWpError(response.body)) {
+      await this.index.release(request.reference);
       return { status: 'rejected', reason: 'price_changed', detail: `the store refused the order: ${response.body.message}` };
     }
     if (response.status !== 201 && response.status !== 200) throw unexpected('POST wc/v3/orders', response.body);
-    const order = expectShape(WcOrder, response.body, 'POST wc/v3/orders');
+    return this.payIfTotalHolds(request, expectShape(WcOrder, response.body, 'POST wc/v3/orders'), record, signal);
+  }
+
+  /** An unpaid order an earlier attempt created (its answer lost), checked and marked paid. */
+  private async markPaid(request: PlaceOrderRequest, orderId: string, record: PaymentRecord, signal?: AbortSignal) {
+    const read = await this.deps.http.rest('GET', `orders/${orderId}`, {}, signal);
+    if (read.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, read.body);
+    return this.payIfTotalHolds(request, expectShape(WcOrder, read.body, `GET wc/v3/orders/${orderId}`), record, signal);
+  }
+
+  private async payIfTotalHolds(request: PlaceOrderRequest, order: WcOrder, record: PaymentRecord, signal?: AbortSignal) {
     const orderId = String(order.id);
-    const moved = await this.totalMoved(order, request.expectedTotal, signal);
-    if (moved) return moved;
+    const moved = await cancelIfTotalMoved(this.deps.http, order, request.expectedTotal, signal);
+    if (moved) {
+      await this.index.release(request.reference);
+      return moved;
+    }
     const paid = await this.deps.http.rest(
       'PUT',
       `orders/${orderId}`,
@@ -267,11 +279,8 @@ export class OrderDesk {
       signal,
     );
     if (paid.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, paid.body);
-    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId, order.order_key) };
-  }
-
-  private totalMoved(order: WcOrder, expectedTotal: number, signal?: AbortSignal): Promise<PlaceOrderResult | undefined> {
-    return cancelIfTotalMoved(this.deps.http, order, expectedTotal, signal);
+    await this.index.remember(request.reference, orderId);
+    return { status: 'placed' as const, ...this.placed({ orderId, orderKey: order.order_key }) };
   }
 
   private async checkoutInStore(
@@ -282,122 +291,56 @@ export class OrderDesk {
     signal?: AbortSignal,
   ): Promise<PlaceOrderResult> {
     const settings = this.deps.settings.store_charged;
-    if (!settings)
+    const session = decodeHandle(quote.handle);
+    if (!settings || !session) {
+      await this.index.release(request.reference);
       return { status: 'rejected', reason: 'incomplete', detail: 'this store has no payment gateway configured for store_charged' };
-    const response = await this.deps.http.store(
-      'POST',
-      '/checkout',
-      {
-        token: quote.handle!,
-        body: {
-          billing_address: this.billing(request),
-          shipping_address: wcAddress(destinationOf(request.quote)),
-          payment_method: settings.payment_method,
-          payment_data: [{ key: settings.payment_data_key ?? 'token', value: credential }],
-        },
-      },
-      signal,
-    );
-    if (response.status !== 200) {
-      const error = isWpError(response.body) ? response.body : { code: 'unknown', message: `status ${response.status}` };
-      if (/payment/.test(error.code)) return { status: 'rejected', reason: 'payment_declined', detail: error.message };
-      if (response.status === 409)
-        return { status: 'rejected', reason: /coupon/.test(error.code) ? 'price_changed' : 'out_of_stock', detail: error.message };
-      return { status: 'rejected', reason: 'incomplete', detail: `${error.code}: ${error.message}` };
     }
-    const placed = expectShape(StoreCheckout, response.body, 'POST wc/store/v1/checkout');
-    const orderId = String(placed.order_id);
-    await this.remember(request.reference, orderId);
-    const tagged = await this.deps.http.rest(
-      'PUT',
-      `orders/${orderId}`,
+    const outcome = await checkout(
+      this.deps.http,
+      session,
       {
-        data: {
-          meta_data: [
-            { key: REFERENCE_META, value: request.reference },
-            { key: '_proto_payment_handler', value: handlerId },
-          ],
-        },
+        billing_address: this.billing(request),
+        shipping_address: wcAddress(destinationOf(request.quote)),
+        payment_method: settings.payment_method,
+        payment_data: [{ key: settings.payment_data_key ?? 'token', value: credential }],
+        reference: request.reference,
+        handlerId,
       },
       signal,
     );
+    if (outcome.kind === 'rejected') {
+      await this.index.release(request.reference);
+      return outcome.rejection;
+    }
+    // Without the must-use plugin the reference is written now, after the fact.
+    if (!outcome.referenced) await this.tag(outcome.orderId, request.reference, handlerId, signal);
+    switch (outcome.kind) {
+      case 'paid':
+        await this.index.remember(request.reference, outcome.orderId);
+        return { status: 'placed', ...this.placed(outcome) };
+      case 'waiting':
+        await this.index.waiting(request.reference, outcome.orderId);
+        return { status: 'pending' };
+      case 'buyer_action':
+        // Not accepted until the buyer approves on the store's page; the contract has no outcome for that yet.
+        await this.index.release(request.reference, outcome.orderId);
+        return {
+          status: 'rejected',
+          reason: 'payment_declined',
+          detail:
+            `The store's payment gateway asks the buyer to approve this payment on its own page (${outcome.url}); ` +
+            'nothing was charged, and the store keeps the order unpaid until then',
+        };
+    }
+  }
+
+  private async tag(orderId: string, reference: string, handlerId: string, signal?: AbortSignal): Promise<void> {
+    const meta_data = [
+      { key: REFERENCE_META, value: reference },
+      { key: '_proto_payment_handler', value: handlerId },
+    ];
+    const tagged = await this.deps.http.rest('PUT', `orders/${orderId}`, { data: { meta_data } }, signal);
     if (tagged.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, tagged.body);
-    return { status: 'placed', orderId, permalinkUrl: this.permalink(orderId, placed.order_key) };
-  }
-
-  private async tracking(orderId: string, signal?: AbortSignal): Promise<Tracking> {
-    const read = async (kind: 'fulfillments' | 'shipment-tracking'): Promise<Tracking | 'absent'> => {
-      const [endpoint, version] =
-        kind === 'fulfillments'
-          ? [`orders/${orderId}/fulfillments`, 'wc/v3']
-          : [`orders/${orderId}/shipment-trackings`, 'wc-shipment-tracking/v3'];
-      const response = await this.deps.http.rest('GET', endpoint, { version }, signal);
-      if (response.status === 404 && isWpError(response.body) && response.body.code === 'rest_no_route') return 'absent';
-      if (response.status === 404) return { kind: 'none' };
-      if (response.status !== 200) throw unexpected(`GET ${version}/${endpoint}`, response.body);
-      return kind === 'fulfillments'
-        ? { kind, items: expectShape(WcFulfillments, response.body, `GET ${version}/${endpoint}`) }
-        : { kind, items: expectShape(WcTrackingItems, response.body, `GET ${version}/${endpoint}`) };
-    };
-    const known = this.trackingApi ? await this.trackingApi : undefined;
-    if (known === 'none') return { kind: 'none' };
-    if (known) {
-      const found = await read(known);
-      return found === 'absent' ? { kind: 'none' } : found;
-    }
-    for (const kind of ['fulfillments', 'shipment-tracking'] as const) {
-      const found = await read(kind);
-      if (found !== 'absent') {
-        this.trackingApi = Promise.resolve(kind);
-        return found;
-      }
-    }
-    this.trackingApi = Promise.resolve('none');
-    return { kind: 'none' };
-  }
-
-  /**
-   * Orders changed after `sinceIso` (`modified_after`, GMT), oldest change first: WooCommerce
-   * never retries a failed webhook delivery, so the gateway polls this to catch the lost ones.
-   */
-  async changedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
-    const since = new Date(Date.parse(sinceIso) - 1000).toISOString().slice(0, 19);
-    const changes: OrderChange[] = [];
-    for (let page = 1; ; page++) {
-      const response = await this.deps.http.rest(
-        'GET',
-        'orders',
-        { params: { modified_after: since, dates_are_gmt: true, per_page: 100, page, orderby: 'date', order: 'asc' } },
-        signal,
-      );
-      if (response.status !== 200) throw unexpected('GET wc/v3/orders', response.body);
-      const orders = expectShape(WcOrders, response.body, 'GET wc/v3/orders');
-      for (const order of orders) {
-        const reference = referenceOf(order);
-        const updatedAt = `${(order.date_modified_gmt ?? order.date_created_gmt).replace(/Z$/, '')}Z`;
-        changes.push({ orderId: String(order.id), updatedAt, ...(reference && { reference }) });
-      }
-      if (orders.length < 100) break;
-    }
-    return changes.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
-  }
-
-  async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {
-    if (!/^\d+$/.test(orderId)) return null;
-    const [response, tracking] = await Promise.all([
-      this.deps.http.rest('GET', `orders/${orderId}`, {}, signal),
-      this.tracking(orderId, signal),
-    ]);
-    if (response.status === 404) return null;
-    if (response.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, response.body);
-    const order = expectShape(WcOrder, response.body, `GET wc/v3/orders/${orderId}`);
-    let refunds: ReturnType<typeof expectShape<typeof WcRefunds>> = [];
-    if (order.refunds.length > 0) {
-      const read = await this.deps.http.rest('GET', `orders/${orderId}/refunds`, { params: { per_page: 100 } }, signal);
-      if (read.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}/refunds`, read.body);
-      refunds = expectShape(WcRefunds, read.body, `GET wc/v3/orders/${orderId}/refunds`);
-    }
-    const variants = this.deps.catalog.knownFor(order.line_items.map((l) => l.variation_id).filter(Boolean));
-    return toSnapshot({ order, refunds, tracking, variants, storeUrl: this.deps.storeUrl });
   }
 }

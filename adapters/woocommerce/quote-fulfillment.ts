@@ -3,7 +3,9 @@
  * `package-{id}`); when the platform takes a single group and the store ships several packages,
  * one group `packages-{ids}` offers the rates every package has, priced as their sum. The rates a
  * buyer selects go to the store per package; an address the store refused is reported field by
- * field on the destination, and nothing is quoted for it.
+ * field on the destination, and nothing is quoted for it. Local Pickup's rates
+ * (`pickup_location`, src/Shipping/PickupLocation.php: one per location in every package, taxed
+ * at the location) are no shipping to the buyer's address: they are left out.
  */
 import type {
   FulfillmentGroupQuote,
@@ -18,6 +20,9 @@ import type { CartOutcome } from './store-cart.js';
 import type { StoreCart } from './wc-shapes.js';
 
 type StoreRate = StoreCart['shipping_rates'][number]['shipping_rates'][number];
+/** The checkout block's Local Pickup method: its rates are pickup locations, not shipping. */
+const PICKUP_METHOD = 'pickup_location';
+
 /** A rate the buyer selected, for one of the store's packages. */
 type RateSelection = { packageId: number; rateId: string };
 
@@ -128,7 +133,7 @@ function methodQuotes(request: QuoteRequest, input: FulfillmentInput, hasDestina
     const packages = cart.shipping_rates.map((p) => ({
       id: Number(p.package_id),
       lineIds: lineIds.filter((id) => p.items.some((i) => i.key === itemKeyOfLine.get(id))),
-      rates: p.shipping_rates,
+      rates: p.shipping_rates.filter((r) => r.method_id !== PICKUP_METHOD),
     }));
     const chosen = (key: string, options: FulfillmentOptionQuote[], ids: number[]) => {
       const wanted = method.selectedOptions?.[key];

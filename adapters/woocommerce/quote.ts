@@ -17,6 +17,7 @@
 import type { AppliedDiscount, DiscountRejection, LineProblem, Quote, QuotedLine, QuoteRequest } from '../contract.js';
 import { InvalidAnswerError } from '../contract.js';
 import { destinationOf, wcAddress } from './addresses.js';
+import { decodeHandle, encodeHandle } from './cart-handle.js';
 import type { Catalog, KnownVariant } from './catalog.js';
 import type { CouponReasons } from './coupon-reasons.js';
 import type { WpErrorBody } from './http.js';
@@ -321,7 +322,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   const email = request.buyer?.email ?? request.identity?.email;
   const selections = rateSelections(request);
   const outcome = await deps.cart.apply(
-    request.handle,
+    decodeHandle(request.handle)?.token,
     {
       items: plan.items,
       codes: codes.map((c) => c.code),
@@ -351,7 +352,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   const located = !refused && Boolean(destination?.country || request.location?.country);
   const totals = checkedTotals(cart, lines, applied, shipping, located, money);
   return {
-    handle: outcome.token,
+    handle: encodeHandle(outcome),
     currency,
     lines,
     lineProblems: [...plan.problems, ...priced.problems],

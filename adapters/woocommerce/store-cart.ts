@@ -5,7 +5,10 @@
  * item and coupon, set the customer's addresses, add the
  * lines, apply the codes in order, select the requested rates, then read the cart back. A cart
  * without a token starts with `GET /cart`; a token the store no longer accepts (expired: writes
- * answer woocommerce_rest_missing_nonce) is replaced the same way.
+ * answer woocommerce_rest_missing_nonce) is replaced the same way. The sub-requests carry the
+ * Cart-Token and deliberately no nonce: with one, a write to an expired cart would go through
+ * into a new session whose token the batch's answer does not name. Every answer's `Nonce`
+ * (AbstractCartRoute::add_response_headers, Batch::get_response) is kept for the checkout.
  */
 import { BackendError, InvalidAnswerError } from '../contract.js';
 import type { WcAddress } from './addresses.js';
@@ -42,6 +45,8 @@ export type Step =
 
 export interface CartOutcome {
   token: string;
+  /** The `Nonce` the store's last answer carried (the checkout needs one). */
+  nonce?: string;
   cart: StoreCart;
   /** What each item, coupon and rate step answered: undefined = accepted, else the store's error. */
   errors: Array<{ step: Step; error: WpErrorBody }>;
@@ -57,13 +62,14 @@ interface SubRequest {
 export class StoreCartClient {
   constructor(private readonly http: WooHttp) {}
 
-  /** A fresh cart session: its token and (empty) cart. */
-  async open(signal?: AbortSignal): Promise<{ token: string; cart: StoreCart }> {
+  /** A fresh cart session: its token, nonce and (empty) cart. */
+  async open(signal?: AbortSignal): Promise<{ token: string; nonce?: string; cart: StoreCart }> {
     const response = await this.http.store('GET', '/cart', {}, signal);
     const token = response.headers['cart-token'];
     if (response.status !== 200 || !token)
       throw new InvalidAnswerError(`GET wc/store/v1/cart answered ${response.status} without a Cart-Token`);
-    return { token, cart: expectShape(StoreCart, response.body, 'GET wc/store/v1/cart') };
+    const nonce = response.headers.nonce;
+    return { token, ...(nonce && { nonce }), cart: expectShape(StoreCart, response.body, 'GET wc/store/v1/cart') };
   }
 
   private plan(plan: CartPlan): SubRequest[] {
@@ -106,6 +112,7 @@ export class StoreCartClient {
   ): Promise<{ expired: boolean; outcome?: Omit<CartOutcome, 'token'> }> {
     const errors: CartOutcome['errors'] = [];
     let last: unknown;
+    let nonce: string | undefined;
     const final = requests.at(-1);
     for (let start = 0; start < requests.length; start += BATCH_LIMIT) {
       const chunk = requests.slice(start, start + BATCH_LIMIT);
@@ -133,6 +140,7 @@ export class StoreCartClient {
       );
       if (response.status !== 207 && response.status !== 200)
         throw new InvalidAnswerError(`POST wc/store/v1/batch answered ${response.status}`);
+      nonce = response.headers.nonce ?? nonce;
       const { responses } = expectShape(StoreBatch, response.body, 'POST wc/store/v1/batch');
       if (responses.length !== chunk.length)
         throw new InvalidAnswerError('POST wc/store/v1/batch answered a different number of responses');
@@ -143,10 +151,11 @@ export class StoreCartClient {
       }
       last = responses.at(-1)!.body;
     }
-    return { expired: false, outcome: { cart: expectShape(StoreCart, last, 'POST wc/store/v1/cart/update-customer'), errors } };
+    const cart = expectShape(StoreCart, last, 'POST wc/store/v1/cart/update-customer');
+    return { expired: false, outcome: { ...(nonce && { nonce }), cart, errors } };
   }
 
-  /** Brings the cart behind `token` (or a new one) to `plan`; returns the token to keep. */
+  /** Brings the cart behind `token` (or a new one) to `plan`; returns the token (and nonce) to keep. */
   async apply(token: string | undefined, plan: CartPlan, signal?: AbortSignal): Promise<CartOutcome> {
     const requests = this.plan(plan);
     let current = token ?? (await this.open(signal)).token;

@@ -235,6 +235,8 @@ export const StoreCheckout = Type.Object({
   status: Type.String(),
   order_key: Type.String(),
   payment_result: Type.Object({ payment_status: Type.String(), redirect_url: Type.String() }),
+  /** What extensions registered for the checkout answer (ExtendSchema), by namespace. */
+  extensions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
 export const StoreBatch = Type.Object({

@@ -6,8 +6,11 @@
  * `X-WC-Webhook-Delivery-ID` is a hash of the webhook id and the current second, so two events
  * of one webhook in the same second share it: the event id is the delivery id plus a digest of
  * the body (a redelivery repeats both; a different change does not).
- * Order topics become order events (the reference from the order's meta); product topics tell
- * the catalog cache what changed and need nothing else.
+ * Order topics become order events (the reference from the order's meta), except those of a
+ * checkout draft: WooCommerce announces the Store API's order before payment too
+ * (WC_Webhook::is_valid_resource skips only draft, auto-draft and new), and a checkout that fails
+ * validation leaves one behind, which is no order yet. Product topics tell the catalog cache what
+ * changed and need nothing else.
  */
 import { createHash } from 'node:crypto';
 import type { BackendEvent, CatalogChange, WebhookHeaders } from '../contract.js';
@@ -35,7 +38,7 @@ export function verifyDelivery(
   const delivery = header(headers, 'x-wc-webhook-delivery-id');
   if (!topic || !delivery) return null;
   const eventId = `${delivery}-${createHash('sha256').update(rawBody).digest('hex').slice(0, 16)}`;
-  let body: { id?: unknown; meta_data?: unknown };
+  let body: { id?: unknown; status?: unknown; meta_data?: unknown };
   try {
     body = JSON.parse(rawBody.toString('utf8')) as typeof body;
   } catch {
@@ -46,7 +49,7 @@ export function verifyDelivery(
     onCatalogChange(id ? { productIds: [id] } : { all: true });
     return { kind: 'ping', eventId };
   }
-  if (!topic.startsWith('order.') || !id) return { kind: 'ping', eventId };
+  if (!topic.startsWith('order.') || !id || body.status === 'checkout-draft') return { kind: 'ping', eventId };
   const meta = Array.isArray(body.meta_data) ? (body.meta_data as Array<{ key?: unknown; value?: unknown }>) : [];
   const reference = meta.find((m) => m?.key === REFERENCE_META)?.value;
   return { kind: 'order', eventId, orderId: id, topic, ...(typeof reference === 'string' && reference && { reference }) };

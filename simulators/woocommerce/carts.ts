@@ -3,9 +3,10 @@
  * AbstractCartRoute.php does: the token is a JWT (HS256 with the site's salt) holding the guest
  * session's customer id, valid 48 hours; a request with a valid token reads that session (an
  * expired session is an empty cart), a request without one starts a new session and gets a new
- * token. Writes need the token or a valid `Nonce` (`woocommerce_rest_missing_nonce` otherwise).
+ * token. Writes need the token or a valid `Nonce` (store-session.ts); the session also remembers
+ * the order its checkout placed (`store_api_draft_order`, DraftOrderTrait).
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Address, BillingAddress } from './model.js';
 import { emptyAddress, emptyBilling } from './orders.js';
@@ -22,6 +23,8 @@ export interface CartSession {
   billing: BillingAddress;
   chosenRates: Record<number, string>;
   expiresAt: number;
+  /** wc()->session 'store_api_draft_order': the order the last checkout of this cart created (0: none). */
+  draftOrderId: number;
 }
 
 export class CartSessions {
@@ -39,6 +42,7 @@ export class CartSessions {
       billing: emptyBilling(),
       chosenRates: {},
       expiresAt: this.nowMs() + TOKEN_TTL_SECONDS * 1000,
+      draftOrderId: 0,
     };
     this.sessions.set(customerId, session);
     return session;
@@ -69,10 +73,6 @@ export class CartSessions {
       .sign(this.salt);
   }
 
-  nonce(session: CartSession): string {
-    return createHmac('sha256', this.salt).update(`wc_store_api|${session.customerId}`).digest('hex').slice(0, 10);
-  }
-
   /** Drops a session as the store's session cleanup would: its token then reads an empty cart. */
   expire(customerId: string): void {
     this.sessions.delete(customerId);
@@ -84,6 +84,7 @@ export class CartSessions {
     return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { user_id?: string }).user_id;
   }
 
+  /** WC_Cart::empty_cart, as a gateway calls it once paid: the draft order id stays in the session. */
   empty(session: CartSession): void {
     session.lines = [];
     session.coupons = [];

@@ -110,7 +110,7 @@ export interface ZoneLocation {
 
 export interface ShippingMethodInstance {
   instanceId: number;
-  methodId: 'flat_rate' | 'free_shipping';
+  methodId: 'flat_rate' | 'free_shipping' | 'pickup_location';
   title: string;
   /** flat_rate: minor units per package. */
   cost: number;
@@ -279,6 +279,10 @@ export interface SimOrder {
   cartTax: number;
   shippingTax: number;
   total: number;
+  /** WC_Cart::get_cart_hash of the cart a Store API order was made from ('' otherwise). */
+  cartHash: string;
+  /** The stock hold of a placed order (wc_reserved_stock `expires`); counts while draft or pending. */
+  stockHeldUntil: Date | null;
 }
 
 export interface SimWebhook {
@@ -312,4 +316,27 @@ export interface StoreSettings {
   pricesIncludeTax: boolean;
   /** woocommerce_tax_display_cart: the Store API's cart item `prices` include tax ('incl') or not. */
   taxDisplayCart: 'excl' | 'incl';
+  /** wp_timezone(): `timezone_string` (IANA name) or, without one, `gmt_offset` written "-05:00". */
+  timezone: string;
+  /** woocommerce_hold_stock_minutes: how long a placed, unpaid order holds its stock (60). */
+  holdStockMinutes: number;
+  /** The checkout block's Local Pickup (woocommerce_pickup_location_settings, pickup_location_pickup_locations). */
+  localPickup: LocalPickupSettings;
+}
+
+/** One pickup location (Settings → Shipping → Local pickup), as the `pickup_location` method reads it. */
+export interface PickupLocation {
+  name: string;
+  address: Pick<Address, 'address_1' | 'city' | 'state' | 'postcode' | 'country'>;
+  details: string;
+  enabled: boolean;
+}
+
+export interface LocalPickupSettings {
+  enabled: boolean;
+  /** The method's title; each rate is labelled "<title> (<location name>)". */
+  title: string;
+  /** Minor units, the same for every location. */
+  cost: number;
+  locations: PickupLocation[];
 }

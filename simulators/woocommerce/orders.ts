@@ -54,7 +54,9 @@ export interface NewOrder {
   billing: BillingAddress;
   shipping: Address;
   /** REST: shipping lines as sent; Store API: the chosen rates of the cart. */
-  shippingLines: Array<{ methodId: string; methodTitle: string; instanceId: string; total: number }> | 'from-rates';
+  shippingLines:
+    | Array<{ methodId: string; methodTitle: string; instanceId: string; total: number; meta?: Array<{ key: string; value: string }> }>
+    | 'from-rates';
   chosenRates: Record<number, string>;
   packagesByClass: boolean;
   status: OrderStatus;
@@ -64,6 +66,8 @@ export interface NewOrder {
   transactionId: string;
   customerNote: string;
   meta: Array<{ key: string; value: unknown }>;
+  /** The cart's hash, for a Store API order (DraftOrderTrait::is_valid_draft_order compares it). */
+  cartHash?: string;
 }
 
 export class OrderBook {
@@ -87,22 +91,25 @@ export class OrderBook {
     return { id: this.store.nextId('meta', 20_000), key, value };
   }
 
-  create(input: NewOrder): SimOrder {
-    const store = this.store;
-    const items = this.items(input.lines);
+  private priceOf(input: NewOrder): Priced {
     const coupons = input.couponCodes.map((code) => {
-      const coupon = store.couponByCode(code);
+      const coupon = this.store.couponByCode(code);
       if (!coupon) throw new WpError(400, 'woocommerce_rest_invalid_coupon', `Coupon "${code}" does not exist!`);
       return coupon;
     });
-    const priced = price(store, {
-      items,
+    return price(this.store, {
+      items: this.items(input.lines),
       coupons,
       shipping: input.shipping.country ? input.shipping : null,
       billing: input.billing.country ? input.billing : null,
       chosenRates: input.chosenRates,
       packagesByClass: input.packagesByClass,
     });
+  }
+
+  create(input: NewOrder): SimOrder {
+    const store = this.store;
+    const priced = this.priceOf(input);
     const now = store.now();
     const order: SimOrder = {
       id: store.nextId('post', 1000),
@@ -134,11 +141,50 @@ export class OrderBook {
       cartTax: 0,
       shippingTax: 0,
       total: 0,
+      cartHash: input.cartHash ?? '',
+      stockHeldUntil: null,
     };
     this.fill(order, input, priced);
     store.orders.set(order.id, order);
+    // woocommerce_new_order fires on the first save, a Store API checkout draft included:
+    // WC_Webhook::is_valid_resource skips only 'draft', 'auto-draft' and 'new' (includes/class-wc-webhook.php).
     this.webhooks.emit('order.created', () => orderShape(store, order));
     return order;
+  }
+
+  /**
+   * OrderController::update_order_from_cart: a draft (or a pending / failed order being paid
+   * again) rewritten from the cart as it is now; its lines get new item ids.
+   */
+  refresh(order: SimOrder, input: NewOrder): void {
+    const priced = this.priceOf(input);
+    order.billing = input.billing;
+    order.shipping = input.shipping;
+    order.cartHash = input.cartHash ?? order.cartHash;
+    this.fill(order, input, priced);
+    order.dateModified = this.store.now();
+  }
+
+  /**
+   * ReserveStock::reserve_stock_for_order (src/Checkout/Helpers/ReserveStock.php): managed stock
+   * without backorders is held for `minutes` if what other orders hold leaves enough, else 403
+   * `woocommerce_product_not_enough_stock` and nothing is held.
+   */
+  reserveStock(order: SimOrder, minutes: number): void {
+    for (const line of order.lines) {
+      const item = this.store.purchasable(line.variationId || line.productId)?.item;
+      if (!item?.manageStock || item.backorders !== 'no') continue;
+      const wanted = order.lines.filter((l) => (l.variationId || l.productId) === item.id).reduce((n, l) => n + l.quantity, 0);
+      if (this.store.remainingStock(item, order.id) < wanted) {
+        order.stockHeldUntil = null;
+        throw new WpError(
+          403,
+          'woocommerce_product_not_enough_stock',
+          `Not enough units of ${line.name} are available in stock to fulfil this order.`,
+        );
+      }
+    }
+    order.stockHeldUntil = new Date(this.store.now().getTime() + minutes * 60_000);
   }
 
   private fill(order: SimOrder, input: NewOrder, priced: Priced): void {
@@ -180,6 +226,18 @@ export class OrderBook {
                     methodTitle: p.chosen.instance.title,
                     instanceId: String(p.chosen.instance.instanceId),
                     total: p.chosen.cost,
+                    // WC_Checkout::create_order_shipping_lines copies the rate's meta (Local Pickup's
+                    // location, address, details; the package's Items) onto the shipping line.
+                    meta: [
+                      ...p.chosen.meta,
+                      {
+                        key: 'Items',
+                        value: priced.items
+                          .filter((i) => p.itemKeys.includes(i.key))
+                          .map((i) => `${i.name} &times; ${i.quantity}`)
+                          .join(', '),
+                      },
+                    ],
                   },
                 ]
               : [],
@@ -192,7 +250,7 @@ export class OrderBook {
       instanceId: s.instanceId,
       total: s.total,
       taxes: shippingTaxRates.map((r) => ({ rateId: r.id, total: Math.round((s.total * Number(r.rate)) / 100), subtotal: 0 })),
-      meta: [],
+      meta: (s.meta ?? []).map((m) => this.meta(m.key, m.value)),
     }));
     order.couponLines = priced.coupons.map((c) => ({
       id: store.nextId('item', 0),

@@ -1,10 +1,20 @@
 /**
  * The store's payment gateways and its "Pay for order" page
- * (`/checkout/order-pay/{id}/?pay_for_order=true&key={order_key}`, the order's `payment_url`):
- * - `simulated_card` charges a card token passed as `payment_data` `token` (Store API checkout)
- *   or posted on the payment page: `success_token` is captured, `fail_token` declined;
- * - `bacs` (direct bank transfer) puts the order on hold until the merchant sees the money.
- * Paying on the page is how a handed-off buyer completes the purchase on the store.
+ * (`/checkout/order-pay/{id}/?pay_for_order=true&key={order_key}`, the order's `payment_url`).
+ * Both are classic gateways (WC_Payment_Gateway::process_payment), run for the Store API by
+ * Legacy::process_legacy_payment (src/StoreApi/Legacy.php), which takes the gateway's `result`
+ * as payment_status ('success', 'failure', 'pending', 'error'), its `redirect` as redirect_url,
+ * and the whole returned array as payment_details:
+ * - `bacs` (direct bank transfer) puts the order on hold until the merchant sees the money,
+ *   empties the cart and answers success (includes/gateways/bacs/class-wc-gateway-bacs.php);
+ * - `simulated_card` charges the card token passed as `payment_data` `token` (or posted on the
+ *   payment page): `success_token` is captured (payment_complete, cart emptied); `action_token`
+ *   needs the buyer (3-D Secure): the order stays pending and the gateway answers success with a
+ *   redirect to the order's payment page (WC_Order::get_checkout_payment_url( true )), as card
+ *   gateways do when the bank asks for a challenge, the cart left as it is; `pending_token` is
+ *   answered `pending` (the charge is being processed; the order stays pending); any other token
+ *   is declined: the gateway fails the order and throws, which the Store API turns into 400
+ *   `woocommerce_rest_checkout_process_payment_error` (CheckoutTrait::process_payment).
  */
 import { randomBytes } from 'node:crypto';
 import type { PaymentGateway, SimOrder } from './model.js';
@@ -14,15 +24,35 @@ import type { WooStore } from './store.js';
 import { text } from '../request-text.js';
 
 export interface PaymentResult {
-  status: 'success' | 'failure';
+  status: 'success' | 'failure' | 'pending';
   details: Array<{ key: string; value: string }>;
   redirectUrl: string;
-  /** The gateway's sentence when the card was refused. */
+  /** The gateway's sentence when it threw (the card was refused). */
   declined?: string;
+  /** The gateway emptied the cart (WC()->cart->empty_cart() once paid or on hold). */
+  emptiesCart: boolean;
 }
 
 export function orderReceivedUrl(store: WooStore, order: SimOrder): string {
   return `${store.homeUrl()}/checkout/order-received/${order.id}/?key=${order.orderKey}`;
+}
+
+/** WC_Order::get_checkout_payment_url( true ): the payment page of the order, as a gateway redirects to it. */
+export function orderPayUrl(store: WooStore, order: SimOrder): string {
+  return `${store.homeUrl()}/checkout/order-pay/${order.id}/?key=${order.orderKey}`;
+}
+
+/** Legacy::process_legacy_payment: the gateway's returned array becomes payment_details. */
+function answered(status: 'success' | 'pending', redirectUrl: string, emptiesCart: boolean): PaymentResult {
+  return {
+    status,
+    details: [
+      { key: 'result', value: status },
+      { key: 'redirect', value: redirectUrl },
+    ],
+    redirectUrl,
+    emptiesCart,
+  };
 }
 
 export function orderPaymentResult(
@@ -35,21 +65,22 @@ export function orderPaymentResult(
   if (!gateway.charges) {
     orders.setStatus(order, 'on-hold');
     orders.addNote(order, 'Awaiting BACS payment Order status changed from Pending payment to On hold.', false);
-    return { status: 'success', details: [], redirectUrl: orderReceivedUrl(store, order) };
+    return answered('success', orderReceivedUrl(store, order), true);
   }
   const token = text(data.find((d) => d.key === 'token' || d.key === `wc-${gateway.id}-token`)?.value);
+  if (token === 'action_token') {
+    orders.addNote(order, 'The bank asked the buyer to authenticate the payment (3-D Secure).', false);
+    return answered('success', orderPayUrl(store, order), false);
+  }
+  if (token === 'pending_token') return answered('pending', '', false);
   if (token !== 'success_token') {
     const declined = token ? 'Your card was declined.' : 'Please enter your card details.';
     orders.addNote(order, `Payment failed: ${declined} Order status changed from Pending payment to Failed.`, false);
     orders.setStatus(order, 'failed');
-    return { status: 'failure', details: [], redirectUrl: '', declined };
+    return { status: 'failure', details: [], redirectUrl: '', declined, emptiesCart: false };
   }
   orders.markPaid(order, { method: gateway.id, title: gateway.title, transactionId: `ch_sim_${randomBytes(8).toString('hex')}` });
-  return {
-    status: 'success',
-    details: [{ key: 'transaction_id', value: order.transactionId }],
-    redirectUrl: orderReceivedUrl(store, order),
-  };
+  return answered('success', orderReceivedUrl(store, order), true);
 }
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -18,6 +18,7 @@
  */
 import type { Address, LineTax, ShippingMethodInstance, SimCoupon, SimProduct, TaxRate } from './model.js';
 import type { WooStore } from './store.js';
+import { baseAddress, pickupEnabled, pickupRates, pickupTaxAddress } from './local-pickup.js';
 
 export interface PricingItem {
   key: string;
@@ -42,6 +43,8 @@ export interface PricedRate {
   instance: ShippingMethodInstance;
   cost: number;
   taxes: LineTax[];
+  /** The rate's own meta (Local Pickup: pickup_location, pickup_address, pickup_details). */
+  meta: Array<{ key: string; value: string }>;
 }
 
 export interface PricedPackage {
@@ -219,8 +222,8 @@ function freeShippingAvailable(method: ShippingMethodInstance, coupons: SimCoupo
 
 /** The tax in a gross amount, per rate (WC_Tax::calc_inclusive_tax for simple rates), rounded. */
 export function inclusiveTaxes(gross: number, rates: TaxRate[]): number[] {
-  const sum = rates.reduce((n, r) => n + Number(r.rate), 0);
-  return rates.map((r) => Math.round((gross * Number(r.rate)) / (100 + sum)));
+  const percent = rates.reduce((n, r) => n + Number(r.rate), 0);
+  return rates.map((r) => Math.round((gross * Number(r.rate)) / (100 + percent)));
 }
 
 /**
@@ -236,20 +239,18 @@ export function displayedUnitPrice(store: WooStore, unitPrice: number, rates: Ta
   return unitPrice;
 }
 
-export function price(store: WooStore, input: PricingInput): Priced {
-  const { discounts } = applyCoupons(input.items, input.coupons);
-  const taxAddress = input.shipping?.country ? input.shipping : input.billing;
-  const taxRates = matchTaxRates(store, taxAddress);
-  const inclusive = store.settings.pricesIncludeTax;
-  const items: PricedItem[] = input.items.map((item) => {
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/** WC_Cart_Totals::calculate_item_subtotals / calculate_item_totals for the tax rates given. */
+function priceItems(store: WooStore, input: PricingInput, discounts: Map<string, Map<string, number>>, taxRates: TaxRate[]): PricedItem[] {
+  return input.items.map((item) => {
     const entered = item.unitPrice * item.quantity;
     const discount = [...discounts.values()].reduce((n, m) => n + (m.get(item.key) ?? 0), 0);
-    if (inclusive) {
+    if (store.settings.pricesIncludeTax) {
       const subtotalTaxes = inclusiveTaxes(entered, taxRates);
       const totalTaxes = inclusiveTaxes(entered - discount, taxRates);
-      const sumOf = (list: number[]) => list.reduce((a, b) => a + b, 0);
       const taxes = taxRates.map((r, i) => ({ rateId: r.id, subtotal: subtotalTaxes[i]!, total: totalTaxes[i]! }));
-      return { ...item, subtotal: entered - sumOf(subtotalTaxes), total: entered - discount - sumOf(totalTaxes), taxes };
+      return { ...item, subtotal: entered - sum(subtotalTaxes), total: entered - discount - sum(totalTaxes), taxes };
     }
     const subtotal = entered;
     const total = subtotal - discount;
@@ -260,33 +261,67 @@ export function price(store: WooStore, input: PricingInput): Priced {
     }));
     return { ...item, subtotal, total, taxes };
   });
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * WC_Shipping::calculate_shipping: one package (or one per shipping class with a multiple-packages
+ * plugin) to the destination's zone, its methods' rates and then Local Pickup's (local-pickup.ts),
+ * the chosen rate the one the session holds if offered, else the first.
+ */
+function buildPackages(
+  store: WooStore,
+  input: PricingInput,
+  items: PricedItem[],
+  destination: Pick<Address, 'country' | 'state' | 'postcode'>,
+  shippingTaxRates: TaxRate[],
+): PricedPackage[] {
+  const shippable = items.filter((i) => !i.virtual);
+  const groups = input.packagesByClass
+    ? [...new Set(shippable.map((i) => i.shippingClass))].map((cls) => shippable.filter((i) => i.shippingClass === cls))
+    : [shippable];
+  const zone = matchZone(store, destination);
+  return groups.map((group, packageId) => {
+    const classes = new Set(group.map((i) => i.shippingClass));
+    const spend = sum(group.map((i) => i.total));
+    const rates: PricedRate[] = zone.methods
+      .filter((m) => !m.excludedClasses.some((c) => classes.has(c)))
+      .filter((m) => m.methodId !== 'free_shipping' || freeShippingAvailable(m, input.coupons, spend))
+      .map((m) => ({
+        rateId: `${m.methodId}:${m.instanceId}`,
+        instance: m,
+        cost: m.cost,
+        taxes: taxOn(m.cost, shippingTaxRates),
+        meta: [],
+      }));
+    rates.push(...pickupRates(store).map((r) => ({ ...r, taxes: taxOn(r.cost, shippingTaxRates) })));
+    const chosen = rates.find((r) => r.rateId === input.chosenRates[packageId]) ?? rates[0];
+    return { packageId, name: `Shipment ${packageId + 1}`, itemKeys: group.map((i) => i.key), rates, chosen };
+  });
+}
+
+export function price(store: WooStore, input: PricingInput): Priced {
+  const { discounts } = applyCoupons(input.items, input.coupons);
+  const inclusive = store.settings.pricesIncludeTax;
+  const needsShipping = input.items.some((i) => !i.virtual);
+  // With Local Pickup on, rates are shown before any address, for the store's base location
+  // (ShippingController::override_cost_requires_address_option, local-pickup.ts).
+  const destination = input.shipping?.country ? input.shipping : pickupEnabled(store) ? baseAddress(store) : null;
+  const hasCalculatedShipping = needsShipping && Boolean(destination);
+  const priceWith = (taxRates: TaxRate[]) => {
+    const items = priceItems(store, input, discounts, taxRates);
+    const shippingTaxRates = taxRates.filter((r) => r.shipping);
+    const packages = hasCalculatedShipping ? buildPackages(store, input, items, destination!, shippingTaxRates) : [];
+    return { items, packages, taxRates };
+  };
+  let { items, packages, taxRates } = priceWith(matchTaxRates(store, input.shipping?.country ? input.shipping : input.billing));
+  // A chosen pickup location is the address taxes are calculated for (ShippingController::filter_taxable_address).
+  const pickupAddress = pickupTaxAddress(store, packages[0]?.chosen?.rateId);
+  if (pickupAddress) ({ items, packages, taxRates } = priceWith(matchTaxRates(store, pickupAddress)));
   const itemsTotal = sum(items.map((i) => i.subtotal));
   const itemsDiscounted = sum(items.map((i) => i.total));
   const discountTax = sum(items.flatMap((i) => i.taxes.map((t) => t.subtotal - t.total)));
   const discountTotal = itemsTotal - itemsDiscounted;
 
-  const needsShipping = items.some((i) => !i.virtual);
-  const hasCalculatedShipping = needsShipping && Boolean(input.shipping?.country);
-  const packages: PricedPackage[] = [];
-  if (hasCalculatedShipping) {
-    const shippable = items.filter((i) => !i.virtual);
-    const groups = input.packagesByClass
-      ? [...new Set(shippable.map((i) => i.shippingClass))].map((cls) => shippable.filter((i) => i.shippingClass === cls))
-      : [shippable];
-    const zone = matchZone(store, input.shipping!);
-    const shippingTaxRates = taxRates.filter((r) => r.shipping);
-    groups.forEach((group, packageId) => {
-      const classes = new Set(group.map((i) => i.shippingClass));
-      const spend = sum(group.map((i) => i.total));
-      const rates = zone.methods
-        .filter((m) => !m.excludedClasses.some((c) => classes.has(c)))
-        .filter((m) => m.methodId !== 'free_shipping' || freeShippingAvailable(m, input.coupons, spend))
-        .map((m) => ({ rateId: `${m.methodId}:${m.instanceId}`, instance: m, cost: m.cost, taxes: taxOn(m.cost, shippingTaxRates) }));
-      const chosen = rates.find((r) => r.rateId === input.chosenRates[packageId]) ?? rates[0];
-      packages.push({ packageId, name: `Shipment ${packageId + 1}`, itemKeys: group.map((i) => i.key), rates, chosen });
-    });
-  }
   const shipping = sum(packages.map((p) => p.chosen?.cost ?? 0));
   const shippingTax = sum(packages.flatMap((p) => (p.chosen?.taxes ?? []).map((t) => t.total)));
   const itemsTax = sum(items.flatMap((i) => i.taxes.map((t) => t.subtotal)));

@@ -5,20 +5,20 @@
  * variations per product and across products (`/variations?parent=`, WooCommerce 10.3+),
  * categories, coupons (`?code=`), orders (create with set_paid, transaction_id, shipping_lines,
  * coupon_lines, meta_data; read; update; list), refunds, notes, order fulfillments (when the
- * feature is on) or the Shipment Tracking extension's routes, webhooks, and system status.
+ * feature is on) or the Shipment Tracking extension's routes, webhooks (rest-webhooks.ts), and system status.
  */
-import { randomBytes } from 'node:crypto';
 import type { Address, BillingAddress, OrderStatus, SimOrder, SimProduct } from './model.js';
 import { emptyAddress, emptyBilling, mergeAddress, type OrderBook, type OrderLineInput } from './orders.js';
 import type { Permission, RouteContext, RouteResult, Router } from './router.js';
 import { couponShape } from './shapes/rest-coupon.js';
 import { fulfillmentShape, noteShape, orderShape, refundShape, shipmentTrackingShape } from './shapes/rest-order.js';
 import { categoryShape, productShape, variationAsProductShape, variationShape } from './shapes/rest-product.js';
-import { WEBHOOK_TOPICS, webhookShape } from './shapes/rest-webhook.js';
+import { registerWebhookRoutes } from './rest-webhooks.js';
 import type { WooStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
 import { invalidParam, noRoute, WpError } from './wp-error.js';
 import { text } from '../request-text.js';
+import { queryOrders } from './order-query.js';
 
 export type TrackingMode = 'fulfillments' | 'shipment-tracking' | 'none';
 
@@ -111,7 +111,7 @@ export class RestApi {
     add('GET', '/wc/v3/orders/{id}', 'read', (ctx) => ({ body: orderShape(this.store, this.order(Number(ctx.params[0]))) }));
     for (const method of ['PUT', 'POST', 'PATCH']) {
       add(method, '/wc/v3/orders/{id}', 'write', (ctx) => ({
-        body: orderShape(this.store, this.updateOrder(this.order(Number(ctx.params[0])), ctx.body)),
+        body: orderShape(this.store, this.updateOrder(this.order(Number(ctx.params[0]), 400), ctx.body)),
       }));
     }
     add('DELETE', '/wc/v3/orders/{id}', 'write', (ctx) => this.deleteOrder(ctx));
@@ -145,23 +145,7 @@ export class RestApi {
       const order = this.order(Number(ctx.params[0]));
       return { body: order.fulfillments.filter((f) => f.trackingNumber).map((f) => shipmentTrackingShape(this.store, order, f)) };
     });
-    add('GET', '/wc/v3/webhooks', 'read', (ctx) =>
-      paginate(
-        ctx,
-        this.store.homeUrl(),
-        [...this.store.webhooks.values()].map((w) => webhookShape(this.store, w)),
-      ),
-    );
-    add('POST', '/wc/v3/webhooks', 'write', (ctx) => this.createWebhook(ctx));
-    add('GET', '/wc/v3/webhooks/{id}', 'read', (ctx) => ({ body: webhookShape(this.store, this.webhook(Number(ctx.params[0]))) }));
-    add('PUT', '/wc/v3/webhooks/{id}', 'write', (ctx) => this.updateWebhook(ctx));
-    add('DELETE', '/wc/v3/webhooks/{id}', 'write', (ctx) => {
-      const webhook = this.webhook(Number(ctx.params[0]));
-      if (ctx.query.force !== 'true' && ctx.query.force !== '1')
-        throw new WpError(501, 'woocommerce_rest_trash_not_supported', 'Webhooks do not support trashing.');
-      this.store.webhooks.delete(webhook.id);
-      return { body: webhookShape(this.store, webhook) };
-    });
+    registerWebhookRoutes(router, this.store, this.webhooks, (ctx, all) => paginate(ctx, this.store.homeUrl(), all));
   }
 
   private systemStatus() {
@@ -335,35 +319,22 @@ export class RestApi {
     );
   }
 
-  private order(id: number): SimOrder {
+  /** An unknown id is 404 when read or deleted, 400 when updated (WC_REST_CRUD_Controller::update_item). */
+  private order(id: number, missing = 404): SimOrder {
     const order = this.store.orders.get(id);
-    if (!order) throw new WpError(404, 'woocommerce_rest_shop_order_invalid_id', 'Invalid ID.');
+    if (!order) throw new WpError(missing, 'woocommerce_rest_shop_order_invalid_id', 'Invalid ID.');
     return order;
   }
 
+  /**
+   * GET /orders: WC_REST_Orders_Controller / WC_REST_Orders_V2_Controller::prepare_objects_query
+   * over WC_REST_CRUD_Controller::prepare_objects_query (order-query.ts for the filters).
+   */
   private listOrders(ctx: RouteContext): RouteResult {
     const q = ctx.query;
-    let orders = [...this.store.orders.values()];
-    if (q.status && q.status !== 'any') {
-      const statuses = q.status.split(',');
-      orders = orders.filter((o) => statuses.includes(o.status));
-    }
-    if (q.include) orders = orders.filter((o) => ids(q.include).includes(o.id));
-    if (q.after)
-      orders = orders.filter((o) => o.dateCreated.getTime() > Date.parse(`${q.after}${/Z|[+-]\d\d:?\d\d$/.test(q.after!) ? '' : 'Z'}`));
-    if (q.modified_after)
-      orders = orders.filter(
-        (o) => o.dateModified.getTime() > Date.parse(`${q.modified_after}${/Z|[+-]\d\d:?\d\d$/.test(q.modified_after!) ? '' : 'Z'}`),
-      );
-    if (q.search) {
-      const term = q.search.toLowerCase();
-      orders = orders.filter((o) =>
-        [String(o.id), o.billing.email, o.billing.first_name, o.billing.last_name, ...o.lines.map((l) => l.name)].some((f) =>
-          f.toLowerCase().includes(term),
-        ),
-      );
-    }
-    orders.sort((a, b) => (q.order === 'asc' ? 1 : -1) * (a.dateCreated.getTime() - b.dateCreated.getTime() || a.id - b.id));
+    const orders = queryOrders(this.store, q).sort(
+      (a, b) => (q.order === 'asc' ? 1 : -1) * (a.dateCreated.getTime() - b.dateCreated.getTime() || a.id - b.id),
+    );
     return paginate(
       ctx,
       this.store.homeUrl(),
@@ -457,57 +428,5 @@ export class RestApi {
       apiRefund: body.api_refund !== false,
     });
     return { status: 201, body: refundShape(this.store, order, refund) };
-  }
-
-  private webhook(id: number) {
-    const webhook = this.store.webhooks.get(id);
-    if (!webhook) throw new WpError(404, 'woocommerce_rest_webhook_invalid_id', 'Invalid ID.');
-    return webhook;
-  }
-
-  private async createWebhook(ctx: RouteContext): Promise<RouteResult> {
-    const body = ctx.body;
-    const topic = text(body.topic);
-    if (!WEBHOOK_TOPICS.includes(topic))
-      throw new WpError(400, 'woocommerce_rest_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
-    const deliveryUrl = text(body.delivery_url);
-    if (!/^https?:\/\//.test(deliveryUrl)) {
-      throw new WpError(
-        400,
-        'woocommerce_rest_webhook_invalid_delivery_url',
-        'Webhook delivery URL must be a valid URL starting with http:// or https://.',
-      );
-    }
-    const now = this.store.now();
-    const webhook = {
-      id: this.store.nextId('webhook', 0),
-      name: typeof body.name === 'string' && body.name ? body.name : `Webhook created on ${now.toUTCString()}`,
-      status: (['active', 'paused', 'disabled'].includes(String(body.status)) ? body.status : 'active') as 'active' | 'paused' | 'disabled',
-      topic,
-      deliveryUrl,
-      secret: typeof body.secret === 'string' && body.secret ? body.secret : randomBytes(25).toString('hex'),
-      failureCount: 0,
-      pendingDelivery: true,
-      dateCreated: now,
-      dateModified: now,
-    };
-    this.store.webhooks.set(webhook.id, webhook);
-    if (webhook.status === 'active') await this.webhooks.ping(webhook);
-    return { status: 201, body: webhookShape(this.store, webhook) };
-  }
-
-  private async updateWebhook(ctx: RouteContext): Promise<RouteResult> {
-    const webhook = this.webhook(Number(ctx.params[0]));
-    const body = ctx.body;
-    const wasActive = webhook.status === 'active';
-    if (typeof body.name === 'string') webhook.name = body.name;
-    if (typeof body.delivery_url === 'string') webhook.deliveryUrl = body.delivery_url;
-    if (typeof body.secret === 'string' && body.secret) webhook.secret = body.secret;
-    if (typeof body.topic === 'string' && WEBHOOK_TOPICS.includes(body.topic)) webhook.topic = body.topic;
-    if (body.status === 'active' || body.status === 'paused' || body.status === 'disabled') webhook.status = body.status;
-    if (webhook.status === 'active') webhook.failureCount = 0;
-    webhook.dateModified = this.store.now();
-    if (!wasActive && webhook.status === 'active') await this.webhooks.ping(webhook);
-    return { body: webhookShape(this.store, webhook) };
   }
 }

@@ -36,7 +36,14 @@ export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, permission: Permission, handler: Handler): void {
-    const regex = new RegExp(`^${pattern.replace(/\{id\}/g, '(\\d+)')}/?$`);
+    // Path parameters as WooCommerce registers them: ids `[\d]+`, cart item keys `[\w-]{32}`
+    // (CartItemsByKey), coupon codes `[\w-]+` (CartCouponsByCode).
+    const regex = new RegExp(
+      `^${pattern
+        .replace(/\{id\}/g, '(\\d+)')
+        .replace(/\{key\}/g, '([\\w-]{32})')
+        .replace(/\{code\}/g, '([\\w-]+)')}/?$`,
+    );
     this.routes.push({ method, pattern: regex, permission, handler });
   }
 

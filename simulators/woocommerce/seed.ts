@@ -353,7 +353,7 @@ export function seedDemoStore(options: {
   dataDir: string;
   storefrontUrl: () => string;
   now: () => Date;
-  tax?: Partial<Pick<StoreSettings, 'pricesIncludeTax' | 'taxDisplayCart'>>;
+  settings?: Partial<Pick<StoreSettings, 'pricesIncludeTax' | 'taxDisplayCart' | 'timezone' | 'holdStockMinutes' | 'localPickup'>>;
 }): SeededStore {
   const data = loadStore(options.dataDir, 'https://petal-and-stem.example');
   const store = new WooStore(
@@ -362,8 +362,13 @@ export function seedDemoStore(options: {
       currencySymbol: '$',
       decimals: 2,
       baseLocation: 'US:IL',
-      pricesIncludeTax: options.tax?.pricesIncludeTax ?? false,
-      taxDisplayCart: options.tax?.taxDisplayCart ?? 'excl',
+      pricesIncludeTax: false,
+      taxDisplayCart: 'excl',
+      // A store west of UTC by default: local post dates then differ from GMT ones (site-time.ts).
+      timezone: 'America/New_York',
+      holdStockMinutes: 60,
+      localPickup: { enabled: false, title: 'Pickup', cost: 0, locations: [] },
+      ...options.settings,
     },
     options.storefrontUrl,
     options.now,

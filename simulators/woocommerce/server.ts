@@ -19,6 +19,12 @@ import { RestApi, type TrackingMode } from './rest-api.js';
 import { Router, type Permission } from './router.js';
 import { seedDemoStore, type SeedIndex } from './seed.js';
 import { StoreApi } from './store-api.js';
+import { registerBatch } from './store-batch.js';
+import { StoreCart } from './store-cart.js';
+import { StoreCheckout } from './store-checkout.js';
+import { StoreSessions } from './store-session.js';
+import { Nonces } from './nonces.js';
+import type { LocalPickupSettings } from './model.js';
 import type { WooStore } from './store.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { noRoute, WpError } from './wp-error.js';
@@ -38,12 +44,23 @@ export interface WooSimulatorOptions {
   variationsEndpoint?: boolean;
   /** A multiple-packages plugin splits the cart into one package per shipping class. */
   packagesByClass?: boolean;
-  /** The reference snippet of docs/adapters/woocommerce.md is installed (default true). */
+  /**
+   * The must-use plugin of docs/adapters/woocommerce.md is installed (default true): checkout links
+   * and Store API checkouts keep the reference.
+   */
   referenceSnippet?: boolean;
   /** woocommerce_prices_include_tax (default false: prices entered without tax). */
   pricesIncludeTax?: boolean;
   /** woocommerce_tax_display_cart (default 'excl'). */
   taxDisplayCart?: 'excl' | 'incl';
+  /** The site's time zone: an IANA name (timezone_string) or "-05:00" (gmt_offset); default America/New_York. */
+  timezone?: string;
+  /** woocommerce_hold_stock_minutes (default 60). */
+  holdStockMinutes?: number;
+  /** The checkout block's Local Pickup: its locations (enabled when given), title and cost. */
+  localPickup?: Partial<LocalPickupSettings>;
+  /** WordPress's `nonce_life` (default one day). */
+  nonceLifeSeconds?: number;
   now?: () => number;
 }
 
@@ -92,9 +109,14 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     dataDir: options.dataDir ?? demoDataDir(),
     storefrontUrl: () => home,
     now: () => new Date(now()),
-    tax: {
+    settings: {
       ...(options.pricesIncludeTax !== undefined && { pricesIncludeTax: options.pricesIncludeTax }),
       ...(options.taxDisplayCart && { taxDisplayCart: options.taxDisplayCart }),
+      ...(options.timezone && { timezone: options.timezone }),
+      ...(options.holdStockMinutes !== undefined && { holdStockMinutes: options.holdStockMinutes }),
+      ...(options.localPickup && {
+        localPickup: { enabled: true, title: 'Pickup', cost: 0, locations: [], ...options.localPickup },
+      }),
     },
   });
   const faults = new Faults();
@@ -113,15 +135,30 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     tracking: () => settings.tracking,
     variationsEndpoint: () => settings.variationsEndpoint,
   }).register(router);
-  new StoreApi(store, sessions, orders, { packagesByClass: () => settings.packagesByClass }).register(router);
+  const seconds = () => Math.floor(now() / 1000);
+  const storeSessions = new StoreSessions(sessions, new Nonces(seconds, options.nonceLifeSeconds), seconds);
+  const storeCart = new StoreCart(store, () => settings.packagesByClass);
+  const storeApi = new StoreApi(store, storeCart, storeSessions);
+  storeApi.register(router);
+  new StoreCheckout(
+    store,
+    storeCart,
+    orders,
+    sessions,
+    () => settings.packagesByClass,
+    () => settings.referenceSnippet,
+  ).register(storeApi, router);
+  registerBatch(router, storeSessions, sessions);
   const auth = new RestAuthenticator(options.keys ?? [DEFAULT_KEY], { https: options.https ?? false, home: () => home, now });
 
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: true });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const sendError = (reply: FastifyReply, error: WpError) =>
-    reply.code(error.status).header('content-type', 'application/json; charset=UTF-8').send(JSON.stringify(error.body()));
+  const sendError = (reply: FastifyReply, error: WpError) => {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return reply.code(error.status).header('content-type', 'application/json; charset=UTF-8').send(JSON.stringify(error.body()));
+  };
 
   async function restRoute(request: FastifyRequest, reply: FastifyReply, route: string, path: string): Promise<FastifyReply> {
     const fault = faults.take(route);
@@ -250,6 +287,7 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
     const gateway = store.gateways.find((g) => g.id === (form.payment_method ?? 'simulated_card')) ?? store.gateways[1]!;
     const result = orderPaymentResult(store, orders, order, gateway, [{ key: 'token', value: form.token ?? '' }]);
     if (result.declined) return html(200, paymentPage(store, order, result.declined));
+    if (!result.redirectUrl) return html(200, paymentPage(store, order, 'Your payment is being processed.'));
     return reply.redirect(result.redirectUrl, 302);
   }
 

@@ -71,6 +71,27 @@ export class WooStore {
     return product.type === 'simple' ? [product.price] : product.variationIds.map((id) => this.variations.get(id)!.price);
   }
 
+  /**
+   * ReserveStock::get_reserved_stock (src/Checkout/Helpers/ReserveStock.php): the units of an item
+   * held by placed orders still in checkout-draft or pending whose hold has not expired, other
+   * than `excludeOrderId` (the cart's own draft order).
+   */
+  reservedStock(itemId: number, excludeOrderId = 0): number {
+    const now = this.now().getTime();
+    let held = 0;
+    for (const order of this.orders.values()) {
+      if (order.id === excludeOrderId || !order.stockHeldUntil || order.stockHeldUntil.getTime() <= now) continue;
+      if (order.status !== 'checkout-draft' && order.status !== 'pending') continue;
+      for (const line of order.lines) if ((line.variationId || line.productId) === itemId) held += line.quantity;
+    }
+    return held;
+  }
+
+  /** CartController::get_remaining_stock_for_product: stock less what other orders hold. */
+  remainingStock(item: Purchasable, excludeOrderId = 0): number {
+    return (item.stockQuantity ?? 0) - this.reservedStock(item.id, excludeOrderId);
+  }
+
   couponByCode(code: string): SimCoupon | undefined {
     const wanted = code.trim().toLowerCase();
     return [...this.coupons.values()].find((c) => c.code === wanted);

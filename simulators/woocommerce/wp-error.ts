@@ -1,8 +1,11 @@
 /**
  * WordPress REST errors: `{code, message, data: {status, ...}}` with the HTTP status of
- * data.status (WP_REST_Server::error_to_response).
+ * data.status (WP_REST_Server::error_to_response). A Store API error still carries the route's
+ * response headers (Nonce, Cart-Token: AbstractCartRoute::get_response adds them to every answer).
  */
 export class WpError extends Error {
+  headers: Record<string, string> = {};
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -205,6 +205,8 @@ describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, pri
     await woo.sim.controls.flushWebhooks();
     const [createdHook] = await receiver.waitFor(1);
     expect(bodyOf(createdHook!).id).toBe(orderId);
+    // The platform hears of the order at the total it was quoted.
+    expect(bodyOf(createdHook!).totals.find((t: { type: string }) => t.type === 'total')?.amount).toBe(total);
 
     // WooCommerce loses the shipment's delivery and never retries it: the reconciliation poll
     // (every 5 minutes by default) finds the changed order and the platform still hears of it.

@@ -7,28 +7,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY, startWooSimulator, type WooSimulator } from '../../simulators/woocommerce/server.js';
+import { restClient, storeApi as store, type RestClient } from '../helpers/woo-clients.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-
-type RestClient = {
-  get(endpoint: string, params?: Record<string, unknown>): Promise<{ status: number; data: any; headers: Record<string, string> }>;
-  post(endpoint: string, data: unknown, params?: Record<string, unknown>): Promise<{ status: number; data: any }>;
-};
-
-async function restClient(url: string, key = DEFAULT_KEY.consumerKey, secret = DEFAULT_KEY.consumerSecret): Promise<RestClient> {
-  type Ctor = new (opts: object) => RestClient;
-  const loaded = (await import('@woocommerce/woocommerce-rest-api')).default as unknown as Ctor | { default: Ctor };
-  const Api = typeof loaded === 'function' ? loaded : loaded.default;
-  return new Api({ url, consumerKey: key, consumerSecret: secret, version: 'wc/v3' });
-}
-
-async function store(sim: WooSimulator, path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-  const response = await fetch(`${sim.url}/wp-json/wc/store/v1${path}`, {
-    method: init.method ?? (init.body ? 'POST' : 'GET'),
-    headers: { 'content-type': 'application/json', ...(init.token && { 'Cart-Token': init.token }) },
-    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, token: response.headers.get('cart-token') ?? '', body: (await response.json()) as any };
-}
 
 let sim: WooSimulator;
 let api: RestClient;
@@ -166,7 +146,7 @@ describe('Store API cart', () => {
   });
 
   it("checks out with the store's own card gateway and refuses a declined card", async () => {
-    const { token } = await store(sim, '/cart');
+    const { token, nonce } = await store(sim, '/cart');
     await store(sim, '/cart/add-item', { token, body: { id: sim.controls.idOf('pot_ceramic'), quantity: 1 } });
     const address = {
       first_name: 'Jane',
@@ -180,6 +160,7 @@ describe('Store API cart', () => {
     const billing = { ...address, email: 'jane.doe@example.com' };
     const declined = await store(sim, '/checkout', {
       token,
+      nonce,
       body: {
         billing_address: billing,
         shipping_address: address,
@@ -193,6 +174,7 @@ describe('Store API cart', () => {
     });
     const paid = await store(sim, '/checkout', {
       token,
+      nonce,
       body: {
         billing_address: billing,
         shipping_address: address,

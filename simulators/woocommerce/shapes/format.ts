@@ -1,4 +1,6 @@
 /** How WordPress and WooCommerce write dates, decimals and links in REST answers. */
+import { wallClock } from '../site-time.js';
+import type { WooStore } from '../store.js';
 
 /** WooCommerce REST: decimal string with the store's decimals ("35.00"); wc_format_decimal with dp. */
 export function decimal(amount: number, decimals: number): string {
@@ -17,8 +19,11 @@ export function enteredPrice(amount: number, decimals: number): string {
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
-/** `date_created` (site timezone; the simulated site runs on UTC) without a zone suffix. */
-export const wpDate = (date: Date | null): string | null => (date ? date.toISOString().slice(0, 19) : null);
+/** `date_*`: the site's wall clock, no offset (wc_rest_prepare_date_response( $date, false )). */
+export const localDate = (store: WooStore, date: Date | null): string | null => (date ? wallClock(date, store.settings.timezone) : null);
+
+/** `date_*_gmt`: UTC, no offset (wc_rest_prepare_date_response( $date )). */
+export const gmtDate = (date: Date | null): string | null => (date ? date.toISOString().slice(0, 19) : null);
 
 export function links(home: string, self: string, collection: string, extra: Record<string, string> = {}) {
   const link = (path: string) => [{ href: `${home}/wp-json/${path}` }];

@@ -5,7 +5,7 @@
  */
 import type { SimCoupon } from '../model.js';
 import type { WooStore } from '../store.js';
-import { decimal, links, wpDate } from './format.js';
+import { decimal, links, localDate, gmtDate } from './format.js';
 
 export function couponShape(store: WooStore, coupon: SimCoupon) {
   const dp = store.settings.decimals;
@@ -15,14 +15,14 @@ export function couponShape(store: WooStore, coupon: SimCoupon) {
     code: coupon.code,
     amount: coupon.discountType === 'percent' ? Number(coupon.amount).toFixed(dp) : money(Number(coupon.amount)),
     status: 'publish',
-    date_created: wpDate(coupon.dateCreated),
-    date_created_gmt: wpDate(coupon.dateCreated),
-    date_modified: wpDate(coupon.dateCreated),
-    date_modified_gmt: wpDate(coupon.dateCreated),
+    date_created: localDate(store, coupon.dateCreated),
+    date_created_gmt: gmtDate(coupon.dateCreated),
+    date_modified: localDate(store, coupon.dateCreated),
+    date_modified_gmt: gmtDate(coupon.dateCreated),
     discount_type: coupon.discountType,
     description: coupon.description,
-    date_expires: wpDate(coupon.dateExpires),
-    date_expires_gmt: wpDate(coupon.dateExpires),
+    date_expires: localDate(store, coupon.dateExpires),
+    date_expires_gmt: gmtDate(coupon.dateExpires),
     usage_count: coupon.usageCount,
     individual_use: coupon.individualUse,
     product_ids: coupon.productIds,

@@ -11,7 +11,7 @@
  */
 import type { Fulfillment, OrderNote, Refund, SimOrder } from '../model.js';
 import type { WooStore } from '../store.js';
-import { decimal, links, wpDate } from './format.js';
+import { decimal, links, localDate, gmtDate } from './format.js';
 
 export function paymentUrl(store: WooStore, order: SimOrder): string {
   return `${store.homeUrl()}/checkout/order-pay/${order.id}/?pay_for_order=true&key=${order.orderKey}`;
@@ -22,7 +22,8 @@ export function orderShape(store: WooStore, order: SimOrder) {
   const money = (n: number) => decimal(n, dp);
   const taxMoney = (n: number) => String(n / 10 ** dp);
   const totalTax = order.cartTax + order.shippingTax;
-  const needsPayment = ['pending', 'failed'].includes(order.status) && order.total > 0;
+  // WC_Order::needs_payment: the payable statuses, checkout-draft added by the blocks' DraftOrders service.
+  const needsPayment = ['pending', 'failed', 'checkout-draft'].includes(order.status) && order.total > 0;
   return {
     id: order.id,
     parent_id: 0,
@@ -30,8 +31,8 @@ export function orderShape(store: WooStore, order: SimOrder) {
     currency: order.currency,
     version: '10.2.0',
     prices_include_tax: store.settings.pricesIncludeTax,
-    date_created: wpDate(order.dateCreated),
-    date_modified: wpDate(order.dateModified),
+    date_created: localDate(store, order.dateCreated),
+    date_modified: localDate(store, order.dateModified),
     discount_total: money(order.discountTotal),
     discount_tax: money(order.couponLines.reduce((n, c) => n + c.discountTax, 0)),
     shipping_total: money(order.shippingTotal),
@@ -50,8 +51,8 @@ export function orderShape(store: WooStore, order: SimOrder) {
     customer_user_agent: '',
     created_via: order.createdVia,
     customer_note: order.customerNote,
-    date_completed: wpDate(order.dateCompleted),
-    date_paid: wpDate(order.datePaid),
+    date_completed: localDate(store, order.dateCompleted),
+    date_paid: localDate(store, order.datePaid),
     cart_hash: '',
     number: String(order.id),
     meta_data: order.meta.map((m) => ({ id: m.id, key: m.key, value: m.value })),
@@ -69,7 +70,8 @@ export function orderShape(store: WooStore, order: SimOrder) {
       taxes: l.taxes.map((t) => ({ id: t.rateId, total: taxMoney(t.total), subtotal: taxMoney(t.subtotal) })),
       meta_data: l.meta.map((m) => ({ id: m.id, key: m.key, value: m.value, display_key: m.key, display_value: m.value })),
       sku: l.sku,
-      price: l.price / 10 ** dp,
+      // get_order_item_data: the line total (after discounts, before tax) over the quantity, a number.
+      price: l.quantity ? l.total / 10 ** dp / l.quantity : 0,
       image: l.image ?? { id: '', src: '' },
       parent_name: l.parentName,
     })),
@@ -108,10 +110,10 @@ export function orderShape(store: WooStore, order: SimOrder) {
     is_editable: ['pending', 'on-hold', 'checkout-draft'].includes(order.status),
     needs_payment: needsPayment,
     needs_processing: order.lines.some((l) => !store.purchasable(l.variationId || l.productId)?.item.virtual),
-    date_created_gmt: wpDate(order.dateCreated),
-    date_modified_gmt: wpDate(order.dateModified),
-    date_completed_gmt: wpDate(order.dateCompleted),
-    date_paid_gmt: wpDate(order.datePaid),
+    date_created_gmt: gmtDate(order.dateCreated),
+    date_modified_gmt: gmtDate(order.dateModified),
+    date_completed_gmt: gmtDate(order.dateCompleted),
+    date_paid_gmt: gmtDate(order.datePaid),
     currency_symbol: store.settings.currencySymbol,
     _links: links(store.homeUrl(), `wc/v3/orders/${order.id}`, 'wc/v3/orders'),
   };
@@ -122,8 +124,8 @@ export function refundShape(store: WooStore, order: SimOrder, refund: Refund) {
   const money = (n: number) => decimal(n, dp);
   return {
     id: refund.id,
-    date_created: wpDate(refund.dateCreated),
-    date_created_gmt: wpDate(refund.dateCreated),
+    date_created: localDate(store, refund.dateCreated),
+    date_created_gmt: gmtDate(refund.dateCreated),
     amount: money(refund.amount),
     reason: refund.reason,
     refunded_by: refund.refundedBy,
@@ -162,8 +164,8 @@ export function noteShape(store: WooStore, order: SimOrder, note: OrderNote) {
   return {
     id: note.id,
     author: note.author,
-    date_created: wpDate(note.dateCreated),
-    date_created_gmt: wpDate(note.dateCreated),
+    date_created: localDate(store, note.dateCreated),
+    date_created_gmt: gmtDate(note.dateCreated),
     note: note.note,
     customer_note: note.customerNote,
     _links: links(store.homeUrl(), `wc/v3/orders/${order.id}/notes/${note.id}`, `wc/v3/orders/${order.id}/notes`, {
@@ -181,7 +183,7 @@ export function fulfillmentShape(order: SimOrder, f: Fulfillment) {
     entity_id: String(order.id),
     status: f.status,
     is_fulfilled: f.isFulfilled,
-    date_updated: wpDate(f.dateUpdated),
+    date_updated: gmtDate(f.dateUpdated),
     date_deleted: null,
     meta_data: [
       meta('_items', f.items),

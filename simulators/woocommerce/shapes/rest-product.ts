@@ -7,15 +7,15 @@
  */
 import type { Image, Purchasable, SimProduct, SimVariation } from '../model.js';
 import type { WooStore } from '../store.js';
-import { enteredPrice, links, wpDate } from './format.js';
+import { enteredPrice, links, localDate, gmtDate } from './format.js';
 
-function imageShape(img: Image, date: Date) {
+function imageShape(store: WooStore, img: Image, date: Date) {
   return {
     id: img.id,
-    date_created: wpDate(date),
-    date_created_gmt: wpDate(date),
-    date_modified: wpDate(date),
-    date_modified_gmt: wpDate(date),
+    date_created: localDate(store, date),
+    date_created_gmt: gmtDate(date),
+    date_modified: localDate(store, date),
+    date_modified_gmt: gmtDate(date),
     src: img.src,
     name: img.name,
     alt: img.alt,
@@ -78,10 +78,10 @@ export function productShape(store: WooStore, product: SimProduct) {
     name: product.name,
     slug: product.slug,
     permalink: productPermalink(store, product),
-    date_created: wpDate(product.dateCreated),
-    date_created_gmt: wpDate(product.dateCreated),
-    date_modified: wpDate(product.dateModified),
-    date_modified_gmt: wpDate(product.dateModified),
+    date_created: localDate(store, product.dateCreated),
+    date_created_gmt: gmtDate(product.dateCreated),
+    date_modified: localDate(store, product.dateModified),
+    date_modified_gmt: gmtDate(product.dateModified),
     type: product.type,
     status: 'publish',
     featured: false,
@@ -119,7 +119,7 @@ export function productShape(store: WooStore, product: SimProduct) {
       .map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
     brands: [],
     tags: product.tagIds.map((id) => store.tags.find((t) => t.id === id)!).map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
-    images: product.images.map((img) => imageShape(img, product.dateCreated)),
+    images: product.images.map((img) => imageShape(store, img, product.dateCreated)),
     attributes: product.attributes.map((a) => ({
       id: 0,
       name: a.name,
@@ -152,10 +152,10 @@ export function variationShape(store: WooStore, variation: SimVariation) {
   return {
     id: variation.id,
     type: 'variation',
-    date_created: wpDate(variation.dateCreated),
-    date_created_gmt: wpDate(variation.dateCreated),
-    date_modified: wpDate(variation.dateModified),
-    date_modified_gmt: wpDate(variation.dateModified),
+    date_created: localDate(store, variation.dateCreated),
+    date_created_gmt: gmtDate(variation.dateCreated),
+    date_modified: localDate(store, variation.dateModified),
+    date_modified_gmt: gmtDate(variation.dateModified),
     description: '',
     permalink: `${productPermalink(store, parent)}?${query}`,
     sku: variation.sku,
@@ -168,7 +168,7 @@ export function variationShape(store: WooStore, variation: SimVariation) {
     download_limit: -1,
     download_expiry: -1,
     ...stockAndShipping(store, variation),
-    image: variation.image ? imageShape(variation.image, variation.dateCreated) : null,
+    image: variation.image ? imageShape(store, variation.image, variation.dateCreated) : null,
     attributes: variation.attributes.map((a) => ({ id: 0, name: a.name, slug: a.name.toLowerCase(), option: a.option })),
     menu_order: variation.menuOrder,
     meta_data: metaShape(variation),

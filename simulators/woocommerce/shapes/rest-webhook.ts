@@ -5,7 +5,7 @@
  */
 import type { SimWebhook } from '../model.js';
 import type { WooStore } from '../store.js';
-import { links, wpDate } from './format.js';
+import { links, localDate, gmtDate } from './format.js';
 
 const HOOKS: Record<string, string[]> = {
   'order.created': ['woocommerce_new_order'],
@@ -30,10 +30,10 @@ export function webhookShape(store: WooStore, webhook: SimWebhook) {
     event,
     hooks: HOOKS[webhook.topic] ?? [],
     delivery_url: webhook.deliveryUrl,
-    date_created: wpDate(webhook.dateCreated),
-    date_created_gmt: wpDate(webhook.dateCreated),
-    date_modified: wpDate(webhook.dateModified),
-    date_modified_gmt: wpDate(webhook.dateModified),
+    date_created: localDate(store, webhook.dateCreated),
+    date_created_gmt: gmtDate(webhook.dateCreated),
+    date_modified: localDate(store, webhook.dateModified),
+    date_modified_gmt: gmtDate(webhook.dateModified),
     _links: links(store.homeUrl(), `wc/v3/webhooks/${webhook.id}`, 'wc/v3/webhooks'),
   };
 }

@@ -39,7 +39,8 @@ export function currencyFields(store: WooStore) {
 
 const minor = (n: number) => String(n);
 
-function itemShape(store: WooStore, line: CartLine, priced: Priced) {
+/** CartItemSchema::get_item_response: one line, as `/cart` lists it and `/cart/items` answers it. */
+export function itemShape(store: WooStore, line: CartLine, priced: Priced) {
   const found = store.purchasable(line.id)!;
   const item = priced.items.find((i) => i.key === line.key)!;
   const { product, variation } = found;
@@ -99,6 +100,15 @@ function itemShape(store: WooStore, line: CartLine, priced: Priced) {
   };
 }
 
+/** CartCouponSchema::get_item_response: an applied coupon, as `/cart` lists it and `/cart/coupons` answers it. */
+export function couponShape(store: WooStore, c: Priced['coupons'][number]) {
+  return {
+    code: c.coupon.code,
+    discount_type: c.coupon.discountType,
+    totals: { total_discount: minor(c.discount), total_discount_tax: minor(c.discountTax), ...currencyFields(store) },
+  };
+}
+
 function rateShape(store: WooStore, rate: PricedRate, pkg: PricedPackage, names: string) {
   return {
     rate_id: rate.rateId,
@@ -109,7 +119,8 @@ function rateShape(store: WooStore, rate: PricedRate, pkg: PricedPackage, names:
     taxes: minor(rate.taxes.reduce((n, t) => n + t.total, 0)),
     instance_id: rate.instance.instanceId,
     method_id: rate.instance.methodId,
-    meta_data: [{ key: 'Items', value: names }],
+    // WC_Shipping_Method::add_rate: the rate's own meta, then the package's items.
+    meta_data: [...rate.meta, { key: 'Items', value: names }],
     selected: pkg.chosen?.rateId === rate.rateId,
     ...currencyFields(store),
   };
@@ -141,11 +152,7 @@ export function cartShape(store: WooStore, view: CartView) {
   });
   return {
     items: view.lines.map((line) => itemShape(store, line, priced)),
-    coupons: priced.coupons.map((c) => ({
-      code: c.coupon.code,
-      discount_type: c.coupon.discountType,
-      totals: { total_discount: minor(c.discount), total_discount_tax: minor(c.discountTax), ...currencyFields(store) },
-    })),
+    coupons: priced.coupons.map((c) => couponShape(store, c)),
     fees: [],
     totals: {
       total_items: minor(t.items),

@@ -5,6 +5,7 @@
  * nothing is quoted for an address the cart does not hold; every field is sent, so none survives
  * from an earlier address.
  */
+import { decodeHandle } from '../../../adapters/woocommerce/cart-handle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostalAddress, QuoteRequest } from '../../../adapters/contract.js';
 import { ADDRESS, BUYER, wooSubject, type WooSubject } from './harness.js';
@@ -46,7 +47,9 @@ describe('a new destination', () => {
   it('replaces every field of the previous one', async () => {
     const first = await subject.adapter.quote(to({ ...ADDRESS, extendedAddress: 'Apt 4' }));
     await subject.adapter.quote(to({ ...ADDRESS, streetAddress: '9 Oak St' }, first.handle));
-    const cart = await fetch(`${subject.sim.url}/wp-json/wc/store/v1/cart`, { headers: { 'Cart-Token': first.handle! } });
+    const cart = await fetch(`${subject.sim.url}/wp-json/wc/store/v1/cart`, {
+      headers: { 'Cart-Token': decodeHandle(first.handle)!.token },
+    });
     const body = (await cart.json()) as { shipping_address: { address_1: string; address_2: string } };
     expect(body.shipping_address).toMatchObject({ address_1: '9 Oak St', address_2: '' });
   });

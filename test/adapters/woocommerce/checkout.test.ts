@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlaceOrderRequest, QuoteRequest } from '../../../adapters/contract.js';
+import { decodeHandle } from '../../../adapters/woocommerce/cart-handle.js';
 import { WooHttp } from '../../../adapters/woocommerce/http.js';
 import { ADDRESS, BUYER, fixturesOf, WEBHOOK_SECRET, wooSubject, type WooSubject } from './harness.js';
 
@@ -60,7 +61,7 @@ describe('quote', () => {
 
   it('prices lines, a code, shipping and tax as the store does, in the store cart it keeps by token', async () => {
     const first = await subject.adapter.quote(checkoutRequest(undefined, ['10off']));
-    expect(first.handle).toMatch(/^ey/);
+    expect(first.handle).toMatch(/^ey[\w.-]+#\w+$/);
     const group = first.fulfillment![0]!.groups[0]!;
     expect(group.options.map((o) => [o.title, o.amount])).toEqual([
       ['Standard Shipping', 500],
@@ -144,7 +145,7 @@ describe('quote', () => {
 
   it('replaces a cart token the store no longer accepts', async () => {
     const first = await subject.adapter.quote(checkoutRequest());
-    subject.sim.controls.expireCart(first.handle!);
+    subject.sim.controls.expireCart(decodeHandle(first.handle)!.token);
     const again = await subject.adapter.quote(checkoutRequest(undefined, [], first.handle));
     expect(again.lines).toHaveLength(2);
     const forged = await subject.adapter.quote(checkoutRequest(undefined, [], 'eyJhbGciOiJIUzI1NiJ9.eyJ1c2VyX2lkIjoidF94In0.bad'));

@@ -24,7 +24,7 @@ export interface WooSubject {
 }
 
 export async function wooSubject(
-  options: { simulator?: WooSimulatorOptions; settings?: Partial<WooCommerceSettings> } = {},
+  options: { simulator?: WooSimulatorOptions; settings?: Partial<WooCommerceSettings>; now?: () => number } = {},
 ): Promise<WooSubject> {
   const sim = await startWooSimulator(options.simulator);
   const store = new MemoryStore();
@@ -35,7 +35,7 @@ export async function wooSubject(
     webhookSecret: WEBHOOK_SECRET,
     store,
     tenantId: 'flowers-woo',
-    now: Date.now,
+    now: options.now ?? Date.now,
   });
   return {
     sim,

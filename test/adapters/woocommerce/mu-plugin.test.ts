@@ -5,6 +5,9 @@
  * on that order. The block checkout fires woocommerce_store_api_checkout_update_order_meta when it
  * creates the draft order for GET /checkout, before the buyer submits
  * (src/StoreApi/Utilities/DraftOrderTrait.php, CheckoutTrait.php); the reference must survive it.
+ * A store-charged checkout sends its reference in the Store API request's `extensions`, registered
+ * with woocommerce_store_api_register_endpoint_data; CheckoutTrait::update_order_from_request fires
+ * woocommerce_store_api_checkout_update_order_from_request before the payment and saves the order.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,12 +23,18 @@ describe('the proto_ref must-use plugin', () => {
     expect(php('-l', plugin)).toMatch(/No syntax errors detected/);
   });
 
-  it('keeps the reference past the draft order and saves it on the order placed, block and classic checkout alike', () => {
+  it('keeps a link’s reference past the draft order onto the order placed (block, classic); writes a checkout’s own before payment', () => {
     const report = JSON.parse(php(resolve(root, 'test/adapters/woocommerce/php/hooks-harness.php'), plugin));
     expect(report).toEqual({
       after_draft: { session: 'chk_block', saved: [] },
       block: { session: null, saved: { _proto_reference: 'chk_block' } },
       classic: { session: null, saved: { _proto_reference: 'chk_classic' } },
+      store_charged_without: [],
+      store_charged: {
+        meta: { _proto_reference: 'chk_store', _proto_payment_handler: 'card' },
+        schema: ['reference', 'payment_handler'],
+        answer: { reference: 'chk_store' },
+      },
     });
   });
 

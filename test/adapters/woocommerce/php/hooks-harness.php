@@ -24,6 +24,11 @@ function sanitize_text_field( $text ) {
 function wp_unslash( $value ) {
 	return stripslashes( $value );
 }
+$endpoint_data = array();
+function woocommerce_store_api_register_endpoint_data( $args ) {
+	global $endpoint_data;
+	$endpoint_data[ $args['endpoint'] . '/' . $args['namespace'] ] = $args;
+}
 
 class Session {
 	public $data = array();
@@ -72,5 +77,20 @@ $classic = new WC_Order();
 do_action( 'woocommerce_checkout_create_order', $classic, array() );
 do_action( 'woocommerce_checkout_order_processed', 42, array(), $classic );
 $report['classic'] = array( 'session' => WC()->session->get( 'proto_ref' ), 'saved' => $classic->saved );
+
+// Store API checkout of the gateway (store_charged): the extension is registered once WooCommerce
+// Blocks load; the checkout request's extensions carry the reference, written before payment.
+do_action( 'woocommerce_blocks_loaded' );
+$extension = $endpoint_data['checkout/proto-gateway'];
+$charged   = new WC_Order();
+do_action( 'woocommerce_store_api_checkout_update_order_from_request', $charged, array( 'extensions' => array() ) );
+$report['store_charged_without'] = $charged->meta;
+$request = array( 'extensions' => array( 'proto-gateway' => array( 'reference' => 'chk_store', 'payment_handler' => 'card' ) ) );
+do_action( 'woocommerce_store_api_checkout_update_order_from_request', $charged, $request );
+$report['store_charged'] = array(
+	'meta'   => $charged->meta,
+	'schema' => array_keys( $extension['schema_callback']() ),
+	'answer' => $extension['data_callback'](),
+);
 
 echo json_encode( $report );
