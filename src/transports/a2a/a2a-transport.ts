@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
+import { ownerKey, type Principal } from '../../security/auth/principal.js';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { agentCardPath } from '../../protocol/business-profile.js';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -112,10 +113,17 @@ async function addA2aTransport(app: FastifyInstance, { operations, pipeline, sto
     const { op, payload } = read;
     req.operation = op.name;
     const profileUrl = parseAgentHeader(req.headers['proto-agent']).profile;
-    const id = op.mcp.id ? (read.id ?? (await conversations.lastId(tenant, profileUrl, contextId, op.capability))) : undefined;
-    if (op.mcp.id && id === undefined) {
-      throw new ProtocolError(400, 'invalid_request', `${op.name} needs "id" (no ${resourceKey(op.capability)} in this context yet)`);
-    }
+    // The context is the authenticated caller's own: known once the pipeline has admitted it.
+    let owner: string | undefined;
+    const resolveId = async (principal: Principal) => {
+      owner = ownerKey(principal, profileUrl);
+      if (!op.mcp.id || read.id !== undefined) return undefined;
+      const id = await conversations.lastId(tenant, owner, contextId, op.capability);
+      if (id === undefined) {
+        throw new ProtocolError(400, 'invalid_request', `${op.name} needs "id" (no ${resourceKey(op.capability)} in this context yet)`);
+      }
+      return id;
+    };
     const header = req.headers['request-id'];
     const response = await pipeline.execute(
       op,
@@ -123,14 +131,15 @@ async function addA2aTransport(app: FastifyInstance, { operations, pipeline, sto
         transport: 'a2a',
         requestId: typeof header === 'string' ? header : req.id,
         profileUrl,
-        id,
+        id: read.id,
+        resolveId,
         payload,
         // The binding's duplicate detection: a retried message reuses its messageId.
         idempotencyKey: message.messageId,
       }),
     );
     const body = JSON.parse(response.body) as Record<string, unknown>;
-    if (response.outcome === 'success') await conversations.remember(tenant, profileUrl, contextId, op.capability, body);
+    if (response.outcome === 'success' && owner) await conversations.remember(tenant, owner, contextId, op.capability, body);
     const parts: Part[] = [{ kind: 'data', data: { [resourceKey(op.capability)]: resourceOf(body) } }];
     const messages = (body.messages as Array<{ content?: string }> | undefined) ?? [];
     if (response.outcome === 'error') parts.push({ kind: 'text', text: messages.map((m) => m.content).join('\n') });
