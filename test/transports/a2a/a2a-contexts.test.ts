@@ -27,24 +27,24 @@ afterAll(async () => {
 const PLATFORM = { 'x-api-key': API_KEY };
 const CLAIMANT = {};
 
-/** One action in `chat-42` (A2A 0.3 JSON-RPC), as the platform or as a caller that proves nothing. */
+/** One action in `chat-42` (A2A 1.0 JSON-RPC), as the platform or as a caller that proves nothing. */
 async function act(credentials: Record<string, string>, data: Record<string, unknown>) {
   const res = await gw.app.inject({
     method: 'POST',
     url: '/a2a',
-    headers: { 'content-type': 'application/json', 'proto-agent': gw.platform.agent(), ...credentials },
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'proto-agent': gw.platform.agent(), ...credentials },
     payload: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
-      method: 'message/send',
-      params: { message: { kind: 'message', role: 'user', messageId: randomUUID(), contextId: CONTEXT, parts: [{ kind: 'data', data }] } },
+      method: 'SendMessage',
+      params: { message: { role: 'ROLE_USER', messageId: randomUUID(), contextId: CONTEXT, parts: [{ data }] } },
     }),
   });
   return res.json();
 }
 
-const checkoutOf = (answer: { result?: { parts: Array<{ data?: Record<string, any> }> } }) =>
-  answer.result?.parts[0]?.data?.['a2a.proto.checkout'];
+const checkoutOf = (answer: { result?: { message: { parts: Array<{ data?: Record<string, any> }> } } }) =>
+  answer.result?.message.parts[0]?.data?.['a2a.proto.checkout'];
 const lines = (quantity: number) => [{ item: { id: 'bouquet_roses' }, quantity }];
 
 describe('two callers in the same contextId', () => {
@@ -56,7 +56,7 @@ describe('two callers in the same contextId', () => {
     // The context is the platform's: a caller naming the same profile finds no checkout in it.
     const peek = await act(CLAIMANT, { action: 'get_checkout' });
     expect(checkoutOf(peek)).toBeUndefined();
-    expect(peek.error).toMatchObject({ code: -32602, data: { code: 'invalid_request' } });
+    expect(peek.error).toMatchObject({ code: -32602, data: [{ reason: 'INVALID_REQUEST' }] });
     expect(peek.error.message).toContain('needs "id"');
 
     // Its own checkout in "chat-42" does not take the platform's place.
