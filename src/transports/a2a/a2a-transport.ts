@@ -25,9 +25,9 @@ import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import { A2A_PATH, agentCardOf, cardView, EXTENSION_URI, type CardView } from './agent-card.js';
 import { Conversations } from './conversation.js';
-import { nonObjectPart, withUpstreamPartKinds } from './message-call.js';
 import { MessageSender } from './message-send.js';
 import { messagesOnly } from './messages-only.js';
+import { nonObjectPart, withUpstreamPartKinds } from './request-body.js';
 import { rpcErrorOf, type RpcError } from './rpc-errors.js';
 import { A2A_V03, A2A_V1, extensionsHeader, requestedVersion } from './wire-version.js';
 

@@ -29,26 +29,6 @@ const dataOf = (parts: readonly Part[]): Data[] =>
 /** Upstream sends one instrument as `payment_data`; a `{instruments}` object is the protocol's own `payment`. */
 const paymentOf = (data: Data) => (Array.isArray(data.instruments) ? data : { instruments: [{ selected: true, ...data }] });
 
-/**
- * A 0.3 request whose parts name their kind `type` (upstream's examples write `"type": "data"`) as
- * the 0.3 `kind` the SDK reads; a copy, the request itself untouched.
- */
-export function withUpstreamPartKinds<Body>(body: Body): Body {
-  if (!isObject(body) || !isObject(body.params)) return body;
-  const { message } = body.params;
-  if (!isObject(message) || !Array.isArray(message.parts)) return body;
-  const parts = message.parts.map((part: unknown) =>
-    isObject(part) && part.kind === undefined && typeof part.type === 'string' ? { ...part, kind: part.type } : part,
-  );
-  return { ...body, params: { ...body.params, message: { ...message, parts } } };
-}
-
-/** Whether a 1.0 request's message lists a part that is not an object (the SDK's reader cannot take one). */
-export function nonObjectPart(body: unknown): boolean {
-  const message = isObject(body) && isObject(body.params) ? body.params.message : undefined;
-  return isObject(message) && Array.isArray(message.parts) && message.parts.some((part: unknown) => !isObject(part));
-}
-
 export function readMessage(message: Message, offered: ReadonlyMap<string, OperationDefinition>): MessageCall {
   if (message.parts.length === 0) throw new ProtocolError(400, 'invalid_request', 'message.parts must hold at least one part');
   const data = dataOf(message.parts);
