@@ -9,7 +9,7 @@ import { PushNotificationNotSupportedError, RequestMalformedError, TaskNotFoundE
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 
 /** The one thing this agent does: answer a message. */
-export type SendMessage = (request: SendMessageRequest) => Promise<Message>;
+type SendMessage = (request: SendMessageRequest) => Promise<Message>;
 
 /** Any task asked for: none exists (a 0.3 request may name no id at all). */
 const noTask = async (request: { id?: unknown }): Promise<never> => {

@@ -17,7 +17,7 @@ export interface RpcError {
 }
 
 /** `ErrorInfo.domain` of the protocol's own errors: the host its A2A extension is named on. */
-export const PROTOCOL_ERROR_DOMAIN = new URL(A2A_BINDING.extension).host;
+const PROTOCOL_ERROR_DOMAIN = new URL(A2A_BINDING.extension).host;
 
 /** JSON-RPC's own code for a body that is not JSON. */
 const PARSE_ERROR = -32700;
