@@ -59,6 +59,11 @@ describe('two callers in the same contextId', () => {
     expect(peek.error).toMatchObject({ code: -32602, data: [{ reason: 'INVALID_REQUEST' }] });
     expect(peek.error.message).toContain('needs "id"');
 
+    // A wrong key is refused before any context is looked at.
+    const forged = await act({ 'x-api-key': `${API_KEY}-guess` }, { action: 'get_checkout' });
+    expect(checkoutOf(forged)).toBeUndefined();
+    expect(forged.error.data[0]).toMatchObject({ reason: 'INVALID_CREDENTIALS' });
+
     // Its own checkout in "chat-42" does not take the platform's place.
     const theirs = checkoutOf(await act(CLAIMANT, { action: 'create_checkout', line_items: lines(3) }));
     expect(theirs.id).not.toBe(mine.id);
