@@ -25,6 +25,8 @@ export interface OperationCall {
   /** The payload exactly as sent, for the idempotency fingerprint. */
   payloadBytes: Buffer | string;
   idempotencyKey?: string;
+  /** See CallFacts.resolveId. */
+  resolveId?: CallFacts['resolveId'];
   /** The HTTP request as received (signatures, credentials); absent for non-HTTP transports. */
   http?: HttpRequestDescriptor;
   /**
@@ -52,6 +54,12 @@ export interface CallFacts {
   /** The payload's bytes as sent, when the transport has them alone (REST); else its JSON text. */
   payloadBytes?: Buffer | string;
   idempotencyKey?: string | undefined;
+  /**
+   * Told who the caller proved to be, once authenticated and before the operation runs; the id it
+   * answers is the resource of a call that names none. A2A's contexts belong to their caller: the
+   * context's checkout is known only once the caller is.
+   */
+  resolveId?: (principal: Principal) => Promise<string | undefined>;
   /** The embedded page's own admission; the request then carries no credential to check. */
   admitted?: OperationCall['admitted'];
 }
@@ -66,7 +74,7 @@ export interface CallRequest extends ReceivedRequest {
 
 /** Optional members are set one by one: the spread idiom builds and copies an object for each (0.2-0.3 µs a call). */
 export function operationCall(req: CallRequest, tenant: Tenant, facts: CallFacts): OperationCall {
-  const { id, payload, idempotencyKey, admitted } = facts;
+  const { id, payload, idempotencyKey, resolveId, admitted } = facts;
   const call: OperationCall = {
     tenant,
     transport: facts.transport,
@@ -79,6 +87,7 @@ export function operationCall(req: CallRequest, tenant: Tenant, facts: CallFacts
   };
   if (id !== undefined) call.id = id;
   if (idempotencyKey !== undefined) call.idempotencyKey = idempotencyKey;
+  if (resolveId) call.resolveId = resolveId;
   // A call the transport admitted itself is checked for no credential, so the request is not described.
   if (admitted) call.admitted = admitted;
   else call.http = describeHttpRequest(req, tenant.baseUrl);

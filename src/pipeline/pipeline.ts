@@ -129,6 +129,10 @@ export class Pipeline {
     const limiter = limited(tenant) ? this.deps.rateLimiter : undefined;
     if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, true);
     const { profile, negotiation, principal } = await this.admit(op, call, limiter);
+    if (call.resolveId) {
+      const resolved = await call.resolveId(principal);
+      if (call.id === undefined && resolved !== undefined) call.id = resolved;
+    }
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     if (op.answers) {

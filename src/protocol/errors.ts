@@ -25,28 +25,14 @@ export class ProtocolError extends Error {
   readonly code: string;
   readonly extra: ErrorExtra;
 
-  constructor(code: TransportErrorCode, message: string, extra?: ErrorExtra);
-  /**
-   * @deprecated The status and code as the call site spells them, for the A2A transport's calls
-   * until its move to A2A 1.0 lands; name a catalogue row instead.
-   */
-  constructor(status: number, code: string, message: string);
-  constructor(first: TransportErrorCode | number, second: string, third?: string | ErrorExtra) {
-    const legacy = typeof first === 'number';
-    super(bounded(legacy ? (third as string) : second, MAX_ERROR_CONTENT));
+  constructor(code: TransportErrorCode, message: string, extra: ErrorExtra = {}) {
+    super(bounded(message, MAX_ERROR_CONTENT));
     this.name = 'ProtocolError';
-    if (legacy) {
-      this.status = first;
-      this.code = second;
-      this.jsonRpcCode = first === 400 ? JSONRPC.invalidParams : JSONRPC.server;
-      this.extra = {};
-    } else {
-      const row = ERROR_CATALOGUE[first];
-      this.status = row.status;
-      this.code = first;
-      this.jsonRpcCode = row.jsonRpc;
-      this.extra = (third as ErrorExtra | undefined) ?? {};
-    }
+    const row = ERROR_CATALOGUE[code];
+    this.status = row.status;
+    this.code = code;
+    this.jsonRpcCode = row.jsonRpc;
+    this.extra = extra;
   }
 
   /**

@@ -26,3 +26,22 @@ export function sameProfile(a: string, b: string): boolean {
     return false;
   }
 }
+
+const canonical = (url: string) => (URL.canParse(url) ? new URL(url).href : url);
+
+/**
+ * Who owns what a call creates or remembers, as one string: the platform that authenticated, the
+ * buyer who linked through it, or, for a caller that proved nothing, the profile it merely names.
+ * Each kind is its own namespace, so an unauthenticated caller naming a platform's profile URL
+ * never owns what that platform authenticated for.
+ */
+export function ownerKey(principal: Principal, profileUrl: string): string {
+  switch (principal.kind) {
+    case 'platform':
+      return `platform ${canonical(principal.profileUrl)}`;
+    case 'buyer':
+      return `buyer ${canonical(principal.profileUrl)} ${principal.buyerId}`;
+    case 'anonymous':
+      return `claim ${canonical(profileUrl)}`;
+  }
+}

@@ -4,6 +4,7 @@
  * that take one and every other member is the request body, as on REST. Payment for
  * `complete_checkout` may come apart, under `a2a.proto.checkout.payment_data` (and
  * `a2a.proto.checkout.risk_signals`). A message without an action is free text: `help`.
+ * Messages arrive as the SDK's A2A 1.0 types, whichever version the client spoke.
  */
 import type { Message, Part } from '@a2a-js/sdk';
 import type { OperationDefinition } from '../../capabilities/operation.js';
@@ -21,19 +22,15 @@ export type MessageCall = { kind: 'help' } | { kind: 'call'; op: OperationDefini
 type Data = Record<string, unknown>;
 const isObject = (value: unknown): value is Data => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** DataParts (A2A 0.3 `kind: "data"`; the `type: "data"` of upstream's examples too). */
-function dataOf(parts: readonly Part[]): Data[] {
-  return parts.flatMap((part) => {
-    const loose = part as { kind?: unknown; type?: unknown; data?: unknown };
-    return (loose.kind === 'data' || loose.type === 'data') && isObject(loose.data) ? [loose.data] : [];
-  });
-}
+/** The objects the message's DataParts carry. */
+const dataOf = (parts: readonly Part[]): Data[] =>
+  parts.flatMap((part) => (part.content?.$case === 'data' && isObject(part.content.value) ? [part.content.value] : []));
 
 /** Upstream sends one instrument as `payment_data`; a `{instruments}` object is the protocol's own `payment`. */
 const paymentOf = (data: Data) => (Array.isArray(data.instruments) ? data : { instruments: [{ selected: true, ...data }] });
 
 export function readMessage(message: Message, offered: ReadonlyMap<string, OperationDefinition>): MessageCall {
-  if (!Array.isArray(message.parts)) throw new ProtocolError('invalid_request', 'message.parts must be an array');
+  if (message.parts.length === 0) throw new ProtocolError('invalid_request', 'message.parts must hold at least one part');
   const data = dataOf(message.parts);
   const actions = data.filter((d) => d.action !== undefined);
   if (actions.length === 0) return { kind: 'help' };

@@ -233,7 +233,7 @@ function otherPaths(tenant: Tenant, offered: readonly OperationDefinition[]): Re
   paths['/a2a'] = {
     post: {
       operationId: 'a2a',
-      summary: 'A2A (JSON-RPC message/send, message/stream)',
+      summary: 'A2A 1.0 (JSON-RPC SendMessage, SendStreamingMessage; 0.3 message/send without A2A-Version)',
       description: `A DataPart {"action": <name>, …} with the actions ${tools}; answers carry the resource under a2a.proto.<capability>.`,
       tags: ['transports'],
       parameters: [ref('ProtoAgent')],

@@ -1,9 +1,9 @@
 /**
- * A whole purchase over A2A with the SDK's own client (search -> checkout -> complete -> order),
+ * A whole purchase over A2A 1.0 with the SDK's own client (search -> checkout -> complete -> order),
  * whose resources equal what REST answers for the same sessions.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { DataPart, Message, MessageSendParams, Part } from '@a2a-js/sdk';
+import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoGateway, type DemoGateway } from '../../helpers/demo-gateway.js';
@@ -42,24 +42,37 @@ afterAll(async () => {
   await platform.close();
 });
 
-const message = (contextId: string, ...data: Array<Record<string, unknown>>): MessageSendParams => ({
+const message = (contextId: string, ...data: Array<Record<string, unknown>>): SendMessageRequest => ({
+  tenant: '',
   message: {
-    kind: 'message',
-    role: 'user',
     messageId: randomUUID(),
     contextId,
-    parts: data.map((d): Part => ({ kind: 'data', data: d })),
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: data.map((d): Part => ({
+      content: { $case: 'data', value: d },
+      metadata: undefined,
+      filename: '',
+      mediaType: 'application/json',
+    })),
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
   },
+  configuration: undefined,
+  metadata: undefined,
 });
 
+/** What a DataPart carries. */
+const dataOf = (part: Part | undefined) => (part?.content?.$case === 'data' ? (part.content.value as Record<string, any>) : undefined);
+
 /** The agent's Message and the resource its DataPart carries under `key`. */
-async function send(params: MessageSendParams, key: string) {
+async function send(params: SendMessageRequest, key: string) {
   const answer = (await client.sendMessage(params)) as Message;
-  expect(answer.kind).toBe('message');
-  expect(answer.role).toBe('agent');
-  const data = (answer.parts.find((p) => p.kind === 'data') as DataPart).data;
+  expect(answer.role).toBe(Role.ROLE_AGENT);
+  const data = dataOf(answer.parts.find((p) => p.content?.$case === 'data'))!;
   expect(Object.keys(data)).toEqual([key]);
-  return { answer, resource: data[key] as any };
+  return { answer, resource: data[key] };
 }
 
 const rest = async (url: string) => (await gw.app.inject({ method: 'GET', url, headers: gw.headers({ 'x-api-key': API_KEY }) })).json();
@@ -138,12 +151,13 @@ describe('a purchase over A2A with the SDK client', () => {
     expect(read.resource).toEqual(checkout);
   });
 
-  it('streams the same answer over message/stream', async () => {
+  it('streams the same answer over SendStreamingMessage', async () => {
     const events = [];
     for await (const event of client.sendMessageStream(message(randomUUID(), { action: 'search_catalog', query: 'pot' })))
       events.push(event);
     expect(events).toHaveLength(1);
-    const data = ((events[0] as Message).parts[0] as DataPart).data as any;
-    expect(data['a2a.proto.catalog.search'].products.map((p: any) => p.id)).toContain('pot_ceramic');
+    expect(events[0]!.payload?.$case).toBe('message');
+    const answer = events[0]!.payload!.value as Message;
+    expect(dataOf(answer.parts[0])!['a2a.proto.catalog.search'].products.map((p: any) => p.id)).toContain('pot_ceramic');
   });
 });
