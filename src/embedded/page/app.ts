@@ -6,7 +6,7 @@
 import type { Session } from './config.js';
 import { h } from './dom.js';
 import { methodRequests, updateBody, type Edit } from './edits.js';
-import type { Answer, Gateway } from './gateway.js';
+import { refusal, type Answer, type Gateway } from './gateway.js';
 import { embeddedError, type HostLink, type ProtoMessage } from './host-link.js';
 import type { FulfillmentMethod, Instrument, Resource } from './model.js';
 import { changeNotifications } from './notifications.js';
@@ -223,7 +223,7 @@ export class App {
   }
 
   private sessionGone(answer: Answer): void {
-    const sent = (answer.body as { content?: unknown }).content;
+    const sent = refusal(answer.body).content;
     const content = typeof sent === 'string' ? sent : 'This page has expired.';
     this.link.error([embeddedError('invalid_state_error', content)], this.session.config.storefrontUrl);
     this.end(problem('This page has expired', content, this.session.config.storefrontUrl));

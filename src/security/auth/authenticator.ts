@@ -108,6 +108,9 @@ export class Authenticator {
         throw this.own ? invalidBuyerToken(this.own, why) : invalidCredentials(why, { 'www-authenticate': 'Bearer' });
       }
       const issued = this.own && (await this.own.principalOf(token));
+      // A buyer's token is valid only for the client it was issued to (RFC 9068 §4): for another it is invalid_token.
+      if (issued && issued.kind === 'buyer' && !sameProfile(issued.profileUrl, call.agentProfile))
+        throw invalidBuyerToken(this.own, 'the access token was issued to another platform than the PROTO-Agent profile');
       if (issued) found.push(issued);
       else if (this.bearer) found.push(await this.bearer.authenticate(token, call.now));
       else throw invalidBuyerToken(this.own!, 'the access token is not valid: unknown, expired or revoked');

@@ -19,7 +19,7 @@ import { agentCardPath } from '../../protocol/business-profile.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
-import { toProtocolError } from '../error-mapping.js';
+import { jsonRpcErrorData, toProtocolError } from '../error-mapping.js';
 import { COUNTED_PER_CALL } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import { A2A_PATH, agentCardOf, EXTENSION_URI } from './agent-card.js';
@@ -37,11 +37,7 @@ const MESSAGE_ID = /^[\x21-\x7e]{1,255}$/;
 
 /** A protocol error as the A2A JSON-RPC error clients see; `data` as on MCP. */
 function a2aErrorOf(error: ProtocolError): A2AError {
-  return new A2AError(error.jsonRpcCode, error.message, {
-    code: error.code,
-    http_status: error.status,
-    ...(error.extra.retryAfterSeconds !== undefined && { retry_after: error.extra.retryAfterSeconds }),
-  });
+  return new A2AError(error.jsonRpcCode, error.message, jsonRpcErrorData(error));
 }
 
 /** What every message answers: the agent's turn in the caller's context. */
