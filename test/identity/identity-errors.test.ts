@@ -228,6 +228,15 @@ describe("the embedded page's RPC, which sends the host's credential as EP-Auth 
     expect((await read(tokens.read)).status).toBe(200);
   });
 
+  it('no credential: 401 authentication_required (a checkout is gated by no linking scope), with the challenge', async () => {
+    const res = await pageCall(gw, pageUrl, 'get_checkout', undefined, { key: null });
+    expect({ status: res.status, challenge: res.headers['www-authenticate'], code: res.body.code }).toEqual({
+      status: 401,
+      challenge: `Bearer realm="${ISSUER}", resource_metadata="${RESOURCE_METADATA}"`,
+      code: 'authentication_required',
+    });
+  });
+
   it.each([
     ['never issued', () => 'not-a-token-of-this-store'],
     ['revoked', () => tokens.revoked],

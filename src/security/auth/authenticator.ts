@@ -20,7 +20,13 @@ import type { VerifiedSignature } from '../verify.js';
 import { ApiKeys } from './api-keys.js';
 import { BearerTokens, type Authenticated } from './bearer-tokens.js';
 import { ClientCertificates } from './client-certificates.js';
-import { buyerIdentityRequired, invalidBuyerToken, missingScope, type OwnAuthorizationServer } from './own-authorization-server.js';
+import {
+  bearerChallenge,
+  buyerIdentityRequired,
+  invalidBuyerToken,
+  missingScope,
+  type OwnAuthorizationServer,
+} from './own-authorization-server.js';
 import { ANONYMOUS, sameProfile, type AuthMechanism, type Principal } from './principal.js';
 import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
 
@@ -153,9 +159,11 @@ export class Authenticator {
       }
       if (this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability)) {
         const how = [...this.accept].join(', ') || 'none configured';
+        // RFC 7235 §3.1: the 401 names the scheme; the tenant's own server also names its realm and metadata.
+        const challenge = this.own ? bearerChallenge(this.own) : this.bearer ? 'Bearer' : undefined;
         throw authenticationRequired(
           `${capability} needs an authenticated caller (accepted: ${how})`,
-          this.bearer ? { 'www-authenticate': 'Bearer' } : undefined,
+          challenge ? { 'www-authenticate': challenge } : undefined,
         );
       }
       return;
