@@ -53,13 +53,20 @@ export const ResponseEnvelope = Type.Object({
 });
 export type ResponseEnvelope = Static<typeof ResponseEnvelope>;
 
-/** A cart or checkout operation that failed as a business outcome: no resource, messages and a handoff URL. */
-export const HandoffFailure = Type.Object({
+/**
+ * A protocol error response (upstream error_response.json): no resource, the envelope with status
+ * "error", why in `messages`, and where the buyer may go on.
+ */
+export const ErrorResponse = Type.Object({
   proto: ResponseEnvelope,
   messages: Type.Array(Message, { minItems: 1 }),
   continue_url: Type.Optional(Type.String({ format: 'uri' })),
 });
-export type HandoffFailure = Static<typeof HandoffFailure>;
+export type ErrorResponse = Static<typeof ErrorResponse>;
+
+/** A cart or checkout operation that failed as a business outcome: no resource, messages and a handoff URL. */
+export const HandoffFailure = ErrorResponse;
+export type HandoffFailure = ErrorResponse;
 
 /** Buyer location and preferences (spec §2.4); unknown members are tolerated. */
 export const Context = Type.Object(

@@ -22,7 +22,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 function asMessage(row: CatalogueRow): string {
   if (!row.message) return NONE;
-  return row.severity ? `${row.message}, ${row.severity}` : row.message;
+  const message = row.severity ? `${row.message}, ${row.severity}` : row.message;
+  return row.body === 'messages' ? `${message} (its transport error's body)` : message;
 }
 
 function line([code, row]: [string, CatalogueRow]): string {
@@ -41,10 +42,15 @@ export function renderErrorDocs(): string {
     '',
     'Every code the gateway answers with. A code with an HTTP status is a **transport error** (spec part 1 §7, layer 1): it',
     'stops processing; REST answers that status with `{"code", "content"}` (and `Retry-After` where retrying helps), MCP and',
-    'A2A a JSON-RPC error with that code and `data: {code, http_status, retry_after?}`. A code with a message type is a',
-    '**business message** (layer 2): it travels in a normal answer (HTTP 200, `proto.status` "error" when the operation',
-    'failed) in `messages`, errors with the severity given unless the outcome calls for another. `not_found` and',
-    '`unauthorized` are both.',
+    'A2A a JSON-RPC error with that code and `data: {code, http_status, retry_after?, www_authenticate?}`. A code with a',
+    'message type is a **business message** (layer 2): it travels in a normal answer (HTTP 200, `proto.status` "error" when',
+    'the operation failed) in `messages`, errors with the severity given unless the outcome calls for another. `not_found`',
+    'and `unauthorized` are both.',
+    '',
+    'The identity failures, `identity_required` and `insufficient_scope`, are transport errors whose body is a protocol error',
+    'response (upstream identity-linking.md): the `proto` envelope with `status` "error" and the code as its one message',
+    '(`requires_buyer_review`), beside the Bearer challenge in `WWW-Authenticate`; MCP and A2A add `proto` and `messages` to',
+    'the JSON-RPC error data, the challenge as `www_authenticate`.',
     '',
     'Not listed: the embedded page’s own session errors to its host (`abort_error`, `security_error`, `invalid_state_error`,',
     '`not_supported_error`, `timeout_error`; spec part 2 §7, in src/embedded/page/host-link.ts), and the OAuth 2.0 errors',

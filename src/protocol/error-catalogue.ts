@@ -5,7 +5,8 @@
  *   - business message codes (layer 2), which travel in a normal answer's `messages`: the message
  *     type and, for errors, the severity the gateway sends unless the outcome calls for another.
  * `ProtocolError` names a transport row by key and takes its status and JSON-RPC code from here;
- * the message builders (messages.ts) name a message row. A code may be both (`not_found`).
+ * the message builders (messages.ts) name a message row. A code may be both (`not_found`), and a
+ * transport error may be answered as a protocol error response whose one message it is (`body`).
  * docs/errors.md is generated from this table (`npm run docs:errors`).
  */
 import type { Message } from '../../schemas/common.js';
@@ -32,6 +33,11 @@ export interface CatalogueRow {
   severity?: Severity;
   /** Where only one part of the gateway answers it; every transport otherwise. */
   only?: string;
+  /**
+   * A transport error's body: `{code, content}` unless `messages`, a protocol error response (the
+   * `proto` envelope with status "error" and this code as its one message, with the row's severity).
+   */
+  body?: 'messages';
 }
 
 const { parseError, invalidParams, discovery, server } = JSONRPC;
@@ -90,10 +96,14 @@ export const ERROR_CATALOGUE = {
   authentication_required: { status: 401, jsonRpc: server, meaning: 'This operation needs a credential and none was sent.' },
   invalid_credentials: { status: 401, jsonRpc: server, meaning: 'The API key, bearer token or simulation secret is not valid.' },
   credential_not_accepted: { status: 401, jsonRpc: server, meaning: 'The credential is of a kind this business does not accept.' },
+  // Upstream identity-linking.md "Error Handling": a protocol error response beside the Bearer challenge.
   identity_required: {
     status: 401,
     jsonRpc: server,
-    meaning: 'A buyer identity token is needed (none sent, or the one sent is not valid).',
+    message: 'error',
+    severity: 'requires_buyer_review',
+    body: 'messages',
+    meaning: "A buyer identity token is needed: none sent, or one invalid, expired, revoked or another platform's.",
   },
   unauthorized: {
     status: 401,
@@ -116,7 +126,14 @@ export const ERROR_CATALOGUE = {
     meaning: 'The credential was issued to another platform than the PROTO-Agent profile.',
   },
   unknown_client: { status: 403, jsonRpc: server, meaning: 'The bearer token was issued to a client not registered with this business.' },
-  insufficient_scope: { status: 403, jsonRpc: server, meaning: 'The bearer token lacks the scope this operation needs.' },
+  insufficient_scope: {
+    status: 403,
+    jsonRpc: server,
+    message: 'error',
+    severity: 'requires_buyer_review',
+    body: 'messages',
+    meaning: 'The bearer token lacks the scope this operation needs; the challenge names the full scope set.',
+  },
   // 404: nothing is served here.
   not_found: {
     status: 404,

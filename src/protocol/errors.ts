@@ -1,10 +1,13 @@
 /**
  * Transport-layer errors (spec part 1 §7, layer 1): they stop processing. Each names a row of the
- * error catalogue (error-catalogue.ts), which gives its HTTP status and JSON-RPC code: REST renders
- * it as that status with `{code, content}`, MCP and A2A as a JSON-RPC `error`. Business outcomes
- * are not errors: they travel in a normal response with `proto.status = "error"` and messages.
+ * error catalogue (error-catalogue.ts), which gives its HTTP status, JSON-RPC code and body: REST
+ * renders it as that status with `{code, content}` or, for the identity failures, a protocol error
+ * response; MCP and A2A as a JSON-RPC `error`. Business outcomes are not errors: they travel in a
+ * normal response with `proto.status = "error"` and messages.
  */
-import { ERROR_CATALOGUE, JSONRPC, type TransportErrorCode } from './error-catalogue.js';
+import type { ErrorResponse, TransportError } from '../../schemas/common.js';
+import { ERROR_CATALOGUE, JSONRPC, type CatalogueRow, type Severity, type TransportErrorCode } from './error-catalogue.js';
+import { PROTOCOL_VERSION } from './version.js';
 
 /** Longest `content` an error carries: messages quote request input, which must never come back unbounded. */
 export const MAX_ERROR_CONTENT = 1000;
@@ -24,6 +27,8 @@ export class ProtocolError extends Error {
   readonly jsonRpcCode: number;
   readonly code: string;
   readonly extra: ErrorExtra;
+  /** Its message's severity when its body is a protocol error response (the catalogue's `body: 'messages'`). */
+  private readonly messageSeverity: Severity | undefined;
 
   constructor(code: TransportErrorCode, message: string, extra: ErrorExtra = {}) {
     super(bounded(message, MAX_ERROR_CONTENT));
@@ -33,6 +38,8 @@ export class ProtocolError extends Error {
     this.code = code;
     this.jsonRpcCode = row.jsonRpc;
     this.extra = extra;
+    const { body, severity } = row as CatalogueRow;
+    this.messageSeverity = body === 'messages' ? severity : undefined;
   }
 
   /**
@@ -44,7 +51,12 @@ export class ProtocolError extends Error {
     return Object.assign(error, { status, code, jsonRpcCode: status === 400 ? JSONRPC.invalidParams : JSONRPC.server });
   }
 
-  toBody(): { code: string; content: string } {
-    return { code: this.code, content: this.message };
+  /** The body REST answers with (and MCP and A2A carry in the JSON-RPC error's data, when it is a protocol error response). */
+  toBody(): TransportError | ErrorResponse {
+    if (this.messageSeverity === undefined) return { code: this.code, content: this.message };
+    return {
+      proto: { version: PROTOCOL_VERSION, status: 'error' },
+      messages: [{ type: 'error', code: this.code, content: this.message, severity: this.messageSeverity }],
+    };
   }
 }

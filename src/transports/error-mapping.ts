@@ -3,6 +3,7 @@
  * protocol errors as they are, Fastify's body errors as clear 4xx, a session whose writes kept
  * conflicting as 409 `{kind}_update_conflict` (cart, checkout), an unreachable store or
  * backend (or one answering garbage) as 503, and everything else as a 500 that leaks no detail (the log keeps it).
+ * And what the JSON-RPC transports (MCP, A2A) carry of it as their error's `data`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError, InvalidAnswerError } from '../../adapters/contract.js';
@@ -56,4 +57,21 @@ export function toProtocolError(error: unknown, log: FastifyBaseLogger): Protoco
   }
   log.error({ err: error }, 'unexpected error');
   return new ProtocolError('internal_error', 'unexpected server error');
+}
+
+/**
+ * The `data` of the JSON-RPC error MCP and A2A answer a protocol error with: its code and HTTP
+ * status, when to retry, the Bearer challenge REST sends as WWW-Authenticate, and, for the
+ * identity failures, the protocol error response REST answers (`proto`, `messages`).
+ */
+export function jsonRpcErrorData(error: ProtocolError): Record<string, unknown> {
+  const body = error.toBody();
+  const challenge = error.extra.headers?.['www-authenticate'];
+  return {
+    code: error.code,
+    http_status: error.status,
+    ...(error.extra.retryAfterSeconds !== undefined && { retry_after: error.extra.retryAfterSeconds }),
+    ...(challenge !== undefined && { www_authenticate: challenge }),
+    ...('proto' in body && { proto: body.proto, messages: body.messages }),
+  };
 }

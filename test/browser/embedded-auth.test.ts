@@ -68,6 +68,39 @@ describe('a business that requires a credential on its checkout page', () => {
     }
   });
 
+  it('asks again with ec.auth when the page RPC answers identity_required as a protocol error response', async () => {
+    const { page, context } = await open('kind=checkout&upgrade=1');
+    try {
+      // A business linking identities answers a refused bearer token with the envelope and a message,
+      // not {code, content} (upstream identity-linking.md): the page's first call meets that answer.
+      let refused = 0;
+      await context.route('**/rpc', (route) => {
+        if (refused++ > 0) return route.continue();
+        return route.fulfill({
+          status: 401,
+          contentType: 'application/json',
+          headers: { 'www-authenticate': 'Bearer realm="https://shop.example", error="invalid_token"' },
+          body: JSON.stringify({
+            proto: { version: '2026-04-08', status: 'error' },
+            messages: [{ type: 'error', code: 'identity_required', content: 'The token has expired.', severity: 'requires_buyer_review' }],
+          }),
+        });
+      });
+      const start = await received(page, 'ec.start');
+      const log = await inbound(page);
+      expect(log.map((e) => [e.via, e.message.method])).toEqual([
+        ['window', 'ec.ready'],
+        ['port', 'ec.ready'],
+        ['port', 'ec.auth'],
+        ['port', 'ec.start'],
+      ]);
+      expect(start.params!.checkout.status).toBe('incomplete');
+      expect(refused).toBe(2);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('ends the session with ec.error and the store to continue on when the host cannot give one', async () => {
     const { page, context } = await open('kind=checkout&upgrade=0&credential=refuse');
     try {

@@ -211,6 +211,38 @@ describe('the sandbox handler on the page', () => {
       await context.close();
     }
   });
+
+  it('a claim the store cannot verify at complete: the buyer reads why, and the checkout stays payable', async () => {
+    const { page, context } = await open('kind=checkout&pay=0');
+    try {
+      await received(page, 'ec.start');
+      const frame = await embedded(page);
+      await shipToChicago(page, frame);
+      // What the gateway answers a complete whose eligibility claim the store did not verify (upstream
+      // checkout.md): proto.status success, the checkout as it was, and the error among its messages.
+      const unverified = 'The store could not verify the eligibility claim "com.example.student" for this buyer.';
+      await context.route('**/rpc', async (route) => {
+        if ((route.request().postDataJSON() as { operation?: string }).operation !== 'complete_checkout') return route.continue();
+        const current = await route.fetch({ postData: JSON.stringify({ operation: 'get_checkout' }), headers: route.request().headers() });
+        const checkout = await current.json();
+        const message = {
+          type: 'error',
+          code: 'eligibility_invalid',
+          severity: 'recoverable',
+          content: unverified,
+          path: '$.context.eligibility[0]',
+        };
+        return route.fulfill({ response: current, json: { ...checkout, messages: [...(checkout.messages ?? []), message] } });
+      });
+      await frame.check('[data-key="card-success_token"]');
+      const refused = await notified(page, 'ec.messages.change', () => frame.click('[data-key="pay"]'));
+      expect(refused.params!.checkout.status).toBe('ready_for_complete');
+      expect(await frame.textContent('.notice')).toBe(unverified);
+      expect(await frame.isEnabled('[data-key="pay"]')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('the error paths', () => {

@@ -30,7 +30,7 @@ export interface PageReply {
 
 /** Calls the page RPC of `pageUrl` as the page script does (a fresh Idempotency-Key unless `key` is null). */
 export async function pageCall(
-  gw: CheckoutGateway,
+  gw: Pick<CheckoutGateway, 'app'>,
   pageUrl: string,
   operation: string,
   payload?: unknown,

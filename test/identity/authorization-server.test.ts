@@ -300,21 +300,21 @@ describe('tokens at work', () => {
     const notHers = await gw.placeOrder({ profileUrl: other.url(), buyerId: 'cust_1' });
     const refused = await getOrder(notHers, gw.platform.agent(), access_token);
     expect(refused.json().messages?.[0]?.code ?? refused.json().code).toBe('unauthorized');
-    // The token belongs to the platform it was issued to.
-    expect((await getOrder(orderId, stranger.agent(), access_token)).statusCode).toBe(403);
+    // The token belongs to the platform it was issued to: for another it is not a valid token.
+    expect((await getOrder(orderId, stranger.agent(), access_token)).statusCode).toBe(401);
   });
 
   it('401 identity_required with the Bearer challenge (realm, resource_metadata), error="invalid_token" for a bad token', async () => {
     const orderId = await gw.placeOrder({ buyerId: 'cust_2', profileUrl: other.url() });
     const none = await getOrder(orderId, gw.platform.agent());
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toMatchObject({ code: 'identity_required' });
+    expect(none.json()).toMatchObject({ messages: [{ code: 'identity_required' }] });
     expect(none.headers['www-authenticate']).toBe(
       `Bearer realm="${ISSUER}", resource_metadata="${ISSUER}/.well-known/oauth-protected-resource"`,
     );
     const bad = await getOrder(orderId, gw.platform.agent(), 'not-a-token-of-this-store');
     expect(bad.statusCode).toBe(401);
-    expect(bad.json()).toMatchObject({ code: 'identity_required' });
+    expect(bad.json()).toMatchObject({ messages: [{ code: 'identity_required' }] });
     expect(bad.headers['www-authenticate']).toMatch(
       /^Bearer realm="https:\/\/shop\.example", error="invalid_token", error_description="[^"]+", resource_metadata=".+"$/,
     );
@@ -338,7 +338,7 @@ describe('tokens at work', () => {
     const { access_token } = await buyerToken(ORDER_MANAGE);
     const res = await getOrder(orderId, gw.platform.agent(), access_token);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'insufficient_scope' });
+    expect(res.json()).toMatchObject({ messages: [{ code: 'insufficient_scope' }] });
     expect(res.headers['www-authenticate']).toBe(
       `Bearer realm="${ISSUER}", error="insufficient_scope", scope="${ORDER_READ}", resource_metadata="${RESOURCE_METADATA}"`,
     );

@@ -104,11 +104,11 @@ describe("Jane's order placed through platform A", () => {
     expect(outcome(await getOrder(orderId, b))).toEqual({ status: 401, code: 'identity_required' });
     expect(outcome(await getOrder(orderId, c))).toEqual({ status: 401, code: 'identity_required' });
     expect(outcome(await getOrder(orderId, c, { 'x-api-key': C_KEY }))).toEqual({ status: 200, code: 'unauthorized' });
-    // The client binding: a token issued to B, presented by C (client_id ≠ the calling platform).
-    expect(outcome(await getOrder(orderId, c, bearer(token)))).toEqual({ status: 403, code: 'credential_profile_mismatch' });
+    // The client binding: a token issued to B, presented by C (client_id ≠ the calling platform), is not valid for C.
+    expect(outcome(await getOrder(orderId, c, bearer(token)))).toEqual({ status: 401, code: 'identity_required' });
     expect(outcome(await getOrder(orderId, c, { ...bearer(token), 'x-api-key': C_KEY }))).toEqual({
-      status: 403,
-      code: 'credential_profile_mismatch',
+      status: 401,
+      code: 'identity_required',
     });
   });
 
@@ -165,7 +165,9 @@ describe('what a buyer token is checked for', () => {
     const orderId = await gw.placeOrder({ profileUrl: a.url(), buyerId: 'cust_2' });
     const forC = await janeToken(gw.app, 'platform-c');
     expect((await getOrder(orderId, c, bearer(forC))).statusCode).toBe(200);
-    expect(outcome(await getOrder(orderId, b, bearer(forC)))).toEqual({ status: 403, code: 'credential_profile_mismatch' });
+    const refused = await getOrder(orderId, b, bearer(forC));
+    expect(outcome(refused)).toEqual({ status: 401, code: 'identity_required' });
+    expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
   });
 });
 

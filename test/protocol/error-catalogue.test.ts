@@ -24,6 +24,25 @@ describe('error catalogue', () => {
     expect(error.extra.retryAfterSeconds).toBe(5);
   });
 
+  it('an identity failure answers with a protocol error response: the envelope and its code as the one message', () => {
+    const challenge = { headers: { 'www-authenticate': 'Bearer realm="https://shop.example"' } };
+    const missing = new ProtocolError('identity_required', 'get_order needs the buyer’s identity', challenge);
+    expect([missing.status, missing.jsonRpcCode]).toEqual([401, JSONRPC.server]);
+    expect(missing.toBody()).toEqual({
+      proto: { version: '2026-04-08', status: 'error' },
+      messages: [
+        { type: 'error', code: 'identity_required', content: 'get_order needs the buyer’s identity', severity: 'requires_buyer_review' },
+      ],
+    });
+    expect(new ProtocolError('insufficient_scope', 'needs order:read').toBody()).toMatchObject({
+      messages: [{ type: 'error', code: 'insufficient_scope', severity: 'requires_buyer_review' }],
+    });
+    // Every such row is a transport error and an error message with its severity.
+    for (const [code, row] of catalogueRows().filter(([, r]) => r.body === 'messages')) {
+      expect([row.status, row.message, row.severity], code).toEqual([expect.any(Number), 'error', expect.any(String)]);
+    }
+  });
+
   it('discovery failures are -32001 on MCP and A2A, malformed JSON -32700, other 400s -32602 (spec part 1 §7)', () => {
     const discovery = ['invalid_profile_url', 'profile_unreachable', 'profile_malformed', 'version_unsupported'] as const;
     for (const code of discovery) expect(ERROR_CATALOGUE[code].jsonRpc, code).toBe(-32001);

@@ -109,7 +109,9 @@ describe('with API keys and OAuth configured', () => {
       const buyer = await token({ sub: 'buyer-42', client_id: 'agent-app', scope: ORDER_MANAGE });
       const res = await gw.call({ ...order, headers: bearer(buyer) });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'insufficient_scope', content: expect.stringContaining(ORDER_READ) });
+      expect(res.json().messages).toEqual([
+        expect.objectContaining({ code: 'insufficient_scope', content: expect.stringContaining(ORDER_READ) }),
+      ]);
       expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", scope="${ORDER_READ}"`);
       expect((await gw.call({ ...whoami, headers: bearer(buyer) })).statusCode).toBe(200);
     });

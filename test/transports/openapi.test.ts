@@ -74,6 +74,14 @@ describe('/openapi.json', () => {
     }
   });
 
+  it('documents the identity failures’ protocol error response beside {code, content} under 401 and 403', async () => {
+    const { responses, schemas } = (await get('/openapi.json')).json().components;
+    const either = { oneOf: [{ $ref: '#/components/schemas/TransportError' }, { $ref: '#/components/schemas/ErrorResponse' }] };
+    for (const status of [401, 403]) expect(responses[`Error${status}`].content['application/json'].schema, String(status)).toEqual(either);
+    expect(schemas.ErrorResponse.required).toEqual(['proto', 'messages']);
+    expect(responses.Error401.description).toMatch(/identity_required.*protocol error response/);
+  });
+
   it('documents exactly the operations a tenant offers', async () => {
     const catalogOnly = await testGateway({ tenant: { capabilities: { 'dev.proto.shopping.catalog.search': {} } } });
     try {

@@ -6,7 +6,7 @@
 import type { Session } from './config.js';
 import { h } from './dom.js';
 import { defaultOptions, methodRequests, updateBody, type Edit } from './edits.js';
-import type { Answer, Gateway } from './gateway.js';
+import { refusal, type Answer, type Gateway } from './gateway.js';
 import { embeddedError, type HostLink, type ProtoMessage } from './host-link.js';
 import type { FulfillmentMethod, Instrument, Resource } from './model.js';
 import { changeNotifications } from './notifications.js';
@@ -19,6 +19,14 @@ import { cartFinishSection, paymentSection } from './view-payment.js';
 import { summarySection } from './view-summary.js';
 
 const SESSION_GONE = new Set([401, 403, 404, 410]);
+
+/** The error messages' text, one sentence after another ('' when there are none). */
+const errorText = (messages: readonly ProtoMessage[] = []): string =>
+  messages
+    .filter((m) => m.type === 'error')
+    .map((m) => m.content)
+    .join(' ');
+
 /** The controls (by key prefix) whose text an edit of each part saves. */
 const SAVED_BY: Record<Edit['part'], string> = { line_items: 'qty-', discounts: 'discount-code', buyer: 'buyer-', fulfillment: 'ship-' };
 
@@ -144,7 +152,8 @@ export class App {
     this.apply(next);
     if (next.status === 'requires_escalation' && next.continue_url) return this.handOff(next.continue_url);
     if (next.status === 'complete_in_progress') this.notice = 'The store is still placing your order. Check its status again in a moment.';
-    else this.notice ??= 'The payment did not go through.';
+    // An answer that only its messages refuse (an eligibility claim not verified) says why there.
+    else this.notice ??= errorText(next.messages) || 'The payment did not go through.';
     this.render();
   }
 
@@ -208,8 +217,7 @@ export class App {
     const ok = answer.status >= 200 && answer.status < 300 && typeof body.id === 'string' && Array.isArray(body.line_items);
     const failed = !ok || body.proto?.status === 'error';
     if (failed) {
-      const errors = (body.messages ?? []).filter((m) => m.type === 'error');
-      this.notice = errors.map((m) => m.content).join(' ') || body.content || `The store answered ${answer.status}. Try again.`;
+      this.notice = errorText(body.messages) || body.content || `The store answered ${answer.status}. Try again.`;
     }
     return ok ? (body as unknown as Resource) : undefined;
   }
@@ -221,7 +229,7 @@ export class App {
   }
 
   private sessionGone(answer: Answer): void {
-    const sent = (answer.body as { content?: unknown }).content;
+    const sent = refusal(answer.body).content;
     const content = typeof sent === 'string' ? sent : 'This page has expired.';
     this.link.error([embeddedError('invalid_state_error', content)], this.session.config.storefrontUrl);
     this.end(problem('This page has expired', content, this.session.config.storefrontUrl));

@@ -14,6 +14,12 @@ const CHANGES = new Set(['update_cart', 'cancel_cart', 'update_checkout', 'compl
 /** Answers that mean the business wants a credential (none sent, or the one sent is not, or no longer, valid). */
 const CREDENTIAL_NEEDED = new Set(['authentication_required', 'invalid_credentials', 'identity_required']);
 
+/** A refused call's code and content: `{code, content}`, or the message of a protocol error response (identity_required). */
+export function refusal(body: Record<string, unknown>): { code?: unknown; content?: unknown } {
+  if ('code' in body) return body;
+  return (body.messages as Array<{ code?: unknown; content?: unknown }> | undefined)?.[0] ?? {};
+}
+
 /** Asks the host for a fresh credential (ec.auth / ep.cart.auth); undefined when it gave none. */
 export type Renew = () => Promise<string | undefined>;
 
@@ -34,7 +40,7 @@ export class Gateway {
     // A fresh key per edit (kept for its retry with a new credential, which the refusal ran nothing of).
     const key = CHANGES.has(operation) ? uuid() : undefined;
     const answer = await this.send(operation, payload, key);
-    if (!this.renew || answer.status !== 401 || !CREDENTIAL_NEEDED.has(String(answer.body.code))) return answer;
+    if (!this.renew || answer.status !== 401 || !CREDENTIAL_NEEDED.has(String(refusal(answer.body).code))) return answer;
     const credential = await this.renew();
     if (credential === undefined) return answer;
     this.auth = credential;

@@ -20,7 +20,13 @@ import type { VerifiedSignature } from '../verify.js';
 import { ApiKeys } from './api-keys.js';
 import { BearerTokens, type Authenticated } from './bearer-tokens.js';
 import { ClientCertificates } from './client-certificates.js';
-import { buyerIdentityRequired, invalidBuyerToken, missingScope, type OwnAuthorizationServer } from './own-authorization-server.js';
+import {
+  bearerChallenge,
+  buyerIdentityRequired,
+  invalidBuyerToken,
+  missingScope,
+  type OwnAuthorizationServer,
+} from './own-authorization-server.js';
 import { ANONYMOUS, sameProfile, type AuthMechanism, type Principal } from './principal.js';
 import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
 
@@ -108,6 +114,9 @@ export class Authenticator {
         throw this.own ? invalidBuyerToken(this.own, why) : invalidCredentials(why, { 'www-authenticate': 'Bearer' });
       }
       const issued = this.own && (await this.own.principalOf(token));
+      // A buyer's token is valid only for the client it was issued to (RFC 9068 §4): for another it is invalid_token.
+      if (issued && issued.kind === 'buyer' && !sameProfile(issued.profileUrl, call.agentProfile))
+        throw invalidBuyerToken(this.own, 'the access token was issued to another platform than the PROTO-Agent profile');
       if (issued) found.push(issued);
       else if (this.bearer) found.push(await this.bearer.authenticate(token, call.now));
       else throw invalidBuyerToken(this.own!, 'the access token is not valid: unknown, expired or revoked');
@@ -150,9 +159,11 @@ export class Authenticator {
       }
       if (this.auth.required || this.requiredFor.has(capability) || ALWAYS_AUTHENTICATED.has(capability)) {
         const how = [...this.accept].join(', ') || 'none configured';
+        // RFC 7235 §3.1: the 401 names the scheme; the tenant's own server also names its realm and metadata.
+        const challenge = this.own ? bearerChallenge(this.own) : this.bearer ? 'Bearer' : undefined;
         throw authenticationRequired(
           `${capability} needs an authenticated caller (accepted: ${how})`,
-          this.bearer ? { 'www-authenticate': 'Bearer' } : undefined,
+          challenge ? { 'www-authenticate': challenge } : undefined,
         );
       }
       return;

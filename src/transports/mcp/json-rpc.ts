@@ -14,7 +14,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JSONRPC } from '../../protocol/error-catalogue.js';
 import type { ProtocolError } from '../../protocol/errors.js';
-import { toProtocolError } from '../error-mapping.js';
+import { jsonRpcErrorData, toProtocolError } from '../error-mapping.js';
 
 /** A JSON-RPC error the SDK passes through as {code, message, data}. */
 export class JsonRpcError extends Error {
@@ -28,13 +28,7 @@ export class JsonRpcError extends Error {
 }
 
 export function jsonRpcErrorOf(error: ProtocolError): JsonRpcError {
-  return new JsonRpcError(error.jsonRpcCode, error.message, {
-    code: error.code,
-    http_status: error.status,
-    ...(error.extra.retryAfterSeconds !== undefined && { retry_after: error.extra.retryAfterSeconds }),
-    // The Bearer challenge a REST caller gets in WWW-Authenticate (identity linking).
-    ...(error.extra.headers?.['www-authenticate'] !== undefined && { www_authenticate: error.extra.headers['www-authenticate'] }),
-  });
+  return new JsonRpcError(error.jsonRpcCode, error.message, jsonRpcErrorData(error));
 }
 
 /** The request's JSON-RPC id when the body was parsed (a rate-limited call), else null. */

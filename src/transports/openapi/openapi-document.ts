@@ -8,7 +8,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { GetProductResponse, LookupResponse, SearchResponse, CatalogErrorResponse } from '../../../schemas/catalog.js';
 import { CartResponse } from '../../../schemas/cart.js';
 import { CheckoutResponse } from '../../../schemas/checkout.js';
-import { HandoffFailure, ResponseEnvelope, TransportError } from '../../../schemas/common.js';
+import { ErrorResponse, HandoffFailure, ResponseEnvelope, TransportError } from '../../../schemas/common.js';
 import { Order, OrderFailure } from '../../../schemas/order.js';
 import type { OperationDefinition } from '../../capabilities/operation.js';
 import { agentCardPath, profilePath } from '../../protocol/business-profile.js';
@@ -58,13 +58,25 @@ const STATUS_NOTES: Record<number, string> = {
   503: 'Temporarily unavailable: retry as Retry-After says.',
 };
 
-/** Each status with its note and the codes REST answers with it (rows of the catalogue no single transport keeps to itself). */
+/** The catalogue's rows REST answers with a status (those no single transport keeps to itself). */
+const restRows = (status: string) => catalogueRows().filter(([, row]) => row.status === Number(status) && !row.only);
+
+/** Each status with its note and the codes REST answers with it, naming those answered as a protocol error response. */
 const ERRORS: Record<string, string> = Object.fromEntries(
   Object.entries(STATUS_NOTES).map(([status, note]) => {
-    const codes = catalogueRows().flatMap(([code, row]) => (row.status === Number(status) && !row.only ? [code] : []));
-    return [status, `${note} Codes: ${codes.join(', ')}.`];
+    const rows = restRows(status);
+    const envelope = rows.flatMap(([code, row]) => (row.body === 'messages' ? [code] : []));
+    const shape = envelope.length > 0 ? ` ${envelope.join(', ')}: a protocol error response (the proto envelope and messages).` : '';
+    return [status, `${note} Codes: ${rows.map(([code]) => code).join(', ')}.${shape}`];
   }),
 );
+
+/** A status's body: `{code, content}`, or either that or a protocol error response where one of its codes is one. */
+const errorBodySchema = (status: string) => {
+  const transportError = { $ref: '#/components/schemas/TransportError' };
+  const envelope = restRows(status).some(([, row]) => row.body === 'messages');
+  return envelope ? { oneOf: [transportError, { $ref: '#/components/schemas/ErrorResponse' }] } : transportError;
+};
 
 /** JSON round trip: TypeBox's symbol keys go, plain JSON Schema (2020-12 compatible) stays. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
@@ -257,7 +269,8 @@ export function openApiDocument(tenant: Tenant, operations: readonly OperationDe
       description:
         `The ${PROTOCOL_VERSION} commerce protocol over REST, as this business serves it. Every operation names the caller ` +
         'with PROTO-Agent; state-changing ones take an Idempotency-Key. Business outcomes that fail are HTTP 200 with ' +
-        '`proto.status` "error"; transport errors are `{code, content}` with the HTTP status.',
+        '`proto.status` "error"; transport errors are `{code, content}` with the HTTP status, the identity failures ' +
+        '(`identity_required`, `insufficient_scope`) a protocol error response beside the Bearer challenge.',
       // The protocol's REST binding, as upstream publishes it.
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
@@ -266,14 +279,14 @@ export function openApiDocument(tenant: Tenant, operations: readonly OperationDe
     paths,
     components: {
       parameters: parametersOf(tenant),
-      schemas: { TransportError: plain(TransportError) },
+      schemas: { TransportError: plain(TransportError), ErrorResponse: plain(ErrorResponse) },
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([status, description]) => [
           `Error${status}`,
           {
             description,
             ...(['409', '429', '503'].includes(status) && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/TransportError' } } },
+            content: { 'application/json': { schema: errorBodySchema(status) } },
           },
         ]),
       ),

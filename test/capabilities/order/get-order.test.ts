@@ -188,7 +188,7 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     const unscoped = await getOrder(gw, transport, orderId, platformA, await buyer('cust_7', 'app-a', 'dev.proto.shopping.order:manage'));
     if (transport === 'rest') {
       expect([anonymous.status, anonymous.body.code]).toEqual([401, 'authentication_required']);
-      expect([unscoped.status, unscoped.body.code]).toEqual([403, 'insufficient_scope']);
+      expect([unscoped.status, unscoped.body.messages[0].code]).toEqual([403, 'insufficient_scope']);
     } else {
       expect(anonymous.error?.data?.code).toBe('authentication_required');
       expect(unscoped.error?.data?.code).toBe('insufficient_scope');

@@ -15,7 +15,7 @@
 import type { CheckoutCompleteRequest } from '../../../../schemas/checkout.js';
 import type { OperationContext } from '../../context.js';
 import { fingerprint } from '../../../security/fingerprint.js';
-import type { OperationResult } from '../../operation.js';
+import { success, type OperationResult } from '../../operation.js';
 import { normalizeAddress, toStoreAddress } from '../../../protocol/postal-address.js';
 import type { PaymentChoice } from '../../../payments/choose.js';
 import type { ChangePlan } from '../../../state/session-repository.js';
@@ -102,10 +102,11 @@ function decide(
   const answered = (answer: OperationResult) => ({ result: { kind: 'answered' as const, answer }, ...remember });
   if (evaluation.status !== 'ready_for_complete') return answered(failed(body));
 
-  // A claim the store did not verify affects the messages only: status and totals stay as shown.
+  // A claim the store did not verify affects the messages only (upstream checkout.md): the answer's
+  // proto.status, the checkout's status and its totals stay as shown.
   if (invalid.length > 0) {
     const messages = [...(body.messages ?? []), ...invalidClaimMessages(invalid, current.context)];
-    return answered(failed({ ...body, messages }));
+    return answered(success({ ...body, messages }));
   }
   if (!sameTotals(body.totals, current.seenTotals)) {
     const review = [totalsChanged(current.seenTotals, body.totals, body.currency)];
