@@ -6,7 +6,7 @@
  */
 import { BackendError, type Adapter } from '../../../adapters/contract.js';
 import { runAdapterContract, type BackendFault, type SimulatorControls } from '../contract/contract-suite.js';
-import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
+import { DEMO_CARD_TOKENS, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { FAULTY_METHODS } from '../../reliability/helpers/faulty.js';
 import { demoStore } from './fixtures.js';
 
@@ -62,7 +62,7 @@ runAdapterContract('memory', async () => {
   };
   return {
     adapter: withFaults(adapter, faults),
-    fixtures: { ...DEMO_SHOP_FIXTURES, gatewayHandlerId: 'sandbox' },
+    fixtures: { ...DEMO_SHOP_FIXTURES, gatewayHandlerId: 'sandbox', storeCharged: { handlerId: 'store_card', ...DEMO_CARD_TOKENS } },
     controls,
     close: async () => undefined,
   };

@@ -67,6 +67,8 @@ export interface DemoStoreOptions {
   store?: MapStore;
   tenantId?: string;
   webhookSecret?: string;
+  /** The tenant setting `prices_include_tax`: catalog and shipping prices contain the tax. */
+  pricesIncludeTax?: boolean;
 }
 
 export async function demoStore(options: DemoStoreOptions = {}): Promise<DemoStore> {
@@ -79,6 +81,7 @@ export async function demoStore(options: DemoStoreOptions = {}): Promise<DemoSto
     store,
     tenantId: options.tenantId ?? 'demo',
     ...(options.webhookSecret && { webhookSecret: options.webhookSecret }),
+    ...(options.pricesIncludeTax && { pricesIncludeTax: true }),
   });
   return { adapter, store, clock };
 }

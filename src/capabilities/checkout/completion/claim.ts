@@ -19,6 +19,7 @@ import type { OperationResult } from '../../operation.js';
 import { normalizeAddress, toStoreAddress } from '../../../protocol/postal-address.js';
 import type { PaymentChoice } from '../../../payments/choose.js';
 import type { ChangePlan } from '../../../state/session-repository.js';
+import { checkoutLineRefs } from '../../order/checkout-lines.js';
 import { orderRecipient } from '../../order/order-recipient.js';
 import { shownInstruments } from '../instruments.js';
 import { checkoutNotFound, failed, presentedChanges, refused, sameTotals, withStoreCart } from '../answers.js';
@@ -29,6 +30,7 @@ import {
   isOpen,
   reopened,
   visibleTo,
+  withoutChallenge,
   type CheckoutSession,
   type CompletingCheckout,
   type OpenCheckout,
@@ -75,11 +77,13 @@ function plan(
     return { result: { kind: 'resumed', session: current } };
   }
   if (!isOpen(current)) return answered(refused(current));
-  const inputs = pricingInputs(ctx, current, 'complete');
+  // A complete while the store waits for the buyer to confirm a payment supersedes it (challenge.ts).
+  const open = withoutChallenge(current);
+  const inputs = pricingInputs(ctx, open, 'complete');
   return {
     inputs: inputs.key,
-    price: () => priceForCompletion(ctx, current, locations, inputs),
-    apply: (settled) => decide(ctx, current, request, claimHash, settled),
+    price: () => priceForCompletion(ctx, open, locations, inputs),
+    apply: (settled) => decide(ctx, open, request, claimHash, settled),
   };
 }
 
@@ -152,6 +156,7 @@ function claimedSession(
       ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
     },
     recipient: orderRecipient(ctx),
+    lines: checkoutLineRefs(priced.quote.lines),
   };
   return { ...fields, completion, view: renderCheckout(ctx, fields, priced, { status: 'complete_in_progress', messages: [] }) };
 }
