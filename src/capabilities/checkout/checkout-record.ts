@@ -147,6 +147,13 @@ export function reopened(session: CompletingCheckout, expiresAt: number, patch: 
 export const withoutChallenge = (session: OpenCheckout): OpenCheckout =>
   session.escalation?.challenge ? { ...session, escalation: undefined } : session;
 
+/**
+ * The store may have settled the session on its own: an order it reported completed it (not
+ * rendered yet), or the buyer may have confirmed a payment challenge there (completion/challenge.ts).
+ */
+export const settledOnStoreMaybe = (session: CheckoutSession): boolean =>
+  (session.status === 'completed' && session.view === undefined) || (isOpen(session) && session.escalation?.challenge !== undefined);
+
 /** A payment challenge the buyer did not act on in time: the session is no longer escalated for it. */
 export const challengeLapsed = (session: Pick<SessionFields, 'escalation'>, now: number): boolean =>
   session.escalation?.challenge !== undefined && now >= session.escalation.challenge.until;

@@ -24,7 +24,14 @@ import type { OperationResult } from '../../operation.js';
 import { recordOrder } from '../../order/order-record.js';
 import { orderRecipient } from '../../order/order-recipient.js';
 import { refused } from '../answers.js';
-import { isOpen, visibleTo, type CompletingCheckout, type OpenCheckout, type ReopenPatch } from '../checkout-record.js';
+import {
+  isOpen,
+  visibleTo,
+  type CheckoutSession,
+  type CompletingCheckout,
+  type OpenCheckout,
+  type ReopenPatch,
+} from '../checkout-record.js';
 import { checkoutRepository } from '../checkout-repository.js';
 import { getCheckout } from '../checkout-service.js';
 import { loadHandoff, saveHandoff } from '../handoff-record.js';
@@ -54,13 +61,13 @@ const links = (session: OpenCheckout): OrderLinks => {
 };
 
 /**
- * What a complete answers before claiming anything, when the store settled the checkout: the
- * order of its challenge, placed and paid on the store (the checkout completed with it now), or a
- * checkout the store completed earlier (the refusal, with the checkout and its order). Null: go on.
+ * What a complete answers instead of claiming, when the store settled the checkout (claim.ts
+ * `ask_store`): the order of its challenge, placed and paid on the store (the checkout completed
+ * with it now), or a checkout the store completed earlier (the refusal, with the checkout and its
+ * order). Null: the store settled nothing, go on.
  */
-export async function settledOnStore(ctx: OperationContext, id: string): Promise<OperationResult | null> {
-  const session = await checkoutRepository(ctx).find(id);
-  if (!visibleTo(ctx, session)) return null;
+export async function settledOnStore(ctx: OperationContext, session: CheckoutSession): Promise<OperationResult | null> {
+  const { id } = session;
   if (session.status === 'completed' && session.view === undefined) return repeated(ctx, id);
   if (!isOpen(session) || !session.escalation?.challenge) return null;
   const { adapter } = ctx.tenant;

@@ -29,6 +29,7 @@ import {
   expiryFrom,
   isOpen,
   reopened,
+  settledOnStoreMaybe,
   visibleTo,
   withoutChallenge,
   type CheckoutSession,
@@ -52,13 +53,16 @@ type Claim =
   /** Claimed by this request; `priced`: the price the claim was decided on (nothing sent to the store since). */
   | { kind: 'claimed'; session: CompletingCheckout; choice: PaymentChoice; priced: PricedCheckout }
   /** Already claimed by this very request (same key and body), whose first run did not finish. */
-  | { kind: 'resumed'; session: CompletingCheckout };
+  | { kind: 'resumed'; session: CompletingCheckout }
+  /** The store may have settled it (a payment challenge, an order it reported): the store is asked first (challenge.ts). */
+  | { kind: 'ask_store'; session: CheckoutSession };
 
-export async function claim(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<Claim> {
+/** `askStore`: false once the store was asked and settled nothing, so a waiting challenge is superseded. */
+export async function claim(ctx: OperationContext, id: string, request: CheckoutCompleteRequest, askStore = true): Promise<Claim> {
   const claimHash = fingerprint([id, ctx.idempotencyKey ?? '', JSON.stringify(request)]);
   const locations = pickupLocationsOnce(ctx);
   const claimed = await checkoutRepository(ctx).changePriced<Claim, SettledPrice>(id, async (current) =>
-    plan(ctx, current, request, claimHash, locations),
+    plan(ctx, current, request, claimHash, locations, askStore),
   );
   if (claimed.kind === 'claimed') await enqueueRecovery(ctx, claimed.session);
   return claimed;
@@ -70,9 +74,11 @@ function plan(
   request: CheckoutCompleteRequest,
   claimHash: string,
   locations: Locations,
+  askStore: boolean,
 ): ChangePlan<Claim, CheckoutSession, SettledPrice> {
   const answered = (answer: OperationResult): { result: Claim } => ({ result: { kind: 'answered', answer } });
   if (!visibleTo(ctx, current)) return answered(checkoutNotFound(ctx));
+  if (askStore && settledOnStoreMaybe(current)) return { result: { kind: 'ask_store', session: current } };
   if (current.status === 'complete_in_progress' && current.completion.claim === claimHash) {
     return { result: { kind: 'resumed', session: current } };
   }

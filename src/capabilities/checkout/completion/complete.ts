@@ -49,11 +49,16 @@ import { completionInterrupted, orderRejected, paymentFailed } from './messages.
 import { place, placedEarlier, type Rejection } from './place.js';
 import { record } from './record.js';
 
-export async function completeCheckout(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<OperationResult> {
-  const onStore = await settledOnStore(ctx, id);
-  if (onStore) return onStore;
-  const claimed = await claim(ctx, id, request);
+export async function completeCheckout(
+  ctx: OperationContext,
+  id: string,
+  request: CheckoutCompleteRequest,
+  askStore = true,
+): Promise<OperationResult> {
+  const claimed = await claim(ctx, id, request, askStore);
   switch (claimed.kind) {
+    case 'ask_store':
+      return (await settledOnStore(ctx, claimed.session)) ?? completeCheckout(ctx, id, request, false);
     case 'answered':
       return claimed.answer;
     case 'resumed':
