@@ -8,7 +8,7 @@
  * reference is a backend answer the gateway cannot use (503), never a silently lost order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Adapter } from '../../adapters/contract.js';
+import type { Adapter, OrderLinks, PlaceOrderRequest } from '../../adapters/contract.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
 import { memory } from '../../adapters/memory/definition.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
@@ -104,6 +104,34 @@ describe('a challenged payment at a store that keeps only its own references, wi
     const { orderId } = (await gw.demo.confirmPayment(escalated.continue_url, 'approve'))!;
     const done = (await rest.complete(ready.id, pay('success_token', { handler_id: STORE_HANDLER.id }))).body;
     expect([done.status, done.order.id]).toEqual(['completed', orderId]);
+  });
+});
+
+describe('a placement the store leaves pending, naming its own reference', () => {
+  it('the recovery job finds the order by that reference and completes the checkout', async () => {
+    const asked: Array<OrderLinks | undefined> = [];
+    const pendingWithReference = (adapter: Adapter): Adapter =>
+      Object.assign(Object.create(adapter) as Adapter, {
+        async placeOrder(request: PlaceOrderRequest) {
+          await adapter.placeOrder(request);
+          return { status: 'pending' as const, storeReference: 'store-order-ref-1' };
+        },
+        async findOrderByReference(reference: string, signal?: AbortSignal, links?: OrderLinks) {
+          asked.push(links);
+          return links?.storeReference === 'store-order-ref-1' ? adapter.findOrderByReference(reference, signal) : null;
+        },
+      });
+    const gw = await checkoutGateway({ wrapAdapter: pendingWithReference });
+    try {
+      const rest = gw.client('rest');
+      const { ready } = await walkToReady(rest, [line('bouquet_roses', 1)]);
+      expect((await rest.complete(ready.id, pay())).body.status).toBe('complete_in_progress');
+      await gw.app.completions.drain();
+      expect((await rest.get(ready.id)).body.status).toBe('completed');
+      expect(asked).toContainEqual({ storeReference: 'store-order-ref-1' });
+    } finally {
+      await gw.close();
+    }
   });
 });
 
