@@ -12,8 +12,8 @@
  * Medusa its payment session `requires_more`), so the gateway asks the store when it matters:
  * - a complete while the challenge waits first looks the order up (`settledOnStore`, by reference
  *   and the store's reference): placed and paid, the checkout completes with it and nothing is
- *   charged again; otherwise the complete goes on with its instrument (claim.ts, `withoutChallenge`), and
- *   the store replaces the waiting attempt (one order per reference, the adapter contract);
+ *   charged again; otherwise the complete goes on with its instrument (claim.ts,
+ *   `withoutChallenge`), and the store replaces the waiting attempt (one order per reference);
  * - the challenge lapses after CHALLENGE_TTL_MS (card schemes end a 3-D Secure session within
  *   minutes): the checkout is ready_for_complete again, with a warning saying why.
  * An order the store reports later still completes the checkout while it is open.

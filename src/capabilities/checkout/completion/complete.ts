@@ -12,9 +12,10 @@
  * A step that ends without an order undoes the steps before it, latest first: a declined charge
  * or a handoff releases the claim; a store that refuses the order releases the charge, then the
  * claim; a store that asks the buyer to confirm the payment first releases the claim with the
- * store's page, and the order it reports later completes the checkout (challenge.ts, which a
- * complete asks first while such a challenge waits). A placement not known yet (no answer, or pending) undoes nothing: the session stays
- * complete_in_progress and the recovery job (recovery-queue.ts, recovery-worker.ts) settles it:
+ * store's page, and the order it reports later completes the checkout (challenge.ts; while such a
+ * challenge waits, a complete asks the store before it claims). A placement not known yet (no
+ * answer, or pending) undoes nothing: the session stays complete_in_progress and the recovery job
+ * (recovery-queue.ts, recovery-worker.ts) settles it:
  * the order found by reference is recorded; otherwise, once the attempt is surely over, a new
  * attempt places the order again with the payment captured for it (the adapter cannot turn that
  * into a second order), or, nothing captured, the claim is released. The claiming request retried
