@@ -27,10 +27,15 @@ export const Message = Type.Object({
 });
 export type Message = Static<typeof Message>;
 
+/** An itemized part of a total entry (upstream 2026-04-08 totals.json `lines`): they sum to the entry's amount. */
+export const TotalLine = Type.Object({ display_text: Type.String(), amount: Amount });
+export type TotalLine = Static<typeof TotalLine>;
+
 export const Total = Type.Object({
   type: Type.String(),
   display_text: Type.Optional(Type.String()),
   amount: Amount,
+  lines: Type.Optional(Type.Array(TotalLine)),
 });
 export type Total = Static<typeof Total>;
 

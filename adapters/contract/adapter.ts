@@ -11,8 +11,8 @@ import type {
   VariantFulfillment,
 } from './catalog.js';
 import type { BackendEvent, CatalogChange, OrderChange, WebhookHeaders } from './events.js';
-import type { OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from './orders.js';
-import type { CheckoutUrlRequest, Quote, QuoteRequest } from './quote.js';
+import type { OrderLinks, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from './orders.js';
+import type { CheckoutPage, CheckoutUrlRequest, Quote, QuoteRequest } from './quote.js';
 import type { RequestContext } from './shared.js';
 
 export interface Adapter {
@@ -59,16 +59,26 @@ export interface Adapter {
   /**
    * The store's checkout page for this session, from the store (Shopify `cart.checkoutUrl`, a
    * draft order's `invoiceUrl`, WooCommerce's order `payment_url`), carrying `reference` so the
-   * order placed there can be matched. May return a new `handle` (the store made a cart for it).
+   * order placed there can be matched. May return a new `handle` (the store made a cart for it),
+   * and the `storeReference` the order placed there will carry (a store that keeps no reference).
    */
-  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<{ url: string; handle?: string }>;
+  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<CheckoutPage>;
 
   /**
    * gateway_charged and store_charged only: places the order once per `reference`; concurrent
    * calls with one reference yield one order.
    */
   placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult>;
-  findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null>;
+  /**
+   * The order placed for `reference`, if any. `links`: what else the gateway knows of it (the
+   * store-side reference named at placement or handoff, the session's store cart), for a store
+   * that does not keep the gateway's reference; adapters of stores that do may ignore it.
+   */
+  findOrderByReference(
+    reference: string,
+    signal?: AbortSignal,
+    links?: OrderLinks,
+  ): Promise<{ orderId: string; permalinkUrl?: string } | null>;
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null>;
 
   /**

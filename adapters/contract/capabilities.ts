@@ -44,7 +44,20 @@ export interface AdapterCapabilities {
   acceptedClaims: string[];
   /** The finishing modes this adapter supports, preferred first (at least one). */
   finishing: FinishingMode[];
+  /**
+   * How the store ties an order to the checkout it came from (default `['reference']`):
+   * `reference`: it keeps the gateway's reference with the order (`OrderSnapshot.reference`,
+   * found by `findOrderByReference`); `store_reference`: it names the store-side object the order
+   * will come from (cart, basket, payment id) at placement and handoff (`storeReference`) and
+   * reports it with the order. A store with neither could never have a handed-off or challenged
+   * order matched: the gateway refuses it at start-up.
+   */
+  orderLinks?: OrderLink[];
 }
+
+export type OrderLink = 'reference' | 'store_reference';
+
+export const ORDER_LINKS: readonly OrderLink[] = ['reference', 'store_reference'];
 
 export interface CustomFilter {
   name: string;

@@ -26,6 +26,8 @@ export type BackendEvent =
        * absent: the gateway reads it from `getOrder(orderId).reference`.
        */
       reference?: string;
+      /** The store-side object the order came from (`OrderSnapshot.storeReference`), when the event carries it. */
+      storeReference?: string;
     }
   | { kind: 'ping'; eventId: string };
 
@@ -34,6 +36,8 @@ export interface OrderChange {
   orderId: string;
   /** The gateway's checkout reference the order carries, when it has one. */
   reference?: string;
+  /** The store-side object the order came from (`OrderSnapshot.storeReference`), when the store says. */
+  storeReference?: string;
   /** RFC 3339: when the store last changed the order. */
   updatedAt: string;
 }

@@ -51,7 +51,16 @@ export type PlaceOrderResult =
   /** Also the answer for a reference that was already placed (the same order). */
   | { status: 'placed'; orderId: string; permalinkUrl?: string }
   /** Backend accepted but has not confirmed yet; resolve later with `findOrderByReference`. */
-  | { status: 'pending' }
+  | { status: 'pending'; storeReference?: string }
+  /**
+   * store_charged: the store asks the buyer to act before it charges (3-D Secure, a bank
+   * redirect, a wallet approval) at `continueUrl`, its own page for this payment. Nothing is
+   * charged yet; the order comes when the buyer approves there, reported like a handed-off
+   * checkout's (webhook or poll, with the reference or `storeReference`). A later `placeOrder`
+   * with the same reference (another instrument, the buyer having failed or abandoned the
+   * challenge) replaces the waiting attempt: the store still places at most one order per reference.
+   */
+  | { status: 'requires_action'; continueUrl: string; detail?: string; storeReference?: string }
   | {
       status: 'rejected';
       /**
@@ -64,6 +73,17 @@ export type PlaceOrderResult =
       detail: string;
       actualTotal?: number;
     };
+
+/**
+ * What the gateway knows that ties a checkout to the order the store makes of it, besides its
+ * reference: for stores that keep their own ids rather than the gateway's (`capabilities.orderLinks`).
+ */
+export interface OrderLinks {
+  /** The store-side object the order will come from, as the adapter named it at placement or handoff. */
+  storeReference?: string;
+  /** The session's store cart (`Quote.handle`) the order was placed from. */
+  handle?: string;
+}
 
 export interface OrderLine {
   /**
@@ -132,8 +152,14 @@ export interface OrderAdjustment {
 
 export interface OrderSnapshot {
   id: string;
-  /** The `reference` it was placed with (the checkout). */
+  /** The `reference` it was placed with (the checkout), when the store keeps it. */
   reference?: string;
+  /**
+   * The store-side object it came from (a cart, basket or payment id), as the adapter named it
+   * at placement or handoff (`storeReference`): how an order of a store that keeps no reference
+   * is linked to its checkout.
+   */
+  storeReference?: string;
   currency: string;
   createdAt: string;
   permalinkUrl?: string;
@@ -142,8 +168,14 @@ export interface OrderSnapshot {
   expectations: FulfillmentExpectation[];
   events: FulfillmentEvent[];
   adjustments: OrderAdjustment[];
-  /** As charged at checkout (adjustments carry later changes). */
-  totals: { subtotal: number; itemsDiscount: number; discount: number; shipping: number; tax: number; total: number };
+  /**
+   * As charged at checkout (adjustments carry later changes). `tax` is the tax added to the
+   * prices; `includedTax` the tax the prices already contain (a store whose prices include tax),
+   * never added to `total` (absent: none).
+   */
+  totals: { subtotal: number; itemsDiscount: number; discount: number; shipping: number; tax: number; total: number; includedTax?: number };
+  /** Optional: tax per jurisdiction as charged (the quote's `taxLines`); names the included tax for the buyer. */
+  taxLines?: Array<{ title: string; amount: number; included?: boolean }>;
   canceled?: boolean;
   /** The store's customer the order belongs to, when it was placed by a signed-in customer. */
   customerId?: string;

@@ -203,8 +203,11 @@ export interface Quote {
   fulfillment?: FulfillmentMethodQuote[];
   /** Methods the priced physical lines could use (empty when every line is digital). */
   availableMethods: AvailableMethod[];
-  /** Tax per jurisdiction; empty when tax is null. */
-  taxLines: Array<{ title: string; amount: number }>;
+  /**
+   * Tax per jurisdiction; empty when tax is null. `included`: tax the prices already contain (a
+   * store whose prices include tax), counted in `totals.includedTax`, not in `totals.tax`.
+   */
+  taxLines: Array<{ title: string; amount: number; included?: boolean }>;
   totals: {
     /** Sum of line subtotals. */
     subtotal: number;
@@ -217,8 +220,18 @@ export interface Quote {
      * while no group has one; 0 when nothing ships.
      */
     shipping: number | null;
-    /** null when tax cannot be computed yet (no destination or location for some line). */
+    /**
+     * Tax added to the prices; null when tax cannot be computed yet (no destination or location
+     * for some line). A store whose prices include tax adds none: 0, and says what the prices
+     * contain in `includedTax`.
+     */
     tax: number | null;
+    /**
+     * Tax the prices (lines and shipping) already contain, for a store whose prices include tax:
+     * shown to the buyer, never added to `total`. Absent when the prices exclude tax or tax is
+     * not known yet (`tax` null).
+     */
+    includedTax?: number;
     /** subtotal - itemsDiscount - discount + (shipping ?? 0) + (tax ?? 0). */
     total: number;
   };
@@ -236,4 +249,17 @@ export interface CheckoutUrlRequest {
   handle?: string;
   /** What the session holds, as last priced (to build the store cart when there is no handle). */
   quote: QuoteRequest;
+}
+
+/** The store's checkout page for a session (`checkoutUrl`). */
+export interface CheckoutPage {
+  url: string;
+  /** A new store cart the store made for the page (to keep as the session's handle). */
+  handle?: string;
+  /**
+   * The store-side object an order placed on the page will come from (the cart or basket id),
+   * for a store that does not keep the gateway's reference (`capabilities.orderLinks`); the
+   * order it reports carries it (`OrderSnapshot.storeReference`).
+   */
+  storeReference?: string;
 }

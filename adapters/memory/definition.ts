@@ -1,7 +1,10 @@
 /** The demo store: catalog, prices and rules from files, orders in the gateway's state store. */
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
+import { ORDER_LINKS } from '../contract.js';
 import { anyCredentials, defineAdapter } from '../definition.js';
+import { ConfigError } from '../kit/config-error.js';
+import { StringEnum } from '../../schemas/common.js';
 import { createMemoryAdapter } from './index.js';
 
 export const memory = defineAdapter({
@@ -12,13 +15,26 @@ export const memory = defineAdapter({
       storefront_url: Type.String({ format: 'uri' }),
       /** How long placed orders are kept in the state store. */
       order_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+      /** The prices of catalog.yaml and shipping.yaml contain the tax of tax.yaml (a VAT-style store). */
+      prices_include_tax: Type.Optional(Type.Boolean()),
+      /**
+       * How its orders are tied to checkouts (default both): `reference` (the gateway's reference
+       * kept with the order), `store_reference` (its own payment and cart ids). Without `reference`
+       * it plays a store that knows orders only by its own references.
+       */
+      order_links: Type.Optional(Type.Array(StringEnum(ORDER_LINKS), { uniqueItems: true })),
     },
     { additionalProperties: false },
   ),
   // Optional credential: webhook_secret signs and verifies the demo store's own webhooks (X-Demo-Webhook-Signature).
   credentials: anyCredentials,
-  create: (settings, credentials, context) =>
-    createMemoryAdapter({
+  create: (settings, credentials, context) => {
+    if (settings.order_links?.length === 0)
+      throw new ConfigError(
+        `${context.where}: $.adapter.settings.order_links is empty: the store would keep neither the gateway's reference ` +
+          'nor a reference of its own with its orders, so no order placed on its pages could be matched to its checkout',
+      );
+    return createMemoryAdapter({
       dataDir: resolve(context.baseDir, settings.data_dir),
       storefrontUrl: settings.storefront_url.replace(/\/+$/, ''),
       now: context.now,
@@ -26,6 +42,9 @@ export const memory = defineAdapter({
       tenantId: context.tenantId,
       ...(settings.order_retention_days !== undefined && { orderRetentionMs: settings.order_retention_days * 86_400_000 }),
       ...(credentials.webhook_secret !== undefined && { webhookSecret: credentials.webhook_secret }),
-    }),
+      ...(settings.prices_include_tax && { pricesIncludeTax: true }),
+      ...(settings.order_links && { orderLinks: settings.order_links }),
+    });
+  },
   extras: (adapter) => ({ simulator: adapter, storefront: { url: adapter.storefrontUrl, dir: adapter.storefrontDir } }),
 });

@@ -9,12 +9,15 @@ import type {
   Adapter,
   AdapterCapabilities,
   BackendEvent,
+  CheckoutPage,
   CheckoutUrlRequest,
   EligibilityBuyer,
   EligibilityVerdict,
   OrderChange,
   FulfillmentDiscoveryQuery,
   LookupResult,
+  OrderLink,
+  OrderLinks,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
@@ -34,11 +37,12 @@ import { verifyClaims } from './eligibility.js';
 import { lookup } from './lookup.js';
 import type { StoreData } from './model.js';
 import { OrderBook } from './orders.js';
+import { cardOutcome, PaymentBook } from './payments.js';
 import { quote } from './quote.js';
 import { buildSearchIndex, pageTokens, search } from './search.js';
 import { SimulationError, type OrderSimulator } from '../simulator.js';
 import { simulate, SimulationParams, type SimulationAction } from './simulation.js';
-import { checkoutPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
+import { checkoutPage, paymentPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
 import { signWebhook, verifyWebhook, type DemoTopic, type SignedWebhook } from './webhooks.js';
 
 export { StorefrontError } from './storefront.js';
@@ -59,9 +63,18 @@ export interface MemoryAdapterOptions {
   orderRetentionMs?: number;
   /** Signs the store's webhooks (`X-Demo-Webhook-Signature`); without it the store sends none and verifies none. */
   webhookSecret?: string;
+  /** The catalog and shipping prices contain the tax (VAT-style): quotes show it as included, adding none. */
+  pricesIncludeTax?: boolean;
+  /**
+   * How its orders are tied to checkouts (default both): `reference`, the gateway's reference is
+   * kept with the order; `store_reference`, the store names its own (a payment, a checkout page's
+   * cart). Without `reference` it plays a store that knows orders only by its own references.
+   */
+  orderLinks?: OrderLink[];
 }
 
 const DEFAULT_RETENTION_MS = 90 * 86_400_000;
+const DEFAULT_LINKS: OrderLink[] = ['reference', 'store_reference'];
 
 export class MemoryAdapter implements Adapter, OrderSimulator {
   readonly kind = 'memory';
@@ -71,6 +84,8 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
   private readonly index: ReturnType<typeof buildSearchIndex>;
   private readonly pageTokens: ReturnType<typeof pageTokens>;
   private readonly orders: OrderBook;
+  private readonly payments: PaymentBook;
+  private readonly keepsReference: boolean;
   /** Present when the data folder has customer_logins.csv (customer-logins.ts). */
   readonly authenticateCustomer?: CustomerLogin;
 
@@ -84,12 +99,11 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
     this.pageTokens = pageTokens(JSON.stringify([options.tenantId, options.webhookSecret ?? null]));
     const login = customerLogins(options.dataDir, data.customerEmails);
     if (login) this.authenticateCustomer = login;
-    this.orders = new OrderBook({
-      store: options.store,
-      tenantId: options.tenantId,
-      retentionMs: options.orderRetentionMs ?? DEFAULT_RETENTION_MS,
-      now: options.now,
-    });
+    const links = options.orderLinks ?? DEFAULT_LINKS;
+    this.keepsReference = links.includes('reference');
+    const book = { store: options.store, tenantId: options.tenantId, retentionMs: options.orderRetentionMs ?? DEFAULT_RETENTION_MS };
+    this.orders = new OrderBook({ ...book, now: options.now, keepsReference: this.keepsReference });
+    this.payments = new PaymentBook(book);
     this.capabilities = {
       lookupKeys: ['sku', 'handle'],
       customFilters: [
@@ -109,7 +123,8 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
       fulfillmentDiscovery: true,
       rejectionReasons: true,
       acceptedClaims: [...new Set(data.promotions.flatMap((p) => (p.eligibility ? [p.eligibility] : [])))],
-      finishing: ['gateway_charged', 'handoff'],
+      finishing: ['gateway_charged', 'store_charged', 'handoff'],
+      orderLinks: links,
     };
   }
 
@@ -133,12 +148,53 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
     return quote(this.data, request, this.options.now());
   }
 
-  placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
-    return this.orders.place(this.data, request);
+  /** A card its issuer challenges waits on the store's payment page (payments.ts); anything else is placed or refused now. */
+  async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const { payment } = request;
+    if (payment.mode !== 'store_charged' || cardOutcome(payment.credential.token) !== 'challenge')
+      return this.orders.place(this.data, request);
+    const placed = await this.orders.find(request.reference);
+    if (placed) return { status: 'placed', ...placed };
+    const refused = this.orders.orderRefusal(this.data, request);
+    if (refused) return refused;
+    const waiting = await this.payments.open(request);
+    const continueUrl = paymentPage(this.options.storefrontUrl, waiting.id);
+    return {
+      status: 'requires_action',
+      continueUrl,
+      detail: 'The card issuer asks the buyer to confirm this payment',
+      storeReference: waiting.id,
+    };
   }
 
-  findOrderByReference(reference: string): Promise<{ orderId: string } | null> {
-    return this.orders.findByReference(reference);
+  findOrderByReference(reference: string, _signal?: AbortSignal, links?: OrderLinks): Promise<{ orderId: string } | null> {
+    return this.orders.find(reference, links);
+  }
+
+  /**
+   * The buyer acts on the store's payment page at `url` (`requires_action`): `approve`, the store
+   * charges and places the order (paid, with the payment as its store reference); `fail`, nothing
+   * is placed. The order id, or null when the buyer failed. Throws StorefrontError for a page
+   * that is not a payment waiting for the buyer.
+   */
+  async confirmPayment(url: string, outcome: 'approve' | 'fail'): Promise<{ orderId: string } | null> {
+    const id = new URL(url).pathname.split('/').at(-1) ?? '';
+    const waiting = await this.payments.get(id);
+    if (!url.startsWith(`${this.options.storefrontUrl}/pay/`) || waiting?.status !== 'waiting')
+      throw new StorefrontError(`${url} is not a payment waiting for the buyer`);
+    if (outcome === 'fail') {
+      await this.payments.settle(id, 'failed', 'waiting');
+      return null;
+    }
+    const { request } = waiting;
+    const paid = {
+      mode: 'gateway_charged' as const,
+      record: { handlerId: 'store', transactionId: `sf_${id}`, amount: request.expectedTotal },
+    };
+    const placed = await this.orders.place(this.data, { ...request, payment: paid }, { paidOnStore: true, storeReference: id });
+    if (placed.status !== 'placed') throw new StorefrontError(`the store could not place the order: ${JSON.stringify(placed)}`);
+    await this.payments.settle(id, 'paid', 'waiting', placed.orderId);
+    return { orderId: placed.orderId };
   }
 
   async getOrder(orderId: string): Promise<OrderSnapshot | null> {
@@ -165,9 +221,12 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
     return join(this.options.dataDir, 'storefront');
   }
 
-  /** A cart permalink with the accepted codes and the reference (storefront.ts); the demo store keeps no cart, so no handle. */
-  async checkoutUrl(request: CheckoutUrlRequest): Promise<{ url: string }> {
-    return { url: checkoutPage(this.data, this.options.storefrontUrl, request, this.options.now()) };
+  /**
+   * A cart permalink with the accepted codes and the reference, or, for a store that keeps no
+   * reference, its own cart reference (storefront.ts); the demo store keeps no cart, so no handle.
+   */
+  async checkoutUrl(request: CheckoutUrlRequest): Promise<CheckoutPage> {
+    return checkoutPage(this.data, this.options.storefrontUrl, request, this.options.now(), this.keepsReference);
   }
 
   /**
@@ -175,10 +234,12 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
    * the order is placed on the store with the page's reference, as the storefront would.
    */
   async purchase(url: string, address: PostalAddress, buyer: StorefrontBuyer): Promise<{ orderId: string; reference: string }> {
-    const { reference, request, total } = storefrontPurchase(this.data, this.options.storefrontUrl, url, address, this.options.now());
+    const bought = storefrontPurchase(this.data, this.options.storefrontUrl, url, address, this.options.now());
+    const { reference, storeReference, request, total } = bought;
     const paid = { handlerId: 'storefront', transactionId: `sf_${reference}`, amount: total };
     const payment = { mode: 'gateway_charged' as const, record: paid };
-    const placed = await this.orders.place(this.data, { reference, quote: request, expectedTotal: total, buyer, payment }, true);
+    const placing = { paidOnStore: true, ...(storeReference && { storeReference }) };
+    const placed = await this.orders.place(this.data, { reference, quote: request, expectedTotal: total, buyer, payment }, placing);
     if (placed.status !== 'placed') throw new StorefrontError(`the storefront could not place the order: ${JSON.stringify(placed)}`);
     return { orderId: placed.orderId, reference };
   }
@@ -188,7 +249,14 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
     const secret = this.options.webhookSecret;
     if (!secret) return null;
     const order = orderId === undefined ? undefined : await this.getOrder(orderId);
-    return signWebhook(secret, topic, order ? { orderId: order.id, ...(order.reference && { reference: order.reference }) } : undefined);
+    const about = order
+      ? {
+          orderId: order.id,
+          ...(order.reference && { reference: order.reference }),
+          ...(order.storeReference && { storeReference: order.storeReference }),
+        }
+      : undefined;
+    return signWebhook(secret, topic, about);
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): BackendEvent | null {
@@ -209,5 +277,6 @@ export class MemoryAdapter implements Adapter, OrderSimulator {
 }
 
 export async function createMemoryAdapter(options: MemoryAdapterOptions): Promise<MemoryAdapter> {
-  return new MemoryAdapter(loadStore(options.dataDir, options.storefrontUrl), options);
+  const data = loadStore(options.dataDir, options.storefrontUrl);
+  return new MemoryAdapter(options.pricesIncludeTax ? { ...data, tax: { ...data.tax, included: true } } : data, options);
 }

@@ -97,7 +97,8 @@ export interface StoreData {
   rates: Rate[];
   /** In file order. */
   locations: Location[];
-  tax: { rules: TaxRule[]; fallback: TaxRule };
+  /** `included`: the catalog and shipping prices contain the tax (the tenant's `prices_include_tax`). */
+  tax: { rules: TaxRule[]; fallback: TaxRule; included?: boolean };
   /** Customer id -> lower-cased email. */
   customerEmails: Map<string, string>;
   /** Who each eligibility claim is verified for (eligibility.yaml): customer ids and lower-cased emails. */

@@ -3,11 +3,25 @@
  * replica sees the same orders. An order is placed once per reference: the order is written under
  * its own key first, then the reference is claimed with setIfAbsent; a caller that loses the race
  * removes its copy and answers with the winner's order.
+ *
+ * A store that keeps no reference of the gateway (`keepsReference` false, the tenant's
+ * `order_links` without `reference`) still places once per reference (its API's idempotency
+ * key), but its orders, webhooks and change log do not carry it, and it finds orders only by the
+ * store reference it named (the cart of a checkout page, a payment).
  */
 import { randomBytes } from 'node:crypto';
-import type { FulfillmentExpectation, OrderChange, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
+import type {
+  FulfillmentExpectation,
+  OrderChange,
+  OrderLinks,
+  OrderSnapshot,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  Quote,
+} from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import type { StoreData } from './model.js';
+import { cardOutcome } from './payments.js';
 import { quote } from './quote.js';
 
 /** What the store keeps per order: the snapshot plus what only the simulation needs. */
@@ -26,6 +40,16 @@ export interface OrderBookOptions {
   tenantId: string;
   retentionMs: number;
   now: () => number;
+  /** The orders carry the gateway's reference (else only store references link them). */
+  keepsReference: boolean;
+}
+
+/** How an order comes to be placed besides its request. */
+export interface Placing {
+  /** Placed and paid on the storefront (a handed-off checkout, a confirmed payment), not through the API. */
+  paidOnStore?: boolean;
+  /** The store-side object it comes from (the cart of a checkout page, a payment). */
+  storeReference?: string;
 }
 
 const CAS_ATTEMPTS = 20;
@@ -36,7 +60,7 @@ const CHANGE_LOG_SIZE = 500;
 export class OrderBook {
   constructor(private readonly options: OrderBookOptions) {}
 
-  private key(kind: 'order' | 'ref' | 'changes', id: string): string {
+  private key(kind: 'order' | 'ref' | 'store-ref' | 'changes', id: string): string {
     return `adapter:memory:${this.options.tenantId}:${kind}:${id}`;
   }
 
@@ -56,7 +80,12 @@ export class OrderBook {
   private async logChange(order: OrderSnapshot): Promise<void> {
     const { store, retentionMs, now } = this.options;
     const updatedAt = new Date(now()).toISOString();
-    const change: OrderChange = { orderId: order.id, ...(order.reference && { reference: order.reference }), updatedAt };
+    const change: OrderChange = {
+      orderId: order.id,
+      ...(order.reference && { reference: order.reference }),
+      ...(order.storeReference && { storeReference: order.storeReference }),
+      updatedAt,
+    };
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
       const current = await store.get<OrderChange[]>(this.key('changes', 'log'));
       const next = [...(current?.value ?? []), change].slice(-CHANGE_LOG_SIZE);
@@ -64,34 +93,49 @@ export class OrderBook {
     }
   }
 
-  async findByReference(reference: string): Promise<{ orderId: string } | null> {
+  /** The order placed for `reference` (the API's idempotency key); see `find` for what the store answers the gateway. */
+  private async placedFor(reference: string): Promise<{ orderId: string } | null> {
     return (await this.options.store.get<{ orderId: string }>(this.key('ref', reference)))?.value ?? null;
+  }
+
+  /** The order for a checkout: by its store reference, or by the reference when the store keeps it. */
+  async find(reference: string, links: OrderLinks = {}): Promise<{ orderId: string } | null> {
+    const { store } = this.options;
+    const byStore = links.storeReference && (await store.get<{ orderId: string }>(this.key('store-ref', links.storeReference)))?.value;
+    if (byStore) return byStore;
+    return this.options.keepsReference ? this.placedFor(reference) : null;
   }
 
   async get(orderId: string): Promise<StoredOrder | null> {
     return (await this.options.store.get<StoredOrder>(this.key('order', orderId)))?.value ?? null;
   }
 
-  /** `paidOnStore`: the buyer paid on the storefront (a handed-off checkout), not through the API. */
-  async place(data: StoreData, request: PlaceOrderRequest, paidOnStore = false): Promise<PlaceOrderResult> {
-    const existing = await this.findByReference(request.reference);
+  /** Why the store would not place `request` now, whatever pays for it (`place`'s checks but the payment's), or null. */
+  orderRefusal(data: StoreData, request: PlaceOrderRequest): PlaceOrderResult | null {
+    return refusal(quote(data, request.quote, this.options.now()), request, true);
+  }
+
+  async place(data: StoreData, request: PlaceOrderRequest, placing: Placing = {}): Promise<PlaceOrderResult> {
+    const existing = await this.placedFor(request.reference);
     if (existing) return { status: 'placed', ...existing };
 
     const now = this.options.now();
     const q = quote(data, request.quote, now);
+    const { paidOnStore = false, storeReference } = placing;
     const refused = refusal(q, request, paidOnStore);
     if (refused) return refused;
 
     const orderId = `ord_${randomBytes(8).toString('hex')}`;
     const { store, retentionMs } = this.options;
-    const order = { ...this.build(data, orderId, q, request, now), ...(paidOnStore && { paidOnStore }) };
+    const order = { ...this.build(data, orderId, q, request, now, storeReference), ...(paidOnStore && { paidOnStore }) };
     await store.set(this.key('order', orderId), order, retentionMs);
     if (!(await store.setIfAbsent(this.key('ref', request.reference), { orderId }, retentionMs))) {
       await store.delete(this.key('order', orderId));
-      const winner = await this.findByReference(request.reference);
+      const winner = await this.placedFor(request.reference);
       if (!winner) throw new Error(`order reference ${request.reference} vanished while placing`);
       return { status: 'placed', ...winner };
     }
+    if (storeReference) await store.set(this.key('store-ref', storeReference), { orderId }, retentionMs);
     if (paidOnStore) await this.logChange(order.snapshot);
     return { status: 'placed', orderId };
   }
@@ -111,17 +155,18 @@ export class OrderBook {
     throw new Error(`order ${orderId} is changing too fast to update`);
   }
 
-  private build(data: StoreData, orderId: string, q: Quote, request: PlaceOrderRequest, now: number): StoredOrder {
+  private build(data: StoreData, orderId: string, q: Quote, request: PlaceOrderRequest, now: number, storeReference?: string): StoredOrder {
     const lineDiscount = new Map<string, number>();
     for (const a of q.discounts.applied.flatMap((d) => d.allocations)) {
       if (a.target.kind === 'line') lineDiscount.set(a.target.lineId, (lineDiscount.get(a.target.lineId) ?? 0) + a.amount);
     }
     const { expectations, carrier } = expectationsOf(data, q, request);
-    const { subtotal, itemsDiscount, discount, shipping, tax, total } = q.totals;
+    const { subtotal, itemsDiscount, discount, shipping, tax, includedTax, total } = q.totals;
     return {
       snapshot: {
         id: orderId,
-        reference: request.reference,
+        ...(this.options.keepsReference && { reference: request.reference }),
+        ...(storeReference && { storeReference }),
         currency: q.currency,
         createdAt: new Date(now).toISOString(),
         lines: q.lines.map((l) => ({
@@ -139,7 +184,16 @@ export class OrderBook {
         expectations,
         events: [],
         adjustments: [],
-        totals: { subtotal, itemsDiscount, discount, shipping: shipping ?? 0, tax: tax ?? 0, total },
+        totals: {
+          subtotal,
+          itemsDiscount,
+          discount,
+          shipping: shipping ?? 0,
+          tax: tax ?? 0,
+          ...(includedTax !== undefined && { includedTax }),
+          total,
+        },
+        ...(q.taxLines.length > 0 && { taxLines: q.taxLines }),
         ...(request.quote.identity && { customerId: request.quote.identity.customerId }),
         buyerEmail: request.buyer.email,
       },
@@ -149,8 +203,8 @@ export class OrderBook {
   }
 }
 
-/** Why the store will not place this quote, or null. */
-function refusal(q: Quote, request: PlaceOrderRequest, paidOnStore: boolean): PlaceOrderResult | null {
+/** Why the store will not place this quote, or null; `paid`: the payment is not the request's to judge (paid on the store). */
+function refusal(q: Quote, request: PlaceOrderRequest, paid: boolean): PlaceOrderResult | null {
   const reject = (reason: 'price_changed' | 'out_of_stock' | 'incomplete', detail: string) => ({
     status: 'rejected' as const,
     reason,
@@ -171,10 +225,14 @@ function refusal(q: Quote, request: PlaceOrderRequest, paidOnStore: boolean): Pl
   if (q.totals.total !== request.expectedTotal) {
     return { ...reject('price_changed', `the total is now ${q.totals.total}, not ${request.expectedTotal}`), actualTotal: q.totals.total };
   }
-  if (paidOnStore) return null;
-  if (request.payment.mode !== 'gateway_charged') return reject('incomplete', 'the demo store records payments taken by the gateway only');
-  const paid = request.payment.record.amount;
-  if (paid !== q.totals.total) return reject('incomplete', `the payment of ${paid} does not cover the total of ${q.totals.total}`);
+  if (paid) return null;
+  if (request.payment.mode === 'store_charged') {
+    // A challenge never reaches here (the adapter opens a payment for it): anything but a charge is declined.
+    const charged = cardOutcome(request.payment.credential.token) === 'charged';
+    return charged ? null : { status: 'rejected', reason: 'payment_declined', detail: 'the card was declined' };
+  }
+  const captured = request.payment.record.amount;
+  if (captured !== q.totals.total) return reject('incomplete', `the payment of ${captured} does not cover the total of ${q.totals.total}`);
   return null;
 }
 

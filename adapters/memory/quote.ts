@@ -11,7 +11,7 @@ export function quote(data: StoreData, request: QuoteRequest, now: number): Quot
   const fulfillment = request.fulfillment && quoteFulfillment(data, request.fulfillment, priced, now);
   const groups = fulfillment?.groups ?? [];
   const discounts = applyDiscounts(data, request, priced, groups, now);
-  const { tax, taxLines } = computeTax(data, {
+  const { tax, includedTax, taxLines } = computeTax(data, {
     lines: priced,
     groups,
     remaining: discounts.remaining,
@@ -35,6 +35,14 @@ export function quote(data: StoreData, request: QuoteRequest, now: number): Quot
     ...(fulfillment && { fulfillment: fulfillment.methods }),
     availableMethods: availableMethods(data, priced),
     taxLines,
-    totals: { subtotal, itemsDiscount, discount, shipping, tax, total: subtotal - itemsDiscount - discount + (shipping ?? 0) + (tax ?? 0) },
+    totals: {
+      subtotal,
+      itemsDiscount,
+      discount,
+      shipping,
+      tax,
+      ...(includedTax !== undefined && { includedTax }),
+      total: subtotal - itemsDiscount - discount + (shipping ?? 0) + (tax ?? 0),
+    },
   };
 }

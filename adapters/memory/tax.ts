@@ -3,6 +3,9 @@
  * lines and cart estimates use the buyer's location hint (digital lines fall back to a shipping
  * address). Discounted amounts are taxed; shipping too where the rule says so. Per rule, the
  * taxable total is multiplied by the rate and rounded half up once. Unknown place -> null.
+ *
+ * A store whose prices include tax (`data.tax.included`) adds none: per rule, the tax its gross
+ * taxable total contains (× rate / (1 + rate), rounded half up once) is reported as included.
  */
 import type { PostalAddress, Quote, QuoteRequest } from '../contract.js';
 import type { GroupState } from './fulfillment.js';
@@ -33,7 +36,15 @@ export interface TaxInput {
   location: QuoteRequest['location'];
 }
 
-export function computeTax(data: StoreData, input: TaxInput): { tax: number | null; taxLines: Quote['taxLines'] } {
+export interface ComputedTax {
+  /** Added to the prices; null when some line's place is unknown. */
+  tax: number | null;
+  /** Contained in the prices (a tax-inclusive store), when known and not 0. */
+  includedTax?: number;
+  taxLines: Quote['taxLines'];
+}
+
+export function computeTax(data: StoreData, input: TaxInput): ComputedTax {
   const groupOf = new Map(input.groups.flatMap((g) => g.lines.map((l) => [l, g] as const)));
   const hint = input.location?.country ? input.location : undefined;
   const shippingPlace = input.groups.find((g) => g.type === 'shipping' && g.taxAddress)?.taxAddress;
@@ -51,8 +62,15 @@ export function computeTax(data: StoreData, input: TaxInput): { tax: number | nu
     const rule = taxRuleFor(data, group.taxAddress);
     if (rule?.shippingTaxable) add(rule, group.selected.option.amount - input.shippingDiscount(group));
   }
+  const included = data.tax.included === true;
   const taxLines = [...bases]
-    .map(([rule, base]) => ({ title: rule.title, amount: mulDivRoundHalfUp(base, rule.ppm, 1_000_000) }))
+    .map(([rule, base]) => ({
+      title: rule.title,
+      amount: mulDivRoundHalfUp(base, rule.ppm, included ? 1_000_000 + rule.ppm : 1_000_000),
+      ...(included && { included }),
+    }))
     .filter((t) => t.amount > 0);
-  return { tax: taxLines.reduce((s, t) => s + t.amount, 0), taxLines };
+  const sum = taxLines.reduce((s, t) => s + t.amount, 0);
+  if (!included) return { tax: sum, taxLines };
+  return { tax: 0, ...(sum > 0 && { includedTax: sum }), taxLines };
 }

@@ -1,6 +1,6 @@
 /**
  * The demo store's own webhooks, shaped like Shopify's and WooCommerce's: a JSON body
- * {order_id, reference?} signed with HMAC-SHA256 of the raw bytes under the tenant's
+ * {order_id, reference?, store_reference?} signed with HMAC-SHA256 of the raw bytes under the tenant's
  * `webhook_secret`, base64 in `X-Demo-Webhook-Signature`, with the delivery id and topic in
  * `X-Demo-Webhook-Id` / `X-Demo-Webhook-Topic`. Topic `ping` is the empty delivery a store sends
  * when a webhook is set up. Without a secret the store signs nothing and verifies nothing.
@@ -19,10 +19,17 @@ export interface SignedWebhook {
 
 const sign = (secret: string, body: Buffer) => hmac('sha256', secret, body).toString('base64');
 
-export function signWebhook(secret: string, topic: DemoTopic, order?: { orderId: string; reference?: string }): SignedWebhook {
-  const body = Buffer.from(
-    JSON.stringify(order ? { order_id: order.orderId, ...(order.reference && { reference: order.reference }) } : {}),
-  );
+export function signWebhook(
+  secret: string,
+  topic: DemoTopic,
+  order?: { orderId: string; reference?: string; storeReference?: string },
+): SignedWebhook {
+  const fields = order && {
+    order_id: order.orderId,
+    ...(order.reference && { reference: order.reference }),
+    ...(order.storeReference && { store_reference: order.storeReference }),
+  };
+  const body = Buffer.from(JSON.stringify(fields ?? {}));
   return {
     headers: {
       'content-type': 'application/json',
@@ -47,7 +54,15 @@ export function verifyWebhook(secret: string | undefined, headers: WebhookHeader
   } catch {
     return null;
   }
-  const { order_id: orderId, reference } = (body ?? {}) as { order_id?: unknown; reference?: unknown };
+  const fields = (body ?? {}) as { order_id?: unknown; reference?: unknown; store_reference?: unknown };
+  const { order_id: orderId, reference, store_reference: storeReference } = fields;
   if (typeof orderId !== 'string' || orderId === '') return null;
-  return { kind: 'order', eventId, orderId, topic, ...(typeof reference === 'string' && reference !== '' && { reference }) };
+  return {
+    kind: 'order',
+    eventId,
+    orderId,
+    topic,
+    ...(typeof reference === 'string' && reference !== '' && { reference }),
+    ...(typeof storeReference === 'string' && storeReference !== '' && { storeReference }),
+  };
 }

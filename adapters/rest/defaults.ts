@@ -42,7 +42,7 @@ export const DEFAULT_OPERATIONS: Record<OperationName, ResolvedOperation> = {
   find_order: {
     method: 'GET',
     path: '/orders',
-    query: '{"reference": reference}',
+    query: '{"reference": reference, "storeReference": storeReference}',
     response: 'orders[0] ? {"orderId": orders[0].orderId, "permalinkUrl": orders[0].permalinkUrl} : null',
   },
   get_order: { method: 'GET', path: '/orders/{orderId}', response: '$' },
@@ -72,5 +72,12 @@ export const DEFAULT_WEBHOOKS: Omit<ResolvedWebhooks, 'secret'> = {
   signed_payload: '{body}',
   algorithm: 'sha256',
   encoding: 'base64',
-  event: { id: 'id', type: 'type', order_id: 'orderId', reference: 'reference', order_types: ['order.created', 'order.updated'] },
+  event: {
+    id: 'id',
+    type: 'type',
+    order_id: 'orderId',
+    reference: 'reference',
+    store_reference: 'storeReference',
+    order_types: ['order.created', 'order.updated'],
+  },
 };

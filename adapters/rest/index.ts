@@ -17,9 +17,11 @@ import {
   type AdapterCapabilities,
   type AuthenticatedCustomer,
   type CustomerCredentials,
+  type CheckoutPage,
   type CheckoutUrlRequest,
   type LookupResult,
   type OrderChange,
+  type OrderLinks,
   type OrderSnapshot,
   type PickupLocation,
   type PlaceOrderRequest,
@@ -46,6 +48,7 @@ import {
   type MappingSite,
 } from './mapping.js';
 import { moneyFunctions } from './money.js';
+import { orderLinks } from './order-links.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
 import {
   DEFAULT_CONCURRENCY,
@@ -105,6 +108,9 @@ const cursorSecret = ({ tenantId, credentials }: RestAdapterContext) =>
 
 const list = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The members `names` of `mapped` that are numbers, as strings (the rest stay for the shape check). */
+const ids = (mapped: Record<string, unknown>, ...names: string[]) =>
+  Object.fromEntries(names.flatMap((name) => (typeof mapped[name] === 'number' ? [[name, String(mapped[name])]] : [])));
 
 /** Compiles every expression of the operations once, with the place each comes from. */
 class OperationCompiler {
@@ -265,6 +271,7 @@ export class RestAdapter implements Adapter {
       rejectionReasons: caps.rejection_reasons ?? false,
       acceptedClaims: caps.accepted_claims ?? [],
       finishing,
+      orderLinks: orderLinks(settings, where),
     };
   }
 
@@ -480,7 +487,7 @@ export class RestAdapter implements Adapter {
     return { answer, handle, input: input(handle) };
   }
 
-  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<CheckoutPage> {
     // No checkout page mapped: no call; the storefront is where a buyer goes.
     if (!this.checkoutLink) return { url: this.storefrontUrl };
     const quote = { ...request.quote, handle: request.handle ?? request.quote.handle };
@@ -494,6 +501,9 @@ export class RestAdapter implements Adapter {
     return this.answer('checkoutUrl', this.ops.checkout_url, answer, input, (mapped) => ({
       url: (isObject(mapped) ? mapped.url : mapped) as string,
       ...(handle !== undefined && handle !== request.handle && { handle }),
+      // A number is the store's id as text; anything else but text stays as it is, for the shape check to name.
+      ...(isObject(mapped) &&
+        mapped.storeReference != null && { storeReference: mapped.storeReference as string, ...ids(mapped, 'storeReference') }),
     }));
   }
 
@@ -505,15 +515,16 @@ export class RestAdapter implements Adapter {
       (h) => ({ ...request, quote: { ...request.quote, handle: h } }),
       signal,
     );
+    // Store ids written as numbers are the contract's strings (an order id, a payment's store reference).
     return this.answer('placeOrder', this.ops.place_order, answer, input, (mapped) =>
-      isObject(mapped) && typeof mapped.orderId === 'number'
-        ? ({ ...mapped, orderId: String(mapped.orderId) } as PlaceOrderResult)
-        : (mapped as PlaceOrderResult),
+      isObject(mapped) ? ({ ...mapped, ...ids(mapped, 'orderId', 'storeReference') } as PlaceOrderResult) : (mapped as PlaceOrderResult),
     );
   }
 
-  findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
-    return this.call('findOrderByReference', this.ops.find_order, { reference }, signal, (mapped) => {
+  /** `storeReference` and `handle` (the store's cart) reach the mapping for a store that keeps no reference. */
+  findOrderByReference(reference: string, signal?: AbortSignal, links: OrderLinks = {}): ReturnType<Adapter['findOrderByReference']> {
+    const input = { reference, storeReference: links.storeReference, handle: links.handle };
+    return this.call('findOrderByReference', this.ops.find_order, input, signal, (mapped) => {
       if (!isObject(mapped)) return null;
       const { orderId, permalinkUrl } = mapped;
       return {
@@ -546,7 +557,7 @@ export class RestAdapter implements Adapter {
       changes.push(...(list(page.changes) as OrderChange[]));
       at = this.pages.after(at, this.maxLimit, page);
     }
-    const result = changes.map((c) => (typeof c.orderId === 'number' ? { ...c, orderId: String(c.orderId) } : c));
+    const result = changes.map((c) => (isObject(c) ? { ...c, ...ids(c, 'orderId', 'storeReference') } : c));
     this.check('ordersChangedSince', this.ops.orders_changed_since, result);
     return result.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
   }

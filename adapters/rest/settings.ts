@@ -7,6 +7,7 @@
  * `token`, `password` and `key` name entries of `adapter.credentials` ({env} / {file} references).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { ORDER_LINKS } from '../contract.js';
 import { doc, StringEnum } from '../../schemas/common.js';
 
 const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
@@ -175,6 +176,11 @@ const Webhooks = Type.Object(
           type: Type.String({ minLength: 1 }),
           order_id: Type.String({ minLength: 1 }),
           reference: Type.Optional(Type.String({ minLength: 1 })),
+          store_reference: doc(
+            Type.Optional(Type.String({ minLength: 1 })),
+            'Where the store-side reference the order came from is: its cart or payment id, named at placement ' +
+              'or handoff as `storeReference`.',
+          ),
           order_types: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
         },
         { additionalProperties: false },
@@ -243,6 +249,12 @@ export const RestSettings = Type.Object(
           finishing: doc(
             Type.Optional(Type.Array(StringEnum(FINISHING), { minItems: 1, uniqueItems: true })),
             'Finishing modes the store supports, preferred first; default gateway_charged and handoff.',
+          ),
+          order_links: doc(
+            Type.Optional(Type.Array(StringEnum(ORDER_LINKS), { uniqueItems: true })),
+            "How the store ties an order to its checkout: `reference` (it keeps the gateway's reference with the order; default) " +
+              'and/or `store_reference` (it names its own cart or payment id as `storeReference` in the checkout_url and ' +
+              'place_order answers, and reports it with the order). Without `reference` every such answer must name one.',
           ),
         },
         { additionalProperties: false },

@@ -54,6 +54,7 @@ export function webhookVerifier(settings: ResolvedWebhooks, secret: string, now:
     const orderId = field(event.order_id, headers, body);
     if (!orderId) return null;
     const reference = event.reference ? field(event.reference, headers, body) : undefined;
-    return { kind: 'order', eventId, orderId, topic: type, ...(reference && { reference }) };
+    const storeReference = event.store_reference ? field(event.store_reference, headers, body) : undefined;
+    return { kind: 'order', eventId, orderId, topic: type, ...(reference && { reference }), ...(storeReference && { storeReference }) };
   };
 }

@@ -7,6 +7,7 @@
  *   STORE_LATENCY_MS (0)                added to every API call
  *   STORE_CONTROLS=true                 serve /_control (faults, latency, call counts)
  *   STORE_DATA_DIR (config/demo)
+ *   STORE_PRICES_INCLUDE_TAX=true       its prices contain the tax (shown as included)
  * Prints one JSON line {"store": "<origin>"} when listening; SIGINT/SIGTERM stop it cleanly.
  */
 import { resolve } from 'node:path';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     ...(env.STORE_WEBHOOK_URL && { webhookUrl: env.STORE_WEBHOOK_URL }),
     latencyMs: Number(env.STORE_LATENCY_MS ?? 0),
     controls: env.STORE_CONTROLS === 'true',
+    pricesIncludeTax: env.STORE_PRICES_INCLUDE_TAX === 'true',
   });
   const origin = await store.listen(Number(env.STORE_PORT ?? env.PORT ?? 4010), env.STORE_HOST ?? '127.0.0.1');
   process.stdout.write(`${JSON.stringify({ store: origin })}\n`);

@@ -1,7 +1,10 @@
 /**
  * The reference store's orders: placed from a cart once per reference (the gateway's checkout
- * id, which the store keeps), then moved along by the merchant (shipped, delivered, cancelled,
- * refunded). Every change bumps `updatedAt` and is announced as a signed webhook.
+ * id, which the store keeps when the client sends it) and once per cart (an ordered cart answers
+ * with its order), then moved along by the merchant (shipped, delivered, cancelled, refunded).
+ * Every change bumps `updatedAt` and is announced as a signed webhook. A card whose issuer asks
+ * the buyer to confirm (`action_required_token`) is not charged here: the store opens a payment
+ * the buyer confirms on its page (payments.ts), which places the order once approved.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Quote } from '../../adapters/contract.js';
@@ -12,6 +15,10 @@ export type OrderStatus = 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refu
 export interface StoreOrder {
   id: string;
   reference?: string;
+  /** The cart it was placed from: how a client that keeps no reference finds it (`GET /orders?cart_id=`). */
+  cartId: string;
+  /** The payment the buyer confirmed on the store's page, when the card needed it. */
+  paymentId?: string;
   status: OrderStatus;
   currency: string;
   placedAt: string;
@@ -47,7 +54,17 @@ export interface StoreOrder {
   refunds: Array<{ id: string; at: string; amount: number; note?: string }>;
   cancelledAt?: string;
   payment: { kind: 'prepaid' | 'card'; ref: string };
-  totals: { items: number; itemDiscounts: number; otherDiscounts: number; shipping: number; tax: number; grandTotal: number };
+  totals: {
+    items: number;
+    itemDiscounts: number;
+    otherDiscounts: number;
+    shipping: number;
+    tax: number;
+    /** Tax the prices contain (a store whose prices include tax); 0 otherwise. */
+    taxIncluded: number;
+    grandTotal: number;
+  };
+  taxLines: Array<{ name: string; amount: number; included: boolean }>;
 }
 
 const Text = Type.String({ minLength: 1, maxLength: 500 });
@@ -84,10 +101,16 @@ export type PlaceOutcome =
   | { status: 'placed'; order: StoreOrder; created: boolean }
   | { status: 'sold_out' | 'incomplete'; message: string }
   | { status: 'total_mismatch'; actual: number }
-  | { status: 'declined' };
+  | { status: 'declined' }
+  /** The card's issuer asks the buyer to confirm: nothing is charged or placed until they do. */
+  | { status: 'confirm' };
 
-/** Card tokens of the demo instruments (config/demo/payment_instruments.csv). */
-const CARD_OUTCOMES: Record<string, 'paid' | 'declined'> = { success_token: 'paid', fail_token: 'declined' };
+/** Card tokens of the demo instruments (config/demo/payment_instruments.csv), and the one its issuer challenges. */
+const CARD_OUTCOMES: Record<string, 'paid' | 'declined' | 'confirm'> = {
+  success_token: 'paid',
+  fail_token: 'declined',
+  action_required_token: 'confirm',
+};
 
 export class OrderBook {
   private readonly orders = new Map<string, StoreOrder>();
@@ -109,6 +132,10 @@ export class OrderBook {
     return id === undefined ? undefined : this.orders.get(id);
   }
 
+  findByCart(cartId: string): StoreOrder | undefined {
+    return [...this.orders.values()].find((o) => o.cartId === cartId);
+  }
+
   /** Orders changed at or after `since`, oldest change first. */
   changedSince(since: number): StoreOrder[] {
     return [...this.orders.values()]
@@ -123,10 +150,11 @@ export class OrderBook {
   place(
     cart: CartRecord,
     priced: Quote,
-    request: { reference?: string; expectedTotal?: number; customer: StoreOrder['customer']; payment: Payment },
+    request: { reference?: string; expectedTotal?: number; customer: StoreOrder['customer']; payment: Payment; confirmed?: string },
   ): PlaceOutcome {
     const reference = request.reference ?? cart.reference;
-    const existing = reference === undefined ? undefined : this.findByReference(reference);
+    const ordered = cart.orderId === undefined ? undefined : this.orders.get(cart.orderId);
+    const existing = ordered ?? (reference === undefined ? undefined : this.findByReference(reference));
     if (existing) return { status: 'placed', order: existing, created: false };
     if (priced.lineProblems.length > 0 || priced.lines.length === 0) {
       return {
@@ -143,7 +171,10 @@ export class OrderBook {
     if (ships && !rate) return { status: 'incomplete', message: 'choose a shipping rate first' };
     if (request.expectedTotal !== undefined && request.expectedTotal !== priced.totals.total)
       return { status: 'total_mismatch', actual: priced.totals.total };
-    if (request.payment.kind === 'card' && CARD_OUTCOMES[request.payment.token] !== 'paid') return { status: 'declined' };
+    const card = request.payment.kind === 'card' ? (CARD_OUTCOMES[request.payment.token] ?? 'declined') : 'paid';
+    // `confirmed`: the payment the buyer confirmed on the store's page (payments.ts).
+    if (card === 'confirm' && request.confirmed === undefined) return { status: 'confirm' };
+    if (card === 'declined') return { status: 'declined' };
 
     const id = String(this.next++);
     const now = this.stamp();
@@ -156,6 +187,8 @@ export class OrderBook {
     const order: StoreOrder = {
       id,
       ...(reference !== undefined && { reference }),
+      cartId: cart.id,
+      ...(request.confirmed !== undefined && { paymentId: request.confirmed }),
       status: 'paid',
       currency: priced.currency,
       placedAt: now,
@@ -196,8 +229,10 @@ export class OrderBook {
         otherDiscounts: priced.totals.discount,
         shipping: priced.totals.shipping ?? 0,
         tax: priced.totals.tax ?? 0,
+        taxIncluded: priced.totals.includedTax ?? 0,
         grandTotal: priced.totals.total,
       },
+      taxLines: priced.taxLines.map((t) => ({ name: t.title, amount: t.amount, included: t.included === true })),
     };
     this.orders.set(id, order);
     if (reference !== undefined) this.byReference.set(reference, id);

@@ -10,12 +10,14 @@
  *                                   the cart-side API: a cart edited piece by piece (README.md)
  *   POST /api/v2/carts/{cart_id}/checkout-link {reference}             hosted checkout page
  *   POST /api/v2/orders {cart_id, reference, expected_total, customer, payment}  once per reference
- *                                   and once per Idempotency-Key header (a repeat gets the first answer)
- *   GET  /api/v2/orders?reference=   GET /api/v2/orders?updated_since=&page=   GET /api/v2/orders/{id}
+ *                                   and once per Idempotency-Key header (a repeat gets the first answer);
+ *                                   a card its issuer challenges: 202 with a payment to confirm (payments.ts)
+ *   GET  /api/v2/orders?reference=   ?cart_id=   ?updated_since=&page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
  *   POST /api/v2/customers/authenticate {username, password}   a customer's login: 200 {customer}, or
  *                                   401 invalid_credentials for an unknown email and a wrong password alike
  *   GET|POST /checkout/{token}       the hosted checkout page (no API auth: buyers use it)
+ *   GET|POST /pay/{payment_id}       the buyer confirms a challenged payment (no API auth)
  *   /_control/...                    latency, faults, call counts, webhook log, the merchant's back office
  *                                    (POST /_control/orders/{id}/events, unsigned), when `controls`
  *
@@ -37,6 +39,7 @@ import { CartBook, CartInput, DetailsInput, LineInput, LineRefused, QtyInput, ty
 import { checkoutPage, problemPage, thanksPage } from './checkout-page.js';
 import { Faults, type FaultMode } from './faults.js';
 import { OrderBook, OrderEventError, OrderEventInput, type PlaceOutcome, type StoreOrder } from './orders.js';
+import { addPaymentPages, PaymentBook, paymentView } from './payments.js';
 import { cartView, decimal, itemView, orderView } from './views.js';
 import { WebhookSender } from './webhooks.js';
 
@@ -51,6 +54,8 @@ export interface RestStoreOptions {
   latencyMs?: number;
   /** Serve /_control (tests, benchmarks, demos). */
   controls?: boolean;
+  /** The shop's prices contain its tax (a VAT-style store): carts and orders show it as included. */
+  pricesIncludeTax?: boolean;
   now?: () => number;
   cartTtlMs?: number;
   /** Webhook retry waits. */
@@ -66,6 +71,7 @@ export interface RestStore {
   faults: Faults;
   carts: CartBook;
   orders: OrderBook;
+  payments: PaymentBook;
   /** Idempotency-Key of POST /orders -> the id of the order it placed. */
   idempotencyKeys: Map<string, string>;
   listen(port?: number, host?: string): Promise<string>;
@@ -119,7 +125,8 @@ const LoginInput = Type.Object(
   { username: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
   { additionalProperties: false },
 );
-const LinkInput = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+/** `reference`: the client's own reference of the checkout, kept with the order (a client may keep its own instead: the cart id). */
+const LinkInput = Type.Object({ reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
 const FaultInput = Type.Object(
   {
     mode: Type.Union((['throttle', 'error', 'html', 'garbage', 'wrong_shape', 'hang'] satisfies FaultMode[]).map((m) => Type.Literal(m))),
@@ -145,12 +152,14 @@ const paged = <T>(all: T[], page: number, perPage: number) => ({
 
 export async function createRestStore(options: RestStoreOptions): Promise<RestStore> {
   const now = options.now ?? Date.now;
-  const data = loadStore(options.dataDir, 'http://store.invalid');
+  const loaded = loadStore(options.dataDir, 'http://store.invalid');
+  const data = options.pricesIncludeTax ? { ...loaded, tax: { ...loaded.tax, included: true } } : loaded;
   const index = buildSearchIndex(data);
   // The demo customers' logins (config/demo/customer_logins.csv, password demo-flowers).
   const logins = customerLogins(options.dataDir, data.customerEmails);
   const carts = new CartBook(data, now, options.cartTtlMs ?? 86_400_000);
   const orders = new OrderBook(now);
+  const payments = new PaymentBook();
   const faults = new Faults(options.latencyMs ?? 0);
   const webhooks = new WebhookSender({
     secret: options.webhookSecret,
@@ -214,7 +223,14 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     return order;
   };
   const announce = (type: string, order: StoreOrder) =>
-    webhooks.send(type, { order_id: order.id, reference: order.reference ?? null, status: order.status });
+    webhooks.send(type, {
+      order_id: order.id,
+      reference: order.reference ?? null,
+      cart_id: order.cartId,
+      payment_id: order.paymentId ?? null,
+      status: order.status,
+    });
+  addPaymentPages(app, { payments, carts, orders, webhooks, announce });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
   // Liveness for process managers, outside the signed API.
@@ -306,7 +322,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   const parseLink = validated(LinkInput);
   app.post(`${API}/carts/:id/checkout-link`, async (req) => {
     const cart = cartOr404((req.params as { id: string }).id);
-    cart.reference = parseLink(req.body).reference;
+    const { reference } = parseLink(req.body ?? {});
+    if (reference !== undefined) cart.reference = reference;
     const token = randomBytes(12).toString('base64url');
     links.set(token, cart.id);
     return { url: `${store.origin}/checkout/${token}`, cart_id: cart.id };
@@ -335,12 +352,13 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     } catch {
       throw new StoreError(400, 'bad_request', 'expected_total has more decimals than the currency');
     }
-    const outcome: PlaceOutcome = orders.place(cart, carts.price(cart.input), {
+    const request = {
       ...(input.reference !== undefined && { reference: input.reference }),
       ...(expectedTotal !== undefined && { expectedTotal }),
       customer: input.customer,
       payment: input.payment,
-    });
+    };
+    const outcome: PlaceOutcome = orders.place(cart, carts.price(cart.input), request);
     switch (outcome.status) {
       case 'placed':
         if (typeof key === 'string') idempotencyKeys.set(key, outcome.order.id);
@@ -350,6 +368,8 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
         throw new StoreError(409, 'total_mismatch', 'the cart total changed', { actual_total: decimal(outcome.actual, CURRENCY) });
       case 'declined':
         throw new StoreError(402, 'card_declined', 'the card was declined');
+      case 'confirm':
+        return reply.code(202).send(paymentView(payments.open(cart.id, request), store.origin));
       default:
         throw new StoreError(422, outcome.status, outcome.message);
     }
@@ -357,15 +377,15 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
 
   app.get(`${API}/orders`, async (req) => {
     const q = req.query as Record<string, string | undefined>;
-    if (q.reference !== undefined) {
-      const order = orders.findByReference(q.reference);
+    if (q.reference !== undefined || q.cart_id !== undefined) {
+      const order = q.reference !== undefined ? orders.findByReference(q.reference) : orders.findByCart(q.cart_id!);
       return {
         data: order ? [orderView(order, store.origin)] : [],
         meta: { page: 1, per_page: 1, total_items: order ? 1 : 0, total_pages: 1 },
       };
     }
     const since = Date.parse(q.updated_since ?? '');
-    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference or updated_since (RFC 3339)');
+    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference, cart_id or updated_since (RFC 3339)');
     const { page, perPage } = pageParams(q, 100);
     return paged(
       orders.changedSince(since).map((o) => orderView(o, store.origin)),
@@ -470,6 +490,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
     faults,
     carts,
     orders,
+    payments,
     idempotencyKeys,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });

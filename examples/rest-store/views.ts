@@ -152,16 +152,21 @@ export function cartView(cart: CartRecord) {
     delivery_methods: q.availableMethods
       .filter((m) => m.type === 'shipping')
       .map((m) => ({ kind: m.type, line_refs: m.lineIds, ready: m.fulfillableOn, note: m.description })),
+    // A store whose prices include tax says so per line and in `totals.tax_included`; `tax` is what it adds.
     tax:
       q.totals.tax === null
         ? null
-        : { lines: q.taxLines.map((t) => ({ name: t.title, amount: money(t.amount) })), total: money(q.totals.tax) },
+        : {
+            lines: q.taxLines.map((t) => ({ name: t.title, amount: money(t.amount), included: t.included === true })),
+            total: money(q.totals.tax),
+          },
     totals: {
       items: money(q.totals.subtotal),
       item_discounts: money(q.totals.itemsDiscount),
       other_discounts: money(q.totals.discount),
       shipping: q.totals.shipping === null ? null : money(q.totals.shipping),
       tax: q.totals.tax === null ? null : money(q.totals.tax),
+      tax_included: q.totals.includedTax === undefined ? null : money(q.totals.includedTax),
       grand_total: money(q.totals.total),
     },
   };
@@ -173,6 +178,8 @@ export function orderView(order: StoreOrder, storeUrl: string) {
     order_id: order.id,
     number: `#${order.id}`,
     reference: order.reference ?? null,
+    cart_id: order.cartId,
+    payment_id: order.paymentId ?? null,
     status: order.status,
     currency: order.currency,
     placed_at: order.placedAt,
@@ -215,7 +222,9 @@ export function orderView(order: StoreOrder, storeUrl: string) {
       other_discounts: money(order.totals.otherDiscounts),
       shipping: money(order.totals.shipping),
       tax: money(order.totals.tax),
+      tax_included: money(order.totals.taxIncluded),
       grand_total: money(order.totals.grandTotal),
     },
+    tax_lines: order.taxLines.map((t) => ({ name: t.name, amount: money(t.amount), included: t.included })),
   };
 }

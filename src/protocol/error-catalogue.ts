@@ -266,6 +266,10 @@ export const ERROR_CATALOGUE = {
   discount_code_not_applicable: { message: 'warning', meaning: 'The discount code is valid but nothing in the cart qualifies.' },
   eligibility_not_accepted: { message: 'warning', meaning: 'The store does not accept this eligibility claim; it was ignored.' },
   filter_ignored: { message: 'warning', meaning: 'A catalog filter was not applied here.' },
+  payment_confirmation_expired: {
+    message: 'warning',
+    meaning: "The buyer did not confirm the payment on the store's page in time; nothing was charged.",
+  },
   completion_interrupted: { message: 'warning', meaning: 'An earlier complete was interrupted before payment; nothing was charged.' },
   invalid_webhook_url: { message: 'warning', meaning: "The platform profile's order webhook URL is not one the gateway will deliver to." },
   // Business messages: information.

@@ -13,6 +13,7 @@ import {
   InvalidBackendAnswer,
   type AuthenticatedCustomer,
   type BackendEvent,
+  type CheckoutPage,
   type EligibilityVerdict,
   type LookupResult,
   type OrderChange,
@@ -141,20 +142,30 @@ const QuoteShape = Type.Object({
       description: Type.String(),
     }),
   ),
-  taxLines: Type.Array(Type.Object({ title: Type.String(), amount: Amount })),
+  taxLines: Type.Array(Type.Object({ title: Type.String(), amount: Amount, included: Type.Optional(Type.Boolean()) })),
   totals: Type.Object({
     subtotal: Amount,
     itemsDiscount: Amount,
     discount: Amount,
     shipping: Nullable(Amount),
     tax: Nullable(Amount),
+    includedTax: Type.Optional(Type.Integer({ minimum: 0 })),
     total: Amount,
   }),
 });
 
+/** Named by the store, kept with a checkout or handoff record and used in a state store key: short text. */
+const StoreReference = Type.String({ minLength: 1, maxLength: 512 });
+
 const PlaceOrderShape = Type.Union([
   Type.Object({ status: Type.Literal('placed'), orderId: Id }),
-  Type.Object({ status: Type.Literal('pending') }),
+  Type.Object({ status: Type.Literal('pending'), storeReference: Type.Optional(StoreReference) }),
+  Type.Object({
+    status: Type.Literal('requires_action'),
+    continueUrl: Type.String({ pattern: '^https?://' }),
+    detail: Type.Optional(Type.String()),
+    storeReference: Type.Optional(StoreReference),
+  }),
   Type.Object({
     status: Type.Literal('rejected'),
     reason: Type.Union(['price_changed', 'out_of_stock', 'incomplete', 'payment_declined'].map((r) => Type.Literal(r))),
@@ -186,7 +197,17 @@ const OrderShape = Nullable(
     expectations: Type.Array(Type.Object({ id: Id, lines: Lines, method: Type.String() })),
     events: Type.Array(Type.Object({ id: Id, occurredAt: Type.String(), type: Type.String(), lines: Lines })),
     adjustments: Type.Array(Type.Object({ id: Id, type: Type.String(), occurredAt: Type.String(), status: Type.String() })),
-    totals: Type.Object({ subtotal: Amount, itemsDiscount: Amount, discount: Amount, shipping: Amount, tax: Amount, total: Amount }),
+    totals: Type.Object({
+      subtotal: Amount,
+      itemsDiscount: Amount,
+      discount: Amount,
+      shipping: Amount,
+      tax: Amount,
+      total: Amount,
+      includedTax: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
+    taxLines: Type.Optional(Type.Array(Type.Object({ title: Type.String(), amount: Amount, included: Type.Optional(Type.Boolean()) }))),
+    storeReference: Type.Optional(StoreReference),
     customerId: Type.Optional(Type.String({ minLength: 1 })),
     buyerEmail: Type.Optional(Type.String({ minLength: 1 })),
   }),
@@ -194,17 +215,33 @@ const OrderShape = Nullable(
 
 const EventShape = Nullable(
   Type.Union([
-    Type.Object({ kind: Type.Literal('order'), eventId: Id, orderId: Id, topic: Type.String(), reference: Type.Optional(Id) }),
+    Type.Object({
+      kind: Type.Literal('order'),
+      eventId: Id,
+      orderId: Id,
+      topic: Type.String(),
+      reference: Type.Optional(Id),
+      storeReference: Type.Optional(StoreReference),
+    }),
     Type.Object({ kind: Type.Literal('ping'), eventId: Id }),
   ]),
 );
 
-const CheckoutUrlShape = Type.Object({ url: Type.String({ pattern: '^https?://' }), handle: Type.Optional(Handle) });
+const CheckoutUrlShape = Type.Object({
+  url: Type.String({ pattern: '^https?://' }),
+  handle: Type.Optional(Handle),
+  storeReference: Type.Optional(StoreReference),
+});
 
 const EligibilityShape = Type.Array(Type.Object({ claim: Type.String(), verified: Type.Boolean() }));
 
 const OrderChangesShape = Type.Array(
-  Type.Object({ orderId: Id, reference: Type.Optional(Id), updatedAt: Type.String({ format: 'date-time' }) }),
+  Type.Object({
+    orderId: Id,
+    reference: Type.Optional(Id),
+    storeReference: Type.Optional(StoreReference),
+    updatedAt: Type.String({ format: 'date-time' }),
+  }),
 );
 
 const CustomerShape = Type.Union([Type.Object({ customerId: Id, email: Type.String({ format: 'email' }) }), Type.Null()]);
@@ -221,7 +258,7 @@ const covered: [
   Covers<{ orderId: string; permalinkUrl?: string } | null, typeof OrderReferenceShape>,
   Covers<OrderSnapshot | null, typeof OrderShape>,
   Covers<BackendEvent | null, typeof EventShape>,
-  Covers<{ url: string; handle?: string }, typeof CheckoutUrlShape>,
+  Covers<CheckoutPage, typeof CheckoutUrlShape>,
   Covers<EligibilityVerdict[], typeof EligibilityShape>,
   Covers<OrderChange[], typeof OrderChangesShape>,
   Covers<AuthenticatedCustomer | null, typeof CustomerShape>,

@@ -148,7 +148,8 @@ export function resilientAdapter(
     quote: (request, signal, context) => call('quote', (s) => adapter.quote(request, s, context), signal),
     checkoutUrl: (request, signal, context) => call('checkoutUrl', (s) => adapter.checkoutUrl(request, s, context), signal),
     placeOrder: (request, signal) => call('placeOrder', (s) => adapter.placeOrder(request, s), signal),
-    findOrderByReference: (reference, signal) => call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s), signal),
+    findOrderByReference: (reference, signal, links) =>
+      call('findOrderByReference', (s) => adapter.findOrderByReference(reference, s, links), signal),
     getOrder: (orderId, signal) => call('getOrder', (s) => adapter.getOrder(orderId, s), signal),
     ...(verifyEligibility && {
       verifyEligibility: (claims, buyer, signal) => call('verifyEligibility', (s) => verifyEligibility(claims, buyer, s), signal),

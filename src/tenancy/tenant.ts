@@ -9,6 +9,7 @@ import { createAdapter, type AdapterExtras, type RegisteredAdapter } from '../..
 import type { StorefrontSite } from '../../adapters/definition.js';
 import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
+import { checkOrderLinks } from './order-links.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
 import type { Profile } from '../../schemas/profile.js';
 import type { AuthorizationServer } from '../identity/authorization-server.js';
@@ -175,6 +176,7 @@ export function assembleTenant(
   if (baseUrl === undefined) throw new ConfigError(`${file}: $.base_url is required`);
   const policies = resolvePolicies(config);
   const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
+  checkOrderLinks(backend.capabilities, backend.kind, file);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);

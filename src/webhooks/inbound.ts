@@ -56,8 +56,14 @@ async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Pr
       req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');
       return reply.send({ status: 'ping' });
     }
-    const { eventId, orderId, reference } = event;
-    const outcome = await reconcileOnce(deps, tenant, { eventId, orderId, ...(reference !== undefined && { reference }) });
+    const { eventId, orderId, reference, storeReference } = event;
+    const change = {
+      eventId,
+      orderId,
+      ...(reference !== undefined && { reference }),
+      ...(storeReference !== undefined && { storeReference }),
+    };
+    const outcome = await reconcileOnce(deps, tenant, change);
     req.log.info({ tenant: tenant.id, order: orderId, topic: event.topic, outcome }, 'backend webhook');
     return reply.send({ status: outcome });
   });

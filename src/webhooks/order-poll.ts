@@ -63,12 +63,13 @@ export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> 
   let cursor = since;
   for (const change of changes) {
     // No delivery ids here: a change seen twice (polls overlap) is recognized by its snapshot.
-    const report = { eventId: `poll:${change.orderId}`, orderId: change.orderId, polled: true };
-    const outcome = await reconcileOrder(
-      deps,
-      tenant,
-      change.reference === undefined ? report : { ...report, reference: change.reference },
-    );
+    const outcome = await reconcileOrder(deps, tenant, {
+      eventId: `poll:${change.orderId}`,
+      orderId: change.orderId,
+      polled: true,
+      ...(change.reference !== undefined && { reference: change.reference }),
+      ...(change.storeReference !== undefined && { storeReference: change.storeReference }),
+    });
     if (outcome === 'created' || outcome === 'queued') deps.log.info({ tenant: tenant.id, order: change.orderId, outcome }, 'order poll');
     if (change.updatedAt > cursor) cursor = change.updatedAt;
   }

@@ -9,9 +9,10 @@
  *   changes twice; the last snapshot sent is kept in the state store, so every replica compares
  *   with the same one;
  * - an order the gateway has no record of, carrying the reference of a checkout it handed off to
- *   the store's checkout page, once paid (`awaitingPayment` unset): the order record is created
- *   for the platform that was handed off (its `order created` webhook queued), and the checkout
- *   is completed with the order;
+ *   the store's checkout page, or whose payment the buyer was asked to confirm there (or, for a
+ *   store that keeps no reference, the store-side reference named then: its cart, its payment),
+ *   once paid (`awaitingPayment` unset): the order record is created for the platform that was
+ *   handed off (its `order created` webhook queued), and the checkout is completed with the order;
  * - anything else (orders placed on the store by other means) is acknowledged and ignored.
  */
 import type { Tenant } from '../tenancy/tenant.js';
@@ -19,7 +20,7 @@ import type { GatewaySecret } from '../config/gateway-secret.js';
 import type { StateStore } from '../state/store.js';
 import { loadOrderRecord, recordOrder } from '../capabilities/order/order-record.js';
 import { completeHandedOff } from '../capabilities/checkout/completion/handed-off-order.js';
-import { loadHandoff } from '../capabilities/checkout/handoff-record.js';
+import { findHandoff } from '../capabilities/checkout/handoff-record.js';
 import { backendEventId } from '../capabilities/order/order-event.js';
 import { alreadyAnnounced, enqueueOrderEvent, snapshotFingerprint } from '../capabilities/order/outbox.js';
 
@@ -39,6 +40,8 @@ export interface OrderChangeReport {
   eventId: string;
   orderId: string;
   reference?: string;
+  /** The store-side object the order came from, when the event or change names it. */
+  storeReference?: string;
   /** A poll has no delivery ids: its event ids name the snapshot. */
   polled?: boolean;
 }
@@ -55,10 +58,16 @@ export async function reconcileOrder(deps: ReconcileDeps, tenant: Tenant, change
     const facts = { id: backendEventId(tenant.id, eventId), kind: 'order_updated' as const, occurredAt: deps.now() };
     return (await enqueueOrderEvent(deps.store, tenant, record, order, facts)) ? 'queued' : 'ignored';
   }
-  const reference = change.reference ?? order.reference;
-  const handoff = reference === undefined ? null : await loadHandoff(ctx, reference);
+  const links = { reference: change.reference ?? order.reference, storeReference: change.storeReference ?? order.storeReference };
+  const handoff = await findHandoff(ctx, links);
   if (!handoff || order.awaitingPayment) return 'ignored';
-  await recordOrder(ctx, handoff.checkoutId, order.id, handoff.recipient, order);
+  await recordOrder(
+    ctx,
+    { checkoutId: handoff.checkoutId, ...(handoff.lines && { lines: handoff.lines }) },
+    order.id,
+    handoff.recipient,
+    order,
+  );
   await completeHandedOff(ctx, handoff.checkoutId, order);
   return 'created';
 }

@@ -98,7 +98,13 @@ describe('reference store', () => {
     const deliveries = (await store.control('GET', '/webhooks')) as Array<{ type: string; headers: Record<string, string>; body: string }>;
     const last = deliveries.at(-1)!;
     expect(last.type).toBe('order.updated');
-    expect(JSON.parse(last.body).data).toEqual({ order_id: placed.body.order_id, reference: 'chk_1', status: 'shipped' });
+    expect(JSON.parse(last.body).data).toEqual({
+      order_id: placed.body.order_id,
+      reference: 'chk_1',
+      cart_id: placed.body.cart_id,
+      payment_id: null,
+      status: 'shipped',
+    });
     expect(last.headers['x-shop-signature']).toBe(signWebhook(STORE_WEBHOOK_SECRET, last.body, Math.floor(NOW / 1000)));
   });
 
@@ -117,6 +123,68 @@ describe('reference store', () => {
       reference: 'chk_handoff',
       status: 'paid',
     });
+  });
+
+  it('asks the buyer to confirm a challenged card on its page: approved, the order; failed, nothing, and another card orders', async () => {
+    const cartWith = async (line_ref: string) =>
+      (
+        await store.call('POST', '/carts', {
+          lines: [{ line_ref, variant_id: 'pot_ceramic', qty: 1 }],
+          ship_to: SHIP_TO,
+          shipping_rate_id: 'std-ship',
+        })
+      ).body;
+    const place = (cartId: string, token: string) =>
+      store.call('POST', '/orders', { cart_id: cartId, customer: { email: 'ann@example.com' }, payment: { kind: 'card', token } });
+    const decide = (url: string, decision: string) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}` });
+
+    const first = await cartWith('c1');
+    const asked = await place(first.cart_id, 'action_required_token');
+    expect([asked.status, asked.body.payment.status, asked.body.cart_id]).toEqual([202, 'requires_confirmation', first.cart_id]);
+    expect(asked.body.payment.confirm_url).toBe(`${store.origin}/pay/${asked.body.payment.id}`);
+    expect((await store.call('GET', `/orders?cart_id=${first.cart_id}`)).body.data).toEqual([]);
+    expect(await (await fetch(asked.body.payment.confirm_url)).text()).toContain('Confirm your payment');
+    expect((await decide(asked.body.payment.confirm_url, 'approve')).status).toBe(200);
+    const [order] = (await store.call('GET', `/orders?cart_id=${first.cart_id}`)).body.data;
+    expect(order).toMatchObject({ cart_id: first.cart_id, payment_id: asked.body.payment.id, status: 'paid', reference: null });
+    const created = store.webhooks.deliveries.at(-1)!;
+    expect([created.type, JSON.parse(created.body).data.payment_id]).toEqual(['order.created', asked.body.payment.id]);
+    // The cart is ordered once: asked again, the store answers with that order.
+    expect((await place(first.cart_id, 'success_token')).body.order_id).toBe(order.order_id);
+
+    const second = await cartWith('c2');
+    const failing = (await place(second.cart_id, 'action_required_token')).body.payment;
+    expect((await decide(failing.confirm_url, 'fail')).status).toBe(402);
+    expect(store.webhooks.deliveries.at(-1)!.type).toBe('payment.failed');
+    expect((await fetch(failing.confirm_url)).status).toBe(404);
+    const ordered = await place(second.cart_id, 'success_token');
+    expect([ordered.status, ordered.body.cart_id, ordered.body.payment_id]).toEqual([201, second.cart_id, null]);
+  });
+
+  it('shows the tax its prices contain when they include tax', async () => {
+    const inclusive = await startRestStore({ now: () => NOW, pricesIncludeTax: true });
+    try {
+      const cart = (
+        await inclusive.call('POST', '/carts', {
+          lines: [{ line_ref: 'a', variant_id: 'pot_ceramic', qty: 2 }],
+          ship_to: SHIP_TO,
+          shipping_rate_id: 'std-ship',
+        })
+      ).body;
+      // 30.00 contains 30.00 × 6.25 / 106.25 = 1.76 of Illinois sales tax; nothing is added.
+      expect(cart.tax).toEqual({ lines: [{ name: 'Illinois sales tax', amount: '1.76', included: true }], total: '0.00' });
+      expect(cart.totals).toMatchObject({ items: '30.00', shipping: '5.00', tax: '0.00', tax_included: '1.76', grand_total: '35.00' });
+      const placed = await inclusive.call('POST', '/orders', {
+        cart_id: cart.cart_id,
+        customer: { email: 'ann@example.com' },
+        payment: { kind: 'card', token: 'success_token' },
+      });
+      expect(placed.body.totals).toMatchObject({ tax: '0.00', tax_included: '1.76', grand_total: '35.00' });
+      expect(placed.body.tax_lines).toEqual([{ name: 'Illinois sales tax', amount: '1.76', included: true }]);
+    } finally {
+      await inclusive.close();
+    }
   });
 
   it('adds faults on demand: throttling, errors, garbage', async () => {

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Adapter } from '../../adapters/contract.js';
-import { createMemoryAdapter, type MemoryAdapter } from '../../adapters/memory/index.js';
+import { createMemoryAdapter, type MemoryAdapter, type MemoryAdapterOptions } from '../../adapters/memory/index.js';
 import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
@@ -34,6 +34,8 @@ export interface DemoGatewayOptions {
   wrapAdapter?: (adapter: Adapter) => Adapter;
   /** Signs the demo store's own webhooks (its `webhook_secret` credential). */
   webhookSecret?: string;
+  /** The demo store's own settings (its tenant file's `adapter.settings`). */
+  demo?: Pick<MemoryAdapterOptions, 'pricesIncludeTax' | 'orderLinks'>;
   /** Passed on to the gateway as they are. */
   gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks' | 'embeddedAssetsDir'>;
 }
@@ -51,6 +53,7 @@ export async function demoGateway(options: DemoGatewayOptions = {}): Promise<Dem
     store,
     tenantId: 'shop',
     ...(options.webhookSecret && { webhookSecret: options.webhookSecret }),
+    ...options.demo,
   });
   const gw = await testGateway({
     ...options.gateway,

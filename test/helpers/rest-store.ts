@@ -74,6 +74,33 @@ export function flowersTenant(store: { origin: string }, baseUrl = 'http://127.0
 }
 
 export const FLOWERS_FILE = 'config/rest-demo/tenants/flowers.yaml';
+
+/**
+ * flowers.yaml's settings as for a store that knows orders only by its own references and lines
+ * only by its own ids and SKUs: the gateway's reference never reaches it (checkout link, order),
+ * the mappings name the store's cart (`storeReference`) instead and find orders by it
+ * (`GET /orders?cart_id=`), and order lines carry no checkout line id.
+ */
+export function storeReferencesOnly(): Record<string, unknown> {
+  const settings = (parseYaml(readFileSync(resolve(FLOWERS_FILE), 'utf8')) as TenantConfig).adapter.settings as Record<string, any>;
+  const ops = settings.operations;
+  return {
+    capabilities: { ...settings.capabilities, order_links: ['store_reference'] },
+    functions: {
+      ...settings.functions,
+      order: (settings.functions.order as string).replace('"checkoutLineId": line_ref ? line_ref, ', ''),
+    },
+    operations: {
+      ...ops,
+      checkout_url: { ...ops.checkout_url, body: '{}' },
+      place_order: { ...ops.place_order, body: (ops.place_order.body as string).replace('"reference": reference, ', '') },
+      find_order: {
+        ...ops.find_order,
+        query: 'storeReference or handle ? {"cart_id": storeReference ? storeReference : handle} : {"reference": reference}',
+      },
+    },
+  };
+}
 /** The same shop through the reference store's cart-side API (steps, mapping files). */
 export const FLOWERS_CART_FILE = 'examples/rest-tenants/tenants/flowers-cart.yaml';
 /** The same shop stateless: no backend handle, no checkout page. */

@@ -160,7 +160,7 @@ async function refusedGetOrder(transport: Transport, orderId: string, credential
 }
 
 /** A2A 1.0's typed error details (§9.5): the ErrorInfo's metadata as strings, then the protocol error response as a Struct. */
-function a2aDetails(data: Array<Record<string, any>>): Record<string, any> {
+function a2aDetails(data: [Record<string, any>, Record<string, any>]): Record<string, any> {
   const [info, response] = data;
   expect(info['@type']).toBe('type.googleapis.com/google.rpc.ErrorInfo');
   expect(response['@type']).toBe('type.googleapis.com/google.protobuf.Struct');

@@ -39,7 +39,11 @@ function storeCharging(seen: PlaceOrderRequest[]) {
 
 describe('choosing the finishing mode at start-up', () => {
   it('refuses a mode the adapter does not declare, naming the field and what it supports', async () => {
-    await expect(checkoutGateway({ tenant: storeTenant('store_charged') })).rejects.toThrow(
+    const noStoreCharging = (adapter: Adapter): Adapter =>
+      Object.assign(Object.create(adapter) as Adapter, {
+        capabilities: { ...adapter.capabilities, finishing: ['gateway_charged', 'handoff'] },
+      });
+    await expect(checkoutGateway({ tenant: storeTenant('store_charged'), wrapAdapter: noStoreCharging })).rejects.toThrow(
       'test/tenant.yaml: $.adapter.finishing "store_charged" is not supported by the memory adapter (it supports gateway_charged, handoff)',
     );
   });

@@ -20,9 +20,11 @@ import { checkoutNeedsLocations, priceCheckout as extensionsPricing, settleCheck
 import { callerQuoteRequest } from '../pricing/caller-quote.js';
 import { lineRefs, type LineRef } from '../pricing/line-messages.js';
 import { storePage, type StorePage } from '../pricing/store-page.js';
+import { checkoutLineRefs } from '../order/checkout-lines.js';
 import { orderRecipient } from '../order/order-recipient.js';
 import type { Locations } from './checkout-inputs.js';
-import type { CheckoutSession } from './checkout-record.js';
+import { challengeLapsed, type CheckoutSession } from './checkout-record.js';
+import { paymentConfirmationLapsed } from './completion/messages.js';
 import { saveHandoff } from './handoff-record.js';
 import { evaluate, statusRules, type Evaluation } from './status.js';
 
@@ -110,7 +112,9 @@ export async function priceCheckout(
   let quote = await quoteOf(request);
   let handle = quote.handle ?? session.handle;
   const settled = settleCheckout(ctx, session, asks, quote) ?? {};
-  const current = { ...session, ...settled };
+  // A payment challenge the buyer did not act on in time no longer holds the checkout (completion/challenge.ts).
+  const lapsed = challengeLapsed(session, ctx.now());
+  const current = { ...session, ...settled, ...(lapsed && { escalation: undefined }) };
   if (Object.keys(settled).length > 0) {
     request = requestFor(ctx, { ...current, handle }).request;
     quote = await quoteOf(request);
@@ -123,7 +127,7 @@ export async function priceCheckout(
     quote,
     request,
     settled,
-    notices: [...notices, ...untakenAsks(ctx, asks, quote)],
+    notices: [...notices, ...(lapsed ? [paymentConfirmationLapsed()] : []), ...untakenAsks(ctx, asks, quote)],
     refs: lineRefs(session.lines),
     locations: checkoutNeedsLocations(ctx, current) ? await locations() : [],
     ...(handle !== undefined && { handle }),
@@ -144,7 +148,13 @@ export async function withStorePage(
 ): Promise<PricedCheckout> {
   if (priced.storePage) return priced;
   const made = await storePage(ctx, session.id, priced.request, session.storePage);
-  if (made.fresh) await saveHandoff(ctx, session.id, orderRecipient(ctx));
+  if (made.fresh) {
+    const links = {
+      lines: checkoutLineRefs(priced.quote.lines),
+      ...(made.page.storeReference && { storeReference: made.page.storeReference }),
+    };
+    await saveHandoff(ctx, session.id, orderRecipient(ctx), links);
+  }
   const handle = made.handle ?? priced.handle;
   return { ...priced, storePage: made.page, ...(handle !== undefined && { handle }) };
 }

@@ -17,6 +17,7 @@ import type { CheckoutExtensionState } from '../../extensions/extension.js';
 import type { HandlerEntry } from '../../payments/choose.js';
 import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
+import type { CheckoutLineRef } from '../order/checkout-lines.js';
 import type { OrderRecipient } from '../order/order-recipient.js';
 
 export type CheckoutBody = Omit<Checkout, 'proto'>;
@@ -36,6 +37,19 @@ interface CheckoutInputs extends CheckoutExtensionState {
 export interface Escalation {
   message: Message;
   continueUrl: string;
+  /** The page is the store's for confirming a payment (completion/challenge.ts). */
+  challenge?: Challenge;
+}
+
+/**
+ * The store asked the buyer to confirm the payment of a placement (3-D Secure, a bank redirect, a
+ * wallet approval): its order comes when the store reports it; it lapses at `until`.
+ */
+export interface Challenge {
+  /** The store-side object the order will come from (the payment, the cart), when the store named one. */
+  storeReference?: string;
+  /** Epoch ms: the buyer did not act by then (the checkout is ready to complete again). */
+  until: number;
 }
 
 /** While `complete_in_progress`: who claimed the session and how to finish placing its order. */
@@ -49,6 +63,10 @@ export interface Completion {
   placement: Omit<PlaceOrderRequest, 'payment'>;
   /** Who the order is for (the completing platform), so a queue job can record it. */
   recipient: OrderRecipient;
+  /** The lines being ordered, so their ids reach the order of a store that keeps only its own. */
+  lines?: CheckoutLineRef[];
+  /** The store-side object a placement left pending will come from, when the store named one. */
+  storeReference?: string;
 }
 
 /** What a session has whatever its status. */
@@ -124,6 +142,21 @@ export function reopened(session: CompletingCheckout, expiresAt: number, patch: 
   const { completion: _completion, view: _view, ...fields } = session;
   return { ...fields, status: 'incomplete', expiresAt, ...patch };
 }
+
+/** The session without a payment challenge it waited for: a complete supersedes it (completion/challenge.ts). */
+export const withoutChallenge = (session: OpenCheckout): OpenCheckout =>
+  session.escalation?.challenge ? { ...session, escalation: undefined } : session;
+
+/**
+ * The store may have settled the session on its own: an order it reported completed it (not
+ * rendered yet), or the buyer may have confirmed a payment challenge there (completion/challenge.ts).
+ */
+export const settledOnStoreMaybe = (session: CheckoutSession): boolean =>
+  (session.status === 'completed' && session.view === undefined) || (isOpen(session) && session.escalation?.challenge !== undefined);
+
+/** A payment challenge the buyer did not act on in time: the session is no longer escalated for it. */
+export const challengeLapsed = (session: Pick<SessionFields, 'escalation'>, now: number): boolean =>
+  session.escalation?.challenge !== undefined && now >= session.escalation.challenge.until;
 
 /** 128 random bits: a checkout id cannot be guessed. */
 export const newCheckoutId = () => randomId('chk_');

@@ -8,6 +8,7 @@
 import { BackendError, type OrderSnapshot } from '../../../adapters/contract.js';
 import type { OperationContext } from '../context.js';
 import { createdEventId } from './order-event.js';
+import type { CheckoutLineRef } from './checkout-lines.js';
 import type { OrderRecipient } from './order-recipient.js';
 import { enqueueOrderEvent } from './outbox.js';
 
@@ -22,6 +23,8 @@ export interface OrderRecord {
   buyerId?: string;
   /** Epoch ms. */
   placedAt: number;
+  /** The checkout's lines, to show its line ids on the order of a store that keeps only its own (checkout-lines.ts). */
+  lines?: CheckoutLineRef[];
 }
 
 /** Orders outlive carts and checkouts by far; the record lives as long as an order may be read. */
@@ -54,19 +57,26 @@ export async function saveOrderRecord(
   await ctx.store.setIfAbsent(key, record, ORDER_RECORD_TTL_MS);
 }
 
+/** Which checkout an order came from: its id and its lines. */
+export interface OrderOrigin {
+  checkoutId: string;
+  lines?: CheckoutLineRef[];
+}
+
 /**
- * The record of the order the store placed for `checkoutId`, for `recipient` (kept with the
- * checkout, so no caller is needed). `order`: the snapshot already read (a backend event), so it
- * is not read again.
+ * The record of the order the store placed for `origin`'s checkout, for `recipient` (kept with
+ * the checkout, so no caller is needed). `order`: the snapshot already read (a backend event), so
+ * it is not read again.
  */
 export async function recordOrder(
   ctx: Pick<OperationContext, 'store' | 'tenant' | 'now'>,
-  checkoutId: string,
+  origin: OrderOrigin,
   orderId: string,
   recipient: OrderRecipient,
   order?: OrderSnapshot,
 ): Promise<void> {
-  await saveOrderRecord(ctx, { orderId, checkoutId, ...recipient, placedAt: ctx.now() }, order);
+  const lines = origin.lines?.length ? { lines: origin.lines } : {};
+  await saveOrderRecord(ctx, { orderId, checkoutId: origin.checkoutId, ...recipient, placedAt: ctx.now(), ...lines }, order);
 }
 
 export async function loadOrderRecord(ctx: Pick<OperationContext, 'store' | 'tenant'>, orderId: string): Promise<OrderRecord | null> {

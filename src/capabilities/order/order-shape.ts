@@ -9,7 +9,9 @@ import type { Message, Total } from '../../../schemas/common.js';
 import type * as Proto from '../../../schemas/order.js';
 import type { OperationContext } from '../context.js';
 import { infoMessage } from '../../protocol/messages.js';
+import { totalEntry } from '../pricing/totals.js';
 import { fromStoreAddress } from '../../protocol/postal-address.js';
+import { withCheckoutLineIds, type CheckoutLineRef } from './checkout-lines.js';
 import type { OrderRecord } from './order-record.js';
 import { permalinkFor } from './permalink.js';
 
@@ -91,13 +93,17 @@ function renderAdjustment(adjustment: OrderAdjustment, ids: LineIds): Proto.Adju
   };
 }
 
-function orderTotals({ subtotal, itemsDiscount, discount, shipping, tax, total }: OrderSnapshot['totals']): Total[] {
+/** As charged; tax the prices contained is itemized under `total` as on the checkout (pricing/totals.ts). */
+function orderTotals(
+  { subtotal, itemsDiscount, discount, shipping, tax, includedTax, total }: OrderSnapshot['totals'],
+  taxLines: OrderSnapshot['taxLines'],
+): Total[] {
   return [
     ...amountTotals(subtotal, itemsDiscount),
     ...(discount > 0 ? [{ type: 'discount', amount: -discount }] : []),
     { type: 'fulfillment', amount: shipping },
     { type: 'tax', amount: tax },
-    { type: 'total', amount: total },
+    totalEntry(total, includedTax, taxLines),
   ];
 }
 
@@ -106,6 +112,8 @@ export interface OrderRefs {
   checkoutId: string;
   /** The store's own order page, or the gateway's when the store has none. */
   permalinkUrl: string;
+  /** The checkout's lines (from the record), whose ids a store's own line ids are shown as (checkout-lines.ts). */
+  lines?: CheckoutLineRef[];
 }
 
 /**
@@ -115,12 +123,17 @@ export interface OrderRefs {
 export function orderRefs(
   ctx: Pick<OperationContext, 'tenant' | 'secret'>,
   order: OrderSnapshot,
-  record: Pick<OrderRecord, 'checkoutId'> | null,
+  record: Pick<OrderRecord, 'checkoutId' | 'lines'> | null,
 ): OrderRefs {
-  return { checkoutId: record?.checkoutId ?? order.reference ?? '', permalinkUrl: order.permalinkUrl ?? permalinkFor(ctx, order.id) };
+  return {
+    checkoutId: record?.checkoutId ?? order.reference ?? '',
+    permalinkUrl: order.permalinkUrl ?? permalinkFor(ctx, order.id),
+    ...(record?.lines && { lines: record.lines }),
+  };
 }
 
-export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderBody {
+export function renderOrder(snapshot: OrderSnapshot, refs: OrderRefs): Proto.OrderBody {
+  const order = withCheckoutLineIds(snapshot, refs.lines);
   const messages: Message[] = order.canceled
     ? [infoMessage('order_canceled', 'The store canceled this order; items not yet fulfilled will not ship.')]
     : [];
@@ -136,7 +149,7 @@ export function renderOrder(order: OrderSnapshot, refs: OrderRefs): Proto.OrderB
     },
     adjustments: order.adjustments.map((a) => renderAdjustment(a, ids)),
     currency: order.currency,
-    totals: orderTotals(order.totals),
+    totals: orderTotals(order.totals, order.taxLines),
     ...(messages.length > 0 && { messages }),
   };
 }

@@ -11,6 +11,7 @@ import { profilePath } from '../../protocol/business-profile.js';
 import { fingerprint } from '../../security/fingerprint.js';
 import type { DurableQueue, StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
+import { withCheckoutLineIds, type CheckoutLineRef } from './checkout-lines.js';
 import type { OrderEvent, OrderEventKind } from './order-event.js';
 
 export const ORDER_WEBHOOK_QUEUE = 'order-webhooks';
@@ -30,6 +31,8 @@ export interface EventRecipient {
   /** The platform's `config.webhook_url`; none, no events. */
   webhookUrl?: string;
   checkoutId: string;
+  /** The checkout's lines: the event shows their ids on a store's order that keeps only its own. */
+  lines?: CheckoutLineRef[];
 }
 
 /**
@@ -50,7 +53,7 @@ export async function enqueueOrderEvent(
     webhookUrl: record.webhookUrl,
     businessProfile: `${tenant.baseUrl}${profilePath}`,
     checkoutId: record.checkoutId,
-    order,
+    order: withCheckoutLineIds(order, record.lines),
   };
   await orderWebhookQueue(store, tenant.id).enqueue({ id: facts.id, group: `${tenant.id}:${order.id}`, payload: event });
   await store.set(announcedKey(tenant.id, order.id), snapshotFingerprint(order), ANNOUNCED_TTL_MS);

@@ -11,6 +11,8 @@ export interface StorePage {
   url: string;
   /** Fingerprint of the reference, handle and contents the URL was made for. */
   key: string;
+  /** The store-side object an order placed there comes from, when the store named one (`CheckoutPage.storeReference`). */
+  storeReference?: string;
 }
 
 const pageKey = (reference: string, request: QuoteRequest) => fingerprint([reference, JSON.stringify(request)]);
@@ -32,5 +34,10 @@ export async function storePage(
   );
   const handle = answer.handle ?? request.handle;
   const made = handle === undefined ? { ...request } : { ...request, handle };
-  return { page: { url: answer.url, key: pageKey(reference, made) }, ...(handle && { handle }), fresh: true };
+  const page: StorePage = {
+    url: answer.url,
+    key: pageKey(reference, made),
+    ...(answer.storeReference && { storeReference: answer.storeReference }),
+  };
+  return { page, ...(handle && { handle }), fresh: true };
 }

@@ -33,6 +33,11 @@ export function summarySection(ctx: ViewContext): HTMLElement {
           total.display_text ?? LABELS[total.type] ?? total.type.replace(/_/g, ' '),
         ),
         h('dd', { class: total.type === 'total' ? 'grand' : '', 'data-total': total.type }, formatMoney(total.amount, resource.currency)),
+        // Sub-lines itemize their entry (the tax prices include, under the total): shown, never added.
+        ...(total.lines ?? []).flatMap((sub) => [
+          h('dt', { class: 'sub' }, sub.display_text),
+          h('dd', { class: 'sub' }, formatMoney(sub.amount, resource.currency)),
+        ]),
       ]),
     ),
     messageList(general, 'Notes from the store'),

@@ -1,6 +1,6 @@
 /**
  * The demo store's web pages, for the links its answers carry: the storefront, its policies,
- * product, checkout and tracking pages (one stand-in page per kind) and its catalog images, all
+ * product, checkout, payment confirmation and tracking pages (one stand-in page per kind) and its catalog images, all
  * small files in the demo data folder (config/demo/storefront). Served only for a tenant whose
  * adapter has such a site at `/demo-store` on the tenant's own address; elsewhere a plain 404.
  */
@@ -19,6 +19,7 @@ function fileFor(rest: string): string | undefined {
   if (/^\/products\/[^/]+$/.test(rest)) return 'product.html';
   if (/^\/tracking\/[^/]+$/.test(rest)) return 'tracking.html';
   if (/^\/cart\/.+$/.test(rest)) return 'cart.html';
+  if (/^\/pay\/[^/]+$/.test(rest)) return 'pay.html';
   if (/^\/sellers\/[a-z0-9-]+$/.test(rest)) return `${rest.slice(1)}.html`;
   const image = /^\/images\/([a-z0-9-]+)\.svg$/.exec(rest);
   return image ? `images/${image[1]}.svg` : undefined;

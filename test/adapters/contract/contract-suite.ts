@@ -36,6 +36,7 @@ import {
   type DiscountRejection,
   type EligibilityBuyer,
   type PaymentCredential,
+  type PlaceOrderResult,
   type PostalAddress,
   type Quote,
   type QuoteRequest,
@@ -70,8 +71,11 @@ export interface ContractFixtures {
   buyer: BuyerContact & { email: string };
   /** gateway_charged: the handler id the gateway's capture is recorded under. */
   gatewayHandlerId?: string;
-  /** store_charged: a credential the store charges, and one it declines. */
-  storeCharged?: { handlerId: string; accepted: PaymentCredential; declined: PaymentCredential };
+  /**
+   * store_charged: a credential the store charges, and one it declines; `challenge`, one whose
+   * charge the store asks the buyer to confirm on its own page (3-D Secure), when it has such.
+   */
+  storeCharged?: { handlerId: string; accepted: PaymentCredential; declined: PaymentCredential; challenge?: PaymentCredential };
   /** With `verifyEligibility`: a claim the store prices, a buyer it verifies for it and one it does not. */
   eligibility?: { claim: string; eligible: EligibilityBuyer; ineligible: EligibilityBuyer };
 }
@@ -139,6 +143,16 @@ export interface SimulatorControls {
     orderId: string;
     delivery: SignedDelivery | null;
   }>;
+  /**
+   * Optional (stores with `storeCharged.challenge`): the buyer acts on the store's page of a
+   * `requires_action` placement: `approve`, the store charges and places the order, returning its
+   * id and the "order created" webhook (null for a store without webhooks); `fail`, nothing is
+   * placed (null).
+   */
+  confirmPayment?(
+    action: { continueUrl: string; reference: string; storeReference?: string },
+    outcome: 'approve' | 'fail',
+  ): Promise<{ orderId: string; delivery: SignedDelivery | null } | null>;
   /** The merchant ships the whole order on the store; returns the webhook the store sends (null: poll). */
   shipOrder(orderId: string): Promise<SignedDelivery | null>;
   /** A verified-but-empty delivery (WooCommerce's ping on webhook creation), or null when the store sends none. */
@@ -186,6 +200,8 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
       it('declares a consistent set of capabilities', () => {
         const { adapter } = get();
         expect(adapter.capabilities.finishing.length).toBeGreaterThan(0);
+        // A store must tie its orders to checkouts somehow: by the gateway's reference or its own.
+        expect(adapter.capabilities.orderLinks ?? ['reference']).not.toEqual([]);
         expect(adapter.capabilities.currencies.length).toBeGreaterThan(0);
         expect(adapter.discoverFulfillment !== undefined).toBe(adapter.capabilities.fulfillmentDiscovery);
         expect(adapter.storefrontUrl).toMatch(/^https?:\/\//);
@@ -363,9 +379,16 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
         expect(first).toMatchObject({ status: 'placed', orderId: expect.any(String) });
         const { orderId } = first as { orderId: string };
         expect(await place()).toMatchObject({ status: 'placed', orderId });
-        expect(await gateway.findOrderByReference(reference)).toMatchObject({ orderId });
+        // A store that keeps no reference is asked by its own (placement's `storeReference`, the handle) only.
+        const kept = keepsReference(adapter);
+        if (kept) expect(await gateway.findOrderByReference(reference)).toMatchObject({ orderId });
         const order = (await gateway.getOrder(orderId))!;
-        expect([order.id, order.reference, order.currency, order.totals.total]).toEqual([orderId, reference, fixtures.currency, total]);
+        expect([order.id, order.reference, order.currency, order.totals.total]).toEqual([
+          orderId,
+          kept ? reference : undefined,
+          fixtures.currency,
+          total,
+        ]);
         expect(order.lines.map((l) => [l.variantId, l.quantity.original])).toEqual([[fixtures.line.variantId, fixtures.line.quantity]]);
       });
 
@@ -404,7 +427,7 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
         expect(await place(storeCharged!.accepted, `chk_contract_paid_${Date.now()}`)).toMatchObject({ status: 'placed' });
       });
 
-      it("handoff: the store's checkout page carries the reference; the order placed there is reported with it", async () => {
+      it("handoff: the store's page carries the reference (or names the store's); the order placed there reports it", async () => {
         const { gateway, fixtures, adapter, controls } = get();
         if (!adapter.capabilities.finishing.includes('handoff')) return;
         const reference = `chk_contract_handoff_${Date.now()}`;
@@ -416,6 +439,7 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
         });
         expect(page.url).toMatch(/^https?:\/\//);
         const handle = page.handle ?? quote.handle;
+        if (!keepsReference(adapter)) expect(page.storeReference).toEqual(expect.any(String));
         const { orderId, delivery } = await controls.payHandoff({
           url: page.url,
           reference,
@@ -423,16 +447,67 @@ export function runAdapterContract(name: string, factory: ContractFactory, polic
           address: fixtures.shippingAddress,
           buyer: fixtures.buyer,
         });
-        const order = (await gateway.getOrder(orderId))!;
-        if (delivery) {
-          const event = adapter.verifyWebhook(delivery.headers, delivery.body);
-          expect(event).toMatchObject({ kind: 'order', orderId });
-          expect((event as Extract<BackendEvent, { kind: 'order' }>).reference ?? order.reference).toBe(reference);
-        } else {
-          const changes = await gateway.ordersChangedSince!(new Date(Date.parse(order.createdAt) - 1000).toISOString());
-          expect(changes.find((c) => c.orderId === orderId)?.reference ?? order.reference).toBe(reference);
-        }
-        expect(await gateway.findOrderByReference(reference)).toMatchObject({ orderId });
+        const links = { ...(page.storeReference && { storeReference: page.storeReference }), ...(handle && { handle }) };
+        await expectReported(gateway, adapter, { orderId, delivery, reference, links });
+        expect(await gateway.findOrderByReference(reference, undefined, links)).toMatchObject({ orderId });
+      });
+
+      it('store_charged: a payment the store asks the buyer to confirm is placed once approved, reported with its links', async () => {
+        const { gateway, fixtures, adapter, controls } = get();
+        const challenge = fixtures.storeCharged?.challenge;
+        if (!adapter.capabilities.finishing.includes('store_charged') || !challenge || !controls.confirmPayment) return;
+        const { request, total } = await readyQuote(gateway, fixtures);
+        const reference = `chk_contract_challenge_${Date.now()}`;
+        const place = (credential: PaymentCredential) =>
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'store_charged', handlerId: fixtures.storeCharged!.handlerId, credential },
+          });
+        const asked = await place(challenge);
+        expect(asked).toMatchObject({ status: 'requires_action', continueUrl: expect.stringMatching(/^https?:\/\//) });
+        const action = asked as Extract<PlaceOrderResult, { status: 'requires_action' }>;
+        if (!keepsReference(adapter)) expect(action.storeReference).toEqual(expect.any(String));
+        const links = {
+          ...(action.storeReference && { storeReference: action.storeReference }),
+          ...(request.handle && { handle: request.handle }),
+        };
+        expect(await gateway.findOrderByReference(reference, undefined, links)).toBeNull();
+
+        const confirmed = (await controls.confirmPayment({ continueUrl: action.continueUrl, reference, ...links }, 'approve'))!;
+        await expectReported(gateway, adapter, { ...confirmed, reference, links });
+        expect(await gateway.findOrderByReference(reference, undefined, links)).toMatchObject({ orderId: confirmed.orderId });
+        // Asked again (a repeated complete), the store answers with the same order.
+        expect(await place(fixtures.storeCharged!.accepted)).toMatchObject({ status: 'placed', orderId: confirmed.orderId });
+      });
+
+      it('store_charged: a failed challenge places nothing; the reference is then placed with another credential', async () => {
+        const { gateway, fixtures, adapter, controls } = get();
+        const challenge = fixtures.storeCharged?.challenge;
+        if (!adapter.capabilities.finishing.includes('store_charged') || !challenge || !controls.confirmPayment) return;
+        const { request, total } = await readyQuote(gateway, fixtures);
+        const reference = `chk_contract_failed_${Date.now()}`;
+        const place = (credential: PaymentCredential) =>
+          gateway.placeOrder({
+            reference,
+            quote: request,
+            expectedTotal: total,
+            buyer: fixtures.buyer,
+            payment: { mode: 'store_charged', handlerId: fixtures.storeCharged!.handlerId, credential },
+          });
+        const action = (await place(challenge)) as Extract<PlaceOrderResult, { status: 'requires_action' }>;
+        const links = {
+          ...(action.storeReference && { storeReference: action.storeReference }),
+          ...(request.handle && { handle: request.handle }),
+        };
+        expect(await controls.confirmPayment({ continueUrl: action.continueUrl, reference, ...links }, 'fail')).toBeNull();
+        expect(await gateway.findOrderByReference(reference, undefined, links)).toBeNull();
+        const placed = await place(fixtures.storeCharged!.accepted);
+        expect(placed).toMatchObject({ status: 'placed', orderId: expect.any(String) });
+        // Once: asked again, the store answers with that order.
+        expect(await place(fixtures.storeCharged!.accepted)).toEqual(placed);
       });
     });
 
@@ -605,8 +680,38 @@ async function someOrder(gateway: Adapter, fixtures: ContractFixtures, controls:
   return placed.orderId;
 }
 
+/** Tax the prices contain is never added: `tax` is what is added, `includedTax` the included tax lines' sum. */
 function expectTotalsAddUp(quote: Quote): void {
-  const { subtotal, itemsDiscount, discount, shipping, tax, total } = quote.totals;
+  const { subtotal, itemsDiscount, discount, shipping, tax, includedTax, total } = quote.totals;
   expect(subtotal).toBe(quote.lines.reduce((s, l) => s + l.subtotal, 0));
   expect(total).toBe(subtotal - itemsDiscount - discount + (shipping ?? 0) + (tax ?? 0));
+  const included = quote.taxLines.filter((t) => t.included).reduce((s, t) => s + t.amount, 0);
+  expect(included).toBe(includedTax ?? 0);
+}
+
+const keepsReference = (adapter: Adapter) => (adapter.capabilities.orderLinks ?? ['reference']).includes('reference');
+
+/**
+ * An order the store placed on its own page is reported so the gateway can tie it to its checkout:
+ * the event (or polled change) or the order carries the reference, or the store reference named
+ * for it when the store keeps no reference.
+ */
+async function expectReported(
+  gateway: Adapter,
+  adapter: Adapter,
+  placed: { orderId: string; delivery: SignedDelivery | null; reference: string; links: { storeReference?: string } },
+): Promise<void> {
+  const { orderId, delivery, reference, links } = placed;
+  const order = (await gateway.getOrder(orderId))!;
+  let reported: { reference?: string | undefined; storeReference?: string | undefined };
+  if (delivery) {
+    const event = adapter.verifyWebhook(delivery.headers, delivery.body);
+    expect(event).toMatchObject({ kind: 'order', orderId });
+    reported = event as Extract<BackendEvent, { kind: 'order' }>;
+  } else {
+    const changes = await gateway.ordersChangedSince!(new Date(Date.parse(order.createdAt) - 1000).toISOString());
+    reported = changes.find((c) => c.orderId === orderId) ?? {};
+  }
+  if (keepsReference(adapter)) expect(reported.reference ?? order.reference).toBe(reference);
+  else expect(reported.storeReference ?? order.storeReference).toBe(links.storeReference);
 }

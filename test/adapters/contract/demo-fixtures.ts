@@ -30,3 +30,6 @@ export const DEMO_CARD_TOKENS = {
   accepted: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
   declined: { type: 'PAYMENT_GATEWAY', token: 'fail_token' },
 };
+
+/** The sandbox token whose charge the store asks the buyer to confirm (3-D Secure), for stores that model it. */
+export const DEMO_CHALLENGE_TOKEN = { type: 'PAYMENT_GATEWAY', token: 'action_required_token' };

@@ -1,14 +1,15 @@
 /**
- * The demo store through the shared adapter contract suite. Its "simulator" is in-process: the
+ * The demo store through the shared adapter contract suite, as it is and as a store that knows
+ * orders only by its own references and one whose prices include tax. Its "simulator" is in-process: the
  * faults wrap the adapter object (what an HTTP adapter would throw for a 429, a 5xx, a garbage
  * body or a hang), the handoff is paid through the storefront's own purchase, and the store's
  * webhooks are signed with a test secret.
  */
 import { BackendError, type Adapter } from '../../../adapters/contract.js';
 import { runAdapterContract, type BackendFault, type SimulatorControls } from '../contract/contract-suite.js';
-import { DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
+import { DEMO_CARD_TOKENS, DEMO_CHALLENGE_TOKEN, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { FAULTY_METHODS } from '../../reliability/helpers/faulty.js';
-import { demoStore } from './fixtures.js';
+import { demoStore, type DemoStoreOptions } from './fixtures.js';
 
 const WEBHOOK_SECRET = 'demo-store-webhook-secret';
 
@@ -44,26 +45,41 @@ function withFaults(adapter: Adapter, faults: BackendFault[]): Adapter {
   return wrapped as unknown as Adapter;
 }
 
-runAdapterContract('memory', async () => {
-  const { adapter } = await demoStore({ webhookSecret: WEBHOOK_SECRET });
-  const faults: BackendFault[] = [];
-  const controls: SimulatorControls = {
-    failNext: (fault, count = 1) => faults.push(...Array<BackendFault>(count).fill(fault)),
-    reset: () => void faults.splice(0),
-    async payHandoff({ url, address, buyer }) {
-      const { orderId } = await adapter.purchase(url, address, buyer);
-      return { orderId, delivery: await adapter.webhookFor('order.created', orderId) };
-    },
-    async shipOrder(orderId) {
-      await adapter.simulate(orderId, { type: 'ship', trackingNumber: '1Z999', carrier: 'UPS' });
-      return adapter.webhookFor('order.updated', orderId);
-    },
-    pingDelivery: () => null,
-  };
-  return {
-    adapter: withFaults(adapter, faults),
-    fixtures: { ...DEMO_SHOP_FIXTURES, gatewayHandlerId: 'sandbox' },
-    controls,
-    close: async () => undefined,
-  };
-});
+const VARIANTS: Array<[string, Omit<DemoStoreOptions, 'webhookSecret'>]> = [
+  ['memory', {}],
+  ['memory (store references only)', { orderLinks: ['store_reference'] }],
+  ['memory (prices include tax)', { pricesIncludeTax: true }],
+];
+
+for (const [name, options] of VARIANTS)
+  runAdapterContract(name, async () => {
+    const { adapter } = await demoStore({ ...options, webhookSecret: WEBHOOK_SECRET });
+    const faults: BackendFault[] = [];
+    const controls: SimulatorControls = {
+      failNext: (fault, count = 1) => faults.push(...Array<BackendFault>(count).fill(fault)),
+      reset: () => void faults.splice(0),
+      async payHandoff({ url, address, buyer }) {
+        const { orderId } = await adapter.purchase(url, address, buyer);
+        return { orderId, delivery: await adapter.webhookFor('order.created', orderId) };
+      },
+      async confirmPayment({ continueUrl }, outcome) {
+        const confirmed = await adapter.confirmPayment(continueUrl, outcome);
+        return confirmed && { orderId: confirmed.orderId, delivery: await adapter.webhookFor('order.created', confirmed.orderId) };
+      },
+      async shipOrder(orderId) {
+        await adapter.simulate(orderId, { type: 'ship', trackingNumber: '1Z999', carrier: 'UPS' });
+        return adapter.webhookFor('order.updated', orderId);
+      },
+      pingDelivery: () => null,
+    };
+    return {
+      adapter: withFaults(adapter, faults),
+      fixtures: {
+        ...DEMO_SHOP_FIXTURES,
+        gatewayHandlerId: 'sandbox',
+        storeCharged: { handlerId: 'store_card', ...DEMO_CARD_TOKENS, challenge: DEMO_CHALLENGE_TOKEN },
+      },
+      controls,
+      close: async () => undefined,
+    };
+  });

@@ -3,7 +3,7 @@
  * Map-based state store with the same copy-in/copy-out and versioning semantics as the real ones.
  */
 import { join } from 'node:path';
-import type { QuoteRequest } from '../../../adapters/contract.js';
+import type { OrderLink, QuoteRequest } from '../../../adapters/contract.js';
 import { createMemoryAdapter, type MemoryAdapter } from '../../../adapters/memory/index.js';
 import type { DurableQueue, StateStore, Versioned } from '../../../src/state/store.js';
 
@@ -67,6 +67,10 @@ export interface DemoStoreOptions {
   store?: MapStore;
   tenantId?: string;
   webhookSecret?: string;
+  /** The tenant setting `prices_include_tax`: catalog and shipping prices contain the tax. */
+  pricesIncludeTax?: boolean;
+  /** The tenant setting `order_links`. */
+  orderLinks?: OrderLink[];
 }
 
 export async function demoStore(options: DemoStoreOptions = {}): Promise<DemoStore> {
@@ -79,6 +83,8 @@ export async function demoStore(options: DemoStoreOptions = {}): Promise<DemoSto
     store,
     tenantId: options.tenantId ?? 'demo',
     ...(options.webhookSecret && { webhookSecret: options.webhookSecret }),
+    ...(options.pricesIncludeTax && { pricesIncludeTax: true }),
+    ...(options.orderLinks && { orderLinks: options.orderLinks }),
   });
   return { adapter, store, clock };
 }

@@ -83,3 +83,47 @@ describe('demo store tax', () => {
     expect(q.totals.tax).toBe(476);
   });
 });
+
+describe('demo store tax, prices including tax (prices_include_tax)', async () => {
+  const { adapter: inclusive } = await demoStore({ pricesIncludeTax: true });
+  const pots = (extra: Partial<QuoteRequest>) => inclusive.quote(request([['pot_ceramic', 2]], extra));
+
+  it('takes the tax out of the prices: shown as included, nothing added to the total', async () => {
+    const q = await pots({ fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) });
+    // 3000 contains 3000 * 6.25 / 106.25 = 176.47 -> 176 (half up); shipping is not taxed in Illinois.
+    expect(q.taxLines).toEqual([{ title: 'Illinois sales tax', amount: 176, included: true }]);
+    expect(q.totals).toEqual({ subtotal: 3000, itemsDiscount: 0, discount: 0, shipping: 500, tax: 0, includedTax: 176, total: 3500 });
+  });
+
+  it('counts the shipping where the rule taxes it, and the discounted amount', async () => {
+    // (3000 + 500) * 8.875 / 108.875 = 285.30 -> 285.
+    expect((await pots({ fulfillment: shipTo(NEW_YORK, ['l1'], { all: 'std-ship' }) })).totals).toMatchObject({
+      tax: 0,
+      includedTax: 285,
+      total: 3500,
+    });
+    // (3000 - 300) * 6.25 / 106.25 = 158.82 -> 159.
+    const discounted = await pots({ discountCodes: ['10OFF'], fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) });
+    expect(discounted.totals).toMatchObject({ tax: 0, includedTax: 159, total: 3200 });
+  });
+
+  it('knows no included tax where it knows no tax, and none where the rate is 0', async () => {
+    expect((await pots({})).totals).toMatchObject({ tax: null, total: 3000 });
+    expect((await pots({})).totals.includedTax).toBeUndefined();
+    const paris = await pots({ fulfillment: shipTo(PARIS, ['l1'], { all: 'std-ship' }) });
+    expect([paris.totals.tax, paris.totals.includedTax, paris.taxLines]).toEqual([0, undefined, []]);
+  });
+
+  it('records the included tax with the order', async () => {
+    const quoteRequest = request([['pot_ceramic', 2]], { fulfillment: shipTo(CHICAGO, ['l1'], { all: 'std-ship' }) });
+    const placed = await inclusive.placeOrder({
+      reference: 'chk_inclusive',
+      quote: quoteRequest,
+      expectedTotal: 3500,
+      buyer: { email: 'ann@example.com' },
+      payment: { mode: 'gateway_charged', record: { handlerId: 'sandbox', transactionId: 'tx_1', amount: 3500 } },
+    });
+    const order = (await inclusive.getOrder((placed as { orderId: string }).orderId))!;
+    expect(order.totals).toEqual({ subtotal: 3000, itemsDiscount: 0, discount: 0, shipping: 500, tax: 0, includedTax: 176, total: 3500 });
+  });
+});

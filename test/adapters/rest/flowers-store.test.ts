@@ -171,6 +171,7 @@ describe('REST adapter on the reference store', () => {
       orderId: expect.any(String),
       topic: 'order.created',
       reference: 'chk_handoff',
+      storeReference: expect.stringMatching(/^cart_/),
     });
     expect(
       adapter.verifyWebhook(
@@ -189,6 +190,7 @@ describe('REST adapter on the reference store', () => {
     expect(changes).toContainEqual({
       orderId: (event as { orderId: string }).orderId,
       reference: 'chk_handoff',
+      storeReference: (event as { storeReference: string }).storeReference,
       updatedAt: new Date(NOW).toISOString(),
     });
   });

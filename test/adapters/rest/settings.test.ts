@@ -52,7 +52,7 @@ describe('REST adapter settings', () => {
   });
 
   it('stops start-up on a JSONata syntax error, naming the file and the JSON path', async () => {
-    const failure = loadFlowers((t) => t.replace(`response: '{"url": url}'`, `response: '{"url": url'`));
+    const failure = loadFlowers((t) => t.replace(`response: '{"url": url, "storeReference": cart_id}'`, `response: '{"url": url'`));
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(
       /flowers\.yaml: \$\.adapter\.settings\.operations\.checkout_url\.response is not a valid JSONata expression \(at character \d+\)/,

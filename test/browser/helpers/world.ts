@@ -10,7 +10,7 @@ import { vi } from 'vitest';
 import { startHost, type HostServer } from '../../../examples/embedded-host/server.js';
 import { freePort } from '../../../scripts/free-port.js';
 import type { TenantConfig } from '../../../src/config/tenant-schema.js';
-import { demoGateway, type DemoGateway } from '../../helpers/demo-gateway.js';
+import { demoGateway, type DemoGateway, type DemoGatewayOptions } from '../../helpers/demo-gateway.js';
 
 export const VERSION = '2026-04-08';
 
@@ -52,12 +52,14 @@ target.postMessage({ jsonrpc: '2.0', id: 'forged_1', method: 'ec.payment.credent
 export async function startWorld(
   tenant: Partial<TenantConfig> | ((hostProfile: string) => Partial<TenantConfig>) = {},
   hostOptions: { apiKey?: string } = {},
+  demo: DemoGatewayOptions['demo'] = {},
 ): Promise<World> {
   const port = await freePort();
   const gatewayOrigin = `http://127.0.0.1:${port}`;
   const host = await startHost({ port: 0, gateway: gatewayOrigin, ...hostOptions });
   const foreign = await startForeign();
   const gateway = await demoGateway({
+    demo,
     tenant: {
       name: 'Petal & Stem',
       base_url: gatewayOrigin,

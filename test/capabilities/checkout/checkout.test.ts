@@ -227,7 +227,7 @@ describe('sessions', () => {
     expect((await gw.client('rest').get(created.id)).body.status).toBe('incomplete');
   });
 
-  it('saves the order record with the platform, its order webhook URL and the checkout', async () => {
+  it('saves the order record with the platform, its order webhook URL, the checkout and its lines', async () => {
     const client = gw.client('rest', PROFILES.withWebhook);
     const { ready } = await walkToReady(client, [line('pot_ceramic')]);
     const done = (await client.complete(ready.id, pay('success_token'))).body;
@@ -238,6 +238,7 @@ describe('sessions', () => {
       profileUrl: gw.platform.url(PROFILES.withWebhook),
       webhookUrl: WEBHOOK_URL,
       placedAt: gw.clock.now,
+      lines: [{ id: ready.line_items[0].id, variantId: 'pot_ceramic', sku: 'POT-CER-6' }],
     });
   });
 

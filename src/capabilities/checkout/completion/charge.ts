@@ -67,7 +67,11 @@ export async function charge(ctx: OperationContext, session: CompletingCheckout,
 /** The buyer continues on the store's checkout page for this checkout; the order placed there is reconciled later. */
 async function handOff(ctx: OperationContext, session: CompletingCheckout, reason: string): Promise<Charge> {
   const made = await storePage(ctx, session.id, session.completion.placement.quote, session.storePage);
-  await saveHandoff(ctx, session.id, session.completion.recipient);
+  const { storeReference } = made.page;
+  await saveHandoff(ctx, session.id, session.completion.recipient, {
+    ...(session.completion.lines && { lines: session.completion.lines }),
+    ...(storeReference && { storeReference }),
+  });
   const patch: ReopenPatch = {
     escalation: { message: buyerActionRequired(reason), continueUrl: made.page.url },
     storePage: made.page,

@@ -19,6 +19,7 @@ import { success, type OperationResult } from '../../operation.js';
 import { normalizeAddress, toStoreAddress } from '../../../protocol/postal-address.js';
 import type { PaymentChoice } from '../../../payments/choose.js';
 import type { ChangePlan } from '../../../state/session-repository.js';
+import { checkoutLineRefs } from '../../order/checkout-lines.js';
 import { orderRecipient } from '../../order/order-recipient.js';
 import { shownInstruments } from '../instruments.js';
 import { checkoutNotFound, failed, presentedChanges, refused, sameTotals, withStoreCart } from '../answers.js';
@@ -28,7 +29,9 @@ import {
   expiryFrom,
   isOpen,
   reopened,
+  settledOnStoreMaybe,
   visibleTo,
+  withoutChallenge,
   type CheckoutSession,
   type CompletingCheckout,
   type OpenCheckout,
@@ -50,13 +53,16 @@ type Claim =
   /** Claimed by this request; `priced`: the price the claim was decided on (nothing sent to the store since). */
   | { kind: 'claimed'; session: CompletingCheckout; choice: PaymentChoice; priced: PricedCheckout }
   /** Already claimed by this very request (same key and body), whose first run did not finish. */
-  | { kind: 'resumed'; session: CompletingCheckout };
+  | { kind: 'resumed'; session: CompletingCheckout }
+  /** The store may have settled it (a payment challenge, an order it reported): the store is asked first (challenge.ts). */
+  | { kind: 'ask_store'; session: CheckoutSession };
 
-export async function claim(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<Claim> {
+/** `askStore`: false once the store was asked and settled nothing, so a waiting challenge is superseded. */
+export async function claim(ctx: OperationContext, id: string, request: CheckoutCompleteRequest, askStore = true): Promise<Claim> {
   const claimHash = fingerprint([id, ctx.idempotencyKey ?? '', JSON.stringify(request)]);
   const locations = pickupLocationsOnce(ctx);
   const claimed = await checkoutRepository(ctx).changePriced<Claim, SettledPrice>(id, async (current) =>
-    plan(ctx, current, request, claimHash, locations),
+    plan(ctx, current, request, claimHash, locations, askStore),
   );
   if (claimed.kind === 'claimed') await enqueueRecovery(ctx, claimed.session);
   return claimed;
@@ -68,18 +74,22 @@ function plan(
   request: CheckoutCompleteRequest,
   claimHash: string,
   locations: Locations,
+  askStore: boolean,
 ): ChangePlan<Claim, CheckoutSession, SettledPrice> {
   const answered = (answer: OperationResult): { result: Claim } => ({ result: { kind: 'answered', answer } });
   if (!visibleTo(ctx, current)) return answered(checkoutNotFound(ctx));
+  if (askStore && settledOnStoreMaybe(current)) return { result: { kind: 'ask_store', session: current } };
   if (current.status === 'complete_in_progress' && current.completion.claim === claimHash) {
     return { result: { kind: 'resumed', session: current } };
   }
   if (!isOpen(current)) return answered(refused(current));
-  const inputs = pricingInputs(ctx, current, 'complete');
+  // A complete while the store waits for the buyer to confirm a payment supersedes it (challenge.ts).
+  const open = withoutChallenge(current);
+  const inputs = pricingInputs(ctx, open, 'complete');
   return {
     inputs: inputs.key,
-    price: () => priceForCompletion(ctx, current, locations, inputs),
-    apply: (settled) => decide(ctx, current, request, claimHash, settled),
+    price: () => priceForCompletion(ctx, open, locations, inputs),
+    apply: (settled) => decide(ctx, open, request, claimHash, settled),
   };
 }
 
@@ -153,6 +163,7 @@ function claimedSession(
       ...(seen.verifiedClaims?.length && { verifiedClaims: seen.verifiedClaims }),
     },
     recipient: orderRecipient(ctx),
+    lines: checkoutLineRefs(priced.quote.lines),
   };
   return { ...fields, completion, view: renderCheckout(ctx, fields, priced, { status: 'complete_in_progress', messages: [] }) };
 }

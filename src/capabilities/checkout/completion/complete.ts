@@ -11,8 +11,11 @@
  *
  * A step that ends without an order undoes the steps before it, latest first: a declined charge
  * or a handoff releases the claim; a store that refuses the order releases the charge, then the
- * claim. A placement not known yet (no answer, or pending) undoes nothing: the session stays
- * complete_in_progress and the recovery job (recovery-queue.ts, recovery-worker.ts) settles it:
+ * claim; a store that asks the buyer to confirm the payment first releases the claim with the
+ * store's page, and the order it reports later completes the checkout (challenge.ts; while such a
+ * challenge waits, a complete asks the store before it claims). A placement not known yet (no
+ * answer, or pending) undoes nothing: the session stays complete_in_progress and the recovery job
+ * (recovery-queue.ts, recovery-worker.ts) settles it:
  * the order found by reference is recorded; otherwise, once the attempt is surely over, a new
  * attempt places the order again with the payment captured for it (the adapter cannot turn that
  * into a second order), or, nothing captured, the claim is released. The claiming request retried
@@ -40,15 +43,23 @@ import {
 import { checkoutRepository } from '../checkout-repository.js';
 import { getCheckout } from '../checkout-service.js';
 import { storedView } from '../checkout-shape.js';
+import { challenge, settledOnStore } from './challenge.js';
 import { charge, capturedCharge, paymentChoice, releaseCharge, type Charge } from './charge.js';
 import { attemptRunning, claim, leaseAttempt, releaseClaim, type CompletionContext } from './claim.js';
 import { completionInterrupted, orderRejected, paymentFailed } from './messages.js';
 import { place, placedEarlier, type Rejection } from './place.js';
 import { record } from './record.js';
 
-export async function completeCheckout(ctx: OperationContext, id: string, request: CheckoutCompleteRequest): Promise<OperationResult> {
-  const claimed = await claim(ctx, id, request);
+export async function completeCheckout(
+  ctx: OperationContext,
+  id: string,
+  request: CheckoutCompleteRequest,
+  askStore = true,
+): Promise<OperationResult> {
+  const claimed = await claim(ctx, id, request, askStore);
   switch (claimed.kind) {
+    case 'ask_store':
+      return (await settledOnStore(ctx, claimed.session)) ?? completeCheckout(ctx, id, request, false);
     case 'answered':
       return claimed.answer;
     case 'resumed':
@@ -83,7 +94,9 @@ type Settled =
   /** Not known yet (the store is slow, or did not answer): the recovery job settles it. */
   | { kind: 'pending' }
   /** The store refused the order (store_charged: `payment_declined`, nothing charged); the charge is undone. */
-  | { kind: 'rejected'; rejection: Rejection };
+  | { kind: 'rejected'; rejection: Rejection }
+  /** The store asks the buyer to confirm the payment on its page (nothing charged yet): the claim released with it. */
+  | { kind: 'challenged'; patch: ReopenPatch };
 
 /** Steps 4 and 5, with or without a caller: the order placed and recorded, or, refused, the charge undone. */
 async function placeAndRecord(
@@ -100,6 +113,8 @@ async function placeAndRecord(
     case 'rejected':
       await releaseCharge(taken, session);
       return placed;
+    case 'requires_action':
+      return { kind: 'challenged', patch: await challenge(ctx, session, placed.action) };
   }
 }
 
@@ -132,6 +147,7 @@ export async function recoverInBackground(ctx: CompletionContext, session: Compl
   const recovery = await recover(ctx, session);
   if (recovery.kind === 'uncharged') await releaseClaim(ctx, recovery.leased, { notices: [completionInterrupted()] });
   if (recovery.kind === 'rejected') await releaseClaim(ctx, session, { review: [orderRejected(recovery.rejection)] });
+  if (recovery.kind === 'challenged') await releaseClaim(ctx, session, recovery.patch);
   return recovery.kind;
 }
 
@@ -170,6 +186,8 @@ function answer(
       return settled.rejection.reason === 'payment_declined'
         ? reopen(ctx, session, {}, [paymentFailed(`${settled.rejection.detail}.`, instrument)])
         : reopen(ctx, session, { review: [orderRejected(settled.rejection)] }, []);
+    case 'challenged':
+      return reopen(ctx, session, settled.patch, []);
   }
 }
 

@@ -38,6 +38,22 @@ export const buyerActionRequired = (reason: string): Message =>
     'requires_buyer_input',
   );
 
+/** The store asks the buyer to confirm the payment on its page (completion/challenge.ts). */
+export const paymentConfirmationRequired = (reason: string): Message =>
+  errorMessage(
+    'buyer_action_required',
+    `${reason} Nothing is charged until the buyer confirms on the store's page (continue_url); ` +
+      'the checkout then completes by itself once the store reports the order.',
+    'requires_buyer_input',
+  );
+
+export const paymentConfirmationLapsed = (): Message =>
+  warningMessage(
+    'payment_confirmation_expired',
+    "The buyer did not confirm the payment on the store's page in time; nothing was charged. " +
+      'Complete again (with another payment instrument if the buyer wishes).',
+  );
+
 export const completionInterrupted = (): Message =>
   warningMessage(
     'completion_interrupted',

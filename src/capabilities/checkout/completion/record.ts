@@ -15,7 +15,7 @@ import type { PlacedOrder } from './place.js';
 
 /** The completed session, its answer kept; null when another request or job completed it first. */
 export async function record(ctx: CompletionContext, session: CompletingCheckout, order: PlacedOrder): Promise<FrozenCheckout | null> {
-  await recordOrder(ctx, session.id, order.orderId, session.completion.recipient);
+  await recordOrder(ctx, { checkoutId: session.id, lines: session.completion.lines }, order.orderId, session.completion.recipient);
   const permalinkUrl = order.permalinkUrl ?? permalinkFor(ctx, order.orderId);
   return whileClaimed(ctx, session, (current) => {
     const { completion: _completion, ...fields } = current;
