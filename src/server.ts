@@ -71,8 +71,14 @@ export interface ServerOptions {
   embeddedAssetsDir?: string;
 }
 
-/** Never logged, wherever they appear. */
+/**
+ * Never logged, wherever they appear, at every level. `rawPacket` is what Node's HTTP parser had
+ * read of a request it refused (Fastify logs it with the client error at trace): its bytes hold
+ * the request's headers, credentials and cookies among them, before any header redaction applies.
+ */
 const REDACT = [
+  'err.rawPacket',
+  '*.err.rawPacket',
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.signature',
