@@ -114,7 +114,10 @@ function gatewayParts(options: ServerOptions): GatewayParts {
 }
 
 /** The Fastify instance: its logger (the per-request line apart), tenant routing, and the operator listener beside it. */
-async function createApp(options: ServerOptions, { metrics, routing, store }: GatewayParts): Promise<{ app: FastifyInstance; access: AccessLog }> {
+async function createApp(
+  options: ServerOptions,
+  { metrics, routing, store }: GatewayParts,
+): Promise<{ app: FastifyInstance; access: AccessLog }> {
   const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;

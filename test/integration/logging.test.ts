@@ -71,7 +71,7 @@ describe('client errors at LOG_LEVEL=trace', () => {
   it('the client-error line carries none of the credentials the refused request held', async () => {
     const address = await traced.app.listen({ port: 0, host: '127.0.0.1' });
     const port = Number(new URL(address).port);
-    const kinds = {
+    const kinds: Record<string, [header: string, value: string]> = {
       'api key': ['X-API-Key', 'pk_live_TRACELEAK_apikey_5e1c'],
       'bearer token': ['Authorization', 'Bearer TRACELEAK_bearer_9d2a'],
       cookie: ['Cookie', 'session=TRACELEAK_cookie_7b3f'],

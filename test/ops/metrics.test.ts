@@ -177,7 +177,10 @@ describe('backend call metrics', () => {
       metrics,
     });
     // The operator listener's readiness detail pings every backend.
-    expect((await app.admin.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ ready: true, checks: { 'adapter:shop': 'ok' } });
+    expect((await app.admin.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
+      ready: true,
+      checks: { 'adapter:shop': 'ok' },
+    });
     await app.admin.inject({ method: 'GET', url: '/readyz' });
 
     const text = await scrape(app);
