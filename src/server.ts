@@ -71,8 +71,14 @@ export interface ServerOptions {
   embeddedAssetsDir?: string;
 }
 
-/** Never logged, wherever they appear. */
+/**
+ * Never logged, wherever they appear, at every level. `rawPacket` is what Node's HTTP parser had
+ * read of a request it refused (Fastify logs it with the client error at trace): its bytes hold
+ * the request's headers, credentials and cookies among them, before any header redaction applies.
+ */
 const REDACT = [
+  'err.rawPacket',
+  '*.err.rawPacket',
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.signature',
@@ -108,7 +114,10 @@ function gatewayParts(options: ServerOptions): GatewayParts {
 }
 
 /** The Fastify instance: its logger (the per-request line apart), tenant routing, and the operator listener beside it. */
-async function createApp(options: ServerOptions, { metrics, routing }: GatewayParts): Promise<{ app: FastifyInstance; access: AccessLog }> {
+async function createApp(
+  options: ServerOptions,
+  { metrics, routing, store }: GatewayParts,
+): Promise<{ app: FastifyInstance; access: AccessLog }> {
   const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
   const level = options.settings.logLevel;
@@ -137,7 +146,7 @@ async function createApp(options: ServerOptions, { metrics, routing }: GatewayPa
   }
   app.decorate('metrics', metrics);
   // Operator endpoints on a listener of their own (main.ts binds it to ADMIN_HOST:ADMIN_PORT).
-  const admin = await buildAdminServer(metrics);
+  const admin = await buildAdminServer(metrics, { store, routing });
   app.decorate('admin', admin);
   app.addHook('onClose', async () => admin.close());
   app.decorate('tenants', routing);
@@ -197,7 +206,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const tenants = () => routing.registry.tenants;
   await app.register(completionRecovery, { store, secret, now, metrics, tenants, pollMs: jobPollMs });
 
-  await app.register(healthRoutes, { store, routing });
+  await app.register(healthRoutes, { store });
   await app.register(oauthRoutes); // identity linking: each tenant's authorization server and login page
   await app.register(frontDoor); // every other path: the store's own site, for tenants with `front_door`
   return app;
@@ -207,7 +216,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     tenants: TenantRouting;
     metrics: Metrics;
-    /** The operator listener (metrics), never the tenants' port. */
+    /** The operator listener (metrics, readiness detail), never the tenants' port. */
     admin: FastifyInstance;
   }
 }

@@ -148,11 +148,11 @@ export const TenantConfig = Type.Object(
     ),
     hosts: doc(
       Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-      'Host header values that route here; none + a single tenant = every host.',
+      'Host header values that route here (and the only hosts its path_prefix answers on); none + a single tenant = every host.',
     ),
     path_prefix: doc(
       Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
-      'Path prefix that routes here, e.g. /shops/flowers.',
+      "Path prefix that routes here, e.g. /shops/flowers: on the tenant's hosts, or without hosts on any host no tenant lists.",
     ),
     adapter: doc(
       Type.Object(

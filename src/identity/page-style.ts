@@ -1,8 +1,8 @@
 /**
  * The look the buyer's sign-in pages share: one style sheet, allowed by its hash in each page's
  * CSP (no inline style otherwise, no script), a light and a dark scheme. The authorization
- * server's error page (error-page.ts) and the gateway's login and consent page use it, and HTML
- * escaping for what they show.
+ * server's error and sign-out pages (error-page.ts, logout-pages.ts) and the gateway's login and
+ * consent page use it, and HTML escaping for what they show.
  */
 import { createHash } from 'node:crypto';
 
@@ -17,7 +17,8 @@ label{display:block;margin:1rem 0 .25rem;font-weight:600}
 input{width:100%;padding:.6rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--line);border-radius:.4rem}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem}
 button{flex:1;padding:.7rem;font:inherit;font-weight:600;border-radius:.4rem;border:1px solid var(--accent);cursor:pointer}
-button[value=allow]{background:var(--accent);color:var(--on-accent)}button[value=deny]{background:transparent;color:var(--fg)}
+button[value=allow],button[value=yes]{background:var(--accent);color:var(--on-accent)}
+button[value=deny]{background:transparent;color:var(--fg)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .error{color:var(--error);font-weight:600}.sub{font-size:1rem;margin:1rem 0 0}
 a.federated{display:block;margin-top:1.5rem;padding:.7rem;text-align:center;font-weight:600;border-radius:.4rem;

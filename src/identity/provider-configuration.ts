@@ -11,6 +11,7 @@ import type { TenantConfig } from '../config/tenant-schema.js';
 import type { SigningKey } from '../security/keyring.js';
 import type { StateStore } from '../state/store.js';
 import { ERROR_PAGE_CSP, renderErrorPage } from './error-page.js';
+import { LOGOUT_PAGE_HEADERS, renderLogoutQuestion, renderSignedOut } from './logout-pages.js';
 import { storeAdapter } from './store-adapter.js';
 
 export type LinkingConfig = NonNullable<TenantConfig['identity_linking']>;
@@ -176,6 +177,21 @@ function features(
     clientCredentials: { enabled: true },
     registration: initialAccessToken === undefined ? { enabled: false } : { enabled: true, initialAccessToken },
     userinfo: { enabled: false },
+    // Our pages instead of oidc-provider's samples (remote fonts, no CSP). A browser with no one
+    // signed in never reaches oidc-provider's self-submitting form: the route answers it (oauth-routes.ts).
+    rpInitiatedLogout: {
+      enabled: true,
+      logoutSource: (ctx, form) => {
+        ctx.set(LOGOUT_PAGE_HEADERS);
+        ctx.type = 'html';
+        ctx.body = renderLogoutQuestion(form);
+      },
+      postLogoutSuccessSource: (ctx) => {
+        ctx.set(LOGOUT_PAGE_HEADERS);
+        ctx.type = 'html';
+        ctx.body = renderSignedOut();
+      },
+    },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => resource,

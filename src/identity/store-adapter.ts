@@ -1,9 +1,14 @@
 /**
  * oidc-provider's storage adapter over the gateway's state store (memory or Redis), so every
  * replica shares grants, codes, tokens, sessions and interactions. Keys are
- * `oidc:<tenant>:<model>:<id>`; two small indexes (by uid, by grant) answer findByUid and
- * revokeByGrantId, which revoking a refresh token relies on to kill its access tokens.
+ * `oidc:<tenant>:<model>:<SHA-256 of the id>`; two small indexes (by uid, by grant) answer
+ * findByUid and revokeByGrantId, which revoking a refresh token relies on to kill its access tokens.
+ * An opaque token's id is the token itself (oidc-provider finds an access token, refresh token,
+ * code or session cookie by the value presented), so it is kept as API keys are, hashed: the key
+ * is its digest and the stored payload leaves out its `jti` (the id again), which `find` puts
+ * back from the value it was asked for. Nothing in the store can be presented as a token.
  */
+import { createHash } from 'node:crypto';
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import type { StateStore } from '../state/store.js';
 
@@ -18,6 +23,19 @@ async function update<T>(store: StateStore, key: string, ttlMs: number, change: 
     if ((await store.compareAndSet(key, current?.version ?? 0, change(current?.value), ttlMs)) !== null) return;
   }
   throw new Error(`could not update ${key}: too many concurrent writers`);
+}
+
+const digest = (id: string) => createHash('sha256').update(id).digest('base64url');
+
+/** `jti: null` in a stored payload: the jti was the id, left out. */
+function withoutId(id: string, payload: AdapterPayload): AdapterPayload {
+  return payload.jti === id ? { ...payload, jti: null as unknown as string } : payload;
+}
+
+function withId(id: string | undefined, payload: AdapterPayload): AdapterPayload {
+  if (payload.jti !== null) return payload;
+  const { jti: _jti, ...rest } = payload;
+  return id === undefined ? rest : { ...rest, jti: id };
 }
 
 export function storeAdapter(store: StateStore, namespace: string, now: () => number): AdapterConstructor {
@@ -35,14 +53,15 @@ export function storeAdapter(store: StateStore, namespace: string, now: () => nu
     constructor(private readonly model: string) {}
 
     private key(id: string): string {
-      return `${namespace}:${this.model}:${id}`;
+      return `${namespace}:${this.model}:${digest(id)}`;
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const ttl = ttlOf(payload, expiresIn);
       const key = this.key(id);
-      await store.set(key, payload, ttl);
-      if (payload.uid) await store.set(uidKey(payload.uid), id, ttl);
+      await store.set(key, withoutId(id, payload), ttl);
+      // The index names the record, not its id: a session's id is its cookie.
+      if (payload.uid) await store.set(uidKey(payload.uid), key, ttl);
       if (payload.grantId) {
         // The index lives as long as its longest member.
         await update<string[]>(store, grantKey(payload.grantId), Math.max(ttl, DEFAULT_TTL_MS), (keys = []) =>
@@ -52,12 +71,15 @@ export function storeAdapter(store: StateStore, namespace: string, now: () => nu
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return (await store.get<AdapterPayload>(this.key(id)))?.value;
+      const stored = (await store.get<AdapterPayload>(this.key(id)))?.value;
+      return stored && withId(id, stored);
     }
 
+    /** Without the session's id, which is not kept: oidc-provider reads only the account and grants of a session found so. */
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const id = (await store.get<string>(uidKey(uid)))?.value;
-      return id === undefined ? undefined : this.find(id);
+      const key = (await store.get<string>(uidKey(uid)))?.value;
+      const stored = key === undefined ? undefined : (await store.get<AdapterPayload>(key))?.value;
+      return stored && withId(undefined, stored);
     }
 
     findByUserCode(): Promise<undefined> {

@@ -19,6 +19,7 @@ import {
   DEFAULT_MAX_AGE_SECONDS,
   carriesSignature,
   verifyRequest,
+  type NonceStore,
   type VerifiedSignature,
   type VerifyOptions,
 } from './verify.js';
@@ -47,6 +48,8 @@ export class TenantSecurity {
     where: string,
     /** The tenant's own authorization server, when it links buyer identities. */
     own?: OwnAuthorizationServer,
+    /** Where accepted signature nonces are remembered (the state store); without it nonces are not checked. */
+    nonces?: NonceStore,
   ) {
     const signing = config.signing ?? {};
     if (((signing.keys?.length ?? 0) > 0 || signing.ephemeral_key) && !keyring.active) {
@@ -60,6 +63,7 @@ export class TenantSecurity {
     this.verifyOptions = {
       clockSkewSeconds: signing.clock_skew_seconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
       maxAgeSeconds: signing.max_age_seconds ?? DEFAULT_MAX_AGE_SECONDS,
+      ...(nonces && { nonces }),
     };
     this.authenticator = new Authenticator(config.auth, this.verifyMode !== 'off', where, own);
   }

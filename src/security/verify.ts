@@ -2,8 +2,11 @@
  * Verification of RFC 9421 signatures against the signer's published keys (spec part 2 §5):
  * Content-Digest first, then every labelled signature. Each must cover the required components,
  * be within its validity window and verify; a signature whose key this gateway cannot use is
- * skipped when another one verifies.
+ * skipped when another one verifies. The window is bounded: a signature states when it was made
+ * (`created`) or when it ends (`expires`, then no further ahead than the max age), and one that
+ * carries a `nonce` is accepted once (RFC 9421 §7.2.2).
  */
+import { createHash } from 'node:crypto';
 import { ProtocolError } from '../protocol/errors.js';
 import { verifyBytes } from './algorithms.js';
 import { checkContentDigest } from './content-digest.js';
@@ -19,12 +22,23 @@ import { WEB_BOT_AUTH_TAG } from './web-bot-auth.js';
 export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
 export const DEFAULT_MAX_AGE_SECONDS = 300;
 
+/**
+ * Where the nonces of accepted signatures are remembered until the signature would be refused
+ * anyway: the state store, so a replay to another replica is refused too.
+ */
+export interface NonceStore {
+  /** Writes only when the key is absent; true when written. */
+  setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
+}
+
 export interface VerifyOptions {
   now: () => number;
   /** Tolerated difference between the signer's clock and ours. */
   clockSkewSeconds?: number;
-  /** Oldest `created` accepted. */
+  /** Oldest `created` accepted, and the furthest `expires` of a signature without `created`. */
   maxAgeSeconds?: number;
+  /** Remember nonces here and refuse a signature whose nonce was seen; without it nonces are not checked. */
+  nonces?: NonceStore;
 }
 
 export interface VerifiedSignature {
@@ -33,16 +47,41 @@ export interface VerifiedSignature {
   tag?: string;
 }
 
-function checkTimes(sig: ParsedSignature, options: VerifyOptions): void {
+/** Checks the validity window; returns the seconds until the signature would be refused anyway. */
+function checkTimes(sig: ParsedSignature, options: VerifyOptions): number {
   const now = options.now() / 1000;
   const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  const maxAge = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
   const { created, expires } = sig.params;
+  if (created === undefined && expires === undefined) {
+    throw signatureInvalid(
+      sig.label,
+      `has neither created nor expires: this business accepts a signature for ${maxAge} s after it is made`,
+    );
+  }
   if (created !== undefined && expires !== undefined && expires < created) throw signatureInvalid(sig.label, 'expires is before created');
   if (expires !== undefined && now > expires + skew) throw signatureExpired(sig.label, 'the signature has expired');
-  if (created === undefined) return;
+  if (created === undefined) {
+    // Without created, expires alone bounds the signature: no further ahead than the max age.
+    if (expires! > now + maxAge + skew)
+      throw signatureInvalid(sig.label, `expires is further ahead than this business accepts (${maxAge} s)`);
+    return expires! + skew - now;
+  }
   if (created > now + skew) throw signatureInvalid(sig.label, 'created is in the future');
-  if (now - created > (options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) + skew)
-    throw signatureExpired(sig.label, 'created is older than this business accepts');
+  if (now - created > maxAge + skew) throw signatureExpired(sig.label, 'created is older than this business accepts');
+  return Math.min(created + maxAge + skew, expires === undefined ? Infinity : expires + skew) - now;
+}
+
+/**
+ * Claims the signature's nonce for the signer's key until the signature would be refused anyway;
+ * a nonce already claimed is a replay. The key holds a hash: nonces are the signer's text.
+ */
+async function claimNonce(sig: ParsedSignature, thumbprint: string, remainingSeconds: number, nonces: NonceStore): Promise<void> {
+  const digest = createHash('sha256').update(`${thumbprint}\n${sig.params.nonce}`).digest('base64url');
+  const ttlMs = Math.max(1000, Math.ceil(remainingSeconds * 1000));
+  if (!(await nonces.setIfAbsent(`signature-nonce:${digest}`, 1, ttlMs))) {
+    throw signatureInvalid(sig.label, 'its nonce was already used: a signature with a nonce is accepted once');
+  }
 }
 
 async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySet, options: VerifyOptions): Promise<VerifiedSignature> {
@@ -57,7 +96,7 @@ async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySe
   }
   const missing = uncovered(isRequest(message) ? requestComponents(message, label) : responseComponents(message), sig.components);
   if (missing.length > 0) throw signatureInvalid(label, `does not cover the required components ${missing.join(', ')}`);
-  checkTimes(sig, options);
+  const remainingSeconds = checkTimes(sig, options);
   if (params.tag === WEB_BOT_AUTH_TAG) {
     if (params.created === undefined || params.expires === undefined)
       throw signatureInvalid(label, 'web-bot-auth signatures need created and expires');
@@ -67,6 +106,7 @@ async function verifyOne(message: HttpMessage, sig: ParsedSignature, keys: KeySe
   if (!verifyBytes(algorithm, publicKey, signatureBase(message, sig.components, sig.serializedParams, label), sig.signature)) {
     throw signatureInvalid(label, 'does not verify');
   }
+  if (params.nonce !== undefined && options.nonces) await claimNonce(sig, await key.thumbprint(), remainingSeconds, options.nonces);
   return { label, kid: params.keyid, ...(params.tag !== undefined && { tag: params.tag }) };
 }
 

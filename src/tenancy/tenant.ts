@@ -130,6 +130,7 @@ export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise
       extras,
       secrets: Object.values(credentials),
       identityDeps: { store: deps.store, env: deps.env },
+      store: deps.store,
       ...(simulationSecret !== undefined && { simulationSecret }),
       ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
     });
@@ -150,6 +151,8 @@ export interface AssemblyOptions {
   secrets?: readonly string[];
   /** What the tenant's authorization server needs (its state store), when it links identities. */
   identityDeps?: IdentityDeps;
+  /** The state store, where accepted signature nonces are remembered (every replica refuses a replay). */
+  store?: StateStore;
 }
 
 function simulationAccess(
@@ -169,7 +172,7 @@ function simulationAccess(
 export function assembleTenant(
   loaded: LoadedTenant,
   backend: Adapter,
-  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [], identityDeps = {} }: AssemblyOptions = {},
+  { keyring = Keyring.none, observe, extras = {}, simulationSecret, secrets = [], identityDeps = {}, store }: AssemblyOptions = {},
 ): Tenant {
   const { config, file } = loaded;
   const baseUrl = config.base_url; // buildTenant fills it in when the file names none
@@ -181,7 +184,7 @@ export function assembleTenant(
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
   const capabilities = enabledCapabilities(config, file);
   const identity = tenantIdentity(config, baseUrl, backend, keyring, file, capabilities, identityDeps);
-  const security = new TenantSecurity(config, keyring, file, identity);
+  const security = new TenantSecurity(config, keyring, file, identity, store);
   const embedded = resolveEmbedded(config.embedded, file);
   const profile = renderProfile(
     renderBusinessProfile({

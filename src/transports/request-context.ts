@@ -60,6 +60,25 @@ export function checkSingleHost(raw: IncomingMessage): void {
   if (hosts > 1) throw new ProtocolError('invalid_request', 'the request has more than one Host header');
 }
 
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/i;
+
+/**
+ * RFC 9112 §3.2.2: for a request target in absolute form (`GET http://shop-b.example/carts`) the
+ * server ignores Host and uses the target's authority. The request is turned into the origin-form
+ * one it stands for (Host the authority, the URL its path), so routing, signature verification
+ * (`@authority`, `@path`) and the front door all see the authority the client named.
+ */
+function toOriginForm(raw: IncomingMessage & { originalUrl?: string }): string {
+  const url = raw.url ?? '/';
+  const absolute = ABSOLUTE_FORM.exec(url);
+  if (!absolute) return url;
+  const [, authority = '', rest = ''] = absolute;
+  const path = rest.startsWith('/') ? rest : `/${rest}`;
+  raw.headers.host = authority;
+  raw.originalUrl = path; // what Fastify reports as the request's original URL
+  return path;
+}
+
 export function tenantOf(req: FastifyRequest): Tenant {
   if (!req.tenant) throw new ProtocolError('unknown_tenant', `no business is served at ${req.hostname}`);
   return req.tenant;
@@ -80,7 +99,7 @@ export class TenantRouting {
   constructor(public registry: TenantRegistry) {}
 
   rewriteUrl = (raw: IncomingMessage): string => {
-    const url = normalizeRequestUrl(raw.url ?? '/');
+    const url = normalizeRequestUrl(toOriginForm(raw));
     const registry = this.registry;
     const match = registry.route(raw.headers.host, url);
     this.routed = match ? { raw, tenant: match.tenant, registry } : undefined;

@@ -1,4 +1,7 @@
-/** /docs in Chromium: the page renders the tenant's OpenAPI document, one block per operation. */
+/**
+ * /docs in Chromium: the page renders the tenant's OpenAPI document, one block per operation,
+ * under its strict CSP (no violation) and without asking any other origin for anything.
+ */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { operations } from '../../src/pipeline/table.js';
@@ -18,6 +21,14 @@ afterAll(async () => {
 
 it('shows every operation of the table with its operationId, and the transports beside them', async () => {
   const page = await browser.newPage();
+  const violations: string[] = [];
+  const elsewhere: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (!/^(data|blob):/.test(request.url()) && new URL(request.url()).origin !== new URL(url).origin) elsewhere.push(request.url());
+  });
   try {
     await page.goto(`${url}/docs/`);
     await page.waitForSelector('.opblock', { timeout: 45_000 }); // a large bundle, on a shared machine
@@ -25,6 +36,8 @@ it('shows every operation of the table with its operationId, and the transports 
     const shown = await page.locator('.opblock-summary-operation-id').allTextContents();
     for (const op of operations) expect(shown).toContain(op.name);
     expect(await page.locator('.info .title').textContent()).toContain('Test Shop');
+    expect(violations).toEqual([]);
+    expect(elsewhere).toEqual([]);
   } finally {
     await page.close();
   }

@@ -62,14 +62,20 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 }
 
 describe('linking a demo buyer in Chromium', () => {
-  it("Jane signs in on the gateway's page and allows; the agent reads her order with her token", async () => {
+  it("Jane signs in on the gateway's page and allows; the agent reads her order with her token; she signs out by the button", async () => {
     const orderId = await gw.placeOrder({ profileUrl: placer.url(), buyerId: 'cust_2' });
     const context = await browser.newContext();
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     const violations: string[] = [];
+    const elsewhere: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    page.on('request', (request) => {
+      const to = new URL(request.url());
+      const agentsRedirect = to.hostname === '127.0.0.1' && to.pathname === '/callback';
+      if (to.origin !== origin && !agentsRedirect) elsewhere.push(request.url());
     });
     try {
       let shown: Promise<void> | undefined;
@@ -101,7 +107,14 @@ describe('linking a demo buyer in Chromium', () => {
       expect(await page.locator('h1').innerText()).toBe('You can close this window');
       expect(outcome.scope).toBe(ORDER_READ);
       expect(outcome.orders).toEqual([{ id: orderId, status: 200, body: expect.objectContaining({ id: orderId }) }]);
+      // Signing out: the gateway's question, nothing happens until she presses the button.
+      await page.goto(`${origin}/oauth2/logout`);
+      expect(await page.locator('h1').innerText()).toBe('Sign out?');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/oauth2\/logout\/success/);
+      expect(await page.locator('h1').innerText()).toBe('Signed out');
       expect(violations).toEqual([]);
+      expect(elsewhere).toEqual([]);
     } finally {
       await context.close();
     }

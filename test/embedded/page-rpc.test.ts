@@ -83,7 +83,7 @@ describe('a checkout page', () => {
     expect((await gw.client('rest').get(other.id)).body.line_items[0].item.id).toBe('bouquet_roses');
   });
 
-  it('cancels its session, after which it reads not_found like the agent', async () => {
+  it('cancels its session, which the agent then reads canceled', async () => {
     const { gw, created, url } = await checkoutPage();
     const canceled = await pageCall(gw, url, 'cancel_checkout');
     expect(canceled.body.status).toBe('canceled');
@@ -209,5 +209,37 @@ describe('a checkout page after completion', () => {
     const late = await pageCall(gw, url, 'get_checkout', undefined, { key: null });
     expect(late.status).toBe(401);
     expect(late.body.content).toContain('completed');
+  });
+});
+
+describe('a checkout page after the checkout is canceled', () => {
+  it('reads the status only, no buyer email or address; its token ends a few minutes later', async () => {
+    gw = await embeddedGateway();
+    const client = pageClient(gw);
+    const { created } = await walkToReady(client, [line('pot_ceramic')]);
+    const url = client.pageUrl();
+    expect(JSON.stringify((await pageCall(gw, url, 'get_checkout', undefined, { key: null })).body)).toContain(BUYER.email);
+    // The agent cancels; the page is still open in the buyer's window.
+    expect((await gw.client('rest').cancel(created.id)).body.status).toBe('canceled');
+    const seen = await pageCall(gw, url, 'get_checkout', undefined, { key: null });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({ proto: expect.objectContaining({ status: 'success' }), id: created.id, status: 'canceled' });
+    const change = await pageCall(gw, url, 'update_checkout', { buyer: BUYER });
+    expect(JSON.stringify(change.body)).not.toContain(BUYER.email);
+    expect(JSON.stringify(change.body)).not.toMatch(/street_address|postal_code/);
+    gw.clock.now += CONFIRMATION_MS + 1000;
+    const late = await pageCall(gw, url, 'get_checkout', undefined, { key: null });
+    expect(late.status).toBe(401);
+    expect(late.body.content).toContain('canceled');
+    // The agent still reads the whole checkout over REST.
+    expect((await gw.client('rest').get(created.id)).body.buyer).toMatchObject({ email: BUYER.email });
+  });
+
+  it('the page that cancels gets the status only', async () => {
+    gw = await embeddedGateway();
+    const client = pageClient(gw);
+    const { created } = await walkToReady(client, [line('pot_ceramic')]);
+    const canceled = await pageCall(gw, client.pageUrl(), 'cancel_checkout');
+    expect(canceled.body).toEqual({ proto: expect.objectContaining({ status: 'success' }), id: created.id, status: 'canceled' });
   });
 });

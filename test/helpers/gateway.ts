@@ -83,6 +83,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
   const store = options.store ?? new MemoryStore();
   const config = { ...baseTenantConfig, ...options.tenant };
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter(), {
+    store,
     ...options.assembly,
     ...(options.keyring && { keyring: options.keyring }),
   });

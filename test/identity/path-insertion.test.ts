@@ -24,6 +24,15 @@ signing: { ephemeral_key: true }
 policies: { allow_loopback_profiles: true }
 `;
 
+const ownDomainFile = `id: own
+name: Own Domain Shop
+base_url: https://own.example
+hosts: [own.example]
+adapter: { type: memory, settings: { data_dir: ${resolve('config/demo')}, storefront_url: https://own.example/store } }
+capabilities: { dev.proto.shopping.order: {}, dev.proto.common.identity_linking: {} }
+signing: { ephemeral_key: true }
+`;
+
 let dir: string;
 let app: FastifyInstance;
 let store: MemoryStore;
@@ -33,6 +42,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proto-path-insertion-'));
   mkdirSync(join(dir, 'tenants'));
   for (const id of ['acme', 'beta']) writeFileSync(join(dir, 'tenants', `${id}.yaml`), tenantFile(id));
+  // Another merchant on its own domain: the prefixed tenants' login pages must not appear there.
+  writeFileSync(join(dir, 'tenants', 'own.yaml'), ownDomainFile);
   platform = await startPlatform();
   store = new MemoryStore();
   const tenants = await loadTenants(dir, { env: {}, now: Date.now, store, baseUrl: 'https://gw.example' });
@@ -88,6 +99,17 @@ describe('RFC 8414 and RFC 9728 path insertion', () => {
     expect(anonymous.headers['www-authenticate']).toBe(
       'Bearer realm="https://gw.example/t/beta", resource_metadata="https://gw.example/.well-known/oauth-protected-resource/t/beta"',
     );
+  });
+
+  it("a prefixed tenant's authorization server and login page never answer on another merchant's domain", async () => {
+    const onOwn = (url: string) => app.inject({ method: 'GET', url, headers: { host: 'own.example' } });
+    expect((await onOwn('/.well-known/oauth-authorization-server/t/acme')).statusCode).toBe(404);
+    expect((await onOwn('/t/acme/.well-known/oauth-authorization-server')).statusCode).toBe(404);
+    const authorize = await onOwn('/t/acme/oauth2/authorize?client_id=x&response_type=code');
+    expect(authorize.statusCode).toBe(404);
+    expect(authorize.body).not.toContain('Shop acme');
+    // The domain's own tenant still has its own.
+    expect((await onOwn('/.well-known/oauth-authorization-server')).json().issuer).toBe('https://own.example');
   });
 
   it('a path no tenant has is 404', async () => {

@@ -1,9 +1,9 @@
 /**
  * oidc-provider's storage over the gateway's state store, in memory and in Redis: what one
  * replica writes another finds; consumed codes stay consumed; revoking a grant removes every
- * token issued under it; entries expire with the artifact.
+ * token issued under it; entries expire with the artifact; tokens are kept only as hashes.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeAdapter } from '../../src/identity/store-adapter.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
@@ -57,10 +57,41 @@ function suite(open: () => Promise<Replicas>) {
     await expect(new one('AccessToken').find('a2')).resolves.toEqual({ grantId: 'g2' });
   });
 
+  it('keeps tokens under a hash: neither a key nor a stored value holds the token, which still finds it', async () => {
+    const { ns, one, two } = adapters();
+    const written: string[] = [];
+    const spy = (name: 'set' | 'compareAndSet') => {
+      const original = stores.a[name].bind(stores.a) as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => {
+        written.push(JSON.stringify(args));
+        return original(...args);
+      };
+    };
+    const recording = storeAdapter(
+      Object.assign(Object.create(stores.a) as StateStore, { set: spy('set'), compareAndSet: spy('compareAndSet') }),
+      ns,
+      Date.now,
+    );
+    const access = `AT_${randomUUID()}`;
+    const refresh = `RT_${randomUUID()}`;
+    const session = `SESS_${randomUUID()}`;
+    await new recording('AccessToken').upsert(access, { jti: access, grantId: 'g1', accountId: 'cust_1' }, 600);
+    await new recording('RefreshToken').upsert(refresh, { jti: refresh, grantId: 'g1' }, 3600);
+    await new recording('Session').upsert(session, { jti: session, uid: 'su1', accountId: 'cust_1' }, 600);
+    for (const secret of [access, refresh, session]) expect(written.join('\n')).not.toContain(secret);
+    await expect(new two('AccessToken').find(access)).resolves.toEqual({ jti: access, grantId: 'g1', accountId: 'cust_1' });
+    await expect(new two('RefreshToken').find(refresh)).resolves.toEqual({ jti: refresh, grantId: 'g1' });
+    await expect(new two('Session').find(session)).resolves.toEqual({ jti: session, uid: 'su1', accountId: 'cust_1' });
+    // By uid, the session's id is not known (nor kept); what oidc-provider checks there is the account.
+    await expect(new two('Session').findByUid('su1')).resolves.toEqual({ uid: 'su1', accountId: 'cust_1' });
+    await new two('RefreshToken').revokeByGrantId('g1');
+    await expect(new one('AccessToken').find(access)).resolves.toBeUndefined();
+  });
+
   it('an artifact expires with its expiresIn', async () => {
     const { ns, one } = adapters();
     await new one('AccessToken').upsert('short', {}, 1);
-    await stores.expireAfter(`${ns}:AccessToken:short`, 1000);
+    await stores.expireAfter(`${ns}:AccessToken:${createHash('sha256').update('short').digest('base64url')}`, 1000);
     await expect(new one('AccessToken').find('short')).resolves.toBeUndefined();
   });
 }

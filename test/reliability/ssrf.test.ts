@@ -1,6 +1,7 @@
 /**
  * SSRF through the caller's profile URL, the one URL a caller makes the gateway fetch: private,
- * link-local, CGNAT and reserved addresses in every spelling, DNS names resolving to them (a
+ * link-local, CGNAT and reserved addresses in every spelling (IPv6 transition forms carrying
+ * them included), DNS names resolving to them (a
  * mocked resolver, so nothing is asked of the network), loopback when the tenant does not allow
  * it, redirects, and bodies too large or too slow. Each is refused with a discovery error on
  * every operation over REST and MCP, before the operation touches the store or the backend.
@@ -32,6 +33,7 @@ vi.mock('node:dns', async (importOriginal) => {
       { address: '172.16.0.9', family: 4 },
     ],
     'loopback.test': [{ address: '127.0.0.1', family: 4 }],
+    'sixtofour.test': [{ address: '2002:a00:1::1', family: 6 }],
   };
   const lookup = (hostname: string, options: any, callback?: any) => {
     const cb = typeof options === 'function' ? options : callback;
@@ -44,7 +46,16 @@ vi.mock('node:dns', async (importOriginal) => {
   return { ...actual, default: { ...actual, lookup }, lookup };
 });
 
-const RESOLVED = ['internal.test', 'metadata.test', 'cgnat.test', 'ula.test', 'mapped.test', 'mixed.test', 'loopback.test'];
+const RESOLVED = [
+  'internal.test',
+  'metadata.test',
+  'cgnat.test',
+  'ula.test',
+  'mapped.test',
+  'mixed.test',
+  'loopback.test',
+  'sixtofour.test',
+];
 const tally = new Tally('ssrf');
 
 let tripwire: Tripwire;
@@ -100,6 +111,10 @@ const PRIVATE = [
   'https://[fd12:3456::1]/.well-known/proto',
   'https://[::ffff:10.0.0.1]/.well-known/proto',
   'https://[::]/.well-known/proto',
+  'https://[2002:c0a8:101::1]/.well-known/proto', // 6to4 of 192.168.1.1
+  'https://[::ffff:0:a9fe:a9fe]/latest', // IPv4-translated 169.254.169.254
+  'https://[64:ff9b::10.0.0.1]/.well-known/proto', // NAT64 of 10.0.0.1
+  'https://sixtofour.test/.well-known/proto',
   'https://0xa9.0xfe.0xa9.0xfe/latest', // 169.254.169.254 in hex
   'https://2852039166/latest', // the same as one number
   'https://internal.test/.well-known/proto',
@@ -119,6 +134,9 @@ const loopback = () => {
     `https://127.1.2.3:${port}/.well-known/proto`,
     `https://[::1]:${port}/.well-known/proto`,
     `https://[::ffff:127.0.0.1]:${port}/.well-known/proto`,
+    `https://[::127.0.0.1]:${port}/.well-known/proto`, // IPv4-compatible
+    `https://[::ffff:0:7f00:1]:${port}/.well-known/proto`, // IPv4-translated
+    `https://[2002:7f00:1::1]:${port}/.well-known/proto`, // 6to4
     `https://2130706433:${port}/.well-known/proto`,
     `https://0x7f.1:${port}/.well-known/proto`,
     `https://localhost:${port}/.well-known/proto`,

@@ -157,6 +157,70 @@ describe('verify_requests: required', () => {
   });
 });
 
+describe('a signature’s lifetime and its nonce', () => {
+  let gw: SecureGateway;
+  let clock = Date.parse('2026-05-01T12:00:00Z');
+  const seconds = () => Math.floor(clock / 1000);
+  const GET_COVERED = ['@method', '@authority', '@path', 'proto-agent'];
+  const signedWhoami = (params: Parameters<typeof signCovering>[3]) =>
+    signCovering(gw.request(whoami), GET_COVERED, gw.platformKey, params);
+  const YEAR = 365 * 86_400;
+  beforeAll(async () => {
+    gw = await secureGateway({ now: () => clock });
+  });
+  afterAll(() => gw.close());
+
+  it('401 signature_invalid for a signature with neither created nor expires: its age could not be bounded', async () => {
+    const res = await gw.send(signedWhoami({}));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'signature_invalid', content: expect.stringContaining('neither created nor expires') });
+  });
+
+  it('expires alone: accepted within the window the tenant allows (max age), refused further ahead', async () => {
+    expect((await gw.send(signedWhoami({ expires: seconds() + 240 }))).statusCode).toBe(200);
+    const years = await gw.send(signedWhoami({ expires: seconds() + 3 * YEAR }));
+    expect(years.statusCode).toBe(401);
+    expect(years.json()).toMatchObject({ code: 'signature_invalid', content: expect.stringContaining('further ahead') });
+  });
+
+  it('created with an expires years ahead: accepted only for the max age after created', async () => {
+    const signed = signedWhoami({ created: seconds(), expires: seconds() + 3 * YEAR });
+    expect((await gw.send(signed)).statusCode).toBe(200);
+    clock += (300 + 60 + 1) * 1000; // max age and clock skew, then a second more
+    const later = await gw.send(signed);
+    expect(later.statusCode).toBe(401);
+    expect(later.json()).toMatchObject({ code: 'signature_expired' });
+  });
+
+  it('a signature with a nonce is accepted once; its replay is 401, a fresh nonce passes', async () => {
+    const signed = signedWhoami({ created: seconds(), nonce: 'n-0123456789abcdef' });
+    expect((await gw.send(signed)).statusCode).toBe(200);
+    const replay = await gw.send(signed);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toMatchObject({ code: 'signature_invalid', content: expect.stringContaining('nonce') });
+    expect((await gw.send(signedWhoami({ created: seconds(), nonce: 'n-fedcba9876543210' }))).statusCode).toBe(200);
+    // A signature without a nonce is not remembered: replays are the Idempotency-Key's business (spec part 2 §5.4).
+    const plain = signedWhoami({ created: seconds() });
+    expect((await gw.send(plain)).statusCode).toBe(200);
+    expect((await gw.send(plain)).statusCode).toBe(200);
+  });
+
+  it('a replayed Web Bot Auth signature (which carries a nonce) is refused', async () => {
+    const signed = gw.request({ ...bump, sign: { webBotAuth: { agentUrl: 'https://agent.example/.well-known/proto' } } });
+    expect((await gw.send(signed)).statusCode).toBe(201);
+    expect((await gw.send(signed)).json()).toMatchObject({ code: 'signature_invalid', content: expect.stringContaining('nonce') });
+  });
+
+  it('a signature that does not verify does not use up its nonce', async () => {
+    const signed = signedWhoami({ created: seconds(), nonce: 'n-not-burnt-by-forgery' });
+    // The signature of another base (another nonce) under this Signature-Input: it does not verify.
+    const other = signedWhoami({ created: seconds(), nonce: 'n-another-one' }).headers.signature!;
+    const forged = withHeader(signed, 'signature', other);
+    expect((await gw.send(forged)).statusCode).toBe(401);
+    expect((await gw.send(signed)).statusCode).toBe(200);
+  });
+});
+
 describe('verify_requests: optional (the default)', () => {
   let gw: SecureGateway;
   beforeAll(async () => {

@@ -210,4 +210,27 @@ describe('/docs', () => {
     const fed = await get('/docs/json');
     expect(fed.json()).toEqual((await get('/openapi.json')).json());
   });
+
+  it('every part of the page carries a CSP that forbids framing and other origins, nosniff and no referrer', async () => {
+    for (const url of ['/docs', '/docs/', '/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-initializer.js', '/docs/json']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBeLessThan(400);
+      const csp = new Map(
+        String(res.headers['content-security-policy'])
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...sources]) => [name, sources.join(' ')]),
+      );
+      expect(csp.get('default-src'), url).toBe("'self'");
+      expect(csp.get('script-src'), url).toBe("'self'");
+      expect(csp.get('frame-ancestors'), url).toBe("'none'");
+      expect(csp.get('base-uri'), url).toBe("'none'");
+      expect(csp.get('object-src'), url).toBe("'none'");
+      // "Try it out" calls the tenant's base URL (the document's server); nothing else leaves the page's origin.
+      expect(csp.get('connect-src'), url).toBe("'self' https://shop.example");
+      for (const [name, sources] of csp) if (name !== 'connect-src') expect(sources, `${url} ${name}`).not.toMatch(/https?:|'unsafe-/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
 });

@@ -5,9 +5,10 @@
  * pipeline as REST and MCP (transport `embedded`), so the answer is the REST answer, status
  * code included. The token admits the call for the session's owner with the business's own
  * profile (every capability of the tenant active); budgets count the client's address.
- * Once its checkout is completed, the page reads a confirmation only (id, status, order), and its
- * token lives on for CONFIRMATION_MS after the page first saw the session ended, not for the
- * rest of the page lifetime: the buyer's email and address are no longer on show.
+ * Once its checkout is completed or canceled, the page reads a confirmation only (id, status, and
+ * the order of a completed one), and its token lives on for CONFIRMATION_MS after the page first
+ * saw the session ended, not for the rest of the page lifetime: the buyer's email and address are
+ * no longer on show, whoever ended the session (the page, or the agent over REST or MCP).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,18 +26,21 @@ import { headerValue } from '../../transports/request-context.js';
 import { sendOperationResponse } from '../../transports/operation-response.js';
 import type { StateStore } from '../../state/store.js';
 
-/** How long a page may still read its checkout after completion: long enough to show the confirmation. */
+/** How long a page may still read its checkout once it ended: long enough to show the confirmation. */
 export const CONFIRMATION_MS = 5 * 60_000;
 
-/** A completed checkout as its page reads it again: what the confirmation shows, no buyer data. */
-function confirmationOnly(response: OperationResponse): OperationResponse {
-  const body = JSON.parse(response.body) as {
-    proto?: unknown;
-    id?: unknown;
-    status?: unknown;
-    order?: { id?: unknown; permalink_url?: unknown };
-  };
-  if (body.status !== 'completed') return response;
+/** The statuses after which a checkout keeps no page. */
+const ENDED: ReadonlySet<unknown> = new Set(['completed', 'canceled']);
+
+interface CheckoutBody {
+  proto?: unknown;
+  id?: unknown;
+  status?: unknown;
+  order?: { id?: unknown; permalink_url?: unknown };
+}
+
+/** An ended checkout as its page reads it: what the confirmation shows, no buyer data. */
+function confirmationOnly(response: OperationResponse, body: CheckoutBody): OperationResponse {
   const order = body.order && { id: body.order.id, permalink_url: body.order.permalink_url };
   // A new object, not a spread: the response's encoded bytes (a kept answer's) must not outlive its body.
   const confirmation = JSON.stringify({ proto: body.proto, id: body.id, status: body.status, ...(order && { order }) });
@@ -84,9 +88,9 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       );
     }
     req.operation = op.name;
-    const ended = kind === 'checkout' ? await store.get<number>(endedKey(tenant, session.id)) : null;
-    if (ended && now() - ended.value > CONFIRMATION_MS) {
-      throw new ProtocolError('unauthorized', 'the page token has expired: this checkout is completed');
+    const ended = kind === 'checkout' ? await store.get<{ at: number; status: string }>(endedKey(tenant, session.id)) : null;
+    if (ended && now() - ended.value.at > CONFIRMATION_MS) {
+      throw new ProtocolError('unauthorized', `the page token has expired: this checkout is ${ended.value.status}`);
     }
     // The URL token admits the session's owner; a business that requires a credential for the
     // capability also gets one, which the page asked its host for (ready's auth, ec.auth) and sends as EP-Auth.
@@ -115,12 +119,11 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       }),
     );
     reply.header('cache-control', 'no-store');
-    const completed =
-      kind === 'checkout' && response.status === 200 && (JSON.parse(response.body) as { status?: unknown }).status === 'completed';
-    if (completed) {
-      await store.setIfAbsent(endedKey(tenant, session.id), now(), tenant.embedded!.pageTtlMs);
-      // The complete answer itself is whole (the page hands it to the host); later reads are the confirmation.
-      if (op.name === 'get_checkout') return sendOperationResponse(reply, confirmationOnly(response));
+    const body = kind === 'checkout' && response.status < 300 ? (JSON.parse(response.body) as CheckoutBody) : undefined;
+    if (body && ENDED.has(body.status)) {
+      await store.setIfAbsent(endedKey(tenant, session.id), { at: now(), status: body.status }, tenant.embedded!.pageTtlMs);
+      // The complete answer itself is whole (the page hands it to the host); every other answer is the confirmation.
+      if (op.name !== 'complete_checkout') return sendOperationResponse(reply, confirmationOnly(response, body));
     }
     return sendOperationResponse(reply, response);
   };

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../../protocol/errors.js';
+import { LOGOUT_PAGE_HEADERS, renderNotSignedIn } from '../../identity/logout-pages.js';
 import { OAUTH_PATH } from '../../identity/provider-configuration.js';
 import { federatedRoutes } from './federated-routes.js';
 import { asProtocolErrors, interactionPage, serverOf } from './interaction-page.js';
@@ -92,6 +93,19 @@ async function addOauthRoutes(app: FastifyInstance): Promise<void> {
     await server.attempts.succeeded(email, req.ip);
     await asProtocolErrors(() => server.finishLogin(req.raw, reply.raw, customer));
     return reply.hijack();
+  });
+
+  // oidc-provider answers a browser with no one signed in with a form that submits itself: not here.
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${OAUTH_PATH}/logout`,
+    handler: async (req, reply) => {
+      const { tenant, server } = serverOf(req);
+      const session = await server.provider.Session.get(server.provider.createContext(req.raw, reply.raw));
+      if (session.accountId !== undefined) return handOver(req, reply);
+      req.operation = 'oauth';
+      return reply.code(200).headers(LOGOUT_PAGE_HEADERS).type('text/html; charset=utf-8').send(renderNotSignedIn(tenant.name));
+    },
   });
 
   await app.register(federatedRoutes);

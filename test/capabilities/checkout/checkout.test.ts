@@ -246,8 +246,8 @@ describe('sessions', () => {
   const FIELD = 'config.webhook_url of dev.proto.shopping.order in your profile';
   it.each([
     ['file:///etc/passwd', 'the webhook URL must use https'],
-    ['https://169.254.169.254/latest/meta-data', `the webhook URL's address is refused: ${PRIVATE}`],
-    ['https://10.0.0.7/hooks', `the webhook URL's address is refused: ${PRIVATE}`],
+    ['https://169.254.169.254/latest/meta-data', `the webhook URL's address is refused: ${PRIVATE} (linkLocal)`],
+    ['https://10.0.0.7/hooks', `the webhook URL's address is refused: ${PRIVATE} (private)`],
     ['http://agent.example/hooks', 'the webhook URL must use https'],
   ])('warns the platform whose webhook_url is %s while it builds the checkout, and records no webhook URL', async (url, problem) => {
     const path = `/profiles/webhook-${encodeURIComponent(url)}`;

@@ -72,12 +72,12 @@ export interface LinkResult {
   verifier: string;
 }
 
-/** The buyer signs in and allows; returns the authorization response the platform receives. */
+/** The buyer signs in and allows (in `browser`, which keeps the session); returns the authorization response the platform receives. */
 export async function linkBuyer(
   app: FastifyInstance,
   p: Omit<AuthorizeParams, 'challenge'> & { email: string; password: string },
+  browser = new Browser(app),
 ): Promise<LinkResult> {
-  const browser = new Browser(app);
   const { verifier, challenge } = pkcePair();
   const start = await browser.request('GET', authorizeUrl({ ...p, challenge }));
   if (start.statusCode !== 303) throw new Error(`authorize answered ${start.statusCode}: ${start.body}`);

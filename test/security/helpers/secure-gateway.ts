@@ -11,6 +11,7 @@ import { Keyring, generatePrivateJwk, signingKeyFromJwk, type SigningKey } from 
 import { signRequest, type SignRequestOptions } from '../../../src/security/sign.js';
 import { buildServer } from '../../../src/server.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
+import type { StateStore } from '../../../src/state/store.js';
 import { TenantRegistry } from '../../../src/tenancy/registry.js';
 import { assembleTenant } from '../../../src/tenancy/tenant.js';
 import { counterOperations } from '../../helpers/counter-operation.js';
@@ -39,6 +40,10 @@ export interface SecureGatewayOptions {
   keyring?: Keyring;
   operations?: readonly OperationDefinition[];
   now?: () => number;
+  /** The state store (a Redis one for replicas); a memory store of its own by default. */
+  store?: StateStore;
+  /** Another replica of `replicaOf`'s deployment: the same platform and platform key, not closed by close(). */
+  replicaOf?: SecureGateway;
 }
 
 export interface SignedCall {
@@ -82,21 +87,23 @@ export interface SecureGateway {
 const text = (body: unknown) => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
 
 export async function secureGateway(options: SecureGatewayOptions = {}): Promise<SecureGateway> {
-  const platformKey = await newSigningKey();
-  const platform = await startPlatform(platformProfile(undefined, {}));
+  const platformKey = options.replicaOf?.platformKey ?? (await newSigningKey());
+  const platform = options.replicaOf?.platform ?? (await startPlatform(platformProfile(undefined, {})));
   const publish = (path: string, keys: unknown[]) => platform.serve(path, { ...platformProfile(), keys });
-  publish('/.well-known/proto', [platformKey.publicJwk]);
+  if (!options.replicaOf) publish('/.well-known/proto', [platformKey.publicJwk]);
   const now = options.now ?? Date.now;
   const logs: string[] = [];
   const config = { ...securityTenantConfig, ...(typeof options.tenant === 'function' ? options.tenant(platform) : options.tenant) };
+  const store = options.store ?? new MemoryStore();
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, stubAdapter(), {
     ...(options.keyring && { keyring: options.keyring }),
+    store,
   });
   const app = await buildServer({
     settings: { bodyLimitBytes: 65_536, logLevel: 'info' },
     logStream: { write: (line: string) => void logs.push(line) },
     tenants: new TenantRegistry([tenant]),
-    store: new MemoryStore(),
+    store,
     operations: options.operations ?? [...counterOperations, whoAmI, orderProbe],
     now,
   });
@@ -140,7 +147,7 @@ export async function secureGateway(options: SecureGatewayOptions = {}): Promise
     call: (call) => send(request(call)),
     async close() {
       await app.close();
-      await platform.close();
+      if (!options.replicaOf) await platform.close();
     },
   };
 }
