@@ -1,6 +1,7 @@
 /** The demo store: catalog, prices and rules from files, orders in the gateway's state store. */
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
+import { doc } from '../../schemas/common.js';
 import { anyCredentials, defineAdapter } from '../definition.js';
 import { createMemoryAdapter } from './index.js';
 
@@ -8,15 +9,22 @@ export const memory = defineAdapter({
   type: 'memory',
   settings: Type.Object(
     {
-      data_dir: Type.String({ minLength: 1 }),
-      storefront_url: Type.String({ format: 'uri' }),
-      /** How long placed orders are kept in the state store. */
-      order_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+      data_dir: doc(
+        Type.String({ minLength: 1 }),
+        "The store's data files (catalog, prices, rules; config/demo), relative to the tenant file.",
+      ),
+      storefront_url: doc(Type.String({ format: 'uri' }), "The store's home page; a path (/demo-store) is relative to base_url."),
+      order_retention_days: doc(
+        Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+        'How long placed orders are kept in the state store.',
+      ),
     },
     { additionalProperties: false },
   ),
-  // Optional credential: webhook_secret signs and verifies the demo store's own webhooks (X-Demo-Webhook-Signature).
   credentials: anyCredentials,
+  credentialNames: Type.Object({
+    webhook_secret: doc(Type.Optional(Type.String()), "Signs and verifies the demo store's own webhooks (X-Demo-Webhook-Signature)."),
+  }),
   create: (settings, credentials, context) =>
     createMemoryAdapter({
       dataDir: resolve(context.baseDir, settings.data_dir),
