@@ -60,8 +60,8 @@ export function readTenantFile(file: string, configDir: string, validate: Valida
   return { config: withIssuedCredentials(result.value, configDir), file };
 }
 
-/** What must hold across the files: unique ids, hosts and path prefixes, and a route to each tenant when there are several. */
-export function checkTenantSet(tenants: readonly LoadedTenant[]): void {
+/** Each id, host and path prefix names one tenant. */
+export function checkUnique(tenants: readonly LoadedTenant[]): void {
   const seen = new Map<string, LoadedTenant>();
   const claim = (key: string, tenant: LoadedTenant, what: string) => {
     const other = seen.get(key);
@@ -73,10 +73,18 @@ export function checkTenantSet(tenants: readonly LoadedTenant[]): void {
     for (const host of tenant.config.hosts ?? []) claim(`host:${host.toLowerCase()}`, tenant, `host "${host}"`);
     if (tenant.config.path_prefix) claim(`prefix:${tenant.config.path_prefix}`, tenant, `$.path_prefix "${tenant.config.path_prefix}"`);
   }
-  const unrouted = tenants.filter((t) => !t.config.hosts?.length && !t.config.path_prefix);
-  if (tenants.length > 1 && unrouted.length > 0) {
-    throw new ConfigError(`${shownPath(unrouted[0]!.file)}: with several tenants each needs $.hosts or $.path_prefix`);
-  }
+}
+
+/** Tenants no request can be routed to: no hosts and no path prefix (fine only for a lone tenant). */
+export const unrouted = (tenants: readonly LoadedTenant[]): LoadedTenant[] =>
+  tenants.filter((t) => !t.config.hosts?.length && !t.config.path_prefix);
+
+/** What must hold across the files: unique ids, hosts and path prefixes, and a route to each tenant when there are several. */
+export function checkTenantSet(tenants: readonly LoadedTenant[]): void {
+  checkUnique(tenants);
+  const [first] = unrouted(tenants);
+  if (tenants.length > 1 && first)
+    throw new ConfigError(`${shownPath(first.file)}: with several tenants each needs $.hosts or $.path_prefix`);
 }
 
 export function loadTenantFiles(configDir: string, adapterTypes?: readonly string[]): LoadedTenant[] {
