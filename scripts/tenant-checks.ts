@@ -153,7 +153,15 @@ function storeSteps(opened: OpenedTenant): Array<[string, Step | string]> {
   const webhookUrl = `${tenant.baseUrl}/webhooks/backend`;
   const cannot = (what: string) => `the ${adapter.kind} adapter cannot read ${what}`;
   return [
-    ['credentials', async (signal) => (await tenant.adapter.ping(signal), 'the store answers with them')],
+    [
+      'credentials',
+      async (signal) => {
+        await tenant.adapter.ping(signal);
+        return Object.keys(tenant.config.adapter.credentials ?? {}).length > 0
+          ? 'the store answers with them'
+          : 'the store answers (it needs none)';
+      },
+    ],
     [
       'api version',
       setup?.apiVersion

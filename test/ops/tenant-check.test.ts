@@ -258,6 +258,30 @@ describe('npm run tenant -- list', () => {
   });
 });
 
+describe('npm run tenant -- list, against a store that never answers', () => {
+  it("gives up at the deadline, the adapter's start included, and says so", async () => {
+    const silent = createServer((socket) => socket.on('error', () => undefined)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => silent.once('listening', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'tenant-silent-'));
+    try {
+      const { port } = silent.address() as { port: number };
+      const made = await run(
+        ['new', '--dir', dir, '--type', 'woocommerce', '--id', 'woo', '--set', `store_url=http://127.0.0.1:${port}`],
+        { out: () => undefined, err: () => undefined },
+        {},
+      );
+      expect(made).toBe(0);
+      const started = performance.now();
+      const { out } = await tenant(['list', '--dir', dir, '--timeout', '1']);
+      expect(out.split('\n')[1]).toMatch(/^woo +woocommerce +every host +- +down \(no answer within 1 s\)$/);
+      expect(performance.now() - started).toBeLessThan(4_000); // the adapter's own start deadline is 5 s
+    } finally {
+      silent.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the pieces', () => {
   it('judges webhooks: missing, delivered elsewhere, disabled by the store, all here', () => {
     const url = 'https://gw.example/webhooks/backend';
