@@ -53,13 +53,17 @@ export interface OpenedTenant {
   adapter: Adapter;
 }
 
-/** The registry's definitions, each also handing over the adapter it creates and the credentials it was given. */
-function capturing(seen: (adapter: Adapter, credentials: Record<string, string>) => void): RegisteredAdapter[] {
+/**
+ * The registry's definitions, each also handing over the credentials it is given (before it starts:
+ * a store's refusal while the adapter starts may quote one) and the adapter it creates.
+ */
+function capturing(secrets: Set<string>, seen: (adapter: Adapter) => void): RegisteredAdapter[] {
   return ADAPTERS.map((definition) => ({
     ...definition,
     create: async (settings, credentials, context) => {
+      for (const secret of Object.values(context.credentials)) secrets.add(secret);
       const adapter = await definition.create(settings, credentials, context);
-      seen(adapter, context.credentials);
+      seen(adapter);
       return adapter;
     },
   }));
@@ -73,10 +77,7 @@ export async function openTenant(loaded: LoadedTenant, context: Pick<CheckContex
     now: Date.now,
     store: new MemoryStore(),
     baseUrl: context.baseUrl,
-    adapters: capturing((created, credentials) => {
-      adapter = created;
-      for (const secret of Object.values(credentials)) context.secrets.add(secret);
-    }),
+    adapters: capturing(context.secrets, (created) => (adapter = created)),
   });
   return { tenant, adapter: adapter! };
 }

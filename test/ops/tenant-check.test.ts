@@ -153,6 +153,12 @@ describe('npm run tenant -- check', () => {
     );
   });
 
+  it('scrubs every credential it resolved from what it prints, wherever a message would quote it', async () => {
+    // A key that is also words of the store's refusal, which comes while the adapter starts (outside the request path's scrubbing).
+    const { out } = await tenant(['check', '--id', 'woo'], { ...GOOD_ENV(), WOO_CONSUMER_KEY: 'the consumer key' });
+    expect(line(out, 'woo', 'credentials')).toMatch(/; check \[redacted\] and secret and that the key has read permission$/);
+  });
+
   it('says the store is unreachable', async () => {
     const file = join(configDir, 'tenants', 'flowers.yaml');
     const before = readFileSync(file, 'utf8');
