@@ -27,7 +27,8 @@
  * - events.ts: webhooks, polled order changes, catalog changes;
  * - errors.ts: what adapters throw;
  * - adapter.ts: the `Adapter` interface itself;
- * - store.ts: the gateway's state store as an adapter sees it.
+ * - store.ts: the gateway's state store as an adapter sees it;
+ * - setup.ts: what a store says about its own setup (API version, webhooks), for operators' checks.
  */
 export * from './contract/shared.js';
 export * from './contract/capabilities.js';
@@ -39,3 +40,4 @@ export * from './contract/events.js';
 export * from './contract/errors.js';
 export * from './contract/adapter.js';
 export * from './contract/store.js';
+export * from './contract/setup.js';

@@ -4,7 +4,7 @@
  * against the definition before `create` runs, so a broken tenant file fails start-up with the
  * field that is wrong.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Adapter, AdapterStore } from './contract.js';
 import type { OrderSimulator } from './simulator.js';
 
@@ -50,9 +50,19 @@ export interface AdapterDefinition<S extends TSchema = TSchema, C = unknown, A e
   settings: S;
   /** Checks `adapter.credentials` (messages name `$.adapter.credentials...`). */
   credentials(given: Record<string, string>): CredentialCheck<C>;
+  /**
+   * The names `adapter.credentials` takes, each a string described by what it is: the required
+   * ones are what `npm run tenant -- new` references in a new tenant file, the optional ones it
+   * lists. `credentials` above stays the check. Absent: the settings name the credentials (fields
+   * marked NAMES_CREDENTIAL, as the REST adapter's auth does).
+   */
+  credentialNames?: TObject;
   create(settings: Static<S>, credentials: C, context: AdapterContext): A | Promise<A>;
   extras?(adapter: A): AdapterExtras;
 }
+
+/** Marks a settings field whose value is the name of an entry of `adapter.credentials` (a JSON Schema keyword). */
+export const NAMES_CREDENTIAL = 'namesCredential';
 
 /** Infers the settings, credentials and adapter types of one definition. */
 export const defineAdapter = <S extends TSchema, C, A extends Adapter>(definition: AdapterDefinition<S, C, A>) => definition;

@@ -14,6 +14,7 @@ import type { BackendEvent, CatalogChange, OrderChange, WebhookHeaders } from '.
 import type { OrderLinks, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from './orders.js';
 import type { CheckoutPage, CheckoutUrlRequest, Quote, QuoteRequest } from './quote.js';
 import type { RequestContext } from './shared.js';
+import type { StoreSetup } from './setup.js';
 
 export interface Adapter {
   readonly kind: string;
@@ -111,5 +112,10 @@ export interface Adapter {
 
   /** Cheap reachability check for readiness probes. */
   ping(signal?: AbortSignal): Promise<void>;
+  /**
+   * Optional: read-only answers about the store's own setup (its API version, the webhooks it
+   * sends where) for operators' checks (`npm run tenant -- check`); never called on a request.
+   */
+  readonly setup?: StoreSetup;
   close?(): Promise<void>;
 }

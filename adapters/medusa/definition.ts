@@ -2,6 +2,7 @@
 import type { CredentialCheck } from '../definition.js';
 import { defineAdapter } from '../definition.js';
 import { CREDENTIALS, createMedusaAdapter, MedusaSettings } from './index.js';
+import { MedusaCredentialNames } from './settings.js';
 
 interface MedusaCredentials {
   publishableKey: string;
@@ -25,6 +26,7 @@ export const medusa = defineAdapter({
   type: 'medusa',
   settings: MedusaSettings,
   credentials: checkCredentials,
+  credentialNames: MedusaCredentialNames,
   create: (settings, credentials, context) =>
     createMedusaAdapter({ settings, ...credentials, store: context.store, tenantId: context.tenantId, now: context.now }),
 });

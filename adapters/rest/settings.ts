@@ -9,8 +9,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_LINKS } from '../contract.js';
 import { doc, StringEnum } from '../../schemas/common.js';
+import { NAMES_CREDENTIAL } from '../definition.js';
 
-const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials' });
+const Credential = Type.String({ minLength: 1, description: 'the name of an entry of $.adapter.credentials', [NAMES_CREDENTIAL]: true });
 /** A JSONata expression: inline text, or `{file}` (a .jsonata file, relative to the tenant file). */
 const expression = (description = 'a JSONata expression') =>
   Type.Union([Type.String({ minLength: 1 }), Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false })], {

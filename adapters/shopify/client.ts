@@ -24,14 +24,17 @@ const REFRESH_MARGIN_MS = 60_000;
 
 /** An Admin token from a grant's answer; what else the answer is means for the gateway: retry (when) or give up. */
 function grantedToken(answer: HttpAnswer): { accessToken: string; expiresInS?: number } {
-  if (answer.status < 200 || answer.status >= 300) throw statusError('Admin', answer.status, answer.headers['retry-after']);
   let body: unknown;
   try {
     body = JSON.parse(answer.text ?? '');
   } catch {
     body = undefined; // not JSON: no token, refused below
   }
-  const { access_token, expires_in } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown };
+  const { access_token, expires_in, error } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
+  // An OAuth error answer (RFC 6749 §5.2, e.g. 400 invalid_client): the app's id or secret is wrong.
+  if ((answer.status === 400 || answer.status === 401) && typeof error === 'string')
+    throw new BackendError(`Shopify refused the client-credentials grant (${error}): check client_id and client_secret`, false);
+  if (answer.status < 200 || answer.status >= 300) throw statusError('Admin', answer.status, answer.headers['retry-after']);
   if (typeof access_token !== 'string') throw new BackendError('Shopify refused the client-credentials grant', false);
   return { accessToken: access_token, ...(typeof expires_in === 'number' && { expiresInS: expires_in }) };
 }

@@ -217,6 +217,8 @@ export const CART_ATTRIBUTES = `mutation CartAttributes($cartId: ID!, $attribute
 
 export const SHOP = `query Shop { shop { id name currencyCode } }`;
 
+export const API_VERSIONS = `query ApiVersions { publicApiVersions { handle supported } }`;
+
 export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
   productVariants(first: 250, query: $query) { nodes { id sku product { id } } }
 }`;
@@ -330,6 +332,7 @@ export const DOCUMENTS = {
   },
   admin: {
     SHOP,
+    API_VERSIONS,
     VARIANTS_BY_SKU,
     ORDER_QUERY,
     ORDER_BY_REFERENCE,

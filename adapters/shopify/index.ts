@@ -23,8 +23,10 @@ import type {
   RequestContext,
   SearchPage,
   SearchQuery,
+  StoreSetup,
   WebhookHeaders,
 } from '../contract.js';
+import { apiVersionStatus } from './api-version.js';
 import { ShopifyCarts } from './cart.js';
 import { ShopifyCatalog } from './catalog.js';
 import { ShopifyCheckout } from './checkout.js';
@@ -34,7 +36,7 @@ import { ShopifyOrders } from './orders.js';
 import { pageTokens } from './search.js';
 import type { ShopifyConfig, ShopifyCredentials } from './settings.js';
 import { Storefronts } from './storefront.js';
-import { registerWebhooks, verifyShopifyWebhook, webhookSubscriptions } from './webhooks.js';
+import { ORDER_TOPICS, registerWebhooks, verifyShopifyWebhook, webhookSubscriptions } from './webhooks.js';
 
 const capabilitiesOf = (settings: ShopifyConfig): AdapterCapabilities => ({
   lookupKeys: ['sku', 'handle'],
@@ -65,6 +67,8 @@ export class ShopifyAdapter implements Adapter {
   private readonly carts: ShopifyCarts;
   private readonly checkout: ShopifyCheckout;
   private readonly orders: ShopifyOrders;
+  /** The shop's answers about its API version and the app's webhook subscriptions (all active: Shopify has no paused state). */
+  readonly setup: StoreSetup;
 
   constructor(
     settings: ShopifyConfig,
@@ -79,6 +83,13 @@ export class ShopifyAdapter implements Adapter {
     this.carts = new ShopifyCarts(client, storefronts, settings);
     this.orders = new ShopifyOrders(client);
     this.checkout = new ShopifyCheckout(client, this.carts, this.orders);
+    this.setup = {
+      apiVersion: (signal) => apiVersionStatus(client, settings.api_version, signal),
+      webhooks: async (signal) => ({
+        needed: ORDER_TOPICS,
+        registered: (await webhookSubscriptions(client, signal)).map((s) => ({ topic: s.topic, url: s.uri, active: true })),
+      }),
+    };
   }
 
   search(query: SearchQuery, signal?: AbortSignal, context?: RequestContext): Promise<SearchPage> {

@@ -3,46 +3,52 @@
  * an `{ env }` or `{ file }` reference resolved by the gateway; never in the settings).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { doc } from '../../schemas/common.js';
 
 /** The newest stable quarterly version; its schemas are in simulators/shopify/schemas. */
 export const DEFAULT_API_VERSION = '2026-10';
 
 export const ShopifySettings = Type.Object(
   {
-    /** The shop's permanent domain. */
-    shop: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*\\.myshopify\\.com$' }),
-    /** Default DEFAULT_API_VERSION. */
-    api_version: Type.Optional(Type.String({ pattern: '^(\\d{4}-(01|04|07|10)|unstable)$' })),
-    /**
-     * Send Shopify calls here instead of https://{shop} (a local simulator, an egress proxy). Tests
-     * and `npm run demo:shopify` use it; production tenants leave it out.
-     */
-    api_origin: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
-    /** The shop's public site (the `continue_url` when there is no cart); default https://{shop}. */
-    storefront_url: Type.Optional(Type.String({ format: 'uri' })),
-    /**
-     * Shopify Markets the gateway sells in: the currency of each buyer country. The first is the
-     * default; a request in another currency is priced in the market of that currency.
-     */
-    markets: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { country: Type.String({ pattern: '^[A-Z]{2}$' }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) },
-          { additionalProperties: false },
-        ),
-        {
-          minItems: 1,
-        },
-      ),
+    shop: doc(Type.String({ pattern: '^[a-z0-9][a-z0-9-]*\\.myshopify\\.com$' }), "The shop's permanent domain, e.g. acme.myshopify.com."),
+    api_version: doc(
+      Type.Optional(Type.String({ pattern: '^(\\d{4}-(01|04|07|10)|unstable)$' })),
+      `The Admin and Storefront API version; default ${DEFAULT_API_VERSION}.`,
     ),
-    /**
-     * Ask for carrier-calculated shipping rates (`withCarrierRates` under `@defer`: one more
-     * Storefront read per quote with an address). Default true; false saves that read on a shop
-     * whose rates are all static.
-     */
-    carrier_rates: Type.Optional(Type.Boolean()),
-    /** Storefront language of product texts (@inContext(language)). */
-    language: Type.Optional(Type.String({ pattern: '^[A-Z]{2}(_[A-Z]{2})?$' })),
+    api_origin: doc(
+      Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
+      'Send Shopify calls here instead of https://{shop} (a local simulator, an egress proxy). Tests ' +
+        'and `npm run demo:shopify` use it; production tenants leave it out.',
+    ),
+    storefront_url: doc(
+      Type.Optional(Type.String({ format: 'uri' })),
+      "The shop's public site (the `continue_url` when there is no cart); default https://{shop}.",
+    ),
+    markets: doc(
+      Type.Optional(
+        Type.Array(
+          Type.Object(
+            { country: Type.String({ pattern: '^[A-Z]{2}$' }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) },
+            { additionalProperties: false },
+          ),
+          {
+            minItems: 1,
+          },
+        ),
+      ),
+      'Shopify Markets the gateway sells in: the currency of each buyer country. The first is the ' +
+        'default; a request in another currency is priced in the market of that currency.',
+    ),
+    carrier_rates: doc(
+      Type.Optional(Type.Boolean()),
+      'Ask for carrier-calculated shipping rates (`withCarrierRates` under `@defer`: one more ' +
+        'Storefront read per quote with an address). Default true; false saves that read on a shop whose ' +
+        'rates are all static.',
+    ),
+    language: doc(
+      Type.Optional(Type.String({ pattern: '^[A-Z]{2}(_[A-Z]{2})?$' })),
+      'Storefront language of product texts (@inContext(language)).',
+    ),
   },
   { additionalProperties: false },
 );
@@ -73,12 +79,21 @@ export interface ShopifyCredentials {
   webhook_secret?: string;
 }
 
+/** The credential names with what each is; a new tenant file references the required ones (the client-credentials grant). */
+export const ShopifyCredentialNames = Type.Object({
+  storefront_token: doc(Type.String(), 'Storefront API private token (Headless channel or custom app).'),
+  client_id: doc(Type.String(), "The app's client id: Admin API tokens come from the client-credentials grant."),
+  client_secret: doc(Type.String(), "The app's client secret: the grant, and the secret Shopify signs webhooks with."),
+  admin_token: doc(Type.Optional(Type.String()), 'A static Admin API token (older custom apps), instead of client_id and client_secret.'),
+  webhook_secret: doc(Type.Optional(Type.String()), 'The secret webhooks are signed with: default client_secret; needed with admin_token.'),
+});
+
 /** The credentials a tenant must give, with what is wrong when it does not. */
 export function checkCredentials(
   credentials: Record<string, string>,
 ): { ok: true; value: ShopifyCredentials } | { ok: false; message: string } {
   const { storefront_token, admin_token, client_id, client_secret } = credentials;
-  const known = new Set(['storefront_token', 'admin_token', 'client_id', 'client_secret', 'webhook_secret']);
+  const known = new Set(Object.keys(ShopifyCredentialNames.properties));
   const unknown = Object.keys(credentials).find((name) => !known.has(name));
   if (unknown) return { ok: false, message: `$.adapter.credentials.${unknown} is not a Shopify credential (${[...known].join(', ')})` };
   if (!storefront_token)

@@ -21,7 +21,7 @@ import * as Q from './documents.js';
 import { REFERENCE_ATTRIBUTE } from './ids.js';
 
 /** The topics the gateway subscribes to, as webhookSubscriptionCreate names them. */
-const ORDER_TOPICS = [
+export const ORDER_TOPICS = [
   'ORDERS_CREATE',
   'ORDERS_UPDATED',
   'ORDERS_CANCELLED',

@@ -2,6 +2,7 @@
 import type { CredentialCheck } from '../definition.js';
 import { defineAdapter } from '../definition.js';
 import { CREDENTIALS, createWooCommerceAdapter, WooCommerceSettings } from './index.js';
+import { WooCommerceCredentialNames } from './settings.js';
 
 interface WooCommerceCredentials {
   consumerKey: string;
@@ -24,6 +25,7 @@ export const woocommerce = defineAdapter({
   type: 'woocommerce',
   settings: WooCommerceSettings,
   credentials: checkCredentials,
+  credentialNames: WooCommerceCredentialNames,
   create: (settings, credentials, context) =>
     createWooCommerceAdapter({ settings, ...credentials, store: context.store, tenantId: context.tenantId, now: context.now }),
 });

@@ -25,6 +25,7 @@ import type {
   QuoteRequest,
   SearchPage,
   SearchQuery,
+  StoreSetup,
 } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import { Catalog } from './catalog.js';
@@ -38,6 +39,7 @@ import { quoteInStore } from './quote.js';
 import type { WooCommerceSettings } from './settings.js';
 import { StoreCartClient } from './store-cart.js';
 import { StoreInfo, type StoreFacts } from './store-info.js';
+import { storeSetup } from './store-setup.js';
 import { verifyDelivery } from './webhooks.js';
 
 export { WooCommerceSettings, CREDENTIALS } from './settings.js';
@@ -63,6 +65,8 @@ export class WooCommerceAdapter implements Adapter {
   readonly capabilities: AdapterCapabilities;
   readonly storefrontUrl: string;
   readonly http: WooHttp;
+  /** The store's answers about its WooCommerce release and its webhooks (store-setup.ts). */
+  readonly setup: StoreSetup;
   private readonly info: StoreInfo;
   private readonly catalog: Catalog;
   private readonly cart: StoreCartClient;
@@ -89,6 +93,7 @@ export class WooCommerceAdapter implements Adapter {
       timeoutMs: settings.request_timeout_ms ?? DEFAULT_TIMEOUT_MS,
     });
     this.info = new StoreInfo(this.http, facts);
+    this.setup = storeSetup(this.http);
     this.catalog = new Catalog(this.http, this.info, new PageTokens(options.consumerSecret), {
       discontinuedTag: settings.discontinued_tag ?? 'discontinued',
       cacheMs,

@@ -169,6 +169,8 @@ export const WcSystemStatus = Type.Object({
   settings: Type.Object({ currency: Type.String({ pattern: '^[A-Z]{3}$' }), number_of_decimals: Type.Integer({ minimum: 0, maximum: 8 }) }),
 });
 
+export const WcEnvironment = Type.Object({ environment: Type.Object({ version: Type.String({ minLength: 1 }) }) });
+
 const Money = Type.String({ pattern: '^-?\\d+$' });
 const Currency = { currency_code: Type.String(), currency_minor_unit: Type.Integer() };
 

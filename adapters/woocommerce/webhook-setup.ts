@@ -17,11 +17,8 @@ export interface WebhookOutcome {
   action: 'created' | 'kept' | 'reactivated';
 }
 
-export async function registerWebhooks(
-  http: WooHttp,
-  options: { deliveryUrl: string; secret: string; name: string; progress?: (line: string) => void },
-  signal?: AbortSignal,
-): Promise<WebhookOutcome[]> {
+/** Every webhook the store holds, page by page. */
+export async function listWebhooks(http: WooHttp, signal?: AbortSignal): Promise<WcWebhook[]> {
   const existing = [];
   for (let page = 1, pages = 1; page <= pages; page++) {
     const response = await http.rest('GET', 'webhooks', { params: { per_page: 100, page } }, signal);
@@ -29,6 +26,15 @@ export async function registerWebhooks(
     existing.push(...expectShape(WcWebhooks, response.body, 'GET wc/v3/webhooks'));
     pages = Number(response.headers['x-wp-totalpages'] ?? 1);
   }
+  return existing;
+}
+
+export async function registerWebhooks(
+  http: WooHttp,
+  options: { deliveryUrl: string; secret: string; name: string; progress?: (line: string) => void },
+  signal?: AbortSignal,
+): Promise<WebhookOutcome[]> {
+  const existing = await listWebhooks(http, signal);
   const outcomes: WebhookOutcome[] = [];
   for (const topic of WEBHOOK_TOPICS) {
     const found = existing.find((w) => w.topic === topic && w.delivery_url === options.deliveryUrl);

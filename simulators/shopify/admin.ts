@@ -8,6 +8,7 @@ import { numeric } from './order-payloads.js';
 import type { OrderRecord, Orders } from './orders.js';
 import { compare, search, textMatches, timeField, type SearchFields, type SearchWarning, type Term } from './search-syntax.js';
 import type { StoreVariant } from '../../adapters/memory/model.js';
+import { schemaVersions } from './schemas.js';
 import type { ShopData } from './shop-data.js';
 import type { Subscription, Webhooks } from './webhooks.js';
 
@@ -101,6 +102,8 @@ export function adminRoot(shop: ShopData, orders: Orders, drafts: DraftOrders, w
   };
 
   return {
+    // The versions this simulator has schemas of, all stable (it serves no release candidate or unstable).
+    publicApiVersions: () => schemaVersions().map((handle) => ({ handle, displayName: handle, supported: true })),
     shop: {
       id: gid('Shop', 1),
       name: 'Petal & Stem Flower Co.',

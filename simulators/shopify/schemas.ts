@@ -28,8 +28,27 @@ function schemaDir(): string {
 const FILE_PREFIX: Record<ShopifyApi, string> = { admin: 'admin_', storefront: 'storefront-graphql_' };
 const cache = new Map<string, GraphQLSchema>();
 
+let versionsOnDisk: string[] | undefined;
+
 /** API versions with both schemas on disk, newest first. */
 export function schemaVersions(): string[] {
+  return (versionsOnDisk ??= readVersions());
+}
+
+/**
+ * The version Shopify answers a call to `requested` with: itself when served; a stable version
+ * older than the oldest one served (retired) falls forward to that oldest one, as Shopify does
+ * ("a request for an inaccessible version is served using the oldest accessible stable
+ * version", https://shopify.dev/docs/api/usage/versioning); anything else is not served (404).
+ */
+export function servedVersion(requested: string): string | undefined {
+  const served = schemaVersions();
+  if (served.includes(requested)) return requested;
+  const oldest = served.at(-1);
+  return oldest && /^\d{4}-(01|04|07|10)$/.test(requested) && requested < oldest ? oldest : undefined;
+}
+
+function readVersions(): string[] {
   const files = readdirSync(schemaDir());
   const versionsOf = (api: ShopifyApi) =>
     files

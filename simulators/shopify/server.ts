@@ -25,7 +25,7 @@ import { Faults, type Fault } from './faults.js';
 import { ArgumentError, gidId } from './graph.js';
 import { OrderActionError, Orders, type OrderRecord } from './orders.js';
 import type { CaptureMethod, PaymentMethod } from './payments.js';
-import { checkDocument, schemaVersions, shopifySchema, type ShopifyApi } from './schemas.js';
+import { checkDocument, schemaVersions, servedVersion, shopifySchema, type ShopifyApi } from './schemas.js';
 import { DEFAULT_MARKETS, ShopData, type Market } from './shop-data.js';
 import { carrierRatesWithoutDefer, hasDefer, sendDeferred } from './defer.js';
 import { storefrontRoot } from './storefront.js';
@@ -275,8 +275,11 @@ export class ShopifySimulator {
   }
 
   private async graphql(api: ShopifyApi, version: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> {
-    const schema = shopifySchema(api, version);
-    if (!schema) return send(res, 404, { errors: 'Not Found' });
+    const served = servedVersion(version);
+    const schema = served && shopifySchema(api, served);
+    if (!served || !schema) return send(res, 404, { errors: 'Not Found' });
+    // Every answer names the version that served it (a retired one falls forward).
+    res.setHeader('x-shopify-api-version', served);
     if (!this.authorized(api, req)) return send(res, 401, INVALID_TOKEN);
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const fault = this.faults.take(api);
@@ -330,7 +333,7 @@ export class ShopifySimulator {
         : adminRoot(this.shop, this.orders, this.drafts, this.webhooks, {
             origin: this.origin,
             shopDomain: this.shopDomain,
-            apiVersion: version,
+            apiVersion: served,
             now: this.now,
             searchWarnings,
           });

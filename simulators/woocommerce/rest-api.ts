@@ -26,6 +26,8 @@ export interface RestApiOptions {
   tracking: () => TrackingMode;
   /** WooCommerce 10.3+ serves `/wc/v3/variations`; older stores answer rest_no_route. */
   variationsEndpoint: () => boolean;
+  /** The WooCommerce release system_status reports (`environment.version`). */
+  version: string;
 }
 
 const ORDER_STATUSES: OrderStatus[] = ['pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed'];
@@ -164,7 +166,7 @@ export class RestApi {
       environment: {
         home_url: this.store.homeUrl(),
         site_url: this.store.homeUrl(),
-        version: '10.2.0',
+        version: this.options.version,
         wp_version: '6.8.2',
         wp_multisite: false,
         language: 'en_US',

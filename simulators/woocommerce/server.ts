@@ -42,6 +42,8 @@ export interface WooSimulatorOptions {
   permalinks?: 'pretty' | 'plain';
   tracking?: TrackingMode;
   variationsEndpoint?: boolean;
+  /** The WooCommerce release the store reports in system_status (default 10.2.0). */
+  version?: string;
   /** A multiple-packages plugin splits the cart into one package per shipping class. */
   packagesByClass?: boolean;
   /**
@@ -134,6 +136,7 @@ export async function startWooSimulator(options: WooSimulatorOptions = {}): Prom
   new RestApi(store, orders, webhooks, {
     tracking: () => settings.tracking,
     variationsEndpoint: () => settings.variationsEndpoint,
+    version: options.version ?? '10.2.0',
   }).register(router);
   const seconds = () => Math.floor(now() / 1000);
   const storeSessions = new StoreSessions(sessions, new Nonces(seconds, options.nonceLifeSeconds), seconds);

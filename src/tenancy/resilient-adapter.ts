@@ -70,7 +70,7 @@ async function attempt<T>(method: string, run: (signal: AbortSignal) => Promise<
 }
 
 /** Replaces every occurrence of a credential in `text`. */
-function scrubber(secrets: readonly string[]): (text: string) => string {
+export function scrubber(secrets: readonly string[]): (text: string) => string {
   // Very short values would redact ordinary words; credentials are never that short.
   const values = secrets.filter((secret) => secret.length >= 6);
   return (text) => values.reduce((scrubbed, secret) => scrubbed.split(secret).join('[redacted]'), text);

@@ -23,7 +23,18 @@ const HOSTILE = { STORE: 'memory', CONFIG_DIR: '/nonexistent/config', PORT: 'not
 describe('--help', { timeout: 30_000 }, () => {
   it('covers the tools a newcomer meets', () => {
     expect(TOOLS.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['agent', 'keys', 'outbox', 'rest', 'shopify', 'woocommerce', 'demo:rest', 'demo:shopify', 'demo:host']),
+      expect.arrayContaining([
+        'agent',
+        'keys',
+        'outbox',
+        'tenant',
+        'rest',
+        'shopify',
+        'woocommerce',
+        'demo:rest',
+        'demo:shopify',
+        'demo:host',
+      ]),
     );
   });
 

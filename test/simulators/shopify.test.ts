@@ -43,10 +43,17 @@ describe('Shopify simulator', () => {
     expect(admin.body.errors[0].message).toMatch(/cartCreate/);
   });
 
-  it('needs the right token and a version it has the schema of', async () => {
+  it('needs the right token and an API version; a retired version falls forward to the oldest served, as Shopify does', async () => {
     expect((await gql('storefront', '{ shop { name } }', {}, { 'Shopify-Storefront-Private-Token': 'wrong' })).status).toBe(401);
-    const res = await fetch(`${sim.url}/api/2019-01/graphql.json`, { method: 'POST', body: '{}' });
-    expect(res.status).toBe(404);
+    const retired = await fetch(`${sim.url}/admin/api/2019-01/graphql.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Shopify-Access-Token': sim.credentials.adminToken },
+      body: JSON.stringify({ query: '{ publicApiVersions { handle supported } }' }),
+    });
+    expect(retired.headers.get('x-shopify-api-version')).toBe('2026-10');
+    expect(((await retired.json()) as { data: unknown }).data).toEqual({ publicApiVersions: [{ handle: '2026-10', supported: true }] });
+    for (const version of ['2099-01', '2026-05', 'latest'])
+      expect((await fetch(`${sim.url}/api/${version}/graphql.json`, { method: 'POST', body: '{}' })).status, version).toBe(404);
   });
 
   it('keeps a cart from search to a paid, fulfilled and refunded order, with signed webhooks', async () => {

@@ -143,7 +143,10 @@ describe('Shopify error shapes', () => {
       reply(GRANT, { status: 503, body: '<html>Service Unavailable</html>', headers: { 'content-type': 'text/html' } });
       expect(await failure(app.ping())).toMatchObject({ retryable: true });
       reply(GRANT, { status: 400, body: { error: 'invalid_client', error_description: 'Client authentication failed' } });
-      expect(await failure(app.ping())).toMatchObject({ retryable: false });
+      expect(await failure(app.ping())).toMatchObject({
+        retryable: false,
+        message: 'Shopify refused the client-credentials grant (invalid_client): check client_id and client_secret',
+      });
       reply(GRANT, { status: 200, body: '<!DOCTYPE html><html></html>', headers: { 'content-type': 'text/html' } });
       expect(await failure(app.ping())).toMatchObject({
         retryable: false,
