@@ -4,8 +4,12 @@ export type AuthMechanism = 'api_key' | 'oauth' | 'signature' | 'mtls';
 
 export type Principal =
   | { kind: 'anonymous' }
-  /** The platform itself: API key, client-credentials token, its own signature or client certificate. */
-  | { kind: 'platform'; profileUrl: string; via: AuthMechanism }
+  /**
+   * The platform itself: API key, client-credentials token, client certificate, or a signature
+   * with keys from its profile. `selfPublished`: proven only by keys from a profile the tenant
+   * does not list (`auth.signatures.any_profile`): anyone who can host a profile can be one.
+   */
+  | { kind: 'platform'; profileUrl: string; via: AuthMechanism; selfPublished?: true }
   /** A buyer who linked their identity to the platform (authorization-code token). */
   | {
       kind: 'buyer';
@@ -17,6 +21,9 @@ export type Principal =
     };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** A profile URL in one spelling (case in the host or a default port does not matter); as it is when not a URL. */
+export const canonicalProfile = (url: string): string => (URL.canParse(url) ? new URL(url).href : url);
 
 /** Profile URLs compare as parsed URLs, so case in the host or a default port does not matter. */
 export function sameProfile(a: string, b: string): boolean {
