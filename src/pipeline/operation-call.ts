@@ -34,9 +34,10 @@ export interface OperationCall {
   address?: string;
   /**
    * A caller the transport admitted itself: the embedded page, which its URL token admits for the
-   * session's owner with the business's own profile. No profile is fetched and no credential checked.
+   * session's owner (`owner`, as the token names it) with the business's own profile. No profile is
+   * fetched, and only the credential the page's host handed it is checked.
    */
-  admitted?: { profile: PlatformProfile; principal: Principal };
+  admitted?: { profile: PlatformProfile; principal: Principal; owner: string };
   /** The buyer's language (Accept-Language), for stores that translate. */
   language?: string;
 }

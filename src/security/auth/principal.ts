@@ -33,3 +33,18 @@ export function sameProfile(a: string, b: string): boolean {
     return false;
   }
 }
+
+/**
+ * Who owns what a caller creates (carts, checkouts, orders, idempotency records, page tokens):
+ * `platform:<profile>` for a caller whose credentials prove the platform (a buyer's token proves
+ * the platform it was issued to), `claim:<profile>` for one that proves nothing and only names the
+ * profile. The two never match: naming a platform's profile URL never reaches what that platform
+ * made while authenticated.
+ */
+export function ownerOf(principal: Principal, claimedProfile: string): string {
+  if (principal.kind === 'anonymous') return `claim:${canonicalProfile(claimedProfile)}`;
+  return `platform:${canonicalProfile(principal.profileUrl)}`;
+}
+
+/** The profile URL an owner (ownerOf) names. */
+export const ownerProfile = (owner: string): string => owner.slice(owner.indexOf(':') + 1);
