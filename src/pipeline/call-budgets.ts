@@ -17,12 +17,16 @@ import type { Tenant } from '../tenancy/tenant.js';
 
 export type LimitScope = 'caller' | 'tenant';
 
+export interface CountOptions {
+  /** Count nothing: throw when the budget is already spent. */
+  peek?: boolean;
+  /** How many calls this one counts as (a message's cost, transports/rate-limiter.ts); default 1. */
+  cost?: number;
+}
+
 export interface RateLimiter {
-  /**
-   * Counts one call against `key`'s budget in `scope`; throws a 429 ProtocolError past it. With
-   * `peek`, counts nothing and throws when the budget is already spent.
-   */
-  count(tenant: Tenant, scope: LimitScope, key: string, log: FastifyBaseLogger, peek?: boolean): Promise<void>;
+  /** Counts one call against `key`'s budget in `scope`; throws a 429 ProtocolError past it. */
+  count(tenant: Tenant, scope: LimitScope, key: string, log: FastifyBaseLogger, options?: CountOptions): Promise<void>;
 }
 
 /** 128 bits of SHA-256: a bounded, opaque counter key that never holds a URL or an id itself. */

@@ -129,7 +129,7 @@ export class Pipeline {
     }
     // Most tenants set no limit: their calls skip the limiter's promises altogether.
     const limiter = limited(tenant) ? this.deps.rateLimiter : undefined;
-    if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, true);
+    if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, { peek: true });
     const { profile, negotiation, principal } = await this.admit(op, call, limiter);
     const owner = call.admitted?.owner ?? ownerOf(principal, call.profileUrl);
     const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal, owner };

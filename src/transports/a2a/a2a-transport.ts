@@ -20,7 +20,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { StateStore } from '../../state/store.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { toProtocolError } from '../error-mapping.js';
-import { COUNTED_PER_CALL } from '../rate-limiter.js';
+import { COUNTED_PER_CALL, meterMessage } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import { A2A_PATH, agentCardOf, EXTENSION_URI } from './agent-card.js';
 import { Conversations } from './conversation.js';
@@ -108,7 +108,10 @@ async function addA2aTransport(app: FastifyInstance, { operations, pipeline, sto
     const contextId = typeof message.contextId === 'string' && message.contextId !== '' ? message.contextId : randomUUID();
     const { offered } = of(tenant);
     const read = readMessage(message, offered);
-    if (read.kind === 'help') return agentMessage(contextId, [{ kind: 'text', text: helpText(offered) }]);
+    if (read.kind === 'help') {
+      await meterMessage(req, 'message/send'); // no operation: the pipeline counts nothing
+      return agentMessage(contextId, [{ kind: 'text', text: helpText(offered) }]);
+    }
     const { op, payload } = read;
     req.operation = op.name;
     const profileUrl = parseAgentHeader(req.headers['proto-agent']).profile;
