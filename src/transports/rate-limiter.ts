@@ -122,6 +122,7 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
     return result;
   };
 
+  type Checked = Awaited<ReturnType<typeof checkNow>>;
   let failing = false;
   const limiter: RateLimiter = {
     async count(tenant: Tenant, scope: LimitScope, key: string, log: FastifyBaseLogger, options: CountOptions = {}): Promise<void> {
@@ -129,12 +130,16 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
       const limit = scope === 'caller' ? perCaller : perTenant;
       if (!limit) return;
       const { peek = false, cost = 1 } = options;
+      const refuses = (r: Checked): r is Extract<Checked, { isAllowed: false }> => !r.isAllowed && (peek ? r.remaining <= 0 : r.isExceeded);
       let result;
       try {
         const counted: Counted = { routeOptions: { config: {} }, key: `${scope}:${tenant.id}:${key}`, limit };
-        // The counters add one at a time: a call costing more is that many increments, the highest count deciding.
-        const results = await Promise.all(Array.from({ length: peek ? 1 : cost }, () => check(counted, peek)));
-        result = results.find((r) => !r.isAllowed && (peek ? r.remaining <= 0 : r.isExceeded)) ?? results[0]!;
+        if (peek || cost === 1) result = await check(counted, peek);
+        else {
+          // The counters add one at a time: a message costing more is that many increments, any past the limit refusing it.
+          const results = await Promise.all(Array.from({ length: cost }, () => check(counted, false)));
+          result = results.find(refuses) ?? results[0]!;
+        }
       } catch (error) {
         metrics.rateLimiterFailed();
         if (!failing) log.warn({ err: error }, 'rate-limit counters unreachable: requests pass unlimited until they answer');
@@ -143,7 +148,7 @@ async function addRateLimits(app: FastifyInstance, { store, metrics }: RateLimit
       }
       if (failing) log.info('rate-limit counters answer again');
       failing = false;
-      if (result.isAllowed || (options.peek ? result.remaining > 0 : !result.isExceeded)) return;
+      if (!refuses(result)) return;
       metrics.rateLimited(tenant.id, scope);
       const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
       const who = scope === 'caller' ? 'this caller' : `all callers of ${tenant.name}`;

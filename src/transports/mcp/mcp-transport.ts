@@ -114,7 +114,7 @@ class McpEndpoint {
     try {
       return resultAnswer(request.id, await this.tools.call(req, tenant, params));
     } catch (error) {
-      return errorAnswer(request.id, this.toolCallFailure(req, error));
+      return errorAnswer(request.id, this.messageFailure(req, error));
     }
   }
 
@@ -158,7 +158,7 @@ class McpEndpoint {
       try {
         return JSON.parse(await this.tools.call(req, tenant, request.params)) as { content: Array<{ type: 'text'; text: string }> };
       } catch (error) {
-        throw this.toolCallFailure(req, error);
+        throw this.messageFailure(req, error);
       }
     });
     return server;
@@ -177,7 +177,7 @@ class McpEndpoint {
         if (method !== 'tools/call') await meterMessage(req, method);
         kept.push(message);
       } catch (error) {
-        const { code, message: text, data } = this.toolCallFailure(req, error);
+        const { code, message: text, data } = this.messageFailure(req, error);
         if (!isNotification(message))
           answered.push({ jsonrpc: '2.0', id: requestIdOf(message), error: { code, message: text, ...(data && { data }) } });
       }
@@ -186,7 +186,7 @@ class McpEndpoint {
   }
 
   /** A failed message as the JSON-RPC error it answers, its rate-limit refusal noted for the reply. */
-  private toolCallFailure(req: FastifyRequest, error: unknown): JsonRpcError {
+  private messageFailure(req: FastifyRequest, error: unknown): JsonRpcError {
     const mapped = toProtocolError(error, req.log);
     if (mapped.status === 429) this.rateLimited.set(req, Math.max(this.rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));
     return jsonRpcErrorOf(mapped);

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { operationCall } from '../../pipeline/operation-call.js';
+import { operationCall, type CallFacts } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
@@ -81,8 +81,9 @@ export function toolCalls(operations: readonly OperationDefinition[], pipeline: 
       throw new ProtocolError('invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }
     const payload = op.mcp.payload === 'checkout' ? withoutBodyId(sent, id, 'arguments.id') : sent;
-    const facts = { transport: 'mcp' as const, requestId: meta['request-id'] ?? req.id, profileUrl, id, payload };
-    return { op, facts: { ...facts, idempotencyKey: meta['idempotency-key'] } };
+    const requestId = meta['request-id'] ?? req.id;
+    const facts: CallFacts = { transport: 'mcp', requestId, profileUrl, id, payload, idempotencyKey: meta['idempotency-key'] };
+    return { op, facts };
   }
 
   async function call(req: FastifyRequest, tenant: Tenant, params: ToolCallParams) {
