@@ -42,8 +42,6 @@ export interface PlaceOrder {
   checkoutId?: string;
   /** The platform that placed it; default the test platform. */
   profileUrl?: string;
-  /** Who it belongs to (`ownerOf`); absent, the record is in the form written before owners were kept. */
-  owner?: string;
   webhookUrl?: string;
   buyerId?: string;
   /** The email the order is placed with; default jane.smith@example.com. */
@@ -142,7 +140,6 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
       orderId: placed.orderId,
       checkoutId,
       profileUrl: order.profileUrl ?? gw.platform.url(),
-      ...(order.owner && { owner: order.owner }),
       ...(order.webhookUrl && { webhookUrl: order.webhookUrl }),
       ...(order.buyerId && { buyerId: order.buyerId }),
       placedAt: clock.now,

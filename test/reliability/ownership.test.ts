@@ -3,8 +3,8 @@
  * 46 item 2): what an authenticated platform made (here: signed requests) is, to a caller that
  * merely names the same profile URL without proving it, exactly what an id that never existed is,
  * over REST, MCP, A2A and the embedded page; its idempotency keys replay nothing to that caller;
- * an order such a caller completed is not the platform's; and the page URL's token is opaque,
- * naming nothing another transport could use. Every operation taking an id comes from the table.
+ * its orders are read by nobody unauthenticated; and the page URL's token is opaque, naming
+ * nothing another transport could use. Every operation taking an id comes from the table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
@@ -87,17 +87,17 @@ describe('the embedded page of an authenticated platform’s checkout', () => {
   });
 });
 
-describe('an order completed by a caller that only named the platform’s profile', () => {
-  it('is not that platform’s: the platform, proving who it is, cannot read it (unauthorized)', async () => {
-    const checkoutId = await readyCheckout(claimer, profile, SEED_LINES);
-    const completed = await completeCheckout(claimer, profile, checkoutId);
+describe('an order of an authenticated platform', () => {
+  it('is read by the platform proving who it is, never by a caller that only names its profile', async () => {
+    const completed = await completeCheckout(owner, profile, await readyCheckout(owner, profile, SEED_LINES));
     expect(completed.kind).toBe('success');
     const getOrder = operations.find((op) => op.name === 'get_order')!;
-    const theirs = await send(owner, { op: getOrder, transport: 'rest', profile, id: completed.body.order.id });
-    expect(theirs.body.messages.map((m: { code: string }) => m.code)).toEqual(['unauthorized']);
-    // The platform's own orders it reads, as before.
-    const own = await completeCheckout(owner, profile, await readyCheckout(owner, profile, SEED_LINES));
-    expect((await send(owner, { op: getOrder, transport: 'rest', profile, id: own.body.order.id })).kind).toBe('success');
+    for (const transport of TRANSPORTS) {
+      const claimed = await send(claimer, { op: getOrder, transport, profile, id: completed.body.order.id });
+      expect(claimed.kind, transport).toBe('transport');
+      expect(claimed.code).toBe('authentication_required');
+    }
+    expect((await send(owner, { op: getOrder, transport: 'rest', profile, id: completed.body.order.id })).kind).toBe('success');
   });
 });
 

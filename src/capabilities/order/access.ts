@@ -1,17 +1,14 @@
 /**
  * Who may read an order (spec part 2 §4.1): platform credentials reach the orders that platform
- * originated while it proved who it was (the record's owner; an order completed by a caller that
- * only named the platform's profile is not that platform's); a buyer token with
- * `dev.proto.shopping.order:read` reaches that buyer's orders, whichever platform placed them.
- * Nobody else, and nothing for an anonymous caller. Records written before owners were kept are
- * read by their profile URL, as they were written (they live 400 days).
+ * originated; a buyer token with `dev.proto.shopping.order:read` reaches that buyer's orders,
+ * whichever platform placed them. Nobody else, and nothing for an anonymous caller.
  *
  * A buyer's orders: the buyer the gateway recorded at completion, else the store's customer on
  * the order, else (a guest order) the order's email when it is the one the store verified for the
  * buyer at login.
  */
 import type { OrderSnapshot } from '../../../adapters/contract.js';
-import { ownerOf, sameProfile, type Principal } from '../../security/auth/principal.js';
+import { sameProfile, type Principal } from '../../security/auth/principal.js';
 import { ORDER_READ } from '../../security/auth/scopes.js';
 import type { OrderRecord } from './order-record.js';
 
@@ -35,9 +32,7 @@ export async function mayReadOrder(
 ): Promise<boolean> {
   switch (principal.kind) {
     case 'platform':
-      return record.owner === undefined
-        ? sameProfile(principal.profileUrl, record.profileUrl)
-        : record.owner === ownerOf(principal, principal.profileUrl);
+      return sameProfile(principal.profileUrl, record.profileUrl);
     case 'buyer':
       return principal.scopes.includes(ORDER_READ) && (await ownedBy(principal, record, order));
     case 'anonymous':

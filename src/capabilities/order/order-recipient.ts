@@ -13,11 +13,6 @@ import { warningMessage } from '../../protocol/messages.js';
 
 export interface OrderRecipient {
   profileUrl: string;
-  /**
-   * Who the order belongs to: the completing caller's owner (security/auth/principal.ts `ownerOf`).
-   * Absent in records written before owners were kept; order/access.ts reads those by `profileUrl`.
-   */
-  owner?: string;
   webhookUrl?: string;
   buyerId?: string;
 }
@@ -52,7 +47,6 @@ export function orderRecipient(ctx: CallerContext): OrderRecipient {
   const webhookUrl = orderWebhook(ctx).url;
   return {
     profileUrl: ctx.caller.profileUrl,
-    owner: ctx.caller.owner,
     ...(webhookUrl && { webhookUrl }),
     ...(ctx.caller.principal.kind === 'buyer' && { buyerId: ctx.caller.principal.buyerId }),
   };

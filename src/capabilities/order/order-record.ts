@@ -16,8 +16,6 @@ export interface OrderRecord {
   checkoutId: string;
   /** The originating platform's profile URL (PROTO-Agent at completion). */
   profileUrl: string;
-  /** Who the order belongs to (order-recipient.ts); absent in records written before owners were kept. */
-  owner?: string;
   /** `config.webhook_url` of the platform's order capability, when its profile has one. */
   webhookUrl?: string;
   /** The authenticated buyer at completion, for buyer-token access. */

@@ -35,7 +35,7 @@ export function sameProfile(a: string, b: string): boolean {
 }
 
 /**
- * Who owns what a caller creates (carts, checkouts, orders, idempotency records, page tokens):
+ * Who owns what a caller creates (carts, checkouts, idempotency records, page tokens):
  * `platform:<profile>` for a caller whose credentials prove the platform (a buyer's token proves
  * the platform it was issued to), `claim:<profile>` for one that proves nothing and only names the
  * profile. The two never match: naming a platform's profile URL never reaches what that platform

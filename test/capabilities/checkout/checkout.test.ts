@@ -236,8 +236,6 @@ describe('sessions', () => {
       orderId: done.order.id,
       checkoutId: ready.id,
       profileUrl: gw.platform.url(PROFILES.withWebhook),
-      // An unsigned caller proves nothing: the order is the claim's, not the platform's (order/access.ts).
-      owner: `claim:${gw.platform.url(PROFILES.withWebhook)}`,
       webhookUrl: WEBHOOK_URL,
       placedAt: gw.clock.now,
     });

@@ -163,17 +163,6 @@ describe.each<Transport>(['rest', 'mcp'])('get_order over %s', (transport) => {
     expect(outcome(unknown.body)).toEqual([['error', 'not_found', 'unrecoverable']]);
   });
 
-  it('reads the owner the record names: the platform that completed proving who it was, not one whose profile was only named', async () => {
-    const proven = await gw.placeOrder({ owner: `platform:${platformA.url()}` });
-    const claimed = await gw.placeOrder({ owner: `claim:${platformA.url()}` });
-    // A record written before owners were kept is read by its profile URL, as it was written.
-    const legacy = await gw.placeOrder();
-    expect((await getOrder(gw, transport, proven, platformA, asA)).body.id).toBe(proven);
-    expect(outcome((await getOrder(gw, transport, claimed, platformA, asA)).body)).toEqual([['error', 'unauthorized', 'unrecoverable']]);
-    expect((await getOrder(gw, transport, legacy, platformA, asA)).body.id).toBe(legacy);
-    expect(outcome((await getOrder(gw, transport, proven, platformB, asB)).body)).toEqual([['error', 'unauthorized', 'unrecoverable']]);
-  });
-
   it("lets a buyer token read that buyer's orders from any platform, and no one else's", async () => {
     const viaA = await gw.placeOrder({ buyerId: 'cust_7' });
     const viaB = await gw.placeOrder({ buyerId: 'cust_7', profileUrl: platformB.url() });
