@@ -22,6 +22,7 @@ import { bufferedLog } from '../src/observability/log-destination.js';
 import { Metrics } from '../src/observability/metrics.js';
 import { Idempotency } from '../src/pipeline/idempotency.js';
 import { fingerprint } from '../src/security/fingerprint.js';
+import { ownerOf } from '../src/security/auth/principal.js';
 import type { OperationContext } from '../src/capabilities/context.js';
 import { Pipeline } from '../src/pipeline/pipeline.js';
 import { operations } from '../src/pipeline/table.js';
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
   const principal = await tenant.security.admit({ capability: op.capability, profileUrl, profile, now });
   const ctx: OperationContext = {
     tenant,
-    caller: { profileUrl, profile, active: negotiation.active, principal },
+    caller: { profileUrl, profile, active: negotiation.active, principal, owner: ownerOf(principal, profileUrl) },
     transport: 'rest',
     requestId: 'stages',
     log: nullLog,

@@ -21,6 +21,8 @@ export interface Caller {
   active: ReadonlySet<CapabilityName>;
   /** Who authenticated: anonymous, the platform itself, or a buyer acting through it. */
   principal: Principal;
+  /** Who owns what this caller creates and may reach it again (security/auth/principal.ts `ownerOf`). */
+  owner: string;
 }
 
 export interface OperationContext {

@@ -38,7 +38,26 @@ export const TenantAuth = Type.Object(
     ),
     accept: doc(
       Type.Optional(Type.Array(StringEnum(['api_key', 'oauth', 'signature', 'mtls']), { uniqueItems: true })),
-      'Accepted mechanisms; default: every configured one, and signature unless verify_requests is off.',
+      'Accepted mechanisms; default: every configured one (signature: when `signatures` names whose, and verify_requests is not off).',
+    ),
+    signatures: doc(
+      Type.Optional(
+        Type.Object(
+          {
+            profiles: doc(
+              Type.Optional(Type.Array(Type.String({ format: 'uri' }), { uniqueItems: true })),
+              'Platform profile URLs whose request signatures (made with keys that profile publishes) authenticate the platform.',
+            ),
+            any_profile: doc(
+              Type.Optional(Type.Boolean()),
+              'Opt-in: a signature with keys from any profile authenticates it, so anyone who can host a profile passes ' +
+                '`required`. Such callers still share their network address budget. Default false.',
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      'Whose HTTP message signatures authenticate a caller: a verified signature from a profile not listed here proves nothing.',
     ),
     api_keys: Type.Optional(
       Type.Array(

@@ -36,9 +36,10 @@ export interface OperationCall {
   address?: string;
   /**
    * A caller the transport admitted itself: the embedded page, which its URL token admits for the
-   * session's owner with the business's own profile. No profile is fetched and no credential checked.
+   * session's owner (`owner`, as the token names it) with the business's own profile. No profile is
+   * fetched, and only the credential the page's host handed it is checked.
    */
-  admitted?: { profile: PlatformProfile; principal: Principal };
+  admitted?: { profile: PlatformProfile; principal: Principal; owner: string };
   /** The buyer's language (Accept-Language), for stores that translate. */
   language?: string;
 }
@@ -55,11 +56,11 @@ export interface CallFacts {
   payloadBytes?: Buffer | string;
   idempotencyKey?: string | undefined;
   /**
-   * Told who the caller proved to be, once authenticated and before the operation runs; the id it
-   * answers is the resource of a call that names none. A2A's contexts belong to their caller: the
+   * Told the caller's owner (security/auth/principal.ts ownerOf), once authenticated and before the
+   * operation runs; the id it answers is the resource of a call that names none. A2A's contexts belong to their caller: the
    * context's checkout is known only once the caller is.
    */
-  resolveId?: (principal: Principal) => Promise<string | undefined>;
+  resolveId?: (owner: string) => Promise<string | undefined>;
   /** The embedded page's own admission; the request then carries no credential to check. */
   admitted?: OperationCall['admitted'];
 }

@@ -11,7 +11,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { errorMessage } from '../protocol/messages.js';
 import type { ProfileFetcher } from '../protocol/profile-fetcher.js';
 import type { PlatformProfile } from '../../schemas/profile.js';
-import type { Principal } from '../security/auth/principal.js';
+import { ownerOf, type Principal } from '../security/auth/principal.js';
 import type { AdmissionRequest } from '../security/tenant-security.js';
 import type { StateStore } from '../state/store.js';
 import type { Tenant } from '../tenancy/tenant.js';
@@ -71,21 +71,23 @@ function incompatible(op: OperationDefinition, tenant: Tenant, negotiation: Nego
 const limited = (tenant: Tenant) =>
   tenant.policies.rateLimits.perCaller !== undefined || tenant.policies.rateLimits.perTenant !== undefined;
 
-/** Bounds the profile URLs whose idempotency scope is remembered. */
+/** Bounds the owners whose idempotency scope is remembered. */
 const MAX_SCOPES = 1024;
 
 /**
- * Idempotency keys are scoped by the caller's profile URL (a digest of it, so no URL ends up in a
- * store key). Callers are few and call often: each URL's digest is computed once, not per request.
+ * Idempotency keys are scoped by the caller's owner (what its credentials prove, a digest of it, so
+ * no URL ends up in a store key): an unauthenticated caller naming a platform's profile never
+ * replays that platform's answers. Records written under the old scope (the bare profile URL)
+ * are not found and expire. Callers are few and call often: each owner's digest is computed once.
  */
 class IdempotencyScopes {
   private readonly digests = new Map<string, string>();
 
-  of(profileUrl: string): string {
-    let scope = this.digests.get(profileUrl);
+  of(owner: string): string {
+    let scope = this.digests.get(owner);
     if (scope === undefined) {
       if (this.digests.size >= MAX_SCOPES) this.digests.clear();
-      this.digests.set(profileUrl, (scope = fingerprint([profileUrl]).slice(0, 16)));
+      this.digests.set(owner, (scope = fingerprint(['owner', owner]).slice(0, 16)));
     }
     return scope;
   }
@@ -127,13 +129,14 @@ export class Pipeline {
     }
     // Most tenants set no limit: their calls skip the limiter's promises altogether.
     const limiter = limited(tenant) ? this.deps.rateLimiter : undefined;
-    if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, true);
+    if (limiter) await limiter.count(tenant, 'tenant', tenant.id, call.log, { peek: true });
     const { profile, negotiation, principal } = await this.admit(op, call, limiter);
+    const owner = call.admitted?.owner ?? ownerOf(principal, call.profileUrl);
     if (call.resolveId) {
-      const resolved = await call.resolveId(principal);
+      const resolved = await call.resolveId(owner);
       if (call.id === undefined && resolved !== undefined) call.id = resolved;
     }
-    const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal };
+    const caller: Caller = { profileUrl: call.profileUrl, profile, active: negotiation.active, principal, owner };
     if (!caller.active.has(op.capability)) return { ...incompatible(op, tenant, negotiation), replayed: false };
     if (op.answers) {
       const kept = this.keptAnswer(op, call, negotiation);
@@ -155,7 +158,7 @@ export class Pipeline {
       return { ...(await run()), replayed: false };
     }
     checkIdempotencyKey(key);
-    const scope = this.scopes.of(call.profileUrl);
+    const scope = this.scopes.of(owner);
     const { response, replayed } = await this.deps.idempotency.run(
       `idem:${tenant.id}:${scope}:${key}`,
       fingerprint([op.name, call.id ?? '', call.payloadBytes]),
@@ -261,7 +264,7 @@ export class Pipeline {
         secret: this.deps.secret,
         now: this.deps.now(),
         transport: call.transport,
-        owner: caller.profileUrl,
+        owner: caller.owner,
       });
     return {
       status,

@@ -9,7 +9,7 @@ import { line, pay, STOREFRONT, walkToReady, type CheckoutGateway, type Transpor
 import { checkoutGateway } from '../capabilities/checkout/checkout-gateway.js';
 import { embeddedGateway, pathOf } from './embedded-gateway.js';
 
-const PAGE = /^https:\/\/shop\.example\/embedded\/(cart|checkout)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
+const PAGE = /^https:\/\/shop\.example\/embedded\/(cart|checkout)\/[A-Za-z0-9_-]{44,}$/;
 const binding = (delegate: string[]) => ({
   'dev.proto.shopping': [{ version: '2026-04-08', transport: 'embedded', config: { delegate } }],
 });

@@ -131,16 +131,12 @@ describe('a page token', () => {
     expect(res.body).not.toContain('ep-config');
   };
 
-  it('altered in its signature or its contents gets a 404', async () => {
+  it('altered anywhere, or made up in the readable form tokens once had, gets a 404', async () => {
     const { gw, url } = await checkoutPage();
-    await expectRefused(gw, pathOf(tampered(url)), 404);
-    await expectRefused(gw, pathOf(tampered(url, 1)), 404);
-    const [data, signature] = pathOf(url).split('/').at(-1)!.split('.');
-    const [, owner, expires] = JSON.parse(Buffer.from(data!, 'base64url').toString());
-    const other = Buffer.from(JSON.stringify(['chk_someone_else', owner, expires])).toString('base64url');
-    await expectRefused(gw, `/embedded/checkout/${other}.${signature}`, 404);
-    const longer = Buffer.from(JSON.stringify(['chk', owner, expires + 86_400])).toString('base64url');
-    await expectRefused(gw, `/embedded/checkout/${longer}.${signature}`, 404);
+    const length = url.split('/').at(-1)!.length;
+    for (const at of [1, 5, 40, length]) await expectRefused(gw, pathOf(tampered(url, at)), 404);
+    const readable = Buffer.from(JSON.stringify(['chk_someone_else', gw.platform.url(), 9_999_999_999])).toString('base64url');
+    await expectRefused(gw, `/embedded/checkout/${readable}.${'A'.repeat(22)}`, 404);
   });
 
   it('guessed, or of another kind, gets a 404', async () => {

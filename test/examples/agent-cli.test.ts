@@ -12,12 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type AgentSettings } from '../../scripts/agent.js';
 import { serveFolder } from '../../scripts/agent-server.js';
 import { testGateway, type TestGateway } from '../helpers/gateway.js';
+import { startPlatform } from '../helpers/platform.js';
 
 let gw: TestGateway;
 let settings: AgentSettings;
 let dir: string;
 beforeAll(async () => {
-  gw = await testGateway();
+  // The tenant lists the example agent's profile: its signatures authenticate it (get_order needs that).
+  const platform = await startPlatform();
+  gw = await testGateway({ platform, tenant: { auth: { signatures: { profiles: [platform.url('/example-agent')] } } } });
   const gateway = await gw.app.listen({ port: 0, host: '127.0.0.1' });
   // The example agent's own profile (its public key), served by the test's platform.
   gw.platform.serve('/example-agent', JSON.parse(await readFile('docs/examples/agent/.well-known/proto', 'utf8')) as object);
@@ -26,6 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
+  await gw.platform.close();
   await rm(dir, { recursive: true, force: true });
 });
 

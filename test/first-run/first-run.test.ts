@@ -5,10 +5,10 @@
  *   (judged by what happens to dist/, never by a stopwatch);
  * - the README's commands, from "Try it" to "Follow orders", pasted in order into one shell
  *   against the gateway `npm start` runs, with the gateway's and the agent's ports swapped for
- *   free ones; their output is checked section by section;
+ *   free ones (in the demo tenant's file too, which lists the agent); their output is checked section by section;
  * - "Try it" and "Try a checkout" pasted against every other demo the README names.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,8 +73,11 @@ describe('the README, pasted in order', { timeout: 300_000 }, () => {
     // The first command a newcomer runs installs (here: node_modules is linked) and starts the demo.
     expect(sections.intro[0]!.split('\n')[0]).toMatch(/^npx -y -p node@[\d.]+ -- npm install && npm start\s/);
     expect(sections.intro[0]!.split('\n')[1]).toMatch(/^npm run test:all\s/);
-    ({ gateway, port } = await npmStart());
     [agentPort] = (await freePorts(1)) as [number];
+    // The demo tenant lists the example agent's profile at the documented port (its signatures read orders): swapped too.
+    const demoTenant = join(clone.dir, 'config/tenants/demo.yaml');
+    await writeFile(demoTenant, (await readFile(demoTenant, 'utf8')).replace(/\b9000\b/g, String(agentPort)));
+    ({ gateway, port } = await npmStart());
     const script = readmeScript(sections, { gateway: port, agent: agentPort });
     shell = startProcess('bash', ['-c', script], {
       cwd: clone.dir,

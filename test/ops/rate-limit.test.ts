@@ -240,7 +240,7 @@ describe('rate limits by verified identity', () => {
   let gw: SecureGateway;
   beforeAll(async () => {
     const policies = { allow_loopback_profiles: true, rate_limits: { per_caller: { max: 5, window_seconds: 60 } } };
-    gw = await secureGateway({ tenant: { policies } });
+    gw = await secureGateway({ tenant: (platform) => ({ policies, auth: { signatures: { profiles: [platform.url()] } } }) });
   });
   afterAll(() => gw.close());
   const read = (sign: boolean, remoteAddress = '127.0.0.1') => {

@@ -55,7 +55,7 @@ describe('npm run keys -- api-key', () => {
         const created = keys('create', '--tenant', 'shop', '--profile', platform.url(), '--name', 'Agent One');
         expect(created.code).toBe(0);
         key = created.key!;
-        return { auth: authFromFiles() };
+        return { auth: { ...authFromFiles(), signatures: { profiles: [platform.url()] } } };
       },
     });
     expect(key).toMatch(/^pk_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/);

@@ -57,6 +57,7 @@ describe('with API keys and OAuth configured', () => {
             jwks: { keys: [issuerJwk] },
             clients: { 'agent-app': platform.url(), 'other-app': OTHER_PROFILE },
           },
+          signatures: { profiles: [platform.url()] },
         },
       }),
     });
@@ -147,7 +148,7 @@ describe('with API keys and OAuth configured', () => {
     });
   });
 
-  it('an order operation needs an authenticated caller; a signature by the profile key is enough', async () => {
+  it('an order operation needs an authenticated caller; a signature by the key of a profile the tenant lists is enough', async () => {
     const anonymous = await gw.call(order);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({
@@ -174,7 +175,7 @@ describe('with API keys and OAuth configured', () => {
 
 describe('tenant policies', () => {
   it('required: every operation needs a caller; an API key the tenant does not accept is refused', async () => {
-    const gw = await secureGateway({ tenant: { auth: { required: true } } });
+    const gw = await secureGateway({ tenant: (platform) => ({ auth: { required: true, signatures: { profiles: [platform.url()] } } }) });
     try {
       expect((await gw.call(whoami)).json()).toMatchObject({
         code: 'authentication_required',

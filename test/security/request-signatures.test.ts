@@ -21,7 +21,10 @@ describe('verify_requests: required', () => {
   let gw: SecureGateway;
   let clock = Date.parse('2026-05-01T12:00:00Z');
   beforeAll(async () => {
-    gw = await secureGateway({ tenant: { signing: { verify_requests: 'required' } }, now: () => clock });
+    gw = await secureGateway({
+      tenant: (platform) => ({ signing: { verify_requests: 'required' }, auth: { signatures: { profiles: [platform.url()] } } }),
+      now: () => clock,
+    });
   });
   afterAll(() => gw.close());
 

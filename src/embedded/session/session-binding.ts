@@ -27,7 +27,7 @@ export interface BindingContext {
   secret: GatewaySecret;
   now: number;
   transport: Transport;
-  /** The profile URL of the caller, who owns the session. */
+  /** The caller's owner (security/auth/principal.ts `ownerOf`): the session's, whose page this is. */
   owner: string;
 }
 

@@ -18,7 +18,7 @@ import type { OperationDefinition } from '../../capabilities/operation.js';
 import { operationCall } from '../../pipeline/operation-call.js';
 import type { OperationResponse, Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
-import { ANONYMOUS } from '../../security/auth/principal.js';
+import { ANONYMOUS, ownerProfile } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { compile } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../../transports/body-id.js';
@@ -94,11 +94,12 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
     }
     // The URL token admits the session's owner; a business that requires a credential for the
     // capability also gets one, which the page asked its host for (ready's auth, ec.auth) and sends as EP-Auth.
+    const profileUrl = ownerProfile(session.owner);
     const type = tenant.security.hostCredentialFor(op.capability);
     const principal = type
       ? await tenant.security.admitHostCredential({
           capability: op.capability,
-          profileUrl: session.owner,
+          profileUrl,
           type,
           credential: headerValue(req, 'ep-auth'),
           now,
@@ -111,11 +112,11 @@ export function pageRpc(operations: readonly OperationDefinition[], pipeline: Pi
       operationCall(req, tenant, {
         transport: 'embedded',
         requestId: req.id,
-        profileUrl: session.owner,
+        profileUrl,
         id: session.id,
         payload,
         idempotencyKey: headerValue(req, 'idempotency-key'),
-        admitted: { profile: tenant.profile.object, principal },
+        admitted: { profile: tenant.profile.object, principal, owner: session.owner },
       }),
     );
     reply.header('cache-control', 'no-store');

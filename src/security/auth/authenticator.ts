@@ -27,7 +27,7 @@ import {
   missingScope,
   type OwnAuthorizationServer,
 } from './own-authorization-server.js';
-import { ANONYMOUS, sameProfile, type AuthMechanism, type Principal } from './principal.js';
+import { ANONYMOUS, canonicalProfile, sameProfile, type AuthMechanism, type Principal } from './principal.js';
 import { ALWAYS_AUTHENTICATED, BUYER_SCOPES } from './scopes.js';
 
 export interface CallCredentials {
@@ -49,6 +49,9 @@ export class Authenticator {
   private readonly certificates?: ClientCertificates;
   private readonly own?: OwnAuthorizationServer;
   private readonly requiredFor: ReadonlySet<string>;
+  /** Profiles whose signatures authenticate (`auth.signatures.profiles`), canonical. */
+  private readonly signingProfiles: ReadonlySet<string>;
+  private readonly anyProfileSigns: boolean;
 
   /**
    * Checks the `auth` section at start-up; `signaturesVerified` is false when verify_requests is off.
@@ -60,10 +63,14 @@ export class Authenticator {
     where: string,
     own?: OwnAuthorizationServer,
   ) {
+    // A signature proves only that the caller holds keys its profile publishes, and anyone can host a
+    // profile: signatures authenticate for the profiles the tenant lists, or any with the explicit opt-in.
+    this.signingProfiles = new Set((auth.signatures?.profiles ?? []).map(canonicalProfile));
+    this.anyProfileSigns = auth.signatures?.any_profile === true;
     const configured: Record<AuthMechanism, boolean> = {
       api_key: (auth.api_keys?.length ?? 0) > 0,
       oauth: auth.oauth !== undefined || own !== undefined,
-      signature: signaturesVerified,
+      signature: signaturesVerified && (this.signingProfiles.size > 0 || this.anyProfileSigns),
       mtls: auth.mtls !== undefined,
     };
     const accept = auth.accept ?? (Object.keys(configured) as AuthMechanism[]).filter((m) => configured[m]);
@@ -72,7 +79,7 @@ export class Authenticator {
         const need = {
           api_key: '$.auth.api_keys',
           oauth: '$.auth.oauth',
-          signature: '$.signing.verify_requests other than off',
+          signature: '$.signing.verify_requests other than off and $.auth.signatures (its profiles, or any_profile: true)',
           mtls: '$.auth.mtls',
         }[mechanism];
         throw new ConfigError(`${where}: $.auth.accept lists ${mechanism}, which needs ${need}`);
@@ -124,9 +131,13 @@ export class Authenticator {
     const certificate = call.http?.clientCertificateSha256;
     const certificateProfile = certificate === undefined ? undefined : this.certificates?.identify(certificate);
     if (certificateProfile !== undefined) found.push({ kind: 'platform', profileUrl: certificateProfile, via: 'mtls' });
-    // The keys that verified come from the PROTO-Agent profile: the signature names that platform.
-    if (this.accept.has('signature') && call.signatures.length > 0)
-      found.push({ kind: 'platform', profileUrl: call.agentProfile, via: 'signature' });
+    // The keys that verified come from the PROTO-Agent profile: the signature names that platform,
+    // when the tenant lists it (a signature from another profile is verified, and proves nothing).
+    if (this.accept.has('signature') && call.signatures.length > 0) {
+      const listed = this.signingProfiles.has(canonicalProfile(call.agentProfile));
+      if (listed || this.anyProfileSigns)
+        found.push({ kind: 'platform', profileUrl: call.agentProfile, via: 'signature', ...(!listed && { selfPublished: true as const }) });
+    }
 
     for (const principal of found) {
       if (!sameProfile(principal.profileUrl, call.agentProfile))

@@ -4,8 +4,12 @@ export type AuthMechanism = 'api_key' | 'oauth' | 'signature' | 'mtls';
 
 export type Principal =
   | { kind: 'anonymous' }
-  /** The platform itself: API key, client-credentials token, its own signature or client certificate. */
-  | { kind: 'platform'; profileUrl: string; via: AuthMechanism }
+  /**
+   * The platform itself: API key, client-credentials token, client certificate, or a signature
+   * with keys from its profile. `selfPublished`: proven only by keys from a profile the tenant
+   * does not list (`auth.signatures.any_profile`): anyone who can host a profile can be one.
+   */
+  | { kind: 'platform'; profileUrl: string; via: AuthMechanism; selfPublished?: true }
   /** A buyer who linked their identity to the platform (authorization-code token). */
   | {
       kind: 'buyer';
@@ -18,6 +22,9 @@ export type Principal =
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 
+/** A profile URL in one spelling (case in the host or a default port does not matter); as it is when not a URL. */
+export const canonicalProfile = (url: string): string => (URL.canParse(url) ? new URL(url).href : url);
+
 /** Profile URLs compare as parsed URLs, so case in the host or a default port does not matter. */
 export function sameProfile(a: string, b: string): boolean {
   try {
@@ -27,21 +34,17 @@ export function sameProfile(a: string, b: string): boolean {
   }
 }
 
-const canonical = (url: string) => (URL.canParse(url) ? new URL(url).href : url);
-
 /**
- * Who owns what a call creates or remembers, as one string: the platform that authenticated, the
- * buyer who linked through it, or, for a caller that proved nothing, the profile it merely names.
- * Each kind is its own namespace, so an unauthenticated caller naming a platform's profile URL
- * never owns what that platform authenticated for.
+ * Who owns what a caller creates (carts, checkouts, idempotency records, page tokens):
+ * `platform:<profile>` for a caller whose credentials prove the platform (a buyer's token proves
+ * the platform it was issued to), `claim:<profile>` for one that proves nothing and only names the
+ * profile. The two never match: naming a platform's profile URL never reaches what that platform
+ * made while authenticated.
  */
-export function ownerKey(principal: Principal, profileUrl: string): string {
-  switch (principal.kind) {
-    case 'platform':
-      return `platform ${canonical(principal.profileUrl)}`;
-    case 'buyer':
-      return `buyer ${canonical(principal.profileUrl)} ${principal.buyerId}`;
-    case 'anonymous':
-      return `claim ${canonical(profileUrl)}`;
-  }
+export function ownerOf(principal: Principal, claimedProfile: string): string {
+  if (principal.kind === 'anonymous') return `claim:${canonicalProfile(claimedProfile)}`;
+  return `platform:${canonicalProfile(principal.profileUrl)}`;
 }
+
+/** The profile URL an owner (ownerOf) names. */
+export const ownerProfile = (owner: string): string => owner.slice(owner.indexOf(':') + 1);

@@ -2,7 +2,7 @@
  * `contextId` continuity (upstream binding: clients pass the agent's contextId on later turns):
  * a conversation remembers the last cart, checkout and order it produced, so a later action that
  * needs an id and names none (`{"action": "complete_checkout"}`) acts on them. Kept in the state
- * store, per tenant, owner (security/auth/principal.ts ownerKey: who the caller proved to be) and
+ * store, per tenant, owner (security/auth/principal.ts ownerOf: who the caller proved to be) and
  * context id, as long as a checkout lives: two callers that pick the same context id each have their own.
  */
 import { CAPABILITY, type CapabilityName } from '../../protocol/capability-registry.js';

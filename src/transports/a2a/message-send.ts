@@ -12,8 +12,8 @@ import { operationCall } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { parseAgentHeader } from '../../protocol/agent-header.js';
 import { ProtocolError } from '../../protocol/errors.js';
-import { ownerKey, type Principal } from '../../security/auth/principal.js';
 import type { Tenant } from '../../tenancy/tenant.js';
+import { meterMessage } from '../rate-limiter.js';
 import { agentMessage, answerParts, textPart } from './agent-answer.js';
 import type { Conversations } from './conversation.js';
 import { helpText, readMessage, resourceKey, type MessageCall } from './message-call.js';
@@ -42,7 +42,10 @@ export class MessageSender {
     const message = checked(sent);
     const contextId = message.contextId !== '' ? message.contextId : randomUUID();
     const read = readMessage(message, offered);
-    if (read.kind === 'help') return agentMessage(contextId, [textPart(helpText(offered))]);
+    if (read.kind === 'help') {
+      await meterMessage(req, 'message/send'); // no operation: the pipeline counts nothing
+      return agentMessage(contextId, [textPart(helpText(offered))]);
+    }
     return this.call(req, tenant, { ...read, messageId: message.messageId, contextId });
   }
 
@@ -50,10 +53,10 @@ export class MessageSender {
     const { op, contextId } = turn;
     req.operation = op.name;
     const profileUrl = parseAgentHeader(req.headers['proto-agent']).profile;
-    // The context is the authenticated caller's own: known once the pipeline has admitted it.
+    // The context is its owner's (security/auth/principal.ts ownerOf): known once the pipeline has admitted the caller.
     let owner: string | undefined;
-    const resolveId = async (principal: Principal) => {
-      owner = ownerKey(principal, profileUrl);
+    const resolveId = async (callerOwner: string) => {
+      owner = callerOwner;
       if (!op.mcp.id || turn.id !== undefined) return undefined;
       const id = await this.conversations.lastId(tenant, owner, contextId, op.capability);
       if (id === undefined) {

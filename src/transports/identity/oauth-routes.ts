@@ -81,15 +81,21 @@ async function addOauthRoutes(app: FastifyInstance): Promise<void> {
     const password = form.get('password') ?? '';
     if (email === '' || password === '')
       return interactionPage(req, reply, { status: 400, message: 'Enter your email and password.', email });
-    if (await server.attempts.blocked(email, req.ip)) {
+    // The attempt is counted before the password is checked, so parallel guesses meet the limit too.
+    if (!(await server.attempts.reserve(email, req.ip))) {
       req.log.warn({ tenant: tenant.id }, 'login refused: too many failed attempts');
       return interactionPage(req, reply, { status: 429, message: 'Too many failed attempts. Wait a few minutes, then try again.', email });
     }
-    const customer = await login({ email, password });
-    if (!customer) {
-      await server.attempts.failed(email, req.ip);
-      return interactionPage(req, reply, { status: 401, message: 'That email and password do not match an account of this store.', email });
+    let customer;
+    try {
+      customer = await login({ email, password });
+    } catch (error) {
+      await server.attempts.abandoned(email, req.ip);
+      throw error;
     }
+    // A wrong password keeps its reservation: that is the failure counted.
+    if (!customer)
+      return interactionPage(req, reply, { status: 401, message: 'That email and password do not match an account of this store.', email });
     await server.attempts.succeeded(email, req.ip);
     await asProtocolErrors(() => server.finishLogin(req.raw, reply.raw, customer));
     return reply.hijack();

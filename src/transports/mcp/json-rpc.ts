@@ -51,8 +51,17 @@ export function jsonRpcErrorHandler(error: unknown, req: FastifyRequest, reply: 
 export interface RpcErrorAnswer {
   jsonrpc: '2.0';
   id: string | number | null;
-  error: { code: number; message: string };
+  error: { code: number; message: string; data?: Record<string, unknown> };
 }
+
+/** A message's method, as the rate limits price it ('' when it names none). */
+export const methodOf = (message: unknown): string => {
+  const method = (message as { method?: unknown } | null | undefined)?.method;
+  return typeof method === 'string' ? method : '';
+};
+
+/** JSON-RPC 2.0 §4.1: a message without an id is a notification, which is never answered. */
+export const isNotification = (message: unknown): boolean => message !== null && typeof message === 'object' && !('id' in message);
 
 /**
  * A tools/call whose arguments are not an object is invalid params, answered here in one

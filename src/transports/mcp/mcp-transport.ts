@@ -3,7 +3,9 @@
  * with plain JSON responses, so a bare `tools/call` POST works (no initialize, no session)
  * and so does the SDK client over Streamable HTTP. Tools come from the operation table
  * (tool-calls.ts). A lone tools/call or tools/list the SDK would accept is answered directly
- * (json-rpc.ts `directRequest`).
+ * (json-rpc.ts `directRequest`). Every message is metered before it is answered: a tool call's
+ * operation by the pipeline, every other message here at its method's cost
+ * (rate-limiter.ts `meterMessage`); and a batch may cost at most what MAX_BATCH tool calls cost.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -17,14 +19,17 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import { toProtocolError } from '../error-mapping.js';
 import { sendProtocolError } from '../rest/error-handler.js';
-import { COUNTED_PER_CALL } from '../rate-limiter.js';
+import { COUNTED_PER_CALL, MESSAGE_COSTS, messageCost, meterMessage } from '../rate-limiter.js';
 import { tenantOf } from '../request-context.js';
 import {
   argumentsError,
   directRequest,
   errorAnswer,
+  isNotification,
   jsonRpcErrorHandler,
   jsonRpcErrorOf,
+  methodOf,
+  requestIdOf,
   resultAnswer,
   type JsonRpcError,
   type RpcErrorAnswer,
@@ -41,7 +46,11 @@ const SERVER_VERSION = '0.1.0';
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-/** Messages one JSON-RPC batch may hold; each tool call in it is rate-limited on its own. */
+/**
+ * Messages one JSON-RPC batch may hold, and what it may cost in all (rate-limiter.ts
+ * `messageCost`): each message in it is rate-limited on its own, and what one request makes the
+ * gateway send stays bounded (20 tool lists would be 600 KB for a tenant with every capability).
+ */
 export const MAX_BATCH = 20;
 
 /** The messages of a POST the SDK is to see, and the answers to those the binding refused itself. */
@@ -62,8 +71,13 @@ class McpEndpoint {
     const tenant = tenantOf(req);
     const refusedBatch = this.refuseBatch(req, reply);
     if (refusedBatch) return refusedBatch;
-    const sorted = sortMessages(req.body);
-    if (sorted.passed.length === 0) return reply.send(Array.isArray(req.body) ? sorted.answered : sorted.answered[0]);
+    const sorted = await this.metered(req, sortMessages(req.body));
+    if (sorted.passed.length === 0) {
+      this.markRateLimited(req, reply);
+      // Only notifications, each refused: there is nothing to answer them with.
+      if (sorted.answered.length === 0) return reply.code(reply.statusCode === 429 ? 429 : 202).send();
+      return reply.send(Array.isArray(req.body) ? sorted.answered : sorted.answered[0]);
+    }
     const request = directRequest(req.body, req.headers['mcp-protocol-version']);
     if (!request) return this.answerWithSdk(req, reply, tenant, sorted);
     const text = await this.answerDirectly(req, tenant, request);
@@ -72,11 +86,19 @@ class McpEndpoint {
     return reply.send(text);
   }
 
-  /** A batch over MAX_BATCH is refused before any call runs; an empty one is one Invalid Request answer. */
+  /** A batch over MAX_BATCH, in messages or in cost, is refused before any runs; an empty one is one Invalid Request answer. */
   private refuseBatch(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
     if (!Array.isArray(req.body)) return undefined;
     if (req.body.length > MAX_BATCH) {
       throw new ProtocolError('request_too_large', `a JSON-RPC batch holds at most ${MAX_BATCH} messages; this one has ${req.body.length}`);
+    }
+    const cost = req.body.reduce((sum: number, message: unknown) => sum + messageCost(methodOf(message)), 0);
+    if (cost > MAX_BATCH) {
+      throw new ProtocolError(
+        'request_too_large',
+        `a JSON-RPC batch costs at most what ${MAX_BATCH} tool calls cost; this one costs ${cost} ` +
+          `(tools/list costs ${MESSAGE_COSTS['tools/list']})`,
+      );
     }
     if (req.body.length > 0) return undefined;
     // JSON-RPC 2.0 §6: an empty array is one Invalid Request answer, not an array.
@@ -92,7 +114,7 @@ class McpEndpoint {
     try {
       return resultAnswer(request.id, await this.tools.call(req, tenant, params));
     } catch (error) {
-      return errorAnswer(request.id, this.toolCallFailure(req, error));
+      return errorAnswer(request.id, this.messageFailure(req, error));
     }
   }
 
@@ -136,14 +158,35 @@ class McpEndpoint {
       try {
         return JSON.parse(await this.tools.call(req, tenant, request.params)) as { content: Array<{ type: 'text'; text: string }> };
       } catch (error) {
-        throw this.toolCallFailure(req, error);
+        throw this.messageFailure(req, error);
       }
     });
     return server;
   }
 
-  /** A failed tool call as the JSON-RPC error it answers, its rate-limit refusal noted for the reply. */
-  private toolCallFailure(req: FastifyRequest, error: unknown): JsonRpcError {
+  /**
+   * Meters each message the pipeline does not count (all but tool calls, which run operations or
+   * are metered in tool-calls.ts): one past a budget is answered with the rate-limit error here,
+   * a refused notification not at all, and neither reaches the SDK.
+   */
+  private async metered(req: FastifyRequest, { passed, answered }: Sorted): Promise<Sorted> {
+    const kept: unknown[] = [];
+    for (const message of passed) {
+      const method = methodOf(message);
+      try {
+        if (method !== 'tools/call') await meterMessage(req, method);
+        kept.push(message);
+      } catch (error) {
+        const { code, message: text, data } = this.messageFailure(req, error);
+        if (!isNotification(message))
+          answered.push({ jsonrpc: '2.0', id: requestIdOf(message), error: { code, message: text, ...(data && { data }) } });
+      }
+    }
+    return { passed: kept, answered };
+  }
+
+  /** A failed message as the JSON-RPC error it answers, its rate-limit refusal noted for the reply. */
+  private messageFailure(req: FastifyRequest, error: unknown): JsonRpcError {
     const mapped = toProtocolError(error, req.log);
     if (mapped.status === 429) this.rateLimited.set(req, Math.max(this.rateLimited.get(req) ?? 0, mapped.extra.retryAfterSeconds ?? 1));
     return jsonRpcErrorOf(mapped);

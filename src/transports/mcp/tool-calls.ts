@@ -1,16 +1,17 @@
 /**
  * The MCP tools of the operation table and their calls: a tenant's tool list (made once per
  * tenant), and a tool call checked for its envelope, turned into the operation call and run by
- * the pipeline, answered as the CallToolResult text.
+ * the pipeline, answered as the CallToolResult text (one that runs no operation is metered here).
  */
 import type { FastifyRequest } from 'fastify';
 import type { OperationDefinition } from '../../capabilities/operation.js';
-import { operationCall } from '../../pipeline/operation-call.js';
+import { operationCall, type CallFacts } from '../../pipeline/operation-call.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import type { Tenant } from '../../tenancy/tenant.js';
 import type { Validator } from '../../../schemas/validator.js';
 import { withoutBodyId } from '../body-id.js';
+import { meterMessage } from '../rate-limiter.js';
 import { agentProfile, compileEnvelopeCheck, describeTool, withStandardMeta, type Tool, type ToolArguments } from './tools.js';
 
 /** Text of a business outcome that failed is its messages' text (spec part 2 §4.1). */
@@ -63,7 +64,8 @@ export function toolCalls(operations: readonly OperationDefinition[], pipeline: 
     return found;
   };
 
-  async function call(req: FastifyRequest, tenant: Tenant, { name, arguments: args, _meta: standardMeta }: ToolCallParams) {
+  /** The operation and the call a tools/call makes, or the protocol error that it makes none. */
+  function prepare(req: FastifyRequest, tenant: Tenant, { name, arguments: args, _meta: standardMeta }: ToolCallParams) {
     const op = byName.get(name);
     if (!op || !tenant.capabilities.has(op.capability))
       throw new ProtocolError('unknown_tool', `unknown tool ${bounded(String(name), 100)}`);
@@ -79,17 +81,21 @@ export function toolCalls(operations: readonly OperationDefinition[], pipeline: 
       throw new ProtocolError('invalid_request', 'arguments.cart.id is not allowed: the id goes in arguments.id');
     }
     const payload = op.mcp.payload === 'checkout' ? withoutBodyId(sent, id, 'arguments.id') : sent;
-    const response = await pipeline.execute(
-      op,
-      operationCall(req, tenant, {
-        transport: 'mcp',
-        requestId: meta['request-id'] ?? req.id,
-        profileUrl,
-        id,
-        payload,
-        idempotencyKey: meta['idempotency-key'],
-      }),
-    );
+    const requestId = meta['request-id'] ?? req.id;
+    const facts: CallFacts = { transport: 'mcp', requestId, profileUrl, id, payload, idempotencyKey: meta['idempotency-key'] };
+    return { op, facts };
+  }
+
+  async function call(req: FastifyRequest, tenant: Tenant, params: ToolCallParams) {
+    let prepared;
+    try {
+      prepared = prepare(req, tenant, params);
+    } catch (error) {
+      // No operation runs, so the pipeline counts nothing: the message is metered as any other.
+      await meterMessage(req, 'tools/call');
+      throw error;
+    }
+    const response = await pipeline.execute(prepared.op, operationCall(req, tenant, prepared.facts));
     return toolResultText(response);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Calls any operation of the table over REST or MCP, as a platform would, and reads the
+ * Calls any operation of the table over REST, MCP or A2A, as a platform would, and reads the
  * answer back in one shape: a success, a failed business outcome, or a transport error.
  * `problemWith` says what is wrong with an answer a hostile request must never get.
  */
@@ -8,7 +8,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { OperationDefinition } from '../../../src/capabilities/operation.js';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version.js';
 
-export type Transport = 'rest' | 'mcp';
+export type Transport = 'rest' | 'mcp' | 'a2a';
+/** The transports every tenant serves (A2A only where the tenant turns it on). */
 export const TRANSPORTS: readonly Transport[] = ['rest', 'mcp'];
 
 export interface Call {
@@ -100,6 +101,25 @@ export function mcpRequest(call: Call) {
   };
 }
 
+/** An A2A message/send whose DataPart names the operation (`action`), its resource id and its REST body members. */
+export function a2aRequest(call: Call) {
+  const { op } = call;
+  const data = { action: op.name, ...(op.mcp.id && { id: call.id }), ...(call.payload as Record<string, unknown> | undefined) };
+  const message = { kind: 'message', role: 'user', messageId: call.key ?? randomUUID(), parts: [{ kind: 'data', data }] };
+  return {
+    method: 'POST' as const,
+    url: '/a2a',
+    headers: {
+      'content-type': 'application/json',
+      'proto-agent': `profile="${call.profile}"`,
+      ...(call.host && { host: call.host }),
+    },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params: { message } }),
+  };
+}
+
+const REQUESTS = { rest: restRequest, mcp: mcpRequest, a2a: a2aRequest };
+
 function parse(text: string): any {
   try {
     return JSON.parse(text);
@@ -122,14 +142,16 @@ export function readAnswer(transport: Transport, res: LightMyRequestResponse): A
     return { ...common, kind: json?.proto?.status === 'error' ? 'outcome' : 'success', body: json };
   }
   if (json?.error) return { ...common, kind: 'transport', body: json.error, code: json.error.data?.code };
-  const body = json?.result?.structuredContent;
+  // A2A: the resource is the one member of the answer's DataPart (`a2a.proto.<capability>`).
+  const data = json?.result?.parts?.find((part: { kind?: string }) => part.kind === 'data')?.data;
+  const body = transport === 'a2a' ? data && Object.values(data)[0] : json?.result?.structuredContent;
   return { ...common, kind: body?.proto?.status === 'error' ? 'outcome' : 'success', body };
 }
 
 /** Sends `call` to a bare app (unsigned), or to a target that signs it as the caller. */
 export async function send(target: FastifyInstance | Target, call: Call): Promise<Answer> {
   const { app, sign } = 'app' in target ? target : { app: target, sign: undefined };
-  const request: InjectOptions = call.transport === 'rest' ? restRequest(call) : mcpRequest(call);
+  const request: InjectOptions = REQUESTS[call.transport](call);
   const res = await app.inject(sign ? sign(request) : request);
   return readAnswer(call.transport, res);
 }

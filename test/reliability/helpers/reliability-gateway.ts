@@ -1,7 +1,9 @@
 /**
  * The gateway the reliability suites attack: the shared demo-store gateway (test/helpers/demo-gateway.ts)
  * with any number of agents, each its own profile URL on one loopback platform, all signing their
- * requests with one key their profiles publish, so each is an authenticated platform (orders need one).
+ * requests with one key their profiles publish. The tenant takes signatures from any profile
+ * (`auth.signatures.any_profile`, the documented opt-in), so each is an authenticated platform
+ * (orders need one) without a list of agents made up front.
  */
 import type { InjectOptions } from 'fastify';
 import type { Adapter } from '../../../adapters/contract.js';
@@ -37,6 +39,7 @@ export async function reliabilityGateway(options: DemoGatewayOptions = {}): Prom
   let backend!: Adapter;
   const gw = await demoGateway({
     ...options,
+    tenant: { ...options.tenant, auth: { signatures: { any_profile: true }, ...options.tenant?.auth } },
     wrapAdapter: (adapter) => (backend = options.wrapAdapter ? options.wrapAdapter(adapter) : adapter),
   });
   const key = await agentKey;

@@ -268,7 +268,10 @@ describe('the same admission as REST', () => {
   });
 
   it('authenticates a signed request as the platform; unsigned, the caller is anonymous', async () => {
-    const secure = await secureGateway({ tenant: { a2a: true }, operations: [whoAmI] });
+    const secure = await secureGateway({
+      tenant: (platform) => ({ a2a: true, auth: { signatures: { profiles: [platform.url()] } } }),
+      operations: [whoAmI],
+    });
     try {
       const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: dataMessage({ action: 'who_am_i' }) } };
       const headers = { 'a2a-version': '1.0' };
