@@ -13,7 +13,7 @@ import { rest } from './rest/definition.js';
 import { shopify } from './shopify/definition.js';
 import { woocommerce } from './woocommerce/definition.js';
 
-export type { AdapterContext, AdapterDefinition, AdapterExtras } from './definition.js';
+export type { AdapterContext, AdapterExtras } from './definition.js';
 
 /** A definition in the list: its own settings and credential types are checked where it is defined. */
 export type RegisteredAdapter = AdapterDefinition<TSchema, any, Adapter>; // eslint-disable-line @typescript-eslint/no-explicit-any

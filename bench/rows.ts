@@ -7,7 +7,7 @@ import { CALLS } from './calls.js';
 import type { Call } from './drive.js';
 import type { ServerProcess } from './processes.js';
 
-export const ECHO: Call = { method: 'POST', path: '/echo', body: { padding: 'x'.repeat(1000) } };
+const ECHO: Call = { method: 'POST', path: '/echo', body: { padding: 'x'.repeat(1000) } };
 export const BARE_GET: Call = { method: 'GET', path: '/bare' };
 
 export type GatewayName = 'memory' | 'redis' | 'signing';
@@ -23,7 +23,7 @@ export interface Row {
   call(agent: string, gateway: ServerProcess): Promise<Call>;
 }
 
-export const rows: Row[] = [
+const rows: Row[] = [
   { operation: 'discovery', gateway: 'memory', baseline: BARE_GET, target: 0.5, p99TargetMs: 10, call: CALLS.discovery },
   { operation: 'search_catalog', gateway: 'memory', baseline: ECHO, target: 0.5, p99TargetMs: 10, call: CALLS.search_catalog },
   { operation: 'get_product', gateway: 'memory', baseline: ECHO, target: 0.4, p99TargetMs: 10, call: CALLS.get_product },

@@ -25,7 +25,7 @@ export const FulfillsTo = Type.Object(
 export type FulfillsTo = Static<typeof FulfillsTo>;
 
 /** Minor units of context.currency (the store's currency when absent). */
-export const PriceFilter = Type.Object(
+const PriceFilter = Type.Object(
   { min: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15 })), max: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15 })) },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -42,7 +42,7 @@ export const CatalogFilters = Type.Object(
 );
 export type CatalogFilters = Static<typeof CatalogFilters>;
 
-export const PaginationRequest = Type.Object(
+const PaginationRequest = Type.Object(
   {
     /** Clamped to the tenant's page limit. */
     limit: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -104,9 +104,9 @@ export type Price = Static<typeof Price>;
 
 const Text = Type.Object({ plain: Type.String() }, { additionalProperties: false });
 
-export const AvailabilityStatus = StringEnum(['in_stock', 'backorder', 'preorder', 'out_of_stock', 'discontinued']);
+const AvailabilityStatus = StringEnum(['in_stock', 'backorder', 'preorder', 'out_of_stock', 'discontinued']);
 
-export const Availability = Type.Object({ available: Type.Boolean(), status: AvailabilityStatus }, { additionalProperties: false });
+const Availability = Type.Object({ available: Type.Boolean(), status: AvailabilityStatus }, { additionalProperties: false });
 
 /** Catalog fulfillment of a variant (spec §2.8): one answer per method for one location. */
 export const CatalogFulfillment = Type.Object(
@@ -135,7 +135,7 @@ export const CatalogFulfillment = Type.Object(
 );
 export type CatalogFulfillment = Static<typeof CatalogFulfillment>;
 
-export const LookupInput = Type.Object({ id: Type.String(), match: Type.String() }, { additionalProperties: false });
+const LookupInput = Type.Object({ id: Type.String(), match: Type.String() }, { additionalProperties: false });
 
 export const Variant = Type.Object(
   {
@@ -167,7 +167,7 @@ export const Variant = Type.Object(
 );
 export type Variant = Static<typeof Variant>;
 
-export const OptionValue = Type.Object(
+const OptionValue = Type.Object(
   {
     label: Type.String(),
     /** Relative to the effective selection: a variant with this value can be bought now. */
@@ -211,7 +211,7 @@ export type Product = Static<typeof Product>;
 
 // ---------------------------------------------------------------- responses
 
-export const Pagination = Type.Object(
+const Pagination = Type.Object(
   {
     /** Present when has_next_page. */
     cursor: Type.Optional(Type.String()),

@@ -74,8 +74,8 @@ export const CheckoutCompleteRequest = Type.Object({
 });
 export type CheckoutCompleteRequest = Static<typeof CheckoutCompleteRequest>;
 
-export const OrderReference = Type.Object({ id: Type.String(), permalink_url: Type.String({ format: 'uri' }) });
-export type OrderReference = Static<typeof OrderReference>;
+const OrderReference = Type.Object({ id: Type.String(), permalink_url: Type.String({ format: 'uri' }) });
+type OrderReference = Static<typeof OrderReference>;
 
 export const Checkout = Type.Object({
   proto: ResponseEnvelope,

@@ -69,7 +69,10 @@ export const ErrorResponse = Type.Object({
 });
 export type ErrorResponse = Static<typeof ErrorResponse>;
 
-/** A cart or checkout operation that failed as a business outcome: no resource, messages and a handoff URL. */
+/**
+ * A cart or checkout operation that failed as a business outcome: no resource, messages and a handoff URL.
+ * @alias ErrorResponse, the name its schema has upstream
+ */
 export const HandoffFailure = ErrorResponse;
 export type HandoffFailure = ErrorResponse;
 

@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common.js';
 
-export const DISCOUNT_CODES_MAX = 20;
+const DISCOUNT_CODES_MAX = 20;
 
 export const DiscountsRequest = Type.Object({
   /** Case-insensitive; replaces the codes submitted before; `[]` clears them; absent keeps them. */
@@ -13,12 +13,12 @@ export const DiscountsRequest = Type.Object({
 });
 export type DiscountsRequest = Static<typeof DiscountsRequest>;
 
-export const Allocation = Type.Object({
+const Allocation = Type.Object({
   /** JSONPath of what the discount reduces, e.g. `$.line_items[1]`. */
   path: Type.String(),
   amount: Type.Integer({ minimum: 0 }),
 });
-export type Allocation = Static<typeof Allocation>;
+type Allocation = Static<typeof Allocation>;
 
 export const AppliedDiscount = Type.Object({
   /** Absent for automatic discounts. */

@@ -28,14 +28,14 @@ export const PostalAddress = Type.Object(addressMembers);
 export type PostalAddress = Static<typeof PostalAddress>;
 
 /** A destination as sent: a shipping address (id optional), or a pickup location by its id. */
-export const DestinationRequest = Type.Object({ id: Type.Optional(Id), ...addressMembers });
-export type DestinationRequest = Static<typeof DestinationRequest>;
+const DestinationRequest = Type.Object({ id: Type.Optional(Id), ...addressMembers });
+type DestinationRequest = Static<typeof DestinationRequest>;
 
-export const GroupRequest = Type.Object({
+const GroupRequest = Type.Object({
   id: Type.Optional(Id),
   selected_option_id: Type.Optional(Type.Union([Id, Type.Null()])),
 });
-export type GroupRequest = Static<typeof GroupRequest>;
+type GroupRequest = Static<typeof GroupRequest>;
 
 export const MethodRequest = Type.Object({
   /** The business's id from an earlier response; keeps the method's identity. */
@@ -77,14 +77,14 @@ export const FulfillmentOption = Type.Object({
 });
 export type FulfillmentOption = Static<typeof FulfillmentOption>;
 
-export const FulfillmentGroup = Type.Object({
+const FulfillmentGroup = Type.Object({
   id: Type.String(),
   line_item_ids: Type.Array(Type.String()),
   /** Cheapest first. */
   options: Type.Optional(Type.Array(FulfillmentOption)),
   selected_option_id: Type.Union([Type.String(), Type.Null()]),
 });
-export type FulfillmentGroup = Static<typeof FulfillmentGroup>;
+type FulfillmentGroup = Static<typeof FulfillmentGroup>;
 
 export const FulfillmentMethod = Type.Object({
   id: Type.String(),
@@ -96,7 +96,7 @@ export const FulfillmentMethod = Type.Object({
 });
 export type FulfillmentMethod = Static<typeof FulfillmentMethod>;
 
-export const AvailableMethod = Type.Object({
+const AvailableMethod = Type.Object({
   type: Type.String(),
   line_item_ids: Type.Array(Type.String()),
   /** `now`, an ISO 8601 date, or null when unknown. */
@@ -104,7 +104,7 @@ export const AvailableMethod = Type.Object({
   /** A standalone sentence. */
   description: Type.Optional(Type.String()),
 });
-export type AvailableMethod = Static<typeof AvailableMethod>;
+type AvailableMethod = Static<typeof AvailableMethod>;
 
 export const Fulfillment = Type.Object({
   methods: Type.Array(FulfillmentMethod),

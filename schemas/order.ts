@@ -11,10 +11,10 @@ import { Item } from './line-item.js';
 const Count = Type.Integer({ minimum: 0 });
 
 /** Items and quantities an expectation, event or adjustment is about. */
-export const LineQuantity = Type.Object({ id: Type.String(), quantity: Type.Integer() });
-export type LineQuantity = Static<typeof LineQuantity>;
+const LineQuantity = Type.Object({ id: Type.String(), quantity: Type.Integer() });
+type LineQuantity = Static<typeof LineQuantity>;
 
-export const LINE_STATUSES = ['processing', 'partial', 'fulfilled', 'removed'] as const;
+const LINE_STATUSES = ['processing', 'partial', 'fulfilled', 'removed'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 
 export const OrderLineQuantity = Type.Object({

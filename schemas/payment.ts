@@ -21,11 +21,11 @@ export const InstrumentDisplay = Type.Object(
 export type InstrumentDisplay = Static<typeof InstrumentDisplay>;
 
 /** The token the payment handler issued; used once at complete, never stored, echoed or logged. */
-export const Credential = Type.Object({
+const Credential = Type.Object({
   type: Type.String({ minLength: 1, maxLength: 100 }),
   token: Type.String({ minLength: 1, maxLength: 4096 }),
 });
-export type Credential = Static<typeof Credential>;
+type Credential = Static<typeof Credential>;
 
 export const InstrumentRequest = Type.Object({
   id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

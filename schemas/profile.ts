@@ -4,7 +4,7 @@ import { DateString, StringEnum } from './common.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 
-export const ServiceEntry = Type.Object(
+const ServiceEntry = Type.Object(
   {
     version: DateString,
     spec: Url,
@@ -16,9 +16,9 @@ export const ServiceEntry = Type.Object(
   },
   { additionalProperties: true },
 );
-export type ServiceEntry = Static<typeof ServiceEntry>;
+type ServiceEntry = Static<typeof ServiceEntry>;
 
-export const CapabilityEntry = Type.Object(
+const CapabilityEntry = Type.Object(
   {
     version: DateString,
     spec: Type.Optional(Url),
@@ -29,7 +29,7 @@ export const CapabilityEntry = Type.Object(
   },
   { additionalProperties: true },
 );
-export type CapabilityEntry = Static<typeof CapabilityEntry>;
+type CapabilityEntry = Static<typeof CapabilityEntry>;
 
 export const PaymentHandlerEntry = Type.Object(
   {
@@ -42,7 +42,7 @@ export const PaymentHandlerEntry = Type.Object(
 );
 export type PaymentHandlerEntry = Static<typeof PaymentHandlerEntry>;
 
-export const Jwk = Type.Object(
+const Jwk = Type.Object(
   {
     kid: Type.String(),
     kty: Type.String(),
@@ -54,7 +54,7 @@ export const Jwk = Type.Object(
   },
   { additionalProperties: true },
 );
-export type Jwk = Static<typeof Jwk>;
+type Jwk = Static<typeof Jwk>;
 
 const Registry = <T extends Parameters<typeof Type.Array>[0]>(entry: T) => Type.Record(Type.String({ minLength: 1 }), Type.Array(entry));
 

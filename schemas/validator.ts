@@ -11,10 +11,10 @@ import { withSharedParts } from './shared-parts.js';
 // ajv-formats is CommonJS with `exports.default`; NodeNext sees the module object.
 const addFormats = formatsModule.default;
 
-export const ajv = new Ajv2020({ strict: false, allErrors: false, verbose: true, coerceTypes: false, useDefaults: false });
+const ajv = new Ajv2020({ strict: false, allErrors: false, verbose: true, coerceTypes: false, useDefaults: false });
 addFormats(ajv);
 
-export type Validation<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
+type Validation<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
 export type Validator<T> = (data: unknown) => Validation<T>;
 
 /** JSON Pointer "/line_items/0/quantity" -> JSONPath "$.line_items[0].quantity". */

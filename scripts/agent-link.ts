@@ -27,7 +27,7 @@ export interface LinkOptions {
   timeoutMs?: number;
 }
 
-export interface OrderRead {
+interface OrderRead {
   id: string;
   status: number;
   body: unknown;

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { catalogueRows, JSONRPC, type CatalogueRow } from '../src/protocol/error-catalogue.js';
+import { exitOnHelp } from './cli-help.js';
 
 export const ERROR_DOCS_PATH = 'docs/errors.md';
 
@@ -64,6 +65,10 @@ export function renderErrorDocs(): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  exitOnHelp({
+    script: 'docs:errors',
+    commands: [{ usage: '', does: `writes ${ERROR_DOCS_PATH} from the error catalogue (src/protocol/error-catalogue.ts)` }],
+  });
   writeFileSync(ERROR_DOCS_PATH, renderErrorDocs());
   process.stdout.write(`wrote ${ERROR_DOCS_PATH}\n`);
 }

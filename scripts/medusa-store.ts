@@ -75,14 +75,14 @@ export const MEDUSA_PAYMENT_PROVIDERS = {
  * there to be met: a second shipping profile (fragile goods ship apart, with their own option), a
  * tax rate on top of prices (Canada) and a region whose prices include tax (Germany).
  */
-export const MEDUSA_EXTRAS = {
+const MEDUSA_EXTRAS = {
   fragileProducts: ['vase_glass'],
   taxInclusiveRegion: { name: 'Germany', currency: 'eur', countries: ['de'], tax: { de: { rate: 19, code: 'DE-VAT', name: 'VAT' } } },
   tax: { ca: { rate: 5, code: 'CA-GST', name: 'GST' } },
 } as const;
 
 /** config/demo as the seed script's input (examples/medusa-store/src/scripts/seed.js): amounts in major units, as Medusa takes them. */
-export function seedInput(dataDir = resolve('config/demo')): unknown {
+function seedInput(dataDir = resolve('config/demo')): unknown {
   const data = loadStore(dataDir, 'http://127.0.0.1');
   const major = (amount: number) => Number(fromMinorUnits(amount, data.currency));
   const products = data.products
@@ -218,7 +218,7 @@ async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
 const databaseName = (databaseUrl: string) => decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
 
 /** Fails fast with a clear message when PostgreSQL does not answer. */
-export async function checkPostgres(databaseUrl: string): Promise<void> {
+async function checkPostgres(databaseUrl: string): Promise<void> {
   try {
     await adminQuery(databaseUrl, 'SELECT 1');
   } catch (error) {

@@ -15,7 +15,7 @@ import { buildTenant, type Tenant } from '../src/tenancy/tenant.js';
 import { MemoryStore } from '../src/state/memory-store.js';
 import { webhookStep } from './tenant-platforms.js';
 
-export type Status = 'ok' | 'failed' | 'skipped';
+type Status = 'ok' | 'failed' | 'skipped';
 
 export interface Verdict {
   check: string;
@@ -24,7 +24,7 @@ export interface Verdict {
 }
 
 /** Every check of a tenant, in the order they run. */
-export const CHECKS = ['file', 'signing key', 'credentials', 'api version', 'webhooks', 'catalog'] as const;
+const CHECKS = ['file', 'signing key', 'credentials', 'api version', 'webhooks', 'catalog'] as const;
 const STORE_CHECKS = CHECKS.slice(2);
 
 const skipped = (checks: readonly string[], why: string): Verdict[] => checks.map((check) => ({ check, status: 'skipped', detail: why }));

@@ -9,7 +9,7 @@ import { shownPath, type LoadedTenant } from '../src/config/load-tenants.js';
 import type { Io } from './issued-tool.js';
 import { openTenant, reason, type CheckContext, type OpenedTenant } from './tenant-checks.js';
 
-export interface TenantRow {
+interface TenantRow {
   id: string;
   adapter: string;
   hosts: string;

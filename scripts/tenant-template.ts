@@ -30,7 +30,7 @@ export interface TenantRequest {
 }
 
 /** A secret the new file references. */
-export interface SecretNeeded {
+interface SecretNeeded {
   credential: string;
   ref: SecretRef;
   does: string;

@@ -10,7 +10,7 @@ export interface QuoteLine {
   quantity: number;
 }
 
-export type FulfillmentDestination = { address: PostalAddress } | { locationId: string };
+type FulfillmentDestination = { address: PostalAddress } | { locationId: string };
 
 /** One fulfillment method of a checkout: which lines, where to, which option per group. */
 export interface FulfillmentMethodRequest {

@@ -15,7 +15,7 @@ export interface ApiVersionStatus {
 }
 
 /** One webhook the store holds. */
-export interface WebhookRegistration {
+interface WebhookRegistration {
   /** The topic in the platform's own terms (`ORDERS_CREATE`, `order.created`). */
   topic: string;
   /** Where the store delivers it. */

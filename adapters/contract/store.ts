@@ -1,7 +1,7 @@
 /** The gateway's state store as an adapter sees it. */
 
 /** A stored value and its version: starts at 1 and grows by one on every write. */
-export interface Versioned<T> {
+interface Versioned<T> {
   value: T;
   version: number;
 }

@@ -65,7 +65,7 @@ export function unavailable(what: string, answer: HttpAnswer, nowMs: number, ret
 }
 
 /** No answer at all (refused, reset, timed out): retryable, named by the error's code, never its text. */
-export function unreachable(what: string, error: unknown): BackendError {
+function unreachable(what: string, error: unknown): BackendError {
   const { code, name } = (error ?? {}) as { code?: string; name?: string };
   return new BackendError(`${what}: the store is unreachable (${code ?? name ?? 'error'})`, true);
 }

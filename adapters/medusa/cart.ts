@@ -14,7 +14,7 @@ import { lineIdOf, toQuote } from './quote.js';
 import type { MedusaCart } from './shapes.js';
 import { MedusaShipping, optionsToSet, type ShippingPlans } from './shipping.js';
 
-export const CART_FIELDS =
+const CART_FIELDS =
   'id,currency_code,region_id,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,' +
   'item_subtotal,*items,items.subtotal,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,' +
   '*shipping_methods.adjustments,*shipping_address,*payment_collection';

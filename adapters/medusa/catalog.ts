@@ -20,7 +20,7 @@ import type { MedusaOption, MedusaProduct, MedusaVariant } from './shapes.js';
 /** The option Medusa gives a product without variants of its own (its admin's "default option"). */
 const DEFAULT_OPTION = 'Default option';
 
-export const PRODUCT_FIELDS = '*variants.calculated_price,+variants.inventory_quantity,*categories,+metadata';
+const PRODUCT_FIELDS = '*variants.calculated_price,+variants.inventory_quantity,*categories,+metadata';
 
 /** A variant as the Admin API's variant list answers it (`fields=id,sku,product_id`). */
 interface VariantRow {
@@ -43,7 +43,7 @@ function availability(variant: MedusaVariant): CatalogVariant['availability'] {
   return { available: status === 'backorder', status, quantity: variant.allow_backorder ? null : 0 };
 }
 
-export function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogProduct {
+function toProduct(product: MedusaProduct, scope: CatalogScope): CatalogProduct {
   const optionTitles = new Map<string, string>();
   for (const option of product.options ?? []) optionTitles.set(option.id, option.title);
   const axes = [...optionTitles.values()];

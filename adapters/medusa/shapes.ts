@@ -4,7 +4,7 @@
  * (or numeric strings in some answers), never rounded. An answer that lacks what is declared
  * here fails in the mapping and reaches the gateway as an invalid answer.
  */
-export type Amount = number | string;
+type Amount = number | string;
 type Maybe<T> = T | null | undefined;
 type Metadata = Maybe<Record<string, unknown>>;
 
@@ -87,7 +87,7 @@ export interface MedusaLineItem {
   }>;
 }
 
-export interface MedusaShippingMethod {
+interface MedusaShippingMethod {
   name?: Maybe<string>;
   shipping_option_id?: Maybe<string>;
   adjustments?: Maybe<MedusaAdjustment[]>;
@@ -122,7 +122,7 @@ export interface MedusaShippingOption {
   insufficient_inventory?: boolean;
 }
 
-export interface MedusaFulfillment {
+interface MedusaFulfillment {
   id: string;
   created_at: string;
   shipped_at?: Maybe<string>;
@@ -132,13 +132,13 @@ export interface MedusaFulfillment {
   labels?: Maybe<Array<{ tracking_number?: Maybe<string>; tracking_url?: Maybe<string> }>>;
 }
 
-export interface MedusaPayment {
+interface MedusaPayment {
   id: string;
   captured_at?: Maybe<string>;
   refunds?: Maybe<Array<{ id: string; amount: Amount; created_at: string; note?: Maybe<string> }>>;
 }
 
-export interface MedusaReturn {
+interface MedusaReturn {
   id: string;
   status?: Maybe<string>;
   created_at: string;

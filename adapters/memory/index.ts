@@ -45,8 +45,6 @@ import { simulate, SimulationParams, type SimulationAction } from './simulation.
 import { checkoutPage, paymentPage, StorefrontError, storefrontPurchase, type StorefrontBuyer } from './storefront.js';
 import { signWebhook, verifyWebhook, type DemoTopic, type SignedWebhook } from './webhooks.js';
 
-export { StorefrontError } from './storefront.js';
-
 export interface MemoryAdapterOptions {
   /** Folder holding catalog.yaml, discounts.yaml, ... and the flower shop's CSV files. */
   dataDir: string;

@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /** A country's own rates, plus the `default` rates of service levels it has none of. */
-export function ratesFor(data: StoreData, country: string): Rate[] {
+function ratesFor(data: StoreData, country: string): Rate[] {
   const own = data.rates.filter((r) => r.country === country);
   const levels = new Set(own.map((r) => r.serviceLevel));
   return [...own, ...data.rates.filter((r) => r.country === 'default' && !levels.has(r.serviceLevel))];
@@ -61,7 +61,7 @@ export function serviceLevelOf(data: StoreData, optionId: string): string | unde
   return data.rates.find((r) => r.id === optionId)?.serviceLevel;
 }
 
-export const pickupOptionId = (location: Location) => `pickup-${location.location.id}`;
+const pickupOptionId = (location: Location) => `pickup-${location.location.id}`;
 
 export function pickupOption(location: Location, now: number, notBefore?: number): FulfillmentOptionQuote {
   const hours = location.readyWithinHours;

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AdapterStore, PlaceOrderRequest } from '../contract.js';
 
-export const CARD_TOKENS = { charged: 'success_token', declined: 'fail_token', challenge: 'action_required_token' } as const;
+const CARD_TOKENS = { charged: 'success_token', declined: 'fail_token', challenge: 'action_required_token' } as const;
 
 export type CardOutcome = 'charged' | 'declined' | 'challenge';
 

@@ -41,11 +41,11 @@ export const SimulationParams = {
   cancel: params({ reason: Type.Optional(Reason) }),
 };
 
-export type SimulationActionType = keyof typeof SimulationParams;
+type SimulationActionType = keyof typeof SimulationParams;
 
 export type SimulationAction = { [K in SimulationActionType]: { type: K } & Static<(typeof SimulationParams)[K]> }[SimulationActionType];
 
-export type LineQuantities = Array<{ id: string; quantity: number }>;
+type LineQuantities = Array<{ id: string; quantity: number }>;
 
 const invalid = (message: string) => new SimulationError('invalid', message);
 

@@ -16,7 +16,7 @@ import { mulDivRoundHalfUp } from './money-math.js';
 type Place = Pick<PostalAddress, 'country' | 'region'>;
 
 /** The most specific rule for a place; null when the country's rules need a region it lacks. */
-export function taxRuleFor(data: StoreData, place: Place): TaxRule | null {
+function taxRuleFor(data: StoreData, place: Place): TaxRule | null {
   const country = place.country!.toUpperCase();
   const region = place.region?.toUpperCase();
   const exact = region && data.tax.rules.find((r) => r.region === `${country}-${region}`);

@@ -1,7 +1,7 @@
 /** Text matching a shopper would accept: case- and accent-insensitive words, plural-tolerant prefixes. */
 
 /** "Crème BRÛLÉE" -> "creme brulee". */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

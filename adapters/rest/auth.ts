@@ -8,7 +8,7 @@ import { createSecretKey, hash } from 'node:crypto';
 import { hmac } from '../kit/hmac.js';
 import type { AuthSettings } from './settings.js';
 
-export interface OutgoingRequest {
+interface OutgoingRequest {
   method: string;
   /** Path and query as sent. */
   target: string;
@@ -17,13 +17,13 @@ export interface OutgoingRequest {
 
 export type Signer = (request: OutgoingRequest, nowMs: number) => Record<string, string>;
 
-export const DEFAULT_HMAC_PAYLOAD = '{timestamp}\n{method}\n{path}\n{body_sha256}';
+const DEFAULT_HMAC_PAYLOAD = '{timestamp}\n{method}\n{path}\n{body_sha256}';
 
 /**
  * A signing template made ready to fill: a literal backslash-n (YAML plain or single-quoted) is a
  * newline too. The template is split once, so a call per request only joins the pieces.
  */
-export function templateFiller(template: string): (values: Record<string, string>) => string {
+function templateFiller(template: string): (values: Record<string, string>) => string {
   // Odd pieces are placeholder names, even ones the text between them.
   const pieces = template.replace(/\\n/g, '\n').split(/\{(\w+)\}/);
   return (values) => {

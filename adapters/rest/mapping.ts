@@ -171,11 +171,6 @@ export function compileSource(source: SourceText, tenantFile: string): Expressio
   } as Expression;
 }
 
-/** Compiles an inline expression (tests and the defaults use it). */
-export function compileExpression(source: string, path: string, file: string): Expression {
-  return compileSource(new SourceText(source, path), file);
-}
-
 // ---------------------------------------------------------------- names defined nowhere
 
 interface AstNode {

@@ -21,10 +21,10 @@ const Expression = expression();
 export type ExpressionSource = Static<typeof Expression>;
 const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Most steps an operation declares, and most store calls one run of it makes (for_each included). */
-export const MAX_STEPS = 12;
+const MAX_STEPS = 12;
 export const MAX_CALLS = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -192,7 +192,7 @@ const Webhooks = Type.Object(
 );
 export type WebhookSettings = Static<typeof Webhooks>;
 
-export const FINISHING = ['gateway_charged', 'store_charged', 'handoff'] as const;
+const FINISHING = ['gateway_charged', 'store_charged', 'handoff'] as const;
 
 export const RestSettings = Type.Object(
   {

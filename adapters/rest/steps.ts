@@ -41,7 +41,7 @@ export interface CompiledOperation {
 }
 
 /** What one call gave: for_each answers also carry their element. */
-export interface StepAnswer extends StoreAnswer {
+interface StepAnswer extends StoreAnswer {
   item?: unknown;
 }
 

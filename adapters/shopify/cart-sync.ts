@@ -115,7 +115,7 @@ export const lineInput = (l: WantedCart['lines'][number]) => ({
   attributes: [{ key: LINE_ATTRIBUTE, value: l.lineId }],
 });
 
-export const addressesInput = (address: PostalAddress | undefined) =>
+const addressesInput = (address: PostalAddress | undefined) =>
   address ? [{ address: { deliveryAddress: toShopifyAddress(address) }, selected: true }] : [];
 
 /**

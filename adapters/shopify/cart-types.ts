@@ -9,7 +9,7 @@ export interface SfAllocation {
   title?: string;
 }
 
-export interface SfCartLine {
+interface SfCartLine {
   id: string;
   quantity: number;
   attributes: Array<{ key: string; value: string | null }>;
@@ -31,7 +31,7 @@ export interface SfCartLine {
   discountAllocations: SfAllocation[];
 }
 
-export interface SfDeliveryGroup {
+interface SfDeliveryGroup {
   id: string;
   cartLines: { nodes: Array<{ id: string }> };
   deliveryOptions: Array<{

@@ -11,7 +11,7 @@ import type { AvailabilityStatus, CatalogProduct, CatalogVariant, Media } from '
 import { money, type MoneyV2 } from './money.js';
 import { decodeVariants } from './variant-encoding.js';
 
-export interface SfVariant {
+interface SfVariant {
   id: string;
   title: string;
   sku: string | null;

@@ -1,5 +1,5 @@
 /**
- * Every GraphQL document the Shopify adapter sends, in one place: test/adapters/shopify/documents
+ * Every GraphQL document the Shopify adapter sends, in one place: test/adapters/shopify/documents.test.ts
  * validates each against the real schemas of the default API version. Storefront reads run in the
  * buyer's context (`@inContext(country, language)`); Admin calls are for what the Storefront API
  * cannot do (SKU lookup, orders, draft orders, webhook subscriptions).

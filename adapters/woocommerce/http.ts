@@ -43,7 +43,7 @@ export interface WooHttpOptions {
 }
 
 /** Judges a store answer; `what` names the call in error messages (never a credential). */
-export function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
+function decode(what: string, status: number, headers: Record<string, string>, text: string, rest: boolean): WooResponse {
   if (status === 429) {
     // The Store API's rate limiter names its wait RateLimit-Retry-After; the host's is Retry-After.
     const wait = retryAfterMs(headers['ratelimit-retry-after'] ?? headers['retry-after'], Date.now());

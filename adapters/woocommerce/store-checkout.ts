@@ -21,7 +21,7 @@ import { isWpError, type WooHttp, type WooResponse } from './http.js';
 import { expectShape, StoreCheckout } from './wc-shapes.js';
 
 /** The Store API namespace the must-use plugin registers for the checkout (proto-reference.php). */
-export const EXTENSION_NAMESPACE = 'proto-gateway';
+const EXTENSION_NAMESPACE = 'proto-gateway';
 
 type Rejected = Extract<PlaceOrderResult, { status: 'rejected' }>;
 

@@ -9,7 +9,7 @@ import { expectShape, WcEnvironment } from './wc-shapes.js';
 import { listWebhooks, WEBHOOK_TOPICS } from './webhook-setup.js';
 
 /** Cart writes with a Cart-Token and no nonce are accepted since 9.3.0 (docs/adapters/woocommerce.md, "What the store needs"). */
-export const OLDEST_RELEASE = '9.3.0';
+const OLDEST_RELEASE = '9.3.0';
 
 /** Release numbers compared part by part (10.2.0 > 9.3.0); a suffix such as `-beta.1` is ignored. */
 function atLeast(version: string, oldest: string): boolean {

@@ -65,7 +65,7 @@ export const WcVariation = Type.Object({
 });
 export type WcVariation = Static<typeof WcVariation>;
 
-export const WcCategory = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
+const WcCategory = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
 
 export const WcCoupon = Type.Object({
   id: Type.Integer(),

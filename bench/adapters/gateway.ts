@@ -27,13 +27,13 @@ const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(
  */
 const GATEWAY_MAIN = resolve(process.env.BENCH_GATEWAY_ROOT ?? '.', 'dist/src/main.js');
 
-export interface InProcessGateway {
+interface InProcessGateway {
   origin: string;
   close(): Promise<void>;
 }
 
 /** What the gateway's process saw of one request (the times on its clock; absent in-process). */
-export interface Seen {
+interface Seen {
   calls: StoreCall[];
   /** When the request arrived (headers parsed) and when its answer was written. */
   arrived?: number;
@@ -120,7 +120,7 @@ export async function ownProcess(tenantYaml: string, env: Record<string, string>
 }
 
 /** `tenantYaml(base)` is the tenant file for a gateway at `base`; `env` what its credential references read. */
-export async function startGateway(tenantYaml: string, env: Record<string, string>): Promise<InProcessGateway> {
+async function startGateway(tenantYaml: string, env: Record<string, string>): Promise<InProcessGateway> {
   const configDir = await tenantDir(tenantYaml);
   const store = new MemoryStore();
   const tenants = await loadTenants(configDir, { env: { ...process.env, ...env }, now: Date.now, store });

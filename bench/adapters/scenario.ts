@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { choosingFirstOptions } from '../checkout-bodies.js';
 
-export const CHICAGO = {
+const CHICAGO = {
   first_name: 'Ann',
   last_name: 'Lee',
   street_address: '233 S Wacker Dr',
@@ -17,14 +17,14 @@ export const CHICAGO = {
   address_country: 'US',
   postal_code: '60606',
 };
-export const BUYER = { email: 'bench@example.com', first_name: 'Ann', last_name: 'Lee' };
+const BUYER = { email: 'bench@example.com', first_name: 'Ann', last_name: 'Lee' };
 const SANDBOX_PAYMENT = {
   instruments: [
     { id: 'i1', handler_id: 'sandbox', type: 'card', selected: true, credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } },
   ],
 };
 
-export type Line = { item: { id: string }; quantity: number };
+type Line = { item: { id: string }; quantity: number };
 
 /** A protocol client that sends each request with its own Request-Id (the probe's key) and Idempotency-Key. */
 export class GatewayClient {

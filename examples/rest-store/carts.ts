@@ -103,7 +103,7 @@ export class LineRefused extends Error {
 }
 
 /** Quantities a line may have. */
-export const MAX_LINE_QTY = 999;
+const MAX_LINE_QTY = 999;
 
 export interface CartRecord {
   id: string;
@@ -118,9 +118,9 @@ export interface CartRecord {
 
 const SHIPPING_METHOD = 'ship';
 /** The demo engine's key of its one shipping group. */
-export const SHIPPING_GROUP = 'all';
+const SHIPPING_GROUP = 'all';
 
-export function toPostalAddress(a: Static<typeof Address>): PostalAddress {
+function toPostalAddress(a: Static<typeof Address>): PostalAddress {
   return {
     ...(a.first_name && { firstName: a.first_name }),
     ...(a.last_name && { lastName: a.last_name }),
@@ -137,7 +137,7 @@ export function toPostalAddress(a: Static<typeof Address>): PostalAddress {
 /** A cart line's id: the store's (line API), else the client's ref, else its position. */
 export const lineIdOf = (line: CartInput['lines'][number], index: number): string => line.line_id ?? line.line_ref ?? `l${index + 1}`;
 
-export function quoteRequestOf(input: CartInput, customerEmails: Map<string, string>): QuoteRequest {
+function quoteRequestOf(input: CartInput, customerEmails: Map<string, string>): QuoteRequest {
   const lines = input.lines.map((l, i) => ({ lineId: lineIdOf(l, i), variantId: l.variant_id, quantity: l.qty }));
   const email = input.customer_id ? customerEmails.get(input.customer_id) : undefined;
   const hint = input.location_hint;

@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Quote } from '../../adapters/contract.js';
 import { lineIdOf, type CartRecord } from './carts.js';
 
-export type OrderStatus = 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
+type OrderStatus = 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
 
 export interface StoreOrder {
   id: string;

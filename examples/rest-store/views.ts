@@ -1,7 +1,7 @@
 /**
  * The reference store's own wire format: snake_case names of its own, money as decimal strings,
  * stock as a state word. Deliberately unlike the gateway's adapter contract, so the tenant file
- * (config/tenants-rest/flowers.yaml) has to map every field.
+ * (config/rest-demo/tenants/flowers.yaml) has to map every field.
  */
 import type { CatalogProduct, CatalogVariant, Quote } from '../../adapters/contract.js';
 import { fromMinorUnits } from '../../adapters/kit/money.js';

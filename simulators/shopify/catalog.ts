@@ -46,7 +46,7 @@ function storeAvailability(ctx: CatalogContext, variant: CatalogVariant) {
   });
 }
 
-export function locationNode(ctx: CatalogContext, locationId: string) {
+function locationNode(ctx: CatalogContext, locationId: string) {
   const { location } = ctx.store.data.locations.find((l) => l.location.id === locationId)!;
   const a = location.address;
   return {
@@ -119,7 +119,7 @@ function variantByOptions(p: CatalogProduct, wanted: SelectedOption[], ignoreUnk
   });
 }
 
-export function productNode(ctx: CatalogContext, p: CatalogProduct) {
+function productNode(ctx: CatalogContext, p: CatalogProduct) {
   const variants = p.variants.filter((v) => v.availability.status !== 'discontinued');
   const axes = p.options.length ? p.options : [{ name: DEFAULT_OPTION.name, values: [DEFAULT_OPTION.value] }];
   const indices = (v: CatalogVariant) => (v.options.length ? p.options.map((axis, i) => axis.values.indexOf(v.options[i]!.value)) : [0]);

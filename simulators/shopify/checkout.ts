@@ -29,7 +29,7 @@ export interface PayInput {
 }
 
 /** The address a test buyer types when the cart has none (Chicago, so Illinois tax applies). */
-export const DEFAULT_BUYER_ADDRESS: DeliveryAddressInput = {
+const DEFAULT_BUYER_ADDRESS: DeliveryAddressInput = {
   firstName: 'Test',
   lastName: 'Buyer',
   address1: '233 S Wacker Dr',

@@ -31,7 +31,7 @@ export interface DraftOrderInput {
   presentmentCurrencyCode?: string | null;
 }
 
-export type DraftStatus = 'OPEN' | 'INVOICE_SENT' | 'COMPLETED';
+type DraftStatus = 'OPEN' | 'INVOICE_SENT' | 'COMPLETED';
 
 export interface DraftRecord {
   id: string;
@@ -52,7 +52,7 @@ export interface CompleteOptions {
 }
 
 /** The shop's manual payment gateways a draft can be completed with (`paymentGatewayId`). */
-export const PAYMENT_GATEWAYS = MANUAL_METHODS.map((name, i) => ({ id: gid('PaymentGateway', i + 1), name }));
+const PAYMENT_GATEWAYS = MANUAL_METHODS.map((name, i) => ({ id: gid('PaymentGateway', i + 1), name }));
 
 export type UserError = { field: string[] | null; message: string };
 

@@ -55,7 +55,7 @@ export function connection<T>(all: readonly T[], args: ConnectionArgs = {}) {
 }
 
 /** Shopify's Decimal: trailing zeros dropped but one decimal kept ("35.0", "19.99", "5250.0", "10.745"). */
-export function decimal(amount: number, currencyCode: string): string {
+function decimal(amount: number, currencyCode: string): string {
   const [whole, fraction = ''] = fromMinorUnits(amount, currencyCode).split('.');
   return `${whole}.${fraction.replace(/0+$/, '') || '0'}`;
 }

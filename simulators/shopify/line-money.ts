@@ -26,7 +26,7 @@ export interface DiscountApplicationRecord {
   amount: number;
 }
 
-export interface AllocationRecord {
+interface AllocationRecord {
   /** Index of the discount application. */
   application: number;
   amount: number;

@@ -28,7 +28,7 @@ const orderLevel = (a: DiscountApplicationRecord) => a.orderLevel;
 const lineLevel = (a: DiscountApplicationRecord) => !a.orderLevel;
 
 /** `DiscountApplication` (interface): a code's or an automatic discount's application. */
-export function applicationNode(a: DiscountApplicationRecord, currency: string) {
+function applicationNode(a: DiscountApplicationRecord, currency: string) {
   return {
     __typename: a.code ? 'DiscountCodeApplication' : 'AutomaticDiscountApplication',
     ...(a.code ? { code: a.code } : { title: a.title }),
@@ -53,7 +53,7 @@ export function taxLineNodes(shares: TaxShare[], currency: string) {
   }));
 }
 
-export function allocationNodes(part: PartMoney, applications: DiscountApplicationRecord[], currency: string) {
+function allocationNodes(part: PartMoney, applications: DiscountApplicationRecord[], currency: string) {
   return part.allocations.map((a) => ({
     allocatedAmountSet: moneyBag(a.amount, currency),
     allocatedAmount: money(a.amount, currency),

@@ -21,7 +21,7 @@
  */
 
 export type TransactionKind = 'SALE' | 'AUTHORIZATION' | 'CAPTURE' | 'REFUND' | 'VOID';
-export type TransactionStatus = 'SUCCESS' | 'PENDING' | 'FAILURE';
+type TransactionStatus = 'SUCCESS' | 'PENDING' | 'FAILURE';
 
 export interface TransactionRecord {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * The real Shopify GraphQL schemas (introspection JSON from @shopify/dev-mcp, see schemas/SOURCE.md),
+ * The real Shopify GraphQL schemas (introspection JSON from @shopify/dev-mcp, see shopify/schemas/SOURCE.md),
  * built once per API and version. The simulator validates every document against them, and the
  * adapter's tests validate every document the adapter sends.
  */

@@ -54,7 +54,7 @@ function termOf(token: string): Term {
 }
 
 /** Parses a query into a tree: OR binds loosest, then AND (explicit or implied), then NOT. */
-export function parseSearch(query: string): Node | null {
+function parseSearch(query: string): Node | null {
   const list = tokens(query);
   let at = 0;
   const peek = () => list[at];

@@ -77,7 +77,7 @@ export interface ApiCall {
   buyerIp?: string;
 }
 
-export const ORDER_TOPICS = [
+const ORDER_TOPICS = [
   'orders/create',
   'orders/updated',
   'orders/cancelled',

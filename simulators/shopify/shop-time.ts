@@ -8,7 +8,7 @@
 import { ArgumentError } from './graph.js';
 
 /** Milliseconds between UTC and the zone's wall clock at `utc`. */
-export function zoneOffset(utc: number, timeZone: string): number {
+function zoneOffset(utc: number, timeZone: string): number {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-US', {
       timeZone,

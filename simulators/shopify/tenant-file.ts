@@ -9,7 +9,7 @@ export interface SimulatedTenant {
 }
 
 /** Credentials are read from these environment variables (set from the simulator's own). */
-export const TENANT_CREDENTIAL_ENV = {
+const TENANT_CREDENTIAL_ENV = {
   storefront_token: 'SHOPIFY_STOREFRONT_TOKEN',
   client_id: 'SHOPIFY_CLIENT_ID',
   client_secret: 'SHOPIFY_CLIENT_SECRET',

@@ -30,7 +30,7 @@ export interface AuthRequest {
 export type AuthOutcome = { key: ApiKey } | { anonymous: true };
 
 /** PHP rawurlencode as wc_rest_urlencode_rfc3986 uses it (everything but A-Z a-z 0-9 - _ . ~). */
-export const rfc3986 = (value: string): string =>
+const rfc3986 = (value: string): string =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const authError = (message: string) => new WpError(401, 'woocommerce_rest_authentication_error', message);

@@ -6,7 +6,7 @@
  * on), a body cut short, and a request that never answers. Also latency and a log of calls.
  */
 
-export type FaultKind = 'throttle' | 'server_error' | 'html' | 'php_warning' | 'truncated' | 'hang';
+type FaultKind = 'throttle' | 'server_error' | 'html' | 'php_warning' | 'truncated' | 'hang';
 
 export interface FaultSpec {
   kind: FaultKind;

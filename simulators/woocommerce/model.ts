@@ -45,7 +45,7 @@ export interface Purchasable {
   dateModified: Date;
 }
 
-export interface ProductAttribute {
+interface ProductAttribute {
   name: string;
   position: number;
   visible: boolean;
@@ -103,7 +103,7 @@ export interface SimCoupon {
   dateCreated: Date;
 }
 
-export interface ZoneLocation {
+interface ZoneLocation {
   code: string;
   type: 'country' | 'state' | 'postcode' | 'continent';
 }
@@ -170,7 +170,7 @@ export interface LineTax {
   subtotal: number;
 }
 
-export interface OrderLine {
+interface OrderLine {
   id: number;
   name: string;
   productId: number;
@@ -187,7 +187,7 @@ export interface OrderLine {
   parentName: string | null;
 }
 
-export interface ShippingLine {
+interface ShippingLine {
   id: number;
   methodTitle: string;
   methodId: string;
@@ -197,14 +197,14 @@ export interface ShippingLine {
   meta: Meta[];
 }
 
-export interface CouponLine {
+interface CouponLine {
   id: number;
   code: string;
   discount: number;
   discountTax: number;
 }
 
-export interface TaxLine {
+interface TaxLine {
   id: number;
   rateId: number;
   rateCode: string;

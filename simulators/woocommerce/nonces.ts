@@ -14,7 +14,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const STORE_API_NONCE_ACTION = 'wc_store_api';
+const STORE_API_NONCE_ACTION = 'wc_store_api';
 
 export class Nonces {
   private readonly salt = randomBytes(32).toString('hex');

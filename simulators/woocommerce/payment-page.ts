@@ -38,7 +38,7 @@ export function orderReceivedUrl(store: WooStore, order: SimOrder): string {
 }
 
 /** WC_Order::get_checkout_payment_url( true ): the payment page of the order, as a gateway redirects to it. */
-export function orderPayUrl(store: WooStore, order: SimOrder): string {
+function orderPayUrl(store: WooStore, order: SimOrder): string {
   return `${store.homeUrl()}/checkout/order-pay/${order.id}/?key=${order.orderKey}`;
 }
 

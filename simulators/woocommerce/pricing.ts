@@ -32,7 +32,7 @@ export interface PricingItem {
   name: string;
 }
 
-export interface PricedItem extends PricingItem {
+interface PricedItem extends PricingItem {
   subtotal: number;
   total: number;
   taxes: LineTax[];
@@ -174,7 +174,7 @@ function applyCoupons(items: PricingItem[], coupons: SimCoupon[]): { discounts: 
 }
 
 /** The first matching rate per priority, most specific first (WC_Tax::find_rates). */
-export function matchTaxRates(store: WooStore, address: Pick<Address, 'country' | 'state'> | null): TaxRate[] {
+function matchTaxRates(store: WooStore, address: Pick<Address, 'country' | 'state'> | null): TaxRate[] {
   if (!address?.country) return [];
   const matches = store.taxRates.filter((r) => r.country === address.country && (r.state === '' || r.state === address.state));
   const byPriority = new Map<number, TaxRate>();
@@ -191,7 +191,7 @@ const taxOn = (amount: number, rates: TaxRate[]): LineTax[] =>
     subtotal: Math.round((amount * Number(r.rate)) / 100),
   }));
 
-export function matchZone(store: WooStore, address: Pick<Address, 'country' | 'state' | 'postcode'>) {
+function matchZone(store: WooStore, address: Pick<Address, 'country' | 'state' | 'postcode'>) {
   const zones = [...store.zones].sort((a, b) => a.order - b.order);
   return (
     zones.find((z) =>
@@ -221,7 +221,7 @@ function freeShippingAvailable(method: ShippingMethodInstance, coupons: SimCoupo
 }
 
 /** The tax in a gross amount, per rate (WC_Tax::calc_inclusive_tax for simple rates), rounded. */
-export function inclusiveTaxes(gross: number, rates: TaxRate[]): number[] {
+function inclusiveTaxes(gross: number, rates: TaxRate[]): number[] {
   const percent = rates.reduce((n, r) => n + Number(r.rate), 0);
   return rates.map((r) => Math.round((gross * Number(r.rate)) / (100 + percent)));
 }

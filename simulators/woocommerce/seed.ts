@@ -26,7 +26,7 @@ import { WooStore } from './store.js';
 
 const SEEDED_AT = Date.parse('2026-01-05T09:00:00Z');
 
-export const slugify = (text: string): string =>
+const slugify = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -48,20 +48,6 @@ export function wallClock(date: Date, zone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-/** The zone's offset from UTC at `date`, in minutes (west of UTC negative). */
-function offsetMinutes(date: Date, zone: string): number {
-  const local = Date.parse(`${wallClock(date, zone)}Z`);
-  return Math.round((local - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
-}
-
-/** The instant whose wall clock in `zone` is `wall` ("YYYY-MM-DDTHH:MM:SS"). */
-export function instantOfWallClock(wall: string, zone: string): Date {
-  const asUtc = Date.parse(`${wall}Z`);
-  let guess = new Date(asUtc - offsetMinutes(new Date(asUtc), zone) * 60_000);
-  guess = new Date(asUtc - offsetMinutes(guess, zone) * 60_000);
-  return guess;
-}
-
 /** rest_parse_date: the value is an RFC 3339 date-time (offset optional). */
 export const isRestDate = (value: string): boolean => RFC3339.test(value);
 

@@ -20,7 +20,7 @@ import { clockMs } from './faults.js';
 import type { SimWebhook } from './model.js';
 import type { WooStore } from './store.js';
 
-export const USER_AGENT = 'WooCommerce/10.2.0 Hookshot (WordPress/6.8.2)';
+const USER_AGENT = 'WooCommerce/10.2.0 Hookshot (WordPress/6.8.2)';
 const MAX_FAILURES = 5;
 
 export interface Delivery {
@@ -33,7 +33,7 @@ export interface Delivery {
   sentAt?: number;
 }
 
-export function signature(body: string, secret: string): string {
+function signature(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body).digest('base64');
 }
 

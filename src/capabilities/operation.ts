@@ -53,7 +53,7 @@ export interface OperationDefinition<S extends TSchema = TSchema> {
   answers?(tenant: Tenant, now: () => number): AnswerScope | undefined;
   /**
    * Answers with a cart or checkout session that an embedded page can show: while it is live, the
-   * answer carries the session's embedded binding when the tenant has the transport on (embedded/session-binding.ts).
+   * answer carries the session's embedded binding when the tenant has the transport on (embedded/session/session-binding.ts).
    */
   embedded?: SessionKind;
   handler(ctx: OperationContext, input: OperationInput<Static<S>>): Promise<OperationResult>;

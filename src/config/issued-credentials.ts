@@ -20,7 +20,7 @@ const Issued = {
   revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
 };
 
-export const IssuedApiKey = Type.Object(
+const IssuedApiKey = Type.Object(
   {
     id: Type.String({ pattern: '^[0-9a-f]{8,32}$' }),
     name: Type.Optional(Type.String()),
@@ -30,7 +30,7 @@ export const IssuedApiKey = Type.Object(
   },
   { additionalProperties: false },
 );
-export type IssuedApiKey = Static<typeof IssuedApiKey>;
+type IssuedApiKey = Static<typeof IssuedApiKey>;
 
 /** A confidential platform's OAuth client (client credentials; authorization code with redirect URIs). */
 export const IssuedOAuthClient = Type.Object(
@@ -59,7 +59,7 @@ export type IssuedCredentials = Static<typeof IssuedCredentials>;
 
 const validate = compile<IssuedCredentials>(IssuedCredentials);
 
-export const credentialsFile = (configDir: string, tenantId: string) => join(configDir, 'credentials', `${tenantId}.json`);
+const credentialsFile = (configDir: string, tenantId: string) => join(configDir, 'credentials', `${tenantId}.json`);
 
 /** The tenant's issued credentials; none when the file does not exist. */
 export function readIssuedCredentials(configDir: string, tenantId: string): IssuedCredentials {

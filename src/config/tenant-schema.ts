@@ -119,7 +119,7 @@ export const TenantAuth = Type.Object(
 export type TenantAuth = Static<typeof TenantAuth>;
 
 /** Buyer fields a store may require at checkout. */
-export const BUYER_FIELDS = ['email', 'first_name', 'last_name', 'phone_number'] as const;
+const BUYER_FIELDS = ['email', 'first_name', 'last_name', 'phone_number'] as const;
 export type BuyerField = (typeof BUYER_FIELDS)[number];
 
 const Seconds = (min: number, dflt: number) => Type.Integer({ minimum: min, default: dflt });
@@ -133,7 +133,7 @@ const RateLimit = Type.Object(
  * The merchant's own storefront, for a gateway deployed on the merchant's domain: every path the
  * gateway does not answer is passed through to it (transports/front-door).
  */
-export const FrontDoor = Type.Object(
+const FrontDoor = Type.Object(
   {
     // The description doubles as the validation message ("must be …"), so it is not replaced by doc().
     upstream: Type.String({
@@ -151,7 +151,7 @@ export const FrontDoor = Type.Object(
   },
   { additionalProperties: false },
 );
-export type FrontDoor = Static<typeof FrontDoor>;
+type FrontDoor = Static<typeof FrontDoor>;
 
 export const TenantConfig = Type.Object(
   {

@@ -8,7 +8,7 @@ import { StringEnum } from '../../schemas/common.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
 
 /** Delegations defined for embedded checkouts (upstream ECP: each names the request the host answers). */
-export const CHECKOUT_DELEGATIONS = ['payment.instruments_change', 'payment.credential', 'fulfillment.address_change'] as const;
+const CHECKOUT_DELEGATIONS = ['payment.instruments_change', 'payment.credential', 'fulfillment.address_change'] as const;
 
 /** An exact web origin: scheme, host and optional port, nothing after. */
 const Origin = Type.String({ pattern: '^https?://[^/?#\\s]+$', description: 'an exact origin such as https://agent.example' });

@@ -8,7 +8,7 @@ import type { AllocationTarget } from '../../adapters/contract.js';
 /** JSONPath of an allocation target in the rendered resource; undefined when it has none. */
 export type AllocationPath = (target: AllocationTarget) => string | undefined;
 
-/** Line targets by the rendered line items' paths (see pricing/line-items.ts lineItemPaths). */
+/** Line targets by the rendered line items' paths (see capabilities/pricing/line-items.ts lineItemPaths). */
 export const lineAllocationPath =
   (linePaths: ReadonlyMap<string, string>): AllocationPath =>
   (target) =>

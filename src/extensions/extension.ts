@@ -30,7 +30,7 @@ import type { PlatformProfile } from '../../schemas/profile.js';
 import type { CapabilityName } from '../protocol/capability-registry.js';
 import type { AllocationPath } from './allocation-path.js';
 
-/** What a cart keeps for the extensions; each extension adds its member (see discount/state.ts). */
+/** What a cart keeps for the extensions; each extension adds its member (see discount/extension.ts). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface CartExtensionState {}
 
@@ -55,7 +55,7 @@ export interface SessionBasics {
 }
 
 /** Schema fragments: the members an extension adds to a resource's request and response objects. */
-export interface ResourceMembers {
+interface ResourceMembers {
   request: TProperties;
   response: TProperties;
 }
@@ -75,7 +75,7 @@ export interface Priced {
   notices?: Message[];
 }
 
-export interface Rendered<Body> {
+interface Rendered<Body> {
   /** The members it adds to the response (schema fragments' response members). */
   members?: Partial<Body>;
   /** Messages about what the platform sent for it (shown after those about lines). */
@@ -101,7 +101,7 @@ export interface CartSteps {
   render?(step: RenderStep<CartExtensionState>): Rendered<Omit<Cart, 'proto'>>;
 }
 
-export interface CheckoutRead {
+interface CheckoutRead {
   state: Partial<CheckoutExtensionState>;
   asks?: Partial<CheckoutAsks>;
   /** What in the request could not be used. */

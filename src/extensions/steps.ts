@@ -208,7 +208,7 @@ export function renderCheckout(
   return { members: merged(rendered.map((r) => r.members ?? {})), messages: rendered.flatMap((r) => r.messages ?? []) };
 }
 
-/** What the status machine asks of the active extensions (see checkout/status.ts). */
+/** What the status machine asks of the active extensions (see capabilities/checkout/status.ts). */
 export interface CompletionRules {
   gaps(state: CheckoutExtensionState, quote: Quote): Message[];
   /** Some active extension lets the platform choose how physical lines are delivered. */

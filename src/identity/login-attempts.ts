@@ -15,7 +15,7 @@ export interface AttemptLimits {
   windowMs: number;
 }
 
-export const DEFAULT_LIMITS: AttemptLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60_000 };
+const DEFAULT_LIMITS: AttemptLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
 /** Compare-and-set rounds before a reservation gives up: contention on one counter is itself an attack, refused. */
 const MAX_ROUNDS = 50;

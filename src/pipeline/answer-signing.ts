@@ -2,7 +2,7 @@
  * Response signing (spec part 2 §4.1 "Responses SHOULD be signed") as the last step of every
  * operation answer, whatever carries it: a transport hands over the exact bytes it sends, with
  * their status and content type, and adds the headers it gets back (Content-Digest,
- * Signature-Input, Signature). REST and MCP do so in one Fastify hook (transports/signed-answers.ts);
+ * Signature-Input, Signature). The transports do so in one Fastify hook (transports/signed-answers.ts);
  * a transport outside Fastify calls `signAnswer` itself.
  */
 import type { Body } from '../security/content-digest.js';

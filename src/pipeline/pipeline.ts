@@ -2,7 +2,7 @@
  * The transport-independent path of every operation call: capability offered -> tenant budget left ->
  * caller negotiated and authenticated -> caller and tenant budgets -> payload valid -> idempotency -> handler -> envelope.
  * A caller whose negotiated capabilities lack the operation's gets `capabilities_incompatible`.
- * REST, MCP and the embedded page all end here, so an operation behaves the same over each.
+ * REST, MCP, A2A and the embedded page all end here, so an operation behaves the same over each.
  */
 import type { RequestContext } from '../../adapters/contract.js';
 import type { GatewaySecret } from '../config/gateway-secret.js';

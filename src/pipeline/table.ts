@@ -1,6 +1,6 @@
 /**
- * Every protocol operation the gateway serves. Capabilities add theirs here; REST routes and
- * MCP tools are generated from this one list.
+ * Every protocol operation the gateway serves. Capabilities add theirs here; REST routes, MCP
+ * tools, A2A actions and the embedded page's calls are generated from this one list.
  */
 import { cartOperations } from '../capabilities/cart/operations.js';
 import { catalogOperations } from '../capabilities/catalog/operations.js';

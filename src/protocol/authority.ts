@@ -19,11 +19,3 @@ export function schemaUrlBindsTo(entityName: string, schemaUrl: string): boolean
   const reversed = host.split('.').reverse().join('.');
   return entityName.startsWith(`${reversed}.`);
 }
-
-export function isHttpsUrl(value: string): boolean {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

@@ -10,7 +10,7 @@ import { ERROR_CATALOGUE, JSONRPC, type CatalogueRow, type Severity, type Transp
 import { PROTOCOL_VERSION } from './version.js';
 
 /** Longest `content` an error carries: messages quote request input, which must never come back unbounded. */
-export const MAX_ERROR_CONTENT = 1000;
+const MAX_ERROR_CONTENT = 1000;
 
 /** `text` cut to `max` characters, marked with an ellipsis when cut. */
 export const bounded = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

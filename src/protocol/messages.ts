@@ -10,7 +10,3 @@ export const warningMessage = (code: MessageCode, content: string, path?: string
 
 export const infoMessage = (code: MessageCode, content: string, path?: string): Message =>
   path === undefined ? { type: 'info', code, content } : { type: 'info', code, content, path };
-
-/** True when any message makes the whole operation fail. */
-export const hasUnrecoverable = (messages: readonly Message[]) =>
-  messages.some((m) => m.type === 'error' && m.severity === 'unrecoverable');

@@ -26,7 +26,7 @@ export interface ProfileFetcherOptions extends FetchLimits {
   fetchesPerOrigin: FetchCap;
 }
 
-export interface FetchCap {
+interface FetchCap {
   max: number;
   windowMs: number;
 }
@@ -89,7 +89,7 @@ function unresolvable(error: unknown): boolean {
   return false;
 }
 
-export function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
+function checkProfileUrl(raw: string, allowLoopback: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -125,6 +125,9 @@ export class ProfileFetcher {
     this.cache = new LRUCache<string, PlatformProfile, boolean>({
       ...holding(options.maxEntries),
       ttl: options.defaultTtlMs,
+      // Entries age on the fetcher's clock, as its fetch windows do, read at every look-up (not kept for 1 ms).
+      perf: { now },
+      ttlResolution: 0,
       fetchMethod: async (key, _stale, { options: entry, context: allowLoopback }) => {
         const url = new URL(key.slice(key.indexOf('|') + 1));
         const { profile, ttl } = await this.download(url, allowLoopback);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
-export const MAX_LIFETIME_SECONDS = 86_400;
+const MAX_LIFETIME_SECONDS = 86_400;
 const NONCE_BYTES = 64;
 
 export interface WebBotAuthOptions {

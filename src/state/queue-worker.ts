@@ -17,7 +17,7 @@ export type JobResult =
   /** `permanent`: retrying cannot help, dead-letter now. */
   | { outcome: 'failed'; reason: string; permanent: boolean };
 
-export type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
+type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
 
 /** Handed to a worker: it reports each delivery attempt (observability/metrics.ts implements it). */
 export interface OutboxMetrics {

@@ -31,7 +31,7 @@ export interface SessionChange<T, R> {
 }
 
 /** A change that needs a backend answer first: `price` runs once per distinct `inputs`, `apply` decides without I/O. */
-export interface PricedStep<T, R, P> {
+interface PricedStep<T, R, P> {
   /** Identifies everything `price` reads (a fingerprint of the quote request and the handle). */
   inputs: string;
   price: () => Promise<P>;

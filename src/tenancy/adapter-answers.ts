@@ -26,8 +26,6 @@ import {
 } from '../../adapters/contract.js';
 import { compile, type Validator } from '../../schemas/validator.js';
 
-export { InvalidBackendAnswer };
-
 const Id = Type.String({ minLength: 1 });
 const Amount = Type.Integer();
 const Quantity = Type.Integer();

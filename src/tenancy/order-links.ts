@@ -7,7 +7,7 @@
 import type { AdapterCapabilities, OrderLink } from '../../adapters/contract.js';
 import { ConfigError } from '../../adapters/kit/config-error.js';
 
-export const orderLinks = (capabilities: Pick<AdapterCapabilities, 'orderLinks'>): readonly OrderLink[] =>
+const orderLinks = (capabilities: Pick<AdapterCapabilities, 'orderLinks'>): readonly OrderLink[] =>
   capabilities.orderLinks ?? ['reference'];
 
 export const keepsReference = (capabilities: Pick<AdapterCapabilities, 'orderLinks'>): boolean =>

@@ -27,7 +27,7 @@ import { CAPABILITIES, isCapabilityName, type CapabilityName } from '../protocol
 import type { StateStore } from '../state/store.js';
 import { SimulationAccess } from './simulation-access.js';
 
-export interface RenderedProfile {
+interface RenderedProfile {
   object: Profile;
   json: string;
   etag: string;
@@ -91,7 +91,7 @@ function enabledCapabilities(config: TenantConfig, where: string): Map<Capabilit
   return enabled;
 }
 
-export function renderProfile(object: Profile): RenderedProfile {
+function renderProfile(object: Profile): RenderedProfile {
   const json = JSON.stringify(object);
   return { object, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }

@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { ProtocolError } from '../protocol/errors.js';
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,7 +48,7 @@ function couldPoison(text: string): boolean {
   return text.charCodeAt(0) === 0xfeff || text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
 }
 
-export function parseJsonBody(raw: Buffer): unknown {
+function parseJsonBody(raw: Buffer): unknown {
   const text = raw.toString('utf8');
   if (text.trim() === '') return undefined;
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {

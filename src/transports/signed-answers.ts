@@ -1,6 +1,6 @@
 /**
  * The Fastify binding of the answer-signing step (pipeline/answer-signing.ts): every response
- * of a request a transport took (REST, MCP, and any route that sets `req.transport`), errors
+ * of a request a transport took (REST, MCP, A2A, the embedded page, any route that sets `req.transport`), errors
  * included, is signed over the exact bytes sent, in one onSend hook instead of per-route code.
  */
 import type { FastifyInstance } from 'fastify';

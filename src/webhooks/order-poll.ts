@@ -54,7 +54,7 @@ export async function schedulePoll(store: StateStore, tenant: Tenant, at: number
   });
 }
 
-export async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> {
+async function runPoll(job: PollJob, deps: PollDeps): Promise<JobResult> {
   const tenant = deps.tenants().find((t) => t.id === job.tenantId);
   if (!tenant?.adapter.ordersChangedSince) return { outcome: 'delivered' };
   const cursorKey = `order-poll:${tenant.id}`;

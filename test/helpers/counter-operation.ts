@@ -10,7 +10,7 @@ import { errorMessage } from '../../src/protocol/messages.js';
 
 const key = (tenant: string, id: string) => `test-counter:${tenant}:${id}`;
 
-export const bumpCounter = defineOperation({
+const bumpCounter = defineOperation({
   name: 'bump_counter',
   title: 'Bump a counter',
   description: 'Adds `by` to a counter; test-only.',
@@ -31,7 +31,7 @@ export const bumpCounter = defineOperation({
   },
 });
 
-export const readCounter = defineOperation({
+const readCounter = defineOperation({
   name: 'read_counter',
   title: 'Read a counter',
   description: 'Reads a counter; test-only.',

@@ -14,7 +14,7 @@ import type { TenantConfig } from '../../src/config/tenant-schema.js';
 import { answerProblem, type CheckedMethod } from '../../src/tenancy/adapter-answers.js';
 import { STOREFRONT, type RunningMedusa } from './medusa-store.js';
 
-export const MEDUSA_REST_FILE = 'examples/rest-tenants/tenants/medusa.yaml';
+const MEDUSA_REST_FILE = 'examples/rest-tenants/tenants/medusa.yaml';
 
 /** The example tenant file, pointed at `url` (the store, or a fault proxy in front of it). */
 export function medusaRestTenant(url: string): TenantConfig {
@@ -23,7 +23,7 @@ export function medusaRestTenant(url: string): TenantConfig {
   return config;
 }
 
-export const medusaRestCredentials = (store: RunningMedusa) => ({
+const medusaRestCredentials = (store: RunningMedusa) => ({
   publishable_key: store.seed.publishableKey,
   secret_key: store.seed.secretKey,
 });

@@ -22,20 +22,20 @@ import type { PlatformServer } from './platform.js';
 
 /** 2026-03-10T12:00:00Z. */
 export const NOW = Date.parse('2026-03-10T12:00:00Z');
-export const STOREFRONT = 'https://flowers.example/store';
+const STOREFRONT = 'https://flowers.example/store';
 export const SIMULATION_SECRET = 'simulation-secret-of-the-test-tenant';
 export const GATEWAY_SECRET = 'order-tests-gateway-secret-0123456789abcdef';
-export const CHICAGO = { streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
+const CHICAGO = { streetAddress: '123 Main St', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60601' };
 
 /** Retry waits without jitter: exactly 20 s, 1 min, 3 min, ... */
-export const steadySchedule = () => backoffSchedule({ ...DEFAULT_BACKOFF, random: () => 0.5 });
+const steadySchedule = () => backoffSchedule({ ...DEFAULT_BACKOFF, random: () => 0.5 });
 
 export async function tenantKeyring(): Promise<Keyring> {
   const jwk = await generatePrivateJwk('ES256');
   return loadKeyring({ keys: [{ env: 'KEY' }], active_kid: jwk.kid }, 'test/tenant.yaml', '.', { KEY: JSON.stringify(jwk) });
 }
 
-export interface PlaceOrder {
+interface PlaceOrder {
   /** [variant id, quantity]; default 3 roses (l1), 2 pots (l2) shipped by standard shipping, 1 e-book (l3). */
   lines?: Array<[string, number]>;
   /** The checkout id (also the store reference). */

@@ -105,7 +105,7 @@ export function storeReferencesOnly(): Record<string, unknown> {
 export const FLOWERS_CART_FILE = 'examples/rest-tenants/tenants/flowers-cart.yaml';
 /** The same shop stateless: no backend handle, no checkout page. */
 export const FLOWERS_STATELESS_FILE = 'examples/rest-tenants/tenants/flowers-stateless.yaml';
-export const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
+const FLOWERS_CREDENTIALS = { api_secret: STORE_KEY.secret, webhook_secret: STORE_WEBHOOK_SECRET };
 
 /** The REST adapter of the flowers tenant on `store`, built as the gateway builds it. */
 export async function flowersAdapter(

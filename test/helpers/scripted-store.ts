@@ -15,7 +15,7 @@ export interface ScriptedAnswer {
   hang?: boolean;
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

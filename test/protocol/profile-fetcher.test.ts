@@ -62,11 +62,15 @@ describe('fetching platform profiles', () => {
     expect(['/held/a', '/held/b', '/held/c'].map((p) => platform.hits(p))).toEqual([2, 1, 1]);
   });
 
-  it('refetches once max-age has passed', async () => {
-    const fetcher = new ProfileFetcher({ ...defaultProfileFetcherOptions, minTtlMs: 1 });
-    platform.serve('/short', platformProfile(), { 'cache-control': 'max-age=0' });
+  it('refetches once max-age has passed on its clock, not before', async () => {
+    let now = 1_000_000;
+    const fetcher = new ProfileFetcher(defaultProfileFetcherOptions, () => now);
+    platform.serve('/short', platformProfile(), { 'cache-control': 'max-age=30' });
     await fetcher.get(platform.url('/short'), true);
-    await new Promise((r) => setTimeout(r, 10));
+    now += 30_000;
+    await fetcher.get(platform.url('/short'), true);
+    expect(platform.hits('/short')).toBe(1);
+    now += 1;
     await fetcher.get(platform.url('/short'), true);
     expect(platform.hits('/short')).toBe(2);
   });

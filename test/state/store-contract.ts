@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError, type Job, type StateStore } from '../../src/state/store.js';
 
-export interface StoreNamespace {
+interface StoreNamespace {
   /** A store on this namespace whose queues read `now`; each call is another replica. */
   open(now: () => number): Promise<StateStore>;
   /** Removes what the test left behind, once its stores are closed. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Seen {
+interface Seen {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;

@@ -5,7 +5,6 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError, type DurableQueue } from '../../src/state/store.js';
@@ -68,6 +67,7 @@ async function holdingReceiver() {
 
 let gw: OrderGateway | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await gw?.close();
   gw = undefined;
 });
@@ -108,7 +108,7 @@ describe('the delivery worker', () => {
     }
   });
 
-  it('stops claiming when the gateway closes and finishes the delivery in flight first', async () => {
+  it('stops claiming when the gateway closes, and the delivery in flight is acked', async () => {
     const platform = await holdingReceiver();
     try {
       gw = await orderGateway();
@@ -116,19 +116,45 @@ describe('the delivery worker', () => {
       await gw.placeOrder({ webhookUrl: platform.url });
       await vi.waitFor(() => expect(platform.held).toHaveLength(1));
 
-      let closed = false;
-      const closing = gw.app.close().then(() => (closed = true));
-      // Closing waits for the delivery in flight ...
+      const closing = gw.app.close();
       await gw.placeOrder({ webhookUrl: platform.url });
-      await sleep(50);
-      expect(closed).toBe(false);
       platform.release();
       await closing;
-      // ... which is acked; the event queued meanwhile was never claimed: it is due and unleased.
+      // The delivery in flight is acked; the event queued meanwhile was never claimed: it is due and
+      // unleased. (That closing waits for the delivery, within its bound, is the test below.)
       expect(await queue.depth()).toEqual({ queued: 1, dead: 0 });
       expect(await queue.claim(10, 1000)).toHaveLength(1);
       expect(platform.held).toHaveLength(0);
     } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('a closing gateway whose platform does not answer', () => {
+  it('waits for the delivery in flight up to the attempt deadline and a second more, then closes', async () => {
+    const platform = await holdingReceiver();
+    try {
+      gw = await orderGateway({ webhooks: { timeoutMs: 5_000 } });
+      await gw.placeOrder({ webhookUrl: platform.url });
+      await vi.waitFor(() => expect(platform.held).toHaveLength(1));
+      // The bound runs on a fake clock (the delivery's own deadline started on the real one, so it never fires here).
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+      let closed = false;
+      void gw.app.close().then(() => (closed = true));
+      /** Event-loop turns enough for closing to end once nothing holds it: the second check shows they are. */
+      const turns = async () => {
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await vi.advanceTimersByTimeAsync(5_999);
+      await turns();
+      expect(closed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await turns();
+      expect(closed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      platform.release();
       await platform.close();
     }
   });

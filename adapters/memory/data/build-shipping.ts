@@ -10,7 +10,7 @@ export interface ShippingSources {
   rateRows: { file: string; rows: ShippingRateRow[] };
 }
 
-export function toPostalAddress(a: AddressFields): PostalAddress {
+function toPostalAddress(a: AddressFields): PostalAddress {
   return {
     streetAddress: a.street_address,
     locality: a.locality,

@@ -4,7 +4,7 @@ import { fileError } from './read-file.js';
 import type { TaxFile } from './tax-file.js';
 
 /** "8.875" (percent) -> 88 750 ppm, by string arithmetic. */
-export function percentToPpm(rate: string): number {
+function percentToPpm(rate: string): number {
   const [whole, fraction = ''] = rate.split('.');
   return Number(whole) * 10_000 + Number(fraction.padEnd(4, '0'));
 }

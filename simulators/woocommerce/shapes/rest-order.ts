@@ -13,7 +13,7 @@ import type { Fulfillment, OrderNote, Refund, SimOrder } from '../model.js';
 import type { WooStore } from '../store.js';
 import { decimal, links, localDate, gmtDate } from './format.js';
 
-export function paymentUrl(store: WooStore, order: SimOrder): string {
+function paymentUrl(store: WooStore, order: SimOrder): string {
   return `${store.homeUrl()}/checkout/order-pay/${order.id}/?pay_for_order=true&key=${order.orderKey}`;
 }
 

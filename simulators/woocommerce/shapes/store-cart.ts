@@ -25,7 +25,7 @@ export interface CartView {
   errors: Array<{ code: string; message: string }>;
 }
 
-export function currencyFields(store: WooStore) {
+function currencyFields(store: WooStore) {
   return {
     currency_code: store.settings.currency,
     currency_symbol: store.settings.currencySymbol,

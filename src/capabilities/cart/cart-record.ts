@@ -11,7 +11,7 @@ import type { PricedLineInput } from '../pricing/quote-request.js';
 import type { StorePage } from '../pricing/store-page.js';
 
 /** A line as priced: gateway line id, the store's variant id, quantity. */
-export type CartLine = PricedLineInput;
+type CartLine = PricedLineInput;
 
 /** Each extension's part (`CartExtensionState`) is kept until replaced, unused while it is not active. */
 export interface ActiveCart extends CartExtensionState {

@@ -4,7 +4,7 @@ import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { cancelCart, createCart, getCart, updateCart } from './cart-service.js';
 
-export const createCartOperation = defineOperation({
+const createCartOperation = defineOperation({
   name: 'create_cart',
   title: 'Create a cart',
   description:
@@ -19,7 +19,7 @@ export const createCartOperation = defineOperation({
   handler: (ctx, { payload }) => createCart(ctx, payload),
 });
 
-export const getCartOperation = defineOperation({
+const getCartOperation = defineOperation({
   name: 'get_cart',
   title: 'Get a cart',
   description: 'Returns a cart with current prices, availability and estimated totals.',
@@ -30,7 +30,7 @@ export const getCartOperation = defineOperation({
   handler: (ctx, { id }) => getCart(ctx, id!),
 });
 
-export const updateCartOperation = defineOperation({
+const updateCartOperation = defineOperation({
   name: 'update_cart',
   title: 'Update a cart',
   description:
@@ -45,7 +45,7 @@ export const updateCartOperation = defineOperation({
   handler: (ctx, { id, payload }) => updateCart(ctx, id!, payload),
 });
 
-export const cancelCartOperation = defineOperation({
+const cancelCartOperation = defineOperation({
   name: 'cancel_cart',
   title: 'Cancel a cart',
   description: 'Cancels a cart and returns it as it was; it cannot be read or updated afterwards.',

@@ -7,7 +7,7 @@ import { getProduct } from './get-product.js';
 import { lookupCatalog } from './lookup.js';
 import { searchCatalog } from './search.js';
 
-export const searchCatalogOperation = defineOperation({
+const searchCatalogOperation = defineOperation({
   name: 'search_catalog',
   title: 'Search the catalog',
   description:
@@ -22,7 +22,7 @@ export const searchCatalogOperation = defineOperation({
   handler: (ctx, { payload }) => searchCatalog(ctx, payload),
 });
 
-export const lookupCatalogOperation = defineOperation({
+const lookupCatalogOperation = defineOperation({
   name: 'lookup_catalog',
   title: 'Look up products by id',
   description:
@@ -36,7 +36,7 @@ export const lookupCatalogOperation = defineOperation({
   handler: (ctx, { payload }) => lookupCatalog(ctx, payload),
 });
 
-export const getProductOperation = defineOperation({
+const getProductOperation = defineOperation({
   name: 'get_product',
   title: 'Get one product',
   description:

@@ -17,7 +17,7 @@ import { readFilters, type CatalogFilterSet } from './filters.js';
 import { toProduct } from './product-shape.js';
 import { VariantScreen } from './variant-screen.js';
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 /** Store pages read for one response when gateway-side filters leave a page short. */
 const MAX_STORE_PAGES = 5;
 

@@ -34,7 +34,7 @@ interface CheckoutInputs extends CheckoutExtensionState {
 }
 
 /** The buyer has to continue on the store's page; lasts until the next update. */
-export interface Escalation {
+interface Escalation {
   message: Message;
   continueUrl: string;
   /** The page is the store's for confirming a payment (completion/challenge.ts). */
@@ -45,7 +45,7 @@ export interface Escalation {
  * The store asked the buyer to confirm the payment of a placement (3-D Secure, a bank redirect, a
  * wallet approval): its order comes when the store reports it; it lapses at `until`.
  */
-export interface Challenge {
+interface Challenge {
   /** The store-side object the order will come from (the payment, the cart), when the store named one. */
   storeReference?: string;
   /** Epoch ms: the buyer did not act by then (the checkout is ready to complete again). */
@@ -53,7 +53,7 @@ export interface Challenge {
 }
 
 /** While `complete_in_progress`: who claimed the session and how to finish placing its order. */
-export interface Completion {
+interface Completion {
   /** Hash of the claiming request's idempotency key and body: only that request may resume it. */
   claim: string;
   /** When the latest attempt to charge and place started (epoch ms), see completion/complete.ts. */
@@ -94,7 +94,7 @@ export interface SessionFields extends CheckoutInputs {
 }
 
 /** The statuses in which the session still changes with its inputs and the store's prices. */
-export type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
+type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
 
 export interface OpenCheckout extends SessionFields {
   status: OpenStatus;

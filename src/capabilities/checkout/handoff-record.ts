@@ -31,7 +31,7 @@ export interface HandoffLinks {
 }
 
 /** Long enough for a buyer to come back to a store's checkout page (Shopify keeps a cart 10 days). */
-export const HANDOFF_TTL_MS = 30 * 86_400_000;
+const HANDOFF_TTL_MS = 30 * 86_400_000;
 
 type Ctx = Pick<OperationContext, 'store' | 'tenant'>;
 

@@ -5,7 +5,7 @@ import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { cancelCheckout, createCheckout, getCheckout, updateCheckout } from './checkout-service.js';
 import { completeCheckout } from './completion/complete.js';
 
-export const createCheckoutOperation = defineOperation({
+const createCheckoutOperation = defineOperation({
   name: 'create_checkout',
   title: 'Create a checkout session',
   description:
@@ -21,7 +21,7 @@ export const createCheckoutOperation = defineOperation({
   handler: (ctx, { payload }) => createCheckout(ctx, payload),
 });
 
-export const getCheckoutOperation = defineOperation({
+const getCheckoutOperation = defineOperation({
   name: 'get_checkout',
   title: 'Get a checkout session',
   description:
@@ -34,7 +34,7 @@ export const getCheckoutOperation = defineOperation({
   handler: (ctx, { id }) => getCheckout(ctx, id!),
 });
 
-export const updateCheckoutOperation = defineOperation({
+const updateCheckoutOperation = defineOperation({
   name: 'update_checkout',
   title: 'Update a checkout session',
   description:
@@ -49,7 +49,7 @@ export const updateCheckoutOperation = defineOperation({
   handler: (ctx, { id, payload }) => updateCheckout(ctx, id!, payload),
 });
 
-export const completeCheckoutOperation = defineOperation({
+const completeCheckoutOperation = defineOperation({
   name: 'complete_checkout',
   title: 'Complete a checkout session',
   description:
@@ -65,7 +65,7 @@ export const completeCheckoutOperation = defineOperation({
   handler: (ctx, { id, payload }) => completeCheckout(ctx, id!, payload),
 });
 
-export const cancelCheckoutOperation = defineOperation({
+const cancelCheckoutOperation = defineOperation({
   name: 'cancel_checkout',
   title: 'Cancel a checkout session',
   description: 'Cancels a checkout session that is not completed and returns it, status canceled; it does not change afterwards.',

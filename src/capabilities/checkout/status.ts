@@ -23,7 +23,7 @@ import type { OperationContext } from '../context.js';
 import { errorMessage } from '../../protocol/messages.js';
 import type { CheckoutSession } from './checkout-record.js';
 
-export type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
+type OpenStatus = 'incomplete' | 'requires_escalation' | 'ready_for_complete';
 
 export interface StatusRules {
   requiredBuyerFields: readonly BuyerField[];

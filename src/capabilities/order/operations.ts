@@ -1,9 +1,9 @@
-/** The order operations (spec part 2 §4.1): REST and MCP bindings from one declaration. */
+/** The order operations (spec part 2 §4.1): every transport's binding from one declaration. */
 import { defineOperation } from '../operation.js';
 import { CAPABILITY } from '../../protocol/capability-registry.js';
 import { getOrder } from './get-order.js';
 
-export const getOrderOperation = defineOperation({
+const getOrderOperation = defineOperation({
   name: 'get_order',
   title: 'Get an order',
   description:

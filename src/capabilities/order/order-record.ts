@@ -28,9 +28,9 @@ export interface OrderRecord {
 }
 
 /** Orders outlive carts and checkouts by far; the record lives as long as an order may be read. */
-export const ORDER_RECORD_TTL_MS = 400 * 86_400_000;
+const ORDER_RECORD_TTL_MS = 400 * 86_400_000;
 
-export const orderRecordKey = (tenantId: string, orderId: string) => `order:${tenantId}:${orderId}`;
+const orderRecordKey = (tenantId: string, orderId: string) => `order:${tenantId}:${orderId}`;
 
 /**
  * Saves a new order's record and queues its Order created event (the order as the store has it

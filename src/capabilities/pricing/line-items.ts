@@ -7,7 +7,7 @@ import type { Total } from '../../../schemas/common.js';
 import type { LineItem } from '../../../schemas/line-item.js';
 
 /** Discount allocated to each line, by line id (the lines' `items_discount`). */
-export function lineDiscounts(quote: Quote): Map<string, number> {
+function lineDiscounts(quote: Quote): Map<string, number> {
   const byLine = new Map<string, number>();
   for (const discount of quote.discounts.applied) {
     for (const { target, amount } of discount.allocations) {

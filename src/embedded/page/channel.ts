@@ -6,7 +6,7 @@
 import { parseMessage, type Message } from './json-rpc.js';
 import type { Kind } from './config.js';
 
-export type Receiver = (message: Message, ports: readonly MessagePort[]) => void;
+type Receiver = (message: Message, ports: readonly MessagePort[]) => void;
 
 export interface Channel {
   readonly name: 'web' | 'port' | 'native' | 'none';

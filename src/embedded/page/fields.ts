@@ -5,7 +5,7 @@
 import { h, uid } from './dom.js';
 
 /** The label of each member the page has a field for. */
-export const LABELS: Record<string, string> = {
+const LABELS: Record<string, string> = {
   email: 'Email',
   first_name: 'First name',
   last_name: 'Last name',

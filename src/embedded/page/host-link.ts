@@ -16,7 +16,7 @@ export interface ProtoMessage {
 }
 
 /** §7 codes with their severities. */
-export const EMBEDDED_ERRORS = {
+const EMBEDDED_ERRORS = {
   abort_error: 'recoverable',
   security_error: 'unrecoverable',
   invalid_state_error: 'unrecoverable',

@@ -5,7 +5,7 @@ export interface Request {
   method: string;
   params?: Record<string, unknown>;
 }
-export interface Notification {
+interface Notification {
   jsonrpc: '2.0';
   method: string;
   params?: Record<string, unknown>;
@@ -19,7 +19,6 @@ export interface Response {
 export type Message = Request | Notification | Response;
 
 export const METHOD_NOT_FOUND = -32601;
-export const INVALID_REQUEST = -32600;
 
 /** A JSON-RPC message, from an object or (native hosts) its JSON text; undefined for anything else. */
 export function parseMessage(data: unknown): Message | undefined {

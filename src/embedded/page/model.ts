@@ -14,7 +14,7 @@ import type {
 import type { InstrumentRequest } from '../../../schemas/payment.js';
 import type { PaymentHandlerEntry } from '../../../schemas/profile.js';
 
-export type { Buyer, Total } from '../../../schemas/common.js';
+export type { Buyer } from '../../../schemas/common.js';
 export type { LineItem } from '../../../schemas/line-item.js';
 
 export type PostalAddress = Address & { id?: string };
@@ -22,7 +22,7 @@ export type PostalAddress = Address & { id?: string };
 export type FulfillmentMethod = AnsweredMethod;
 /** An instrument as the page sends it (at complete with the host's credential). */
 export type Instrument = InstrumentRequest;
-export type PaymentHandler = PaymentHandlerEntry;
+type PaymentHandler = PaymentHandlerEntry;
 
 /** A pickup method's destinations are the store's named locations; a shipping method's are addresses. */
 export const isLocation = (d: ShippingDestination | RetailLocation): d is RetailLocation => 'name' in d;
@@ -36,5 +36,3 @@ export type Resource = Cart &
     /** The business's payment handlers in the envelope are its profile's entries. */
     proto: Omit<ResponseEnvelope, 'payment_handlers'> & { payment_handlers?: Record<string, PaymentHandler[]> };
   };
-
-export const isFinished = (r: Resource) => r.status === 'completed' || r.status === 'canceled';

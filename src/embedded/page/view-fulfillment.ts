@@ -203,7 +203,7 @@ function radios(
   );
 }
 
-export function addressLine(a: PostalAddress): string {
+function addressLine(a: PostalAddress): string {
   return [
     a.street_address,
     a.extended_address,

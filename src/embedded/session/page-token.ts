@@ -12,7 +12,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { GatewaySecret } from '../../config/gateway-secret.js';
 import type { SessionKind } from '../settings.js';
 
-export const PAGE_TOKEN_PURPOSE = 'embedded-page-token';
+const PAGE_TOKEN_PURPOSE = 'embedded-page-token';
 
 export interface PageSession {
   id: string;

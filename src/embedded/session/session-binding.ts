@@ -15,10 +15,10 @@ import { issuePageToken } from './page-token.js';
 
 export const EMBEDDED_PATH = '/embedded';
 
-export type ServiceBindings = Record<string, Array<Record<string, unknown>>>;
+type ServiceBindings = Record<string, Array<Record<string, unknown>>>;
 
 /** The session's embedded service binding (upstream service response_schema with embedded_config). */
-export function sessionBinding(delegate: readonly string[]): ServiceBindings {
+function sessionBinding(delegate: readonly string[]): ServiceBindings {
   return { [SHOPPING_SERVICE]: [{ version: PROTOCOL_VERSION, transport: 'embedded', config: { delegate: [...delegate] } }] };
 }
 
@@ -39,7 +39,7 @@ export interface BoundAnswer {
 const ENDED = new Set(['completed', 'canceled']);
 
 /** The page URL of a session, valid for the tenant's page lifetime. */
-export function pageUrl(ctx: BindingContext, kind: SessionKind, id: string): string {
+function pageUrl(ctx: BindingContext, kind: SessionKind, id: string): string {
   const settings = ctx.tenant.embedded!;
   const token = issuePageToken(ctx.secret, ctx.tenant.id, kind, { id, owner: ctx.owner, expiresAt: ctx.now + settings.pageTtlMs });
   return `${ctx.tenant.baseUrl}${EMBEDDED_PATH}/${kind}/${token}`;

@@ -2,7 +2,7 @@
  * The page's one way to read and change its session: `POST {page}/rpc` with
  * `{operation, payload}`. The operation must be one the page's kind allows, the session id comes
  * from the URL token alone, and the call runs the same operation definition through the same
- * pipeline as REST and MCP (transport `embedded`), so the answer is the REST answer, status
+ * pipeline as REST, MCP and A2A (transport `embedded`), so the answer is the REST answer, status
  * code included. The token admits the call for the session's owner with the business's own
  * profile (every capability of the tenant active); budgets count the client's address.
  * Once its checkout is completed or canceled, the page reads a confirmation only (id, status, and
@@ -48,7 +48,7 @@ function confirmationOnly(response: OperationResponse, body: CheckoutBody): Oper
 }
 
 /** What a page may do with its own session: never create one, never touch another. */
-export const PAGE_OPERATIONS: Readonly<Record<SessionKind, readonly string[]>> = {
+const PAGE_OPERATIONS: Readonly<Record<SessionKind, readonly string[]>> = {
   cart: ['get_cart', 'update_cart', 'cancel_cart'],
   checkout: ['get_checkout', 'update_checkout', 'complete_checkout', 'cancel_checkout'],
 };

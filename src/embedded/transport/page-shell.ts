@@ -37,7 +37,7 @@ const escapeHtml = (text: string) =>
 const inertJson = (value: unknown) =>
   JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export function contentSecurityPolicy(hostOrigins: readonly string[] | undefined): string {
+function contentSecurityPolicy(hostOrigins: readonly string[] | undefined): string {
   const ancestors = hostOrigins?.length ? hostOrigins.join(' ') : "'none'";
   return [
     "default-src 'none'",

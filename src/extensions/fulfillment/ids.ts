@@ -16,7 +16,7 @@ export function freshMethodId(type: string, used: ReadonlySet<string>): string {
   for (let n = 1; ; n++) if (!used.has(`${type}_${n}`)) return `${type}_${n}`;
 }
 
-/** `address` normalized (see address.ts), so spelling differences of one address give one id. */
+/** `address` normalized (see protocol/postal-address.ts), so spelling differences of one address give one id. */
 export function destinationId(address: PostalAddress): string {
   const canonical = JSON.stringify(ADDRESS_MEMBERS.map((member) => address[member] ?? null));
   return `dest_${createHash('sha256').update(canonical).digest('base64url').slice(0, 16)}`;

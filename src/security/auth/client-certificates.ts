@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
-export const normalizeFingerprint = (fingerprint: string): string => fingerprint.replace(/:/g, '').toLowerCase();
+const normalizeFingerprint = (fingerprint: string): string => fingerprint.replace(/:/g, '').toLowerCase();
 
 /** Fingerprint of the peer certificate the TLS layer verified, or undefined (plain HTTP, none sent, not trusted). */
 export function verifiedPeerCertificate(socket: Socket): string | undefined {

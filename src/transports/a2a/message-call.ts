@@ -11,8 +11,8 @@ import type { OperationDefinition } from '../../capabilities/operation.js';
 import { bounded, ProtocolError } from '../../protocol/errors.js';
 import type { CapabilityName } from '../../protocol/capability-registry.js';
 
-export const PAYMENT_DATA_KEY = 'a2a.proto.checkout.payment_data';
-export const RISK_SIGNALS_KEY = 'a2a.proto.checkout.risk_signals';
+const PAYMENT_DATA_KEY = 'a2a.proto.checkout.payment_data';
+const RISK_SIGNALS_KEY = 'a2a.proto.checkout.risk_signals';
 
 /** The DataPart key of a capability's resource: `dev.proto.shopping.checkout` -> `a2a.proto.checkout`. */
 export const resourceKey = (capability: CapabilityName): string => `a2a.proto.${capability.replace(/^dev\.proto\.shopping\./, '')}`;

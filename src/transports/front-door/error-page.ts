@@ -15,7 +15,7 @@ const MESSAGES = {
 
 export type StorefrontFailure = keyof typeof MESSAGES;
 
-export function errorPage(status: StorefrontFailure, storeName: string, requestId: string): string {
+function errorPage(status: StorefrontFailure, storeName: string, requestId: string): string {
   const { title, body } = MESSAGES[status];
   const name = escapeHtml(storeName);
   return `<!doctype html>

@@ -1,6 +1,6 @@
 /**
  * The gateway at the merchant's own origin (tenant file `front_door`): the gateway's own routes
- * (discovery, REST, MCP, embedded pages, webhooks, order pages, health) answer as everywhere, and
+ * (discovery, REST, MCP, A2A, embedded pages, webhooks, order pages, health) answer as everywhere, and
  * every other path, any method, is passed through to the store's site by @fastify/http-proxy:
  * bodies streamed both ways, Host and X-Forwarded-* set (upstream-request.ts), redirects and
  * cookies kept on the merchant's domain (upstream-response.ts), a store that is down or slow

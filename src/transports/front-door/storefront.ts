@@ -14,7 +14,7 @@ export interface Storefront {
 }
 
 /** Long enough for a slow page render, short enough that a hung store frees the buyer. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 const read = new WeakMap<Tenant, Storefront | null>();
 

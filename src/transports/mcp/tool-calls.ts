@@ -29,7 +29,7 @@ function toolResultText({ body, outcome }: { body: string; outcome: 'success' | 
   return `{"content":[{"type":"text","text":${JSON.stringify(contentText(body, outcome))}}],"structuredContent":${body}}`;
 }
 
-export interface ToolList {
+interface ToolList {
   result: { tools: Tool[] };
   text: string;
 }

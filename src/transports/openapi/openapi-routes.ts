@@ -16,7 +16,7 @@ import { tenantOf } from '../request-context.js';
 import { openApiDocument } from './openapi-document.js';
 import fp from 'fastify-plugin';
 
-export const DOCS_PATH = '/docs';
+const DOCS_PATH = '/docs';
 
 /** `api`: the origin "Try it out" calls, the document's server (the tenant's base URL). */
 function docsCsp(api: string | undefined): string {

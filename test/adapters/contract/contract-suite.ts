@@ -159,7 +159,7 @@ export interface SimulatorControls {
   pingDelivery(): SignedDelivery | null;
 }
 
-export interface ContractSubject {
+interface ContractSubject {
   adapter: Adapter;
   fixtures: ContractFixtures;
   controls: SimulatorControls;
@@ -169,7 +169,7 @@ export interface ContractSubject {
 export type ContractFactory = () => Promise<ContractSubject>;
 
 /** Deadlines short enough to judge a hang in seconds, long enough for a loaded CI machine; attempts outlast one throttle. */
-export const SUITE_POLICY: BackendPolicy = { timeoutMs: 1_000, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
+const SUITE_POLICY: BackendPolicy = { timeoutMs: 1_000, attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
 const HANG_DEADLINE_MS = 50;
 
 /** One fresh simulator per describe block, with the adapter wrapped as the gateway wraps it. */

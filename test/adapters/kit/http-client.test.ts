@@ -1,7 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BackendError } from '../../../adapters/contract.js';
 import { deadline, HttpClient, retryAfterMs, unavailable } from '../../../adapters/kit/http-client.js';
 
@@ -59,17 +58,25 @@ describe('adapter kit: Retry-After', () => {
 
 describe('adapter kit: deadline', () => {
   it("aborts at the timeout as a TimeoutError, or at the caller's abort, and never once the call cleared it", async () => {
-    const running = deadline(undefined, 10);
-    const cleared = deadline(undefined, 10);
-    cleared.clear();
-    const caller = new AbortController();
-    const early = deadline(caller.signal, 60_000);
-    caller.abort(new Error('buyer left'));
-    await sleep(50);
-    expect((running.signal.reason as Error).name).toBe('TimeoutError');
-    expect(cleared.signal.aborted).toBe(false);
-    expect((early.signal.reason as Error).message).toBe('buyer left');
-    early.clear();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const running = deadline(undefined, 10);
+      const cleared = deadline(undefined, 10);
+      cleared.clear();
+      const caller = new AbortController();
+      const early = deadline(caller.signal, 60_000);
+      caller.abort(new Error('buyer left'));
+      expect((early.signal.reason as Error).message).toBe('buyer left');
+      vi.advanceTimersByTime(9);
+      expect(running.signal.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect((running.signal.reason as Error).name).toBe('TimeoutError');
+      vi.advanceTimersByTime(60_000);
+      expect(cleared.signal.aborted).toBe(false);
+      early.clear();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -106,19 +113,25 @@ describe('adapter kit: HTTP client', () => {
   it("leaves a caller's deadline alone, unless the client caps every call", async () => {
     handle = (_path, res) => void hanging.add(res);
     const reason = new Error('attempt deadline');
-    const late = () => {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(reason), 400);
-      return controller.signal;
-    };
-    const free = await client({ timeoutMs: 50 })
-      .send('x', { method: 'GET', url: `${base}/slow`, signal: late() })
-      .catch((e: unknown) => e);
-    expect(free).toBe(reason);
-    const capped = await client({ timeoutMs: 50, capsCallerDeadline: true })
-      .send('x', { method: 'GET', url: `${base}/slow`, signal: late() })
-      .catch((e: unknown) => e);
-    expect(capped).toMatchObject({ retryable: true, message: 'x: the store is unreachable (no answer within 50 ms)' });
+    // Both deadlines on a fake clock: the caller's at 400 ms, the client's own at 50 ms.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const send = (options: { timeoutMs: number; capsCallerDeadline?: boolean }) => {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(reason), 400);
+        return client(options)
+          .send('x', { method: 'GET', url: `${base}/slow`, signal: controller.signal })
+          .catch((e: unknown) => e);
+      };
+      const free = send({ timeoutMs: 50 });
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await free).toBe(reason);
+      const capped = send({ timeoutMs: 50, capsCallerDeadline: true });
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await capped).toMatchObject({ retryable: true, message: 'x: the store is unreachable (no answer within 50 ms)' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers an unreachable store with a retryable error that names no address', async () => {

@@ -12,7 +12,7 @@ import { protocolCaller, type CallOptions, type Reply, type Transport } from '..
 import type { TestGateway } from '../../helpers/gateway.js';
 
 export { LINKS, NOW, STOREFRONT } from '../../helpers/demo-gateway.js';
-export type { CallOptions, Reply, Transport } from '../../helpers/protocol-client.js';
+export type { Transport } from '../../helpers/protocol-client.js';
 
 export const CART_TTL_SECONDS = 3600;
 /** A platform profile without the discount extension. */
@@ -45,7 +45,7 @@ const validCart = compile(Cart);
 const validFailure = compile(CartFailure);
 
 /** Checks a cart operation's body against the response schema and the envelope's status. */
-export function expectValidBody(body: any): void {
+function expectValidBody(body: any): void {
   if (body?.proto?.status === 'error') {
     const checked = validFailure(body);
     expect(checked.ok, checked.ok ? '' : checked.message).toBe(true);

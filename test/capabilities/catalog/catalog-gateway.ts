@@ -17,7 +17,7 @@ import { testGateway, type TestGateway } from '../../helpers/gateway.js';
 import { ALL_CAPABILITIES, platformProfile } from '../../helpers/platform.js';
 
 /** 2026-03-10T12:00:00Z, as in the demo store's own tests. */
-export const NOW = Date.parse('2026-03-10T12:00:00Z');
+const NOW = Date.parse('2026-03-10T12:00:00Z');
 
 export type CatalogOperation = 'search_catalog' | 'lookup_catalog' | 'get_product';
 
@@ -30,7 +30,7 @@ const PATHS: Record<CatalogOperation, string> = {
 const validators = new Map<TSchema, ReturnType<typeof compile>>();
 
 /** Fails the test with the JSON path when `body` does not match `schema`. */
-export function expectSchema(schema: TSchema, body: unknown): void {
+function expectSchema(schema: TSchema, body: unknown): void {
   let validate = validators.get(schema);
   if (!validate) {
     validate = compile(schema);
@@ -48,7 +48,7 @@ function responseSchema(op: CatalogOperation, body: { proto?: { status?: string 
 /** The platform's profile without the fulfillment extension, served beside the full one. */
 export const NO_FULFILLMENT = '/profiles/no-fulfillment';
 
-export interface CallOptions {
+interface CallOptions {
   /** Profile path on the test platform (default: every capability). */
   profile?: string;
   /** Extra request headers (Accept-Language) and the peer's address (REST only). */
@@ -59,7 +59,7 @@ export interface CallOptions {
 // Bodies are whatever the operation returned; tests read them as an agent would.
 export type Body = any;
 
-export interface CallResult {
+interface CallResult {
   status: number;
   body: Body;
 }

@@ -67,7 +67,7 @@ const validCheckout = compile(Checkout);
 const validFailure = compile(CheckoutFailure);
 
 /** A checkout body against its schema; a failed outcome without a session against the failure schema. */
-export function expectValidCheckout(body: any): void {
+function expectValidCheckout(body: any): void {
   const checked = body?.id === undefined ? validFailure(body) : validCheckout(body);
   expect(checked.ok ? 'valid' : checked.message).toBe('valid');
   expect(['success', 'error']).toContain(body.proto.status);

@@ -26,7 +26,7 @@ export function readmeSections(markdown: string): ReadmeSections {
   return { intro, bySection };
 }
 
-export const PASTED_SECTIONS = ['Try it', 'Try a checkout', 'Follow orders'];
+const PASTED_SECTIONS = ['Try it', 'Try a checkout', 'Follow orders'];
 
 export function readmeScript(sections: ReadmeSections, ports: { gateway: number; agent: number }, titles = PASTED_SECTIONS): string {
   const blocks = titles.flatMap((title) => {

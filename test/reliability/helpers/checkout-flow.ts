@@ -17,8 +17,8 @@ export const checkoutOps = {
   complete: byName('complete_checkout'),
 };
 
-export const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
-export const CHICAGO = {
+const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
+const CHICAGO = {
   street_address: '123 Main St',
   address_locality: 'Chicago',
   address_region: 'IL',

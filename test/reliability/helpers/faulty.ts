@@ -24,7 +24,7 @@ export const FAULTY_METHODS = BACKEND_METHODS.filter((method): method is FaultyM
 
 export type FaultPlan = Partial<Record<FaultyMethod, Fault | readonly Fault[] | ((call: number) => Fault | undefined)>>;
 
-export const THROTTLE_RETRY_AFTER_MS = 20;
+const THROTTLE_RETRY_AFTER_MS = 20;
 
 export interface FaultyAdapter extends Adapter {
   /** Calls that reached this wrapper, per method (attempts, after the gateway's retries). */

@@ -62,7 +62,7 @@ const encodeSegment = (segment: string) =>
     )
     .join('');
 
-export const restPath = (op: OperationDefinition, id?: string) => op.rest.path.replace('{id}', encodeSegment(id ?? ''));
+const restPath = (op: OperationDefinition, id?: string) => op.rest.path.replace('{id}', encodeSegment(id ?? ''));
 
 export function restRequest(call: Call) {
   const { op } = call;
@@ -102,7 +102,7 @@ export function mcpRequest(call: Call) {
 }
 
 /** An A2A message/send whose DataPart names the operation (`action`), its resource id and its REST body members. */
-export function a2aRequest(call: Call) {
+function a2aRequest(call: Call) {
   const { op } = call;
   const data = { action: op.name, ...(op.mcp.id && { id: call.id }), ...(call.payload as Record<string, unknown> | undefined) };
   const message = { kind: 'message', role: 'user', messageId: call.key ?? randomUUID(), parts: [{ kind: 'data', data }] };

@@ -130,7 +130,7 @@ function objectFor(schema: Schema, options: SchemaArbitraryOptions, depth: numbe
 }
 
 /** Values `schema` accepts (nearly always: formats and patterns are approximated). */
-export function conforming(schema: Schema, options: SchemaArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
+function conforming(schema: Schema, options: SchemaArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
   const words = options.words ?? [];
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);

@@ -46,7 +46,7 @@ export interface SecureGatewayOptions {
   replicaOf?: SecureGateway;
 }
 
-export interface SignedCall {
+interface SignedCall {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;

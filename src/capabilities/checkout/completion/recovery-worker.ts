@@ -23,7 +23,7 @@ export interface CompletionWorkerDeps {
   tenants(): readonly Tenant[];
 }
 
-export async function runCompletionJob(job: CompletionJob, deps: CompletionWorkerDeps): Promise<JobResult> {
+async function runCompletionJob(job: CompletionJob, deps: CompletionWorkerDeps): Promise<JobResult> {
   const tenant = deps.tenants().find((t) => t.id === job.tenantId);
   if (!tenant) return { outcome: 'failed', reason: `tenant ${job.tenantId} is not configured`, permanent: false };
   const ctx = { tenant, store: deps.store, secret: deps.secret, now: deps.now, log: deps.log };

@@ -6,7 +6,7 @@ import type { PlaceOrderResult, Quote, QuoteRequest } from '../../../../adapters
 import { newCheckoutId } from '../../../../src/capabilities/checkout/checkout-record.js';
 import type { ShopifySetup } from '../helpers.js';
 
-export const CHICAGO = { streetAddress: '233 S Wacker Dr', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60606' };
+const CHICAGO = { streetAddress: '233 S Wacker Dr', locality: 'Chicago', region: 'IL', country: 'US', postalCode: '60606' };
 
 export function shippingRequest(lines: QuoteRequest['lines'], selectedOptions?: Record<string, string>): QuoteRequest {
   return {
