@@ -9,9 +9,9 @@
  * and BENCH_ROUNDS work as for `npm run bench`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { serveAgentProfile } from './agent-profile.js';
@@ -51,11 +51,21 @@ async function checkout(label: string, ref: string, parent: string, sides: Side[
   return side;
 }
 
-/** Builds a checked-out commit with this checkout's packages. */
+/**
+ * Builds a checked-out commit: with this checkout's packages when its lock file is the same, else
+ * with its own (`npm ci` on this Node), since older code may not compile against newer majors.
+ */
 async function build(side: Side): Promise<void> {
+  const ownLock = await readFile(join(side.root, 'package-lock.json'), 'utf8');
+  if (ownLock === (await readFile('package-lock.json', 'utf8'))) {
+    await symlink(resolve('node_modules'), join(side.root, 'node_modules'), 'dir');
+  } else {
+    process.stdout.write(`${side.label}: other packages than this checkout's, installing them…\n`);
+    const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+    await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: side.root, env: { ...process.env, PATH: path }, maxBuffer: 64 << 20 });
+  }
   process.stdout.write(`${side.label}: building…\n`);
-  await symlink(resolve('node_modules'), join(side.root, 'node_modules'), 'dir');
-  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-b', join(side.root, 'tsconfig.build.json')], {
+  await run(process.execPath, [join(side.root, 'node_modules/typescript/bin/tsc'), '-b', join(side.root, 'tsconfig.build.json')], {
     cwd: side.root,
     maxBuffer: 16 << 20,
   });
