@@ -139,7 +139,7 @@ describe('Store API payment results', () => {
     expect(sim.store.orders.size).toBe(orders);
   });
 
-  it('a card the gateway confirms in the buyer’s browser answers success with a #wc-stripe-confirm-pi fragment, the order pending', async () => {
+  it('a card confirmed in the buyer’s browser answers success with a #wc-stripe-confirm-pi fragment, the order pending', async () => {
     const { token, nonce } = await cartWith('pot_ceramic');
     const confirm = await pay(token, nonce, 'confirm_token');
     expect(confirm.status).toBe(200);
