@@ -1,5 +1,6 @@
 /**
- * A WooCommerce order as the gateway's order snapshot:
+ * A WooCommerce order as the gateway's order snapshot (its id is also its `storeReference`: the
+ * Store API checkout names the order it makes, which a challenge passes on as its store reference):
  * - lines are the order's line items (the store's ids; the checkout's line id when the gateway
  *   placed the order and stored it as `_proto_line_id` line meta); the variant of a variation
  *   sold with "any" attributes comes back from the attribute values in the line meta;
@@ -223,6 +224,8 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
   return {
     id: String(order.id),
     ...(reference && { reference }),
+    // The order is the store-side object a challenge named (requires_action storeReference).
+    storeReference: String(order.id),
     currency: order.currency,
     createdAt: gmt(order.date_created_gmt)!,
     permalinkUrl: `${storeUrl}/checkout/order-received/${order.id}/?key=${order.order_key}`,

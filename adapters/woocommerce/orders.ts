@@ -322,8 +322,12 @@ export class OrderDesk {
       await this.index.release(request.reference);
       return outcome.rejection;
     }
-    // Without the must-use plugin the reference is written now, after the fact.
-    if (!outcome.referenced) await this.tag(outcome.orderId, request.reference, handlerId, signal);
+    // Without the must-use plugin the reference is written now, after the fact. A challenged
+    // order is linked by its id (the store reference) all the same: a failed write loses nothing.
+    if (!outcome.referenced) {
+      const tagged = this.tag(outcome.orderId, request.reference, handlerId, signal);
+      await (outcome.kind === 'buyer_action' ? tagged.catch(() => undefined) : tagged);
+    }
     switch (outcome.kind) {
       case 'paid':
         await this.index.remember(request.reference, outcome);

@@ -8,7 +8,10 @@
  *   completes by itself and the platform gets `order created`; a repeated complete returns that
  *   order and charges nothing;
  * - a challenge the buyer fails on the page, or abandons, leaves the checkout to another card:
- *   the store pays that same order, one order for the checkout.
+ *   the store pays that same order, one order for the checkout;
+ * - a store without the must-use plugin whose order could not take the reference afterwards: the
+ *   challenge named the order id as its store reference, and the paid order reports it, so the
+ *   webhook still completes the checkout.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +147,27 @@ describe('a WooCommerce card challenge through the gateway (store_charged)', () 
     ]);
     expect(ordersOf(ready.id).map((o) => [o.id, o.status])).toEqual([[waiting!.id, 'processing']]);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('without the must-use plugin and the reference never written, the order is matched by its id (the store reference)', async () => {
+    woo.sim.controls.settings.referenceSnippet = false;
+    try {
+      const before = receiver.received.length;
+      const ready = await readyCheckout();
+      woo.sim.controls.fail({ kind: 'server_error', times: 5, match: /^\/wc\/v3\/orders\/\d+$/ });
+      const escalated = (await call('POST', `/checkout-sessions/${ready.id}/complete`, card('action_token'))).body;
+      woo.sim.controls.clearFaults();
+      expect(escalated.status).toBe('requires_escalation');
+      const orderId = /order-pay\/(\d+)\//.exec(escalated.continue_url)![1]!;
+      expect(ordersOf(ready.id)).toEqual([]);
+      expect((await onStorePage(escalated.continue_url, 'success_token')).status).toBe(302);
+      await woo.sim.controls.flushWebhooks();
+      await receiver.waitFor(before + 1);
+      expect(receiver.received.slice(before).map((w) => [bodyOf(w).id, bodyOf(w).checkout_id])).toEqual([[orderId, ready.id]]);
+      expect((await call('GET', `/checkout-sessions/${ready.id}`)).body).toMatchObject({ status: 'completed', order: { id: orderId } });
+    } finally {
+      woo.sim.controls.settings.referenceSnippet = true;
+    }
   });
 
   it('a challenge failed on the page, then one abandoned: another card completes it, the store paying that one order', async () => {

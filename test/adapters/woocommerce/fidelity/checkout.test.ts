@@ -200,6 +200,26 @@ describe('the order exists before the payment (Checkout::get_route_post_response
     expect(ordersOf(s, 'chk_lost')).toHaveLength(1);
   });
 
+  it('without the must-use plugin, a challenged order the reference could not be written on is linked by its id all the same', async () => {
+    const s = await start({ simulator: { referenceSnippet: false } });
+    const ready = await readyCheckout(s);
+    // The store takes the checkout, then fails the write of the reference (PUT wc/v3/orders/{id}).
+    s.sim.controls.fail({ kind: 'server_error', times: 5, match: /^\/wc\/v3\/orders\/\d+$/ });
+    const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_untagged', 'action_token'));
+    s.sim.controls.clearFaults();
+    expect(challenged).toMatchObject({ status: 'requires_action', storeReference: expect.stringMatching(/^\d+$/) });
+    const orderId = (challenged as { storeReference: string }).storeReference;
+    expect(ordersOf(s, 'chk_untagged')).toEqual([]);
+    // The buyer approves on the store's page: the order, without the reference, reports its id as
+    // its store reference, in the snapshot and in the poll, and the reference still finds it.
+    s.sim.controls.payOrder(orderId);
+    const order = (await s.adapter.getOrder(orderId))!;
+    expect([order.reference, order.storeReference, order.awaitingPayment]).toEqual([undefined, orderId, undefined]);
+    const changes = await s.adapter.ordersChangedSince(new Date(Date.parse(order.createdAt) - 1000).toISOString());
+    expect(changes.find((c) => c.orderId === orderId)).toMatchObject({ storeReference: orderId });
+    expect(await s.adapter.findOrderByReference('chk_untagged', undefined, { storeReference: orderId })).toMatchObject({ orderId });
+  });
+
   it('without the must-use plugin the reference is written on the order once the checkout answers', async () => {
     const s = await start({ simulator: { referenceSnippet: false } });
     const ready = await readyCheckout(s);
