@@ -258,6 +258,7 @@ const ORDER = `
   subtotalPriceSet { ${ADMIN_MONEY} }
   totalDiscountsSet { ${ADMIN_MONEY} }
   totalShippingPriceSet { ${ADMIN_MONEY} }
+  taxLines { title priceSet { ${ADMIN_MONEY} } }
   totalTaxSet { ${ADMIN_MONEY} }
   totalPriceSet { ${ADMIN_MONEY} }`;
 

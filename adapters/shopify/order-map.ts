@@ -74,6 +74,7 @@ export interface AdminOrder {
   subtotalPriceSet: Bag | null;
   totalDiscountsSet: Bag | null;
   totalShippingPriceSet: Bag;
+  taxLines: Array<{ title: string; priceSet: Bag }>;
   totalTaxSet: Bag | null;
   totalPriceSet: Bag;
 }
@@ -209,19 +210,29 @@ function adjustments(order: AdminOrder): OrderAdjustment[] {
 
 /**
  * As charged: item discounts from the lines, the rest of Shopify's discount total on the shipping.
- * Tax inside the prices (`taxesIncluded`) is not added, as in the quote (tax.ts).
+ * Tax inside the prices (`taxesIncluded`: "the subtotal and line item prices include tax amounts")
+ * is not added, as in the quote (tax.ts): it is the included tax, `totalTaxSet`.
  */
 function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const itemsDiscount = lines.reduce((s, l) => s + l.discount, 0);
+  const tax = amount(order.totalTaxSet);
   return {
     subtotal,
     itemsDiscount,
     discount: amount(order.totalDiscountsSet) - itemsDiscount,
     shipping: amount(order.totalShippingPriceSet),
-    tax: order.taxesIncluded ? 0 : amount(order.totalTaxSet),
+    tax: order.taxesIncluded ? 0 : tax,
     total: amount(order.totalPriceSet),
+    ...(order.taxesIncluded && tax > 0 && { includedTax: tax }),
   };
+}
+
+/** The order's tax per jurisdiction (`Order.taxLines`, before returns), as the quote names it. */
+function taxLines(order: AdminOrder): NonNullable<OrderSnapshot['taxLines']> {
+  return order.taxLines
+    .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney), ...(order.taxesIncluded && { included: true }) }))
+    .filter((t) => t.amount !== 0);
 }
 
 export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
@@ -238,6 +249,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     events: fulfillmentEvents(order),
     adjustments: adjustments(order),
     totals: totals(order, lines),
+    taxLines: taxLines(order),
     ...(order.cancelledAt && { canceled: true }),
     ...(UNPAID.has(order.displayFinancialStatus ?? '') && { awaitingPayment: true }),
   };
