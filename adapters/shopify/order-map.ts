@@ -22,6 +22,8 @@ export interface AdminOrder {
   statusPageUrl: string;
   taxesIncluded: boolean;
   displayFinancialStatus: string | null;
+  /** The cart the order was placed from (Shopify's checkout); null for an order made from a draft order. */
+  cartToken: string | null;
   customAttributes: Attr[];
   tags: string[];
   shippingAddress: {
@@ -241,6 +243,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
   return {
     id: shortId(order.id),
     ...(reference && { reference }),
+    ...(order.cartToken && { storeReference: order.cartToken }),
     currency: order.presentmentCurrencyCode,
     createdAt: order.createdAt,
     permalinkUrl: order.statusPageUrl,
