@@ -48,7 +48,10 @@ describe('Shopify fidelity: orders linked by their cart', () => {
       reference,
       storeReference: page.storeReference,
     });
-    expect(await s.adapter.getOrder(orderId)).toMatchObject({ id: orderId, reference, storeReference: page.storeReference });
+    const snapshot = (await s.adapter.getOrder(orderId))!;
+    expect(snapshot).toMatchObject({ id: orderId, reference, storeReference: page.storeReference });
+    // Its lines carry the checkout's line ids (the cart line attribute Shopify copies onto the line item, item 4).
+    expect(snapshot.lines.map((l) => l.checkoutLineId)).toEqual(['l1']);
   });
 
   it('finds a handed-off order by its cart however many orders the shop took since (the newest 100 are no limit)', async () => {
