@@ -109,7 +109,7 @@ async function orderCreated(orderId: string) {
 }
 
 describe('Shopify: the buyer confirms the payment on Shopify (3-D Secure)', () => {
-  it('a failed challenge leaves the checkout waiting on the same page; the order after a passed one completes it by itself, once', async () => {
+  it('a failed challenge keeps the checkout on the same page; the order after a passed one completes it by itself, once', async () => {
     const { id, lineIds, url } = await handedOffCheckout();
     const orders = s.sim.orders.all().length;
 
