@@ -4,14 +4,22 @@
  * payment handler, the checkout's cart made a draft order (same lines, codes, address and
  * shipping; tagged and attributed with the reference) completed as paid.
  */
-import type { CheckoutUrlRequest, PaymentRecord, PlaceOrderRequest, PlaceOrderResult, Quote, RequestContext } from '../contract.js';
+import type {
+  CheckoutPage,
+  CheckoutUrlRequest,
+  PaymentRecord,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  Quote,
+  RequestContext,
+} from '../contract.js';
 import { BackendError } from '../contract.js';
 import type { ShopifyCarts } from './cart.js';
 import { cartGone, readHandle } from './cart-sync.js';
 import type { SfCart, SfCartPayload } from './cart-types.js';
 import type { ShopifyClient } from './client.js';
 import * as Q from './documents.js';
-import { orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
+import { cartTokenOf, orderIdOf, REFERENCE_ATTRIBUTE, referenceTag } from './ids.js';
 import { money } from './money.js';
 import type { Draft, ShopifyOrders } from './orders.js';
 import type { draftFor } from './tax.js';
@@ -29,8 +37,18 @@ export class ShopifyCheckout {
     private readonly orders: ShopifyOrders,
   ) {}
 
-  /** The cart's checkout page, with the reference as a cart attribute; a cart made here when the session has none. */
-  async checkoutUrl(
+  /**
+   * The cart's checkout page, with the reference as a cart attribute; a cart made here when the
+   * session has none. The order placed there carries the cart's token (`Order.cartToken`): the
+   * page's store reference.
+   */
+  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<CheckoutPage> {
+    const page = await this.page(request, signal, context);
+    const cart = readHandle(page.handle ?? request.handle)!.cart;
+    return { ...page, storeReference: cartTokenOf(cart) };
+  }
+
+  private async page(
     request: CheckoutUrlRequest,
     signal?: AbortSignal,
     context?: RequestContext,
@@ -51,7 +69,7 @@ export class ShopifyCheckout {
       cartAttributesUpdate: { cart: Pick<SfCart, 'id' | 'checkoutUrl' | 'attributes'> | null; userErrors: SfCartPayload['userErrors'] };
     }>(Q.CART_ATTRIBUTES, { cartId, attributes: [{ key: REFERENCE_ATTRIBUTE, value: request.reference }] }, signal, context?.clientIp);
     if (!result.cart) {
-      if (!made && cartGone(result.userErrors)) return this.checkoutUrl({ ...request, handle: undefined }, signal, context);
+      if (!made && cartGone(result.userErrors)) return this.page({ ...request, handle: undefined }, signal, context);
       throw new BackendError(`Shopify refused the cart attribute: ${messages(result.userErrors)}`, false);
     }
     this.carts.remember(result.cart);

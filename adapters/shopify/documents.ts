@@ -227,7 +227,7 @@ export const VARIANTS_BY_SKU = `query VariantsBySku($query: String!) {
 const ADMIN_MONEY = `presentmentMoney { ${MONEY} }`;
 
 const ORDER = `
-  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded displayFinancialStatus
+  id name createdAt updatedAt cancelledAt presentmentCurrencyCode statusPageUrl taxesIncluded displayFinancialStatus cartToken
   customAttributes { key value }
   tags
   shippingAddress { firstName lastName address1 address2 city provinceCode countryCodeV2 zip phone }
@@ -258,6 +258,7 @@ const ORDER = `
   subtotalPriceSet { ${ADMIN_MONEY} }
   totalDiscountsSet { ${ADMIN_MONEY} }
   totalShippingPriceSet { ${ADMIN_MONEY} }
+  taxLines { title priceSet { ${ADMIN_MONEY} } }
   totalTaxSet { ${ADMIN_MONEY} }
   totalPriceSet { ${ADMIN_MONEY} }`;
 
@@ -272,6 +273,14 @@ const DRAFT = `id name status totalPriceSet { ${ADMIN_MONEY} } order { id status
 export const ORDER_BY_REFERENCE = `query OrderByReference($tag: String!) {
   orders(first: 1, query: $tag) { nodes { id statusPageUrl } }
   draftOrders(first: 5, query: $tag) { nodes { ${DRAFT} } }
+}`;
+
+/**
+ * The order placed from a cart (`cart_token`, a search field of `orders`): a handed-off checkout's
+ * order, found by the cart the gateway handed over whatever else it carries.
+ */
+export const ORDER_BY_CART = `query OrderByCart($query: String!) {
+  orders(first: 1, query: $query) { nodes { id statusPageUrl cartToken } }
 }`;
 
 /**
@@ -336,6 +345,7 @@ export const DOCUMENTS = {
     VARIANTS_BY_SKU,
     ORDER_QUERY,
     ORDER_BY_REFERENCE,
+    ORDER_BY_CART,
     RECENT_ORDERS,
     DRAFT_ORDER_CALCULATE,
     DRAFT_ORDER_CREATE,

@@ -11,6 +11,16 @@ export function orderIdOf(gid: string): string {
   return gid.slice(gid.lastIndexOf('/') + 1);
 }
 
+/**
+ * The token of a Storefront cart id (`gid://shopify/Cart/<token>?key=…`, changelog "Storefront API
+ * Cart ID now includes key param"): what Shopify keeps as the order's `cartToken` / `cart_token`.
+ * The token itself is opaque (changelog "Changes to Cart token format", 2025): nothing is read in it.
+ */
+export function cartTokenOf(cartId: string): string {
+  const path = cartId.split('?')[0]!;
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 export const isGid = (type: 'Product' | 'ProductVariant', id: string) => new RegExp(`^gid://shopify/${type}/\\d+$`).test(id);
 
 /** The cart attribute and line attribute that carry the gateway's ids into Shopify's order. */

@@ -11,9 +11,11 @@ import type {
   Adapter,
   AdapterCapabilities,
   BackendEvent,
+  CheckoutPage,
   CheckoutUrlRequest,
   LookupOptions,
   LookupResult,
+  OrderLinks,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
@@ -57,6 +59,8 @@ const capabilitiesOf = (settings: ShopifyConfig): AdapterCapabilities => ({
   rejectionReasons: false,
   acceptedClaims: [],
   finishing: ['handoff', 'gateway_charged'],
+  // The reference as a cart attribute and draft order tag; the cart as the order's `cartToken`.
+  orderLinks: ['reference', 'store_reference'],
 });
 
 export class ShopifyAdapter implements Adapter {
@@ -108,7 +112,7 @@ export class ShopifyAdapter implements Adapter {
     return this.carts.quote(request, signal, context);
   }
 
-  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<{ url: string; handle?: string }> {
+  checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal, context?: RequestContext): Promise<CheckoutPage> {
     return this.checkout.checkoutUrl(request, signal, context);
   }
 
@@ -116,8 +120,12 @@ export class ShopifyAdapter implements Adapter {
     return this.checkout.placeOrder(request, signal);
   }
 
-  findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
-    return this.orders.findOrderByReference(reference, signal);
+  findOrderByReference(
+    reference: string,
+    signal?: AbortSignal,
+    links?: OrderLinks,
+  ): Promise<{ orderId: string; permalinkUrl?: string } | null> {
+    return this.orders.findOrderByReference(reference, signal, links);
   }
 
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {

@@ -22,6 +22,8 @@ export interface AdminOrder {
   statusPageUrl: string;
   taxesIncluded: boolean;
   displayFinancialStatus: string | null;
+  /** The cart the order was placed from (Shopify's checkout); null for an order made from a draft order. */
+  cartToken: string | null;
   customAttributes: Attr[];
   tags: string[];
   shippingAddress: {
@@ -74,6 +76,7 @@ export interface AdminOrder {
   subtotalPriceSet: Bag | null;
   totalDiscountsSet: Bag | null;
   totalShippingPriceSet: Bag;
+  taxLines: Array<{ title: string; priceSet: Bag }>;
   totalTaxSet: Bag | null;
   totalPriceSet: Bag;
 }
@@ -209,19 +212,29 @@ function adjustments(order: AdminOrder): OrderAdjustment[] {
 
 /**
  * As charged: item discounts from the lines, the rest of Shopify's discount total on the shipping.
- * Tax inside the prices (`taxesIncluded`) is not added, as in the quote (tax.ts).
+ * Tax inside the prices (`taxesIncluded`: "the subtotal and line item prices include tax amounts")
+ * is not added, as in the quote (tax.ts): it is the included tax, `totalTaxSet`.
  */
 function totals(order: AdminOrder, lines: OrderLine[]): OrderSnapshot['totals'] {
   const subtotal = lines.reduce((s, l) => s + l.subtotal, 0);
   const itemsDiscount = lines.reduce((s, l) => s + l.discount, 0);
+  const tax = amount(order.totalTaxSet);
   return {
     subtotal,
     itemsDiscount,
     discount: amount(order.totalDiscountsSet) - itemsDiscount,
     shipping: amount(order.totalShippingPriceSet),
-    tax: order.taxesIncluded ? 0 : amount(order.totalTaxSet),
+    tax: order.taxesIncluded ? 0 : tax,
     total: amount(order.totalPriceSet),
+    ...(order.taxesIncluded && tax > 0 && { includedTax: tax }),
   };
+}
+
+/** The order's tax per jurisdiction (`Order.taxLines`, before returns), as the quote names it. */
+function taxLines(order: AdminOrder): NonNullable<OrderSnapshot['taxLines']> {
+  return order.taxLines
+    .map((t) => ({ title: t.title, amount: money(t.priceSet.presentmentMoney), ...(order.taxesIncluded && { included: true }) }))
+    .filter((t) => t.amount !== 0);
 }
 
 export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
@@ -230,6 +243,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
   return {
     id: shortId(order.id),
     ...(reference && { reference }),
+    ...(order.cartToken && { storeReference: order.cartToken }),
     currency: order.presentmentCurrencyCode,
     createdAt: order.createdAt,
     permalinkUrl: order.statusPageUrl,
@@ -238,6 +252,7 @@ export function toOrderSnapshot(order: AdminOrder): OrderSnapshot {
     events: fulfillmentEvents(order),
     adjustments: adjustments(order),
     totals: totals(order, lines),
+    taxLines: taxLines(order),
     ...(order.cancelledAt && { canceled: true }),
     ...(UNPAID.has(order.displayFinancialStatus ?? '') && { awaitingPayment: true }),
   };

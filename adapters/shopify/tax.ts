@@ -7,7 +7,8 @@
  * checkout costs no second call.
  *
  * On a shop whose prices include tax (`taxesIncluded`), Shopify's total is the sum of the prices:
- * the quote adds no tax (its tax total is 0) and the included amounts are not counted twice.
+ * the quote adds no tax (its tax total is 0) and shows Shopify's tax lines as the tax the prices
+ * contain (`included`, summed in `includedTax`), never added to the total.
  */
 import { createHash } from 'node:crypto';
 import type { PostalAddress, Quote } from '../contract.js';
@@ -75,7 +76,10 @@ export const taxKey = (draft: object) => createHash('sha256').update(JSON.string
 /** The quote with Shopify's tax added. */
 export function withTax(quote: Quote, tax: TaxResult | undefined): Quote {
   if (!tax) return quote;
-  if (tax.included) return { ...quote, taxLines: [], totals: { ...quote.totals, tax: 0 } };
   const total = tax.lines.reduce((s, t) => s + t.amount, 0);
+  if (tax.included) {
+    const taxLines = tax.lines.map((t) => ({ ...t, included: true }));
+    return { ...quote, taxLines, totals: { ...quote.totals, tax: 0, includedTax: total } };
+  }
   return { ...quote, taxLines: tax.lines, totals: { ...quote.totals, tax: total, total: quote.totals.total + total } };
 }

@@ -37,7 +37,7 @@ export function verifyShopifyWebhook(secret: string, headers: WebhookHeaders, ra
   if (!signature || !eventId || !topic) return null;
   if (!signatureMatches(Buffer.from(signature, 'base64'), hmac('sha256', secret, rawBody))) return null;
 
-  let payload: { id?: unknown; order_id?: unknown; note_attributes?: Array<{ name?: unknown; value?: unknown }> };
+  let payload: { id?: unknown; order_id?: unknown; cart_token?: unknown; note_attributes?: Array<{ name?: unknown; value?: unknown }> };
   try {
     payload = JSON.parse(rawBody.toString('utf8')) as typeof payload;
   } catch {
@@ -50,7 +50,16 @@ export function verifyShopifyWebhook(secret: string, headers: WebhookHeaders, ra
       : undefined;
   if (typeof orderId !== 'number' && typeof orderId !== 'string') return { kind: 'ping', eventId };
   const reference = payload.note_attributes?.find((a) => a.name === REFERENCE_ATTRIBUTE)?.value;
-  return { kind: 'order', eventId, orderId: String(orderId), topic, ...(typeof reference === 'string' && { reference }) };
+  // orders/* carry the order's `cart_token` (null for a draft order's): the cart the gateway handed over.
+  const storeReference = topic.startsWith('orders/') ? payload.cart_token : undefined;
+  return {
+    kind: 'order',
+    eventId,
+    orderId: String(orderId),
+    topic,
+    ...(typeof reference === 'string' && { reference }),
+    ...(typeof storeReference === 'string' && storeReference && { storeReference }),
+  };
 }
 
 /** Every webhook subscription of the app on this shop. */

@@ -42,6 +42,8 @@ function orderFields(orders: Orders, shop: ShopData, now: () => number): SearchF
       processed_at: time((o) => o.createdAt),
       updated_at: time((o) => o.updatedAt),
       source_name: (o, t) => textMatches(o.sourceName, t),
+      // "Filter by the cart token's unique value ... The token references the cart that's associated with an order."
+      cart_token: (o, t) => o.cartToken !== null && textMatches(o.cartToken, t),
       financial_status: (o, t) => textMatches(orders.financialStatus(o), t),
       status: (o, t) =>
         t.value === 'cancelled' ? !!o.cancelledAt : t.value === 'open' || t.value === 'not_closed' ? !o.cancelledAt : false,

@@ -102,6 +102,7 @@ export async function payCheckout(carts: Carts, orders: Orders, token: string, i
     money: quoteMoney(ctx.store.data, request, quote, carts.clock()),
     email: input.email ?? cart.buyer.email ?? 'buyer@example.com',
     sourceName: 'web',
+    cartToken: cart.token,
     tags: [],
     attributes: cart.attributes,
     lineAttributes: new Map(cart.lines.map((l) => [l.id, l.attributes])),

@@ -157,6 +157,7 @@ export function orderNode(orders: Orders, shop: ShopData, order: OrderRecord, or
     email: order.email,
     note: null,
     sourceName: order.sourceName,
+    cartToken: order.cartToken,
     tags: order.tags,
     test: true,
     closed: false,

@@ -55,6 +55,7 @@ export function orderPayload(shop: ShopData, order: OrderRecord, financialStatus
     fulfillment_status: restFulfillmentStatus[fulfillmentStatus(order)] ?? null,
     payment_gateway_names: order.payment.gatewayNames,
     source_name: order.sourceName,
+    cart_token: order.cartToken,
     tags: order.tags.join(', '),
     note_attributes: order.attributes.map((a) => ({ name: a.key, value: a.value })),
     discount_codes: order.discountCodes.map((code) => ({ code })),

@@ -75,6 +75,12 @@ export interface OrderRecord {
   currency: string;
   email: string | null;
   sourceName: string;
+  /**
+   * The token of the cart the order was placed from (Admin 2026-10 `Order.cartToken`, REST
+   * `cart_token`; the cart id is `gid://shopify/Cart/<token>?key=…`); null for an order made
+   * from a draft order, which came from no cart.
+   */
+  cartToken: string | null;
   tags: string[];
   attributes: Attribute[];
   discountCodes: string[];
@@ -102,6 +108,8 @@ export interface NewOrder {
   money: QuoteMoney;
   email: string | null;
   sourceName: string;
+  /** The cart paid on the hosted checkout (absent: a draft order's). */
+  cartToken?: string;
   tags: string[];
   attributes: Attribute[];
   /** Line attributes by quote line id. */
@@ -168,6 +176,7 @@ export class Orders {
       currency: q.currency,
       email: input.email,
       sourceName: input.sourceName,
+      cartToken: input.cartToken ?? null,
       tags: input.tags,
       attributes: input.attributes,
       discountCodes: q.discounts.applied.flatMap((d) => (d.code ? [d.code.toUpperCase()] : [])),

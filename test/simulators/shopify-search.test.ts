@@ -62,6 +62,28 @@ describe('Shopify simulator: orders search', () => {
     ]);
   });
 
+  it("finds an order placed on Shopify's checkout by its cart's token (cart_token), which the order and its webhook carry", async () => {
+    // Admin 2026-10: `Order.cartToken` "The token associated with the cart that was used to create the
+    // order" (changelog "New cartToken field added to the Order object", 2026-07, "matching the existing
+    // cart_token field in the REST Admin API"); `orders(query:)` field `cart_token`; the cart id is
+    // `gid://shopify/Cart/<token>?key=…` (changelog "Storefront API Cart ID now includes key param").
+    const cart = await client.cart({ lines: [{ merchandiseId: client.variant('pot_ceramic'), quantity: 1 }] });
+    const token = cart.id.replace('gid://shopify/Cart/', '').replace(/\?.*$/, '');
+    const paid = await client.pay(cart.checkoutUrl);
+    expect(paid.status).toBe(200);
+    const answer = await client.admin(`query($q: String) { orders(first: 5, query: $q) { nodes { id cartToken } } }`, {
+      q: `cart_token:${JSON.stringify(token)}`,
+    });
+    expect(answer.body.data.orders.nodes).toEqual([{ id: paid.order!.id, cartToken: token }]);
+    expect(answer.body.extensions?.search).toBeUndefined();
+    const created = sim.webhooks.deliveries.map((d) => JSON.parse(d.body)).find((b) => b.admin_graphql_api_id === paid.order!.id);
+    expect(created.cart_token).toBe(token);
+    // An order made from a draft order came from no cart.
+    const drafted = await place('proto:no-cart');
+    const read = await client.admin('query($id: ID!) { order(id: $id) { cartToken } }', { id: drafted });
+    expect(read.body.data.order.cartToken).toBeNull();
+  });
+
   it('reads a time with an offset exactly and a bare date as a day in the shop time zone', async () => {
     const at = now;
     const placed = await place('proto:time');

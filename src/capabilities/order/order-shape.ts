@@ -9,7 +9,7 @@ import type { Message, Total } from '../../../schemas/common.js';
 import type * as Proto from '../../../schemas/order.js';
 import type { OperationContext } from '../context.js';
 import { infoMessage } from '../../protocol/messages.js';
-import { totalEntry } from '../pricing/totals.js';
+import { taxEntry, totalEntry } from '../pricing/totals.js';
 import { fromStoreAddress } from '../../protocol/postal-address.js';
 import { withCheckoutLineIds, type CheckoutLineRef } from './checkout-lines.js';
 import type { OrderRecord } from './order-record.js';
@@ -102,7 +102,7 @@ function orderTotals(
     ...amountTotals(subtotal, itemsDiscount),
     ...(discount > 0 ? [{ type: 'discount', amount: -discount }] : []),
     { type: 'fulfillment', amount: shipping },
-    { type: 'tax', amount: tax },
+    ...taxEntry(tax, includedTax),
     totalEntry(total, includedTax, taxLines),
   ];
 }

@@ -27,15 +27,18 @@ export function totalEntry(total: number, includedTax: number | undefined, taxLi
   return { type: 'total', amount: total, lines: [{ display_text: 'Before tax', amount: total - includedTax }, ...taxes] };
 }
 
+/** The `tax` entry: none when the prices hold all the tax (nothing added), as for a checkout so for its order. */
+export const taxEntry = (tax: number, includedTax: number | undefined): Total[] =>
+  tax === 0 && (includedTax ?? 0) > 0 ? [] : [{ type: 'tax', amount: tax }];
+
 export function renderTotals(quote: Quote): { totals: Total[]; pending: PendingTotal[] } {
   const { subtotal, itemsDiscount, discount, shipping, tax, includedTax, total } = quote.totals;
-  const onlyIncluded = tax === 0 && (includedTax ?? 0) > 0;
   const totals: Total[] = [
     { type: 'subtotal', amount: subtotal },
     ...(itemsDiscount > 0 ? [{ type: 'items_discount', amount: -itemsDiscount }] : []),
     ...(discount > 0 ? [{ type: 'discount', amount: -discount }] : []),
     ...(shipping !== null ? [{ type: 'fulfillment', amount: shipping }] : []),
-    ...(tax !== null && !onlyIncluded ? [{ type: 'tax', amount: tax }] : []),
+    ...(tax !== null ? taxEntry(tax, includedTax) : []),
     totalEntry(total, tax === null ? undefined : includedTax, quote.taxLines),
   ];
   const pending: PendingTotal[] = [...(shipping === null ? ['fulfillment' as const] : []), ...(tax === null ? ['tax' as const] : [])];
