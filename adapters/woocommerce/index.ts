@@ -17,6 +17,7 @@ import type {
   FinishingMode,
   LookupResult,
   OrderChange,
+  OrderLinks,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
@@ -182,7 +183,12 @@ export class WooCommerceAdapter implements Adapter {
     return this.orders.placeOrder(request, signal);
   }
 
-  async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string; permalinkUrl?: string } | null> {
+  /** The store keeps the reference on its orders (`_proto_reference`): the links the gateway knows are not needed. */
+  async findOrderByReference(
+    reference: string,
+    signal?: AbortSignal,
+    _links?: OrderLinks,
+  ): Promise<{ orderId: string; permalinkUrl?: string } | null> {
     const placed = await this.orders.findOrderByReference(reference, signal);
     if (placed) return placed;
     // A handed-off session's order counts once the buyer paid for it on the store.

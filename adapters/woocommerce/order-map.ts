@@ -1,12 +1,17 @@
 /**
- * A WooCommerce order as the gateway's order snapshot:
+ * A WooCommerce order as the gateway's order snapshot (its id is also its `storeReference`: the
+ * Store API checkout names the order it makes, which a challenge passes on as its store reference):
  * - lines are the order's line items (the store's ids; the checkout's line id when the gateway
  *   placed the order and stored it as `_proto_line_id` line meta); the variant of a variation
  *   sold with "any" attributes comes back from the attribute values in the line meta;
  * - events from core order fulfillments (`_items`, `_tracking_number`, `_shipment_provider`,
  *   `_tracking_url`) or, without them, the Shipment Tracking extension's items (order-wide);
  * - adjustments from refunds (money back, items returned to the buyer's count) and
- *   cancellation; totals as charged.
+ *   cancellation; totals as charged. An order whose prices include tax (`prices_include_tax`)
+ *   is read as the buyer was quoted: gross lines and item discount (the REST API's line
+ *   `subtotal`/`total` are net, with `subtotal_tax`/`total_tax` beside them), the items' tax
+ *   (`cart_tax`) as `includedTax` and only the shipping tax added, per rate in `taxLines`
+ *   (`tax_lines[].tax_total` included, `shipping_tax_total` added).
  */
 import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot } from '../contract.js';
 import { fromWcAddress } from './addresses.js';
@@ -123,9 +128,10 @@ function orderLines(
   counts: { refunded: Map<number, number>; shipped: Map<number, number> },
   money: Money,
 ): OrderLine[] {
+  const gross = order.prices_include_tax;
   return order.line_items.map((li) => {
-    const subtotal = money(li.subtotal, `the subtotal of line ${li.id}`);
-    const total = money(li.total, `the total of line ${li.id}`);
+    const subtotal = money(li.subtotal, `the subtotal of line ${li.id}`) + (gross ? money(li.subtotal_tax, `the tax of line ${li.id}`) : 0);
+    const total = money(li.total, `the total of line ${li.id}`) + (gross ? money(li.total_tax, `the tax of line ${li.id}`) : 0);
     const checkoutLineId = meta(li.meta_data, LINE_META);
     const current = Math.max(0, li.quantity - (counts.refunded.get(li.id) ?? 0));
     return {
@@ -186,12 +192,27 @@ function expectation(order: WcOrder, lines: OrderLine[]): FulfillmentExpectation
 
 /** As charged; the order-level discount is what the store's total leaves beside the item discounts. */
 function totals(order: WcOrder, lines: OrderLine[], money: Money): OrderSnapshot['totals'] {
+  const gross = order.prices_include_tax;
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
-  const itemsDiscount = money(order.discount_total, 'the order discount');
+  const itemsDiscount = money(order.discount_total, 'the order discount') + (gross ? money(order.discount_tax, 'the discount tax') : 0);
   const shipping = money(order.shipping_total, 'the order shipping');
-  const tax = money(order.total_tax, 'the order tax');
+  const tax = gross ? money(order.shipping_tax, 'the shipping tax') : money(order.total_tax, 'the order tax');
   const total = money(order.total, 'the order total');
-  return { subtotal, itemsDiscount, discount: subtotal - itemsDiscount + shipping + tax - total, shipping, tax, total };
+  const discount = subtotal - itemsDiscount + shipping + tax - total;
+  if (!gross) return { subtotal, itemsDiscount, discount, shipping, tax, total };
+  return { subtotal, itemsDiscount, discount, shipping, tax, includedTax: money(order.cart_tax, 'the items tax'), total };
+}
+
+/** Per rate, the tax inside the prices and the tax on shipping, of an order whose prices include tax. */
+function includedTaxLines(order: WcOrder, money: Money): NonNullable<OrderSnapshot['taxLines']> {
+  return order.tax_lines.flatMap((t) => {
+    const inside = money(t.tax_total, `the tax of ${t.label}`);
+    const onShipping = money(t.shipping_tax_total, `the shipping tax of ${t.label}`);
+    return [
+      ...(inside > 0 ? [{ title: t.label, amount: inside, included: true }] : []),
+      ...(onShipping > 0 ? [{ title: t.label, amount: onShipping }] : []),
+    ];
+  });
 }
 
 export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: OrderMapInput): OrderSnapshot {
@@ -203,6 +224,8 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
   return {
     id: String(order.id),
     ...(reference && { reference }),
+    // The order is the store-side object a challenge named (requires_action storeReference).
+    storeReference: String(order.id),
     currency: order.currency,
     createdAt: gmt(order.date_created_gmt)!,
     permalinkUrl: `${storeUrl}/checkout/order-received/${order.id}/?key=${order.order_key}`,
@@ -211,6 +234,7 @@ export function toSnapshot({ order, refunds, tracking, variants, storeUrl }: Ord
     events,
     adjustments: adjustments(order, refunds, canceled, money),
     totals: totals(order, lines, money),
+    ...(order.prices_include_tax && { taxLines: includedTaxLines(order, money) }),
     ...(canceled && { canceled: true }),
     ...(!isPaid(order) && { awaitingPayment: true }),
   };

@@ -71,7 +71,7 @@ export class OrderReads {
       for (const order of orders.filter((o) => o.status !== 'checkout-draft')) {
         const reference = referenceOf(order);
         const updatedAt = `${(order.date_modified_gmt ?? order.date_created_gmt).replace(/Z$/, '')}Z`;
-        changes.push({ orderId: String(order.id), updatedAt, ...(reference && { reference }) });
+        changes.push({ orderId: String(order.id), storeReference: String(order.id), updatedAt, ...(reference && { reference }) });
       }
       if (orders.length < 100) break;
     }

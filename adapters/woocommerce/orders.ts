@@ -6,9 +6,10 @@
  *   the applied codes, the selected rates as shipping lines at the quoted amounts (WooCommerce
  *   takes shipping totals as sent) and the reference as order meta;
  * - store_charged: the Store API checkout of the session's own cart (store-checkout.ts), placed
- *   only once the store says the order is paid: a card waiting for 3-D Secure is not accepted
- *   (payment_declined, naming the store's page), a payment the store still processes or a bank
- *   transfer it waits for is pending;
+ *   only once the store says the order is paid: a card waiting for 3-D Secure asks the buyer
+ *   (requires_action at the store's page, the order id as store reference; the paid order comes
+ *   as a webhook or poll), a payment the store still processes or a bank transfer it waits for
+ *   is pending;
  * - both re-price the store cart first (one batch) and refuse when a line cannot be sold or the
  *   total moved; a refund is never issued here (`api_refund` would move real money).
  * The reference index (reference-index.ts) claims the reference before the store call. A claim
@@ -16,6 +17,7 @@
  * one is the placement; an unpaid one is finished (gateway_charged: marked paid; store_charged:
  * the cart's checkout pays that same order again, DraftOrderTrait), never doubled.
  */
+import { Type } from '@sinclair/typebox';
 import type { PaymentRecord, PlaceOrderRequest, PlaceOrderResult, Quote } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import { destinationOf, wcAddress } from './addresses.js';
@@ -26,10 +28,12 @@ import { minorToDecimal, requiredMinor } from './money.js';
 import { isPaid, LINE_META, REFERENCE_META } from './order-map.js';
 import { ReferenceIndex, type StoreOrder } from './reference-index.js';
 import type { WooCommerceSettings } from './settings.js';
-import { checkout } from './store-checkout.js';
+import { checkout, isBuyerPage } from './store-checkout.js';
 import type { StoreInfo } from './store-info.js';
 import { decodeVariantId } from './variant-id.js';
 import { expectShape, WcOrder } from './wc-shapes.js';
+
+const OrderPaymentUrl = Type.Object({ payment_url: Type.String({ pattern: '^https?://' }) });
 
 /** A claim older than this with no order is an attempt whose answer was lost, not one in flight. */
 const STALE_CLAIM_MS = 2 * 60_000;
@@ -122,14 +126,19 @@ export class OrderDesk {
     };
   }
 
+  /** An order the index knows, with its page when its key is known. */
+  private known(orderId: string, orderKey: string | undefined): Placed {
+    return orderKey ? this.placed({ orderId, orderKey }) : { orderId };
+  }
+
   /** The order placed for the reference: paid, as the index knows it or as an earlier attempt left it on the store. */
   async findOrderByReference(reference: string, signal?: AbortSignal): Promise<Placed | null> {
     const entry = await this.index.get(reference);
-    if (entry?.orderId) return { orderId: entry.orderId };
+    if (entry?.orderId) return this.known(entry.orderId, entry.orderKey);
     if (!entry) return null;
     const earlier = await this.index.earlier(reference, entry, signal);
     if (!earlier?.paid) return null;
-    await this.index.remember(reference, earlier.orderId);
+    await this.index.remember(reference, earlier);
     return this.placed(earlier);
   }
 
@@ -154,10 +163,10 @@ export class OrderDesk {
     let earlier: StoreOrder | null = null;
     if (!claim.claimed) {
       const { entry } = claim;
-      if (entry.orderId) return { status: 'placed', orderId: entry.orderId };
+      if (entry.orderId) return { status: 'placed', ...this.known(entry.orderId, entry.orderKey) };
       earlier = await this.index.earlier(reference, entry, signal);
       if (earlier?.paid) {
-        await this.index.remember(reference, earlier.orderId);
+        await this.index.remember(reference, earlier);
         return { status: 'placed', ...this.placed(earlier) };
       }
       // The store still processes a payment it answered pending (or waits for a transfer): never pay again.
@@ -279,7 +288,7 @@ export class OrderDesk {
       signal,
     );
     if (paid.status !== 200) throw unexpected(`PUT wc/v3/orders/${orderId}`, paid.body);
-    await this.index.remember(request.reference, orderId);
+    await this.index.remember(request.reference, { orderId, orderKey: order.order_key });
     return { status: 'placed' as const, ...this.placed({ orderId, orderKey: order.order_key }) };
   }
 
@@ -313,26 +322,37 @@ export class OrderDesk {
       await this.index.release(request.reference);
       return outcome.rejection;
     }
-    // Without the must-use plugin the reference is written now, after the fact.
-    if (!outcome.referenced) await this.tag(outcome.orderId, request.reference, handlerId, signal);
+    // Without the must-use plugin the reference is written now, after the fact. A challenged
+    // order is linked by its id (the store reference) all the same: a failed write loses nothing.
+    if (!outcome.referenced) {
+      const tagged = this.tag(outcome.orderId, request.reference, handlerId, signal);
+      await (outcome.kind === 'buyer_action' ? tagged.catch(() => undefined) : tagged);
+    }
     switch (outcome.kind) {
       case 'paid':
-        await this.index.remember(request.reference, outcome.orderId);
+        await this.index.remember(request.reference, outcome);
         return { status: 'placed', ...this.placed(outcome) };
       case 'waiting':
         await this.index.waiting(request.reference, outcome.orderId);
         return { status: 'pending' };
       case 'buyer_action':
-        // Not accepted until the buyer approves on the store's page; the contract has no outcome for that yet.
+        // Nothing charged: the next attempt (another instrument) looks at this order first and pays it.
         await this.index.release(request.reference, outcome.orderId);
         return {
-          status: 'rejected',
-          reason: 'payment_declined',
-          detail:
-            `The store's payment gateway asks the buyer to approve this payment on its own page (${outcome.url}); ` +
-            'nothing was charged, and the store keeps the order unpaid until then',
+          status: 'requires_action',
+          continueUrl: isBuyerPage(outcome.url) ? outcome.url : await this.paymentPage(outcome.orderId, signal),
+          detail: 'The store’s payment gateway asks the buyer to approve this payment on the store’s page; nothing was charged yet',
+          storeReference: outcome.orderId,
         };
     }
+  }
+
+  /** The order's "Pay for order" page (`payment_url`), where the store's gateway runs its challenge. */
+  private async paymentPage(orderId: string, signal?: AbortSignal): Promise<string> {
+    const read = await this.deps.http.rest('GET', `orders/${orderId}`, { params: { _fields: 'id,payment_url' } }, signal);
+    if (read.status !== 200) throw unexpected(`GET wc/v3/orders/${orderId}`, read.body);
+    const { payment_url: url } = expectShape(OrderPaymentUrl, read.body, `GET wc/v3/orders/${orderId}`);
+    return url;
   }
 
   private async tag(orderId: string, reference: string, handlerId: string, signal?: AbortSignal): Promise<void> {

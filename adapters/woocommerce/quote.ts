@@ -9,10 +9,15 @@
  *   allocated to the lines it reduced (the Store API totals per line, not per coupon);
  * - fulfillment: one group per shipping package (quote-fulfillment.ts);
  * - tax: the store's, for the destination (or the buyer's location hint); null without either.
- *   Amounts come from the tax-exclusive line totals: cart item `prices` follow the store's
- *   `woocommerce_tax_display_cart` (src/StoreApi/Schemas/V1/CartItemSchema.php) and include tax
- *   on stores that display prices with tax. The quote must add up to the cart's `total_price`
- *   (less a rate the store picked by default and the buyer did not), or it is refused.
+ *   Amounts come from the line totals and their tax, never from cart item `prices`, which follow
+ *   the store's `woocommerce_tax_display_cart` (src/StoreApi/Schemas/V1/CartItemSchema.php). On a
+ *   store whose prices exclude tax, lines are net and the tax is added; on one whose prices
+ *   include it (`woocommerce_prices_include_tax`, store-info.ts), lines, coupons and the item
+ *   discount are gross (line_subtotal + line_subtotal_tax, total_discount + total_discount_tax)
+ *   and the items' tax is `includedTax`, while the tax on shipping is still added: WooCommerce
+ *   shipping costs never include tax (WC_Shipping_Rate taxes are calculated on top,
+ *   WC_Tax::calc_shipping_tax). The quote must add up to the cart's `total_price` (less a rate
+ *   the store picked by default and the buyer did not), or it is refused.
  */
 import type { AppliedDiscount, DiscountRejection, LineProblem, Quote, QuotedLine, QuoteRequest } from '../contract.js';
 import { InvalidAnswerError } from '../contract.js';
@@ -36,6 +41,11 @@ export interface QuoteDeps {
 }
 
 type Money = (value: string) => number;
+/** How the store enters prices: net (tax added) or gross (`woocommerce_prices_include_tax`). */
+interface Pricing {
+  money: Money;
+  inclusive: boolean;
+}
 type Rejected = Quote['discounts']['rejected'][number];
 /** A submitted code and its position in `discountCodes`. */
 type Code = { code: string; index: number };
@@ -154,10 +164,12 @@ interface PricedLines {
 
 /**
  * The lines, matched to the cart's items by product and chosen attribute values, in the request's
- * order; lines of one item split its totals by quantity. Amounts net of tax: line_subtotal is
- * before discounts and tax whatever the store displays.
+ * order; lines of one item split its totals by quantity. Amounts as the store enters prices: net
+ * (line_subtotal is before discounts and tax whatever the store displays) or, on a store whose
+ * prices include tax, gross (with line_subtotal_tax, line_total_tax).
  */
-function pricedLines(request: QuoteRequest, plan: ReturnType<typeof planItems>, outcome: CartOutcome, money: Money): PricedLines {
+function pricedLines(request: QuoteRequest, plan: ReturnType<typeof planItems>, outcome: CartOutcome, pricing: Pricing): PricedLines {
+  const { money, inclusive } = pricing;
   const { cart } = outcome;
   const itemErrors = stepErrors(outcome, 'item');
   const cartItemOf = (item: CartItemRequest) =>
@@ -175,11 +187,13 @@ function pricedLines(request: QuoteRequest, plan: ReturnType<typeof planItems>, 
       priced.problems.push(...refusedItemProblems(mine, error));
       continue;
     }
-    const lineSubtotal = money(inCart.totals.line_subtotal);
+    const t = inCart.totals;
+    const lineSubtotal = money(t.line_subtotal) + (inclusive ? money(t.line_subtotal_tax) : 0);
+    const lineTotal = money(t.line_total) + (inclusive ? money(t.line_total_tax) : 0);
     const unitPrice = Math.round(lineSubtotal / inCart.quantity);
     const quantities = mine.map((p) => p.quantity);
     const subtotals = split(lineSubtotal, quantities);
-    const discounts = split(lineSubtotal - money(inCart.totals.line_total), quantities);
+    const discounts = split(lineSubtotal - lineTotal, quantities);
     mine.forEach((p, i) => {
       const v = p.known.variant;
       priced.lineDiscounts.set(p.lineId, discounts[i]!);
@@ -238,13 +252,13 @@ async function refusedCodes(
  * each allocated to the lines it reduced in proportion to their discounts: the Store API totals
  * per line, not per coupon.
  */
-function appliedDiscounts(cart: StoreCart, codes: Code[], priced: PricedLines, money: Money): AppliedDiscount[] {
+function appliedDiscounts(cart: StoreCart, codes: Code[], priced: PricedLines, { money, inclusive }: Pricing): AppliedDiscount[] {
   const discounted = priced.lines.filter((l) => (priced.lineDiscounts.get(l.lineId) ?? 0) > 0);
   const SORT: Record<string, number> = { fixed_product: 1, percent: 2, fixed_cart: 3 };
   const coupons = [...cart.coupons].sort((a, b) => (SORT[a.discount_type] ?? 4) - (SORT[b.discount_type] ?? 4));
   return coupons.map((c, i) => {
     const submitted = codes.find((x) => x.code.trim().toLowerCase() === c.code.toLowerCase())?.code ?? c.code;
-    const amount = money(c.totals.total_discount);
+    const amount = money(c.totals.total_discount) + (inclusive ? money(c.totals.total_discount_tax) : 0);
     const shares = split(
       amount,
       discounted.map((l) => priced.lineDiscounts.get(l.lineId)!),
@@ -282,9 +296,11 @@ function availableMethods(physical: QuotedLine[]): Quote['availableMethods'] {
 
 /**
  * The totals: the store's tax when it knows where (only on a rate the buyer chose: the store
- * taxes the rate it selected by default too). They must add up to the store's own total, less a
- * default rate the buyer has not chosen and, unlocated, less tax; otherwise the store prices
- * something the gateway cannot quote (fees, a pricing plugin) and the answer is refused.
+ * taxes the rate it selected by default too); on a store whose prices include tax, the items'
+ * tax is `includedTax` (already in the gross lines) and only the shipping tax is added. They
+ * must add up to the store's own total, less a default rate the buyer has not chosen and,
+ * unlocated, less the tax added; otherwise the store prices something the gateway cannot quote
+ * (fees, a pricing plugin) and the answer is refused.
  */
 function checkedTotals(
   cart: StoreCart,
@@ -292,26 +308,50 @@ function checkedTotals(
   applied: AppliedDiscount[],
   shipping: number | null,
   located: boolean,
-  money: Money,
-) {
+  { money, inclusive }: Pricing,
+): Quote['totals'] {
   const shippingTax = cart.totals.total_shipping_tax ? money(cart.totals.total_shipping_tax) : 0;
-  const tax = located ? money(cart.totals.total_tax) - (shipping ? 0 : shippingTax) : null;
+  const chosenShippingTax = shipping ? shippingTax : 0;
+  const allTax = money(cart.totals.total_tax) - (shipping ? 0 : shippingTax);
+  const tax = located ? (inclusive ? chosenShippingTax : allTax) : null;
   const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
   const itemsDiscount = applied.reduce((n, d) => n + d.amount, 0);
   const total = subtotal - itemsDiscount + (shipping ?? 0) + (tax ?? 0);
   const unchosen = shipping === null && cart.totals.total_shipping ? money(cart.totals.total_shipping) + shippingTax : 0;
-  const storeTotal = money(cart.totals.total_price) - unchosen - (tax === null ? money(cart.totals.total_tax) : 0);
+  const notAdded = tax !== null ? 0 : inclusive ? chosenShippingTax : money(cart.totals.total_tax);
+  const storeTotal = money(cart.totals.total_price) - unchosen - notAdded;
   if (storeTotal !== total) {
     throw new InvalidAnswerError(
       `the store's cart totals ${storeTotal} in minor units, not the ${total} its lines, discounts, shipping and tax add up to ` +
         '(fees or a pricing plugin the gateway cannot quote?)',
     );
   }
-  return { subtotal, itemsDiscount, discount: 0, shipping, tax, total };
+  const includedTax = inclusive && tax !== null ? allTax - chosenShippingTax : undefined;
+  return { subtotal, itemsDiscount, discount: 0, shipping, tax, ...(includedTax !== undefined && { includedTax }), total };
+}
+
+/**
+ * The tax per rate as the cart names it; on a store whose prices include tax, each rate's tax is
+ * included but for the tax on shipping, added. The Store API totals tax per rate, not per rate
+ * and item: with taxed shipping and several rates, the included and the added tax are one line
+ * each, the rates' names joined.
+ */
+function taxLinesOf(cart: StoreCart, totals: Quote['totals'], { money, inclusive }: Pricing): Quote['taxLines'] {
+  if (totals.tax === null) return [];
+  const rates = cart.totals.tax_lines.map((t) => ({ title: t.name, amount: money(t.price) }));
+  if (!inclusive) return rates;
+  const added = totals.tax;
+  if (added === 0) return rates.map((r) => ({ ...r, included: true }));
+  const [only, ...others] = rates;
+  const title = others.length === 0 && only ? only.title : rates.map((r) => r.title).join(', ');
+  return [
+    { title, amount: totals.includedTax ?? 0, included: true },
+    { title, amount: added },
+  ].filter((l) => l.amount > 0);
 }
 
 export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
-  const { currency } = await deps.info.get(signal);
+  const { currency, pricesIncludeTax } = await deps.info.get(signal);
   const known = await deps.catalog.variants(
     request.lines.map((l) => l.variantId),
     signal,
@@ -334,10 +374,11 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   );
   const { cart } = outcome;
   const money = (value: string) => storeMinor(value, cart.totals.currency_minor_unit, currency);
+  const pricing: Pricing = { money, inclusive: pricesIncludeTax ?? false };
 
-  const priced = pricedLines(request, plan, outcome, money);
+  const priced = pricedLines(request, plan, outcome, pricing);
   const rejected = [...repeated, ...(await refusedCodes(deps, codes, outcome, email, signal))].sort((a, b) => a.index - b.index);
-  const applied = appliedDiscounts(cart, codes, priced, money);
+  const applied = appliedDiscounts(cart, codes, priced, pricing);
   const { lines } = priced;
   const { fulfillment, refused } = quoteFulfillment(request, {
     outcome,
@@ -350,7 +391,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
   const physical = lines.filter((l) => l.requiresShipping);
   const shipping = physical.length === 0 ? 0 : fulfillment ? sumSelected(fulfillment) : null;
   const located = !refused && Boolean(destination?.country || request.location?.country);
-  const totals = checkedTotals(cart, lines, applied, shipping, located, money);
+  const totals = checkedTotals(cart, lines, applied, shipping, located, pricing);
   return {
     handle: encodeHandle(outcome),
     currency,
@@ -359,7 +400,7 @@ export async function quoteInStore(deps: QuoteDeps, request: QuoteRequest, signa
     discounts: { applied, rejected },
     ...(fulfillment && { fulfillment }),
     availableMethods: availableMethods(physical),
-    taxLines: totals.tax === null ? [] : cart.totals.tax_lines.map((t) => ({ title: t.name, amount: money(t.price) })),
+    taxLines: taxLinesOf(cart, totals, pricing),
     totals,
   };
 }

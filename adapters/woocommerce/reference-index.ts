@@ -27,6 +27,8 @@ const PER_PAGE = 100;
 
 interface IndexEntry {
   orderId?: string;
+  /** The paid order's key, for its order-received page (absent on entries written before it was kept). */
+  orderKey?: string;
   /** When the current attempt claimed the reference (0: released, the next attempt may go). */
   claimedAt: number;
   /** When the first attempt claimed it: no order of the reference is older. */
@@ -98,9 +100,10 @@ export class ReferenceIndex {
     await this.deps.state.set<IndexEntry>(this.key(reference), { ...entry, claimedAt: this.deps.now() }, INDEX_TTL_MS);
   }
 
-  async remember(reference: string, orderId: string): Promise<void> {
+  async remember(reference: string, order: { orderId: string; orderKey: string }): Promise<void> {
     const now = this.deps.now();
-    await this.deps.state.set<IndexEntry>(this.key(reference), { orderId, claimedAt: now, since: now }, INDEX_TTL_MS);
+    const { orderId, orderKey } = order;
+    await this.deps.state.set<IndexEntry>(this.key(reference), { orderId, orderKey, claimedAt: now, since: now }, INDEX_TTL_MS);
   }
 
   /** The store made `storeOrderId` for the reference and waits for its payment; the claim stays. */

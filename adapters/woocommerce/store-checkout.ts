@@ -10,9 +10,15 @@
  *   order before the gateway runs (woocommerce_store_api_checkout_update_order_from_request), so
  *   an order whose answer was lost can be found; the answer's `extensions` say whether it did;
  * - the status follows the gateway: 200 success, 202 pending, 400 failure. A success is an order
- *   paid only when the order says so (processing, completed): a card needing 3-D Secure answers
- *   success with `redirect_url` to the order's payment page and the order still pending, and a
- *   bank transfer puts it on hold; neither is paid yet.
+ *   paid only when the order says so (processing, completed); a bank transfer puts it on hold.
+ * - the buyer must act when the order is still pending and the gateway redirects (Legacy.php
+ *   passes its `redirect` as `redirect_url` whatever its `result`): to a page of its own (the
+ *   order's payment page for 3-D Secure, a bank), or, for gateways that confirm in the buyer's
+ *   browser, to a fragment for their own script (WooCommerce Stripe:
+ *   `#wc-stripe-confirm-pi:{order_id}:{client_secret}:{nonce}`, class-wc-stripe-upe-payment-gateway.php
+ *   process_payment). Such a fragment is no page and carries the payment's client secret: the
+ *   buyer is sent to the order's payment page (`payment_url`, WC_Order::get_checkout_payment_url)
+ *   instead, where the gateway runs its challenge. The order-received page is no challenge.
  */
 import type { PlaceOrderResult } from '../contract.js';
 import type { WcAddress } from './addresses.js';
@@ -79,9 +85,17 @@ function readAnswer(response: WooResponse, reference: string): CheckoutOutcome {
     referenced: echoed === reference,
   };
   if (placed.status === 'processing' || placed.status === 'completed') return { kind: 'paid', ...common };
-  const needsBuyer = placed.payment_result.payment_status === 'success' && placed.status === 'pending' && common.url !== '';
+  const answered = placed.payment_result.payment_status;
+  const needsBuyer =
+    (answered === 'success' || answered === 'pending') && placed.status === 'pending' && common.url !== '' && !isReceivedPage(common.url);
   return { kind: needsBuyer ? 'buyer_action' : 'waiting', ...common };
 }
+
+/** The order-received ("thank you") page a gateway sends the buyer to once it has nothing more to ask. */
+const isReceivedPage = (url: string) => /\/order-received\/\d+\/?(?:\?|$)/.test(url.split('#')[0]!) && !url.includes('#');
+
+/** A page the buyer can open: an absolute http(s) URL without a fragment for a gateway's script. */
+export const isBuyerPage = (url: string) => /^https?:\/\//i.test(url) && !url.includes('#');
 
 /** What a refused checkout means for the placement. */
 function refusal(response: WooResponse): Rejected {

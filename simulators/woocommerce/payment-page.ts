@@ -11,8 +11,16 @@
  *   payment page): `success_token` is captured (payment_complete, cart emptied); `action_token`
  *   needs the buyer (3-D Secure): the order stays pending and the gateway answers success with a
  *   redirect to the order's payment page (WC_Order::get_checkout_payment_url( true )), as card
- *   gateways do when the bank asks for a challenge, the cart left as it is; `pending_token` is
- *   answered `pending` (the charge is being processed; the order stays pending); any other token
+ *   gateways do when the bank asks for a challenge, the cart left as it is; `confirm_token` is
+ *   a challenge the gateway runs in the buyer's browser, as WooCommerce Stripe does when the
+ *   payment intent `requires_action` without a `redirect_to_url`: `result: success` with the
+ *   fragment `#wc-stripe-confirm-pi:{order_id}:{client_secret}:{nonce}` as `redirect`, for its
+ *   own script to confirm, the order left pending and the cart kept
+ *   (woocommerce/woocommerce-gateway-stripe includes/payment-methods/class-wc-stripe-upe-payment-gateway.php
+ *   process_payment); `redirect_pending_token` is a gateway answering `result: pending` with a
+ *   `redirect` to the order's payment page (Legacy keeps both: 202 with that redirect_url);
+ *   `pending_token` is answered `pending` (the charge is being processed; the order stays
+ *   pending) without a redirect; any other token
  *   is declined: the gateway fails the order and throws, which the Store API turns into 400
  *   `woocommerce_rest_checkout_process_payment_error` (CheckoutTrait::process_payment).
  */
@@ -72,6 +80,11 @@ export function orderPaymentResult(
     orders.addNote(order, 'The bank asked the buyer to authenticate the payment (3-D Secure).', false);
     return answered('success', orderPayUrl(store, order), false);
   }
+  if (token === 'confirm_token') {
+    const secret = `pi_${randomBytes(8).toString('hex')}_secret_${randomBytes(8).toString('hex')}`;
+    return answered('success', `#wc-stripe-confirm-pi:${order.id}:${secret}:${randomBytes(5).toString('hex')}`, false);
+  }
+  if (token === 'redirect_pending_token') return answered('pending', orderPayUrl(store, order), false);
   if (token === 'pending_token') return answered('pending', '', false);
   if (token !== 'success_token') {
     const declined = token ? 'Your card was declined.' : 'Please enter your card details.';

@@ -5,7 +5,8 @@
  * variations per product and across products (`/variations?parent=`, WooCommerce 10.3+),
  * categories, coupons (`?code=`), orders (create with set_paid, transaction_id, shipping_lines,
  * coupon_lines, meta_data; read; update; list), refunds, notes, order fulfillments (when the
- * feature is on) or the Shipment Tracking extension's routes, webhooks (rest-webhooks.ts), and system status.
+ * feature is on) or the Shipment Tracking extension's routes, webhooks (rest-webhooks.ts), tax setting
+ * options (rest-settings.ts), and system status.
  */
 import type { Address, BillingAddress, OrderStatus, SimOrder, SimProduct } from './model.js';
 import { emptyAddress, emptyBilling, mergeAddress, type OrderBook, type OrderLineInput } from './orders.js';
@@ -13,6 +14,7 @@ import type { Permission, RouteContext, RouteResult, Router } from './router.js'
 import { couponShape } from './shapes/rest-coupon.js';
 import { fulfillmentShape, noteShape, orderShape, refundShape, shipmentTrackingShape } from './shapes/rest-order.js';
 import { categoryShape, productShape, variationAsProductShape, variationShape } from './shapes/rest-product.js';
+import { registerSettingsRoutes } from './rest-settings.js';
 import { registerWebhookRoutes } from './rest-webhooks.js';
 import type { WooStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
@@ -148,6 +150,7 @@ export class RestApi {
       return { body: order.fulfillments.filter((f) => f.trackingNumber).map((f) => shipmentTrackingShape(this.store, order, f)) };
     });
     registerWebhookRoutes(router, this.store, this.webhooks, (ctx, all) => paginate(ctx, this.store.homeUrl(), all));
+    registerSettingsRoutes(router, this.store);
   }
 
   private systemStatus() {

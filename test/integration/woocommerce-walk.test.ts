@@ -54,12 +54,28 @@ const PROFILE = '/profiles/woo-walk';
  * How the store enters and shows prices: without tax (taxed on top), or including it (gross
  * prices, `woocommerce_prices_include_tax` and `woocommerce_tax_display_cart` = incl).
  * 650 + 7000 = 7650, 10% off 765, standard shipping 500 (untaxed), Illinois 6.25% per line:
- * on top 6300 -> 394, 585 -> 37; included 6300 -> 371, 585 -> 34 (already in the prices).
+ * on top 6300 -> 394, 585 -> 37; included 6300 -> 371, 585 -> 34 (already in the prices, shown
+ * under the total, never added).
  */
 const TAX = {
-  exclusive: { simulator: {}, total: 7650 - 765 + 500 + 431 },
-  inclusive: { simulator: { pricesIncludeTax: true, taxDisplayCart: 'incl' as const }, total: 7650 - 765 + 500 },
+  exclusive: { simulator: {}, total: 7650 - 765 + 500 + 431, tax: 431, included: undefined },
+  inclusive: {
+    simulator: { pricesIncludeTax: true, taxDisplayCart: 'incl' as const },
+    total: 7650 - 765 + 500,
+    tax: undefined,
+    included: [
+      { display_text: 'Before tax', amount: 7650 - 765 + 500 - 405 },
+      { display_text: 'Illinois sales tax (included)', amount: 405 },
+    ],
+  },
 };
+
+type Totals = Array<{ type: string; amount: number; lines?: unknown }>;
+/** The tax the buyer is shown: an added `tax` entry, or the included tax under the `total`. */
+const taxShown = (totals: Totals) => ({
+  tax: totals.find((t) => t.type === 'tax')?.amount,
+  included: totals.find((t) => t.type === 'total')?.lines,
+});
 const WALKS = (['gateway_charged', 'store_charged', 'handoff'] as const).flatMap((mode) =>
   (['exclusive', 'inclusive'] as const).map((tax) => [mode, tax] as const),
 );
@@ -169,6 +185,9 @@ describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, pri
     expect(ready.body.status).toBe('ready_for_complete');
     const total = ready.body.totals.find((t: { type: string }) => t.type === 'total').amount;
     expect(total).toBe(TAX[tax].total);
+    expect(taxShown(ready.body.totals)).toEqual({ tax: TAX[tax].tax, included: TAX[tax].included });
+    // The prices the buyer sees are the store's own: gross on a store whose prices include tax.
+    expect(ready.body.line_items.map((l: { item: { price: number } }) => l.item.price)).toEqual([650, 3500]);
 
     const completed = await call('POST', `/checkout-sessions/${created.body.id}/complete`, {
       ...(PAYMENT[mode] !== undefined && { payment: PAYMENT[mode] }),
@@ -205,8 +224,13 @@ describe.each(WALKS)('a WooCommerce store through the gateway, finishing %s, pri
     await woo.sim.controls.flushWebhooks();
     const [createdHook] = await receiver.waitFor(1);
     expect(bodyOf(createdHook!).id).toBe(orderId);
-    // The platform hears of the order at the total it was quoted.
-    expect(bodyOf(createdHook!).totals.find((t: { type: string }) => t.type === 'total')?.amount).toBe(total);
+    // The platform hears of the order at the total it was quoted, its tax shown the same way and
+    // its lines under the checkout's line ids (the store keeps them as line meta, or the gateway maps them).
+    const announced = bodyOf(createdHook!);
+    const totalEntry = (totals: Totals) => totals.find((t) => t.type === 'total');
+    expect(totalEntry(announced.totals)).toEqual(totalEntry(ready.body.totals));
+    expect(taxShown(announced.totals)).toEqual({ tax: TAX[tax].tax, included: TAX[tax].included });
+    expect(announced.line_items.map((l: { id: string }) => l.id)).toEqual(ready.body.line_items.map((l: { id: string }) => l.id));
 
     // WooCommerce loses the shipment's delivery and never retries it: the reconciliation poll
     // (every 5 minutes by default) finds the changed order and the platform still hears of it.

@@ -139,6 +139,30 @@ describe('Store API payment results', () => {
     expect(sim.store.orders.size).toBe(orders);
   });
 
+  it('a card confirmed in the buyer’s browser answers success with a #wc-stripe-confirm-pi fragment, the order pending', async () => {
+    const { token, nonce } = await cartWith('pot_ceramic');
+    const confirm = await pay(token, nonce, 'confirm_token');
+    expect(confirm.status).toBe(200);
+    const { order_id: id } = confirm.body;
+    expect(confirm.body).toMatchObject({ status: 'pending', payment_result: { payment_status: 'success' } });
+    // Stripe's form: #wc-stripe-confirm-pi:{order_id}:{client_secret}:{nonce}, no page of its own.
+    expect(confirm.body.payment_result.redirect_url).toMatch(new RegExp(`^#wc-stripe-confirm-pi:${id}:pi_\\w+_secret_\\w+:[0-9a-f]+$`));
+    expect(sim.store.orders.get(id)!.datePaid).toBeNull();
+    expect((await storeApi(sim, '/cart', { token })).body.items_count).toBe(1);
+  });
+
+  it('a gateway answering `pending` with a redirect keeps both (Legacy::process_legacy_payment): 202, the order pending', async () => {
+    const { token, nonce } = await cartWith('pot_ceramic');
+    const redirected = await pay(token, nonce, 'redirect_pending_token');
+    expect(redirected.status).toBe(202);
+    const { order_id: id, order_key: key } = redirected.body;
+    expect(redirected.body).toMatchObject({
+      status: 'pending',
+      payment_result: { payment_status: 'pending', redirect_url: `${sim.url}/checkout/order-pay/${id}/?key=${key}` },
+    });
+    expect((await storeApi(sim, '/cart', { token })).body.items_count).toBe(1);
+  });
+
   it('answers a gateway result of pending with 202', async () => {
     const { token, nonce } = await cartWith('pot_ceramic');
     const pending = await pay(token, nonce, 'pending_token');

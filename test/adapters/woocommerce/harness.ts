@@ -65,6 +65,7 @@ export function fixturesOf(sim: WooSimulator): ContractFixtures {
       handlerId: 'card',
       accepted: { type: 'card', token: 'success_token' },
       declined: { type: 'card', token: 'fail_token' },
+      challenge: { type: 'card', token: 'action_token' },
     },
   };
 }
@@ -76,8 +77,8 @@ const form = (fields: Record<string, string>) => ({
   redirect: 'manual' as const,
 });
 
-/** The buyer pays a pending order on its "Pay for order" page. */
-const payOrderPage = (url: string) => fetch(url, form({ payment_method: 'simulated_card', token: 'success_token' }));
+/** The buyer pays a pending order on its "Pay for order" page (a 3-D Secure challenge: approves or fails it). */
+const payOrderPage = (url: string, token = 'success_token') => fetch(url, form({ payment_method: 'simulated_card', token }));
 
 /** The buyer opens the store's checkout link, fills in the checkout form and places the order. */
 async function checkOutOnStore(url: string, address: PostalAddress, buyer: BuyerContact & { email: string }) {
@@ -118,6 +119,17 @@ export function controlsOf(sim: WooSimulator): SimulatorControls {
         url.includes('/order-pay/') ? 'order.updated' : 'order.created',
         orderId,
       );
+      return { orderId, delivery: { headers: delivery.headers, body: delivery.rawBody } };
+    },
+    async confirmPayment({ continueUrl }, outcome) {
+      const answered = await payOrderPage(continueUrl, outcome === 'approve' ? 'success_token' : 'fail_token');
+      if (outcome === 'fail') {
+        if (answered.status !== 200) throw new Error(`failing the challenge at ${continueUrl} answered ${answered.status}`);
+        return null;
+      }
+      if (answered.status !== 302) throw new Error(`approving at ${continueUrl} answered ${answered.status}`);
+      const orderId = /order-received\/(\d+)\//.exec(answered.headers.get('location') ?? '')![1]!;
+      const delivery = sim.controls.signedDelivery(WEBHOOK_SECRET, 'order.updated', orderId);
       return { orderId, delivery: { headers: delivery.headers, body: delivery.rawBody } };
     },
     async shipOrder(orderId) {

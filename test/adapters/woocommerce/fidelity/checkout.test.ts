@@ -61,22 +61,70 @@ describe('the checkout always wants the Nonce header (Checkout::requires_nonce)'
 });
 
 describe('what the gateway answered (CheckoutTrait, Legacy::process_legacy_payment)', () => {
-  it('a card needing 3-D Secure is not placed: payment_declined naming the order’s payment page; a later card pays it', async () => {
+  it('3-D Secure: requires_action at the order’s payment page, the order id as store reference; a later card pays it', async () => {
     const s = await start();
     const ready = await readyCheckout(s);
     const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_3ds', 'action_token'));
-    expect(challenged).toMatchObject({
-      status: 'rejected',
-      reason: 'payment_declined',
-      detail: expect.stringMatching(/\/checkout\/order-pay\/\d+\//),
-    });
     const [waiting] = ordersOf(s, 'chk_3ds');
     expect(waiting).toMatchObject({ status: 'pending', datePaid: null });
-    expect(await s.adapter.findOrderByReference('chk_3ds')).toBeNull();
+    expect(challenged).toEqual({
+      status: 'requires_action',
+      continueUrl: `${s.sim.url}/checkout/order-pay/${waiting!.id}/?key=${waiting!.orderKey}`,
+      detail: expect.stringMatching(/approve/),
+      storeReference: String(waiting!.id),
+    });
+    expect(await s.adapter.findOrderByReference('chk_3ds', undefined, { storeReference: String(waiting!.id) })).toBeNull();
 
     const paid = await s.adapter.placeOrder(storeCharged(ready, 'chk_3ds', 'success_token'));
     expect(paid).toMatchObject({ status: 'placed', orderId: String(waiting!.id) });
     expect(ordersOf(s, 'chk_3ds').map((o) => o.status)).toEqual(['processing']);
+  });
+
+  it('approved on the store’s page, the order is found by reference and a repeated placement answers it, never paid twice', async () => {
+    const s = await start();
+    const ready = await readyCheckout(s);
+    const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_3ds_ok', 'action_token'));
+    const { continueUrl } = challenged as { continueUrl: string };
+    const approved = await fetch(continueUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'payment_method=simulated_card&token=success_token',
+      redirect: 'manual',
+    });
+    expect(approved.status).toBe(302);
+    const [order] = ordersOf(s, 'chk_3ds_ok');
+    expect(order!.status).toBe('processing');
+    expect(await s.adapter.findOrderByReference('chk_3ds_ok')).toMatchObject({ orderId: String(order!.id) });
+    s.sim.controls.resetCalls();
+    expect(await s.adapter.placeOrder(storeCharged(ready, 'chk_3ds_ok', 'success_token'))).toMatchObject({
+      status: 'placed',
+      orderId: String(order!.id),
+    });
+    expect(s.sim.controls.calls().filter((c) => c.route === '/wc/store/v1/checkout')).toEqual([]);
+  });
+
+  it('a challenge run in the browser (Stripe’s #wc-stripe-confirm-pi): the order’s payment page, not the fragment', async () => {
+    const s = await start();
+    const ready = await readyCheckout(s);
+    const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_confirm', 'confirm_token'));
+    const [waiting] = ordersOf(s, 'chk_confirm');
+    expect(challenged).toMatchObject({
+      status: 'requires_action',
+      continueUrl: `${s.sim.url}/checkout/order-pay/${waiting!.id}/?pay_for_order=true&key=${waiting!.orderKey}`,
+      storeReference: String(waiting!.id),
+    });
+    expect(JSON.stringify(challenged)).not.toMatch(/secret/);
+  });
+
+  it('a gateway answering pending with a redirect (202) asks the buyer at that page', async () => {
+    const s = await start();
+    const ready = await readyCheckout(s);
+    const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_redirect', 'redirect_pending_token'));
+    const [waiting] = ordersOf(s, 'chk_redirect');
+    expect(challenged).toMatchObject({
+      status: 'requires_action',
+      continueUrl: `${s.sim.url}/checkout/order-pay/${waiting!.id}/?key=${waiting!.orderKey}`,
+    });
   });
 
   it('a payment the store still processes (202) is pending, found by reference once the store has it paid', async () => {
@@ -150,6 +198,26 @@ describe('the order exists before the payment (Checkout::get_route_post_response
       orderId: String(charged!.id),
     });
     expect(ordersOf(s, 'chk_lost')).toHaveLength(1);
+  });
+
+  it('without the must-use plugin, a challenged order the reference could not be written on is linked by its id all the same', async () => {
+    const s = await start({ simulator: { referenceSnippet: false } });
+    const ready = await readyCheckout(s);
+    // The store takes the checkout, then fails the write of the reference (PUT wc/v3/orders/{id}).
+    s.sim.controls.fail({ kind: 'server_error', times: 5, match: /^\/wc\/v3\/orders\/\d+$/ });
+    const challenged = await s.adapter.placeOrder(storeCharged(ready, 'chk_untagged', 'action_token'));
+    s.sim.controls.clearFaults();
+    expect(challenged).toMatchObject({ status: 'requires_action', storeReference: expect.stringMatching(/^\d+$/) });
+    const orderId = (challenged as { storeReference: string }).storeReference;
+    expect(ordersOf(s, 'chk_untagged')).toEqual([]);
+    // The buyer approves on the store's page: the order, without the reference, reports its id as
+    // its store reference, in the snapshot and in the poll, and the reference still finds it.
+    s.sim.controls.payOrder(orderId);
+    const order = (await s.adapter.getOrder(orderId))!;
+    expect([order.reference, order.storeReference, order.awaitingPayment]).toEqual([undefined, orderId, undefined]);
+    const changes = await s.adapter.ordersChangedSince(new Date(Date.parse(order.createdAt) - 1000).toISOString());
+    expect(changes.find((c) => c.orderId === orderId)).toMatchObject({ storeReference: orderId });
+    expect(await s.adapter.findOrderByReference('chk_untagged', undefined, { storeReference: orderId })).toMatchObject({ orderId });
   });
 
   it('without the must-use plugin the reference is written on the order once the checkout answers', async () => {

@@ -40,7 +40,9 @@ describe('cart/add-item (CartController::validate_add_to_cart)', () => {
     subject.sim.controls.setStock(subject.sim.controls.idOf('bouquet_roses'), 5);
     // Another buyer's card waits for 3-D Secure: the store holds its 3 roses (ReserveStock).
     const other = await readyCheckout(subject, 3);
-    expect(await subject.adapter.placeOrder(storeCharged(other, 'chk_other', 'action_token'))).toMatchObject({ status: 'rejected' });
+    expect(await subject.adapter.placeOrder(storeCharged(other, 'chk_other', 'action_token'))).toMatchObject({
+      status: 'requires_action',
+    });
     const quote = await subject.adapter.quote(rosesRequest(subject, undefined, undefined, 3));
     expect(quote.lineProblems).toEqual([{ lineId: 'li_1', code: 'insufficient_stock', available: 2 }]);
   });
