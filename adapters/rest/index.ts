@@ -52,6 +52,7 @@ import { orderLinks } from './order-links.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
 import {
   DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_CALLS,
   type AuthSettings,
   type ExpressionSource,
   type OperationName,
@@ -201,6 +202,7 @@ export class RestAdapter implements Adapter {
   private readonly ownClients = new Map<string, StoreClient>();
   private readonly pages: PageTokens;
   private readonly maxLimit: number;
+  private readonly maxCalls: number;
   private readonly bindings: Record<string, unknown>;
   private readonly secrets: string[];
   private readonly verifier?: WebhookVerifier;
@@ -239,6 +241,7 @@ export class RestAdapter implements Adapter {
     this.secrets = Object.values(context.credentials);
     this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;
+    this.maxCalls = settings.max_calls_per_run ?? DEFAULT_MAX_CALLS;
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
     const money = moneyFunctions(settings.money, currency, settings.money_rounding);
@@ -335,6 +338,7 @@ export class RestAdapter implements Adapter {
       client: this.client,
       bindings: this.bindings,
       secrets: this.secrets,
+      maxCalls: this.maxCalls,
       ...(this.context.trace && { trace: this.context.trace }),
     };
   }

@@ -23,9 +23,10 @@ const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Most steps an operation declares, and most store calls one run of it makes (for_each included). */
+/** Most steps an operation declares. */
 const MAX_STEPS = 12;
-export const MAX_CALLS = 100;
+/** Most store calls one run of an operation makes (for_each included), unless the tenant sets `max_calls_per_run`. */
+export const DEFAULT_MAX_CALLS = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
 const Path = Type.String({
@@ -219,6 +220,11 @@ export const RestSettings = Type.Object(
     headers: doc(
       Type.Optional(Type.Record(HeaderName, Type.String())),
       'Extra headers on every call (an API version, a shop id); not secrets.',
+    ),
+    max_calls_per_run: doc(
+      Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: DEFAULT_MAX_CALLS })),
+      'Most store calls one run of an operation makes, `for_each` calls included (default 100); reaching it fails the ' +
+        "run. Raise it for a store that needs a call per id, or batch the ids (docs/adapters/rest.md, 'Call budget').",
     ),
     pagination: Type.Optional(
       Type.Object(
