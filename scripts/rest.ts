@@ -6,7 +6,8 @@
  *
  * compiles every mapping of the tenant (inline and in files), as start-up does, so a syntax
  * error, an unknown function or variable, a missing mapping file or credential is reported with
- * its file, line and column. With --live it then runs each read operation once against the store
+ * its file, line and column. It needs no secret: a variable that is not set is replaced by a
+ * placeholder, and every variable the tenant names (credentials, settings) is listed. With --live it then runs each read operation once against the store
  * (ping, search, lookup of the first product found, find_order and get_order of made-up ids,
  * orders_changed_since when polling) and prints what each step sent and what the store answered,
  * with the credentials scrubbed. Exit code 0 when everything held, 1 otherwise.
@@ -24,7 +25,7 @@ import type { TraceEvent } from '../adapters/rest/steps.js';
 import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
-import { resolveSecret } from '../src/config/secrets.js';
+import { checkInputs } from './rest-check-env.js';
 import { answerProblem, type CheckedMethod } from '../src/tenancy/adapter-answers.js';
 import { compile } from '../schemas/validator.js';
 
@@ -65,20 +66,16 @@ const excerpt = (value: unknown): string => {
 };
 
 /** The tenant's adapter, built as start-up builds it; `trace` sees every store exchange. */
-async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event: TraceEvent) => void) {
+async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event: TraceEvent) => void, live: boolean) {
   const { configDir } = settingsFromEnv(env);
   const loaded = loadTenantFiles(configDir).find((t) => t.config.id === tenantId);
   if (!loaded) throw new ConfigError(`no tenant "${tenantId}" in ${configDir}/tenants`);
   const { config, file } = loaded;
   if (config.adapter.type !== 'rest') throw new ConfigError(`${file}: tenant "${tenantId}" is a ${config.adapter.type} tenant, not rest`);
-  const settings = checkSettings(config.adapter.settings);
+  const inputs = checkInputs(config, file, env, live);
+  const { credentials } = inputs;
+  const settings = checkSettings(inputs.settings);
   if (!settings.ok) throw new ConfigError(`${file}: ${settings.message.replace(/^\$/, '$.adapter.settings')}`);
-  const credentials = Object.fromEntries(
-    Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [
-      name,
-      resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, dirname(file), env),
-    ]),
-  );
   const adapter = await createRestAdapter(settings.value, {
     credentials,
     where: file,
@@ -88,7 +85,7 @@ async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event
     answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
     trace,
   });
-  return { adapter, settings: settings.value, secrets: Object.values(credentials) };
+  return { adapter, settings: settings.value, secrets: Object.values(credentials), variables: inputs.variables };
 }
 
 /** Each read operation once, in an order where a later one can use what an earlier one found. */
@@ -145,10 +142,12 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     );
   let adapter: RestAdapter | undefined;
   try {
-    const built = await adapterOf(tenantId, env, trace);
+    const built = await adapterOf(tenantId, env, trace, args.includes('--live'));
     ({ adapter, secrets } = built);
     const ops = Object.keys(built.settings.operations ?? {}).length;
     say(`${tenantId}: every mapping compiles (${ops} operation(s) of the tenant file, the rest defaults; shared functions defined)`);
+    if (built.variables.length > 0) say('needs at run time (environment):');
+    for (const v of built.variables) say(`  ${v.name} (${v.for}): ${v.set ? 'set' : 'not set here'}`);
     if (!args.includes('--live')) return 0;
     let failed = 0;
     await live(adapter, built.settings.polling === true, async (name, step) => {
