@@ -267,8 +267,8 @@ export class RestAdapter implements Adapter {
       currencies: settings.currencies,
       quotesShipping: caps.quotes_shipping ?? true,
       quotesTax: caps.quotes_tax ?? true,
-      pickup: false,
-      locationStock: false,
+      pickup: caps.pickup ?? false,
+      locationStock: (caps.pickup ?? false) && (caps.location_stock ?? false),
       multiGroup: false,
       fulfillmentDiscovery: false,
       rejectionReasons: caps.rejection_reasons ?? false,
@@ -420,8 +420,10 @@ export class RestAdapter implements Adapter {
     return this.call('lookup', this.ops.lookup, { ids }, signal, (mapped) => list(mapped) as LookupResult[]);
   }
 
-  async pickupLocations(): Promise<PickupLocation[]> {
-    return [];
+  /** The store's pickup locations (a mapped call), none for a tenant without `capabilities.pickup`. */
+  async pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]> {
+    if (!this.capabilities.pickup) return [];
+    return this.call('pickupLocations', this.ops.pickup_locations, {}, signal, (mapped) => list(mapped) as PickupLocation[]);
   }
 
   /** Updates the store cart named by the handle, or creates one (no handle, or the store forgot it). */

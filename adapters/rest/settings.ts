@@ -250,6 +250,15 @@ export const RestSettings = Type.Object(
         {
           lookup_keys: Type.Optional(Type.Array(StringEnum(['sku', 'handle']), { uniqueItems: true })),
           quotes_shipping: Type.Optional(Type.Boolean()),
+          pickup: doc(
+            Type.Optional(Type.Boolean()),
+            'The store has pickup locations (`pickup_locations` lists them) and its quote mapping prices a `pickup` ' +
+              'fulfillment method at one (`destination.locationId`); default false.',
+          ),
+          location_stock: doc(
+            Type.Optional(Type.Boolean()),
+            "With `pickup`: the lookup mapping gives each variant's `locationStock` (stock per location); default false.",
+          ),
           quotes_tax: Type.Optional(Type.Boolean()),
           rejection_reasons: doc(Type.Optional(Type.Boolean()), "The store says why a code is refused (mapped to the contract's reasons)."),
           accepted_claims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
@@ -307,6 +316,11 @@ export const RestSettings = Type.Object(
           get_order: Type.Optional(Operation),
           orders_changed_since: Type.Optional(Operation),
           ping: Type.Optional(Operation),
+          pickup_locations: doc(
+            Type.Optional(Operation),
+            "The store's pickup locations (with `capabilities.pickup`), as `PickupLocation[]` ({id, name, address, " +
+              'readyWithinHours?}). Default GET /locations, answer `{locations: [...]}`.',
+          ),
           /**
            * The store's customer login (identity linking): `{email, password}` to `{customerId, email}`, or
            * null when the store refuses the pair, whatever the reason (no user enumeration). Declared: the

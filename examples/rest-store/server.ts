@@ -5,6 +5,7 @@
  *   GET  /api/v2/health              (GET /health: the same, unsigned, for process managers)
  *   GET  /api/v2/items?q=&kind=&min_price=&max_price=&in_stock=&page=&per_page=   page-based
  *   GET  /api/v2/items/lookup?keys=a,b                    item ids, variant ids, SKUs, slugs
+ *   GET  /api/v2/locations        the shops orders are collected at (a cart's `pickup_at`)
  *   POST /api/v2/carts            PUT|GET /api/v2/carts/{cart_id}      (404 once expired)
  *   PATCH /api/v2/carts/{cart_id}   POST /api/v2/carts/{cart_id}/lines   PATCH|DELETE /api/v2/carts/{cart_id}/lines/{line_id}
  *                                   the cart-side API: a cart edited piece by piece (README.md)
@@ -158,7 +159,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   // The demo customers' logins (config/demo/customer_logins.csv, password demo-flowers).
   const logins = customerLogins(options.dataDir, data.customerEmails);
   const carts = new CartBook(data, now, options.cartTtlMs ?? 86_400_000);
-  const orders = new OrderBook(now);
+  const orders = new OrderBook(now, data.locations);
   const payments = new PaymentBook();
   const faults = new Faults(options.latencyMs ?? 0);
   const webhooks = new WebhookSender({
@@ -233,6 +234,21 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   addPaymentPages(app, { payments, carts, orders, webhooks, announce });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
+  // The shops where orders are collected (config/demo/shipping.yaml `pickup_locations`).
+  app.get(`${API}/locations`, async () => ({
+    data: data.locations.map(({ location: l, readyWithinHours }) => ({
+      location_id: l.id,
+      name: l.name,
+      address: {
+        line1: l.address.streetAddress,
+        city: l.address.locality,
+        state: l.address.region,
+        zip: l.address.postalCode,
+        country: l.address.country,
+      },
+      ready_within_hours: readyWithinHours,
+    })),
+  }));
   // Liveness for process managers, outside the signed API.
   app.get('/health', async () => ({ ok: true }));
 
