@@ -150,7 +150,7 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     for (const v of built.variables) say(`  ${v.name} (${v.for}): ${v.set ? 'set' : 'not set here'}`);
     if (!args.includes('--live')) return 0;
     let failed = 0;
-    await live(adapter, built.settings.polling === true, async (name, step) => {
+    await live(adapter, !!built.settings.polling, async (name, step) => {
       say(`  ${name}:`);
       try {
         say(`  ${name}: ok, ${await step()}`);

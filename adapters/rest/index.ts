@@ -48,6 +48,7 @@ import {
   type MappingSite,
 } from './mapping.js';
 import { moneyFunctions } from './money.js';
+import { settleChanges, storeSince, type SinceBound } from './order-changes.js';
 import { orderLinks } from './order-links.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
 import {
@@ -83,6 +84,8 @@ type Operation = CompiledOperation & { name: OperationName };
 const SETTINGS_PATH = '$.adapter.settings';
 /** Pages of changed orders read per poll at most. */
 const MAX_CHANGE_PAGES = 20;
+/** How often a tenant with webhooks polls (the net for lost deliveries), as WooCommerce's does. */
+const NET_POLL_SECONDS = 300;
 /** Names every mapping may use besides JSONata's own, the shared functions and its own. */
 const ADAPTER_NAMES = [
   'money',
@@ -192,6 +195,7 @@ export class RestAdapter implements Adapter {
   readonly capabilities: AdapterCapabilities;
   readonly storefrontUrl: string;
   readonly ordersChangedSince?: (sinceIso: string, signal?: AbortSignal) => Promise<OrderChange[]>;
+  readonly orderPollSeconds?: number;
   readonly authenticateCustomer?: (credentials: CustomerCredentials, signal?: AbortSignal) => Promise<AuthenticatedCustomer | null>;
   private readonly ops: Record<OperationName, Operation>;
   /** False: the tenant maps no checkout page (`operations.checkout_url: false`). */
@@ -251,7 +255,12 @@ export class RestAdapter implements Adapter {
       const event = settings.webhooks.event ?? DEFAULT_WEBHOOKS.event;
       this.verifier = webhookVerifier({ ...DEFAULT_WEBHOOKS, ...settings.webhooks, event }, secret, context.now);
     }
-    if (settings.polling) this.ordersChangedSince = (since, signal) => this.changedSince(since, signal);
+    if (settings.polling) {
+      const bound = settings.polling === true ? 'inclusive' : settings.polling.since;
+      this.ordersChangedSince = (since, signal) => this.changedSince(since, bound, signal);
+      // Under webhooks, polling only catches the deliveries the store lost: less often.
+      if (settings.webhooks) this.orderPollSeconds = NET_POLL_SECONDS;
+    }
     // Only a tenant that maps its store's login has one: every other REST tenant offers no identity linking.
     if (settings.operations?.authenticate_customer) this.authenticateCustomer = (credentials, signal) => this.login(credentials, signal);
     const caps = settings.capabilities ?? {};
@@ -546,12 +555,13 @@ export class RestAdapter implements Adapter {
     return this.answer('getOrder', this.ops.get_order, answer, { orderId }, (mapped) => (mapped ?? null) as OrderSnapshot | null);
   }
 
-  /** Orders changed since `sinceIso`, page after page, oldest change first. */
-  private async changedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+  /** Orders changed since `sinceIso` (inclusive, whatever the store's `bound`), page after page, each once, oldest change first. */
+  private async changedSince(sinceIso: string, bound: SinceBound, signal?: AbortSignal): Promise<OrderChange[]> {
     let at: PagePosition | undefined = this.pages.first();
     const changes: OrderChange[] = [];
+    const since = storeSince(sinceIso, bound);
     for (let n = 0; at && n < MAX_CHANGE_PAGES; n++) {
-      const input = { since: sinceIso, limit: this.maxLimit, ...at };
+      const input = { since, limit: this.maxLimit, ...at };
       const page = await this.call(
         'ordersChangedSince',
         this.ops.orders_changed_since,
@@ -563,9 +573,12 @@ export class RestAdapter implements Adapter {
       changes.push(...(list(page.changes) as OrderChange[]));
       at = this.pages.after(at, this.maxLimit, page);
     }
-    const result = changes.map((c) => (isObject(c) ? { ...c, ...ids(c, 'orderId', 'storeReference') } : c));
+    const result = settleChanges(
+      changes.map((c) => (isObject(c) ? { ...c, ...ids(c, 'orderId', 'storeReference') } : c)),
+      sinceIso,
+    );
     this.check('ordersChangedSince', this.ops.orders_changed_since, result);
-    return result.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    return result;
   }
 
   /** The store's answer to an email and password: the customer, or null for any refusal (one answer for all of them). */

@@ -338,8 +338,24 @@ export const RestSettings = Type.Object(
     ),
     webhooks: doc(Type.Optional(Webhooks), 'Order webhooks from the store; without them, orders are polled (`orders_changed_since`).'),
     polling: doc(
-      Type.Optional(Type.Boolean()),
-      'Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`.',
+      Type.Optional(
+        Type.Union([
+          Type.Boolean(),
+          Type.Object(
+            {
+              since: doc(
+                StringEnum(['inclusive', 'exclusive']),
+                "How the store's `orders_changed_since` reads `since`: `inclusive` (>=, default) or `exclusive` (>); " +
+                  'the adapter asks an exclusive store for a millisecond earlier, so a change at the cursor is not missed.',
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ]),
+      ),
+      'Poll `orders_changed_since` for orders changed since the last poll, on the durable poll queue: every minute for a ' +
+        'store without webhooks, every 5 minutes as the net under `webhooks` (`adapter.order_poll_seconds` overrides). ' +
+        '`true` or `{since: inclusive|exclusive}`.',
     ),
   },
   { additionalProperties: false },

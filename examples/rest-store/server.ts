@@ -13,7 +13,7 @@
  *   POST /api/v2/orders {cart_id, reference, expected_total, customer, payment}  once per reference
  *                                   and once per Idempotency-Key header (a repeat gets the first answer);
  *                                   a card its issuer challenges: 202 with a payment to confirm (payments.ts)
- *   GET  /api/v2/orders?reference=   ?cart_id=   ?updated_since=&page=   GET /api/v2/orders/{id}
+ *   GET  /api/v2/orders?reference=   ?cart_id=   ?updated_since= (>=) or ?updated_after= (>) &page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
  *   POST /api/v2/customers/authenticate {username, password}   a customer's login: 200 {customer}, or
  *                                   401 invalid_credentials for an unknown email and a wrong password alike
@@ -400,8 +400,10 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
         meta: { page: 1, per_page: 1, total_items: order ? 1 : 0, total_pages: 1 },
       };
     }
-    const since = Date.parse(q.updated_since ?? '');
-    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference, cart_id or updated_since (RFC 3339)');
+    // updated_since is inclusive (>=); updated_after exclusive (>), as many stores' "since" is.
+    const after = q.updated_after === undefined ? NaN : Date.parse(q.updated_after);
+    const since = Number.isNaN(after) ? Date.parse(q.updated_since ?? '') : after + 1;
+    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference, cart_id, updated_since or updated_after (RFC 3339)');
     const { page, perPage } = pageParams(q, 100);
     return paged(
       orders.changedSince(since).map((o) => orderView(o, store.origin)),
