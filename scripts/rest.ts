@@ -7,8 +7,9 @@
  * compiles every mapping of the tenant (inline and in files), as start-up does, so a syntax
  * error, an unknown function or variable, a missing mapping file or credential is reported with
  * its file, line and column. It needs no secret: a variable that is not set is replaced by a
- * placeholder, and every variable the tenant names (credentials, settings) is listed. With --live it then runs each read operation once against the store
- * (ping, search, lookup of the first product found, find_order and get_order of made-up ids,
+ * placeholder, and every variable the tenant names (credentials, settings) is listed. With
+ * --live (real values needed) it then runs each read operation once against the store (ping,
+ * search, lookup of the first product found, find_order and get_order of made-up ids,
  * orders_changed_since when polling) and prints what each step sent and what the store answered,
  * with the credentials scrubbed. Exit code 0 when everything held, 1 otherwise.
  */

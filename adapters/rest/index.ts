@@ -34,7 +34,7 @@ import {
 import { dirname } from 'node:path';
 import { ConfigError } from '../kit/config-error.js';
 import { signer } from './auth.js';
-import { DEFAULT_OPERATIONS, DEFAULT_WEBHOOKS, type ResolvedOperation } from './defaults.js';
+import { DEFAULT_WEBHOOKS } from './defaults.js';
 import { lineChanges } from './line-changes.js';
 import {
   checkNames,
@@ -51,17 +51,9 @@ import { moneyFunctions } from './money.js';
 import { settleChanges, storeSince, type SinceBound } from './order-changes.js';
 import { orderLinks } from './order-links.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_MAX_CALLS,
-  type AuthSettings,
-  type ExpressionSource,
-  type OperationName,
-  type OperationSettings,
-  type RestSettings,
-  type StepSettings,
-} from './settings.js';
-import { runOperation, type CompiledOperation, type CompiledStep, type OperationRun, type RunContext, type TraceEvent } from './steps.js';
+import { DEFAULT_MAX_CALLS, type AuthSettings, type ExpressionSource, type OperationName, type RestSettings } from './settings.js';
+import { compileOperations, OperationCompiler, SETTINGS_PATH, type Operation } from './operation-compiler.js';
+import { runOperation, type OperationRun, type RunContext, type TraceEvent } from './steps.js';
 import { StoreClient } from './store-client.js';
 import { webhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
 
@@ -79,9 +71,6 @@ export interface RestAdapterContext {
   trace?: (event: TraceEvent) => void;
 }
 
-type Operation = CompiledOperation & { name: OperationName };
-
-const SETTINGS_PATH = '$.adapter.settings';
 /** Pages of changed orders read per poll at most. */
 const MAX_CHANGE_PAGES = 20;
 /** How often a tenant with webhooks polls (the net for lost deliveries), as WooCommerce's does. */
@@ -115,80 +104,6 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The members `names` of `mapped` that are numbers, as strings (the rest stay for the shape check). */
 const ids = (mapped: Record<string, unknown>, ...names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (typeof mapped[name] === 'number' ? [[name, String(mapped[name])]] : [])));
-
-/** Compiles every expression of the operations once, with the place each comes from. */
-class OperationCompiler {
-  readonly expressions: Expression[] = [];
-
-  constructor(
-    private readonly file: string,
-    private readonly baseDir: string,
-    /** The client that signs with an operation's or a step's own `auth`. */
-    private readonly clientFor: (auth: AuthSettings, path: string) => StoreClient,
-  ) {}
-
-  expression(source: ExpressionSource | undefined, path: string): Expression | undefined {
-    if (source === undefined) return undefined;
-    const compiled = compileSource(sourceOf(source, path, this.file, this.baseDir), this.file);
-    this.expressions.push(compiled);
-    return compiled;
-  }
-
-  operation(name: OperationName, own: OperationSettings): Operation {
-    const merged: ResolvedOperation = own.steps ? (own as ResolvedOperation) : { ...DEFAULT_OPERATIONS[name], ...own };
-    const at = (field: string) => `${SETTINGS_PATH}.operations.${name}.${field}${own.steps || field in own ? '' : ' (default)'}`;
-    const response = this.expression(merged.response, at('response'));
-    if (own.steps) {
-      const steps = own.steps.map((step, i): CompiledStep => {
-        const path = (field: string) => `${SETTINGS_PATH}.operations.${name}.steps[${i}].${field}`;
-        if (own.steps!.slice(0, i).some((s) => s.name === step.name))
-          throw new ConfigError(`${this.file}: ${path('name')}: the step name "${step.name}" is used twice`);
-        return this.step(step.name, { ...step, auth: step.auth ?? own.auth }, path, step.concurrency ?? DEFAULT_CONCURRENCY);
-      });
-      return { name, steps, single: false, ...(response && { response }) };
-    }
-    const step = this.step('call', merged, at, 1);
-    return { name, steps: [step], single: true, ...(response && { response }) };
-  }
-
-  private step(
-    name: string,
-    s: Partial<StepSettings> & Pick<ResolvedOperation, 'method' | 'path'>,
-    path: (field: string) => string,
-    concurrency: number,
-  ): CompiledStep {
-    const fields = ['query', 'headers', 'body', 'when', 'for_each', 'error'] as const;
-    const [query, headers, body, when, forEach, error] = fields.map((f) => this.expression(s[f], path(f)));
-    return {
-      name,
-      ...(s.auth && { client: this.clientFor(s.auth, path('auth').slice(SETTINGS_PATH.length + 1)) }),
-      method: s.method,
-      path: s.path,
-      concurrency,
-      accept: s.accept ?? [],
-      ...(query && { query }),
-      ...(headers && { headers }),
-      ...(body && { body }),
-      ...(when && { when }),
-      ...(forEach && { forEach }),
-      ...(error && { error }),
-    };
-  }
-}
-
-function compileOperations(
-  settings: RestSettings,
-  compiler: OperationCompiler,
-): { ops: Record<OperationName, Operation>; checkoutLink: boolean } {
-  const names = Object.keys(DEFAULT_OPERATIONS) as OperationName[];
-  const configured = settings.operations ?? {};
-  const checkoutLink = configured.checkout_url !== false;
-  const entries = names.map((name) => {
-    const own = configured[name];
-    return [name, compiler.operation(name, own === false || own === undefined ? {} : own)] as const;
-  });
-  return { ops: Object.fromEntries(entries) as Record<OperationName, Operation>, checkoutLink };
-}
 
 export class RestAdapter implements Adapter {
   readonly kind = 'rest';

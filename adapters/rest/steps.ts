@@ -94,6 +94,14 @@ function headerObject(value: unknown, where: string): Record<string, string> {
   return headers;
 }
 
+/** The run has made its `max_calls_per_run` calls: a final error that says which setting to raise. */
+const overBudget = (ctx: RunContext, method: string, step: CompiledStep) =>
+  new BackendError(
+    `tenant ${ctx.tenant}: ${method}: step ${step.name} would make more than ${ctx.maxCalls} store calls in one run ` +
+      '(adapter.settings.max_calls_per_run; or batch the ids into fewer calls)',
+    false,
+  );
+
 /** Runs `work` over `items`, `limit` at a time, results in the order of the items. */
 async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -147,12 +155,7 @@ export async function runOperation(
         ...more,
       });
     calls += 1;
-    if (calls > ctx.maxCalls)
-      throw new BackendError(
-        `tenant ${ctx.tenant}: ${method}: step ${step.name} would make more than ${ctx.maxCalls} store calls in one run ` +
-          '(adapter.settings.max_calls_per_run; or batch the ids into fewer calls)',
-        false,
-      );
+    if (calls > ctx.maxCalls) throw overBudget(ctx, method, step);
     let answer: StoreAnswer | 'not_found';
     try {
       answer = await (step.client ?? ctx.client).send(

@@ -6,7 +6,6 @@
  * a change at exactly the cursor is not missed, and an order listed twice in one poll is one change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RestAdapter } from '../../../adapters/rest/index.js';
 import { NOW } from '../../helpers/demo-gateway.js';
 import { FLOWERS_STATELESS_FILE, flowersAdapter, startRestStore, type TestRestStore } from '../../helpers/rest-store.js';
 
@@ -70,7 +69,8 @@ describe('REST adapter polling', () => {
           query: '{"updated_since": since, "page": page, "per_page": limit}',
           // The order as two pages of a list that moved under the poll would show it: once older, once newer.
           response:
-            '{"changes": [data.{"orderId": order_id, "updatedAt": updated_at}, data.{"orderId": order_id, "updatedAt": "2020-01-01T00:00:00.000Z"}]}',
+            '{"changes": [data.{"orderId": order_id, "updatedAt": updated_at}, ' +
+            'data.{"orderId": order_id, "updatedAt": "2020-01-01T00:00:00.000Z"}]}',
         },
       },
     });
