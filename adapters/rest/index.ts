@@ -35,6 +35,7 @@ import { dirname } from 'node:path';
 import { ConfigError } from '../kit/config-error.js';
 import { signer } from './auth.js';
 import { DEFAULT_WEBHOOKS } from './defaults.js';
+import { digest } from './digest.js';
 import { lineChanges } from './line-changes.js';
 import {
   checkNames,
@@ -89,6 +90,7 @@ const ADAPTER_NAMES = [
   'item',
   'index',
   'lineChanges',
+  'digest',
 ];
 
 /**
@@ -164,7 +166,7 @@ export class RestAdapter implements Adapter {
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
     const money = moneyFunctions(settings.money, currency, settings.money_rounding);
-    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges };
+    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges, digest };
     if (settings.webhooks) {
       const secret = credential(settings.webhooks.secret, 'webhooks.secret');
       const event = settings.webhooks.event ?? DEFAULT_WEBHOOKS.event;

@@ -57,6 +57,13 @@ export interface RestStoreOptions {
   controls?: boolean;
   /** The shop's prices contain its tax (a VAT-style store): carts and orders show it as included. */
   pricesIncludeTax?: boolean;
+  /**
+   * POST /orders keeps the first answer per Idempotency-Key, whatever it was (a 402 decline too),
+   * and replays it, as Stripe's idempotency layer does ("saves the resulting status code and body
+   * of the first request made for any given idempotency key, regardless of whether it succeeds or
+   * fails", https://docs.stripe.com/api/idempotent_requests). Default: only placed orders are kept.
+   */
+  replayEveryAnswer?: boolean;
   now?: () => number;
   cartTtlMs?: number;
   /** Webhook retry waits. */
@@ -356,8 +363,21 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
 
   const parsePlace = validated(PlaceInput);
   const idempotencyKeys = new Map<string, string>();
-  app.post(`${API}/orders`, async (req, reply) => {
+  const answers = new Map<string, { status: number; body: unknown }>();
+  /** The answer to keep for a key (replayEveryAnswer): an outcome of the order, not a fault or a bad call. */
+  const keepAnswer = (req: FastifyRequest, status: number, body: unknown) => {
     const key = req.headers['idempotency-key'];
+    if (options.replayEveryAnswer && typeof key === 'string' && (status < 300 || [402, 409, 422].includes(status)) && !answers.has(key))
+      answers.set(key, { status, body });
+  };
+  const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => (
+    keepAnswer(req, reply.statusCode, payload),
+    payload
+  );
+  app.post(`${API}/orders`, { onSend }, async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    const replay = typeof key === 'string' ? answers.get(key) : undefined;
+    if (replay) return reply.code(replay.status).type('application/json').send(replay.body);
     const seen = typeof key === 'string' ? idempotencyKeys.get(key) : undefined;
     if (seen !== undefined) return reply.code(200).send(orderView(orderOr404(seen), store.origin));
     const input = parsePlace(req.body);

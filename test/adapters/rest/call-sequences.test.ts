@@ -1,8 +1,8 @@
 /**
  * The REST adapter's call sequences on the reference store's cart-side API
  * (examples/rest-tenants/tenants/flowers-cart.yaml): a refused line keeps its message while the others
- * are priced; later quotes send only the line changes; placement carries the store's
- * Idempotency-Key; a failed call that is not idempotent is not retried; a store without a
+ * are priced; later quotes send only the line changes; placement carries an Idempotency-Key per
+ * attempt; a failed call that is not idempotent is not retried; a store without a
  * checkout page gets no checkout-link call; and a broken mapping file is named by file, line,
  * column and function, at start-up and at run time.
  */
@@ -70,7 +70,7 @@ describe('REST adapter call sequences (cart-side store)', () => {
     });
   });
 
-  it('places the order with an Idempotency-Key made from the checkout reference', async () => {
+  it('places the order with an Idempotency-Key per attempt: the checkout reference and a digest of the payment and total', async () => {
     const lines = [{ lineId: 'li_1', variantId: 'ebook_flower_care', quantity: 1 }];
     const quote = await adapter.quote(request(lines));
     const placed = await adapter.placeOrder({
@@ -81,7 +81,8 @@ describe('REST adapter call sequences (cart-side store)', () => {
       payment: { mode: 'store_charged', handlerId: 'store_card', credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } },
     });
     expect(placed).toMatchObject({ status: 'placed' });
-    expect(store.idempotencyKeys.get('order-chk_idem')).toBe((placed as { orderId: string }).orderId);
+    const keys = [...store.idempotencyKeys].filter(([key]) => key.startsWith('order-chk_idem-'));
+    expect(keys).toEqual([[expect.stringMatching(/^order-chk_idem-[\w-]{22}$/), (placed as { orderId: string }).orderId]]);
   });
 
   it('does not let a failed call that is not idempotent be retried (a retry would make a second cart)', async () => {
