@@ -48,7 +48,16 @@ const Auth = Type.Union(
     Type.Object({ type: Type.Literal('bearer'), token: Credential }, { additionalProperties: false }),
     Type.Object({ type: Type.Literal('basic'), username: Credential, password: Credential }, { additionalProperties: false }),
     Type.Object(
-      { type: Type.Literal('api_key'), header: HeaderName, key: Credential, prefix: Type.Optional(Type.String()) },
+      {
+        type: Type.Literal('api_key'),
+        header: HeaderName,
+        key: Credential,
+        prefix: doc(
+          Type.Optional(Type.String()),
+          'Text sent before the key, exactly as written: its space too, so write "Token " (quoted) for `Token <key>`; ' +
+            '"Token" sends `Token<key>`.',
+        ),
+      },
       { additionalProperties: false },
     ),
     Type.Object(
