@@ -244,7 +244,7 @@ export class RestAdapter implements Adapter {
     for (const [name, text] of Object.entries(functions)) {
       const path = `${SETTINGS_PATH}.functions.${name}`;
       const read = sourceOf(text, path, where, this.context.baseDir ?? dirname(where));
-      const source = new SourceText(read.text, path, read.file, name);
+      const source = new SourceText(read.text, path, read.file, name, read.origin);
       const expression = compileSource(source, where);
       checkNames(expression, known, where);
       define(name, evaluate(expression), source, path);

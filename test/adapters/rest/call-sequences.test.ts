@@ -149,6 +149,18 @@ describe('REST adapter mapping files: errors name file, line, column and functio
     );
   });
 
+  it('names the tenant file, line and column of an inline function that fails at run time', async () => {
+    cpSync(join(process.cwd(), 'config/rest-demo/tenants'), dir, { recursive: true });
+    const file = join(dir, 'flowers.yaml');
+    const text = readFileSync(file, 'utf8').replace('"title": name,', '"title": $substring(name, "one"),');
+    writeFileSync(file, text);
+    const failing = await flowersAdapter(store, Date.now, {}, file);
+    const failure = await failing.quote(request([{ lineId: 'li_1', variantId: 'bouquet_roses', quantity: 1 }])).catch((e: unknown) => e);
+    const line = lineOf(text, '$substring(');
+    expect((failure as Error).message).toMatch(new RegExp(`flowers\\.yaml:${line}:\\d+ \\(in function \\$quote\\) failed`));
+    await failing.close();
+  });
+
   it("names the function's file and line and an excerpt of the store's answer when a mapping fails at run time", async () => {
     const tenant = broken((t) => t.replace('"title": $l.name,', '"title": $substring($l.name, "one"),'));
     const text = readFileSync(join(dir, 'mappings/flowers-cart/functions.jsonata'), 'utf8');
