@@ -129,7 +129,7 @@ export class RestAdapter implements Adapter {
   private readonly verifier?: WebhookVerifier;
 
   constructor(
-    settings: RestSettings,
+    private readonly settings: RestSettings,
     private readonly context: RestAdapterContext,
   ) {
     const { where } = context;
@@ -505,6 +505,12 @@ export class RestAdapter implements Adapter {
         ? ({ ...mapped, customerId: String(mapped.customerId) } as AuthenticatedCustomer)
         : ((mapped ?? null) as AuthenticatedCustomer | null),
     );
+  }
+
+  /** `npm run rest -- webhooks register`: the store's answer to registering `url` for the tenant's order events. */
+  registerWebhook(url: string, signal?: AbortSignal): Promise<unknown> {
+    const events = this.settings.webhooks?.event?.order_types ?? DEFAULT_WEBHOOKS.event.order_types;
+    return this.call('registerWebhook', this.ops.register_webhook, { url, events }, signal, (mapped) => mapped, false);
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer) {

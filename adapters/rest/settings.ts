@@ -325,6 +325,12 @@ export const RestSettings = Type.Object(
           get_order: Type.Optional(Operation),
           orders_changed_since: Type.Optional(Operation),
           ping: Type.Optional(Operation),
+          register_webhook: doc(
+            Type.Optional(Operation),
+            '`npm run rest -- webhooks register`: asks the store to send its order webhooks to `{url, events}` (the ' +
+              "tenant's base_url, path prefix and /webhooks/backend; `webhooks.event.order_types`). Default POST /webhooks " +
+              '{url, events}; make it safe to run again (look the URL up first, `when`), as the reference store is.',
+          ),
           pickup_locations: doc(
             Type.Optional(Operation),
             "The store's pickup locations (with `capabilities.pickup`), as `PickupLocation[]` ({id, name, address, " +

@@ -6,6 +6,7 @@
  *   GET  /api/v2/items?q=&kind=&min_price=&max_price=&in_stock=&page=&per_page=   page-based
  *   GET  /api/v2/items/lookup?keys=a,b                    item ids, variant ids, SKUs, slugs
  *   GET  /api/v2/locations        the shops orders are collected at (a cart's `pickup_at`)
+ *   GET|POST /api/v2/webhooks {url, events}   where order webhooks go (one registration per URL)
  *   POST /api/v2/carts            PUT|GET /api/v2/carts/{cart_id}      (404 once expired)
  *   PATCH /api/v2/carts/{cart_id}   POST /api/v2/carts/{cart_id}/lines   PATCH|DELETE /api/v2/carts/{cart_id}/lines/{line_id}
  *                                   the cart-side API: a cart edited piece by piece (README.md)
@@ -241,6 +242,23 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   addPaymentPages(app, { payments, carts, orders, webhooks, announce });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
+  // Where the store sends its order webhooks: one registration per URL (registering it again keeps it).
+  const hooks: Array<{ webhook_id: string; url: string; events: string[] }> = [];
+  app.get(`${API}/webhooks`, async () => ({ data: hooks }));
+  app.post(`${API}/webhooks`, async (req, reply) => {
+    const { url, events } = (req.body ?? {}) as { url?: unknown; events?: unknown };
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new StoreError(422, 'bad_url', 'url must be an http(s) URL');
+    const kept = hooks.find((h) => h.url === url);
+    if (kept) return reply.code(200).send(kept);
+    const hook = {
+      webhook_id: `wh_${randomBytes(6).toString('hex')}`,
+      url,
+      events: Array.isArray(events) ? events.map(String) : ['order.created', 'order.updated'],
+    };
+    hooks.push(hook);
+    webhooks.deliverTo(url);
+    return reply.code(201).send(hook);
+  });
   // The shops where orders are collected (config/demo/shipping.yaml `pickup_locations`).
   app.get(`${API}/locations`, async () => ({
     data: data.locations.map(({ location: l, readyWithinHours }) => ({
