@@ -115,6 +115,10 @@ export function tenantReference(): string {
     '',
     '## `adapter.settings` (type `rest`)',
     '',
+    'Any value below may be written `{env: NAME}`: it is then the environment variable NAME, read as if it were',
+    'written in the file (`"250"` is a number), so one tenant file serves staging and production (`base_url:',
+    '{env: STORE_BASE_URL}`); an unset variable stops start-up naming the setting and the variable.',
+    '',
     table(settings),
     '',
   ].join('\n');

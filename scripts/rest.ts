@@ -2,12 +2,15 @@
  * REST adapter tenant tasks, with the tenant files the gateway uses (CONFIG_DIR, default config):
  *
  *   npm run rest -- check --tenant <id> [--live]
+ *   npm run rest -- webhooks register --tenant <id>   the store sends its order webhooks to the gateway
  *   npm run rest -- reference      rewrites docs/adapters/rest-tenant-reference.md from the schemas
  *
  * compiles every mapping of the tenant (inline and in files), as start-up does, so a syntax
  * error, an unknown function or variable, a missing mapping file or credential is reported with
- * its file, line and column. With --live it then runs each read operation once against the store
- * (ping, search, lookup of the first product found, find_order and get_order of made-up ids,
+ * its file, line and column. It needs no secret: a variable that is not set is replaced by a
+ * placeholder, and every variable the tenant names (credentials, settings) is listed. With
+ * --live (real values needed) it then runs each read operation once against the store (ping,
+ * search, lookup of the first product found, find_order and get_order of made-up ids,
  * orders_changed_since when polling) and prints what each step sent and what the store answered,
  * with the credentials scrubbed. Exit code 0 when everything held, 1 otherwise.
  */
@@ -24,7 +27,7 @@ import type { TraceEvent } from '../adapters/rest/steps.js';
 import { ConfigError } from '../adapters/kit/config-error.js';
 import { settingsFromEnv } from '../src/config/env.js';
 import { loadTenantFiles } from '../src/config/load-tenants.js';
-import { resolveSecret } from '../src/config/secrets.js';
+import { checkInputs } from './rest-check-env.js';
 import { answerProblem, type CheckedMethod } from '../src/tenancy/adapter-answers.js';
 import { compile } from '../schemas/validator.js';
 
@@ -46,6 +49,10 @@ const USAGE = helpText({
       usage: 'check --tenant <id> [--live]',
       does: 'compiles every mapping of a REST tenant as start-up does; --live then runs each read operation once against the store',
     },
+    {
+      usage: 'webhooks register --tenant <id>',
+      does: 'asks the store (mapped register_webhook call) to send its order webhooks to base_url + path_prefix + /webhooks/backend',
+    },
     { usage: 'reference', does: `rewrites ${REFERENCE_FILE} (every tenant-file key) from the schemas` },
   ],
   notes: ['environment: CONFIG_DIR (the tenant files, default ./config), and the credentials the tenant file references'],
@@ -59,26 +66,37 @@ function option(args: readonly string[], name: string): string | undefined {
   return args[at]!.includes('=') ? args[at]!.slice(name.length + 1) : args[at + 1];
 }
 
+/**
+ * Where the store delivers: the tenant's public base URL, its path prefix (unless base_url already
+ * ends with it) and /webhooks/backend.
+ */
+function webhookUrl(baseUrl: string | undefined, prefix: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  const base = baseUrl.replace(/\/+$/, '');
+  const prefixed = prefix && !new URL(base).pathname.replace(/\/+$/, '').endsWith(prefix) ? `${base}${prefix}` : base;
+  return `${prefixed}/webhooks/backend`;
+}
+
 const excerpt = (value: unknown): string => {
   const text = value === undefined ? '' : (JSON.stringify(value) ?? '');
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
 };
 
 /** The tenant's adapter, built as start-up builds it; `trace` sees every store exchange. */
-async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event: TraceEvent) => void) {
-  const { configDir } = settingsFromEnv(env);
+async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event: TraceEvent) => void, live: boolean, hooks = false) {
+  const { configDir, baseUrl } = settingsFromEnv(env);
   const loaded = loadTenantFiles(configDir).find((t) => t.config.id === tenantId);
   if (!loaded) throw new ConfigError(`no tenant "${tenantId}" in ${configDir}/tenants`);
   const { config, file } = loaded;
   if (config.adapter.type !== 'rest') throw new ConfigError(`${file}: tenant "${tenantId}" is a ${config.adapter.type} tenant, not rest`);
-  const settings = checkSettings(config.adapter.settings);
+  if (hooks && !config.adapter.settings.webhooks)
+    throw new ConfigError(
+      `${file}: tenant "${tenantId}" has no adapter.settings.webhooks: the gateway could not verify the store's deliveries`,
+    );
+  const inputs = checkInputs(config, file, env, live);
+  const { credentials } = inputs;
+  const settings = checkSettings(inputs.settings);
   if (!settings.ok) throw new ConfigError(`${file}: ${settings.message.replace(/^\$/, '$.adapter.settings')}`);
-  const credentials = Object.fromEntries(
-    Object.entries(config.adapter.credentials ?? {}).map(([name, ref]) => [
-      name,
-      resolveSecret(ref, `${file}: $.adapter.credentials.${name}`, dirname(file), env),
-    ]),
-  );
   const adapter = await createRestAdapter(settings.value, {
     credentials,
     where: file,
@@ -88,7 +106,8 @@ async function adapterOf(tenantId: string, env: NodeJS.ProcessEnv, trace: (event
     answerProblem: (method, answer) => answerProblem(method as CheckedMethod, answer),
     trace,
   });
-  return { adapter, settings: settings.value, secrets: Object.values(credentials) };
+  const url = webhookUrl(config.base_url ?? baseUrl, config.path_prefix);
+  return { adapter, settings: settings.value, secrets: Object.values(credentials), variables: inputs.variables, webhookUrl: url };
 }
 
 /** Each read operation once, in an order where a later one can use what an earlier one found. */
@@ -131,7 +150,8 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     return 0;
   }
   const tenantId = option(args, '--tenant');
-  if (command !== 'check' || !tenantId) {
+  const registering = command === 'webhooks' && args[1] === 'register';
+  if ((command !== 'check' && !registering) || !tenantId) {
     io.err(USAGE);
     return 2;
   }
@@ -145,13 +165,21 @@ export async function run(args: readonly string[], io: Io, env: NodeJS.ProcessEn
     );
   let adapter: RestAdapter | undefined;
   try {
-    const built = await adapterOf(tenantId, env, trace);
+    const built = await adapterOf(tenantId, env, trace, registering || args.includes('--live'), registering);
     ({ adapter, secrets } = built);
+    if (registering) {
+      if (!built.webhookUrl) throw new ConfigError(`tenant "${tenantId}" has no base_url (nor BASE_URL): where should the store deliver?`);
+      say(`registering ${built.webhookUrl} with the store of tenant ${tenantId}`);
+      say(`done: the store answered ${excerpt(await adapter.registerWebhook(built.webhookUrl))}`);
+      return 0;
+    }
     const ops = Object.keys(built.settings.operations ?? {}).length;
     say(`${tenantId}: every mapping compiles (${ops} operation(s) of the tenant file, the rest defaults; shared functions defined)`);
+    if (built.variables.length > 0) say('needs at run time (environment):');
+    for (const v of built.variables) say(`  ${v.name} (${v.for}): ${v.set ? 'set' : 'not set here'}`);
     if (!args.includes('--live')) return 0;
     let failed = 0;
-    await live(adapter, built.settings.polling === true, async (name, step) => {
+    await live(adapter, !!built.settings.polling, async (name, step) => {
       say(`  ${name}:`);
       try {
         say(`  ${name}: ok, ${await step()}`);

@@ -53,6 +53,8 @@ export const DEFAULT_OPERATIONS: Record<OperationName, ResolvedOperation> = {
     response: '{"changes": [changes], "cursor": nextCursor, "more": hasMore}',
   },
   ping: { method: 'GET', path: '/health' },
+  pickup_locations: { method: 'GET', path: '/locations', response: '[locations]' },
+  register_webhook: { method: 'POST', path: '/webhooks', body: '{"url": url, "events": events}', response: '$' },
   // Every refusal (unknown email, wrong password, a locked account) is one 422 and the same null; a 401 or 403 is
   // the gateway's own credentials refused, an error.
   authenticate_customer: {

@@ -34,7 +34,8 @@ import {
 import { dirname } from 'node:path';
 import { ConfigError } from '../kit/config-error.js';
 import { signer } from './auth.js';
-import { DEFAULT_OPERATIONS, DEFAULT_WEBHOOKS, type ResolvedOperation } from './defaults.js';
+import { DEFAULT_WEBHOOKS } from './defaults.js';
+import { digest } from './digest.js';
 import { lineChanges } from './line-changes.js';
 import {
   checkNames,
@@ -48,18 +49,12 @@ import {
   type MappingSite,
 } from './mapping.js';
 import { moneyFunctions } from './money.js';
+import { settleChanges, storeSince, type SinceBound } from './order-changes.js';
 import { orderLinks } from './order-links.js';
 import { PageTokens, type NextPage, type PagePosition } from './page-token.js';
-import {
-  DEFAULT_CONCURRENCY,
-  type AuthSettings,
-  type ExpressionSource,
-  type OperationName,
-  type OperationSettings,
-  type RestSettings,
-  type StepSettings,
-} from './settings.js';
-import { runOperation, type CompiledOperation, type CompiledStep, type OperationRun, type RunContext, type TraceEvent } from './steps.js';
+import { DEFAULT_MAX_CALLS, type AuthSettings, type ExpressionSource, type OperationName, type RestSettings } from './settings.js';
+import { compileOperations, OperationCompiler, SETTINGS_PATH, type Operation } from './operation-compiler.js';
+import { runOperation, type OperationRun, type RunContext, type TraceEvent } from './steps.js';
 import { StoreClient } from './store-client.js';
 import { webhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
 
@@ -77,11 +72,10 @@ export interface RestAdapterContext {
   trace?: (event: TraceEvent) => void;
 }
 
-type Operation = CompiledOperation & { name: OperationName };
-
-const SETTINGS_PATH = '$.adapter.settings';
 /** Pages of changed orders read per poll at most. */
 const MAX_CHANGE_PAGES = 20;
+/** How often a tenant with webhooks polls (the net for lost deliveries), as WooCommerce's does. */
+const NET_POLL_SECONDS = 300;
 /** Names every mapping may use besides JSONata's own, the shared functions and its own. */
 const ADAPTER_NAMES = [
   'money',
@@ -96,6 +90,7 @@ const ADAPTER_NAMES = [
   'item',
   'index',
   'lineChanges',
+  'digest',
 ];
 
 /**
@@ -112,85 +107,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const ids = (mapped: Record<string, unknown>, ...names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (typeof mapped[name] === 'number' ? [[name, String(mapped[name])]] : [])));
 
-/** Compiles every expression of the operations once, with the place each comes from. */
-class OperationCompiler {
-  readonly expressions: Expression[] = [];
-
-  constructor(
-    private readonly file: string,
-    private readonly baseDir: string,
-    /** The client that signs with an operation's or a step's own `auth`. */
-    private readonly clientFor: (auth: AuthSettings, path: string) => StoreClient,
-  ) {}
-
-  expression(source: ExpressionSource | undefined, path: string): Expression | undefined {
-    if (source === undefined) return undefined;
-    const compiled = compileSource(sourceOf(source, path, this.file, this.baseDir), this.file);
-    this.expressions.push(compiled);
-    return compiled;
-  }
-
-  operation(name: OperationName, own: OperationSettings): Operation {
-    const merged: ResolvedOperation = own.steps ? (own as ResolvedOperation) : { ...DEFAULT_OPERATIONS[name], ...own };
-    const at = (field: string) => `${SETTINGS_PATH}.operations.${name}.${field}${own.steps || field in own ? '' : ' (default)'}`;
-    const response = this.expression(merged.response, at('response'));
-    if (own.steps) {
-      const steps = own.steps.map((step, i): CompiledStep => {
-        const path = (field: string) => `${SETTINGS_PATH}.operations.${name}.steps[${i}].${field}`;
-        if (own.steps!.slice(0, i).some((s) => s.name === step.name))
-          throw new ConfigError(`${this.file}: ${path('name')}: the step name "${step.name}" is used twice`);
-        return this.step(step.name, { ...step, auth: step.auth ?? own.auth }, path, step.concurrency ?? DEFAULT_CONCURRENCY);
-      });
-      return { name, steps, single: false, ...(response && { response }) };
-    }
-    const step = this.step('call', merged, at, 1);
-    return { name, steps: [step], single: true, ...(response && { response }) };
-  }
-
-  private step(
-    name: string,
-    s: Partial<StepSettings> & Pick<ResolvedOperation, 'method' | 'path'>,
-    path: (field: string) => string,
-    concurrency: number,
-  ): CompiledStep {
-    const fields = ['query', 'headers', 'body', 'when', 'for_each', 'error'] as const;
-    const [query, headers, body, when, forEach, error] = fields.map((f) => this.expression(s[f], path(f)));
-    return {
-      name,
-      ...(s.auth && { client: this.clientFor(s.auth, path('auth').slice(SETTINGS_PATH.length + 1)) }),
-      method: s.method,
-      path: s.path,
-      concurrency,
-      accept: s.accept ?? [],
-      ...(query && { query }),
-      ...(headers && { headers }),
-      ...(body && { body }),
-      ...(when && { when }),
-      ...(forEach && { forEach }),
-      ...(error && { error }),
-    };
-  }
-}
-
-function compileOperations(
-  settings: RestSettings,
-  compiler: OperationCompiler,
-): { ops: Record<OperationName, Operation>; checkoutLink: boolean } {
-  const names = Object.keys(DEFAULT_OPERATIONS) as OperationName[];
-  const configured = settings.operations ?? {};
-  const checkoutLink = configured.checkout_url !== false;
-  const entries = names.map((name) => {
-    const own = configured[name];
-    return [name, compiler.operation(name, own === false || own === undefined ? {} : own)] as const;
-  });
-  return { ops: Object.fromEntries(entries) as Record<OperationName, Operation>, checkoutLink };
-}
-
 export class RestAdapter implements Adapter {
   readonly kind = 'rest';
   readonly capabilities: AdapterCapabilities;
   readonly storefrontUrl: string;
   readonly ordersChangedSince?: (sinceIso: string, signal?: AbortSignal) => Promise<OrderChange[]>;
+  readonly orderPollSeconds?: number;
   readonly authenticateCustomer?: (credentials: CustomerCredentials, signal?: AbortSignal) => Promise<AuthenticatedCustomer | null>;
   private readonly ops: Record<OperationName, Operation>;
   /** False: the tenant maps no checkout page (`operations.checkout_url: false`). */
@@ -201,12 +123,13 @@ export class RestAdapter implements Adapter {
   private readonly ownClients = new Map<string, StoreClient>();
   private readonly pages: PageTokens;
   private readonly maxLimit: number;
+  private readonly maxCalls: number;
   private readonly bindings: Record<string, unknown>;
   private readonly secrets: string[];
   private readonly verifier?: WebhookVerifier;
 
   constructor(
-    settings: RestSettings,
+    private readonly settings: RestSettings,
     private readonly context: RestAdapterContext,
   ) {
     const { where } = context;
@@ -239,16 +162,22 @@ export class RestAdapter implements Adapter {
     this.secrets = Object.values(context.credentials);
     this.pages = new PageTokens(settings.pagination?.style ?? 'cursor', settings.pagination?.first_page ?? 1, cursorSecret(context));
     this.maxLimit = settings.pagination?.max_limit ?? 100;
+    this.maxCalls = settings.max_calls_per_run ?? DEFAULT_MAX_CALLS;
     this.storefrontUrl = settings.storefront_url.replace(/\/+$/, '');
     const currency = settings.currencies[0]!;
     const money = moneyFunctions(settings.money, currency, settings.money_rounding);
-    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges };
+    this.bindings = { money: money.money, storeMoney: money.storeMoney, currency, storefront: this.storefrontUrl, lineChanges, digest };
     if (settings.webhooks) {
       const secret = credential(settings.webhooks.secret, 'webhooks.secret');
       const event = settings.webhooks.event ?? DEFAULT_WEBHOOKS.event;
       this.verifier = webhookVerifier({ ...DEFAULT_WEBHOOKS, ...settings.webhooks, event }, secret, context.now);
     }
-    if (settings.polling) this.ordersChangedSince = (since, signal) => this.changedSince(since, signal);
+    if (settings.polling) {
+      const bound = settings.polling === true ? 'inclusive' : settings.polling.since;
+      this.ordersChangedSince = (since, signal) => this.changedSince(since, bound, signal);
+      // Under webhooks, polling only catches the deliveries the store lost: less often.
+      if (settings.webhooks) this.orderPollSeconds = NET_POLL_SECONDS;
+    }
     // Only a tenant that maps its store's login has one: every other REST tenant offers no identity linking.
     if (settings.operations?.authenticate_customer) this.authenticateCustomer = (credentials, signal) => this.login(credentials, signal);
     const caps = settings.capabilities ?? {};
@@ -264,8 +193,8 @@ export class RestAdapter implements Adapter {
       currencies: settings.currencies,
       quotesShipping: caps.quotes_shipping ?? true,
       quotesTax: caps.quotes_tax ?? true,
-      pickup: false,
-      locationStock: false,
+      pickup: caps.pickup ?? false,
+      locationStock: (caps.pickup ?? false) && (caps.location_stock ?? false),
       multiGroup: false,
       fulfillmentDiscovery: false,
       rejectionReasons: caps.rejection_reasons ?? false,
@@ -315,7 +244,7 @@ export class RestAdapter implements Adapter {
     for (const [name, text] of Object.entries(functions)) {
       const path = `${SETTINGS_PATH}.functions.${name}`;
       const read = sourceOf(text, path, where, this.context.baseDir ?? dirname(where));
-      const source = new SourceText(read.text, path, read.file, name);
+      const source = new SourceText(read.text, path, read.file, name, read.origin);
       const expression = compileSource(source, where);
       checkNames(expression, known, where);
       define(name, evaluate(expression), source, path);
@@ -335,6 +264,7 @@ export class RestAdapter implements Adapter {
       client: this.client,
       bindings: this.bindings,
       secrets: this.secrets,
+      maxCalls: this.maxCalls,
       ...(this.context.trace && { trace: this.context.trace }),
     };
   }
@@ -416,8 +346,10 @@ export class RestAdapter implements Adapter {
     return this.call('lookup', this.ops.lookup, { ids }, signal, (mapped) => list(mapped) as LookupResult[]);
   }
 
-  async pickupLocations(): Promise<PickupLocation[]> {
-    return [];
+  /** The store's pickup locations (a mapped call), none for a tenant without `capabilities.pickup`. */
+  async pickupLocations(signal?: AbortSignal): Promise<PickupLocation[]> {
+    if (!this.capabilities.pickup) return [];
+    return this.call('pickupLocations', this.ops.pickup_locations, {}, signal, (mapped) => list(mapped) as PickupLocation[]);
   }
 
   /** Updates the store cart named by the handle, or creates one (no handle, or the store forgot it). */
@@ -540,12 +472,13 @@ export class RestAdapter implements Adapter {
     return this.answer('getOrder', this.ops.get_order, answer, { orderId }, (mapped) => (mapped ?? null) as OrderSnapshot | null);
   }
 
-  /** Orders changed since `sinceIso`, page after page, oldest change first. */
-  private async changedSince(sinceIso: string, signal?: AbortSignal): Promise<OrderChange[]> {
+  /** Orders changed since `sinceIso` (inclusive, whatever the store's `bound`), page after page, each once, oldest change first. */
+  private async changedSince(sinceIso: string, bound: SinceBound, signal?: AbortSignal): Promise<OrderChange[]> {
     let at: PagePosition | undefined = this.pages.first();
     const changes: OrderChange[] = [];
+    const since = storeSince(sinceIso, bound);
     for (let n = 0; at && n < MAX_CHANGE_PAGES; n++) {
-      const input = { since: sinceIso, limit: this.maxLimit, ...at };
+      const input = { since, limit: this.maxLimit, ...at };
       const page = await this.call(
         'ordersChangedSince',
         this.ops.orders_changed_since,
@@ -557,9 +490,12 @@ export class RestAdapter implements Adapter {
       changes.push(...(list(page.changes) as OrderChange[]));
       at = this.pages.after(at, this.maxLimit, page);
     }
-    const result = changes.map((c) => (isObject(c) ? { ...c, ...ids(c, 'orderId', 'storeReference') } : c));
+    const result = settleChanges(
+      changes.map((c) => (isObject(c) ? { ...c, ...ids(c, 'orderId', 'storeReference') } : c)),
+      sinceIso,
+    );
     this.check('ordersChangedSince', this.ops.orders_changed_since, result);
-    return result.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    return result;
   }
 
   /** The store's answer to an email and password: the customer, or null for any refusal (one answer for all of them). */
@@ -569,6 +505,12 @@ export class RestAdapter implements Adapter {
         ? ({ ...mapped, customerId: String(mapped.customerId) } as AuthenticatedCustomer)
         : ((mapped ?? null) as AuthenticatedCustomer | null),
     );
+  }
+
+  /** `npm run rest -- webhooks register`: the store's answer to registering `url` for the tenant's order events. */
+  registerWebhook(url: string, signal?: AbortSignal): Promise<unknown> {
+    const events = this.settings.webhooks?.event?.order_types ?? DEFAULT_WEBHOOKS.event.order_types;
+    return this.call('registerWebhook', this.ops.register_webhook, { url, events }, signal, (mapped) => mapped, false);
   }
 
   verifyWebhook(headers: Record<string, string | string[] | undefined>, rawBody: Buffer) {

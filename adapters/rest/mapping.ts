@@ -14,6 +14,7 @@ import { InvalidAnswerError } from '../contract.js';
 import { ConfigError } from '../kit/config-error.js';
 import { jsonata, type SyncExpression } from './jsonata.js';
 import type { ExpressionSource } from './settings.js';
+import { yamlOrigin, type YamlOrigin } from './yaml-places.js';
 
 export interface Expression {
   /** JSON path of the expression in the tenant file, e.g. $.adapter.settings.operations.search.response. */
@@ -89,6 +90,8 @@ export class SourceText {
     readonly file?: string,
     /** The shared function an inline expression defines. */
     readonly functionName?: string,
+    /** Where an inline expression sits in the tenant's YAML file. */
+    readonly origin?: YamlOrigin,
   ) {
     for (const match of text.matchAll(FUNCTION_START)) this.functions.push({ name: match[1]!, start: match.index });
   }
@@ -114,6 +117,10 @@ export class SourceText {
     const offset = position === undefined ? undefined : Math.max(0, position - (token?.length ?? 1));
     const fn = offset === undefined ? this.functionName : this.functionAt(offset);
     const inFunction = fn ? ` (in function $${fn})` : '';
+    if (!this.file && this.origin && offset !== undefined) {
+      const { line, column } = this.origin.place(offset);
+      return `${this.origin.file}:${line}:${column}${inFunction}`;
+    }
     if (!this.file) return `${this.path}${position !== undefined ? ` (at character ${position})` : ''}${inFunction}`;
     if (offset === undefined) return `${this.file}${inFunction}`;
     const { line, column } = this.lineColumn(offset);
@@ -123,7 +130,7 @@ export class SourceText {
 
 /** Reads an expression's text: inline, or from its file (relative to the tenant file's folder). */
 export function sourceOf(source: ExpressionSource, path: string, tenantFile: string, baseDir: string): SourceText {
-  if (typeof source === 'string') return new SourceText(source, path);
+  if (typeof source === 'string') return new SourceText(source, path, undefined, undefined, yamlOrigin(tenantFile, path, source));
   const file = resolve(baseDir, source.file);
   let text: string;
   try {
@@ -137,7 +144,7 @@ export function sourceOf(source: ExpressionSource, path: string, tenantFile: str
 function syntaxError(source: SourceText, tenantFile: string, error: JsonataFailure): ConfigError {
   const { message, position, token } = error;
   const problem = message ?? 'syntax error';
-  if (!source.file)
+  if (!source.file && (!source.origin || position === undefined))
     return new ConfigError(
       `${tenantFile}: ${source.path} is not a valid JSONata expression` +
         `${position !== undefined ? ` (at character ${position})` : ''}: ${problem}`,
@@ -225,9 +232,10 @@ export function checkNames(expression: Expression, known: ReadonlySet<string>, t
   references(ast, found);
   for (const ref of found) {
     if (local.has(ref.name) || known.has(ref.name) || isBuiltin(ref.name)) continue;
-    const where = expression.source.file
-      ? expression.source.at(ref.position, ref.name)
-      : `${tenantFile}: ${expression.source.at(ref.position)}`;
+    const where =
+      expression.source.file || (expression.source.origin && ref.position !== undefined)
+        ? expression.source.at(ref.position, `$${ref.name}`)
+        : `${tenantFile}: ${expression.source.at(ref.position)}`;
     throw new ConfigError(`${where}: ${ref.called ? 'unknown function' : 'unknown variable'} $${ref.name} (${expression.path})`);
   }
 }
@@ -292,7 +300,13 @@ export function runMapping(
     const { code, message, position, token } = failure ?? {};
     const inside = failure?.mappingSource;
     // Inline single expressions keep their JSON path alone; files get file:line:column.
-    const place = (source: SourceText) => (source.file ? source.at(position, token) : source.at(undefined));
+    // Inline ones with a place in the tenant file: the path and the file's line and column.
+    const place = (source: SourceText) =>
+      source.file
+        ? source.at(position, token)
+        : source.origin && position !== undefined
+          ? `${source.path} at ${source.at(position, token)}`
+          : source.at(undefined);
     const where = inside ? `${expression.source.file ?? expression.path} → ${place(inside.source)}` : place(expression.source);
     throw new MappingError(site, where, `failed${code ? ` (${code})` : ''}: ${message ?? String(error)}`);
   }

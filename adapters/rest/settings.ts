@@ -23,9 +23,10 @@ const HeaderName = Type.String({ pattern: '^[A-Za-z0-9-]+$' });
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Most steps an operation declares, and most store calls one run of it makes (for_each included). */
+/** Most steps an operation declares. */
 const MAX_STEPS = 12;
-export const MAX_CALLS = 100;
+/** Most store calls one run of an operation makes (for_each included), unless the tenant sets `max_calls_per_run`. */
+export const DEFAULT_MAX_CALLS = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
 const Path = Type.String({
@@ -47,7 +48,16 @@ const Auth = Type.Union(
     Type.Object({ type: Type.Literal('bearer'), token: Credential }, { additionalProperties: false }),
     Type.Object({ type: Type.Literal('basic'), username: Credential, password: Credential }, { additionalProperties: false }),
     Type.Object(
-      { type: Type.Literal('api_key'), header: HeaderName, key: Credential, prefix: Type.Optional(Type.String()) },
+      {
+        type: Type.Literal('api_key'),
+        header: HeaderName,
+        key: Credential,
+        prefix: doc(
+          Type.Optional(Type.String()),
+          'Text sent before the key, exactly as written: its space too, so write "Token " (quoted) for `Token <key>`; ' +
+            '"Token" sends `Token<key>`.',
+        ),
+      },
       { additionalProperties: false },
     ),
     Type.Object(
@@ -220,6 +230,11 @@ export const RestSettings = Type.Object(
       Type.Optional(Type.Record(HeaderName, Type.String())),
       'Extra headers on every call (an API version, a shop id); not secrets.',
     ),
+    max_calls_per_run: doc(
+      Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: DEFAULT_MAX_CALLS })),
+      'Most store calls one run of an operation makes, `for_each` calls included (default 100); reaching it fails the ' +
+        "run. Raise it for a store that needs a call per id, or batch the ids (docs/adapters/rest.md, 'Call budget').",
+    ),
     pagination: Type.Optional(
       Type.Object(
         {
@@ -244,6 +259,15 @@ export const RestSettings = Type.Object(
         {
           lookup_keys: Type.Optional(Type.Array(StringEnum(['sku', 'handle']), { uniqueItems: true })),
           quotes_shipping: Type.Optional(Type.Boolean()),
+          pickup: doc(
+            Type.Optional(Type.Boolean()),
+            'The store has pickup locations (`pickup_locations` lists them) and its quote mapping prices a `pickup` ' +
+              'fulfillment method at one (`destination.locationId`); default false.',
+          ),
+          location_stock: doc(
+            Type.Optional(Type.Boolean()),
+            "With `pickup`: the lookup mapping gives each variant's `locationStock` (stock per location); default false.",
+          ),
           quotes_tax: Type.Optional(Type.Boolean()),
           rejection_reasons: doc(Type.Optional(Type.Boolean()), "The store says why a code is refused (mapped to the contract's reasons)."),
           accepted_claims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
@@ -301,6 +325,17 @@ export const RestSettings = Type.Object(
           get_order: Type.Optional(Operation),
           orders_changed_since: Type.Optional(Operation),
           ping: Type.Optional(Operation),
+          register_webhook: doc(
+            Type.Optional(Operation),
+            '`npm run rest -- webhooks register`: asks the store to send its order webhooks to `{url, events}` (the ' +
+              "tenant's base_url, path prefix and /webhooks/backend; `webhooks.event.order_types`). Default POST /webhooks " +
+              '{url, events}; make it safe to run again (look the URL up first, `when`), as the reference store is.',
+          ),
+          pickup_locations: doc(
+            Type.Optional(Operation),
+            "The store's pickup locations (with `capabilities.pickup`), as `PickupLocation[]` ({id, name, address, " +
+              'readyWithinHours?}). Default GET /locations, answer `{locations: [...]}`.',
+          ),
           /**
            * The store's customer login (identity linking): `{email, password}` to `{customerId, email}`, or
            * null when the store refuses the pair, whatever the reason (no user enumeration). Declared: the
@@ -318,8 +353,24 @@ export const RestSettings = Type.Object(
     ),
     webhooks: doc(Type.Optional(Webhooks), 'Order webhooks from the store; without them, orders are polled (`orders_changed_since`).'),
     polling: doc(
-      Type.Optional(Type.Boolean()),
-      'Poll orders changed since the last poll (stores without webhooks); needs `orders_changed_since`.',
+      Type.Optional(
+        Type.Union([
+          Type.Boolean(),
+          Type.Object(
+            {
+              since: doc(
+                StringEnum(['inclusive', 'exclusive']),
+                "How the store's `orders_changed_since` reads `since`: `inclusive` (>=, default) or `exclusive` (>); " +
+                  'the adapter asks an exclusive store for a millisecond earlier, so a change at the cursor is not missed.',
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ]),
+      ),
+      'Poll `orders_changed_since` for orders changed since the last poll, on the durable poll queue: every minute for a ' +
+        'store without webhooks, every 5 minutes as the net under `webhooks` (`adapter.order_poll_seconds` overrides). ' +
+        '`true` or `{since: inclusive|exclusive}`.',
     ),
   },
   { additionalProperties: false },

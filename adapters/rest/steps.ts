@@ -3,7 +3,7 @@
  * or a short ordered list of `steps`, each one call (or one per element of `for_each`, a few at
  * a time) that may be skipped (`when`) and whose answer the later steps and the final `response`
  * read as `$steps.<name>`. Deliberately small: no loops beyond `for_each`, no recursion, at most
- * MAX_STEPS steps and MAX_CALLS calls per run, every call under the caller's deadline (`signal`).
+ * MAX_STEPS steps and `max_calls_per_run` calls per run (default 100), every call under the caller's deadline (`signal`).
  *
  * Retries stay the resilient wrapper's, which re-runs the whole operation; so once a call that
  * is not idempotent (POST, PATCH without an Idempotency-Key header) may have reached the store,
@@ -12,7 +12,6 @@
 import { BackendError } from '../contract.js';
 import type { Expression, MappingSite } from './mapping.js';
 import { runMapping } from './mapping.js';
-import { MAX_CALLS } from './settings.js';
 import { fillPath, queryString, type StoreAnswer, type StoreClient } from './store-client.js';
 
 export interface CompiledStep {
@@ -71,6 +70,8 @@ export interface RunContext {
   client: StoreClient;
   bindings: Record<string, unknown>;
   secrets: readonly string[];
+  /** Most store calls one run makes (`max_calls_per_run`). */
+  maxCalls: number;
   trace?: (event: TraceEvent) => void;
 }
 
@@ -92,6 +93,14 @@ function headerObject(value: unknown, where: string): Record<string, string> {
   }
   return headers;
 }
+
+/** The run has made its `max_calls_per_run` calls: a final error that says which setting to raise. */
+const overBudget = (ctx: RunContext, method: string, step: CompiledStep) =>
+  new BackendError(
+    `tenant ${ctx.tenant}: ${method}: step ${step.name} would make more than ${ctx.maxCalls} store calls in one run ` +
+      '(adapter.settings.max_calls_per_run; or batch the ids into fewer calls)',
+    false,
+  );
 
 /** Runs `work` over `items`, `limit` at a time, results in the order of the items. */
 async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -146,8 +155,7 @@ export async function runOperation(
         ...more,
       });
     calls += 1;
-    if (calls > MAX_CALLS)
-      throw new BackendError(`tenant ${ctx.tenant}: ${method}: step ${step.name} would make more than ${MAX_CALLS} store calls`, false);
+    if (calls > ctx.maxCalls) throw overBudget(ctx, method, step);
     let answer: StoreAnswer | 'not_found';
     try {
       answer = await (step.client ?? ctx.client).send(

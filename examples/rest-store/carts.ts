@@ -57,6 +57,9 @@ export const CartInput = Type.Object(
     customer_id: Type.Optional(Type.String({ maxLength: 200 })),
     ship_to: Type.Optional(Address),
     shipping_rate_id: Type.Optional(Type.String({ maxLength: 200 })),
+    /** Collected at one of the store's shops (`GET /locations`) instead of shipped. */
+    pickup_at: Type.Optional(Type.String({ maxLength: 200 })),
+    pickup_option_id: Type.Optional(Type.String({ maxLength: 200 })),
     /** Where the buyer is, for tax estimates before an address is known. */
     location_hint: Type.Optional(LocationHint),
   },
@@ -86,6 +89,8 @@ export const DetailsInput = Type.Object(
     customer_id: nullable(Type.String({ maxLength: 200 })),
     ship_to: nullable(Address),
     shipping_rate_id: nullable(Type.String({ maxLength: 200 })),
+    pickup_at: nullable(Type.String({ maxLength: 200 })),
+    pickup_option_id: nullable(Type.String({ maxLength: 200 })),
     location_hint: nullable(LocationHint),
   },
   { additionalProperties: false },
@@ -117,7 +122,8 @@ export interface CartRecord {
 }
 
 const SHIPPING_METHOD = 'ship';
-/** The demo engine's key of its one shipping group. */
+const PICKUP_METHOD = 'pickup';
+/** The demo engine's key of its one shipping (or pickup) group. */
 const SHIPPING_GROUP = 'all';
 
 function toPostalAddress(a: Static<typeof Address>): PostalAddress {
@@ -160,20 +166,35 @@ function quoteRequestOf(input: CartInput, customerEmails: Map<string, string>): 
         ...(hint.zip && { postalCode: hint.zip }),
       },
     }),
-    ...(input.ship_to && {
+    ...(input.pickup_at && {
       fulfillment: {
         multiGroup: false,
         methods: [
           {
-            methodId: SHIPPING_METHOD,
-            type: 'shipping',
+            methodId: PICKUP_METHOD,
+            type: 'pickup',
             lineIds: lines.map((l) => l.lineId),
-            destination: { address: toPostalAddress(input.ship_to) },
-            ...(input.shipping_rate_id && { selectedOptions: { [SHIPPING_GROUP]: input.shipping_rate_id } }),
+            destination: { locationId: input.pickup_at },
+            ...(input.pickup_option_id && { selectedOptions: { [SHIPPING_GROUP]: input.pickup_option_id } }),
           },
         ],
       },
     }),
+    ...(input.ship_to &&
+      !input.pickup_at && {
+        fulfillment: {
+          multiGroup: false,
+          methods: [
+            {
+              methodId: SHIPPING_METHOD,
+              type: 'shipping',
+              lineIds: lines.map((l) => l.lineId),
+              destination: { address: toPostalAddress(input.ship_to) },
+              ...(input.shipping_rate_id && { selectedOptions: { [SHIPPING_GROUP]: input.shipping_rate_id } }),
+            },
+          ],
+        },
+      }),
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Quote } from '../../adapters/contract.js';
+import type { Location } from '../../adapters/memory/model.js';
 import { lineIdOf, type CartRecord } from './carts.js';
 
 type OrderStatus = 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
@@ -25,7 +26,9 @@ export interface StoreOrder {
   updatedAt: string;
   customer: { email: string; first_name?: string; last_name?: string };
   shipTo?: Record<string, string>;
-  delivery?: { method: 'shipping'; rate_id: string; rate_label: string; ready: string | null };
+  delivery?: { method: 'shipping' | 'pickup'; rate_id: string; rate_label: string; ready: string | null };
+  /** The shop it is collected at (a pickup order): its address as the store writes addresses. */
+  pickupAt?: { location_id: string; name: string; address: Record<string, string> };
   lines: Array<{
     lineId: string;
     /** The client's line ref (the gateway's checkout line id). */
@@ -117,7 +120,24 @@ export class OrderBook {
   private readonly byReference = new Map<string, string>();
   private next = 1001;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** The shops orders may be collected at. */
+    private readonly locations: readonly Location[] = [],
+  ) {}
+
+  /** A shop as an order names it, the address in the store's own field names. */
+  private locationOf(id: string): StoreOrder['pickupAt'] {
+    const found = this.locations.find((l) => l.location.id === id)?.location;
+    if (!found) return undefined;
+    const a = found.address;
+    const address = { line1: a.streetAddress, city: a.locality, state: a.region, zip: a.postalCode, country: a.country };
+    return {
+      location_id: found.id,
+      name: found.name,
+      address: Object.fromEntries(Object.entries(address).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    };
+  }
 
   private stamp(): string {
     return new Date(this.now()).toISOString();
@@ -181,7 +201,8 @@ export class OrderBook {
     const allocations = priced.discounts.applied.flatMap((d) => d.allocations);
     const lineDiscount = (ref: string) =>
       allocations.filter((a) => a.target.kind === 'line' && a.target.lineId === ref).reduce((s, a) => s + a.amount, 0);
-    const shipTo = cart.input.ship_to;
+    const shipTo = cart.input.pickup_at ? undefined : cart.input.ship_to;
+    const pickupAt = cart.input.pickup_at === undefined ? undefined : this.locationOf(cart.input.pickup_at);
     // The client's reference of each line (a line-API line without one keeps the store's id).
     const refOf = new Map(cart.input.lines.map((l, i) => [lineIdOf(l, i), l.line_ref]));
     const order: StoreOrder = {
@@ -195,9 +216,10 @@ export class OrderBook {
       updatedAt: now,
       customer: request.customer,
       ...(shipTo && { shipTo: Object.fromEntries(Object.entries(shipTo).filter((e): e is [string, string] => typeof e[1] === 'string')) }),
+      ...(pickupAt && { pickupAt }),
       ...(rate && {
         delivery: {
-          method: 'shipping',
+          method: pickupAt ? 'pickup' : 'shipping',
           rate_id: rate.id,
           rate_label: rate.title,
           ready: priced.lines.find((l) => l.requiresShipping)?.fulfillableOn ?? null,

@@ -5,6 +5,8 @@
  *   GET  /api/v2/health              (GET /health: the same, unsigned, for process managers)
  *   GET  /api/v2/items?q=&kind=&min_price=&max_price=&in_stock=&page=&per_page=   page-based
  *   GET  /api/v2/items/lookup?keys=a,b                    item ids, variant ids, SKUs, slugs
+ *   GET  /api/v2/locations        the shops orders are collected at (a cart's `pickup_at`)
+ *   GET|POST /api/v2/webhooks {url, events}   where order webhooks go (one registration per URL)
  *   POST /api/v2/carts            PUT|GET /api/v2/carts/{cart_id}      (404 once expired)
  *   PATCH /api/v2/carts/{cart_id}   POST /api/v2/carts/{cart_id}/lines   PATCH|DELETE /api/v2/carts/{cart_id}/lines/{line_id}
  *                                   the cart-side API: a cart edited piece by piece (README.md)
@@ -12,7 +14,7 @@
  *   POST /api/v2/orders {cart_id, reference, expected_total, customer, payment}  once per reference
  *                                   and once per Idempotency-Key header (a repeat gets the first answer);
  *                                   a card its issuer challenges: 202 with a payment to confirm (payments.ts)
- *   GET  /api/v2/orders?reference=   ?cart_id=   ?updated_since=&page=   GET /api/v2/orders/{id}
+ *   GET  /api/v2/orders?reference=   ?cart_id=   ?updated_since= (>=) or ?updated_after= (>) &page=   GET /api/v2/orders/{id}
  *   POST /api/v2/orders/{id}/events  the merchant ships, delivers, cancels, refunds (webhook follows)
  *   POST /api/v2/customers/authenticate {username, password}   a customer's login: 200 {customer}, or
  *                                   401 invalid_credentials for an unknown email and a wrong password alike
@@ -56,6 +58,13 @@ export interface RestStoreOptions {
   controls?: boolean;
   /** The shop's prices contain its tax (a VAT-style store): carts and orders show it as included. */
   pricesIncludeTax?: boolean;
+  /**
+   * POST /orders keeps the first answer per Idempotency-Key, whatever it was (a 402 decline too),
+   * and replays it, as Stripe's idempotency layer does ("saves the resulting status code and body
+   * of the first request made for any given idempotency key, regardless of whether it succeeds or
+   * fails", https://docs.stripe.com/api/idempotent_requests). Default: only placed orders are kept.
+   */
+  replayEveryAnswer?: boolean;
   now?: () => number;
   cartTtlMs?: number;
   /** Webhook retry waits. */
@@ -158,7 +167,7 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   // The demo customers' logins (config/demo/customer_logins.csv, password demo-flowers).
   const logins = customerLogins(options.dataDir, data.customerEmails);
   const carts = new CartBook(data, now, options.cartTtlMs ?? 86_400_000);
-  const orders = new OrderBook(now);
+  const orders = new OrderBook(now, data.locations);
   const payments = new PaymentBook();
   const faults = new Faults(options.latencyMs ?? 0);
   const webhooks = new WebhookSender({
@@ -233,6 +242,38 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
   addPaymentPages(app, { payments, carts, orders, webhooks, announce });
 
   app.get(`${API}/health`, async () => ({ ok: true, time: new Date(now()).toISOString() }));
+  // Where the store sends its order webhooks: one registration per URL (registering it again keeps it).
+  const hooks: Array<{ webhook_id: string; url: string; events: string[] }> = [];
+  app.get(`${API}/webhooks`, async () => ({ data: hooks }));
+  app.post(`${API}/webhooks`, async (req, reply) => {
+    const { url, events } = (req.body ?? {}) as { url?: unknown; events?: unknown };
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new StoreError(422, 'bad_url', 'url must be an http(s) URL');
+    const kept = hooks.find((h) => h.url === url);
+    if (kept) return reply.code(200).send(kept);
+    const hook = {
+      webhook_id: `wh_${randomBytes(6).toString('hex')}`,
+      url,
+      events: Array.isArray(events) ? events.map(String) : ['order.created', 'order.updated'],
+    };
+    hooks.push(hook);
+    webhooks.deliverTo(url);
+    return reply.code(201).send(hook);
+  });
+  // The shops where orders are collected (config/demo/shipping.yaml `pickup_locations`).
+  app.get(`${API}/locations`, async () => ({
+    data: data.locations.map(({ location: l, readyWithinHours }) => ({
+      location_id: l.id,
+      name: l.name,
+      address: {
+        line1: l.address.streetAddress,
+        city: l.address.locality,
+        state: l.address.region,
+        zip: l.address.postalCode,
+        country: l.address.country,
+      },
+      ready_within_hours: readyWithinHours,
+    })),
+  }));
   // Liveness for process managers, outside the signed API.
   app.get('/health', async () => ({ ok: true }));
 
@@ -340,8 +381,21 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
 
   const parsePlace = validated(PlaceInput);
   const idempotencyKeys = new Map<string, string>();
-  app.post(`${API}/orders`, async (req, reply) => {
+  const answers = new Map<string, { status: number; body: unknown }>();
+  /** The answer to keep for a key (replayEveryAnswer): an outcome of the order, not a fault or a bad call. */
+  const keepAnswer = (req: FastifyRequest, status: number, body: unknown) => {
     const key = req.headers['idempotency-key'];
+    if (options.replayEveryAnswer && typeof key === 'string' && (status < 300 || [402, 409, 422].includes(status)) && !answers.has(key))
+      answers.set(key, { status, body });
+  };
+  const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => (
+    keepAnswer(req, reply.statusCode, payload),
+    payload
+  );
+  app.post(`${API}/orders`, { onSend }, async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    const replay = typeof key === 'string' ? answers.get(key) : undefined;
+    if (replay) return reply.code(replay.status).type('application/json').send(replay.body);
     const seen = typeof key === 'string' ? idempotencyKeys.get(key) : undefined;
     if (seen !== undefined) return reply.code(200).send(orderView(orderOr404(seen), store.origin));
     const input = parsePlace(req.body);
@@ -384,8 +438,10 @@ export async function createRestStore(options: RestStoreOptions): Promise<RestSt
         meta: { page: 1, per_page: 1, total_items: order ? 1 : 0, total_pages: 1 },
       };
     }
-    const since = Date.parse(q.updated_since ?? '');
-    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference, cart_id or updated_since (RFC 3339)');
+    // updated_since is inclusive (>=); updated_after exclusive (>), as many stores' "since" is.
+    const after = q.updated_after === undefined ? NaN : Date.parse(q.updated_after);
+    const since = Number.isNaN(after) ? Date.parse(q.updated_since ?? '') : after + 1;
+    if (Number.isNaN(since)) throw new StoreError(400, 'bad_request', 'give reference, cart_id, updated_since or updated_after (RFC 3339)');
     const { page, perPage } = pageParams(q, 100);
     return paged(
       orders.changedSince(since).map((o) => orderView(o, store.origin)),

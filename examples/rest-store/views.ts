@@ -134,24 +134,39 @@ export function cartView(cart: CartRecord) {
         message: r.detail ?? null,
       })),
     ],
-    shipping: group
-      ? {
-          rates: group.options.map((o) => ({
-            rate_id: o.id,
-            label: o.title,
-            note: o.description ?? null,
-            carrier: o.carrier ?? null,
-            price: money(o.amount),
-            arrives_from: o.earliest ?? null,
-            arrives_by: o.latest ?? null,
-          })),
-          selected_rate_id: group.selectedOptionId ?? null,
-          unavailable: group.unavailableReason ?? null,
-        }
-      : null,
-    delivery_methods: q.availableMethods
-      .filter((m) => m.type === 'shipping')
-      .map((m) => ({ kind: m.type, line_refs: m.lineIds, ready: m.fulfillableOn, note: m.description })),
+    // Collected at a shop: its options (free, ready within its hours) instead of shipping rates.
+    pickup:
+      group && cart.input.pickup_at
+        ? {
+            location_id: cart.input.pickup_at,
+            options: group.options.map((o) => ({
+              option_id: o.id,
+              label: o.title,
+              note: o.description ?? null,
+              ready_from: o.earliest ?? null,
+              price: money(o.amount),
+            })),
+            selected_option_id: group.selectedOptionId ?? null,
+            unavailable: group.unavailableReason ?? null,
+          }
+        : null,
+    shipping:
+      group && !cart.input.pickup_at
+        ? {
+            rates: group.options.map((o) => ({
+              rate_id: o.id,
+              label: o.title,
+              note: o.description ?? null,
+              carrier: o.carrier ?? null,
+              price: money(o.amount),
+              arrives_from: o.earliest ?? null,
+              arrives_by: o.latest ?? null,
+            })),
+            selected_rate_id: group.selectedOptionId ?? null,
+            unavailable: group.unavailableReason ?? null,
+          }
+        : null,
+    delivery_methods: q.availableMethods.map((m) => ({ kind: m.type, line_refs: m.lineIds, ready: m.fulfillableOn, note: m.description })),
     // A store whose prices include tax says so per line and in `totals.tax_included`; `tax` is what it adds.
     tax:
       q.totals.tax === null
@@ -188,6 +203,7 @@ export function orderView(order: StoreOrder, storeUrl: string) {
     customer: order.customer,
     ship_to: order.shipTo ?? null,
     delivery: order.delivery ?? null,
+    pickup_at: order.pickupAt ?? null,
     lines: order.lines.map((l) => ({
       line_id: l.lineId,
       line_ref: l.lineRef ?? null,

@@ -18,6 +18,7 @@ import { ConfigError } from '../../adapters/kit/config-error.js';
 import type { LoadedTenant } from '../config/load-tenants.js';
 import { withBaseUrl } from '../config/base-url.js';
 import { createSecretFile, resolveSecret } from '../config/secrets.js';
+import { settingsFromEnvironment } from '../config/setting-refs.js';
 import { resolveEmbedded, type EmbeddedSettings } from '../embedded/settings.js';
 import { resolvePolicies, type Policies, type TenantConfig } from '../config/tenant-schema.js';
 import { paymentHandlerRegistry, renderBusinessProfile, type PaymentHandlerRegistry } from '../protocol/business-profile.js';
@@ -97,7 +98,8 @@ function renderProfile(object: Profile): RenderedProfile {
 }
 
 export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise<Tenant> {
-  const config = withBaseUrl(read.config, deps.baseUrl, read.file);
+  const fromEnv = settingsFromEnvironment(read.config.adapter.settings, read.file, deps.env);
+  const config = withBaseUrl({ ...read.config, adapter: { ...read.config.adapter, settings: fromEnv } }, deps.baseUrl, read.file);
   const loaded = { config, file: read.file };
   const { file } = loaded;
   const baseDir = dirname(file);

@@ -1,8 +1,8 @@
 /**
  * The REST adapter's call sequences on the reference store's cart-side API
  * (examples/rest-tenants/tenants/flowers-cart.yaml): a refused line keeps its message while the others
- * are priced; later quotes send only the line changes; placement carries the store's
- * Idempotency-Key; a failed call that is not idempotent is not retried; a store without a
+ * are priced; later quotes send only the line changes; placement carries an Idempotency-Key per
+ * attempt; a failed call that is not idempotent is not retried; a store without a
  * checkout page gets no checkout-link call; and a broken mapping file is named by file, line,
  * column and function, at start-up and at run time.
  */
@@ -70,7 +70,7 @@ describe('REST adapter call sequences (cart-side store)', () => {
     });
   });
 
-  it('places the order with an Idempotency-Key made from the checkout reference', async () => {
+  it('places the order with an Idempotency-Key per attempt: the checkout reference and a digest of the payment and total', async () => {
     const lines = [{ lineId: 'li_1', variantId: 'ebook_flower_care', quantity: 1 }];
     const quote = await adapter.quote(request(lines));
     const placed = await adapter.placeOrder({
@@ -81,7 +81,8 @@ describe('REST adapter call sequences (cart-side store)', () => {
       payment: { mode: 'store_charged', handlerId: 'store_card', credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' } },
     });
     expect(placed).toMatchObject({ status: 'placed' });
-    expect(store.idempotencyKeys.get('order-chk_idem')).toBe((placed as { orderId: string }).orderId);
+    const keys = [...store.idempotencyKeys].filter(([key]) => key.startsWith('order-chk_idem-'));
+    expect(keys).toEqual([[expect.stringMatching(/^order-chk_idem-[\w-]{22}$/), (placed as { orderId: string }).orderId]]);
   });
 
   it('does not let a failed call that is not idempotent be retried (a retry would make a second cart)', async () => {
@@ -146,6 +147,18 @@ describe('REST adapter mapping files: errors name file, line, column and functio
     await expect(flowersAdapter(store, Date.now, {}, join(dir, 'flowers-cart.yaml'))).rejects.toThrow(
       /search\.jsonata:4:\d+: \$\.adapter\.settings\.operations\.search\.response is not a valid JSONata expression/,
     );
+  });
+
+  it('names the tenant file, line and column of an inline function that fails at run time', async () => {
+    cpSync(join(process.cwd(), 'config/rest-demo/tenants'), dir, { recursive: true });
+    const file = join(dir, 'flowers.yaml');
+    const text = readFileSync(file, 'utf8').replace('"title": name,', '"title": $substring(name, "one"),');
+    writeFileSync(file, text);
+    const failing = await flowersAdapter(store, Date.now, {}, file);
+    const failure = await failing.quote(request([{ lineId: 'li_1', variantId: 'bouquet_roses', quantity: 1 }])).catch((e: unknown) => e);
+    const line = lineOf(text, '$substring(');
+    expect((failure as Error).message).toMatch(new RegExp(`flowers\\.yaml:${line}:\\d+ \\(in function \\$quote\\) failed`));
+    await failing.close();
   });
 
   it("names the function's file and line and an excerpt of the store's answer when a mapping fails at run time", async () => {

@@ -71,6 +71,60 @@ describe('npm run rest -- check', () => {
     }
   });
 
+  it('compiles without any secret set, and lists the variables the tenant needs at run time', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await run(
+      ['check', '--tenant', 'flowers'],
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      {
+        CONFIG_DIR: 'config/rest-demo',
+      },
+    );
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(out.join('\n')).toContain('flowers: every mapping compiles');
+    expect(out.join('\n')).toMatch(/FLOWERS_STORE_API_SECRET \(credential api_secret\): not set here/);
+    expect(out.join('\n')).toMatch(/FLOWERS_STORE_WEBHOOK_SECRET \(credential webhook_secret\): not set here/);
+  });
+
+  it('lists the variables of settings from the environment too, set or not, and checks them with placeholders', async () => {
+    const file = join(dir, 'tenants/flowers-cart.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.setIn(['adapter', 'settings', 'base_url'], doc.createNode({ env: 'CART_STORE_URL' }));
+    doc.setIn(['adapter', 'settings', 'max_calls_per_run'], doc.createNode({ env: 'CART_MAX_CALLS' }));
+    const envDir = mkdtempSync(join(tmpdir(), 'rest-check-env-'));
+    cpSync(dir, envDir, { recursive: true });
+    writeFileSync(join(envDir, 'tenants/flowers-cart.yaml'), doc.toString());
+    const out: string[] = [];
+    const code = await run(
+      ['check', '--tenant', 'flowers-cart'],
+      { out: (l) => out.push(l), err: (l) => out.push(l) },
+      {
+        CONFIG_DIR: envDir,
+        CART_MAX_CALLS: '200',
+      },
+    );
+    rmSync(envDir, { recursive: true, force: true });
+    expect(out.join('\n')).toContain('flowers-cart: every mapping compiles');
+    expect(out.join('\n')).toMatch(/CART_STORE_URL \(\$\.adapter\.settings\.base_url\): not set here/);
+    expect(out.join('\n')).toMatch(/CART_MAX_CALLS \(\$\.adapter\.settings\.max_calls_per_run\): set/);
+    expect(code).toBe(0);
+  });
+
+  it("runs the README's example as written: CONFIG_DIR and no secret", async () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const command = /^(CONFIG_DIR=(\S+) npm run rest -- (check --tenant (\S+)))$/m.exec(readme);
+    expect(command).not.toBeNull();
+    const out: string[] = [];
+    const code = await run(command![3]!.split(' '), { out: (l) => out.push(l), err: (l) => out.push(l) }, { CONFIG_DIR: command![2]! });
+    expect(code).toBe(0);
+    for (const name of ['FLOWERS_STORE_API_SECRET', 'FLOWERS_STORE_WEBHOOK_SECRET']) {
+      expect(out.join('\n')).toContain(name);
+      expect(readme).toContain(name);
+    }
+  });
+
   it('says how to use it', async () => {
     const { code, err } = await check(['check']);
     expect(err).toMatch(/^usage:\n {2}npm run rest -- check --tenant <id> \[--live\]/);

@@ -5,7 +5,8 @@
  * examples/rest-tenants/tenants/flowers-cart.yaml (call sequences on the store's cart-side API,
  * mappings in files), by examples/rest-tenants/tenants/flowers-stateless.yaml (no backend handle,
  * no checkout page), and flowers.yaml as a client that keeps only the store's references
- * (storeReferencesOnly) and in front of a store whose prices include tax.
+ * (storeReferencesOnly) and in front of a store whose prices include tax, and all of these at once
+ * with pickup (flowers.yaml maps the store's shops).
  */
 import { DEMO_CARD_TOKENS, DEMO_CHALLENGE_TOKEN, DEMO_SHOP_FIXTURES } from '../contract/demo-fixtures.js';
 import { runAdapterContract, type BackendFault, type SignedDelivery } from '../contract/contract-suite.js';
@@ -40,6 +41,11 @@ const TENANTS: Array<[string, Variant]> = [
   ['rest (reference store, stateless: no handle, no checkout page)', { tenantFile: FLOWERS_STATELESS_FILE }],
   ['rest (reference store, store references only)', { tenantFile: FLOWERS_FILE, settings: storeReferencesOnly(), challenge: true }],
   ['rest (reference store, prices include tax)', { tenantFile: FLOWERS_FILE, store: { pricesIncludeTax: true } }],
+  // The issue 45 walk in one store: a payment challenge, store references only, tax-inclusive prices and pickup.
+  [
+    'rest (reference store: challenge, store references only, tax included, pickup)',
+    { tenantFile: FLOWERS_FILE, settings: storeReferencesOnly(), store: { pricesIncludeTax: true }, challenge: true },
+  ],
 ];
 
 /** The buyer's decision on the store's payment page; the order id from the thank-you page. */

@@ -23,6 +23,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+
 /** Loads the flowers tenant file after `edit` changed its text. */
 async function loadFlowers(edit: (text: string) => string = (t) => t) {
   const tenants = join(dir, 'tenants');
@@ -51,11 +53,30 @@ describe('REST adapter settings', () => {
     await registry.close();
   });
 
-  it('stops start-up on a JSONata syntax error, naming the file and the JSON path', async () => {
-    const failure = loadFlowers((t) => t.replace(`response: '{"url": url, "storeReference": cart_id}'`, `response: '{"url": url'`));
+  it('stops start-up on a JSONata syntax error, naming the file, line and column and the JSON path', async () => {
+    let line = 0;
+    const failure = loadFlowers((t) => {
+      const edited = t.replace(`response: '{"url": url, "storeReference": cart_id}'`, `response: '{"url": url'`);
+      line = lineOf(edited, `response: '{"url": url'`);
+      return edited;
+    });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(
-      /flowers\.yaml: \$\.adapter\.settings\.operations\.checkout_url\.response is not a valid JSONata expression \(at character \d+\)/,
+      new RegExp(
+        `flowers\\.yaml:${line}:\\d+: \\$\\.adapter\\.settings\\.operations\\.checkout_url\\.response is not a valid JSONata expression`,
+      ),
+    );
+  });
+
+  it('names the line and column in the tenant file of an unknown function inside an inline shared function', async () => {
+    let at = { line: 0, column: 0 };
+    const failure = loadFlowers((t) => {
+      const edited = t.replace('"subtotal": $amount($c.totals.items)', '"subtotal": $amont($c.totals.items)');
+      at = { line: lineOf(edited, '$amont('), column: edited.split('\n')[lineOf(edited, '$amont(') - 1]!.indexOf('$amont(') + 1 };
+      return edited;
+    });
+    await expect(failure).rejects.toThrow(
+      new RegExp(`flowers\\.yaml:${at.line}:${at.column} \\(in function \\$quote\\): unknown function \\$amont`),
     );
   });
 
