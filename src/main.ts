@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     env: process.env,
     now: Date.now,
     store,
-    observeBackend: (tenant) => metrics.backendObserver(tenant),
+    observeBackend: (tenant, adapter) => metrics.backendObserver(tenant, adapter),
     baseUrl: settings.baseUrl ?? listenOrigin(settings.host, port, settings.tls !== undefined),
   };
   const tenants = await loadTenants(settings.configDir, deps);
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   const reloader = new TenantReloader(app.tenants, settings.configDir, deps, app.log, {
     drainMs: settings.shutdownGraceMs,
-    onReload: (outcome) => metrics.configReload(outcome),
+    onReload: (outcome, reason) => metrics.configReload(outcome, reason),
   });
   let stopping = false;
   const reload = () => {

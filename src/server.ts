@@ -145,6 +145,7 @@ async function createApp(
     });
   }
   app.decorate('metrics', metrics);
+  metrics.watchTenants(() => routing.registry.tenants); // each scrape reads their circuits
   // Operator endpoints on a listener of their own (main.ts binds it to ADMIN_HOST:ADMIN_PORT).
   const admin = await buildAdminServer(metrics, { store, routing });
   app.decorate('admin', admin);
