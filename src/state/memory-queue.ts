@@ -112,6 +112,11 @@ export class MemoryQueue<T> implements DurableQueue<T> {
     return true;
   }
 
+  async discard(id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.dead.delete(id);
+  }
+
   async depth(): Promise<{ queued: number; dead: number }> {
     this.checkOpen();
     return { queued: this.jobs.size, dead: this.dead.size };

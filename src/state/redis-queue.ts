@@ -81,6 +81,10 @@ export class RedisQueue<T> implements DurableQueue<T> {
     return (await this.script('queueReplay', keys, [this.prefix, id, this.now()])) === 1;
   }
 
+  async discard(id: string): Promise<boolean> {
+    return (await this.script('queueDiscard', [this.job(id), this.dead], [id])) === 1;
+  }
+
   async depth(): Promise<{ queued: number; dead: number }> {
     const [queued, dead] = (await this.script('queueDepth', [this.queued, this.dead], [])) as [number, number];
     return { queued, dead };

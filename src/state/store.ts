@@ -103,6 +103,8 @@ export interface DurableQueue<T> {
   listDead(): Promise<Array<DeadJob<T>>>;
   /** Moves a dead job to the end of its group's queue, due now, attempts reset; false when unknown. */
   replay(id: string): Promise<boolean>;
+  /** Forgets a dead job for good (an operator decided it is not to be delivered); false when unknown. */
+  discard(id: string): Promise<boolean>;
   /** `queued` counts every job not dead (waiting, leased or waiting for a retry). */
   depth(): Promise<{ queued: number; dead: number }>;
 }

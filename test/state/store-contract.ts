@@ -363,6 +363,20 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       expect(await queue.claim(10, LEASE)).toMatchObject([{ id: 'e1', payload: 'first', attempts: 0 }]);
     });
 
+    it('discards a dead job for good: gone from the dead letters, never delivered', async () => {
+      const queue = store.queue<string>('outbox');
+      await queue.enqueue({ id: 'e1', group: 'o1', payload: 'first' });
+      const [job] = await queue.claim(1, LEASE);
+      await queue.deadLetter(job!, 'gave up');
+      expect(await queue.discard('unknown')).toBe(false);
+      expect(await queue.discard('e1')).toBe(true);
+      expect(await queue.discard('e1')).toBe(false);
+      expect(await queue.replay('e1')).toBe(false);
+      expect(await queue.listDead()).toEqual([]);
+      expect(await queue.depth()).toEqual({ queued: 0, dead: 0 });
+      expect(await queue.claim(10, LEASE)).toEqual([]);
+    });
+
     it('lists dead jobs oldest death first', async () => {
       const queue = store.queue<string>('outbox');
       for (const id of ['x', 'y', 'z']) await queue.enqueue({ id, payload: id });
