@@ -58,7 +58,16 @@ async function main(): Promise<void> {
   };
   const tenants = await loadTenants(settings.configDir, deps);
   const secret = GatewaySecret.from(settings.gatewaySecret);
-  const app = await buildServer({ settings, tenants, store, secret, metrics, trustProxy: settings.trustProxy, ...(https && { https }) });
+  const app = await buildServer({
+    settings,
+    tenants,
+    store,
+    secret,
+    metrics,
+    trustProxy: settings.trustProxy,
+    operators: settings.operators,
+    ...(https && { https }),
+  });
   if (secret.ephemeral && settings.store !== 'memory') {
     app.log.warn(
       'GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor or an order page link ' +

@@ -86,7 +86,7 @@ export class Metrics implements QueueMetrics {
       registers,
       collect() {
         this.reset();
-        for (const tenant of tenants()) this.set({ tenant: tenant.id, adapter: tenant.adapter.kind }, CIRCUIT_VALUES[tenant.circuit.state]);
+        for (const tenant of tenants()) this.set({ tenant: tenant.id, adapter: tenant.config.adapter.type }, CIRCUIT_VALUES[tenant.circuit.state]);
       },
     });
     this.webhooksRefused = new Counter({
