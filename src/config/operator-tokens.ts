@@ -24,9 +24,11 @@ function parse(text: string, source: string): OperatorToken[] {
     .filter(Boolean);
   return entries.map((entry) => {
     const colon = entry.indexOf(':');
-    const [name, token] = colon > 0 && NAME.test(entry.slice(0, colon)) ? [entry.slice(0, colon), entry.slice(colon + 1)] : ['operator', entry];
+    const [name, token] =
+      colon > 0 && NAME.test(entry.slice(0, colon)) ? [entry.slice(0, colon), entry.slice(colon + 1)] : ['operator', entry];
     // The messages never repeat a token.
-    if (token.length < MIN_TOKEN) throw new ConfigError(`${source}: each operator token must be at least ${MIN_TOKEN} characters (e.g. openssl rand -base64 24)`);
+    if (token.length < MIN_TOKEN)
+      throw new ConfigError(`${source}: each operator token must be at least ${MIN_TOKEN} characters (e.g. openssl rand -base64 24)`);
     return { name, token };
   });
 }

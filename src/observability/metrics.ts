@@ -41,6 +41,21 @@ export interface CacheCounts {
   misses: number;
 }
 
+/** Each tenant's circuit state, read on every scrape from the tenants serving now. */
+function circuitGauge(registers: Registry[], tenants: () => readonly Tenant[]): void {
+  new Gauge({
+    name: 'proto_backend_circuit_state',
+    help: "A tenant's backend circuit breaker: 0 closed (calls go through), 1 half-open (one trial call), 2 open (calls refused).",
+    labelNames: ['tenant', 'adapter'],
+    registers,
+    collect() {
+      this.reset();
+      for (const tenant of tenants())
+        this.set({ tenant: tenant.id, adapter: tenant.config.adapter.type }, CIRCUIT_VALUES[tenant.circuit.state]);
+    },
+  });
+}
+
 export class Metrics implements QueueMetrics {
   readonly registry = new Registry();
   private readonly requests: RequestSeries;
@@ -78,17 +93,7 @@ export class Metrics implements QueueMetrics {
       labelNames: ['tenant', 'adapter', 'method', 'kind'],
       registers,
     });
-    const tenants = () => this.tenants();
-    new Gauge({
-      name: 'proto_backend_circuit_state',
-      help: "A tenant's backend circuit breaker: 0 closed (calls go through), 1 half-open (one trial call), 2 open (calls refused at once).",
-      labelNames: ['tenant', 'adapter'],
-      registers,
-      collect() {
-        this.reset();
-        for (const tenant of tenants()) this.set({ tenant: tenant.id, adapter: tenant.config.adapter.type }, CIRCUIT_VALUES[tenant.circuit.state]);
-      },
-    });
+    circuitGauge(registers, () => this.tenants());
     this.webhooksRefused = new Counter({
       name: 'proto_backend_webhooks_refused_total',
       help: "Webhooks from a merchant's store refused because they did not verify with the store's webhook secret.",

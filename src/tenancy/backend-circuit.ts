@@ -30,7 +30,11 @@ function storeFailure(error: Error): boolean {
 /** What a call refused by an open circuit throws: retryable (503 with Retry-After), never retried in the call itself. */
 export class CircuitOpenError extends BackendError {
   constructor(method: string, retryAfterMs: number) {
-    super(`backend ${method} not called: the store failed ${CONSECUTIVE_FAILURES} times in a row, calls pause for a while`, true, retryAfterMs);
+    super(
+      `backend ${method} not called: the store failed ${CONSECUTIVE_FAILURES} times in a row, calls pause for a while`,
+      true,
+      retryAfterMs,
+    );
   }
 }
 

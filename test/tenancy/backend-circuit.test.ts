@@ -22,8 +22,13 @@ async function gatewayWith(ping: () => Promise<void>) {
   const setup = { apiVersion: async () => ({ version: '1', supported: true, detail: 'ok' }) };
   const adapter = { ...stubAdapter(), ping, setup };
   const config = { ...baseTenantConfig, policies: { backend: { attempts: 1 } } };
-  const tenant = assembleTenant({ config, file: 'shop.yaml' }, adapter, { observe: metrics.backendObserver('shop', 'stub') });
-  app = await buildServer({ settings: { bodyLimitBytes: 65_536, logLevel: 'silent' }, tenants: new TenantRegistry([tenant]), store: new MemoryStore(), metrics });
+  const tenant = assembleTenant({ config, file: 'shop.yaml' }, adapter, { observe: metrics.backendObserver('shop', 'memory') });
+  app = await buildServer({
+    settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
+    tenants: new TenantRegistry([tenant]),
+    store: new MemoryStore(),
+    metrics,
+  });
   return tenant;
 }
 
@@ -41,8 +46,8 @@ describe('the backend circuit', () => {
     expect(refused).toMatchObject({ retryable: true, retryAfterMs: 15_000 });
     expect(calls).toBe(8);
     const text = await scrape(app!);
-    expect(sample(text, 'proto_backend_circuit_state', { tenant: 'shop', adapter: 'stub' })).toBe(2);
-    expect(sample(text, 'proto_backend_errors_total', { tenant: 'shop', adapter: 'stub', method: 'ping', kind: 'unavailable' })).toBe(8);
+    expect(sample(text, 'proto_backend_circuit_state', { tenant: 'shop', adapter: 'memory' })).toBe(2);
+    expect(sample(text, 'proto_backend_errors_total', { tenant: 'shop', adapter: 'memory', method: 'ping', kind: 'unavailable' })).toBe(8);
     expect(app!.metrics.health.summary('shop')).toMatchObject({ calls: 8, errorRate: 1, lastStoreError: { code: 'ping: unavailable' } });
   });
 

@@ -21,7 +21,10 @@ afterEach(async () => {
 async function withDeadLetter(): Promise<{ gw: OrderGateway; event: string }> {
   receiver = await startReceiver();
   receiver.answer(503);
-  gw = await orderGateway({ operators: [{ name: 'alice', token: TOKEN }], webhooks: { schedule: { maxAttempts: 1, delayMs: () => 1000 } } });
+  gw = await orderGateway({
+    operators: [{ name: 'alice', token: TOKEN }],
+    webhooks: { schedule: { maxAttempts: 1, delayMs: () => 1000 } },
+  });
   await gw.placeOrder({ webhookUrl: receiver.url() });
   const queue = orderWebhookQueue(gw.store, 'shop');
   await expect.poll(async () => (await queue.listDead()).length, { timeout: 10_000 }).toBe(1);
@@ -31,7 +34,7 @@ async function withDeadLetter(): Promise<{ gw: OrderGateway; event: string }> {
 const action = (event: string, what: string) => `/console/tenants/shop/dead-letters/${event}/${what}`;
 
 describe('the operator console', () => {
-  it('is served on the operator listener only, never on the tenant port, with a CSP that allows no script and no remote asset', async () => {
+  it('is on the operator listener only, never on the tenant port, with a CSP that allows no script and no remote asset', async () => {
     gw = await orderGateway();
     const page = await gw.app.admin.inject({ method: 'GET', url: '/console' });
     expect(page.statusCode).toBe(200);
@@ -51,7 +54,11 @@ describe('the operator console', () => {
     const bare = await gw.app.admin.inject({ method: 'POST', url: action(event, 'discard') });
     expect(bare.statusCode).toBe(403);
     expect(bare.body).toContain('Refused');
-    const wrong = await gw.app.admin.inject({ method: 'POST', url: action(event, 'discard'), headers: { authorization: 'Bearer not-the-token-at-all' } });
+    const wrong = await gw.app.admin.inject({
+      method: 'POST',
+      url: action(event, 'discard'),
+      headers: { authorization: 'Bearer not-the-token-at-all' },
+    });
     expect(wrong.statusCode).toBe(403);
 
     const signIn = await gw.app.admin.inject({ method: 'POST', url: '/console/sign-in', payload: { token: TOKEN } });
@@ -67,16 +74,27 @@ describe('the operator console', () => {
 
     const page = await gw.app.admin.inject({ method: 'GET', url: '/console/tenants/shop', headers: { cookie: session } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
-    const done = await gw.app.admin.inject({ method: 'POST', url: action(event, 'discard'), headers: { cookie: session }, payload: { csrf } });
+    const done = await gw.app.admin.inject({
+      method: 'POST',
+      url: action(event, 'discard'),
+      headers: { cookie: session },
+      payload: { csrf },
+    });
     expect(done.statusCode).toBe(303);
     expect(await queue.listDead()).toHaveLength(0);
-    expect(gw.logs).toContainEqual(expect.objectContaining({ msg: 'console: dead letter discarded', operator: 'alice', tenant: 'shop', event }));
+    expect(gw.logs).toContainEqual(
+      expect.objectContaining({ msg: 'console: dead letter discarded', operator: 'alice', tenant: 'shop', event }),
+    );
   });
 
   it('retries a dead letter for a script with the bearer token: the platform receives it', async () => {
     const { gw, event } = await withDeadLetter();
     receiver!.answer(200);
-    const retried = await gw.app.admin.inject({ method: 'POST', url: action(event, 'retry'), headers: { authorization: `Bearer ${TOKEN}` } });
+    const retried = await gw.app.admin.inject({
+      method: 'POST',
+      url: action(event, 'retry'),
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(retried.statusCode).toBe(303);
     expect(retried.headers.location).toBe('/console/tenants/shop?done=retried');
     const delivered = await receiver!.waitFor(2);

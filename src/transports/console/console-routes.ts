@@ -37,8 +37,10 @@ const SIGN_IN = (failed: boolean, enabled: boolean) =>
   enabled
     ? `<h1>Sign in</h1>${failed ? '<p class="notice bad" role="alert">That token is not an operator token.</p>' : ''}
 <form method="post" action="/console/sign-in"><label for="token">Operator token</label>
-<p><input id="token" name="token" type="password" autocomplete="current-password" required></p><button class="primary">Sign in</button></form>`
-    : '<h1>Sign in</h1><p>No operator token is configured on this gateway (OPERATOR_TOKEN or OPERATOR_TOKEN_FILE): the console only shows.</p>';
+<p><input id="token" name="token" type="password" autocomplete="current-password" required></p>
+<button class="primary">Sign in</button></form>`
+    : '<h1>Sign in</h1><p>No operator token is configured on this gateway (OPERATOR_TOKEN or OPERATOR_TOKEN_FILE): ' +
+      'the console only shows.</p>';
 
 export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const { metrics, store, routing, log } = deps;
@@ -59,7 +61,11 @@ export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps)
   admin.get<{ Params: { id: string }; Querystring: { done?: string } }>('/console/tenants/:id', async (req, reply) => {
     const tenant = tenantById(req.params.id);
     if (!tenant) return sendPage(reply, { title: 'Not found', ...frame(req), body: '<h1>No such tenant</h1>' }, 404);
-    const [status, box, hooks] = await Promise.all([tenantStatus(tenant, metrics), outboxStatus(store, tenant.id), webhookRegistrations(tenant)]);
+    const [status, box, hooks] = await Promise.all([
+      tenantStatus(tenant, metrics),
+      outboxStatus(store, tenant.id),
+      webhookRegistrations(tenant),
+    ]);
     const session = frame(req);
     const done = req.query.done && NOTICES[req.query.done];
     return sendPage(reply, {
@@ -99,16 +105,20 @@ export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps)
     return sendPage(reply, { title: 'Refused', ...frame(req), notice: { text: why, bad: true }, body: back }, 403);
   };
 
-  admin.post<{ Params: { id: string; job: string; action: string } }>('/console/tenants/:id/dead-letters/:job/:action', async (req, reply) => {
-    const { id, job, action } = req.params;
-    const tenant = tenantById(id);
-    if (!tenant || (action !== 'retry' && action !== 'discard')) return sendPage(reply, { title: 'Not found', body: '<h1>Not found</h1>' }, 404);
-    const operator = auth.actor(req);
-    if (!operator) return refuse(req, reply, id);
-    const queue = orderWebhookQueue(store, tenant.id);
-    const done = action === 'retry' ? await queue.replay(job) : await queue.discard(job);
-    const outcome = done ? (action === 'retry' ? 'retried' : 'discarded') : 'gone';
-    log.info({ component: 'console', operator, tenant: tenant.id, event: job, action, outcome }, `console: dead letter ${outcome}`);
-    return reply.redirect(`/console/tenants/${encodeURIComponent(tenant.id)}?done=${outcome}`, 303);
-  });
+  admin.post<{ Params: { id: string; job: string; action: string } }>(
+    '/console/tenants/:id/dead-letters/:job/:action',
+    async (req, reply) => {
+      const { id, job, action } = req.params;
+      const tenant = tenantById(id);
+      if (!tenant || (action !== 'retry' && action !== 'discard'))
+        return sendPage(reply, { title: 'Not found', body: '<h1>Not found</h1>' }, 404);
+      const operator = auth.actor(req);
+      if (!operator) return refuse(req, reply, id);
+      const queue = orderWebhookQueue(store, tenant.id);
+      const done = action === 'retry' ? await queue.replay(job) : await queue.discard(job);
+      const outcome = done ? (action === 'retry' ? 'retried' : 'discarded') : 'gone';
+      log.info({ component: 'console', operator, tenant: tenant.id, event: job, action, outcome }, `console: dead letter ${outcome}`);
+      return reply.redirect(`/console/tenants/${encodeURIComponent(tenant.id)}?done=${outcome}`, 303);
+    },
+  );
 }

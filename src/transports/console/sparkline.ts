@@ -13,15 +13,19 @@ export function sparkline(minutes: readonly MinuteStats[], label: string): strin
   const step = WIDTH / Math.max(1, minutes.length - 1);
   const highest = Math.max(1, ...minutes.map((m) => m.p99Ms ?? 0));
   const points = minutes
-    .map((m, i) => (m.p99Ms === undefined ? undefined : `${(i * step).toFixed(1)},${(LINE_HEIGHT - (m.p99Ms / highest) * (LINE_HEIGHT - 2)).toFixed(1)}`))
+    .map((m, i) =>
+      m.p99Ms === undefined ? undefined : `${(i * step).toFixed(1)},${(LINE_HEIGHT - (m.p99Ms / highest) * (LINE_HEIGHT - 2)).toFixed(1)}`,
+    )
     .filter((p): p is string => p !== undefined);
   const bars = minutes
     .map((m, i) => {
       if (m.errors === 0) return '';
       const height = Math.max(1, (m.errors / m.calls) * (HEIGHT - LINE_HEIGHT));
-      return `<rect class="err" x="${Math.max(0, i * step - 2).toFixed(1)}" y="${(HEIGHT - height).toFixed(1)}" width="4" height="${height.toFixed(1)}"/>`;
+      const x = Math.max(0, i * step - 2).toFixed(1);
+      return `<rect class="err" x="${x}" y="${(HEIGHT - height).toFixed(1)}" width="4" height="${height.toFixed(1)}"/>`;
     })
     .join('');
   const line = points.length > 1 ? `<polyline class="lat" points="${points.join(' ')}"/>` : '';
-  return `<svg class="spark" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}" preserveAspectRatio="none">${line}${bars}</svg>`;
+  const frame = `class="spark" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}" preserveAspectRatio="none"`;
+  return `<svg ${frame}>${line}${bars}</svg>`;
 }

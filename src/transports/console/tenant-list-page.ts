@@ -4,7 +4,12 @@ import { ago, html } from './page.js';
 import { sparkline } from './sparkline.js';
 import type { TenantStatus } from './tenant-status.js';
 
-const CIRCUIT_TEXT = { closed: 'closed (calls go through)', half_open: 'half-open (trying one call)', open: 'open (calls refused)', isolated: 'isolated' };
+const CIRCUIT_TEXT = {
+  closed: 'closed (calls go through)',
+  half_open: 'half-open (trying one call)',
+  open: 'open (calls refused)',
+  isolated: 'isolated',
+};
 
 export const ms = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} ms`);
 export const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.01 ? 2 : 1)} %`;
@@ -46,7 +51,8 @@ ${sparkline(health.minutes, label)}
 function reloadText(reload: ReloadState | undefined, now: number): string {
   if (!reload) return '<p class="muted">Configuration: as started (no reload since).</p>';
   if (reload.outcome === 'ok') return `<p>Configuration: <span class="ok">reloaded</span> ${ago(reload.at, now)}.</p>`;
-  return `<p class="reload-failed">Configuration: <span class="bad">last reload refused</span> ${ago(reload.at, now)}; the previous configuration keeps serving.
+  return `<p class="reload-failed">Configuration: <span class="bad">last reload refused</span> ${ago(reload.at, now)};
+the previous configuration keeps serving.
 <br><code>${html(reload.reason ?? '')}</code></p>`;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { OrderEvent } from '../../capabilities/order/order-event.js';
 import type { DeadJob } from '../../state/store.js';
-import { ago, html } from './page.js';
+import { ago, html, row, table } from './page.js';
 import { sparkline } from './sparkline.js';
 import { circuitText, lastErrorText, ms, percent } from './tenant-list-page.js';
 import type { OutboxStatus, Registrations, TenantStatus } from './tenant-status.js';
@@ -24,30 +24,36 @@ function destination(stored: string): string {
 }
 
 function problems(status: TenantStatus, now: number): string {
-  const rows = status.health.problems.map((p) => `<tr><td>${html(p.kind.replace('_', ' '))}</td><td><code>${html(p.code)}</code></td><td>${ago(p.at, now)}</td></tr>`);
+  const rows = status.health.problems.map((p) => row([html(p.kind.replace('_', ' ')), `<code>${html(p.code)}</code>`, ago(p.at, now)]));
   if (rows.length === 0) return '<p class="muted">No problems since this replica started.</p>';
-  return `<div class="scroll"><table class="problems"><thead><tr><th>What</th><th>Code</th><th>When</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return table('problems', ['What', 'Code', 'When'], rows);
 }
 
 function actions(tenantId: string, job: DeadJob<OrderEvent>, csrf: string | undefined): string {
   const base = `/console/tenants/${encodeURIComponent(tenantId)}/dead-letters/${encodeURIComponent(job.id)}`;
   const token = `<input type="hidden" name="csrf" value="${html(csrf ?? '')}">`;
-  return `<form class="inline" method="post" action="${base}/retry">${token}<button class="primary" aria-label="Retry ${html(job.id)}">Retry</button></form>
-<form class="inline" method="post" action="${base}/discard">${token}<button aria-label="Discard ${html(job.id)}">Discard</button></form>`;
+  const button = (action: string, label: string, primary: boolean) =>
+    `<form class="inline" method="post" action="${base}/${action}">${token}` +
+    `<button${primary ? ' class="primary"' : ''} aria-label="${label} ${html(job.id)}">${label}</button></form>`;
+  return `${button('retry', 'Retry', true)} ${button('discard', 'Discard', false)}`;
+}
+
+function deadLetterRow(tenantId: string, job: DeadJob<OrderEvent>, now: number, csrf: string | undefined): string {
+  const { kind, order } = job.payload;
+  const event = `<code>${html(job.id)}</code><br><span class="muted">${html(kind)} · order ${html(order.id)}</span>`;
+  const died = `${ago(job.diedAt, now)}<br><span class="muted">${html(job.reason)}</span>`;
+  const cells = [event, html(destination(job.payload.webhookUrl)), String(job.attempts), died, actions(tenantId, job, csrf)];
+  return row(cells, ` data-event="${html(job.id)}"`);
 }
 
 function outbox(tenantId: string, status: OutboxStatus | undefined, now: number, csrf: string | undefined): string {
   if (!status) return '<p class="bad">The state store cannot be read now.</p>';
   const oldest = status.dead[0];
-  const summary = `<p class="outbox-summary">${status.queued} waiting · ${status.dead.length} dead${oldest ? `, the oldest died ${ago(oldest.diedAt, now)}` : ''}</p>`;
+  const died = oldest ? `, the oldest died ${ago(oldest.diedAt, now)}` : '';
+  const summary = `<p class="outbox-summary">${status.queued} waiting · ${status.dead.length} dead${died}</p>`;
   if (status.dead.length === 0) return summary;
-  const rows = status.dead.map(
-    (job) => `<tr data-event="${html(job.id)}"><td><code>${html(job.id)}</code><br><span class="muted">${html(job.payload.kind)} · order ${html(job.payload.order.id)}</span></td>
-<td>${html(destination(job.payload.webhookUrl))}</td><td>${job.attempts}</td><td>${ago(job.diedAt, now)}<br><span class="muted">${html(job.reason)}</span></td>
-<td>${actions(tenantId, job, csrf)}</td></tr>`,
-  );
-  return `${summary}<div class="scroll"><table class="dead-letters"><thead><tr><th>Event</th><th>To</th><th>Attempts</th><th>Died</th><th></th></tr></thead>
-<tbody>${rows.join('')}</tbody></table></div>`;
+  const rows = status.dead.map((job) => deadLetterRow(tenantId, job, now, csrf));
+  return summary + table('dead-letters', ['Event', 'To', 'Attempts', 'Died', ''], rows);
 }
 
 function registrations(found: Registrations): string {
@@ -55,9 +61,12 @@ function registrations(found: Registrations): string {
   if ('unavailable' in found) return `<p class="bad">The store did not say (${html(found.unavailable)}).</p>`;
   const { needed, registered } = found.setup;
   const missing = needed.filter((topic) => !registered.some((r) => r.topic === topic && r.active));
-  const rows = registered.map((r) => `<tr><td>${html(r.topic)}</td><td>${html(destination(r.url))}</td><td>${r.active ? 'active' : '<span class="bad">paused</span>'}</td></tr>`);
-  return `<p>${missing.length ? `<span class="bad">Not delivering: ${missing.map(html).join(', ')}</span>` : '<span class="ok">Every topic the gateway needs is registered.</span>'}</p>
-${rows.length ? `<div class="scroll"><table class="registrations"><thead><tr><th>Topic</th><th>To</th><th>State</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>` : ''}`;
+  const verdict = missing.length
+    ? `<span class="bad">Not delivering: ${missing.map(html).join(', ')}</span>`
+    : '<span class="ok">Every topic the gateway needs is registered.</span>';
+  const state = (active: boolean) => (active ? 'active' : '<span class="bad">paused</span>');
+  const rows = registered.map((r) => row([html(r.topic), html(destination(r.url)), state(r.active)]));
+  return `<p class="registrations-verdict">${verdict}</p>${rows.length ? table('registrations', ['Topic', 'To', 'State'], rows) : ''}`;
 }
 
 export function tenantPageBody(
@@ -70,8 +79,10 @@ export function tenantPageBody(
   const { health } = status;
   return `<h1>${html(status.name)} <span class="muted">${html(status.id)}</span></h1>
 <dl><dt>Adapter</dt><dd>${html(status.adapter)}</dd><dt>Finishing</dt><dd>${html(status.finishing)}</dd>
-<dt>Circuit</dt><dd class="circuit">${circuitText(status, now)}</dd><dt>Last store error</dt><dd>${lastErrorText(status, now)}</dd>
-<dt>Store latency</dt><dd>p50 ${ms(health.p50Ms)} · p99 ${ms(health.p99Ms)}</dd><dt>Error rate</dt><dd>${percent(health.errorRate)} of ${health.calls} calls</dd></dl>
+<dt>Circuit</dt><dd class="circuit">${circuitText(status, now)}</dd>
+<dt>Last store error</dt><dd>${lastErrorText(status, now)}</dd>
+<dt>Store latency</dt><dd>p50 ${ms(health.p50Ms)} · p99 ${ms(health.p99Ms)}</dd>
+<dt>Error rate</dt><dd>${percent(health.errorRate)} of ${health.calls} calls</dd></dl>
 ${sparkline(health.minutes, `store latency p99 and errors per minute over the last ${health.minutes.length} minutes`)}
 <h2>Recent problems</h2>${problems(status, now)}
 <h2>Order webhooks</h2>${outbox(status.id, box, now, csrf)}

@@ -59,10 +59,10 @@ export type Registrations = { setup: WebhookSetup } | { unavailable: string } | 
 
 /** The store's webhooks, read-only; a store that does not answer in time says so (never its text). */
 export async function webhookRegistrations(tenant: Tenant): Promise<Registrations> {
-  const read = tenant.adapter.setup?.webhooks;
-  if (!read) return { unsupported: true };
+  const setup = tenant.adapter.setup;
+  if (!setup?.webhooks) return { unsupported: true };
   try {
-    return { setup: await read(AbortSignal.timeout(SETUP_DEADLINE_MS)) };
+    return { setup: await setup.webhooks(AbortSignal.timeout(SETUP_DEADLINE_MS)) };
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
     return { unavailable: name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${SETUP_DEADLINE_MS / 1000} s` : name };
