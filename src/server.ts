@@ -119,7 +119,7 @@ function gatewayParts(options: ServerOptions): GatewayParts {
 /** The Fastify instance: its logger (the per-request line apart), tenant routing, and the operator listener beside it. */
 async function createApp(
   options: ServerOptions,
-  { metrics, routing, store }: GatewayParts,
+  { metrics, routing, store, now }: GatewayParts,
 ): Promise<{ app: FastifyInstance; access: AccessLog }> {
   const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
@@ -150,7 +150,7 @@ async function createApp(
   app.decorate('metrics', metrics);
   metrics.watchTenants(() => routing.registry.tenants); // each scrape reads their circuits
   // Operator endpoints on a listener of their own (main.ts binds it to ADMIN_HOST:ADMIN_PORT).
-  const admin = await buildAdminServer(metrics, { store, routing }, { operators: options.operators ?? [], log: app.log });
+  const admin = await buildAdminServer(metrics, { store, routing }, { operators: options.operators ?? [], log: app.log, now });
   app.decorate('admin', admin);
   app.addHook('onClose', async () => admin.close());
   app.decorate('tenants', routing);

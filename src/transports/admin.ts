@@ -14,11 +14,11 @@ import { readinessDetail } from './health.js';
 import type { TenantRouting } from './request-context.js';
 import { operatorConsole } from './console/console-routes.js';
 
-/** `operators`: who may act in the console; `log`: where its actions are logged. */
+/** `operators`: who may act in the console; `log`: where its actions are logged; `now`: the gateway's clock. */
 export async function buildAdminServer(
   metrics: Metrics,
   health: { store: StateStore; routing: TenantRouting },
-  operatorDeps: { operators: readonly OperatorToken[]; log: FastifyBaseLogger },
+  operatorDeps: { operators: readonly OperatorToken[]; log: FastifyBaseLogger; now: () => number },
 ): Promise<FastifyInstance> {
   const admin = Fastify({ logger: false, forceCloseConnections: true });
   await admin.register(operatorConsole, { metrics, ...health, ...operatorDeps });

@@ -87,7 +87,7 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
   const store = options.store ?? new MemoryStore();
   const config = { ...baseTenantConfig, ...options.tenant };
   // The tenant reports its backend calls to the app's metrics, as main.ts wires it.
-  const metrics = new Metrics();
+  const metrics = new Metrics(options.now);
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter(), {
     store,
     observe: metrics.backendObserver(config.id, config.adapter.type),

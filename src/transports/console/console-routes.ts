@@ -25,6 +25,8 @@ export interface ConsoleDeps {
   operators: readonly OperatorToken[];
   /** Where actions are logged (the gateway's logger). */
   log: FastifyBaseLogger;
+  /** The gateway's clock (how long ago things happened). */
+  now: () => number;
 }
 
 const NOTICES: Record<string, string> = {
@@ -43,7 +45,7 @@ const SIGN_IN = (failed: boolean, enabled: boolean) =>
       'the console only shows.</p>';
 
 export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps): Promise<void> {
-  const { metrics, store, routing, log } = deps;
+  const { metrics, store, routing, log, now } = deps;
   const auth = new OperatorAuth(deps.operators);
   await admin.register(cookie);
   await admin.register(formbody, { bodyLimit: 4096 });
@@ -55,7 +57,7 @@ export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps)
 
   admin.get('/console', async (req, reply) => {
     const statuses = await Promise.all(routing.registry.tenants.map((tenant) => tenantStatus(tenant, metrics)));
-    return sendPage(reply, { title: 'Tenants', ...frame(req), body: tenantListBody(statuses, metrics.lastReload, Date.now()) });
+    return sendPage(reply, { title: 'Tenants', ...frame(req), body: tenantListBody(statuses, metrics.lastReload, now()) });
   });
 
   admin.get<{ Params: { id: string }; Querystring: { done?: string } }>('/console/tenants/:id', async (req, reply) => {
@@ -72,7 +74,7 @@ export async function operatorConsole(admin: FastifyInstance, deps: ConsoleDeps)
       title: tenant.name,
       ...session,
       ...(done && { notice: { text: done } }),
-      body: tenantPageBody(status, box, hooks, Date.now(), session.csrf),
+      body: tenantPageBody(status, box, hooks, now(), session.csrf),
     });
   });
 

@@ -39,6 +39,8 @@ input{font:inherit;padding:.4rem;border:1px solid var(--line);border-radius:.35r
 width:100%;max-width:22rem}
 .notice{padding:.6rem .8rem;border-radius:.4rem;border:1px solid var(--line);margin:0 0 1rem}
 .notice.bad{border-color:var(--bad)}
+@media (max-width:40rem){.stack thead{display:none}.stack tr{display:block;padding:.5rem 0;border-bottom:1px solid var(--line)}
+.stack td{display:block;border:0;padding:.1rem 0}.stack td:empty{display:none}}code{overflow-wrap:anywhere}
 :focus-visible{outline:3px solid var(--ok);outline-offset:2px}
 `;
 
@@ -54,10 +56,10 @@ export function ago(at: number, now: number = Date.now()): string {
   return `<time datetime="${new Date(at).toISOString()}" title="${new Date(at).toISOString()}">${text}</time>`;
 }
 
-/** A table that scrolls sideways on a narrow screen; `rows` are already HTML. */
+/** A table whose rows stack on a phone's screen (a card per row); `rows` are already HTML. */
 export function table(name: string, headers: readonly string[], rows: readonly string[]): string {
   const head = headers.map((h) => `<th>${h}</th>`).join('');
-  return `<div class="scroll"><table class="${name}"><thead><tr>${head}</tr></thead>
+  return `<div class="scroll"><table class="${name} stack"><thead><tr>${head}</tr></thead>
 <tbody>${rows.join('')}</tbody></table></div>`;
 }
 

@@ -25,7 +25,8 @@ export function sparkline(minutes: readonly MinuteStats[], label: string): strin
       return `<rect class="err" x="${x}" y="${(HEIGHT - height).toFixed(1)}" width="4" height="${height.toFixed(1)}"/>`;
     })
     .join('');
-  const line = points.length > 1 ? `<polyline class="lat" points="${points.join(' ')}"/>` : '';
+  const [x, y] = points[0]?.split(',') ?? [];
+  const line = points.length > 1 ? `<polyline class="lat" points="${points.join(' ')}"/>` : x ? `<circle cx="${x}" cy="${y}" r="2"/>` : '';
   const frame = `class="spark" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}" preserveAspectRatio="none"`;
   return `<svg ${frame}>${line}${bars}</svg>`;
 }

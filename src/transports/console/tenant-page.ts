@@ -42,7 +42,13 @@ function deadLetterRow(tenantId: string, job: DeadJob<OrderEvent>, now: number, 
   const { kind, order } = job.payload;
   const event = `<code>${html(job.id)}</code><br><span class="muted">${html(kind)} · order ${html(order.id)}</span>`;
   const died = `${ago(job.diedAt, now)}<br><span class="muted">${html(job.reason)}</span>`;
-  const cells = [event, html(destination(job.payload.webhookUrl)), String(job.attempts), died, actions(tenantId, job, csrf)];
+  const cells = [
+    event,
+    html(destination(job.payload.webhookUrl)),
+    `${job.attempts} attempt${job.attempts === 1 ? '' : 's'}`,
+    died,
+    actions(tenantId, job, csrf),
+  ];
   return row(cells, ` data-event="${html(job.id)}"`);
 }
 
