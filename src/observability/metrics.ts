@@ -250,6 +250,11 @@ export class Metrics implements QueueMetrics {
    */
   outbox(queue: string, source: Pick<DurableQueue<unknown>, 'depth'>): OutboxMetrics {
     this.outboxQueues.set(queue, source);
+    // Every outcome from zero, so the first dead letter is an increase (the DeadLettersGrowing alert), not a new series.
+    for (const outcome of ['delivered', 'retried', 'dead_lettered'] as const) {
+      this.outboxAttempts.inc({ queue, outcome }, 0);
+      this.deliverySeconds.zero({ queue, outcome });
+    }
     return {
       attempt: (outcome, facts) => {
         this.outboxAttempts.inc({ queue, outcome });
