@@ -15,7 +15,7 @@ const MAX_PROBLEMS = 20;
 
 export type ProblemKind = 'store_error' | 'webhook_refused' | 'delivery_failed';
 
-export interface Problem {
+interface Problem {
   kind: ProblemKind;
   /** A code of the gateway's own: a FailureKind with its method, a delivery outcome. */
   code: string;

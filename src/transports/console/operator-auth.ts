@@ -9,7 +9,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperatorToken } from '../../config/operator-tokens.js';
 
-export const SESSION_COOKIE = 'console_session';
+const SESSION_COOKIE = 'console_session';
 const SESSION_MS = 12 * 3_600_000;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
