@@ -138,6 +138,12 @@ if redis.call('RPUSH', groupKey, ARGV[2]) == 1 then redis.call('ZADD', KEYS[2], 
 redis.call('INCR', KEYS[3])
 return 1`;
 
+/** KEYS ready. The earliest score (due time) of a group head, or nil. */
+const nextDue = `
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #first == 0 then return false end
+return first[2]`;
+
 /** KEYS job, dead; ARGV id. */
 const discard = `
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
@@ -162,6 +168,7 @@ export const SCRIPTS = {
   queueListDead: { lua: listDead, numberOfKeys: 1 },
   queueReplay: { lua: replay, numberOfKeys: 4 },
   queueDiscard: { lua: discard, numberOfKeys: 2 },
+  queueNextDue: { lua: nextDue, numberOfKeys: 1 },
   queueDepth: { lua: depth, numberOfKeys: 2 },
 } as const;
 

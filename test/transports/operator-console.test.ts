@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderWebhookQueue } from '../../src/capabilities/order/outbox.js';
-import { orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
+import { tenantPageBody } from '../../src/transports/console/tenant-page.js';
+import { tenantStatus } from '../../src/transports/console/tenant-status.js';
+import { NOW, orderGateway, type OrderGateway } from '../helpers/order-gateway.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const TOKEN = 'a-long-operator-token-for-tests';
@@ -46,6 +48,21 @@ describe('the operator console', () => {
       const onTenantPort = await gw.app.inject({ method: 'GET', url, headers: { host: 'shop.example' } });
       expect(onTenantPort.body).not.toContain('Operator console');
     }
+  });
+
+  it("shows the outbox's backlog: when its next attempt is due, then how long its oldest job has waited", async () => {
+    receiver = await startReceiver();
+    receiver.answer(503);
+    gw = await orderGateway(); // retries after 20 s, then 1 min, ...
+    await gw.placeOrder({ webhookUrl: receiver.url() });
+    await receiver.waitFor(1);
+    const summary = async () =>
+      /<p class="outbox-summary">(.*?)<\/p>/.exec((await gw!.app.admin.inject({ url: '/console/tenants/shop' })).body)?.[1];
+    await expect.poll(summary).toBe('1 waiting (next attempt in 20 s) · 0 dead');
+    // Later, a job whose attempt was due and not yet taken (no replica polling) shows how long it has waited.
+    const status = await tenantStatus(gw.tenant, gw.app.metrics);
+    const body = tenantPageBody(status, { queued: 1, nextDueAt: NOW, dead: [] }, { unsupported: true }, NOW + 45_000, undefined);
+    expect(body).toContain('1 waiting (the oldest has waited 45 s) · 0 dead');
   });
 
   it('refuses an action without an operator, and with a session but no CSRF token; the dead letter stays', async () => {

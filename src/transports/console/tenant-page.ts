@@ -56,7 +56,10 @@ function outbox(tenantId: string, status: OutboxStatus | undefined, now: number,
   if (!status) return '<p class="bad">The state store cannot be read now.</p>';
   const oldest = status.dead[0];
   const died = oldest ? `, the oldest died ${ago(oldest.diedAt, now)}` : '';
-  const summary = `<p class="outbox-summary">${status.queued} waiting · ${status.dead.length} dead${died}</p>`;
+  const { nextDueAt } = status;
+  const seconds = nextDueAt === undefined ? 0 : Math.round(Math.abs(nextDueAt - now) / 1000);
+  const wait = nextDueAt === undefined ? '' : nextDueAt > now ? ` (next attempt in ${seconds} s)` : ` (the oldest has waited ${seconds} s)`;
+  const summary = `<p class="outbox-summary">${status.queued} waiting${wait} · ${status.dead.length} dead${died}</p>`;
   if (status.dead.length === 0) return summary;
   const rows = status.dead.map((job) => deadLetterRow(tenantId, job, now, csrf));
   return summary + table('dead-letters', ['Event', 'To', 'Attempts', 'Died', ''], rows);

@@ -41,6 +41,8 @@ export async function tenantStatus(tenant: Tenant, metrics: Metrics): Promise<Te
 
 export interface OutboxStatus {
   queued: number;
+  /** When the earliest waiting job is (or was) due: in the past, how long the backlog's oldest has waited. */
+  nextDueAt?: number;
   dead: Array<DeadJob<OrderEvent>>;
 }
 
@@ -48,8 +50,8 @@ export interface OutboxStatus {
 export async function outboxStatus(store: StateStore, tenantId: string): Promise<OutboxStatus | undefined> {
   const queue = orderWebhookQueue(store, tenantId);
   try {
-    const [depth, dead] = await Promise.all([queue.depth(), queue.listDead()]);
-    return { queued: depth.queued, dead };
+    const [depth, dead, nextDueAt] = await Promise.all([queue.depth(), queue.listDead(), queue.nextDueAt()]);
+    return { queued: depth.queued, dead, ...(nextDueAt !== undefined && { nextDueAt }) };
   } catch {
     return undefined;
   }
