@@ -53,12 +53,21 @@ async function main(): Promise<void> {
     env: process.env,
     now: Date.now,
     store,
-    observeBackend: (tenant) => metrics.backendObserver(tenant),
+    observeBackend: (tenant, adapter) => metrics.backendObserver(tenant, adapter),
     baseUrl: settings.baseUrl ?? listenOrigin(settings.host, port, settings.tls !== undefined),
   };
   const tenants = await loadTenants(settings.configDir, deps);
   const secret = GatewaySecret.from(settings.gatewaySecret);
-  const app = await buildServer({ settings, tenants, store, secret, metrics, trustProxy: settings.trustProxy, ...(https && { https }) });
+  const app = await buildServer({
+    settings,
+    tenants,
+    store,
+    secret,
+    metrics,
+    trustProxy: settings.trustProxy,
+    operators: settings.operators,
+    ...(https && { https }),
+  });
   if (secret.ephemeral && settings.store !== 'memory') {
     app.log.warn(
       'GATEWAY_SECRET is not set: each replica signs with its own random key, so a catalog cursor or an order page link ' +
@@ -68,7 +77,7 @@ async function main(): Promise<void> {
 
   const reloader = new TenantReloader(app.tenants, settings.configDir, deps, app.log, {
     drainMs: settings.shutdownGraceMs,
-    onReload: (outcome) => metrics.configReload(outcome),
+    onReload: (outcome, reason) => metrics.configReload(outcome, reason),
   });
   let stopping = false;
   const reload = () => {

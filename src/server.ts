@@ -10,6 +10,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { GatewaySettings, TrustProxy } from './config/env.js';
 import { GatewaySecret } from './config/gateway-secret.js';
+import type { OperatorToken } from './config/operator-tokens.js';
 import { accessLog, type AccessLog } from './observability/access-log.js';
 import { bufferedLog } from './observability/log-destination.js';
 import { requestLogger } from './observability/request-logger.js';
@@ -67,6 +68,8 @@ export interface ServerOptions {
   webhooks?: Partial<WebhookSettings>;
   /** How often an idle replica looks for due background jobs (completions, order polls); 1 s by default. */
   jobPollMs?: number;
+  /** Who may act in the operator console (OPERATOR_TOKEN); none by default: it only shows. */
+  operators?: readonly OperatorToken[];
   /** Where the embedded page's built files are; dist/embedded/page by default. */
   embeddedAssetsDir?: string;
 }
@@ -116,7 +119,7 @@ function gatewayParts(options: ServerOptions): GatewayParts {
 /** The Fastify instance: its logger (the per-request line apart), tenant routing, and the operator listener beside it. */
 async function createApp(
   options: ServerOptions,
-  { metrics, routing, store }: GatewayParts,
+  { metrics, routing, store, now }: GatewayParts,
 ): Promise<{ app: FastifyInstance; access: AccessLog }> {
   const buffered = options.logStream ? undefined : bufferedLog();
   const destination = options.logStream ?? buffered!;
@@ -145,8 +148,9 @@ async function createApp(
     });
   }
   app.decorate('metrics', metrics);
+  metrics.watchTenants(() => routing.registry.tenants); // each scrape reads their circuits
   // Operator endpoints on a listener of their own (main.ts binds it to ADMIN_HOST:ADMIN_PORT).
-  const admin = await buildAdminServer(metrics, { store, routing });
+  const admin = await buildAdminServer(metrics, { store, routing }, { operators: options.operators ?? [], log: app.log, now });
   app.decorate('admin', admin);
   app.addHook('onClose', async () => admin.close());
   app.decorate('tenants', routing);

@@ -1,4 +1,5 @@
 /** Gateway-wide settings from the environment, each with a safe default for local use. */
+import { operatorTokens, type OperatorToken } from './operator-tokens.js';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../adapters/kit/config-error.js';
@@ -21,6 +22,8 @@ export interface GatewaySettings {
   host: string;
   /** ADMIN_PORT / ADMIN_HOST: the operator listener (metrics), apart from the tenants' port. */
   adminPort: number;
+  /** Who may act in the operator console (OPERATOR_TOKEN, OPERATOR_TOKEN_FILE); none: it only shows. */
+  operators: OperatorToken[];
   adminHost: string;
   /** `memory`, a `redis://` / `rediss://` URL, or `redis+cluster://host:port,host:port`. */
   store: string;
@@ -128,6 +131,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     throw new ConfigError('BASE_URL must be an http(s) URL without a trailing slash, query or fragment, e.g. https://agents.example.com');
   }
   return {
+    operators: operatorTokens(env),
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     adminPort: integer(env, 'ADMIN_PORT', 9464, 0, 65535),

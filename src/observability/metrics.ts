@@ -6,12 +6,31 @@
  * or the route pattern, and a request that matched no route is `operation="unknown"`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IdempotencyEvent } from '../pipeline/pipeline.js';
 import type { OutboxMetrics, QueueMetrics } from '../state/queue-worker.js';
 import type { DurableQueue } from '../state/store.js';
 import type { BackendObserver } from '../tenancy/resilient-adapter.js';
+import type { Tenant } from '../tenancy/tenant.js';
+import { BackendHealth } from './backend-health.js';
 import { LatencyHistogram, LatencySeries, PlainCounter, RequestSeries } from './request-series.js';
+
+const CIRCUIT_VALUES = { closed: 0, half_open: 1, open: 2, isolated: 2 } as const;
+
+/** The last configuration reload, for the console. */
+export interface ReloadState {
+  outcome: 'ok' | 'failed';
+  /** Epoch ms. */
+  at: number;
+  /** Why a failed reload was refused (the configuration error, which names files and settings, never secrets). */
+  reason?: string;
+}
+
+/** A tenant's requests, counted since the process started. */
+export interface TenantTraffic {
+  byTransport: Record<string, number>;
+  rateLimited: number;
+}
 
 /** Seconds; from a cached read to a slow backend behind retries. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -22,10 +41,32 @@ export interface CacheCounts {
   misses: number;
 }
 
+/** Each tenant's circuit state, read on every scrape from the tenants serving now. */
+function circuitGauge(registers: Registry[], tenants: () => readonly Tenant[]): void {
+  new Gauge({
+    name: 'proto_backend_circuit_state',
+    help: "A tenant's backend circuit breaker: 0 closed (calls go through), 1 half-open (one trial call), 2 open (calls refused).",
+    labelNames: ['tenant', 'adapter'],
+    registers,
+    collect() {
+      this.reset();
+      for (const tenant of tenants())
+        this.set({ tenant: tenant.id, adapter: tenant.config.adapter.type }, CIRCUIT_VALUES[tenant.circuit.state]);
+    },
+  });
+}
+
 export class Metrics implements QueueMetrics {
   readonly registry = new Registry();
   private readonly requests: RequestSeries;
-  private readonly backendSeconds = new LatencySeries<'tenant' | 'method' | 'outcome'>(LATENCY_BUCKETS);
+  private readonly backendSeconds = new LatencySeries<'tenant' | 'adapter' | 'method' | 'outcome'>(LATENCY_BUCKETS);
+  private readonly backendErrors: PlainCounter<'tenant' | 'adapter' | 'method' | 'kind'>;
+  private readonly webhooksRefused: Counter<'tenant'>;
+  private readonly deliverySeconds: Histogram<'queue' | 'outcome'>;
+  private tenants: () => readonly Tenant[] = () => [];
+  /** Recent attempts and problems per tenant (the console's). */
+  readonly health: BackendHealth;
+  lastReload?: ReloadState;
   private readonly idempotencyOutcomes: PlainCounter<'tenant' | 'operation' | 'outcome'>;
   private readonly limited: Counter<'tenant' | 'scope'>;
   private readonly limiterErrors: Counter;
@@ -34,7 +75,8 @@ export class Metrics implements QueueMetrics {
   private readonly profileCaches: CacheCounts[] = [];
   private readonly outboxQueues = new Map<string, Pick<DurableQueue<unknown>, 'depth'>>();
 
-  constructor() {
+  constructor(now: () => number = Date.now) {
+    this.health = new BackendHealth(now);
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new RequestSeries(this.registry, LATENCY_BUCKETS);
@@ -42,7 +84,27 @@ export class Metrics implements QueueMetrics {
     new LatencyHistogram(this.backendSeconds, LATENCY_BUCKETS, {
       name: 'proto_backend_call_duration_seconds',
       help: 'One attempt of a call to a merchant backend (adapter), by outcome: ok, error or timeout.',
-      labelNames: ['tenant', 'method', 'outcome'],
+      labelNames: ['tenant', 'adapter', 'method', 'outcome'],
+      registers,
+    });
+    this.backendErrors = new PlainCounter({
+      name: 'proto_backend_errors_total',
+      help: 'Failed attempts of calls to a merchant backend, by kind: timeout, unavailable, refused, invalid_answer, unexpected.',
+      labelNames: ['tenant', 'adapter', 'method', 'kind'],
+      registers,
+    });
+    circuitGauge(registers, () => this.tenants());
+    this.webhooksRefused = new Counter({
+      name: 'proto_backend_webhooks_refused_total',
+      help: "Webhooks from a merchant's store refused because they did not verify with the store's webhook secret.",
+      labelNames: ['tenant'],
+      registers,
+    });
+    this.deliverySeconds = new Histogram({
+      name: 'proto_outbox_delivery_duration_seconds',
+      help: 'One outbox delivery attempt (an order webhook to a platform), by outcome: delivered, retried or dead_lettered.',
+      labelNames: ['queue', 'outcome'],
+      buckets: LATENCY_BUCKETS,
       registers,
     });
     this.idempotencyOutcomes = new PlainCounter({
@@ -124,10 +186,39 @@ export class Metrics implements QueueMetrics {
   }
 
   /** The observer a tenant's resilient adapter reports each backend attempt to. */
-  backendObserver(tenant: string): BackendObserver {
-    return ({ method, durationMs, outcome }) => {
-      this.backendSeconds.observe(`${tenant}\n${method}\n${outcome}`, { tenant, method, outcome }, durationMs / 1000);
+  backendObserver(tenant: string, adapter: string): BackendObserver {
+    return (call) => {
+      const { method, durationMs, outcome, failure } = call;
+      this.backendSeconds.observe(`${tenant}\n${adapter}\n${method}\n${outcome}`, { tenant, adapter, method, outcome }, durationMs / 1000);
+      if (failure) this.backendErrors.add(`${tenant}\n${adapter}\n${method}\n${failure}`, { tenant, adapter, method, kind: failure });
+      this.health.attempt(tenant, call);
     };
+  }
+
+  /** The tenants whose circuits each scrape reads (the routing's registry, swapped by reloads). */
+  watchTenants(tenants: () => readonly Tenant[]): void {
+    this.tenants = tenants;
+  }
+
+  webhookRefused(tenant: string): void {
+    this.webhooksRefused.inc({ tenant });
+    this.health.problem(tenant, 'webhook_refused', 'webhook_unverified');
+  }
+
+  /** Requests by transport and rate-limit refusals of one tenant, read from the registry's series. */
+  async traffic(tenant: string): Promise<TenantTraffic> {
+    const sum = async (name: string, key: string) => {
+      const totals: Record<string, number> = {};
+      const metric = await this.registry.getSingleMetric(name)?.get();
+      for (const { labels, value } of metric?.values ?? []) {
+        if (labels.tenant !== tenant) continue;
+        const label = String(labels[key] ?? '');
+        totals[label] = (totals[label] ?? 0) + value;
+      }
+      return totals;
+    };
+    const limited = Object.values(await sum('proto_rate_limited_total', 'scope')).reduce((a, b) => a + b, 0);
+    return { byTransport: await sum('proto_requests_total', 'transport'), rateLimited: limited };
   }
 
   idempotency = (event: IdempotencyEvent): void => {
@@ -143,8 +234,9 @@ export class Metrics implements QueueMetrics {
     this.limiterErrors.inc();
   }
 
-  configReload(outcome: 'ok' | 'failed'): void {
+  configReload(outcome: 'ok' | 'failed', reason?: string): void {
     this.reloads.inc({ outcome });
+    this.lastReload = { outcome, at: Date.now(), ...(reason !== undefined && { reason }) };
   }
 
   /** Counts of a profile cache, read on every scrape. */
@@ -158,7 +250,19 @@ export class Metrics implements QueueMetrics {
    */
   outbox(queue: string, source: Pick<DurableQueue<unknown>, 'depth'>): OutboxMetrics {
     this.outboxQueues.set(queue, source);
-    return { attempt: (outcome) => this.outboxAttempts.inc({ queue, outcome }) };
+    // Every outcome from zero, so the first dead letter is an increase (the DeadLettersGrowing alert), not a new series.
+    for (const outcome of ['delivered', 'retried', 'dead_lettered'] as const) {
+      this.outboxAttempts.inc({ queue, outcome }, 0);
+      this.deliverySeconds.zero({ queue, outcome });
+    }
+    return {
+      attempt: (outcome, facts) => {
+        this.outboxAttempts.inc({ queue, outcome });
+        if (!facts) return;
+        this.deliverySeconds.observe({ queue, outcome }, facts.seconds);
+        if (outcome !== 'delivered' && facts.tenant) this.health.problem(facts.tenant, 'delivery_failed', `${queue}: ${outcome}`);
+      },
+    };
   }
 
   get contentType(): string {

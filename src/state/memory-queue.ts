@@ -112,6 +112,17 @@ export class MemoryQueue<T> implements DurableQueue<T> {
     return true;
   }
 
+  async nextDueAt(): Promise<number | undefined> {
+    this.checkOpen();
+    const heads = [...this.groups.values()].map((ids) => this.jobs.get(ids[0]!)!.dueAt);
+    return heads.length ? Math.min(...heads) : undefined;
+  }
+
+  async discard(id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.dead.delete(id);
+  }
+
   async depth(): Promise<{ queued: number; dead: number }> {
     this.checkOpen();
     return { queued: this.jobs.size, dead: this.dead.size };

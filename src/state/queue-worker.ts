@@ -21,7 +21,8 @@ type OutboxOutcome = 'delivered' | 'retried' | 'dead_lettered';
 
 /** Handed to a worker: it reports each delivery attempt (observability/metrics.ts implements it). */
 export interface OutboxMetrics {
-  attempt(outcome: OutboxOutcome): void;
+  /** `facts`: how long the attempt took and whose job it was (the tenant its describe() names). */
+  attempt(outcome: OutboxOutcome, facts?: { seconds: number; tenant?: string }): void;
 }
 
 /** Where a worker's queue is registered for metrics: its depth is read on scrape, attempts counted. */
@@ -160,35 +161,44 @@ export class QueueWorker<T> {
     const { names } = this.deps;
     const about = { ...this.deps.describe(job.payload), attempt: job.attempts + 1 };
     let result: JobResult;
+    const started = performance.now();
     try {
       result = await this.deps.deliver(job.payload);
     } catch (error) {
       this.deps.log.error({ ...about, err: error }, `${names.job}: failed unexpectedly`);
       result = { outcome: 'failed', reason: 'internal error', permanent: false };
     }
+    const { tenant } = about as { tenant?: unknown };
+    const facts = { seconds: (performance.now() - started) / 1000, ...(typeof tenant === 'string' && { tenant }) };
     try {
-      await this.settle(queue, job, result, about);
+      await this.settle(queue, job, result, about, facts);
     } catch (error) {
       // The lease runs out and the job runs again (at least once, same id).
       this.deps.log.warn({ ...about, err: error }, `${names.job}: could not record the outcome; it will be retried`);
     }
   }
 
-  private async settle(queue: DurableQueue<T>, job: Job<T>, result: JobResult, about: Record<string, unknown>): Promise<void> {
+  private async settle(
+    queue: DurableQueue<T>,
+    job: Job<T>,
+    result: JobResult,
+    about: Record<string, unknown>,
+    facts: Parameters<OutboxMetrics['attempt']>[1],
+  ): Promise<void> {
     const { metrics, log, schedule, names } = this.deps;
     if (result.outcome === 'delivered') {
-      if (await queue.ack(job)) metrics.attempt('delivered');
+      if (await queue.ack(job)) metrics.attempt('delivered', facts);
       log.info({ ...about, ...(result.status !== undefined && { status: result.status }) }, `${names.job} delivered`);
       return;
     }
     const failed = job.attempts + 1;
     if (result.permanent || failed >= schedule.maxAttempts) {
-      if (await queue.deadLetter(job, result.reason)) metrics.attempt('dead_lettered');
+      if (await queue.deadLetter(job, result.reason)) metrics.attempt('dead_lettered', facts);
       log.warn({ ...about, reason: result.reason }, `${names.job} dead-lettered`);
       return;
     }
     const retryAt = this.deps.now() + schedule.delayMs(failed);
-    if (await queue.retry(job, retryAt)) metrics.attempt('retried');
+    if (await queue.retry(job, retryAt)) metrics.attempt('retried', facts);
     log.info({ ...about, reason: result.reason, retry_at: new Date(retryAt).toISOString() }, `${names.job} failed; retrying later`);
   }
 }

@@ -81,6 +81,15 @@ export class RedisQueue<T> implements DurableQueue<T> {
     return (await this.script('queueReplay', keys, [this.prefix, id, this.now()])) === 1;
   }
 
+  async nextDueAt(): Promise<number | undefined> {
+    const due = (await this.script('queueNextDue', [this.ready], [])) as string | null;
+    return due === null ? undefined : Number(due);
+  }
+
+  async discard(id: string): Promise<boolean> {
+    return (await this.script('queueDiscard', [this.job(id), this.dead], [id])) === 1;
+  }
+
   async depth(): Promise<{ queued: number; dead: number }> {
     const [queued, dead] = (await this.script('queueDepth', [this.queued, this.dead], [])) as [number, number];
     return { queued, dead };

@@ -138,6 +138,19 @@ if redis.call('RPUSH', groupKey, ARGV[2]) == 1 then redis.call('ZADD', KEYS[2], 
 redis.call('INCR', KEYS[3])
 return 1`;
 
+/** KEYS ready. The earliest score (due time) of a group head, or nil. */
+const nextDue = `
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #first == 0 then return false end
+return first[2]`;
+
+/** KEYS job, dead; ARGV id. */
+const discard = `
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[1])
+return 1`;
+
 /** KEYS queued, dead. */
 const depth = `
 return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('ZCARD', KEYS[2])}`;
@@ -154,6 +167,8 @@ export const SCRIPTS = {
   queueDeadLetter: { lua: deadLetter, numberOfKeys: 4 },
   queueListDead: { lua: listDead, numberOfKeys: 1 },
   queueReplay: { lua: replay, numberOfKeys: 4 },
+  queueDiscard: { lua: discard, numberOfKeys: 2 },
+  queueNextDue: { lua: nextDue, numberOfKeys: 1 },
   queueDepth: { lua: depth, numberOfKeys: 2 },
 } as const;
 

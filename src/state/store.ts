@@ -103,6 +103,13 @@ export interface DurableQueue<T> {
   listDead(): Promise<Array<DeadJob<T>>>;
   /** Moves a dead job to the end of its group's queue, due now, attempts reset; false when unknown. */
   replay(id: string): Promise<boolean>;
+  /** Forgets a dead job for good (an operator decided it is not to be delivered); false when unknown. */
+  discard(id: string): Promise<boolean>;
+  /**
+   * When the earliest head of a group is due (a leased head: when its lease ends). In the past, the
+   * job that waited longest for a delivery has waited since then; undefined when no job is queued.
+   */
+  nextDueAt(): Promise<number | undefined>;
   /** `queued` counts every job not dead (waiting, leased or waiting for a retry). */
   depth(): Promise<{ queued: number; dead: number }>;
 }

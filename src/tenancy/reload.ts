@@ -21,7 +21,8 @@ export interface RegistryHolder {
 export interface ReloadOptions {
   /** The longest requests on the replaced configuration may run before its adapters close anyway. */
   drainMs: number;
-  onReload?: (outcome: 'ok' | 'failed') => void;
+  /** `reason`: why a reload was refused (a configuration error's message; otherwise the error's name). */
+  onReload?: (outcome: 'ok' | 'failed', reason?: string) => void;
 }
 
 export class TenantReloader {
@@ -57,7 +58,7 @@ export class TenantReloader {
     } catch (error) {
       const detail = error instanceof ConfigError ? { reason: error.message } : { err: error };
       this.log.error(detail, 'tenant configuration reload refused; the previous configuration keeps serving');
-      this.options.onReload?.('failed');
+      this.options.onReload?.('failed', error instanceof ConfigError ? error.message : `${(error as Error).name ?? 'error'}: see the log`);
       return false;
     }
     const old = this.holder.registry;

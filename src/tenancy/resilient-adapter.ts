@@ -15,9 +15,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BackendError, InvalidAnswerError, InvalidPageTokenError, type Adapter } from '../../adapters/contract.js';
 import { defaultBackendPolicy, type BackendPolicy } from '../config/backend-policy.js';
 import { checkAnswer } from './adapter-answers.js';
+import { CircuitOpenError, type BackendCircuit } from './backend-circuit.js';
+
+/**
+ * Why an attempt failed, in the gateway's terms only (never the store's text, which may carry a
+ * buyer's data): timeout, unavailable (retryable), refused (final), invalid_answer, unexpected.
+ */
+export type FailureKind = 'timeout' | 'unavailable' | 'refused' | 'invalid_answer' | 'unexpected';
 
 /** What a metrics or log sink learns about each attempt. */
-export type BackendObserver = (call: { method: string; durationMs: number; outcome: 'ok' | 'error' | 'timeout' }) => void;
+export type BackendObserver = (call: {
+  method: string;
+  durationMs: number;
+  outcome: 'ok' | 'error' | 'timeout';
+  failure?: FailureKind;
+}) => void;
+
+function failureKind(error: unknown): FailureKind {
+  if (error instanceof AttemptTimeout) return 'timeout';
+  if (error instanceof InvalidAnswerError) return 'invalid_answer';
+  if (error instanceof BackendError) return error.retryable ? 'unavailable' : 'refused';
+  return 'unexpected';
+}
 
 /** The catalog and pricing reads: an adapter with `localReads` computes them in-process, so they run without a deadline. */
 const READS = ['search', 'lookup', 'pickupLocations', 'discoverFulfillment', 'quote', 'checkoutUrl'] as const;
@@ -101,26 +120,34 @@ function backoff(policy: BackendPolicy, failedAttempts: number, error: BackendEr
   return Math.min(policy.maxDelayMs, Math.max(jittered, error.retryAfterMs ?? 0));
 }
 
-/** `secrets`: the tenant's resolved backend credentials, kept out of every error text. */
+/**
+ * `secrets`: the tenant's resolved backend credentials, kept out of every error text. `circuit`:
+ * the tenant's breaker (backend-circuit.ts), which each attempt goes through; a call it refuses
+ * is not retried here and not observed (no attempt was made).
+ */
 export function resilientAdapter(
   adapter: Adapter,
   policy: BackendPolicy = defaultBackendPolicy,
   observe: BackendObserver = () => undefined,
   secrets: readonly string[] = [],
+  circuit?: BackendCircuit,
 ): Adapter {
   const scrub = scrubber(secrets);
+  const guarded = <T>(method: string, fn: () => Promise<T>) => (circuit ? circuit.run(method, fn) : fn());
   async function call<T>(method: BackendMethod, run: (signal?: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     const attempts = REPEATABLE.has(method) ? policy.attempts : 1;
     const local = adapter.localReads === true && LOCAL_READS.has(method);
     for (let n = 1; ; n++) {
       const started = performance.now();
       try {
-        const answer = local ? await run(outer) : await attempt(method, run, policy.timeoutMs, outer);
+        const answer = await guarded(method, () => (local ? run(outer) : attempt(method, run, policy.timeoutMs, outer)));
         const result = method === 'ping' ? answer : checkAnswer(method, answer);
         observe({ method, durationMs: performance.now() - started, outcome: 'ok' });
         return result;
       } catch (thrown) {
-        observe({ method, durationMs: performance.now() - started, outcome: thrown instanceof AttemptTimeout ? 'timeout' : 'error' });
+        if (thrown instanceof CircuitOpenError) throw thrown;
+        const outcome = thrown instanceof AttemptTimeout ? 'timeout' : 'error';
+        observe({ method, durationMs: performance.now() - started, outcome, failure: failureKind(thrown) });
         const error = outer?.aborted ? thrown : asBackendError(method, thrown, scrub);
         const retry = error instanceof BackendError && error.retryable && n < attempts && !outer?.aborted;
         if (!retry) throw error;
@@ -162,6 +189,8 @@ export function resilientAdapter(
       authenticateCustomer: (credentials, signal) => call('authenticateCustomer', (s) => authenticateCustomer(credentials, s), signal),
     }),
     ping: (signal) => call('ping', (s) => adapter.ping(s), signal),
+    // Operator reads (tenant check, the console), never on a request's path: passed through as they are.
+    ...(adapter.setup && { setup: adapter.setup }),
     ...(adapter.close && { close: () => adapter.close!() }),
   };
 }

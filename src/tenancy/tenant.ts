@@ -11,6 +11,7 @@ import { answerProblem, type CheckedMethod } from './adapter-answers.js';
 import { offeredHandlers, resolveFinishing } from './finishing.js';
 import { checkOrderLinks } from './order-links.js';
 import { resilientAdapter, type BackendObserver } from './resilient-adapter.js';
+import { BackendCircuit } from './backend-circuit.js';
 import type { Profile } from '../../schemas/profile.js';
 import type { AuthorizationServer } from '../identity/authorization-server.js';
 import { tenantIdentity, type IdentityDeps } from '../identity/tenant-identity.js';
@@ -41,6 +42,8 @@ export interface Tenant {
   readonly config: TenantConfig;
   readonly policies: Policies;
   readonly adapter: Adapter;
+  /** The breaker every backend call goes through (backend-circuit.ts): its state is the backend's health at a glance. */
+  readonly circuit: BackendCircuit;
   /** How its checkouts finish (finishing.ts). */
   readonly finishing: FinishingMode;
   /** Enabled capabilities with their config. */
@@ -66,7 +69,7 @@ export interface TenantDeps {
   /** Handed to adapters that keep shared state (the demo store's orders). */
   store: StateStore;
   /** Where each tenant's backend calls are reported (metrics). */
-  observeBackend?: (tenantId: string) => BackendObserver;
+  observeBackend?: (tenantId: string, adapterType: string) => BackendObserver;
   /** base_url of tenant files that name none (BASE_URL, or where the gateway listens). */
   baseUrl?: string;
   /** The adapters tenant files may name; default: every adapter of this build (adapters/registry.ts). */
@@ -134,7 +137,7 @@ export async function buildTenant(read: LoadedTenant, deps: TenantDeps): Promise
       identityDeps: { store: deps.store, env: deps.env },
       store: deps.store,
       ...(simulationSecret !== undefined && { simulationSecret }),
-      ...(deps.observeBackend && { observe: deps.observeBackend(config.id) }),
+      ...(deps.observeBackend && { observe: deps.observeBackend(config.id, config.adapter.type) }),
     });
   } catch (error) {
     await adapter.close?.(); // a tenant that fails to assemble must not leak its backend connection
@@ -183,7 +186,8 @@ export function assembleTenant(
   const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
   checkOrderLinks(backend.capabilities, backend.kind, file);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
-  const adapter = resilientAdapter(backend, policies.backend, observe, secrets);
+  const circuit = new BackendCircuit();
+  const adapter = resilientAdapter(backend, policies.backend, observe, secrets, circuit);
   const capabilities = enabledCapabilities(config, file);
   const identity = tenantIdentity(config, baseUrl, backend, keyring, file, capabilities, identityDeps);
   const security = new TenantSecurity(config, keyring, file, identity, store);
@@ -206,6 +210,7 @@ export function assembleTenant(
     config,
     policies,
     adapter,
+    circuit,
     finishing,
     capabilities,
     profile,

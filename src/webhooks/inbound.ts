@@ -51,6 +51,7 @@ async function addBackendWebhooks(scope: FastifyInstance, deps: InboundDeps): Pr
     req.operation = 'backend_webhook';
     const tenant = tenantOf(req);
     const event = verify(tenant, req.headers, req.rawBody ?? Buffer.alloc(0), req.log);
+    if (!event) scope.metrics.webhookRefused(tenant.id);
     if (!event) throw new ProtocolError('webhook_unverified', "the webhook does not verify with this store's webhook secret");
     if (event.kind === 'ping') {
       req.log.info({ tenant: tenant.id, event: event.eventId }, 'backend webhook: ping');

@@ -37,7 +37,7 @@ export interface DemoGatewayOptions {
   /** The demo store's own settings (its tenant file's `adapter.settings`). */
   demo?: Pick<MemoryAdapterOptions, 'pricesIncludeTax' | 'orderLinks'>;
   /** Passed on to the gateway as they are. */
-  gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks' | 'embeddedAssetsDir'>;
+  gateway?: Pick<TestGatewayOptions, 'secret' | 'profiles' | 'logLevel' | 'keyring' | 'webhooks' | 'embeddedAssetsDir' | 'operators'>;
 }
 
 export async function demoGateway(options: DemoGatewayOptions = {}): Promise<DemoGateway> {

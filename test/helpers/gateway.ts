@@ -13,6 +13,8 @@ import type { Keyring } from '../../src/security/keyring.js';
 import type { OperationDefinition } from '../../src/capabilities/operation.js';
 import type { ProfileFetcher } from '../../src/protocol/profile-fetcher.js';
 import { buildServer } from '../../src/server.js';
+import { Metrics } from '../../src/observability/metrics.js';
+import type { OperatorToken } from '../../src/config/operator-tokens.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
 import type { StateStore } from '../../src/state/store.js';
 import { TenantRegistry } from '../../src/tenancy/registry.js';
@@ -74,6 +76,8 @@ export interface TestGatewayOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Where the embedded page's files are served from (a temporary directory). */
   embeddedAssetsDir?: string;
+  /** OPERATOR_TOKEN: who may act in the operator console. */
+  operators?: readonly OperatorToken[];
   /** TRUST_PROXY (default false): whose X-Forwarded-For names the client. */
   trustProxy?: TrustProxy;
 }
@@ -82,8 +86,11 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
   const platform = options.platform ?? (await startPlatform());
   const store = options.store ?? new MemoryStore();
   const config = { ...baseTenantConfig, ...options.tenant };
+  // The tenant reports its backend calls to the app's metrics, as main.ts wires it.
+  const metrics = new Metrics(options.now);
   const tenant = assembleTenant({ config, file: 'test/tenant.yaml' }, options.adapter ?? stubAdapter(), {
     store,
+    observe: metrics.backendObserver(config.id, config.adapter.type),
     ...options.assembly,
     ...(options.keyring && { keyring: options.keyring }),
   });
@@ -99,6 +106,8 @@ export async function testGateway(options: TestGatewayOptions = {}): Promise<Tes
     tenants: new TenantRegistry([tenant]),
     store,
     logStream,
+    metrics,
+    ...(options.operators && { operators: options.operators }),
     ...(options.operations && { operations: options.operations }),
     ...(options.now && { now: options.now }),
     ...(options.secret && { secret: options.secret }),

@@ -17,7 +17,7 @@ import type { StateStore } from '../../src/state/store.js';
 import type { Tenant } from '../../src/tenancy/tenant.js';
 import type { WebhookSettings } from '../../src/workers/order-webhooks.js';
 import { backoffSchedule, DEFAULT_BACKOFF } from '../../src/state/retry-schedule.js';
-import { testGateway, type TestGateway } from './gateway.js';
+import { testGateway, type TestGateway, type TestGatewayOptions } from './gateway.js';
 import type { PlatformServer } from './platform.js';
 
 /** 2026-03-10T12:00:00Z. */
@@ -72,6 +72,8 @@ export interface OrderGatewayOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Wraps the demo store as the tenant's adapter (a webhook verifier, failures); the simulator stays the store itself. */
   wrapAdapter?: (adapter: Adapter) => Adapter;
+  /** OPERATOR_TOKEN: who may act in the operator console. */
+  operators?: TestGatewayOptions['operators'];
   /** The environment the tenant's secret references resolve in (identity linking's client secrets). */
   assemblyEnv?: NodeJS.ProcessEnv;
 }
@@ -108,6 +110,7 @@ export async function orderGateway(options: OrderGatewayOptions = {}): Promise<O
       identityDeps: { store, env: options.assemblyEnv ?? {} },
     },
     webhooks: { pollMs: 5, schedule: steadySchedule(), ...options.webhooks },
+    ...(options.operators && { operators: options.operators }),
   });
   const tenant = gw.app.tenants.registry.tenants[0]!;
   const close = gw.close;

@@ -168,7 +168,7 @@ describe('backend call metrics', () => {
       },
     };
     const tenant = assembleTenant({ config: { ...baseTenantConfig, policies: { backend: { attempts: 2 } } }, file: 'shop.yaml' }, flaky, {
-      observe: metrics.backendObserver('shop'),
+      observe: metrics.backendObserver('shop', 'memory'),
     });
     app = await buildServer({
       settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },

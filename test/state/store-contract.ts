@@ -363,6 +363,37 @@ export function storeContract(makeStore: StoreFactory, clockControl: ClockContro
       expect(await queue.claim(10, LEASE)).toMatchObject([{ id: 'e1', payload: 'first', attempts: 0 }]);
     });
 
+    it('tells when the earliest group head is due: the wait of the job that waited longest', async () => {
+      const queue = store.queue<string>('outbox');
+      expect(await queue.nextDueAt()).toBeUndefined();
+      const start = clock.now();
+      await queue.enqueue({ id: 'a1', group: 'a', payload: 'a1', availableAt: start + 5000 });
+      await queue.enqueue({ id: 'b1', group: 'b', payload: 'b1' });
+      clock.advance(10);
+      await queue.enqueue({ id: 'b2', group: 'b', payload: 'b2' });
+      expect(await queue.nextDueAt()).toBe(start);
+      const [b1] = await queue.claim(1, LEASE);
+      await queue.ack(b1!);
+      expect(await queue.nextDueAt()).toBe(start + 10); // b2, the next head of its group
+      const [b2] = await queue.claim(1, LEASE);
+      await queue.deadLetter(b2!, 'gave up');
+      expect(await queue.nextDueAt()).toBe(start + 5000);
+    });
+
+    it('discards a dead job for good: gone from the dead letters, never delivered', async () => {
+      const queue = store.queue<string>('outbox');
+      await queue.enqueue({ id: 'e1', group: 'o1', payload: 'first' });
+      const [job] = await queue.claim(1, LEASE);
+      await queue.deadLetter(job!, 'gave up');
+      expect(await queue.discard('unknown')).toBe(false);
+      expect(await queue.discard('e1')).toBe(true);
+      expect(await queue.discard('e1')).toBe(false);
+      expect(await queue.replay('e1')).toBe(false);
+      expect(await queue.listDead()).toEqual([]);
+      expect(await queue.depth()).toEqual({ queued: 0, dead: 0 });
+      expect(await queue.claim(10, LEASE)).toEqual([]);
+    });
+
     it('lists dead jobs oldest death first', async () => {
       const queue = store.queue<string>('outbox');
       for (const id of ['x', 'y', 'z']) await queue.enqueue({ id, payload: id });
