@@ -14,7 +14,7 @@ import { discountsOf, settleTotals } from './totals.js';
 
 /** The order as it is now. */
 export const ORDER_FIELDS =
-  'id,version,display_id,status,payment_status,created_at,updated_at,canceled_at,currency_code,metadata,total,subtotal,tax_total,' +
+  'id,version,display_id,status,payment_status,created_at,updated_at,canceled_at,currency_code,metadata,cart.id,total,subtotal,tax_total,' +
   'shipping_subtotal,*items,items.subtotal,*items.detail,*items.adjustments,*shipping_address,*shipping_methods,' +
   '*shipping_methods.adjustments,*fulfillments,*fulfillments.labels,*fulfillments.items,' +
   '*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds,*returns,*returns.items';
@@ -191,6 +191,8 @@ export function toSnapshot(order: MedusaOrder, placed: MedusaOrder = order): Ord
   return {
     id: order.id,
     ...(typeof order.metadata?.gateway_reference === 'string' && { reference: order.metadata.gateway_reference }),
+    // The cart it came from (the order-cart link): the store reference a challenge or a handoff named.
+    ...(order.cart?.id && { storeReference: order.cart.id }),
     currency,
     createdAt: iso(order.created_at),
     lines,

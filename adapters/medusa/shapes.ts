@@ -158,6 +158,8 @@ export interface MedusaOrder {
   updated_at?: Maybe<string>;
   currency_code: string;
   metadata?: Metadata;
+  /** The cart it was placed from (the order-cart link, `fields=cart.id`). */
+  cart?: Maybe<{ id?: Maybe<string> }>;
   total: Amount;
   tax_total?: Maybe<Amount>;
   shipping_subtotal?: Maybe<Amount>;
