@@ -60,7 +60,8 @@ function sessionOutcome(session: MedusaSession | undefined): SessionOutcome {
   return {
     declined:
       how === 'use_stripe_sdk'
-        ? "the card issuer asks the buyer to authenticate, which only Stripe.js in the store's storefront can run (no return_url, no page to send the buyer to)"
+        ? "the card issuer asks the buyer to authenticate, which only Stripe.js in the store's storefront can run " +
+          '(no return_url, no page to send the buyer to)'
         : 'the payment provider needs more from the buyer and names no page for it',
   };
 }

@@ -7,6 +7,7 @@
 // Stripe's webhook reaches Medusa's payment hook (`POST /hooks/payment/{provider}`, @medusajs/medusa
 // api/hooks/payment/[provider]/route.js), which processes it after its delay (payment-webhook
 // subscriber → core-flows processPaymentWorkflow: authorize, capture, complete the cart).
+/* global fetch */
 const intents = require('../../../../modules/test-card/intents.js');
 
 const page = (id, intent) => `<!doctype html>
