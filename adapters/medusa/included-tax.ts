@@ -32,7 +32,7 @@ const titleOf = (part: TaxedPart) => {
 };
 
 /** The tax inside the prices of `parts`, per rate name; undefined when no price includes tax. */
-export function includedTaxOf(parts: TaxedPart[], currency: string): IncludedTax | undefined {
+function includedTaxOf(parts: TaxedPart[], currency: string): IncludedTax | undefined {
   const inclusive = parts.filter((p) => p.is_tax_inclusive === true);
   if (inclusive.length === 0) return undefined;
   const byTitle = new Map<string, number>();
