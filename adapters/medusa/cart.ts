@@ -16,8 +16,9 @@ import { MedusaShipping, optionsToSet, type ShippingPlans } from './shipping.js'
 
 const CART_FIELDS =
   'id,currency_code,region_id,email,completed_at,metadata,total,subtotal,tax_total,discount_total,shipping_total,shipping_subtotal,' +
-  'item_subtotal,*items,items.subtotal,*items.adjustments,*items.variant,*items.product,*promotions,*shipping_methods,' +
-  '*shipping_methods.adjustments,*shipping_address,*payment_collection';
+  'item_subtotal,*items,items.subtotal,items.tax_total,*items.tax_lines,*items.adjustments,*items.variant,*items.product,' +
+  '*promotions,*shipping_methods,shipping_methods.tax_total,*shipping_methods.tax_lines,*shipping_methods.adjustments,' +
+  '*shipping_address,*payment_collection';
 
 export type { MedusaCart } from './shapes.js';
 

@@ -12,12 +12,14 @@ import type {
   Adapter,
   AdapterCapabilities,
   BackendEvent,
+  CheckoutPage,
   CheckoutUrlRequest,
   AuthenticatedCustomer,
   CustomerCredentials,
   LookupOptions,
   LookupResult,
   OrderChange,
+  OrderLinks,
   OrderSnapshot,
   PickupLocation,
   PlaceOrderRequest,
@@ -87,6 +89,8 @@ export class MedusaAdapter implements Adapter {
       rejectionReasons: true,
       acceptedClaims: [],
       finishing: ['store_charged', 'gateway_charged', 'handoff'],
+      // The reference in cart metadata, copied to the order; the cart id (the order-cart link) as the store reference.
+      orderLinks: ['reference', 'store_reference'],
     };
   }
 
@@ -110,7 +114,9 @@ export class MedusaAdapter implements Adapter {
     const storefrontUrl = trim(settings.storefront_url);
     const carts = new MedusaCarts(client, { regionId, salesChannelId: settings.sales_channel_id, currency });
     const storeProvider = settings.payment_provider ?? 'pp_system_default';
+    const checkoutTemplate = settings.checkout_url ?? `${storefrontUrl}/checkout?cart_id={cart_id}`;
     const orders = new MedusaOrders(client, carts, {
+      checkoutPage: (cartId) => checkoutTemplate.replace('{cart_id}', encodeURIComponent(cartId)),
       providers: { store_charged: storeProvider, gateway_charged: 'pp_system_default' },
       paymentData: paymentDataForm(storeProvider, settings.payment_data),
       store: options.store,
@@ -138,7 +144,7 @@ export class MedusaAdapter implements Adapter {
   }
 
   /** The storefront's checkout page for the session's Medusa cart, the reference kept in the cart's metadata. */
-  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<{ url: string; handle?: string }> {
+  async checkoutUrl(request: CheckoutUrlRequest, signal?: AbortSignal): Promise<CheckoutPage> {
     // Priced in this cart moments ago, the reference already on it: nothing to ask Medusa.
     const recent = request.handle && this.carts.recentQuote(request.handle, request.quote, request.reference);
     const quote = recent
@@ -148,15 +154,16 @@ export class MedusaAdapter implements Adapter {
           { metadata: { gateway_reference: request.reference }, ...(signal && { signal }) },
         );
     await this.orders.remember(request.reference, quote.handle!);
-    return { url: this.checkoutTemplate.replace('{cart_id}', encodeURIComponent(quote.handle!)), handle: quote.handle! };
+    const cartId = quote.handle!;
+    return { url: this.checkoutTemplate.replace('{cart_id}', encodeURIComponent(cartId)), handle: cartId, storeReference: cartId };
   }
 
   placeOrder(request: PlaceOrderRequest, signal?: AbortSignal): Promise<PlaceOrderResult> {
     return this.orders.placeOrder(request, signal);
   }
 
-  findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string } | null> {
-    return this.orders.findOrderByReference(reference, signal);
+  findOrderByReference(reference: string, signal?: AbortSignal, links?: OrderLinks): Promise<{ orderId: string } | null> {
+    return this.orders.findOrderByReference(reference, signal, links);
   }
 
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderSnapshot | null> {

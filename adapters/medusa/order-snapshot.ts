@@ -10,19 +10,20 @@
 import type { FulfillmentEvent, FulfillmentExpectation, OrderAdjustment, OrderLine, OrderSnapshot, PostalAddress } from '../contract.js';
 import { toMinor } from './money.js';
 import type { MedusaAddress, MedusaLineItem, MedusaOrder } from './shapes.js';
+import { shippingAsPriced, splitTax } from './included-tax.js';
 import { discountsOf, settleTotals } from './totals.js';
 
 /** The order as it is now. */
 export const ORDER_FIELDS =
-  'id,version,display_id,status,payment_status,created_at,updated_at,canceled_at,currency_code,metadata,total,subtotal,tax_total,' +
+  'id,version,display_id,status,payment_status,created_at,updated_at,canceled_at,currency_code,metadata,cart.id,total,subtotal,tax_total,' +
   'shipping_subtotal,*items,items.subtotal,*items.detail,*items.adjustments,*shipping_address,*shipping_methods,' +
   '*shipping_methods.adjustments,*fulfillments,*fulfillments.labels,*fulfillments.items,' +
   '*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds,*returns,*returns.items';
 
 /** The order as placed (`?version=1`): what was charged at checkout. */
 export const CHECKOUT_FIELDS =
-  'id,version,currency_code,total,tax_total,shipping_subtotal,*items,items.subtotal,*items.adjustments,' +
-  '*shipping_methods,*shipping_methods.adjustments';
+  'id,version,currency_code,total,tax_total,shipping_subtotal,*items,items.subtotal,items.tax_total,*items.tax_lines,*items.adjustments,' +
+  '*shipping_methods,shipping_methods.tax_total,*shipping_methods.tax_lines,*shipping_methods.adjustments';
 
 const iso = (value: unknown) => new Date(String(value)).toISOString();
 const count = (value: unknown) => Number(value ?? 0);
@@ -53,7 +54,7 @@ function lineOf(item: MedusaLineItem, placed: MedusaLineItem | undefined, curren
   const returned = count(item.detail?.return_received_quantity) + count(item.detail?.return_dismissed_quantity);
   const subtotal = !placed
     ? 0
-    : placed.subtotal === undefined || placed.subtotal === null
+    : placed.is_tax_inclusive === true || placed.subtotal === undefined || placed.subtotal === null
       ? unitPrice * original
       : toMinor(placed.subtotal, currency);
   return {
@@ -167,19 +168,29 @@ export function toSnapshot(order: MedusaOrder, placed: MedusaOrder = order): Ord
   const lines = (order.items ?? []).map((item) => lineOf(item, placedItems.get(item.id), currency));
   const discounts = discountsOf(
     [
-      ...(placed.items ?? []).map((i) => ({ target: { kind: 'line' as const, lineId: i.id }, adjustments: i.adjustments ?? [] })),
-      ...(placed.shipping_methods ?? []).map((m) => ({ target: { kind: 'order' as const }, adjustments: m.adjustments ?? [] })),
+      ...(placed.items ?? []).map((i) => ({
+        target: { kind: 'line' as const, lineId: i.id },
+        adjustments: i.adjustments ?? [],
+        gross: i.is_tax_inclusive === true,
+      })),
+      ...(placed.shipping_methods ?? []).map((m) => ({
+        target: { kind: 'order' as const },
+        adjustments: m.adjustments ?? [],
+        gross: m.is_tax_inclusive === true,
+      })),
     ],
     [],
     currency,
   );
+  const methods = placed.shipping_methods ?? [];
+  const taxed = splitTax([...(placed.items ?? []), ...methods], placed.tax_total, currency);
   const totals = settleTotals(
     {
       subtotal: lines.reduce((s, l) => s + l.subtotal, 0),
-      shipping: minor(placed.shipping_subtotal),
-      tax: minor(placed.tax_total),
+      shipping: shippingAsPriced(methods, placed.shipping_subtotal, currency),
+      tax: taxed.tax,
       total: minor(placed.total),
-      taxIncluded: (placed.items ?? []).some((i) => i.is_tax_inclusive === true),
+      ...(taxed.included && { includedTax: taxed.included.includedTax }),
     },
     discounts,
   );
@@ -191,6 +202,8 @@ export function toSnapshot(order: MedusaOrder, placed: MedusaOrder = order): Ord
   return {
     id: order.id,
     ...(typeof order.metadata?.gateway_reference === 'string' && { reference: order.metadata.gateway_reference }),
+    // The cart it came from (the order-cart link): the store reference a challenge or a handoff named.
+    ...(order.cart?.id && { storeReference: order.cart.id }),
     currency,
     createdAt: iso(order.created_at),
     lines,
@@ -198,6 +211,9 @@ export function toSnapshot(order: MedusaOrder, placed: MedusaOrder = order): Ord
     events: eventsOf(order),
     adjustments: adjustmentsOf(order, currency),
     totals: { ...totals, shipping: totals.shipping ?? 0, tax: totals.tax ?? 0 },
+    ...(taxed.included && {
+      taxLines: [...(totals.tax ? [{ title: 'Tax', amount: totals.tax }] : []), ...taxed.included.taxLines],
+    }),
     ...(order.status === 'canceled' && { canceled: true }),
     // Medusa places an order whose payment is still to be authorized (a deferred method): it has no payment yet.
     ...(!paid && totals.total > 0 && { awaitingPayment: true }),

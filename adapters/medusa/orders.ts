@@ -7,8 +7,17 @@
  * `findOrderByReference` idempotent (reference -> cart id is kept in the gateway's state store).
  * Orders are read from the Admin API only (secret key): never `GET /store/orders/:id`, which
  * answers any order to anyone holding its id.
+ *
+ * A card that needs 3-D Secure: Stripe's provider opens the session `requires_more` (the intent
+ * `requires_action`, stripe-base.js getStatus), which Medusa refuses to complete, leaving the cart
+ * open (payment module authorizePaymentSession: NOT_ALLOWED; core-flows authorize-payment-session:
+ * PAYMENT_REQUIRES_MORE_ERROR). The intent's `next_action.redirect_to_url.url` is the issuer's
+ * page: `requires_action` with it and the cart id as store reference. When the buyer approves,
+ * Stripe's webhook makes Medusa authorize the session and complete the cart itself (core-flows
+ * process-payment: complete-cart-after-payment), and the order is found by its cart: Medusa
+ * answers a completed cart's completion with the order linked to it (the order-cart link).
  */
-import type { OrderChange, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from '../contract.js';
+import type { OrderChange, OrderLinks, OrderSnapshot, PlaceOrderRequest, PlaceOrderResult } from '../contract.js';
 import type { AdapterStore } from '../contract.js';
 import type { MedusaCarts } from './cart.js';
 import { isUnknown, list, member, MedusaRefusal, type MedusaClient } from './client.js';
@@ -26,6 +35,35 @@ export interface OrderScope {
   paymentData: PaymentDataForm;
   store: AdapterStore;
   keyPrefix: string;
+  /** The storefront's checkout page of a cart: where an issuer's 3-D Secure page sends the buyer back. */
+  checkoutPage: (cartId: string) => string;
+}
+
+/** What the provider made of the payment session: refused at once, waiting for the buyer at a page, or ready to complete. */
+type SessionOutcome = { declined: string } | { continueUrl: string } | undefined;
+
+/** A Medusa payment session as the payment collection answers it. */
+interface MedusaSession {
+  provider_id: string;
+  status: string;
+  data?: { next_action?: { type?: string; redirect_to_url?: { url?: string } } | null } | null;
+}
+
+/** The session's outcome: Stripe's form of a challenge is `requires_more` with the intent's next action (stripe-base.js getStatus). */
+function sessionOutcome(session: MedusaSession | undefined): SessionOutcome {
+  const status = session?.status;
+  if (status === 'error' || status === 'canceled') return { declined: `the payment provider refused the credential (session ${status})` };
+  if (status !== 'requires_more') return undefined;
+  const url = session?.data?.next_action?.redirect_to_url?.url;
+  if (typeof url === 'string' && /^https?:\/\//.test(url)) return { continueUrl: url };
+  const how = session?.data?.next_action?.type;
+  return {
+    declined:
+      how === 'use_stripe_sdk'
+        ? "the card issuer asks the buyer to authenticate, which only Stripe.js in the store's storefront can run " +
+          '(no return_url, no page to send the buyer to)'
+        : 'the payment provider needs more from the buyer and names no page for it',
+  };
 }
 
 /** What completing a cart came to: the order, a refusal in the contract's words, or another request completing it right now. */
@@ -80,8 +118,13 @@ export class MedusaOrders {
     }
   }
 
-  async findOrderByReference(reference: string, signal?: AbortSignal): Promise<{ orderId: string } | null> {
-    const cartId = (await this.scope.store.get<string>(this.key(reference)))?.value;
+  /**
+   * The order of the cart the reference was finished on: the cart this gateway kept for it, else
+   * the cart the gateway names (`links`: the store reference of a challenge or handoff, the
+   * session's cart), for a state store that lost or never had the index.
+   */
+  async findOrderByReference(reference: string, signal?: AbortSignal, links?: OrderLinks): Promise<{ orderId: string } | null> {
+    const cartId = (await this.scope.store.get<string>(this.key(reference)))?.value ?? links?.storeReference ?? links?.handle;
     if (!cartId) return null;
     const cart = await this.carts.retrieve(cartId, signal);
     if (!cart?.completed_at) return null;
@@ -113,9 +156,16 @@ export class MedusaOrders {
     if (quote.totals.total !== request.expectedTotal)
       return { status: 'rejected', reason: 'price_changed', detail: 'the store total moved', actualTotal: quote.totals.total };
 
-    // The payment session comes last: any later change to the cart would delete it.
-    const declined = await this.openPaymentSession(request, cartId, cart.payment_collection?.id, signal);
-    if (declined) return { status: 'rejected', reason: 'payment_declined', detail: declined };
+    // The payment session comes last: any later change to the cart would delete it (and a waiting challenge's intent with it).
+    const session = await this.openPaymentSession(request, cartId, cart.payment_collection?.id, signal);
+    if (session && 'declined' in session) return { status: 'rejected', reason: 'payment_declined', detail: session.declined };
+    if (session)
+      return {
+        status: 'requires_action',
+        continueUrl: session.continueUrl,
+        storeReference: cartId,
+        detail: 'the card issuer asks the buyer to confirm the payment (3-D Secure)',
+      };
     const done = await this.complete(cartId, signal);
     // Another request is completing this cart (a retry racing the first): its order is found by reference.
     if ('busy' in done) return { status: 'pending' };
@@ -128,14 +178,14 @@ export class MedusaOrders {
    * The cart's payment collection (Medusa answers the cart's existing one) and a session with the
    * finishing mode's provider, which replaces any earlier session. Answers why the provider
    * refused the credential at once (a session in `error`: Stripe declines a card when it confirms
-   * the intent), or undefined.
+   * the intent), the page where the buyer must act (`requires_more`), or undefined.
    */
   private async openPaymentSession(
     request: PlaceOrderRequest,
     cartId: string,
     collectionId: string | undefined,
     signal?: AbortSignal,
-  ): Promise<string | undefined> {
+  ): Promise<SessionOutcome> {
     if (!collectionId) {
       const created = await this.client.call('store', '/store/payment-collections', 'payment collection', {
         method: 'POST',
@@ -148,7 +198,7 @@ export class MedusaOrders {
     const providerId = this.scope.providers[payment.mode];
     const data =
       payment.mode === 'store_charged'
-        ? paymentData(this.scope.paymentData, payment.credential)
+        ? paymentData(this.scope.paymentData, payment.credential, this.scope.checkoutPage(cartId))
         : { gateway_handler: payment.record.handlerId, gateway_transaction: payment.record.transactionId };
     const answer = await this.client.call('store', `/store/payment-collections/${collectionId}/payment-sessions`, 'payment session', {
       method: 'POST',
@@ -156,13 +206,8 @@ export class MedusaOrders {
       query: { fields: 'id,*payment_sessions' },
       signal,
     });
-    const sessions = member<{ payment_sessions?: Array<{ provider_id: string; status: string }> }>(
-      answer,
-      'payment_collection',
-      'payment session',
-    ).payment_sessions;
-    const status = sessions?.find((s) => s.provider_id === providerId)?.status;
-    return status === 'error' || status === 'canceled' ? `the payment provider refused the credential (session ${status})` : undefined;
+    const sessions = member<{ payment_sessions?: MedusaSession[] }>(answer, 'payment_collection', 'payment session').payment_sessions;
+    return sessionOutcome(sessions?.find((s) => s.provider_id === providerId));
   }
 
   /**
@@ -199,15 +244,20 @@ export class MedusaOrders {
     const limit = 100;
     for (let offset = 0; ; offset += limit) {
       const answer = await this.client.call('admin', '/admin/orders', 'order changes', {
-        query: { updated_at: { $gte: sinceIso }, order: 'updated_at', fields: 'id,updated_at,metadata', limit, offset },
+        query: { updated_at: { $gte: sinceIso }, order: 'updated_at', fields: 'id,updated_at,metadata,cart.id', limit, offset },
         signal,
       });
-      const orders = list<{ id: string; updated_at: string; metadata?: Record<string, unknown> | null }>(answer, 'orders', 'order changes');
+      const orders = list<{ id: string; updated_at: string; metadata?: Record<string, unknown> | null; cart?: { id?: string } | null }>(
+        answer,
+        'orders',
+        'order changes',
+      );
       for (const o of orders)
         changes.push({
           orderId: o.id,
           updatedAt: new Date(o.updated_at).toISOString(),
           ...(typeof o.metadata?.gateway_reference === 'string' && { reference: o.metadata.gateway_reference }),
+          ...(o.cart?.id && { storeReference: o.cart.id }),
         });
       if (orders.length < limit) return changes;
     }

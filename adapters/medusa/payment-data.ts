@@ -13,7 +13,7 @@ import type { PaymentCredential } from '../contract.js';
 export type PaymentDataForm = Record<string, string | number | boolean>;
 
 /** Stripe's: confirm the intent with the buyer's PaymentMethod at session creation. */
-const STRIPE_FORM: PaymentDataForm = { payment_method: '{token}', confirm: true };
+const STRIPE_FORM: PaymentDataForm = { payment_method: '{token}', confirm: true, return_url: '{return_url}' };
 /** Any other provider's, unless the tenant says: the credential as the gateway holds it. */
 const PLAIN_FORM: PaymentDataForm = { token: '{token}', type: '{type}' };
 
@@ -25,8 +25,12 @@ export function paymentDataForm(providerId: string, configured?: PaymentDataForm
   return configured ?? (isStripe(providerId) ? STRIPE_FORM : PLAIN_FORM);
 }
 
-/** The form with `{token}` and `{type}` replaced by the credential's (whole values only: a token is never spliced into text). */
-export function paymentData(form: PaymentDataForm, credential: PaymentCredential): Record<string, unknown> {
-  const value = (v: string | number | boolean) => (v === '{token}' ? credential.token : v === '{type}' ? credential.type : v);
+/**
+ * The form with `{token}` and `{type}` replaced by the credential's, `{return_url}` by the page the
+ * buyer comes back to after a challenge (whole values only: a token is never spliced into text).
+ */
+export function paymentData(form: PaymentDataForm, credential: PaymentCredential, returnUrl: string): Record<string, unknown> {
+  const value = (v: string | number | boolean) =>
+    v === '{token}' ? credential.token : v === '{type}' ? credential.type : v === '{return_url}' ? returnUrl : v;
   return Object.fromEntries(Object.entries(form).map(([key, v]) => [key, value(v)]));
 }

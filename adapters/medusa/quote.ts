@@ -1,13 +1,14 @@
 /**
  * A priced Medusa cart as the protocol's quote, in steps: the requested lines (Medusa's item
- * subtotal: before tax, also when the price includes it), the fulfillment groups as the cart now
- * holds them, the discounts per code, and the totals as Medusa computes and charges them
- * (totals.ts).
+ * subtotal: before tax; as priced, with its tax, when the price includes it), the fulfillment
+ * groups as the cart now holds them, the discounts per code, and the totals as Medusa computes and
+ * charges them (totals.ts; the tax inside prices that include it, included-tax.ts).
  */
 import type { AvailableMethod, FulfillmentMethodQuote, LineProblem, Quote, QuotedLine, QuoteRequest } from '../contract.js';
 import { toMinor } from './money.js';
 import type { MedusaCart, MedusaLineItem } from './shapes.js';
 import { groupOfOption, quotedGroups, type ShippingPlans } from './shipping.js';
+import { shippingAsPriced, splitTax } from './included-tax.js';
 import { discountsOf, settleTotals, type Adjusted } from './totals.js';
 
 export const lineIdOf = (item: MedusaLineItem): string | undefined => {
@@ -47,7 +48,10 @@ function quotedLine(item: MedusaLineItem, currency: string): QuotedLine {
     ...(item.thumbnail && { imageUrl: item.thumbnail }),
     requiresShipping: item.requires_shipping !== false,
     fulfillableOn: 'now',
-    subtotal: item.subtotal === undefined || item.subtotal === null ? unitPrice * item.quantity : toMinor(item.subtotal, currency),
+    subtotal:
+      item.is_tax_inclusive === true || item.subtotal === undefined || item.subtotal === null
+        ? unitPrice * item.quantity
+        : toMinor(item.subtotal, currency),
   };
 }
 
@@ -75,12 +79,17 @@ function adjustedOf(request: QuoteRequest, cart: MedusaCart, items: MedusaLineIt
   const method = request.fulfillment?.methods.find((m) => m.type === 'shipping');
   const groups = (method && plans?.get(method.methodId)) ?? [];
   return [
-    ...items.map((item) => ({ target: { kind: 'line' as const, lineId: lineIdOf(item)! }, adjustments: item.adjustments ?? [] })),
+    ...items.map((item) => ({
+      target: { kind: 'line' as const, lineId: lineIdOf(item)! },
+      adjustments: item.adjustments ?? [],
+      gross: item.is_tax_inclusive === true,
+    })),
     ...(cart.shipping_methods ?? []).map((m) => {
       const groupKey = groupOfOption(groups, m.shipping_option_id);
       return {
         target: method && groupKey ? { kind: 'shipping' as const, methodId: method.methodId, groupKey } : { kind: 'order' as const },
         adjustments: m.adjustments ?? [],
+        gross: m.is_tax_inclusive === true,
       };
     }),
   ];
@@ -97,19 +106,22 @@ export function toQuote(request: QuoteRequest, cart: MedusaCart, parts: QuotePar
   const items = requestedItems(request, cart);
   const lines = items.map((item) => quotedLine(item, currency));
   const applied = discountsOf(adjustedOf(request, cart, items, parts.shipping), request.discountCodes, currency);
+  const methods = cart.shipping_methods ?? [];
   const shipping =
-    (cart.shipping_methods ?? []).length > 0
-      ? minor(cart.shipping_subtotal)
+    methods.length > 0
+      ? shippingAsPriced(methods, cart.shipping_subtotal, currency)
       : request.fulfillment && lines.every((l) => !l.requiresShipping)
         ? 0
         : null;
+  // Tax is known once Medusa knows where the cart goes.
+  const taxed = cart.shipping_address?.country_code ? splitTax([...items, ...methods], cart.tax_total, currency) : undefined;
   const totals = settleTotals(
     {
       subtotal: lines.reduce((s, l) => s + l.subtotal, 0),
       shipping,
-      tax: cart.shipping_address?.country_code ? minor(cart.tax_total) : null,
+      tax: taxed ? taxed.tax : null,
       total: minor(cart.total),
-      taxIncluded: items.some((i) => i.is_tax_inclusive === true),
+      ...(taxed?.included && { includedTax: taxed.included.includedTax }),
     },
     applied,
   );
@@ -121,7 +133,7 @@ export function toQuote(request: QuoteRequest, cart: MedusaCart, parts: QuotePar
     discounts: { applied, rejected: parts.rejected },
     ...(request.fulfillment && { fulfillment: fulfillmentQuote(request, cart, lines, parts.shipping) }),
     availableMethods: availableMethods(lines),
-    taxLines: totals.tax ? [{ title: 'Tax', amount: totals.tax }] : [],
+    taxLines: [...(totals.tax ? [{ title: 'Tax', amount: totals.tax }] : []), ...(taxed?.included?.taxLines ?? [])],
     totals,
   };
 }

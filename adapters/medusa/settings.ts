@@ -40,8 +40,9 @@ export const MedusaSettings = Type.Object(
         ),
       ),
       "store_charged: the payment session's `data` as `payment_provider` reads it, `{token}` and " +
-        "`{type}` standing for the buyer's credential (payment-data.ts). Default: Stripe's form `{ " +
-        "payment_method: '{token}', confirm: true }` for Stripe's providers (`pp_stripe_…`, " +
+        "`{type}` standing for the buyer's credential, `{return_url}` for the storefront's checkout page of the cart " +
+        "(where a 3-D Secure page sends the buyer back; payment-data.ts). Default: Stripe's form `{ " +
+        "payment_method: '{token}', confirm: true, return_url: '{return_url}' }` for Stripe's providers (`pp_stripe_…`, " +
         "`pp_stripe-…`), `{ token: '{token}', type: '{type}' }` for any other.",
     ),
     request_timeout_ms: doc(

@@ -4,8 +4,8 @@
  * (or numeric strings in some answers), never rounded. An answer that lacks what is declared
  * here fails in the mapping and reaches the gateway as an invalid answer.
  */
-type Amount = number | string;
-type Maybe<T> = T | null | undefined;
+export type Amount = number | string;
+export type Maybe<T> = T | null | undefined;
 type Metadata = Maybe<Record<string, unknown>>;
 
 export interface MedusaOption {
@@ -44,6 +44,8 @@ export interface MedusaAdjustment {
   amount: Amount;
   /** The amount before tax (@medusajs/utils calculateAdjustmentTotal sets it on every answered adjustment). */
   subtotal?: Maybe<Amount>;
+  /** The amount with its tax (calculateAdjustmentTotal too): what it takes off a tax-inclusive price. */
+  total?: Maybe<Amount>;
   code?: Maybe<string>;
   promotion_id?: Maybe<string>;
   description?: Maybe<string>;
@@ -76,6 +78,9 @@ export interface MedusaLineItem {
   is_tax_inclusive?: Maybe<boolean>;
   /** unit_price × quantity before tax and discounts (without the included tax on a tax-inclusive line). */
   subtotal?: Maybe<Amount>;
+  /** The tax of what is paid for the line, after discounts (inside the price when `is_tax_inclusive`). */
+  tax_total?: Maybe<Amount>;
+  tax_lines?: Maybe<Array<{ description?: Maybe<string>; code?: Maybe<string> }>>;
   requires_shipping?: Maybe<boolean>;
   metadata?: Metadata;
   adjustments?: Maybe<MedusaAdjustment[]>;
@@ -91,6 +96,11 @@ interface MedusaShippingMethod {
   name?: Maybe<string>;
   shipping_option_id?: Maybe<string>;
   adjustments?: Maybe<MedusaAdjustment[]>;
+  /** The price as set: with the tax inside when `is_tax_inclusive`. */
+  amount?: Maybe<Amount>;
+  is_tax_inclusive?: Maybe<boolean>;
+  tax_total?: Maybe<Amount>;
+  tax_lines?: Maybe<Array<{ description?: Maybe<string>; code?: Maybe<string> }>>;
 }
 
 export interface MedusaCart {
@@ -158,6 +168,8 @@ export interface MedusaOrder {
   updated_at?: Maybe<string>;
   currency_code: string;
   metadata?: Metadata;
+  /** The cart it was placed from (the order-cart link, `fields=cart.id`). */
+  cart?: Maybe<{ id?: Maybe<string> }>;
   total: Amount;
   tax_total?: Maybe<Amount>;
   shipping_subtotal?: Maybe<Amount>;

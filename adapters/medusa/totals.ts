@@ -4,10 +4,11 @@
  * getLineItemTotals): an item's `subtotal` is unit_price × quantity, without the tax inside it
  * when the price includes tax; an adjustment's `subtotal` is the discount before tax; the tax is
  * added to what is left. Each figure is rounded to the minor unit on its own, the total as it is
- * charged (money.ts), so the parts can miss the total by a cent: that cent goes where Medusa's own
- * figure is the derived one — the tax when prices include it (the price paid is what is fixed),
- * else the largest discount allocation (a percentage's remainder) — so the totals add up and equal
- * what Medusa charges without a discount Medusa never gave.
+ * charged (money.ts), so the parts can miss the total by a cent: that cent goes onto the largest
+ * discount allocation (a percentage's remainder), else the tax added, so the totals add up and
+ * equal what Medusa charges without a discount Medusa never gave. Prices that include tax are
+ * shown as priced (lines, shipping and discounts with their tax, included-tax.ts), the tax inside
+ * them as `includedTax`, outside the sum.
  */
 import type { AllocationTarget, AppliedDiscount } from '../contract.js';
 import { toMinor } from './money.js';
@@ -19,6 +20,7 @@ export interface Totals {
   discount: number;
   shipping: number | null;
   tax: number | null;
+  includedTax?: number;
   total: number;
 }
 
@@ -28,8 +30,8 @@ export interface RoundedParts {
   shipping: number | null;
   tax: number | null;
   total: number;
-  /** Some line's price includes its tax. */
-  taxIncluded: boolean;
+  /** The tax the prices contain (never part of the sum). */
+  includedTax?: number;
 }
 
 type Allocation = AppliedDiscount['allocations'][number];
@@ -47,7 +49,7 @@ export function settleTotals(parts: RoundedParts, discounts: AppliedDiscount[]):
   const drift = parts.subtotal - sum(entries.map((e) => e.a)) + (parts.shipping ?? 0) + (tax ?? 0) - parts.total;
   if (drift !== 0) {
     const largest = [...entries].sort((x, y) => Number(isLine(y.a)) - Number(isLine(x.a)) || y.a.amount - x.a.amount)[0];
-    if (tax !== null && (parts.taxIncluded || !largest)) tax -= drift;
+    if (tax !== null && !largest) tax -= drift;
     else if (largest) {
       largest.a.amount += drift;
       largest.d.amount += drift;
@@ -64,6 +66,7 @@ export function settleTotals(parts: RoundedParts, discounts: AppliedDiscount[]):
     discount,
     shipping: parts.shipping,
     tax,
+    ...(parts.includedTax !== undefined && { includedTax: parts.includedTax }),
     total: parts.total,
   };
 }
@@ -72,16 +75,19 @@ export function settleTotals(parts: RoundedParts, discounts: AppliedDiscount[]):
 export interface Adjusted {
   target: AllocationTarget;
   adjustments: MedusaAdjustment[];
+  /** The price includes tax: the discount is shown with its tax (an adjustment's `total`), as the price is. */
+  gross?: boolean;
 }
 
 /**
  * Medusa's adjustments as the protocol's discounts: one per code (or promotion), its allocations
- * each rounded, before tax (an adjustment's `subtotal`, as Medusa reports it). `codes` are the
+ * each rounded, before tax (an adjustment's `subtotal`, as Medusa reports it), with it on a price
+ * that includes tax (`total`). `codes` are the
  * codes as the buyer submitted them: any other promotion is automatic.
  */
 export function discountsOf(adjusted: Adjusted[], codes: string[], currency: string): AppliedDiscount[] {
   const byCode = new Map<string, AppliedDiscount>();
-  for (const { target, adjustments } of adjusted)
+  for (const { target, adjustments, gross } of adjusted)
     for (const adjustment of adjustments) {
       const code = String(adjustment.code ?? adjustment.promotion_id);
       let discount = byCode.get(code.toUpperCase());
@@ -98,7 +104,7 @@ export function discountsOf(adjusted: Adjusted[], codes: string[], currency: str
         };
         byCode.set(code.toUpperCase(), discount);
       }
-      const amount = toMinor(adjustment.subtotal ?? adjustment.amount, currency);
+      const amount = toMinor((gross ? adjustment.total : adjustment.subtotal) ?? adjustment.amount, currency);
       discount.amount += amount;
       discount.allocations.push({ target, amount });
     }

@@ -1,7 +1,8 @@
 /**
  * Push deliveries from the merchant's Medusa subscriber (examples/medusa-store/src/subscribers/
  * proto-gateway-webhook.js; Medusa itself sends no webhooks). The subscriber POSTs a small JSON
- * event `{id, type, order_id, reference?, created_at}` with
+ * event `{id, type, order_id, reference?, cart_id?, created_at}` (`cart_id`: the cart the order
+ * came from, its store reference) with
  * `Proto-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the
  * tenant's `webhook_secret`. The timestamp is signed with the body so a captured delivery cannot
  * be replayed after `TOLERANCE_SECONDS`; within it, the gateway's per-event-id deduplication
@@ -26,15 +27,22 @@ export function verifyMedusaPush(secret: string | undefined, headers: WebhookHea
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return null;
   if (!signatureMatches(Buffer.from(given, 'hex'), hmac('sha256', secret, `${timestamp}.`, rawBody))) return null;
 
-  let event: { id?: unknown; type?: unknown; order_id?: unknown; reference?: unknown };
+  let event: { id?: unknown; type?: unknown; order_id?: unknown; reference?: unknown; cart_id?: unknown };
   try {
     event = JSON.parse(rawBody.toString('utf8')) as typeof event;
   } catch {
     return null;
   }
   if (typeof event !== 'object' || event === null) return null;
-  const { id, type, order_id: orderId, reference } = event;
+  const { id, type, order_id: orderId, reference, cart_id: cartId } = event;
   if (typeof id !== 'string' || !id || typeof type !== 'string' || !type) return null;
   if (typeof orderId !== 'string' || !orderId) return { kind: 'ping', eventId: id };
-  return { kind: 'order', eventId: id, orderId, topic: type, ...(typeof reference === 'string' && reference && { reference }) };
+  return {
+    kind: 'order',
+    eventId: id,
+    orderId,
+    topic: type,
+    ...(typeof reference === 'string' && reference && { reference }),
+    ...(typeof cartId === 'string' && cartId && { storeReference: cartId }),
+  };
 }

@@ -15,6 +15,7 @@ interface PushEvent {
   type: string;
   order_id?: string;
   reference?: string;
+  cart_id?: string;
   created_at: string;
 }
 const subscriber = createRequire(import.meta.url)('../../examples/medusa-store/src/subscribers/proto-gateway-webhook.js') as {
@@ -61,6 +62,18 @@ describe('verifying a push delivery', () => {
       orderId: 'order_01JQ8',
       topic: 'order.fulfillment_created',
     });
+  });
+
+  it('carries the cart the order came from as its store reference (the order-cart link)', () => {
+    expect(verify(delivery({ ...EVENT, cart_id: 'cart_01JQ7' }))).toEqual({
+      kind: 'order',
+      eventId: EVENT.id,
+      orderId: 'order_01JQ8',
+      topic: 'order.fulfillment_created',
+      reference: 'chk_42',
+      storeReference: 'cart_01JQ7',
+    });
+    expect(verify(delivery({ ...EVENT, cart_id: 42 }))).not.toHaveProperty('storeReference');
   });
 
   it('maps a signed event without an order to a ping', () => {

@@ -96,6 +96,13 @@ suite('push delivery from the Medusa subscriber, against the real Medusa server'
 
   /** A store_charged order through the gateway (one bouquet, standard shipping): its id and checkout id. */
   async function placeOrder(): Promise<{ orderId: string; checkoutId: string }> {
+    const { id, completed } = await completeWith('ok');
+    expect(completed.body.status).toBe('completed');
+    return { orderId: completed.body.order.id as string, checkoutId: id };
+  }
+
+  /** A ready checkout (one bouquet, standard shipping) completed with a card token: the checkout's id, lines and answer. */
+  async function completeWith(token: string): Promise<{ id: string; lineIds: string[]; completed: Reply }> {
     const lines = [{ item: { id: store!.seed.variants.bouquet_roses! }, quantity: 1 }];
     const created = await call('create_checkout', { line_items: lines, buyer: BUYER });
     const id = created.body.id as string;
@@ -117,22 +124,21 @@ suite('push delivery from the Medusa subscriber, against the real Medusa server'
       handler_id: 'store_card',
       type: 'card',
       selected: true,
-      credential: { type: 'PAYMENT_GATEWAY', token: 'ok' },
+      credential: { type: 'PAYMENT_GATEWAY', token },
     };
     const completed = await call('complete_checkout', { payment: { instruments: [instrument] } }, id);
-    expect(completed.body.status).toBe('completed');
-    return { orderId: completed.body.order.id as string, checkoutId: id };
+    return { id, lineIds: lineItems.map((l: { id: string }) => l.id), completed };
   }
 
-  /** The platform's order webhooks about `orderId`, parsed, once one satisfies `wanted`. */
-  async function hookAbout(orderId: string, wanted: (order: any) => boolean): Promise<any> {
+  /** The platform's order webhooks about `orderId` (any order: ''), parsed, once one satisfies `wanted`. */
+  async function hookAbout(orderId: string, wanted: (order: any) => boolean, timeout = 30_000): Promise<any> {
     let found: any;
     await vi.waitFor(
       () => {
-        found = receiver.received.map((r) => JSON.parse(r.body)).find((o) => o.id === orderId && wanted(o));
+        found = receiver.received.map((r) => JSON.parse(r.body)).find((o) => (!orderId || o.id === orderId) && wanted(o));
         if (!found) throw new Error(`no webhook of ${orderId} shows the change yet (${receiver.received.length} received)`);
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout, interval: 50 },
     );
     return found;
   }
@@ -177,6 +183,39 @@ suite('push delivery from the Medusa subscriber, against the real Medusa server'
     expect(refunded.adjustments).toContainEqual(expect.objectContaining({ type: 'refund', totals: [{ type: 'total', amount: -1000 }] }));
     expect(pushedTopics(orderId)).toContain('payment.refunded');
   });
+
+  it(
+    "a card the issuer challenges: the buyer approves on the issuer's page, Medusa completes the cart, its push completes the checkout",
+    { timeout: 90_000 },
+    async () => {
+      const { id, lineIds, completed } = await completeWith('action_token');
+      expect(completed.body.status).toBe('requires_escalation');
+      expect(completed.body.continue_url).toMatch(new RegExp(`^${store!.url}/test-card/authenticate/pi_`));
+      expect(completed.body.messages.map((m: any) => [m.code, m.severity])).toEqual([['buyer_action_required', 'requires_buyer_input']]);
+
+      // The buyer on the issuer's page: Stripe's webhook to Medusa, which completes the cart; the order's push reaches the gateway.
+      const approved = await fetch(completed.body.continue_url, { method: 'POST', body: new URLSearchParams({ outcome: 'approve' }) });
+      expect(approved.status).toBe(200);
+      const created = await hookAbout('', (o) => o.checkout_id === id, 60_000);
+      const done = (await call('get_checkout', undefined, id)).body;
+      expect([done.status, done.order.id]).toEqual(['completed', created.id]);
+      expect(pushedTopics(created.id)).toContain('order.placed');
+      // The order's lines are the checkout's; a repeated complete answers the same order and charges nothing.
+      expect((await call('get_order', undefined, created.id)).body.line_items.map((l: any) => l.id)).toEqual(lineIds);
+      const instrument = {
+        id: 'i1',
+        handler_id: 'store_card',
+        type: 'card',
+        selected: true,
+        credential: { type: 'PAYMENT_GATEWAY', token: 'ok' },
+      };
+      const repeated = (await call('complete_checkout', { payment: { instruments: [instrument] } }, id)).body;
+      expect([repeated.messages.map((m: any) => m.code), repeated.order.id]).toEqual([['checkout_completed'], created.id]);
+      const { orders } = await medusaCall(store!, 'admin', 'GET', '/admin/orders?fields=id,metadata,payment_status&limit=500');
+      const mine = orders.filter((o: any) => o.metadata?.gateway_reference === id);
+      expect(mine.map((o: any) => [o.id, o.payment_status])).toEqual([[created.id, 'captured']]);
+    },
+  );
 
   it('refuses, over HTTP, a delivery signed with another secret or too old, and changes nothing', async () => {
     const { orderId } = await placeOrder();

@@ -7,7 +7,9 @@
 //   PROTO_WEBHOOK_SECRET  the secret the tenant's adapter.credentials.webhook_secret references
 //
 // Without PROTO_WEBHOOK_URL it does nothing. On each order event below it POSTs a small JSON event
-//   {"id":"<uuid>","type":"order.fulfillment_created","order_id":"order_…","reference":"chk_…","created_at":"…"}
+//   {"id":"<uuid>","type":"order.fulfillment_created","order_id":"order_…","reference":"chk_…","cart_id":"cart_…","created_at":"…"}
+// (`cart_id`: the cart the order was placed from, Medusa's order-cart link: how the gateway finds
+// the checkout of an order whose cart lost or never had the reference)
 // with `Proto-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, 5 s per
 // attempt, three attempts; a delivery that still fails is logged (never the secret) and left to
 // the gateway's order poll, which stays on as the safety net.
@@ -95,13 +97,15 @@ async function protoGatewayWebhook({ event, container }) {
     const query = container.resolve('query');
     const orderId = await orderOf(event.name, event.data ?? {}, query);
     if (!orderId) return;
-    const { data: orders } = await query.graph({ entity: 'order', fields: ['id', 'metadata'], filters: { id: orderId } });
+    const { data: orders } = await query.graph({ entity: 'order', fields: ['id', 'metadata', 'cart.id'], filters: { id: orderId } });
     const reference = orders[0]?.metadata?.[REFERENCE_KEY];
+    const cartId = orders[0]?.cart?.id;
     const payload = {
       id: randomUUID(),
       type: event.name,
       order_id: orderId,
       ...(typeof reference === 'string' && { reference }),
+      ...(typeof cartId === 'string' && { cart_id: cartId }),
       created_at: new Date().toISOString(),
     };
     await deliver(payload, { url, secret, logger });

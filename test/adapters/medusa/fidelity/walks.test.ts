@@ -5,10 +5,12 @@
  * to Berlin in the Germany region (19 % VAT inside them), completed, and the order Medusa records
  * totalling what the agent was quoted. The tax-exclusive walks run on a platform that takes one
  * fulfillment group per method (each option then covers both profiles), the tax-inclusive ones on
- * a platform that takes several (a group per profile).
+ * a platform that takes several (a group per profile). And a store-charged walk whose card the
+ * issuer challenges: approved on the issuer's page, Medusa completes the cart itself and the
+ * gateway's order poll completes the checkout.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FINISHING_MODES, type FinishingMode } from '../../../../adapters/contract.js';
 import type { TenantConfig } from '../../../../src/config/tenant-schema.js';
 import { operations } from '../../../../src/pipeline/table.js';
@@ -36,10 +38,14 @@ const TAX = {
   'tax-inclusive': { address: BERLIN, region: (): string | undefined => store!.seed.taxInclusiveRegionId, multiGroup: true },
 };
 
-const cases = FINISHING_MODES.flatMap((mode) => (Object.keys(TAX) as Array<keyof typeof TAX>).map((tax) => [mode, tax] as const));
+const cases = [
+  ...FINISHING_MODES.flatMap((mode) => (Object.keys(TAX) as Array<keyof typeof TAX>).map((tax) => [mode, tax, ''] as const)),
+  // A card the issuer challenges: the buyer approves on the issuer's page, Medusa completes the cart, the gateway's poll finds the order.
+  ['store_charged', 'tax-inclusive', ', a 3-D Secure challenge'] as const,
+];
 const suite = store ? describe.each(cases) : describe.skip.each(cases);
 
-suite('a Medusa walk, %s, %s prices (real Medusa server)', (mode, tax) => {
+suite('a Medusa walk, %s, %s prices%s (real Medusa server)', (mode, tax, challenge) => {
   const { address, region, multiGroup } = TAX[tax];
   let gw: TestGateway;
   let platform: PlatformServer;
@@ -115,10 +121,19 @@ suite('a Medusa walk, %s, %s prices (real Medusa server)', (mode, tax) => {
     const ready = await call('update_checkout', { ...base, fulfillment: { methods: [chosen] } }, id);
     expect(ready.body.status).toBe('ready_for_complete');
     const quoted = amount(ready, 'total')!;
-    // Standard (5.00) and Fragile Courier (12.00) shipping, on top of the items.
-    expect(amount(ready, 'fulfillment')).toBe(tax === 'tax-inclusive' ? Math.round(1700 / 1.19) : 1700);
+    // Standard (5.00) and Fragile Courier (12.00) shipping, on top of the items, as the store prices it.
+    expect(amount(ready, 'fulfillment')).toBe(1700);
     expect(amount(ready, 'items_discount')).toBeLessThan(0);
-    expect(amount(ready, 'tax')).toBeGreaterThan(0);
+    const total = ready.body.totals.find((t: any) => t.type === 'total');
+    if (tax === 'tax-inclusive') {
+      // The VAT inside the prices is shown under the total, never added: no tax entry.
+      expect(amount(ready, 'tax')).toBeUndefined();
+      expect(total.lines.map((l: any) => l.display_text)).toEqual(['Before tax', 'VAT (included)']);
+      expect(total.lines[1].amount).toBe(Math.round((quoted * 19) / 119));
+    } else {
+      expect(amount(ready, 'tax')).toBeGreaterThan(0);
+      expect(total.lines).toBeUndefined();
+    }
 
     const handler = HANDLERS[mode]![0]!.id;
     const instrument = {
@@ -126,11 +141,30 @@ suite('a Medusa walk, %s, %s prices (real Medusa server)', (mode, tax) => {
       handler_id: handler,
       type: 'card',
       selected: true,
-      credential: { type: 'PAYMENT_GATEWAY', token: 'success_token' },
+      credential: { type: 'PAYMENT_GATEWAY', token: challenge ? 'action_token' : 'success_token' },
     };
     const completed = await call('complete_checkout', mode === 'handoff' ? {} : { payment: { instruments: [instrument] } }, id);
     let orderId: string;
-    if (mode === 'handoff') {
+    if (challenge) {
+      expect([completed.body.status, completed.body.messages.map((m: any) => m.code)]).toEqual([
+        'requires_escalation',
+        ['buyer_action_required'],
+      ]);
+      const approved = await fetch(completed.body.continue_url, { method: 'POST', body: new URLSearchParams({ outcome: 'approve' }) });
+      expect(approved.status).toBe(200);
+      // Medusa completes the cart after its payment webhook's delay; the gateway's poll finds the order and completes the checkout.
+      const done = await vi.waitFor(
+        async () => {
+          await gw.app.orderPolls.drain(); // the poll's jobs run when drained here
+          const read = (await call('get_checkout', undefined, id)).body;
+          if (read.status !== 'completed') throw new Error(`checkout still ${read.status}`);
+          return read;
+        },
+        { timeout: 90_000, interval: 1_000 },
+      );
+      orderId = done.order.id as string;
+      expect(amount(await call('get_order', undefined, orderId), 'total')).toBe(quoted);
+    } else if (mode === 'handoff') {
       expect(completed.body.status).toBe('requires_escalation');
       const cartId = new URL(completed.body.continue_url as string).searchParams.get('cart_id')!;
       orderId = await payOnStorefront(store!, cartId, address, BUYER);
@@ -142,5 +176,11 @@ suite('a Medusa walk, %s, %s prices (real Medusa server)', (mode, tax) => {
     const recorded = await medusaOrder(store!, orderId, 'id,total,metadata,*shipping_methods');
     expect([Math.round(recorded.total * 100), recorded.metadata.gateway_reference]).toEqual([quoted, id]);
     expect(recorded.shipping_methods).toHaveLength(2);
+    if (mode !== 'handoff') {
+      // The order says what the checkout said: its lines are the checkout's, the included tax the same.
+      const order = (await call('get_order', undefined, orderId)).body;
+      expect(order.line_items.map((l: any) => l.id).sort()).toEqual(lineItems.map((l: any) => l.id).sort());
+      expect(order.totals.find((t: any) => t.type === 'total')).toEqual(total);
+    }
   });
 });
