@@ -96,7 +96,8 @@ function signedRest(call: Call, headers: Record<string, string>) {
   return signed;
 }
 
-it('no secret appears in any log line or error answer, whatever the request and whatever fails', async () => {
+// A sweep of every credential × fault × operation × transport: on a loaded machine it outlasts the 20 s default.
+it('no secret appears in any log line or error answer, whatever the request and whatever fails', { timeout: 120_000 }, async () => {
   for (const headers of await credentials()) {
     for (const fault of [undefined, 'fatal', 'crash'] as const) {
       backend.setPlan(fault ? everywhere(fault) : {});
