@@ -18,6 +18,7 @@ import type { DeadJob, StateStore } from '../src/state/store.js';
 import type { OrderEvent } from '../src/capabilities/order/order-event.js';
 import { orderWebhookQueue } from '../src/capabilities/order/outbox.js';
 import { asksForHelp, helpText } from './cli-help.js';
+import { destinationText } from '../src/webhooks/destination-text.js';
 
 export interface Io {
   out(line: string): void;
@@ -39,17 +40,6 @@ const USAGE = helpText({
   ],
 });
 
-/** Where it went as stored, without credentials, query or fragment (platforms may put tokens there). */
-function destination(stored: string): string {
-  try {
-    const url = new URL(stored);
-    [url.username, url.password, url.search, url.hash] = ['', '', '', ''];
-    return url.href;
-  } catch {
-    return JSON.stringify(stored.split(/[?#]/)[0]!.slice(0, 200));
-  }
-}
-
 const describe = (job: DeadJob<OrderEvent>) =>
   [
     job.id,
@@ -58,7 +48,7 @@ const describe = (job: DeadJob<OrderEvent>) =>
     `kind=${job.payload.kind}`,
     `attempts=${job.attempts}`,
     `died=${new Date(job.diedAt).toISOString()}`,
-    `to=${destination(job.payload.webhookUrl)}`,
+    `to=${destinationText(job.payload.webhookUrl)}`,
     `reason=${JSON.stringify(job.reason)}`,
   ].join('  ');
 

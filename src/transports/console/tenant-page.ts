@@ -11,17 +11,7 @@ import { ago, html, row, table } from './page.js';
 import { sparkline } from './sparkline.js';
 import { circuitText, lastErrorText, ms, percent } from './tenant-list-page.js';
 import type { OutboxStatus, Registrations, TenantStatus } from './tenant-status.js';
-
-/** Where an event went, without credentials, query or fragment (platforms may put tokens there). */
-function destination(stored: string): string {
-  try {
-    const url = new URL(stored);
-    [url.username, url.password, url.search, url.hash] = ['', '', '', ''];
-    return url.href;
-  } catch {
-    return '(not a URL)';
-  }
-}
+import { destinationText } from '../../webhooks/destination-text.js';
 
 function problems(status: TenantStatus, now: number): string {
   const rows = status.health.problems.map((p) => row([html(p.kind.replace('_', ' ')), `<code>${html(p.code)}</code>`, ago(p.at, now)]));
@@ -44,7 +34,7 @@ function deadLetterRow(tenantId: string, job: DeadJob<OrderEvent>, now: number, 
   const died = `${ago(job.diedAt, now)}<br><span class="muted">${html(job.reason)}</span>`;
   const cells = [
     event,
-    html(destination(job.payload.webhookUrl)),
+    html(destinationText(job.payload.webhookUrl)),
     `${job.attempts} attempt${job.attempts === 1 ? '' : 's'}`,
     died,
     actions(tenantId, job, csrf),
@@ -74,7 +64,7 @@ function registrations(found: Registrations): string {
     ? `<span class="bad">Not delivering: ${missing.map(html).join(', ')}</span>`
     : '<span class="ok">Every topic the gateway needs is registered.</span>';
   const state = (active: boolean) => (active ? 'active' : '<span class="bad">paused</span>');
-  const rows = registered.map((r) => row([html(r.topic), html(destination(r.url)), state(r.active)]));
+  const rows = registered.map((r) => row([html(r.topic), html(destinationText(r.url)), state(r.active)]));
   return `<p class="registrations-verdict">${verdict}</p>${rows.length ? table('registrations', ['Topic', 'To', 'State'], rows) : ''}`;
 }
 
