@@ -327,11 +327,14 @@ export const TenantConfig = Type.Object(
                   {
                     timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
                     attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+                    circuit_failures: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+                    circuit_pause_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 600 })),
                   },
                   { additionalProperties: false },
                 ),
               ),
-              'Backend calls: deadline of one attempt and attempts in all for calls that may be repeated.',
+              'Backend calls: deadline of one attempt, attempts in all for calls that may be repeated, and the circuit: ' +
+                'failed attempts in a row that open it (default 8), seconds it then refuses calls before trying one (default 15).',
             ),
             exchange_rates: doc(
               Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.Number({ exclusiveMinimum: 0 }))),
@@ -406,6 +409,8 @@ export interface Policies {
   rateLimits: { perCaller?: { max: number; windowMs: number }; perTenant?: { max: number; windowMs: number } };
   exchangeRates: Record<string, number>;
   backend: BackendPolicy;
+  /** The tenant's circuit breaker (tenancy/backend-circuit.ts): failed attempts in a row that open it, and its pause. */
+  circuit: { failures: number; halfOpenAfterMs: number };
 }
 
 export function resolvePolicies(config: TenantConfig): Policies {
@@ -428,6 +433,10 @@ export function resolvePolicies(config: TenantConfig): Policies {
       ...defaultBackendPolicy,
       ...(p.backend?.timeout_ms !== undefined && { timeoutMs: p.backend.timeout_ms }),
       ...(p.backend?.attempts !== undefined && { attempts: p.backend.attempts }),
+    },
+    circuit: {
+      failures: p.backend?.circuit_failures ?? 8,
+      halfOpenAfterMs: (p.backend?.circuit_pause_seconds ?? 15) * 1000,
     },
   };
 }

@@ -1,16 +1,13 @@
 /**
- * A tenant's circuit breaker (cockatiel): after CONSECUTIVE_FAILURES attempts in a row fail for
+ * A tenant's circuit breaker (cockatiel): after `failures` attempts in a row (policies.backend) fail for
  * the store's reasons (a timeout, a retryable BackendError, an unexpected error), calls to that
- * store fail at once for HALF_OPEN_AFTER_MS instead of each waiting for its own deadline; then
+ * store fail at once for `halfOpenAfterMs` instead of each waiting for its own deadline; then
  * one call is let through, and its success closes the circuit again. A store's final refusal
  * (a non-retryable BackendError: the request was wrong, the store answered) and a caller that
  * went away count as neither failure nor success.
  */
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { BackendError, InvalidPageTokenError } from '../../adapters/contract.js';
-
-const CONSECUTIVE_FAILURES = 8;
-const HALF_OPEN_AFTER_MS = 15_000;
 
 export type CircuitName = 'closed' | 'open' | 'half_open' | 'isolated';
 
@@ -29,26 +26,24 @@ function storeFailure(error: Error): boolean {
 
 /** What a call refused by an open circuit throws: retryable (503 with Retry-After), never retried in the call itself. */
 export class CircuitOpenError extends BackendError {
-  constructor(method: string, retryAfterMs: number) {
-    super(
-      `backend ${method} not called: the store failed ${CONSECUTIVE_FAILURES} times in a row, calls pause for a while`,
-      true,
-      retryAfterMs,
-    );
+  constructor(method: string, failures: number, retryAfterMs: number) {
+    super(`backend ${method} not called: the store failed ${failures} times in a row, calls pause for a while`, true, retryAfterMs);
   }
 }
 
 export class BackendCircuit {
   private readonly policy: CircuitBreakerPolicy;
+  private readonly failures: number;
   private readonly halfOpenAfterMs: number;
   /** Epoch ms of the last change of state (when it opened, when it closed). */
   changedAt?: number;
 
-  constructor(options: { failures?: number; halfOpenAfterMs?: number } = {}) {
-    this.halfOpenAfterMs = options.halfOpenAfterMs ?? HALF_OPEN_AFTER_MS;
+  constructor(options: { failures: number; halfOpenAfterMs: number }) {
+    this.failures = options.failures;
+    this.halfOpenAfterMs = options.halfOpenAfterMs;
     this.policy = circuitBreaker(handleWhen(storeFailure), {
       halfOpenAfter: this.halfOpenAfterMs,
-      breaker: new ConsecutiveBreaker(options.failures ?? CONSECUTIVE_FAILURES),
+      breaker: new ConsecutiveBreaker(this.failures),
     });
     this.policy.onStateChange(() => (this.changedAt = Date.now()));
   }
@@ -62,7 +57,7 @@ export class BackendCircuit {
     try {
       return await this.policy.execute(fn);
     } catch (error) {
-      if (error instanceof BrokenCircuitError) throw new CircuitOpenError(method, this.halfOpenAfterMs);
+      if (error instanceof BrokenCircuitError) throw new CircuitOpenError(method, this.failures, this.halfOpenAfterMs);
       throw error;
     }
   }

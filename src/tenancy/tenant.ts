@@ -186,7 +186,7 @@ export function assembleTenant(
   const finishing = resolveFinishing(config, backend.kind, backend.capabilities, file);
   checkOrderLinks(backend.capabilities, backend.kind, file);
   const simulation = simulationAccess(config, file, backend.kind, extras, simulationSecret);
-  const circuit = new BackendCircuit();
+  const circuit = new BackendCircuit(policies.circuit);
   const adapter = resilientAdapter(backend, policies.backend, observe, secrets, circuit);
   const capabilities = enabledCapabilities(config, file);
   const identity = tenantIdentity(config, baseUrl, backend, keyring, file, capabilities, identityDeps);

@@ -30,7 +30,11 @@ let agent: string;
 beforeAll(async () => {
   gw = await reliabilityGateway({
     wrapAdapter: (adapter) => (backend = faulty(adapter)),
-    tenant: { policies: { allow_loopback_profiles: true, backend: { timeout_ms: 100, attempts: ATTEMPTS } } },
+    // Every call here faults on purpose and the store is back at once after: the circuit, whose
+    // pause would refuse those reads (test/tenancy/backend-circuit.test.ts), opens only past them.
+    tenant: {
+      policies: { allow_loopback_profiles: true, backend: { timeout_ms: 100, attempts: ATTEMPTS, circuit_failures: 1000 } },
+    },
   });
   agent = gw.agent('agent');
 });

@@ -17,11 +17,11 @@ import { sample, scrape } from '../ops/helpers/prometheus.js';
 let app: Awaited<ReturnType<typeof buildServer>> | undefined;
 afterEach(() => app?.close());
 
-async function gatewayWith(ping: () => Promise<void>) {
+async function gatewayWith(ping: () => Promise<void>, backend: Record<string, number> = {}) {
   const metrics = new Metrics();
   const setup = { apiVersion: async () => ({ version: '1', supported: true, detail: 'ok' }) };
   const adapter = { ...stubAdapter(), ping, setup };
-  const config = { ...baseTenantConfig, policies: { backend: { attempts: 1 } } };
+  const config = { ...baseTenantConfig, policies: { backend: { attempts: 1, ...backend } } };
   const tenant = assembleTenant({ config, file: 'shop.yaml' }, adapter, { observe: metrics.backendObserver('shop', 'memory') });
   app = await buildServer({
     settings: { bodyLimitBytes: 65_536, logLevel: 'silent' },
@@ -49,6 +49,22 @@ describe('the backend circuit', () => {
     expect(sample(text, 'proto_backend_circuit_state', { tenant: 'shop', adapter: 'memory' })).toBe(2);
     expect(sample(text, 'proto_backend_errors_total', { tenant: 'shop', adapter: 'memory', method: 'ping', kind: 'unavailable' })).toBe(8);
     expect(app!.metrics.health.summary('shop')).toMatchObject({ calls: 8, errorRate: 1, lastStoreError: { code: 'ping: unavailable' } });
+  });
+
+  it("follows the tenant's policy: circuit_failures in a row open it for circuit_pause_seconds", async () => {
+    let calls = 0;
+    const tenant = await gatewayWith(
+      async () => {
+        calls++;
+        throw new BackendError('store answered 503', true);
+      },
+      { circuit_failures: 3, circuit_pause_seconds: 40 },
+    );
+    for (let i = 0; i < 3; i++) await expect(tenant.adapter.ping()).rejects.toThrow('store answered 503');
+    const refused = await tenant.adapter.ping().catch((error: unknown) => error);
+    expect(refused).toMatchObject({ retryable: true, retryAfterMs: 40_000 });
+    expect(String((refused as Error).message)).toContain('failed 3 times in a row');
+    expect(calls).toBe(3);
   });
 
   it("stays closed on a store's final refusals, and passes the adapter's setup through", async () => {
