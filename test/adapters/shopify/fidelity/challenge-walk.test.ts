@@ -11,52 +11,23 @@
  * linked by the cart it came from (item 2, `Order.cartToken`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { testGateway, type TestGateway } from '../../../helpers/gateway.js';
-import { platformProfile } from '../../../helpers/platform.js';
+import { BUYER, CHICAGO, PROFILE, shopifyWalk, type ShopifyWalk } from '../walk-gateway.js';
+import { type TestGateway } from '../../../helpers/gateway.js';
 import { protocolCaller } from '../../../helpers/protocol-client.js';
-import { startReceiver, WEBHOOK_PATH, type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
-import { tenantKeyring } from '../../../helpers/order-gateway.js';
+import { type WebhookReceiver } from '../../../helpers/webhook-receiver.js';
 import { bodyOf } from '../../../webhooks/platform-side.js';
-import { shopifySetup, type ShopifySetup } from '../helpers.js';
-
-const PROFILE = '/profiles/shopping-agent';
-const CHICAGO = {
-  street_address: '233 S Wacker Dr',
-  address_locality: 'Chicago',
-  address_region: 'IL',
-  address_country: 'US',
-  postal_code: '60606',
-};
-const BUYER = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' };
+import { type ShopifySetup } from '../helpers.js';
 
 let s: ShopifySetup;
 let gw: TestGateway;
 let receiver: WebhookReceiver;
+let walk: ShopifyWalk;
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  s = await shopifySetup();
-  gw = await testGateway({
-    adapter: s.adapter,
-    keyring: await tenantKeyring(),
-    tenant: { adapter: { type: 'shopify', settings: {} }, payment_handlers: [] },
-    webhooks: { pollMs: 5 },
-  });
-  const profile = platformProfile();
-  profile.proto.capabilities['dev.proto.shopping.order'] = [
-    { version: '2026-04-08', config: { webhook_url: receiver.url(WEBHOOK_PATH) } } as { version: string },
-  ];
-  gw.platform.serve(PROFILE, profile);
-  await gw.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = gw.app.server.address() as AddressInfo;
-  await s.adapter.registerWebhooks(`http://127.0.0.1:${port}/webhooks/backend`);
+  walk = await shopifyWalk();
+  ({ s, gw, receiver } = walk);
 });
-afterAll(async () => {
-  await gw.close();
-  await s.close();
-  await receiver.close();
-});
+afterAll(() => walk.close());
 
 const rest = () => protocolCaller(gw, () => undefined, PROFILE).rest;
 
